@@ -1,0 +1,144 @@
+"""Views: the only doors through which a hand's state leaves the engine (DESIGN.md §2).
+
+A :class:`PublicView` holds what every player at the table may see; a :class:`SeatView` adds one
+seat's own concealed tiles.  Renderers and handlers take views, never the full state, so hidden tiles
+cannot leak by accident.  Concealed tiles of another seat appear only when that seat has declared
+亮倒 (RULES A9.2: the whole concealed hand is revealed) or when the hand is over and a winner's hand
+is shown in its :class:`WinView`.
+
+All tile fields use :class:`engine.tiles.Tile`; seats are 0, 1, 2 in turn order (RULES A2.3).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .tiles import MeldKind, Tile
+
+__all__ = ["DiscardView", "HandResultView", "MeldView", "PublicSeatView", "PublicView", "SeatView", "WinView"]
+
+
+@dataclass(frozen=True, slots=True)
+class MeldView:
+    """An exposed set as others see it.
+
+    ``tile`` is None for another seat's 暗杠 (shown face down, RULES A6.1); the owner's own view
+    carries the tile.  ``source`` is the seat a claimed tile came from, if any.
+    """
+
+    kind: MeldKind
+    tile: Tile | None
+    source: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardView:
+    """One tile of a discard pond, in discard order.
+
+    ``claimed``: taken by another seat's 碰/直杠 (drawn dimmed).  ``liangdao``: the discard made
+    with the seat's 亮倒 declaration (RULES A9.1).
+    """
+
+    tile: Tile
+    claimed: bool = False
+    liangdao: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PublicSeatView:
+    """One seat as everybody sees it.
+
+    ``concealed_count``: tiles in hand (13 - 3*melds, +1 while holding a drawn tile).
+    ``revealed``: the whole concealed hand once the seat has 亮倒 (sorted), else ().
+    ``waits``: the published wait set of a 亮倒 seat (RULES A9.2), else ().
+    ``kong_money``: points of 底金 won (+) or paid (-) through kongs so far this hand (RULES A13).
+    """
+
+    seat: int
+    concealed_count: int
+    melds: tuple[MeldView, ...]
+    discards: tuple[DiscardView, ...]
+    liangdao: bool
+    revealed: tuple[Tile, ...]
+    waits: tuple[Tile, ...]
+    kong_money: int
+    on_auto: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PublicView:
+    """The table as the group sees it.
+
+    ``seq``: number of events applied so far (the hand's version, carried by buttons).
+    ``to_act``: seats whose decision the engine waits for.  ``turn``: the seat whose turn it is.
+    ``last_discard``: (seat, tile) of the discard currently on the table, or None.
+    ``wall_remaining``: tiles left in the wall (84 - 40 at the start of a standard hand).
+    ``phase``: a short machine name (``"turn"``, ``"claim"``, ``"rob"``, ``"over"``).
+    """
+
+    seq: int
+    dealer: int
+    turn: int
+    phase: str
+    to_act: tuple[int, ...]
+    wall_remaining: int
+    seats: tuple[PublicSeatView, ...]
+    last_discard: tuple[int, Tile] | None
+    result: HandResultView | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What one seat may see: the public view plus its own concealed tiles.
+
+    ``concealed``: own tiles in hand, sorted, excluding ``drawn``.  ``drawn``: the tile just drawn
+    (shown apart), or None.  ``waits``: own waits when the hand (without ``drawn``) is ready.
+    ``melds``: own melds with every tile visible (暗杠 included).
+    ``shanten``: own shanten number (-1 complete, 0 ready).
+    """
+
+    seat: int
+    public: PublicView
+    concealed: tuple[Tile, ...]
+    drawn: Tile | None
+    melds: tuple[MeldView, ...]
+    waits: tuple[Tile, ...]
+    shanten: int
+
+
+@dataclass(frozen=True, slots=True)
+class WinView:
+    """A winner's hand at the end (public by then).
+
+    ``concealed``: the 13 - 3*melds tiles before the winning tile; ``win_tile``: the winning tile;
+    ``fans``: Chinese names of the chosen reading's 番 with situational factors and 亮倒 (RULES A10);
+    ``multiplier``: uncapped M per paying seat; ``by``: "self_draw", "discard" or "rob_kong";
+    ``from_seat``: the discarder / robbed seat, or None on 自摸; ``baohu``: 包胡 applied (A9.7).
+    """
+
+    seat: int
+    concealed: tuple[Tile, ...]
+    melds: tuple[MeldView, ...]
+    win_tile: Tile
+    by: str
+    from_seat: int | None
+    fans: tuple[str, ...]
+    multiplier: dict[int, int]
+    baohu: bool
+    reading: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandResultView:
+    """How a hand ended: ``outcome`` "win" or "draw" (荒庄), points of 底金 per seat.
+
+    ``hand_deltas``: win payments (or 荒庄 亮倒 penalties, A14.2); ``kong_deltas``: kong money of the
+    hand (A13); ``deltas``: their sum.  Every list sums to 0.  ``next_dealer``: per A15.
+    """
+
+    outcome: str
+    winners: tuple[WinView, ...]
+    hand_deltas: tuple[int, ...]
+    kong_deltas: tuple[int, ...]
+    deltas: tuple[int, ...]
+    next_dealer: int
