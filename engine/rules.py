@@ -323,9 +323,7 @@ class RuleSet:
             elif key in _PARSERS:
                 changes[key] = _PARSERS[key](key, raw)
             else:
-                raise RuleError(
-                    f"unknown rule option {key!r}; known options: {', '.join(sorted(KNOWN_OPTIONS))}"
-                )
+                raise RuleError(f"unknown rule option {key!r}; known options: {', '.join(sorted(KNOWN_OPTIONS))}")
         for key, raw in shorthand:
             allowed, targets = _SHORTHAND[key]
             number = _parse_choice_int(key, raw, allowed)
@@ -437,9 +435,7 @@ def _parse_sanyuan_qidui(key: str, raw: Any) -> bool:
 def _parse_suits(key: str, raw: Any) -> tuple[str, ...]:
     letters = list(raw) if isinstance(raw, list | tuple | str) else None
     if letters is None or len(letters) != 2 or len(set(letters)) != 2 or not set(letters) <= {"p", "s", "m"}:
-        raise RuleError(
-            f"bad value {raw!r} for rule option {key!r}; allowed: two different suits of 'p', 's', 'm'"
-        )
+        raise RuleError(f"bad value {raw!r} for rule option {key!r}; allowed: two different suits of 'p', 's', 'm'")
     return tuple(sorted(letters, key="psm".index))
 
 
@@ -447,18 +443,14 @@ def _only(allowed: object, what: str) -> _Parser:
     def parse(key: str, raw: Any) -> Any:
         if raw == allowed and type(raw) is type(allowed):
             return raw
-        raise RuleError(
-            f"rule option {key!r} = {raw!r} is not supported ({what}); only {allowed!r} is accepted"
-        )
+        raise RuleError(f"rule option {key!r} = {raw!r} is not supported ({what}); only {allowed!r} is accepted")
 
     return parse
 
 
 def _parse_four_players(key: str, raw: Any) -> FourPlayers:
     if raw == "bawangzhuang":
-        raise RuleError(
-            f"rule option {key!r} = 'bawangzhuang' is not supported; allowed: 'winner_sits_out', 'off'"
-        )
+        raise RuleError(f"rule option {key!r} = 'bawangzhuang' is not supported; allowed: 'winner_sits_out', 'off'")
     return _choices(FourPlayers)(key, raw)
 
 
@@ -517,9 +509,7 @@ _SHORTHAND: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
     "haidi_pao": ((0, 2), ("haidipao",)),
 }
 
-KNOWN_OPTIONS: frozenset[str] = (
-    frozenset(_PARSERS) | frozenset(_SHORTHAND) | {"values", "gang_values", "extras"}
-)
+KNOWN_OPTIONS: frozenset[str] = frozenset(_PARSERS) | frozenset(_SHORTHAND) | {"values", "gang_values", "extras"}
 """Every option name :meth:`RuleSet.with_options` accepts (plus ``preset`` in :meth:`RuleSet.from_json`)."""
 
 _FAN_KEYS = tuple(f.name for f in fields(FanValues))
@@ -539,9 +529,7 @@ def _parse_values(raw: Any) -> dict[str, int]:
 
 def _parse_gang_values(raw: Any, current: GangValues) -> GangValues:
     if not isinstance(raw, Mapping):
-        raise RuleError(
-            f"rule option 'gang_values' must be an object like {{'an': 2, 'bu': 1, 'zhi': 2}}, got {raw!r}"
-        )
+        raise RuleError(f"rule option 'gang_values' must be an object like {{'an': 2, 'bu': 1, 'zhi': 2}}, got {raw!r}")
     out: dict[str, int] = {}
     for key, number in raw.items():
         if key not in ("an", "bu", "zhi"):
@@ -556,9 +544,7 @@ def _parse_extras(raw: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in raw.items():
         if key not in ("piao", "maima", "shukan", "chuzi"):
-            raise RuleError(
-                f"unknown extra {key!r} in rule option 'extras'; known: piao, maima, shukan, chuzi"
-            )
+            raise RuleError(f"unknown extra {key!r} in rule option 'extras'; known: piao, maima, shukan, chuzi")
         out[key] = _PARSERS[key](key, value)
     return out
 

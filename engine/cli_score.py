@@ -1,0 +1,190 @@
+"""``python -m engine score``: score one win given as a JSON object on stdin (issue 2, item 6).
+
+Input (one JSON object; the contract is fixed, other programs use it)::
+
+    {"rules": "standard" | {"preset": "standard", "<option>": <value>, ...},   # optional, RULES §C
+     "concealed": "123p789p234s46s88s",   # winner's tiles in hand before the winning tile
+     "melds": ["pong 111p", "kong 8888p", "concealed_kong 2222s", "added_kong 7777s"],  # optional
+     "win_tile": "5s",
+     "win_by": "self_draw" | "discard" | "rob_kong",
+     "winner": 0, "discarder": 1,          # discarder: absent (or null) on self_draw
+     "liangdao": [false, false, false],    # optional; shorter lists are padded with false
+     "after_kong": false, "last_tile": false}   # optional
+
+Extensions (optional): ``"kong_chain": n`` (kongs in a 杠上杠 chain, for ``gangshang_chain_hu =
+compound``), ``"declined_wins": n`` (for ``guohu_fanfan``).  ``winner`` defaults to 0.  Any other key
+is rejected as malformed.
+
+Output (one line)::
+
+    {"complete": true, "legal": true, "fans": ["卡五星", "亮倒"], "multiplier": {"1": 2},
+     "deltas": [2, -2, 0], "reading": "123p 789p 234s 456s 88s"}
+
+Exit status 0 for every well-formed question (also not complete / not legal); 2 with a one-line
+``{"error": "..."}`` on stdout for malformed input (bad JSON, notation, tile count, 5 copies, unknown
+rule option...); 1 with ``{"error": "internal error: ..."}`` if the scorer itself fails.  Never a
+traceback.  :func:`answer` is the code path shared with the tests.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from .rules import RuleSet
+from .scoring import WinBy, WinContext, score_win
+from .tiles import parse_meld, parse_tile, parse_tiles
+
+__all__ = ["InputError", "answer", "main", "parse_question"]
+
+USAGE = "usage: python -m engine score < question.json   (one JSON object on stdin; see engine/cli_score.py)"
+
+_KEYS = {
+    "rules",
+    "concealed",
+    "melds",
+    "win_tile",
+    "win_by",
+    "winner",
+    "discarder",
+    "liangdao",
+    "after_kong",
+    "last_tile",
+    "kong_chain",
+    "declined_wins",
+}
+_NUM_PLAYERS = 3
+
+
+class InputError(ValueError):
+    """The question is not shaped as the ``score`` contract says (missing key, wrong type...)."""
+
+
+def _int(obj: dict[str, Any], key: str, default: int | None) -> int | None:
+    value = obj.get(key, default)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(f"'{key}' must be an integer, got {json.dumps(value, ensure_ascii=False)}")
+    return value
+
+
+def _bool(obj: dict[str, Any], key: str) -> bool:
+    value = obj.get(key, False)
+    if not isinstance(value, bool):
+        raise InputError(f"'{key}' must be true or false, got {json.dumps(value, ensure_ascii=False)}")
+    return value
+
+
+def _str(obj: dict[str, Any], key: str) -> str:
+    if key not in obj:
+        raise InputError(f"missing '{key}'")
+    value = obj[key]
+    if not isinstance(value, str):
+        raise InputError(f"'{key}' must be a string, got {json.dumps(value, ensure_ascii=False)}")
+    return value
+
+
+def parse_question(obj: object) -> tuple[WinContext, RuleSet]:
+    """The :class:`WinContext` and :class:`RuleSet` of a decoded ``score`` question.
+
+    Raises :class:`InputError`, :class:`~engine.tiles.NotationError`, :class:`~engine.rules.RuleError`
+    or :class:`~engine.scoring.ScoringError` (all ``ValueError``) for malformed input.
+    """
+    if not isinstance(obj, dict):
+        raise InputError("the question must be a JSON object")
+    unknown = sorted(set(obj) - _KEYS)
+    if unknown:
+        raise InputError(f"unknown key(s) {', '.join(map(repr, unknown))}; known: {', '.join(sorted(_KEYS))}")
+    rules = RuleSet.from_json(obj.get("rules", "standard"))
+    concealed = parse_tiles(_str(obj, "concealed"))
+    melds_raw = obj.get("melds", [])
+    if not isinstance(melds_raw, list) or not all(isinstance(m, str) for m in melds_raw):
+        raise InputError("'melds' must be a list of strings such as \"pong 111p\"")
+    melds = tuple(parse_meld(m) for m in melds_raw)
+    win_tile = parse_tile(_str(obj, "win_tile"))
+    how = _str(obj, "win_by")
+    try:
+        win_by = WinBy(how)
+    except ValueError:
+        raise InputError(f"'win_by' must be one of {', '.join(w.value for w in WinBy)}, got {how!r}") from None
+    liangdao_raw = obj.get("liangdao", [])
+    if not isinstance(liangdao_raw, list) or not all(isinstance(x, bool) for x in liangdao_raw):
+        raise InputError("'liangdao' must be a list of true/false, one per seat")
+    if len(liangdao_raw) > _NUM_PLAYERS:
+        raise InputError(f"'liangdao' has {len(liangdao_raw)} entries; there are {_NUM_PLAYERS} seats")
+    liangdao = tuple(liangdao_raw) + (False,) * (_NUM_PLAYERS - len(liangdao_raw))
+    ctx = WinContext(
+        concealed=tuple(concealed),
+        melds=melds,
+        win_tile=win_tile,
+        win_by=win_by,
+        winner=_int(obj, "winner", 0) or 0,
+        discarder=_int(obj, "discarder", None),
+        liangdao=liangdao,
+        after_kong=_bool(obj, "after_kong"),
+        last_tile=_bool(obj, "last_tile"),
+        num_players=_NUM_PLAYERS,
+        kong_chain=_int(obj, "kong_chain", 1) or 0,
+        declined_wins=_int(obj, "declined_wins", 0) or 0,
+    )
+    return ctx, rules
+
+
+def answer(obj: object) -> dict[str, Any]:
+    """The output object for a decoded question (raises ``ValueError`` subclasses when malformed)."""
+    ctx, rules = parse_question(obj)
+    score = score_win(ctx, rules)
+    return {
+        "complete": score.complete,
+        "legal": score.legal,
+        "fans": list(score.fans),
+        "multiplier": {str(seat): m for seat, m in sorted(score.multiplier.items())},
+        "deltas": list(score.deltas),
+        "reading": score.reading,
+    }
+
+
+def _emit(stdout: TextIO, obj: dict[str, Any]) -> None:
+    """Write one JSON line (UTF-8 text; \\u escapes if the stream cannot encode Chinese)."""
+    try:
+        stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    except UnicodeEncodeError:
+        stdout.write(json.dumps(obj) + "\n")
+    stdout.flush()
+
+
+def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    """Run the ``score`` command: ``argv`` are the arguments after ``score``; returns the exit status."""
+    stdin = sys.stdin if stdin is None else stdin
+    stdout = sys.stdout if stdout is None else stdout
+    args = list(argv or [])
+    if args in (["-h"], ["--help"]):
+        stdout.write(USAGE + "\n")
+        return 0
+    if args:
+        _emit(stdout, {"error": f"score takes no arguments, got {' '.join(args)!r}; {USAGE}"})
+        return 2
+    try:
+        text = stdin.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        _emit(stdout, {"error": f"cannot read stdin: {exc}"})
+        return 2
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        what = "empty input" if not text.strip() else f"invalid JSON: {exc}"
+        _emit(stdout, {"error": f"{what}; expected one JSON object"})
+        return 2
+    try:
+        result = answer(obj)
+    except ValueError as exc:
+        _emit(stdout, {"error": " ".join(str(exc).split()) or type(exc).__name__})
+        return 2
+    except Exception as exc:  # never a traceback to the user
+        _emit(stdout, {"error": f"internal error: {type(exc).__name__}: {exc}"})
+        return 1
+    _emit(stdout, result)
+    return 0
