@@ -1,0 +1,115 @@
+"""render -- pure pictures: engine views -> Pillow images -> PNG/JPEG bytes (DESIGN.md §3).
+
+Imports only :mod:`engine`, Pillow and the standard library (never telegram or aiosqlite).  Tile art
+is drawn by the project (:mod:`render.art`), text uses the shipped OFL font subset
+(:mod:`render.text`), labels are Chinese (:mod:`render.labels`).  Every picture is a function of a
+view; :func:`encode` turns it into bytes at the edge.  Rendering is CPU-bound: call it in a worker
+thread from async code (``await asyncio.to_thread(render_table, view, names)``).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+
+from PIL import Image
+
+from engine.views import PublicView, SeatView
+
+from .art import TileSize, TileState, warm_cache
+from .pictures import hand_canvas, result_canvas, reveal_canvas, table_canvas
+
+__all__ = [
+    "PHOTO_MAX_BYTES",
+    "PHOTO_MAX_RATIO",
+    "PHOTO_MAX_SIDES",
+    "TileSize",
+    "TileState",
+    "encode",
+    "render_hand",
+    "render_result",
+    "render_reveal",
+    "render_table",
+    "warm_cache",
+]
+
+PHOTO_MAX_SIDES = 10_000
+"""Telegram sendPhoto: width + height must not exceed this (pixels)."""
+PHOTO_MAX_RATIO = 20
+"""Telegram sendPhoto: the longer side at most this many times the shorter."""
+PHOTO_MAX_BYTES = 10_000_000
+"""Telegram sendPhoto: at most 10 MB."""
+
+
+def render_hand(view: SeatView) -> Image.Image:
+    """The private hand picture of ``view.seat``: about 980 x 250 pixels, RGB.
+
+    One row, left to right: the seat's melds (碰 three tiles; a kong three tiles with the fourth on
+    top; the seat's own 暗杠 as three face-down tiles under a face-up one), the concealed tiles
+    sorted (``view.concealed``), then -- set apart and highlighted gold -- the drawn tile.  Under
+    each concealed and drawn tile is its short Chinese label (``5条``, ``3筒``, ``中``): the same
+    text as the bot's discard buttons (:func:`render.labels.tile_label`), not an index.  Tiles that
+    a 亮倒 opponent waits on are drawn with a red rim (discarding one means 包胡, RULES A9.7).
+    Below: ``听`` and the waits when ``view.waits`` is non-empty, each with the number of copies
+    the player has not seen (``N张``); the wall count, and a ``亮倒`` badge once declared.
+    The width is fixed for up to 14 tiles and four melds, so successive pictures line up.
+    """
+    return hand_canvas(view).image
+
+
+def render_table(view: PublicView, names: Sequence[str]) -> Image.Image:
+    """The public table picture: about 720 x 860 pixels, RGB (taller when a pond exceeds 2 rows).
+
+    Header: the wall count.  Then one panel per seat in seat order: a gold ▶ and a lighter,
+    gold-edged panel for the seats the table waits for (``to_act``, else ``turn``; none once over),
+    a red 庄 disc for the dealer, the player's name (``names[seat]``; characters the font lacks are
+    dropped, long names cut with ``…``, an empty result becomes ``玩家N``), 亮倒 / 托管 badges, the
+    hand's kong money (``杠+2``), and for a 亮倒 seat ``听`` + its published waits.  Below: the
+    revealed hand of a 亮倒 seat face up, otherwise one small face-down tile per concealed tile
+    and the count; the melds (another seat's 暗杠 face down); then the discard pond in order,
+    15 per row: claimed discards dimmed, the 亮倒 discard lying sideways, the discard now on the
+    table (``view.last_discard``) highlighted gold.
+    """
+    return table_canvas(view, names).image
+
+
+def render_reveal(view: PublicView, seat: int, names: Sequence[str]) -> Image.Image:
+    """The 亮倒 reveal picture of ``seat``: name and 亮倒 badge, the revealed hand and melds at hand
+    size, then ``听`` and the waits with the copies nobody has seen yet (``N张``).
+
+    Raises ValueError if ``seat`` is not a seat of ``view``.
+    """
+    return reveal_canvas(view, seat, names).image
+
+
+def render_result(view: PublicView, names: Sequence[str]) -> Image.Image:
+    """The hand result picture from ``view.result`` (:class:`engine.views.HandResultView`).
+
+    A win (``outcome == "win"``): title 胡牌, then per winner (two on 一炮双响): name, 自摸 / 点炮 /
+    抢杠 badge, who discarded (``X放炮``) or was robbed, a red 包胡 badge when it applies; the
+    winning hand (melds, concealed tiles, and the winning tile apart, highlighted); the 番 as gold
+    chips (``WinView.fans``); the uncapped multiplier per payer (``X ×8``).  A 荒庄 (``outcome ==
+    "draw"``): title 荒庄 and the revealed hands of 亮倒 seats with their waits.  Both end with the
+    payments table in points of 底金 -- per player 胡牌 (hand payments or 荒庄 penalties), 杠钱
+    (kong money), 合计 -- gains in red with ``+``, losses in green with ``−`` (Chinese convention),
+    and the next dealer (庄 disc and a line ``下局庄家：X``).
+
+    Raises ValueError if ``view.result`` is None.
+    """
+    return result_canvas(view, names).image
+
+
+def encode(image: Image.Image, fmt: str = "png") -> bytes:
+    """Encode a picture for sendPhoto: ``"png"`` (lossless, zlib level 1: fast, edges stay sharp
+    before Telegram's own recompression) or ``"jpeg"`` (quality 90, no chroma subsampling, so red
+    and green strokes keep their edges).  Raises ValueError for another format.
+    """
+    buf = io.BytesIO()
+    kind = fmt.lower()
+    if kind == "png":
+        image.save(buf, "PNG", compress_level=1)
+    elif kind in ("jpeg", "jpg"):
+        image.convert("RGB").save(buf, "JPEG", quality=90, subsampling=0)
+    else:
+        raise ValueError(f"unknown image format {fmt!r}: use 'png' or 'jpeg'")
+    return buf.getvalue()

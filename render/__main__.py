@@ -1,0 +1,58 @@
+"""``python -m render demo --out DIR [--seed N] [--jpeg]``: write one of each picture for a look.
+
+Writes ``hand.png``, ``table.png``, ``reveal.png``, ``result.png`` and ``draw.png`` (荒庄) built from
+:func:`render.demo.demo_views`; with ``--jpeg`` also a ``.jpg`` of each at quality 80 (roughly what
+Telegram delivers to phones).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+from pathlib import Path
+
+from PIL import Image
+
+from . import encode, render_hand, render_result, render_reveal, render_table
+from .demo import demo_views
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command-line entry point; returns the exit status."""
+    parser = argparse.ArgumentParser(prog="python -m render", description="kwx pictures")
+    sub = parser.add_subparsers(dest="command", required=True)
+    demo = sub.add_parser("demo", help="write one of each picture for a seeded demo hand")
+    demo.add_argument("--out", type=Path, required=True, help="directory to write the pictures to")
+    demo.add_argument("--seed", type=int, default=7, help="seed of the demo deal (default 7)")
+    demo.add_argument("--jpeg", action="store_true", help="also write a JPEG q80 copy of each picture")
+    args = parser.parse_args(argv)
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        print(f"cannot create {args.out}: {exc.strerror}", file=sys.stderr)
+        return 2
+    d = demo_views(args.seed)
+    pictures = {
+        "hand": render_hand(d.hand),
+        "table": render_table(d.table, d.names),
+        "reveal": render_reveal(d.reveal, d.reveal_seat, d.names),
+        "result": render_result(d.result, d.names),
+        "draw": render_result(d.draw, d.names),
+    }
+    for name, image in pictures.items():
+        path = args.out / f"{name}.png"
+        path.write_bytes(encode(image, "png"))
+        line = f"{path}  {image.width}x{image.height}"
+        if args.jpeg:
+            buf = io.BytesIO()
+            image.save(buf, "JPEG", quality=80)
+            (args.out / f"{name}.jpg").write_bytes(buf.getvalue())
+            Image.open(io.BytesIO(buf.getvalue())).load()
+            line += f"  (+ {name}.jpg, {len(buf.getvalue()) // 1024} KiB)"
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,159 @@
+"""A drawing surface that remembers what it placed where (for layout and for pixel-probe tests).
+
+Pictures are drawn through :class:`Canvas`; every tile, text, badge and marker is recorded as a
+:class:`Placed` with a *role* (``"hand"``, ``"pond"``, ``"name"``, ``"turn_marker"``...) and, where it
+belongs to one, a seat.  ``render_*`` functions return only the image; the ``*_canvas`` functions in
+:mod:`render.pictures` also expose the record, so tests can probe pixels at known positions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from engine.tiles import Tile
+
+from .art import RGB, TileSize, TileState, sprite
+from .text import fit, font, safe_text
+
+__all__ = ["Box", "Canvas", "Placed"]
+
+Box = tuple[int, int, int, int]
+"""(left, top, right, bottom) in pixels; right and bottom exclusive."""
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """One thing drawn: its ``role``, ``box``, and the seat / tile / state / text it shows, if any."""
+
+    role: str
+    box: Box
+    seat: int | None = None
+    tile: Tile | None = None
+    state: TileState | None = None
+    text: str | None = None
+
+    @property
+    def centre(self) -> tuple[int, int]:
+        """The pixel at the middle of the box."""
+        return (self.box[0] + self.box[2]) // 2, (self.box[1] + self.box[3]) // 2
+
+
+class Canvas:
+    """An RGB image of ``width`` x ``height`` filled with ``background``, plus the list of :class:`Placed`."""
+
+    def __init__(self, width: int, height: int, background: RGB) -> None:
+        self.image = Image.new("RGB", (width, height), background)
+        self.draw = ImageDraw.Draw(self.image)
+        self.placed: list[Placed] = []
+
+    @property
+    def width(self) -> int:
+        """Width in pixels."""
+        return self.image.width
+
+    @property
+    def height(self) -> int:
+        """Height in pixels."""
+        return self.image.height
+
+    def tile(
+        self,
+        x: int,
+        y: int,
+        tile: Tile | None,
+        size: TileSize,
+        state: TileState = TileState.NORMAL,
+        *,
+        rotated: bool = False,
+        role: str = "tile",
+        seat: int | None = None,
+    ) -> Box:
+        """Paste a tile sprite with its top-left corner at (x, y); returns its box."""
+        img = sprite(tile, size, state, rotated)
+        self.image.paste(img, (x, y), img)
+        box = (x, y, x + img.width, y + img.height)
+        self.placed.append(Placed(role, box, seat, tile, state))
+        return box
+
+    def text(
+        self,
+        x: int,
+        y: int,
+        text: str,
+        size: int,
+        fill: RGB,
+        *,
+        anchor: str = "lm",
+        max_width: int | None = None,
+        role: str = "text",
+        seat: int | None = None,
+        raw: bool = False,
+    ) -> Box:
+        """Draw ``text`` at (x, y) with a Pillow ``anchor`` (default left / vertical middle).
+
+        Text goes through :func:`render.text.safe_text` (missing glyphs -> ``?``) unless ``raw``
+        (already cleaned, e.g. a name from :func:`render.text.clean_name`), then is cut with ``…``
+        to ``max_width`` pixels if given.  Returns the ink box of what was drawn.
+        """
+        if not raw:
+            text = safe_text(text)
+        if max_width is not None:
+            text = fit(text, size, max_width)
+        if not text:
+            box = (x, y, x, y)
+        else:
+            f = font(size)
+            self.draw.text((x, y), text, fill=fill, font=f, anchor=anchor)
+            left, top, right, bottom = self.draw.textbbox((x, y), text, font=f, anchor=anchor)
+            box = (int(left), int(top), int(right), int(bottom))
+        self.placed.append(Placed(role, box, seat, text=text))
+        return box
+
+    def rect(
+        self,
+        box: Box,
+        fill: RGB | None,
+        *,
+        outline: RGB | None = None,
+        width: int = 1,
+        radius: int = 0,
+        role: str = "rect",
+        seat: int | None = None,
+    ) -> Box:
+        """A (rounded) rectangle; ``box`` right/bottom exclusive."""
+        shape = (box[0], box[1], box[2] - 1, box[3] - 1)
+        if radius:
+            self.draw.rounded_rectangle(shape, radius, fill=fill, outline=outline, width=width)
+        else:
+            self.draw.rectangle(shape, fill=fill, outline=outline, width=width)
+        self.placed.append(Placed(role, box, seat))
+        return box
+
+    def polygon(
+        self, points: Sequence[tuple[int, int]], fill: RGB, *, role: str = "marker", seat: int | None = None
+    ) -> Box:
+        """A filled polygon (markers such as the turn triangle); returns its bounding box."""
+        self.draw.polygon(list(points), fill=fill)
+        xs = [p[0] for p in points]
+        ys = [p[1] for p in points]
+        box = (min(xs), min(ys), max(xs) + 1, max(ys) + 1)
+        self.placed.append(Placed(role, box, seat))
+        return box
+
+    def disc(self, cx: int, cy: int, r: int, fill: RGB, *, role: str = "marker", seat: int | None = None) -> Box:
+        """A filled circle centred at (cx, cy)."""
+        self.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill)
+        box = (cx - r, cy - r, cx + r + 1, cy + r + 1)
+        self.placed.append(Placed(role, box, seat))
+        return box
+
+    def find(self, role: str, seat: int | None = None, tile: Tile | None = None) -> list[Placed]:
+        """Everything placed with ``role`` (and ``seat`` / ``tile`` when given), in drawing order."""
+        return [
+            p
+            for p in self.placed
+            if p.role == role and (seat is None or p.seat == seat) and (tile is None or p.tile == tile)
+        ]

@@ -1,0 +1,134 @@
+"""Hand-built engine views of a plausible mid-hand, for ``python -m render demo`` and the tests.
+
+Isolated on purpose: once the engine's state machine provides ``view_for(state, seat)`` and
+``public_view(state)``, :func:`demo_views` can replay a seeded hand instead, and nothing else in
+:mod:`render` changes.
+
+The scene (seats 0, 1, 2; seat 0 deals):
+
+- seat 0 has ``[碰 777z]`` (中 from seat 2) and ``[暗杠 2222s]``, holds ``234p 46s 88s`` and has just
+  drawn 9s; ready on 5s (卡五星).  4p is one of seat 2's waits, so it is marked dangerous.
+- seat 1 has ``[碰 333s]`` (from seat 0) and ten hidden tiles.
+- seat 2 has declared 亮倒 with ``11p2345678p456p9p`` (清一色), waiting on 1p 4p 7p.
+- the ponds and seat 1's hidden tiles come from a seeded shuffle of the remaining tiles.
+
+Four moments are built: seat 0's turn (hand picture), the claim window after seat 0 discards the
+9s (table picture), and two endings: seat 1 discards 4p into seat 2's 清一色 (包胡), or 荒庄.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+
+from engine.analysis import waits
+from engine.tiles import STANDARD_KINDS, MeldKind, Tile, counts_of, parse_tiles, sorted_tiles
+from engine.views import DiscardView, HandResultView, MeldView, PublicSeatView, PublicView, SeatView, WinView
+
+__all__ = ["DEMO_NAMES", "Demo", "demo_views"]
+
+DEMO_NAMES: tuple[str, ...] = ("Lǐ Míng", "Wáng 🀄✨", "Zhang_San_with_a_rather_long_name_2024")
+"""Demo player names: pinyin tones, an emoji (dropped: the font has none), a name cut with ``…``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Demo:
+    """The demo views: ``hand`` (seat 0's turn), ``table`` (claim window), ``reveal_seat`` and
+    ``reveal`` (its 亮倒), ``result`` (a 包胡 win) and ``draw`` (荒庄), with the players' ``names``."""
+
+    hand: SeatView
+    table: PublicView
+    reveal_seat: int
+    reveal: PublicView
+    result: PublicView
+    draw: PublicView
+    names: tuple[str, ...]
+
+
+def _t(text: str) -> tuple[Tile, ...]:
+    return tuple(parse_tiles(text))
+
+
+def demo_views(seed: int = 7) -> Demo:
+    """Build the demo views; the ponds and hidden tiles follow ``seed``."""
+    rng = random.Random(seed)
+    s0_concealed = _t("234p46s88s")
+    s0_drawn = Tile.S9
+    s0_melds = (MeldView(MeldKind.PONG, Tile.RED, 2), MeldView(MeldKind.CONCEALED_KONG, Tile.S2))
+    s1_melds = (MeldView(MeldKind.PONG, Tile.S3, 0),)
+    s2_revealed = tuple(sorted_tiles(_t("11p2345678p456p9p")))
+    s2_waits = tuple(waits(counts_of(s2_revealed)))
+    s0_waits = tuple(waits(counts_of(s0_concealed), melds=2))
+    win_tile = Tile.P4
+
+    used = Counter((*s0_concealed, s0_drawn, win_tile, *s2_revealed))
+    for m in (*s0_melds, *s1_melds):
+        assert m.tile is not None
+        used[m.tile] += m.kind.size
+    pool = [t for t in STANDARD_KINDS for _ in range(4 - used[t])]
+    rng.shuffle(pool)
+    del pool[-10:]  # seat 1's ten hidden tiles
+    ponds: list[list[DiscardView]] = [[DiscardView(pool.pop()) for _ in range(n)] for n in (7, 6, 6)]
+    # the claimed tiles and the 亮倒 discard, at plausible places in their ponds
+    ponds[0].insert(3, DiscardView(Tile.S3, claimed=True))
+    ponds[2].insert(2, DiscardView(Tile.RED, claimed=True))
+    ponds[2].append(DiscardView(pool.pop(), liangdao=True))
+    ponds[1].append(DiscardView(pool.pop()))
+    wall = len(pool)
+
+    def public(
+        discards: list[list[DiscardView]],
+        *,
+        counts: tuple[int, int, int],
+        phase: str,
+        turn: int,
+        to_act: tuple[int, ...],
+        last: tuple[int, Tile] | None,
+        wall_left: int,
+        result: HandResultView | None = None,
+    ) -> PublicView:
+        hidden_kong = MeldView(MeldKind.CONCEALED_KONG, None)
+        seats = (
+            PublicSeatView(0, counts[0], (s0_melds[0], hidden_kong), tuple(discards[0]), False, (), (), 4),
+            PublicSeatView(1, counts[1], s1_melds, tuple(discards[1]), False, (), (), -2),
+            PublicSeatView(2, counts[2], (), tuple(discards[2]), True, s2_revealed, s2_waits, -2),
+        )
+        return PublicView(20, 0, turn, phase, to_act, wall_left, seats, last, result)
+
+    turn_view = public(ponds, counts=(8, 10, 13), phase="turn", turn=0, to_act=(0,), last=None, wall_left=wall)
+    hand = SeatView(0, turn_view, s0_concealed, s0_drawn, s0_melds, s0_waits, 0)
+
+    after = [list(p) for p in ponds]
+    after[0].append(DiscardView(s0_drawn))
+    table = public(after, counts=(7, 10, 13), phase="claim", turn=0, to_act=(1,), last=(0, s0_drawn), wall_left=wall)
+
+    # seat 1 draws and discards 4p into seat 2's 清一色: 包胡 (RULES A9.7), seat 1 pays both shares
+    ended = [list(p) for p in after]
+    ended[1].append(DiscardView(win_tile, claimed=True))
+    win = WinView(
+        seat=2,
+        concealed=s2_revealed,
+        melds=(),
+        win_tile=win_tile,
+        by="discard",
+        from_seat=1,
+        fans=("清一色", "亮倒"),
+        multiplier={0: 8, 1: 8},
+        baohu=True,
+        reading="11p 234p 456p 456p 789p",
+    )
+    kong = (4, -2, -2)
+    hand_deltas = (0, -16, 16)
+    won = HandResultView(
+        "win", (win,), hand_deltas, kong, tuple(a + b for a, b in zip(hand_deltas, kong, strict=True)), 2
+    )
+    result = public(
+        ended, counts=(7, 10, 13), phase="over", turn=1, to_act=(), last=(1, win_tile), wall_left=wall - 1, result=won
+    )
+
+    # or nobody wins: 荒庄, the single 亮倒 seat pays each other seat 1 (RULES A14.2)
+    penalty = (1, 1, -2)
+    drawn_out = HandResultView("draw", (), penalty, kong, tuple(a + b for a, b in zip(penalty, kong, strict=True)), 0)
+    draw = public(after, counts=(7, 10, 13), phase="over", turn=0, to_act=(), last=None, wall_left=0, result=drawn_out)
+    return Demo(hand, table, 2, turn_view, result, draw, DEMO_NAMES)

@@ -1,0 +1,641 @@
+"""The pictures: private hand, public table, 亮倒 reveal and hand result (DESIGN.md §3).
+
+Each ``*_canvas`` function lays out and draws one picture from an engine view and returns the
+:class:`~render.canvas.Canvas` (image + what was placed where); the ``render_*`` functions in
+:mod:`render` return just the image.  Nothing here reads hidden state: a picture shows exactly
+what its view holds.
+
+All pictures are RGB on a dark felt background and stay far inside Telegram's photo limits
+(width + height <= 10000, aspect ratio <= 20, 10 MB): the largest is about 1000 x 900 pixels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.tiles import MeldKind, Tile
+from engine.views import DiscardView, HandResultView, MeldView, PublicSeatView, PublicView, SeatView, WinView
+
+from . import labels as L
+from .art import RGB, TileSize, TileState
+from .canvas import Canvas, Placed
+from .text import clean_name, text_width
+
+__all__ = ["hand_canvas", "result_canvas", "reveal_canvas", "table_canvas", "unseen_counts"]
+
+# -- palette and metrics ---------------------------------------------------------------------------
+FELT: RGB = (22, 86, 58)
+PANEL: RGB = (30, 104, 72)
+PANEL_ACTIVE: RGB = (44, 132, 92)
+TEXT: RGB = (248, 246, 238)
+MUTED: RGB = (180, 212, 194)
+GOLD: RGB = (255, 198, 40)
+DARK: RGB = (30, 30, 30)
+BADGE_RED: RGB = (210, 38, 38)
+BADGE_GREY: RGB = (96, 110, 104)
+GAIN: RGB = (255, 136, 120)  # Chinese convention: red = gain, green = loss; the sign says it too
+LOSS: RGB = (130, 230, 150)
+DANGER_LABEL: RGB = (255, 150, 150)
+POND_BG: RGB = (20, 80, 54)
+
+MARGIN = 16
+TILE_GAP = 2
+GROUP_GAP = 16
+MAX_SLOTS = 14  # tiles in a row: melds are 3 wide (a kong's 4th tile sits on top)
+
+
+def _stack(size: TileSize) -> int:
+    """How far a kong's 4th tile sits above the other three."""
+    return round(size.height * 0.28)
+
+
+def _name(names: Sequence[str], seat: int) -> str:
+    return clean_name(names[seat] if seat < len(names) else "", seat)
+
+
+def _active(view: PublicView) -> frozenset[int]:
+    """Seats the table waits for: ``to_act`` if any, else the seat whose turn it is; none once over."""
+    if view.phase == "over" or view.result is not None:
+        return frozenset()
+    return frozenset(view.to_act) if view.to_act else frozenset({view.turn})
+
+
+def unseen_counts(view: PublicView, own: SeatView | None = None) -> list[int]:
+    """Per tile kind (30 entries), copies not visible to the viewer: 4 minus those in sight.
+
+    In sight: unclaimed discards, every meld's tiles (a face-down 暗杠 of another seat hides its
+    tile), revealed 亮倒 hands, and with ``own`` the viewer's concealed tiles, drawn tile and melds.
+    Never negative.
+    """
+    seen = [0] * len(Tile)
+    for seat in view.seats:
+        for d in seat.discards:
+            if not d.claimed:
+                seen[d.tile] += 1
+        melds = own.melds if own is not None and seat.seat == own.seat else seat.melds
+        for m in melds:
+            if m.tile is not None:
+                seen[m.tile] += m.kind.size
+        if own is None or seat.seat != own.seat:
+            for t in seat.revealed:
+                seen[t] += 1
+    if own is not None:
+        for t in own.concealed:
+            seen[t] += 1
+        if own.drawn is not None:
+            seen[own.drawn] += 1
+    return [max(0, 4 - n) for n in seen]
+
+
+# -- building blocks ---------------------------------------------------------------------------------
+
+
+def _badge(
+    c: Canvas, x: int, cy: int, text: str, bg: RGB, fg: RGB, size: int, *, role: str, seat: int | None = None
+) -> int:
+    """A rounded label with ``text``, left edge at ``x``, vertically centred on ``cy``; returns its right edge."""
+    pad = size // 3
+    w = text_width(text, size) + 2 * pad
+    h = round(size * 1.35)
+    c.rect((x, cy - h // 2, x + w, cy - h // 2 + h), bg, radius=h // 3, role=role, seat=seat)
+    c.text(x + w // 2, cy, text, size, fg, anchor="mm", role=role + "_text", seat=seat)
+    return x + w
+
+
+def _dealer_badge(c: Canvas, x: int, cy: int, r: int, seat: int) -> int:
+    c.disc(x + r, cy, r, BADGE_RED, role="dealer", seat=seat)
+    c.text(x + r, cy, L.DEALER, round(r * 1.25), TEXT, anchor="mm", role="dealer_text", seat=seat)
+    return x + 2 * r
+
+
+def _meld_width(size: TileSize) -> int:
+    return 3 * (size.width + TILE_GAP) - TILE_GAP
+
+
+def _meld(c: Canvas, x: int, y: int, meld: MeldView, size: TileSize, seat: int, *, role: str = "meld") -> int:
+    """Draw one meld with its bottom row's top-left at (x, y); returns the x after it.
+
+    碰: three tiles.  直杠 / 补杠: three tiles and the fourth on top of the middle one.
+    暗杠: three face-down tiles with the fourth on top -- face up when the viewer knows the tile
+    (the owner, or everyone once the hand is over), face down otherwise (``MeldView.tile`` None).
+    """
+    step = size.width + TILE_GAP
+    concealed = meld.kind is MeldKind.CONCEALED_KONG or meld.tile is None
+    for i in range(3):
+        c.tile(x + i * step, y, None if concealed else meld.tile, size, role=role, seat=seat)
+    if meld.kind.is_kong:
+        c.tile(x + step, y - _stack(size), meld.tile, size, role=role + "_top", seat=seat)
+    return x + _meld_width(size)
+
+
+def _tile_row(
+    c: Canvas,
+    x: int,
+    y: int,
+    tiles: Sequence[Tile],
+    size: TileSize,
+    seat: int,
+    *,
+    role: str,
+    states: Sequence[TileState] | None = None,
+) -> int:
+    """Tiles left to right from (x, y); returns the x after the last one."""
+    step = size.width + TILE_GAP
+    for i, t in enumerate(tiles):
+        c.tile(x + i * step, y, t, size, states[i] if states else TileState.NORMAL, role=role, seat=seat)
+    return x + len(tiles) * step - (TILE_GAP if tiles else 0)
+
+
+def _waits_block(
+    c: Canvas,
+    x: int,
+    y: int,
+    waits: Sequence[Tile],
+    size: TileSize,
+    seat: int,
+    unseen: Sequence[int] | None,
+    label: int,
+) -> int:
+    """``听`` badge then the wait tiles (top edge at y), with unseen counts under them if given."""
+    cy = y + size.height // 2
+    x = _badge(c, x, cy, L.WAITS, GOLD, DARK, label, role="waits_badge", seat=seat) + 8
+    step = size.width + TILE_GAP
+    for i, t in enumerate(waits):
+        c.tile(x + i * step, y, t, size, role="wait", seat=seat)
+        if unseen is not None:
+            c.text(
+                x + i * step + size.width // 2,
+                y + size.height + 3,
+                L.UNSEEN.format(n=unseen[t]),
+                max(12, label - 6),
+                MUTED if unseen[t] else BADGE_RED,
+                anchor="mt",
+                role="unseen",
+                seat=seat,
+            )
+    return x + len(waits) * step - TILE_GAP
+
+
+def _waits_width(n: int, size: TileSize, label: int) -> int:
+    return text_width(L.WAITS, label) + 2 * (label // 3) + 8 + n * (size.width + TILE_GAP)
+
+
+# -- the private hand ----------------------------------------------------------------------------------
+
+HAND = TileSize.HAND
+LABEL_SIZE = 22
+
+
+def hand_canvas(view: SeatView) -> Canvas:
+    """The private hand picture of ``view.seat`` (see :func:`render.render_hand`)."""
+    w, h = HAND.value
+    step = w + TILE_GAP
+    stack = _stack(HAND)
+    groups = len(view.melds) + 1  # gaps: between melds, before the concealed tiles, before the drawn tile
+    slots = 3 * len(view.melds) + len(view.concealed) + 1
+    width = max(2 * MARGIN + MAX_SLOTS * step + 5 * GROUP_GAP, 2 * MARGIN + slots * step + groups * GROUP_GAP)
+    row_top = MARGIN + stack
+    label_y = row_top + h + 4
+    footer_top = label_y + LABEL_SIZE + 16
+    small = TileSize.TABLE
+    height = footer_top + small.height + LABEL_SIZE + 6 + MARGIN
+    c = Canvas(width, height, FELT)
+    seat = view.seat
+
+    danger: set[Tile] = set()
+    for other in view.public.seats:
+        if other.seat != seat and other.liangdao:
+            danger.update(other.waits)
+
+    x = MARGIN
+    for meld in view.melds:
+        x = _meld(c, x, row_top, meld, HAND, seat) + GROUP_GAP
+    for t in view.concealed:
+        state = TileState.DANGER if t in danger else TileState.NORMAL
+        c.tile(x, row_top, t, HAND, state, role="hand", seat=seat)
+        colour = DANGER_LABEL if t in danger else TEXT
+        c.text(x + w // 2, label_y, L.tile_label(t), LABEL_SIZE, colour, anchor="mt", role="label", seat=seat)
+        x += step
+    if view.drawn is not None:
+        x += GROUP_GAP - TILE_GAP
+        c.tile(x, row_top, view.drawn, HAND, TileState.HIGHLIGHT, role="drawn", seat=seat)
+        c.text(x + w // 2, label_y, L.tile_label(view.drawn), LABEL_SIZE, GOLD, anchor="mt", role="label", seat=seat)
+
+    # footer: waits (with unseen counts) on the left; 亮倒 and the wall on the right
+    fx = MARGIN
+    if view.waits:
+        _waits_block(c, fx, footer_top, view.waits, small, seat, unseen_counts(view.public, view), 22)
+    cy = footer_top + small.height // 2
+    wall = L.WALL.format(n=view.public.wall_remaining)
+    right = width - MARGIN
+    c.text(right, cy, wall, 20, MUTED, anchor="rm", role="wall")
+    me = view.public.seats[seat] if seat < len(view.public.seats) else None
+    if me is not None and me.liangdao:
+        bw = text_width(L.LIANGDAO, 20) + 2 * (20 // 3)
+        _badge(c, right - text_width(wall, 20) - 14 - bw, cy, L.LIANGDAO, GOLD, DARK, 20, role="liangdao", seat=seat)
+    return c
+
+
+# -- the public table ------------------------------------------------------------------------------------
+
+TABLE = TileSize.TABLE
+POND_PER_ROW = 15
+POND_GAP = 1
+PAD = 10
+NAME_ROW = 42
+NAME_SIZE = 22
+TABLE_MARGIN = 10
+TABLE_WIDTH = 2 * TABLE_MARGIN + 2 * PAD + POND_PER_ROW * (TABLE.width + POND_GAP) - POND_GAP
+HEADER = 46
+
+
+def _pond_layout(discards: Sequence[DiscardView], inner: int) -> list[tuple[int, int]]:
+    """(x offset, row) of each discard, flowing left to right; 亮倒 discards lie sideways (wider)."""
+    out: list[tuple[int, int]] = []
+    x, row = 0, 0
+    for d in discards:
+        w = TABLE.height if d.liangdao else TABLE.width
+        if x and x + w > inner:
+            x, row = 0, row + 1
+        out.append((x, row))
+        x += w + POND_GAP
+    return out
+
+
+def _pond_rows(seat: PublicSeatView, inner: int) -> int:
+    layout = _pond_layout(seat.discards, inner)
+    return max(2, layout[-1][1] + 1 if layout else 0)
+
+
+def _seat_panel(
+    c: Canvas, view: PublicView, seat: PublicSeatView, name: str, top: int, height: int, active: bool
+) -> None:
+    x0, x1 = TABLE_MARGIN, c.width - TABLE_MARGIN
+    s = seat.seat
+    c.rect(
+        (x0, top, x1, top + height),
+        PANEL_ACTIVE if active else PANEL,
+        outline=GOLD if active else None,
+        width=3,
+        radius=10,
+        role="panel",
+        seat=s,
+    )
+    cy = top + NAME_ROW // 2 + 2
+    x = x0 + PAD
+    if active:
+        c.polygon([(x, cy - 10), (x + 14, cy), (x, cy + 10)], GOLD, role="turn_marker", seat=s)
+    x += 22
+    if seat.seat == view.dealer:
+        x = _dealer_badge(c, x, cy, 13, s) + 8
+
+    # right side: the published waits of a 亮倒 seat
+    right = x1 - PAD
+    small = TileSize.SMALL
+    if seat.liangdao and seat.waits:
+        ww = _waits_width(len(seat.waits), small, 18)
+        _waits_block(c, right - ww, cy - small.height // 2, seat.waits, small, s, None, 18)
+        right -= ww + 12
+    # badges and kong money after the name; the name gets what is left
+    extras: list[tuple[str, RGB, RGB]] = []
+    if seat.liangdao:
+        extras.append((L.LIANGDAO, GOLD, DARK))
+    if seat.on_auto:
+        extras.append((L.AUTO, BADGE_GREY, TEXT))
+    kong = L.KONG.format(v=L.signed(seat.kong_money)) if seat.kong_money else ""
+    extras_w = sum(text_width(t, 17) + 2 * (17 // 3) + 8 for t, _, _ in extras)
+    kong_w = text_width(kong, 18) + 10 if kong else 0
+    name_max = max(40, right - x - extras_w - kong_w - 8)
+    box = c.text(x, cy, name, NAME_SIZE, TEXT, max_width=name_max, role="name", seat=s, raw=True)
+    c.placed.append(Placed("name_box", (x, cy - NAME_SIZE, x + name_max, cy + NAME_SIZE), s))
+    x = max(box[2], x) + 8
+    for text, bg, fg in extras:
+        x = _badge(c, x, cy, text, bg, fg, 17, role="badge", seat=s) + 8
+    if kong:
+        c.text(x + 2, cy, kong, 18, GOLD if seat.kong_money > 0 else MUTED, role="kong_money", seat=s)
+
+    # hand row: revealed (亮倒) tiles face up, else a row of backs; then the melds
+    stack = _stack(TABLE)
+    row_top = top + NAME_ROW + stack
+    x = x0 + PAD
+    if seat.revealed:
+        x = _tile_row(c, x, row_top, seat.revealed, TABLE, s, role="revealed")
+    else:
+        tiny = TileSize.TINY
+        for i in range(seat.concealed_count):
+            c.tile(x + i * (tiny.width + 1), row_top + TABLE.height - tiny.height, None, tiny, role="hidden", seat=s)
+        x += seat.concealed_count * (tiny.width + 1)
+        c.text(
+            x + 4,
+            row_top + TABLE.height - tiny.height // 2,
+            str(seat.concealed_count),
+            16,
+            MUTED,
+            role="hidden_count",
+            seat=s,
+        )
+        x += 4 + text_width(str(seat.concealed_count), 16)
+    for meld in seat.melds:
+        x = _meld(c, x + GROUP_GAP, row_top, meld, TABLE, s)
+
+    # the pond, on a darker strip
+    pond_top = row_top + TABLE.height + 8
+    inner = x1 - x0 - 2 * PAD
+    pond_bottom = top + height - PAD + 4
+    c.rect((x0 + PAD - 4, pond_top - 4, x1 - PAD + 4, pond_bottom), POND_BG, radius=6, role="pond_area", seat=s)
+    layout = _pond_layout(seat.discards, inner)
+    last = view.last_discard
+    for i, (d, (dx, row)) in enumerate(zip(seat.discards, layout, strict=True)):
+        is_last = last is not None and last[0] == s and i == len(seat.discards) - 1 and last[1] == d.tile
+        state = TileState.HIGHLIGHT if is_last else TileState.DIM if d.claimed else TileState.NORMAL
+        y = pond_top + row * (TABLE.height + 4)
+        if d.liangdao:
+            y += TABLE.height - TABLE.width
+        c.tile(
+            x0 + PAD + dx,
+            y,
+            d.tile,
+            TABLE,
+            state,
+            rotated=d.liangdao,
+            role="last_discard" if is_last else "pond",
+            seat=s,
+        )
+
+
+def _panel_height(seat: PublicSeatView) -> int:
+    inner = TABLE_WIDTH - 2 * TABLE_MARGIN - 2 * PAD
+    rows = _pond_rows(seat, inner)
+    return NAME_ROW + _stack(TABLE) + TABLE.height + 8 + rows * (TABLE.height + 4) - 4 + PAD + 4
+
+
+def table_canvas(view: PublicView, names: Sequence[str]) -> Canvas:
+    """The public table picture (see :func:`render.render_table`)."""
+    heights = [_panel_height(s) for s in view.seats]
+    height = HEADER + sum(heights) + 8 * len(heights) + TABLE_MARGIN - 8 + 8
+    c = Canvas(TABLE_WIDTH, height, FELT)
+    cy = HEADER // 2 + 2
+    tiny = TileSize.TINY
+    c.tile(TABLE_MARGIN + PAD, cy - tiny.height // 2, None, tiny, role="wall_icon")
+    c.text(TABLE_MARGIN + PAD + tiny.width + 10, cy, L.WALL.format(n=view.wall_remaining), 22, TEXT, role="wall")
+    active = _active(view)
+    top = HEADER
+    for seat, ph in zip(view.seats, heights, strict=True):
+        _seat_panel(c, view, seat, _name(names, seat.seat), top, ph, seat.seat in active)
+        top += ph + 8
+    return c
+
+
+# -- the 亮倒 reveal -----------------------------------------------------------------------------------------
+
+
+def reveal_canvas(view: PublicView, seat: int, names: Sequence[str]) -> Canvas:
+    """The 亮倒 reveal picture of ``seat`` (see :func:`render.render_reveal`)."""
+    if not 0 <= seat < len(view.seats):
+        raise ValueError(f"seat {seat} is not at this table (seats 0..{len(view.seats) - 1})")
+    ps = view.seats[seat]
+    w, h = HAND.value
+    step = w + TILE_GAP
+    small = TileSize.TABLE
+    row_w = len(ps.revealed) * step - TILE_GAP + len(ps.melds) * (GROUP_GAP + _meld_width(HAND))
+    waits_w = _waits_width(len(ps.waits), small, 24)
+    width = max(560, 2 * MARGIN + max(row_w, waits_w))
+    head = 52
+    stack = _stack(HAND) if any(m.kind.is_kong for m in ps.melds) else 0
+    row_top = MARGIN + head + stack
+    waits_top = row_top + h + 18
+    height = waits_top + small.height + 24 + MARGIN
+    c = Canvas(width, height, FELT)
+    cy = MARGIN + head // 2 - 4
+    x = MARGIN
+    if seat == view.dealer:
+        x = _dealer_badge(c, x, cy, 15, seat) + 10
+    badge_w = text_width(L.LIANGDAO, 24) + 2 * (24 // 3)
+    box = c.text(
+        x,
+        cy,
+        _name(names, seat),
+        28,
+        TEXT,
+        max_width=width - x - MARGIN - badge_w - 14,
+        role="name",
+        seat=seat,
+        raw=True,
+    )
+    _badge(c, max(box[2], x) + 14, cy, L.LIANGDAO, GOLD, DARK, 24, role="liangdao", seat=seat)
+    x = _tile_row(c, MARGIN, row_top, ps.revealed, HAND, seat, role="revealed")
+    for meld in ps.melds:
+        x = _meld(c, x + GROUP_GAP, row_top, meld, HAND, seat)
+    if ps.waits:
+        _waits_block(c, MARGIN, waits_top, ps.waits, small, seat, unseen_counts(view), 24)
+    return c
+
+
+# -- the result -----------------------------------------------------------------------------------------------
+
+RESULT_WIDTH = 2 * MARGIN + MAX_SLOTS * (HAND.width + TILE_GAP) + 5 * GROUP_GAP
+CHIP_SIZE = 20
+
+
+def _chip_width(text: str) -> int:
+    return text_width(text, CHIP_SIZE) + 2 * 10
+
+
+def _flow(widths: Sequence[int], inner: int, gap: int = 8) -> list[tuple[int, int]]:
+    """(x offset, row) for items of ``widths`` flowing left to right in ``inner`` pixels."""
+    out: list[tuple[int, int]] = []
+    x, row = 0, 0
+    for w in widths:
+        if x and x + w > inner:
+            x, row = 0, row + 1
+        out.append((x, row))
+        x += w + gap
+    return out
+
+
+def _payers_text(win: WinView, names: Sequence[str]) -> list[str]:
+    return [L.PAYS.format(name=_name(names, p), times=L.TIMES, m=m) for p, m in sorted(win.multiplier.items())]
+
+
+CHIP_ROW = 36
+
+
+def _winner_height(win: WinView, names: Sequence[str], inner: int) -> int:
+    fans = _flow([_chip_width(f) for f in win.fans], inner)
+    pays = _flow([_chip_width(t) for t in _payers_text(win, names)], inner)
+    fan_rows = fans[-1][1] + 1 if fans else 0
+    pay_rows = pays[-1][1] + 1 if pays else 0
+    stack = _stack(HAND) if any(m.kind.is_kong for m in win.melds) else 0
+    return 44 + stack + HAND.height + 12 + (fan_rows + pay_rows) * CHIP_ROW + 10
+
+
+def _draw_winner(c: Canvas, top: int, win: WinView, view: PublicView, names: Sequence[str]) -> None:
+    s = win.seat
+    cy = top + 20
+    x = MARGIN
+    box = c.text(x, cy, _name(names, s), 26, TEXT, max_width=520, role="winner_name", seat=s, raw=True)
+    x = max(box[2], x) + 12
+    by = L.BY_LABEL.get(win.by, win.by)
+    x = (
+        _badge(
+            c,
+            x,
+            cy,
+            by,
+            GOLD if win.by == "self_draw" else BADGE_RED,
+            DARK if win.by == "self_draw" else TEXT,
+            20,
+            role="by",
+            seat=s,
+        )
+        + 10
+    )
+    if win.from_seat is not None:
+        template = L.ROBBED if win.by == "rob_kong" else L.FROM
+        x = (
+            c.text(
+                x, cy, template.format(name=_name(names, win.from_seat)), 20, MUTED, max_width=300, role="from", seat=s
+            )[2]
+            + 12
+        )
+    if win.baohu:
+        _badge(c, x, cy, L.BAOHU, BADGE_RED, TEXT, 20, role="baohu", seat=s)
+    stack = _stack(HAND) if any(m.kind.is_kong for m in win.melds) else 0
+    row_top = top + 44 + stack
+    x = MARGIN
+    for meld in win.melds:
+        x = _meld(c, x, row_top, meld, HAND, s) + GROUP_GAP
+    x = _tile_row(c, x, row_top, win.concealed, HAND, s, role="winner_hand")
+    c.tile(x + GROUP_GAP, row_top, win.win_tile, HAND, TileState.HIGHLIGHT, role="win_tile", seat=s)
+    y = row_top + HAND.height + 12
+    inner = c.width - 2 * MARGIN
+    for texts, role, outline, fg in (
+        (list(win.fans), "fan", GOLD, GOLD),
+        (_payers_text(win, names), "multiplier", MUTED, TEXT),
+    ):
+        flow = _flow([_chip_width(t) for t in texts], inner)
+        for text, (dx, row) in zip(texts, flow, strict=True):
+            cx, cyy = MARGIN + dx, y + row * CHIP_ROW + CHIP_ROW // 2
+            cw = _chip_width(text)
+            c.rect((cx, cyy - 15, cx + cw, cyy + 15), None, outline=outline, width=2, radius=8, role=role, seat=s)
+            c.text(cx + cw // 2, cyy, text, CHIP_SIZE, fg, anchor="mm", role=role + "_text", seat=s)
+        if flow:
+            y += (flow[-1][1] + 1) * CHIP_ROW
+
+
+def _draw_liangdao_seat(c: Canvas, top: int, ps: PublicSeatView, names: Sequence[str]) -> None:
+    s = ps.seat
+    cy = top + 20
+    small = TileSize.SMALL
+    right = c.width - MARGIN
+    if ps.waits:
+        ww = _waits_width(len(ps.waits), small, 18)
+        _waits_block(c, right - ww, cy - small.height // 2, ps.waits, small, s, None, 18)
+        right -= ww + 12
+    badge_w = text_width(L.LIANGDAO, 18) + 2 * (18 // 3)
+    box = c.text(
+        MARGIN, cy, _name(names, s), 24, TEXT, max_width=right - MARGIN - badge_w - 12, role="name", seat=s, raw=True
+    )
+    _badge(c, max(box[2], MARGIN) + 12, cy, L.LIANGDAO, GOLD, DARK, 18, role="liangdao", seat=s)
+    stack = _stack(TABLE) if any(m.kind.is_kong for m in ps.melds) else 0
+    row_top = top + 44 + stack
+    x = _tile_row(c, MARGIN, row_top, ps.revealed, TABLE, s, role="revealed")
+    for meld in ps.melds:
+        x = _meld(c, x + GROUP_GAP, row_top, meld, TABLE, s)
+
+
+def _liangdao_height(ps: PublicSeatView) -> int:
+    stack = _stack(TABLE) if any(m.kind.is_kong for m in ps.melds) else 0
+    return 44 + stack + TABLE.height + 12
+
+
+PAY_ROW = 38
+PAY_SIZE = 22
+
+
+def _draw_payments(c: Canvas, top: int, result: HandResultView, names: Sequence[str], n: int) -> None:
+    cols = (L.HAND_MONEY, L.KONG_MONEY, L.TOTAL)
+    col_right = [c.width - MARGIN - 20 - i * 150 for i in (2, 1, 0)]
+    c.rect((MARGIN, top, c.width - MARGIN, top + PAY_ROW * (n + 1) + 8), PANEL, radius=10, role="payments")
+    cy = top + PAY_ROW // 2 + 4
+    for text, xr in zip(cols, col_right, strict=True):
+        c.text(xr, cy, text, 18, MUTED, anchor="rm", role="pay_header")
+    for seat in range(n):
+        cy = top + PAY_ROW * (seat + 1) + PAY_ROW // 2 + 4
+        x = MARGIN + 14
+        if seat == result.next_dealer:
+            _dealer_badge(c, x, cy, 12, seat)
+        c.text(
+            x + 34,
+            cy,
+            _name(names, seat),
+            PAY_SIZE,
+            TEXT,
+            max_width=col_right[0] - 110 - x - 34,
+            role="pay_name",
+            seat=seat,
+            raw=True,
+        )
+        values = (result.hand_deltas, result.kong_deltas, result.deltas)
+        for i, (vals, xr) in enumerate(zip(values, col_right, strict=True)):
+            v = vals[seat] if seat < len(vals) else 0
+            colour = GAIN if v > 0 else LOSS if v < 0 else MUTED
+            c.text(
+                xr,
+                cy,
+                L.signed(v),
+                PAY_SIZE + (2 if i == 2 else 0),
+                colour,
+                anchor="rm",
+                role="pay_" + ("hand", "kong", "total")[i],
+                seat=seat,
+            )
+
+
+def result_canvas(view: PublicView, names: Sequence[str]) -> Canvas:
+    """The hand result picture (see :func:`render.render_result`)."""
+    result = view.result
+    if result is None:
+        raise ValueError("the view has no result: the hand is not over")
+    width = RESULT_WIDTH
+    inner = width - 2 * MARGIN
+    head = 60
+    draw = result.outcome != "win"
+    liangdao_seats = [s for s in view.seats if s.liangdao and s.revealed] if draw else []
+    blocks = (
+        [_liangdao_height(s) for s in liangdao_seats]
+        if draw
+        else [_winner_height(w, names, inner) for w in result.winners]
+    )
+    n = len(view.seats)
+    pay_h = PAY_ROW * (n + 1) + 8
+    height = MARGIN + head + sum(b + 10 for b in blocks) + pay_h + 34 + MARGIN
+    c = Canvas(width, height, FELT)
+    c.text(MARGIN, MARGIN + head // 2, L.DRAW if draw else L.WIN, 36, GOLD, role="title")
+    top = MARGIN + head
+    if draw:
+        for ps, bh in zip(liangdao_seats, blocks, strict=True):
+            _draw_liangdao_seat(c, top, ps, names)
+            top += bh + 10
+    else:
+        for win, bh in zip(result.winners, blocks, strict=True):
+            c.rect(
+                (MARGIN - 6, top - 4, width - MARGIN + 6, top + bh - 4),
+                PANEL,
+                radius=10,
+                role="winner_panel",
+                seat=win.seat,
+            )
+            _draw_winner(c, top, win, view, names)
+            top += bh + 10
+    _draw_payments(c, top, result, names, n)
+    c.text(
+        MARGIN,
+        top + pay_h + 20,
+        f"{L.NEXT_DEALER}：{_name(names, result.next_dealer)}",
+        18,
+        MUTED,
+        max_width=inner,
+        role="next_dealer",
+    )
+    return c
