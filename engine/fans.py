@@ -49,6 +49,7 @@ class Hand:
     counts13: tuple[int, ...]
     counts14: tuple[int, ...]
     waits: tuple[Tile, ...] | None = None
+    revealed: bool = False  # the winner has 亮倒 (his concealed hand is face up, E#36)
 
     @property
     def qingyise(self) -> bool:
@@ -88,7 +89,8 @@ def mingsigui(reading: Reading, hand: Hand, rules: RuleSet) -> int:
     """明四归一, RULES A10 F2 / F2′: the winning tile is the 4th copy of one of W's exposed 碰.
 
     With the 全频道 logic (清一色, or ``sigui_scope = quan``) also any 碰 whose 4th copy is in the
-    concealed hand.  Never in a 七对 reading.  At most one unless ``sigui_multi``.
+    concealed hand.  Under ``liangdao_revealed_sigui_ming`` a 亮倒 winner's 暗四归一 tiles count here
+    instead (E#36).  Never in a 七对 reading.  At most one unless ``sigui_multi``.
     """
     if reading.qidui:
         return 0
@@ -98,6 +100,8 @@ def mingsigui(reading: Reading, hand: Hand, rules: RuleSet) -> int:
         for m in reading.melds
         if m.kind is MeldKind.PONG and (m.tile == hand.win_tile or (quan and hand.counts14[m.tile] >= 1))
     }
+    if _an_becomes_ming(hand, rules):
+        tiles |= _ansigui_tiles(reading, hand, rules)
     return _limit(len(tiles), rules)
 
 
@@ -109,14 +113,24 @@ def ansigui(reading: Reading, hand: Hand, rules: RuleSet) -> int:
     ``ansigui_requires_pung`` (E#10): the reading must hold that tile as a concealed pung.
     At most one unless ``sigui_multi``.
     """
-    if reading.qidui:
+    if reading.qidui or _an_becomes_ming(hand, rules):
         return 0
+    return _limit(len(_ansigui_tiles(reading, hand, rules)), rules)
+
+
+def _ansigui_tiles(reading: Reading, hand: Hand, rules: RuleSet) -> set[Tile]:
+    """Tiles that make a 暗四归一 in a standard reading (see :func:`ansigui`)."""
     tiles = {hand.win_tile} if hand.counts13[hand.win_tile] == 3 else set()
     if _quan(hand, rules):
         tiles |= {t for t in Tile if hand.counts14[t] == 4}
     if rules.ansigui_requires_pung:
         tiles = {t for t in tiles if t in reading.pungs}
-    return _limit(len(tiles), rules)
+    return tiles
+
+
+def _an_becomes_ming(hand: Hand, rules: RuleSet) -> bool:
+    """E#36 option ``liangdao_revealed_sigui_ming``: a 亮倒 winner's 暗四归一 counts as 明四归一."""
+    return hand.revealed and rules.liangdao_revealed_sigui_ming
 
 
 def _sanyuan_qidui_kind(reading: Reading, rules: RuleSet) -> str | None:

@@ -35,6 +35,8 @@ Decisions on spellings RULES leaves open (documented here, see also the option d
   holding all three dragons scores ``xiaosanyuan_qidui`` (×8, replaces 七对) if all three are pairs and
   ``dasanyuan_qidui`` (×16) when at least one of them is a 4-of-a-kind ([CS] options 4–5).  These two
   ``values`` keys are extensions of Appendix 1.
+* ``liangdao_revealed_sigui_ming`` (RULES E#36, [TS]) is accepted too: a 亮倒 winner's 暗四归一 is
+  scored as 明四归一 (his concealed tiles are face up).
 * ``values`` entries are integers 1..1024; ``haidipao`` also accepts 0 (= not a 番, the default).
 """
 
@@ -245,6 +247,7 @@ class RuleSet:
     ansigui_requires_pung: bool = False  # F3, E#10
     sigui_multi: bool = False  # F2′
     sanyuan_qidui: bool = False  # A10.3
+    liangdao_revealed_sigui_ming: bool = False  # E#36 (option named in §E, not in §C)
     haidi_pihu: bool = True  # §C: 海底捞 also boosts a 屁胡
     qianggang: bool = True  # A6.6
     gang_values: GangValues = field(default_factory=GangValues)  # A13.1
@@ -484,6 +487,7 @@ _PARSERS: dict[str, _Parser] = {
     "ansigui_requires_pung": _boolean,
     "sigui_multi": _boolean,
     "sanyuan_qidui": _parse_sanyuan_qidui,
+    "liangdao_revealed_sigui_ming": _boolean,
     "haidi_pihu": _parse_haidi_pihu,
     "qianggang": _boolean,
     "gang_chain": _choices(GangChain),

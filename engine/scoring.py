@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from .fans import Hand, reading_fans
 from .readings import Reading, readings, waits
 from .rules import GangshangChainHu, KwxRule, RuleSet
-from .tiles import Meld, Suit, Tile, counts_of, format_tiles
+from .tiles import Meld, Suit, Tile, counts_of
 
 __all__ = ["IllegalReason", "ScoringError", "WinBy", "WinContext", "WinScore", "score_win"]
 
@@ -219,7 +219,7 @@ def best_reading(ctx: WinContext, rules: RuleSet) -> tuple[Reading, tuple[str, .
     if not options:
         return None
     hand_waits = waits(counts13, ctx.melds) if rules.kwx_rule is KwxRule.STRICT_SINGLE_WAIT else None
-    hand = Hand(ctx.melds, ctx.win_tile, tuple(counts13), tuple(counts14), hand_waits)
+    hand = Hand(ctx.melds, ctx.win_tile, tuple(counts13), tuple(counts14), hand_waits, ctx.liangdao[ctx.winner])
     best: tuple[Reading, tuple[str, ...], int] | None = None
     for reading in options:
         names, product = reading_fans(reading, hand, rules)
@@ -325,10 +325,3 @@ def score_win(ctx: WinContext, rules: RuleSet | None = None) -> WinScore:
         discarder=d,
         illegal=illegal,
     )
-
-
-def describe(ctx: WinContext) -> str:
-    """One-line notation of a context, e.g. ``"123p789p234s46s88s [碰 111p] +5s discard by 1"`` (for logs)."""
-    melds = " ".join(f"[{m.kind.chinese} {format_tiles(m.tiles)}]" for m in ctx.melds)
-    by = ctx.win_by.value + (f" by {ctx.discarder}" if ctx.discarder is not None else "")
-    return " ".join(x for x in (format_tiles(ctx.concealed), melds, f"+{ctx.win_tile}", by) if x)

@@ -346,3 +346,19 @@ def test_num_players_two() -> None:
     c = WinContext(tuple(parse_tiles("123p789p234s46s88s")), (), Tile.S5, WinBy.SELF_DRAW, 1, num_players=2)
     s = score_win(c)
     assert s.multiplier == {0: 2} and s.deltas == (-2, 2)
+
+
+def test_liangdao_revealed_sigui_ming() -> None:
+    """E#36: by default a 亮倒 winner's revealed triplet + the 4th is still 暗四归一; option -> 明四归一."""
+    c = ctx("123p456p777s89s99p", "7s", "discard", liangdao=(0,))
+    assert fans(score(c)) == Counter({"暗四归一": 1, "亮倒": 1})
+    s = score(c, liangdao_revealed_sigui_ming=True)
+    assert fans(s) == Counter({"明四归一": 1, "亮倒": 1}) and s.multiplier == {1: 4, 2: 4}
+
+
+def test_e1_second_wait_does_not_spoil_kawuxing() -> None:
+    """E#1: 234s 456s 5s waits on 2s and 5s; the 5s win is still 卡五星 under the generous rule."""
+    c = ctx("123p789p234s456s5s", "5s", "discard")
+    assert score(c).fans == ("卡五星",)
+    assert not score(c, kwx_rule="strict_single_wait").legal
+    assert score(ctx("123p789p234s456s5s", "2s")).fans == ("屁胡",)
