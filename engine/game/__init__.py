@@ -1,0 +1,59 @@
+"""The game state machine of one hand of 3-player 卡五星 (RULES.md §A; DESIGN.md §2).
+
+``decide(state, action) -> events``, ``evolve(state, event) -> state``, ``legal_actions(state, seat)``;
+``start(rules, dealer, seed=...)`` deals; ``view_for`` / ``public_view`` are the only doors out.
+See :mod:`engine.game.machine` for the rules implemented and the decisions taken.
+"""
+
+from __future__ import annotations
+
+from .actions import Action, ActionKind, IllegalAction, Reason, action_from_json
+from .events import (
+    Answered,
+    Discarded,
+    Drew,
+    Event,
+    HandEnded,
+    HandStarted,
+    Konged,
+    Ponged,
+    WindowOpened,
+    event_from_json,
+)
+from .machine import decide, evolve, kinds_for, legal_actions, replay, start, step
+from .state import EMPTY, ClaimOption, Phase, SeatState, State, Window, WindowKind
+from .views import public_view, view_for
+
+__all__ = [
+    "EMPTY",
+    "Action",
+    "ActionKind",
+    "Answered",
+    "ClaimOption",
+    "Discarded",
+    "Drew",
+    "Event",
+    "HandEnded",
+    "HandStarted",
+    "IllegalAction",
+    "Konged",
+    "Phase",
+    "Ponged",
+    "Reason",
+    "SeatState",
+    "State",
+    "Window",
+    "WindowKind",
+    "WindowOpened",
+    "action_from_json",
+    "decide",
+    "event_from_json",
+    "evolve",
+    "kinds_for",
+    "legal_actions",
+    "public_view",
+    "replay",
+    "start",
+    "step",
+    "view_for",
+]

@@ -1,0 +1,146 @@
+"""Player actions of one hand and the error raised for an illegal one (RULES A4-A9).
+
+An :class:`Action` is what a seat asks for: ``Action(seat, ActionKind.DISCARD, Tile.S5)``.  Its JSON
+form is the ``play`` command line's action form (``{"seat": 0, "act": "discard", "tile": "5s"}``).
+
+Acts and their ``tile``:
+
+* ``discard`` (tile) — discard a tile on one's own turn (A4.1c).
+* ``liangdao`` (tile) — discard ``tile`` and declare 亮倒 with it (A9.1).
+* ``concealed_kong`` (tile) — 暗杠 on one's own turn (A6.1).
+* ``added_kong`` (tile) — 补杠 on one's own turn (A6.1, A6.2).
+* ``win`` — 自摸 on one's own turn, or 胡 / 抢杠胡 in a claim window (A5, A6.6, A7, A8).
+* ``pong`` — 碰 the current discard (A5.1).
+* ``kong`` — 直杠 of the current discard (A5.1, A6.1).
+* ``pass`` — decline every claim in a claim window.
+
+``win``, ``pong``, ``kong`` and ``pass`` carry no tile (the tile is the one on the table / just drawn).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any
+
+from ..tiles import NotationError, Tile, parse_tile
+
+__all__ = ["Action", "ActionKind", "IllegalAction", "Reason", "action_from_json"]
+
+
+class ActionKind(enum.Enum):
+    """The acts of the ``play`` contract; values are their command-line spellings."""
+
+    DISCARD = "discard"
+    LIANGDAO = "liangdao"
+    PONG = "pong"
+    KONG = "kong"
+    CONCEALED_KONG = "concealed_kong"
+    ADDED_KONG = "added_kong"
+    WIN = "win"
+    PASS = "pass"
+
+    @property
+    def takes_tile(self) -> bool:
+        """True for the acts that name a tile (discard, liangdao, concealed_kong, added_kong)."""
+        return self in _TILE_ACTS
+
+
+_TILE_ACTS = frozenset(
+    {ActionKind.DISCARD, ActionKind.LIANGDAO, ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One seat's request: ``kind`` and, for the tile acts, ``tile`` (else None)."""
+
+    seat: int
+    kind: ActionKind
+    tile: Tile | None = None
+
+    def to_json(self, *, with_seat: bool = True) -> dict[str, Any]:
+        """``{"seat": 0, "act": "discard", "tile": "5s"}`` (no ``tile`` key for tile-less acts)."""
+        out: dict[str, Any] = {"seat": self.seat} if with_seat else {}
+        out["act"] = self.kind.value
+        if self.tile is not None:
+            out["tile"] = str(self.tile)
+        return out
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} {self.kind.value}" + (f" {self.tile}" if self.tile is not None else "")
+
+
+def action_from_json(value: object) -> Action:
+    """Parse the ``play`` action form; raises ``ValueError`` (a :class:`NotationError` for bad tiles)
+    saying what is wrong.  Checks shape only — whether the action is legal is :func:`decide`'s job."""
+    if not isinstance(value, dict):
+        raise ValueError(f"an action must be an object like {{'seat': 0, 'act': 'discard', 'tile': '5s'}}, "
+                         f"got {value!r}")
+    unknown = set(value) - {"seat", "act", "tile"}
+    if unknown:
+        raise ValueError(f"unknown action key(s) {sorted(unknown)}; an action has seat, act and tile")
+    seat = value.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 2:
+        raise ValueError(f"action seat must be 0, 1 or 2, got {seat!r}")
+    act = value.get("act")
+    try:
+        kind = ActionKind(act)
+    except ValueError:
+        raise ValueError(
+            f"unknown act {act!r}; use one of {', '.join(k.value for k in ActionKind)}"
+        ) from None
+    raw_tile = value.get("tile")
+    if kind.takes_tile:
+        if not isinstance(raw_tile, str):
+            raise ValueError(f"act {kind.value!r} needs a tile, e.g. \"tile\": \"5s\"")
+        tile = parse_tile(raw_tile)
+        return Action(seat, kind, tile)
+    if raw_tile is not None:
+        raise NotationError(f"act {kind.value!r} takes no tile (it acts on the tile on the table), got {raw_tile!r}")
+    return Action(seat, kind)
+
+
+class Reason(enum.Enum):
+    """Machine codes of :class:`IllegalAction` (values are the ``play`` command's ``reason``)."""
+
+    HAND_OVER = "hand_over"  # the hand has ended
+    BAD_SEAT = "bad_seat"  # no such seat
+    NOT_YOUR_TURN = "not_your_turn"  # another seat is to act
+    CLAIM_PENDING = "claim_pending"  # a claim window is open: answer win/kong/pong/pass
+    NO_CLAIM_PENDING = "no_claim_pending"  # pong/kong/pass without a discard to claim
+    ALREADY_ANSWERED = "already_answered"  # this seat already answered the claim window
+    NOTHING_TO_CLAIM = "nothing_to_claim"  # this seat has no claim on the tile on the table
+    MISSING_TILE = "missing_tile"  # a tile act without a tile
+    UNEXPECTED_TILE = "unexpected_tile"  # win/pong/kong/pass with a tile
+    TILE_NOT_IN_HAND = "tile_not_in_hand"
+    NOT_COMPLETE = "not_complete"  # win: the hand is not a winning hand (A7)
+    NO_DRAWN_TILE = "no_drawn_tile"  # 自摸 without a drawn tile (e.g. right after 碰)
+    PIHU_CANNOT_WIN_ON_DISCARD = "pihu_cannot_win_on_discard"  # A8.2: M < 2 on a discard / robbed kong
+    QIHU_2FAN = "qihu_2fan"  # option qihu_2fan: self-draw needs M >= 2 too (A8.1)
+    LOUHU = "louhu"  # A8.3: a win was passed since the last own draw / 碰 / 直杠
+    CANNOT_PONG = "cannot_pong"  # fewer than 2 copies in hand
+    CANNOT_KONG = "cannot_kong"  # not the copies a kong needs
+    GUOSHOU_PENG = "guoshou_peng"  # option guoshou_peng: this tile's 碰 was declined (A5.5)
+    LAST_DISCARD_WIN_ONLY = "last_discard_win_only"  # A5.4: the last discard can only be won
+    KONG_ON_LAST_TILE = "kong_on_last_tile"  # A6.5: no kong when the wall is empty
+    KONG_NOT_ALLOWED_AFTER_PONG = "kong_not_allowed_after_pong"  # A6.3
+    BUGANG_NOT_IMMEDIATE = "bugang_not_immediate"  # A6.2, E#42: 补杠 only with a tile drawn this turn
+    LIANGDAO_CANNOT_PONG = "liangdao_cannot_pong"  # A5.3
+    LIANGDAO_MUST_DISCARD_DRAWN = "liangdao_must_discard_drawn"  # A4.3, A9.3
+    LIANGDAO_KONG_FORBIDDEN = "liangdao_kong_forbidden"  # option liangdao_kong = none / anpu_and_bugang_only
+    LIANGDAO_KONG_CHANGES_WAITS = "liangdao_kong_changes_waits"  # A9.5
+    ALREADY_LIANGDAO = "already_liangdao"  # 亮倒 is declared once
+    NOT_READY_FOR_LIANGDAO = "not_ready_for_liangdao"  # A9.1: the hand after the discard is not 听
+    LIANGDAO_WALL_TOO_SHORT = "liangdao_wall_too_short"  # option liangdao_min_wall
+    PROTECTED_TILE = "protected_tile"  # option liangdao_protect (A9.8)
+
+
+class IllegalAction(Exception):
+    """An action that is well formed but not allowed now.  ``reason`` is a :class:`Reason`; the message
+    says why in words.  Raised by :func:`engine.game.decide`; the state is left unchanged."""
+
+    def __init__(self, reason: Reason, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message

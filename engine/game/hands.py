@@ -1,0 +1,39 @@
+"""Small hand helpers shared by the state machine and the views (30-count tuples + suit keys)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..analysis import TILE_INC, TILE_SLOT, Keys, mask_to_tiles, waits_mask
+from ..tiles import Meld, Tile
+from .state import SeatState
+
+__all__ = ["keys_plus", "moved", "wait_tiles"]
+
+
+def moved(seat: SeatState, tile: int, n: int) -> tuple[tuple[int, ...], Keys]:
+    """The seat's ``(hand, keys)`` with ``n`` copies of ``tile`` added (negative ``n`` removes)."""
+    hand = list(seat.hand)
+    hand[tile] += n
+    k = list(seat.keys)
+    k[TILE_SLOT[tile]] += n * TILE_INC[tile]
+    return tuple(hand), (k[0], k[1], k[2], k[3])
+
+
+def keys_plus(keys: Keys, tile: int, n: int) -> Keys:
+    """``keys`` with ``n`` copies of ``tile`` added."""
+    k = list(keys)
+    k[TILE_SLOT[tile]] += n * TILE_INC[tile]
+    return (k[0], k[1], k[2], k[3])
+
+
+def wait_tiles(hand: Sequence[int], keys: Keys, melds: Sequence[Meld]) -> tuple[Tile, ...]:
+    """Waits (听, RULES A7.4) of a 13 - 3*melds hand, in tile order, excluding tiles the seat holds all
+    four of (concealed and melds together: there is no fifth copy)."""
+    mask = waits_mask(keys, len(melds))
+    if not mask:
+        return ()
+    for m in melds:
+        if mask >> m.tile & 1 and hand[m.tile] + m.kind.size >= 4:
+            mask &= ~(1 << m.tile)
+    return tuple(mask_to_tiles(mask))

@@ -1,0 +1,68 @@
+"""The deterministic shuffle and deal (RULES A3.1): anyone holding the seed can re-derive the wall.
+
+Algorithm (version 1, fixed — changing it would change every published seed's deal):
+
+1. **Tile set**: the kinds in play in :class:`~engine.tiles.Tile` order (standard: 1p..9p, 1s..9s,
+   5z 6z 7z), each written four times in a row: ``[1p,1p,1p,1p, 2p,2p,2p,2p, ..., 7z,7z,7z,7z]``
+   (84 tiles).
+2. **Random stream**: block ``k`` (k = 0, 1, 2, ...) is ``SHA-256(UTF-8(seed) || k as 4-byte
+   big-endian)``; the stream is block 0, block 1, ... cut into 4-byte big-endian unsigned words.
+3. **Fisher-Yates**: for ``i`` from ``n - 1`` down to 1: ``m = i + 1``; take words until one is
+   below ``2**32 - (2**32 mod m)`` (rejection, so every ``j`` is equally likely); ``j = word mod m``;
+   swap positions ``i`` and ``j``.
+4. **Deal**: with the shuffled list ``t``, seat ``(dealer + k) mod 3`` gets ``t[13k : 13k + 13]`` for
+   k = 0, 1, 2; the dealer's 14th tile is ``t[39]``; the live wall is ``t[40:]`` in draw order
+   (normal draws from its front ``t[40]``, kong replacements from its back ``t[-1]``).
+
+Re-derive in a few lines of any language; :func:`shuffled` and :func:`deal` are the reference.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator, Sequence
+
+from ..tiles import Tile
+
+__all__ = ["deal", "shuffled", "tile_set"]
+
+
+def tile_set(kinds: Sequence[Tile]) -> list[Tile]:
+    """Four copies of each kind, in the given kind order (step 1)."""
+    return [t for t in kinds for _ in range(4)]
+
+
+def _words(seed: str) -> Iterator[int]:
+    data = seed.encode("utf-8")
+    k = 0
+    while True:
+        block = hashlib.sha256(data + k.to_bytes(4, "big")).digest()
+        for i in range(0, 32, 4):
+            yield int.from_bytes(block[i : i + 4], "big")
+        k += 1
+
+
+def shuffled(seed: str, kinds: Sequence[Tile]) -> list[Tile]:
+    """The tile set of ``kinds`` shuffled by ``seed`` (steps 1-3)."""
+    tiles = tile_set(kinds)
+    words = _words(seed)
+    for i in range(len(tiles) - 1, 0, -1):
+        m = i + 1
+        limit = (1 << 32) - ((1 << 32) % m)
+        w = next(words)
+        while w >= limit:
+            w = next(words)
+        j = w % m
+        tiles[i], tiles[j] = tiles[j], tiles[i]
+    return tiles
+
+
+def deal(seed: str, dealer: int, kinds: Sequence[Tile]) -> tuple[tuple[tuple[Tile, ...], ...], tuple[Tile, ...]]:
+    """``(hands, wall)`` for ``seed`` (step 4): ``hands[seat]`` sorted, the dealer's with his 14th tile
+    appended last; ``wall`` in draw order."""
+    t = shuffled(seed, kinds)
+    hands: list[tuple[Tile, ...]] = [(), (), ()]
+    for k in range(3):
+        hands[(dealer + k) % 3] = tuple(sorted(t[13 * k : 13 * k + 13]))
+    hands[dealer] = (*hands[dealer], t[39])
+    return tuple(hands), tuple(t[40:])

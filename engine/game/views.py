@@ -1,0 +1,85 @@
+"""Views of a hand (DESIGN.md §2 "Views are the only doors"): what one seat, or everybody, may see.
+
+* :func:`public_view` — the table: melds (another seat's 暗杠 face down: ``tile`` None), ponds,
+  revealed 亮倒 hands and waits, counts of hidden tiles, kong money, whose turn, the discard on the
+  table, the wall count and, once the hand is over, the result (winners' hands are public then).
+* :func:`view_for` — the public view plus the seat's own concealed tiles, drawn tile, own melds with
+  every tile, own waits and shanten.
+
+A view never contains another seat's concealed tiles, except the revealed hand of a 亮倒 seat (A9.2).
+"""
+
+from __future__ import annotations
+
+from ..analysis import shanten_keys
+from ..tiles import MeldKind, Tile
+from ..views import MeldView, PublicSeatView, PublicView, SeatView
+from .hands import moved, wait_tiles
+from .state import Phase, SeatState, State
+
+__all__ = ["public_view", "view_for"]
+
+_PHASE_NAMES = {Phase.TURN: "turn", Phase.CLAIM: "claim", Phase.ROB: "rob", Phase.OVER: "over"}
+
+
+def _revealed(state: State, i: int, seat: SeatState) -> tuple[Tile, ...]:
+    """A 亮倒 seat's revealed hand: its concealed tiles except a tile it has just drawn."""
+    tiles = seat.tiles()
+    if state.phase is Phase.TURN and state.turn == i and state.drawn is not None:
+        tiles.remove(state.drawn)
+    return tuple(tiles)
+
+
+def _public_seat(state: State, i: int) -> PublicSeatView:
+    seat = state.seats[i]
+    return PublicSeatView(
+        seat=i,
+        concealed_count=seat.concealed_count,
+        melds=tuple(
+            MeldView(m.kind, None if m.kind is MeldKind.CONCEALED_KONG else m.tile, m.source) for m in seat.melds
+        ),
+        discards=seat.discards,
+        liangdao=seat.liangdao,
+        revealed=_revealed(state, i, seat) if seat.liangdao else (),
+        waits=seat.waits if seat.liangdao else (),
+        kong_money=seat.kong_money,
+    )
+
+
+def public_view(state: State) -> PublicView:
+    """The table as every player (and the group) sees it."""
+    window = state.window
+    last = (window.from_seat, window.tile) if window is not None else None
+    return PublicView(
+        seq=state.seq,
+        dealer=state.dealer,
+        turn=state.turn,
+        phase=_PHASE_NAMES.get(state.phase, state.phase.value),
+        to_act=state.to_act(),
+        wall_remaining=state.wall_remaining,
+        seats=tuple(_public_seat(state, i) for i in range(len(state.seats))),
+        last_discard=last,
+        result=state.result,
+    )
+
+
+def view_for(state: State, seat: int) -> SeatView:
+    """What ``seat`` may see: the public view plus its own hand (``drawn`` apart from ``concealed``)."""
+    own = state.seats[seat]
+    drawn = state.drawn if state.phase is Phase.TURN and state.turn == seat else None
+    tiles = own.tiles()
+    if drawn is not None:
+        tiles.remove(drawn)
+        hand, keys = moved(own, drawn, -1)
+    else:
+        hand, keys = own.hand, own.keys
+    waits = wait_tiles(hand, keys, own.melds) if sum(hand) == 13 - 3 * len(own.melds) else ()
+    return SeatView(
+        seat=seat,
+        public=public_view(state),
+        concealed=tuple(tiles),
+        drawn=drawn,
+        melds=tuple(MeldView(m.kind, m.tile, m.source) for m in own.melds),
+        waits=waits,
+        shanten=shanten_keys(own.keys, len(own.melds)),
+    )

@@ -1,0 +1,263 @@
+"""Self-play harness for the game state machine tests: random legal play with invariant checks.
+
+Used by ``test_game_selfplay.py`` (seeded runs + Hypothesis) and ``benchmarks/bench_game.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from engine.game import (
+    EMPTY,
+    Action,
+    ActionKind,
+    Event,
+    IllegalAction,
+    Konged,
+    State,
+    decide,
+    event_from_json,
+    evolve,
+    legal_actions,
+    public_view,
+    replay,
+    start,
+    step,
+    view_for,
+)
+from engine.game.state import Phase
+from engine.rules import RuleSet
+from engine.tiles import MeldKind, Tile
+
+RULE_VARIANTS: tuple[RuleSet, ...] = tuple(
+    RuleSet.from_json(r)
+    for r in (
+        "standard",
+        {"louhu": "strict", "kong_after_peng": True, "gang_chain": "flat2"},
+        {"louhu": "same_tile", "liangdao_protect": True, "huangzhuang_liangdao": "s004_first"},
+        {"liangdao_auto_win": False, "huangzhuang_liangdao": "chajiao", "dealer_on_draw": "chajiao"},
+        {"guohu_fanfan": True, "gang_chain": "linear", "gang_chain_self": "any_kong_same_turn"},
+        {"qianggang": False, "liangdao_kong": "none", "dealer_on_draw": "last_drawer"},
+        {"liangdao_kong": "anpu_and_bugang_only", "liangdao_min_wall": 12, "guoshou_peng": True},
+        {"qihu_2fan": True, "huangzhuang_liangdao": "none", "bugang_immediate": False},
+        {"pihu_ron": True, "dui_liang_fanfan": True, "cap": "none", "suits": ["p", "m"]},
+        {"liangdao_payer_double": False, "baohu": False, "gangshang_chain_hu": "compound"},
+    )
+)
+
+ALL_KINDS = tuple(ActionKind)
+
+
+@dataclass
+class Stats:
+    """Counters of what self-play exercised."""
+
+    hands: int = 0
+    events: int = 0
+    actions: int = 0
+    wins: int = 0
+    draws: int = 0
+    double_wins: int = 0
+    robs: int = 0
+    kongs: dict[str, int] = field(default_factory=dict)
+    liangdao: int = 0
+    chains: int = 0
+    exact_checks: int = 0
+
+
+def tile_counts(state: State) -> list[int]:
+    """Every tile of the hand: hands, melds, unclaimed pond tiles and the live wall."""
+    counts = [0] * 30
+    for seat in state.seats:
+        for t, n in enumerate(seat.hand):
+            counts[t] += n
+        for m in seat.melds:
+            counts[m.tile] += m.kind.size
+        for d in seat.discards:
+            if not d.claimed:
+                counts[d.tile] += 1
+    for t in state.wall[state.front : state.back]:
+        counts[t] += 1
+    return counts
+
+
+def check_views(state: State) -> None:
+    """Views never show another seat's concealed tiles (revealed 亮倒 hands excepted)."""
+    pub = public_view(state)
+    assert pub.seq == state.seq
+    for i, seat in enumerate(state.seats):
+        ps = pub.seats[i]
+        assert ps.concealed_count == sum(seat.hand)
+        for mv, m in zip(ps.melds, seat.melds, strict=True):
+            assert mv.tile == (None if m.kind is MeldKind.CONCEALED_KONG else m.tile)
+        if seat.liangdao:
+            extra = 1 if state.phase is Phase.TURN and state.turn == i and state.drawn is not None else 0
+            assert len(ps.revealed) == sum(seat.hand) - extra
+            assert ps.waits == seat.waits and ps.waits
+        else:
+            assert ps.revealed == () and ps.waits == ()
+    for s in range(3):
+        v = view_for(state, s)
+        assert v.public == pub
+        own = [0] * 30
+        for t in v.concealed:
+            own[t] += 1
+        if v.drawn is not None:
+            own[v.drawn] += 1
+        assert tuple(own) == state.seats[s].hand
+        assert [m.tile for m in v.melds] == [m.tile for m in state.seats[s].melds]
+
+
+def candidate_actions(state: State, seat: int) -> list[Action]:
+    """Every well-formed action of ``seat`` (all acts, all tiles in play)."""
+    out = []
+    for kind in ALL_KINDS:
+        if kind.takes_tile:
+            out.extend(Action(seat, kind, t) for t in state.kinds)
+        else:
+            out.append(Action(seat, kind))
+    return out
+
+
+def check_exact(state: State, rng: random.Random, stats: Stats) -> None:
+    """legal_actions(state, s) == the set of well-formed actions decide accepts, for every seat."""
+    stats.exact_checks += 1
+    for seat in range(3):
+        listed = set(legal_actions(state, seat))
+        for a in candidate_actions(state, seat):
+            try:
+                decide(state, a)
+                accepted = True
+            except IllegalAction as exc:
+                accepted = False
+                assert exc.reason is not None and exc.message
+            assert accepted == (a in listed), (a, accepted, state.phase, state.to_act())
+
+
+Policy = Callable[[State, list[Action], random.Random], Action]
+
+
+def uniform_policy(state: State, acts: list[Action], rng: random.Random) -> Action:
+    """Any legal action, uniformly."""
+    return rng.choice(acts)
+
+
+_PREFER = {
+    ActionKind.WIN: 0.9,
+    ActionKind.KONG: 0.7,
+    ActionKind.CONCEALED_KONG: 0.6,
+    ActionKind.ADDED_KONG: 0.6,
+    ActionKind.PONG: 0.5,
+    ActionKind.LIANGDAO: 0.3,
+}
+
+
+def eager_policy(state: State, acts: list[Action], rng: random.Random) -> Action:
+    """Wins, kongs, pongs and 亮倒 taken often (to reach the rare rules), else a random discard/pass."""
+    for kind, p in _PREFER.items():
+        options = [a for a in acts if a.kind is kind]
+        if options and rng.random() < p:
+            return rng.choice(options)
+    rest = [a for a in acts if a.kind in (ActionKind.DISCARD, ActionKind.PASS)]
+    return rng.choice(rest or acts)
+
+
+def play_hand(
+    seed: str,
+    rules: RuleSet,
+    rng: random.Random,
+    policy: Policy = uniform_policy,
+    *,
+    sample_accept: int = 2,
+    exact_every: float = 0.0,
+    stats: Stats | None = None,
+    choices: Sequence[int] | None = None,
+) -> tuple[State, list[Event]]:
+    """Play one hand with invariant checks after every event; returns the final state and events.
+
+    ``choices`` (for Hypothesis): action indices used in turn (mod the number of legal actions of the
+    seats to act), instead of ``policy``.
+    """
+    stats = stats if stats is not None else Stats()
+    dealer = int(rng.random() * 3)
+    events = start(rules, dealer, seed=seed)
+    state = replay(events)
+    mirror = state
+    n = 0
+    while not state.over:
+        to_act = state.to_act()
+        assert to_act, f"no seat to act in phase {state.phase}"
+        acts: list[Action] = []
+        for s in range(3):
+            la = legal_actions(state, s)
+            assert bool(la) == (s in to_act), (s, to_act, la)
+            acts.extend(la)
+        for a in rng.sample(acts, min(sample_accept, len(acts))):
+            decide(state, a)  # every listed action is accepted
+        if exact_every and rng.random() < exact_every:
+            check_exact(state, rng, stats)
+        if choices is not None:
+            action = acts[choices[n % len(choices)] % len(acts)] if choices else acts[0]
+        else:
+            action = policy(state, acts, rng)
+        n += 1
+        stats.actions += 1
+        new_state, new = step(state, action)
+        assert decide(state, action) == new
+        for e in new:
+            mirror = evolve(mirror, e)
+            assert mirror.seq == e.seq
+            counts = tile_counts(mirror)
+            assert all(counts[t] == 4 for t in mirror.kinds), counts
+            assert sum(counts) == 4 * len(mirror.kinds)
+            if isinstance(e, Konged):
+                assert sum(e.money) == 0
+                stats.kongs[e.kind.value] = stats.kongs.get(e.kind.value, 0) + 1
+                if e.chain > 1:
+                    stats.chains += 1
+        assert mirror == new_state
+        state = new_state
+        events.extend(new)
+        check_views(state)
+        assert n < 400, "hand does not end"
+    result = state.result
+    assert result is not None
+    assert sum(result.deltas) == 0 and sum(result.hand_deltas) == 0 and sum(result.kong_deltas) == 0
+    assert list(result.deltas) == [h + k for h, k in zip(result.hand_deltas, result.kong_deltas, strict=True)]
+    kong_total = [0, 0, 0]
+    for e in events:
+        if isinstance(e, Konged):
+            kong_total = [a + b for a, b in zip(kong_total, e.money, strict=True)]
+    assert list(result.kong_deltas) == kong_total
+    # the JSON form replays the hand exactly
+    loaded = [event_from_json(json.loads(json.dumps(e.to_json(), ensure_ascii=False))) for e in events]
+    assert loaded == events
+    assert replay(loaded) == state
+    assert [e.seq for e in events] == list(range(1, len(events) + 1))
+    stats.hands += 1
+    stats.events += len(events)
+    if result.outcome == "win":
+        stats.wins += 1
+        stats.double_wins += len(result.winners) == 2
+        stats.robs += any(w.by == "rob_kong" for w in result.winners)
+    else:
+        stats.draws += 1
+    stats.liangdao += sum(1 for s in state.seats if s.liangdao)
+    return state, events
+
+
+__all__ = [
+    "EMPTY",
+    "RULE_VARIANTS",
+    "Stats",
+    "Tile",
+    "check_exact",
+    "check_views",
+    "eager_policy",
+    "play_hand",
+    "tile_counts",
+    "uniform_policy",
+]
