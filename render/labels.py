@@ -98,7 +98,7 @@ FAN_NAMES: tuple[str, ...] = (
     # RULES §B / §C house options and common synonyms a rule set may name
     "卡心五", "平胡", "小胡", "杠上花", "海底捞", "豪华七对", "超豪华七对", "全求人", "四归一",
     "大三元七对", "小三元七对", "三元七对", "对亮", "过胡", "飘", "买马", "数坎", "出子", "廊起", "顶穿",
-    "自摸", "点炮", "一炮双响",
+    "自摸", "点炮", "一炮双响", "过胡翻番",
 )  # fmt: skip
 """Chinese names of every 番 the scoring may report (RULES A10, §B, §C)."""
 

@@ -19,7 +19,7 @@ from engine.views import DiscardView, HandResultView, MeldView, PublicSeatView, 
 from . import labels as L
 from .art import RGB, TileSize, TileState
 from .canvas import Canvas, Placed
-from .text import clean_name, text_width
+from .text import clean_name, fit, text_width
 
 __all__ = ["hand_canvas", "result_canvas", "reveal_canvas", "table_canvas", "unseen_counts"]
 
@@ -247,6 +247,7 @@ NAME_SIZE = 22
 TABLE_MARGIN = 10
 TABLE_WIDTH = 2 * TABLE_MARGIN + 2 * PAD + POND_PER_ROW * (TABLE.width + POND_GAP) - POND_GAP
 HEADER = 46
+TABLE_MELD_GAP = 8  # 14 tile slots and 4 gaps fit the pond's width exactly
 
 
 def _pond_layout(discards: Sequence[DiscardView], inner: int) -> list[tuple[int, int]]:
@@ -336,7 +337,7 @@ def _seat_panel(
         )
         x += 4 + text_width(str(seat.concealed_count), 16)
     for meld in seat.melds:
-        x = _meld(c, x + GROUP_GAP, row_top, meld, TABLE, s)
+        x = _meld(c, x + TABLE_MELD_GAP, row_top, meld, TABLE, s)
 
     # the pond, on a darker strip
     pond_top = row_top + TABLE.height + 8
@@ -454,7 +455,10 @@ def _flow(widths: Sequence[int], inner: int, gap: int = 8) -> list[tuple[int, in
 
 
 def _payers_text(win: WinView, names: Sequence[str]) -> list[str]:
-    return [L.PAYS.format(name=_name(names, p), times=L.TIMES, m=m) for p, m in sorted(win.multiplier.items())]
+    return [
+        L.PAYS.format(name=fit(_name(names, p), CHIP_SIZE, 240), times=L.TIMES, m=m)
+        for p, m in sorted(win.multiplier.items())
+    ]
 
 
 CHIP_ROW = 36

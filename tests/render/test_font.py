@@ -1,0 +1,129 @@
+"""The shipped font covers every string the pictures draw; names fall back cleanly (TELEGRAM.md §6)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from fontTools.ttLib import TTFont
+
+from engine.tiles import MeldKind, Tile
+from render import labels
+from render.text import FONT_PATH, clean_name, covered, fit, safe_text, text_width
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def cmap() -> set[int]:
+    return set(TTFont(str(FONT_PATH)).getBestCmap())
+
+
+def missing(text: str, cmap: set[int]) -> str:
+    return "".join(sorted({c for c in text if ord(c) not in cmap and not c.isspace()}))
+
+
+def test_font_and_licence_ship_together() -> None:
+    assert FONT_PATH.name == "KwxSansCJK-Bold.otf"
+    assert FONT_PATH.stat().st_size < 100 * 1024, "the subset should stay small"
+    licence = (FONT_PATH.parent / "OFL.txt").read_text(encoding="utf-8")
+    assert "SIL OPEN FONT LICENSE Version 1.1" in licence
+    assert "Adobe" in licence
+    names = TTFont(str(FONT_PATH))["name"]
+    assert names.getDebugName(1) == "Kwx Sans CJK"  # a Modified Version carries its own family name
+    assert "Open Font License" in (names.getDebugName(13) or "")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        *labels.label_strings(),
+        *labels.FAN_NAMES,
+        "屁胡 碰碰胡 明四归一 暗四归一 七对 龙七对 双龙七对 三龙七对 大三元 小三元 杠上开花 杠上炮 抢杠胡 清一色",
+        "手抓一 海底捞月 海底炮 亮倒 卡五星 荒庄 包胡 庄 听 托管 胡牌 杠钱 合计 自摸 点炮 抢杠 下局庄家：",
+        "中發白萬一二三四五六七八九 +−×…0123456789",
+    ],
+)
+def test_every_label_has_glyphs(text: str, cmap: set[int]) -> None:
+    assert missing(text, cmap) == ""
+
+
+def test_every_tile_label_has_glyphs(cmap: set[int]) -> None:
+    for tile in Tile:
+        assert missing(labels.tile_label(tile), cmap) == "", tile
+    for kind in MeldKind:
+        assert missing(kind.chinese, cmap) == "", kind
+
+
+def test_font_covers_the_whole_charset(cmap: set[int]) -> None:
+    """render.text.covered() trusts font_charset(); this is what makes that safe."""
+    assert missing(labels.font_charset(), cmap) == ""
+
+
+def engine_chinese_constants(relative: str) -> set[str]:
+    tree = ast.parse((ROOT / relative).read_text(encoding="utf-8"))
+    return {
+        n.value
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Constant)
+        and isinstance(n.value, str)
+        and n.value
+        and all("\u4e00" <= c <= "\u9fff" for c in n.value)
+    }
+
+
+@pytest.mark.parametrize("module", ["engine/fans.py", "engine/scoring.py"])
+def test_every_fan_name_the_engine_can_report_is_listed(module: str) -> None:
+    """WinView.fans carries names from the scoring code: each must be in FAN_NAMES (hence in the font)."""
+    names = engine_chinese_constants(module)
+    assert names, f"no Chinese constants found in {module}"
+    assert names - set(labels.FAN_NAMES) == set()
+
+
+def test_fan_patterns_of_the_engine_are_listed() -> None:
+    from engine.fans import PATTERNS
+
+    assert {p.name for p in PATTERNS} <= set(labels.FAN_NAMES)
+
+
+@pytest.mark.parametrize(
+    ("name", "seat", "expected"),
+    [
+        ("Alice", 0, "Alice"),
+        ("  Bob \n Smith\t", 1, "Bob Smith"),
+        ("Lǐ Míng", 0, "Lǐ Míng"),
+        ("Сергей", 2, "Сергей"),
+        ("Wáng 🀄✨", 1, "Wáng"),
+        ("🎉🎉🎉", 1, "玩家2"),
+        ("محمد", 0, "玩家1"),
+        ("שלום world", 2, "world"),
+        ("a\u200bb\u200dc\u202e", 0, "a b c"),
+        ("", 2, "玩家3"),
+        ("???", 0, "玩家1"),
+        ("e\u0301cole", 0, "école"),
+    ],
+)
+def test_clean_name(name: str, seat: int, expected: str) -> None:
+    cleaned = clean_name(name, seat)
+    assert cleaned == expected
+    assert all(covered(c) for c in cleaned)
+
+
+def test_safe_text_marks_missing_glyphs() -> None:
+    assert safe_text("清一色") == "清一色"
+    assert safe_text("清一色🀄") == "清一色?"
+    assert safe_text("a\nb") == "a b"
+
+
+@pytest.mark.parametrize("text", ["Zhang_San_with_a_rather_long_name_2024", "清一色" * 20, "W" * 300])
+def test_fit_truncates_to_width(text: str) -> None:
+    out = fit(text, 22, 200)
+    assert text_width(out, 22) <= 200
+    assert out.endswith("…")
+    assert out[:-1] == text[: len(out) - 1]
+
+
+def test_fit_keeps_short_text() -> None:
+    assert fit("Bob", 22, 200) == "Bob"
+    assert fit("Bob", 22, 1) == ""
