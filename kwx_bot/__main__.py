@@ -1,0 +1,124 @@
+"""``kwx-bot`` / ``python -m kwx_bot``: the operator's command line (issue 8 §2).
+
+Commands::
+
+    kwx-bot [run]          run the bot (long polling) until Ctrl-C / SIGTERM
+    kwx-bot check-db       integrity check and migration status of KWX_DB_PATH
+    kwx-bot backup PATH    online backup of the database to PATH (safe while the bot runs)
+
+Exit status: 0 success, 1 runtime failure (database unhealthy, Telegram unreachable), 2 usage or
+configuration error.  Configuration errors (a missing or malformed ``TELEGRAM_BOT_TOKEN``, a bad
+variable) print one line, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from .settings import Settings, SettingsError, default_db_path, load_settings
+
+__all__ = ["main"]
+
+
+def _db_path() -> Path:
+    raw = os.environ.get("KWX_DB_PATH", "").strip()
+    return Path(raw).expanduser() if raw else default_db_path(os.environ)
+
+
+def _fail(message: str, status: int) -> int:
+    print(f"kwx-bot: {message}", file=sys.stderr)
+    return status
+
+
+def cmd_run(settings: Settings) -> int:
+    """Build the application and poll until stopped."""
+    from telegram.error import InvalidToken, NetworkError
+
+    from .app import build_application
+    from .logs import setup_logging
+
+    setup_logging(settings.log_level, settings.token)
+    application = build_application(settings)
+    try:
+        application.run_polling(
+            allowed_updates=["message", "callback_query", "my_chat_member"], drop_pending_updates=False
+        )
+    except InvalidToken:
+        return _fail("Telegram rejected TELEGRAM_BOT_TOKEN (revoked or mistyped?); check it with @BotFather", 2)
+    except NetworkError as e:
+        return _fail(f"cannot reach the Telegram Bot API: {e}", 1)
+    return 0
+
+
+async def _check_db(path: Path) -> int:
+    from .store import SCHEMA_VERSION, Store
+
+    if not path.exists():
+        return _fail(f"no database at {path} (set KWX_DB_PATH)", 1)
+    store = await Store.open(path, migrate=False)
+    try:
+        version = await store.schema_version()
+        problems = await store.integrity_check()
+        print(f"database: {path}")
+        pending = "" if version == SCHEMA_VERSION else " - migrations pending, applied on next run"
+        print(f"schema version: {version} (this kwx: {SCHEMA_VERSION}){pending}")
+        print("integrity: " + "; ".join(problems))
+        if version <= SCHEMA_VERSION and version > 0:
+            counts = await store.counts()
+            print("rows: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+            print(f"open tables: {len(await store.open_tables())}")
+        return 0 if problems == ["ok"] and version <= SCHEMA_VERSION else 1
+    finally:
+        await store.close()
+
+
+async def _backup(source: Path, target: Path) -> int:
+    from .store import Store
+
+    if not source.exists():
+        return _fail(f"no database at {source} (set KWX_DB_PATH)", 1)
+    if target.exists():
+        return _fail(f"{target} exists; choose a new file", 2)
+    store = await Store.open(source, migrate=False)
+    try:
+        await store.backup(target)
+    finally:
+        await store.close()
+    print(f"backed up {source} to {target}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``kwx-bot`` console script; returns the exit status."""
+    parser = argparse.ArgumentParser(prog="kwx-bot", description="卡五星 mahjong for Telegram group chats")
+    sub = parser.add_subparsers(dest="command")
+    sub.add_parser("run", help="run the bot (the default)")
+    sub.add_parser("check-db", help="database integrity check and migration status")
+    backup = sub.add_parser("backup", help="online backup of the database")
+    backup.add_argument("path", type=Path, help="the new backup file")
+    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    command = args.command or "run"
+    try:
+        if command == "run":
+            try:
+                settings = load_settings()
+            except SettingsError as e:
+                return _fail(str(e), 2)
+            return cmd_run(settings)
+        if command == "check-db":
+            return asyncio.run(_check_db(_db_path()))
+        if command == "backup":
+            return asyncio.run(_backup(_db_path(), args.path))
+    except KeyboardInterrupt:
+        return 130
+    parser.error(f"unknown command {command}")
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,284 @@
+"""All outgoing Telegram calls, with every failure handled in one place (DESIGN.md §4, issue 6 §4).
+
+Each method returns a :class:`Sent` instead of raising:
+
+* ``message is not modified`` -> ``NOT_MODIFIED`` (harmless: the message already shows that);
+* the message to edit/delete is gone or no longer editable -> ``GONE`` (callers send a new one);
+* 403 (the user never started the bot, blocked it, or the bot left the group), and "chat not found"
+  for a private chat -> ``FORBIDDEN``, after calling ``on_forbidden(chat_id)`` (the table service
+  marks the player unreachable);
+* 429 ``RetryAfter`` that survived the rate limiter's own retries -> waited out and retried
+  ``flood_retries`` times, then ``FAILED``; the seconds spent waiting are added to
+  :attr:`Sender.throttled_seconds` (time a player must not be charged for);
+* ``ChatMigrated`` -> ``on_migrated(old, new)`` and one retry against the new chat id;
+* anything else (network errors, other 400s) -> logged with method and chat, ``FAILED``.
+
+Callback queries are answered through :meth:`Sender.answer`, which ignores "query is too old" (a
+press answered late, e.g. across a restart) and never raises.  All texts use HTML parse mode: every
+user-provided string must be passed through :func:`html.escape` by the caller (see ``texts``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import logging
+import warnings
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from telegram import (
+    Bot,
+    CallbackQuery,
+    InlineKeyboardMarkup,
+    InputMediaPhoto,
+    LinkPreviewOptions,
+    Message,
+    ReplyParameters,
+)
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
+
+__all__ = ["Outcome", "Sender", "Sent", "retry_seconds"]
+
+log = logging.getLogger("kwx.sender")
+
+_GONE = (
+    "message to edit not found",
+    "message can't be edited",
+    "message to delete not found",
+    "message can't be deleted",
+    "there is no caption in the message to edit",
+    "there is no text in the message to edit",
+    "there is no media in the message to edit",
+    "message_id_invalid",
+)
+_NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+_QUERY_OLD = ("query is too old", "query id is invalid", "query_id_invalid")
+
+
+class Outcome(enum.Enum):
+    """How a call ended (see the module docstring)."""
+
+    OK = "ok"
+    NOT_MODIFIED = "not_modified"
+    GONE = "gone"
+    FORBIDDEN = "forbidden"
+    FAILED = "failed"
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """Result of one call: the message id of a sent message, the largest photo's ``file_id``."""
+
+    outcome: Outcome
+    message_id: int | None = None
+    file_id: str | None = None
+    chat_id: int | None = None
+
+    @property
+    def ok(self) -> bool:
+        """The message shows what was asked (sent, edited, or already identical)."""
+        return self.outcome in (Outcome.OK, Outcome.NOT_MODIFIED)
+
+
+def retry_seconds(error: RetryAfter) -> float:
+    """``retry_after`` in seconds (PTB 22 deprecates the int form; read it without warnings)."""
+    value = getattr(error, "_retry_after", None)
+    if value is not None and hasattr(value, "total_seconds"):
+        return float(value.total_seconds())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        raw = error.retry_after
+    return float(raw.total_seconds() if hasattr(raw, "total_seconds") else raw)
+
+
+ForbiddenHook = Callable[[int], Awaitable[None]]
+MigratedHook = Callable[[int, int], Awaitable[None]]
+
+
+class Sender:
+    """Wraps a PTB ``Bot``; see the module docstring for the failure policy."""
+
+    def __init__(
+        self,
+        bot: Bot,
+        *,
+        on_forbidden: ForbiddenHook | None = None,
+        on_migrated: MigratedHook | None = None,
+        flood_retries: int = 2,
+        max_flood_wait: float = 60.0,
+    ) -> None:
+        self.bot = bot
+        self.on_forbidden = on_forbidden
+        self.on_migrated = on_migrated
+        self.flood_retries = flood_retries
+        self.max_flood_wait = max_flood_wait
+        self.throttled_seconds = 0.0
+
+    async def _call(self, what: str, chat_id: int, fn: Callable[[int], Awaitable[Any]]) -> tuple[Outcome, Any]:
+        migrated = False
+        floods = 0
+        while True:
+            try:
+                return Outcome.OK, await fn(chat_id)
+            except RetryAfter as e:
+                wait = min(retry_seconds(e), self.max_flood_wait)
+                if floods >= self.flood_retries:
+                    log.warning("%s to chat %s: flood control, giving up after %d retries", what, chat_id, floods)
+                    return Outcome.FAILED, None
+                floods += 1
+                self.throttled_seconds += wait
+                log.info("%s to chat %s: flood control, waiting %.1f s", what, chat_id, wait)
+                await asyncio.sleep(wait + 0.05)
+            except ChatMigrated as e:
+                if migrated:
+                    return Outcome.FAILED, None
+                migrated = True
+                log.info("chat %s migrated to %s", chat_id, e.new_chat_id)
+                if self.on_migrated is not None:
+                    await self.on_migrated(chat_id, e.new_chat_id)
+                chat_id = e.new_chat_id
+            except Forbidden as e:
+                log.info("%s to chat %s forbidden: %s", what, chat_id, e)
+                if self.on_forbidden is not None:
+                    await self.on_forbidden(chat_id)
+                return Outcome.FORBIDDEN, None
+            except BadRequest as e:
+                text = str(e).lower()
+                if "not modified" in text:
+                    return Outcome.NOT_MODIFIED, None
+                if any(g in text for g in _GONE):
+                    return Outcome.GONE, None
+                if "chat not found" in text and chat_id > 0:
+                    if self.on_forbidden is not None:
+                        await self.on_forbidden(chat_id)
+                    return Outcome.FORBIDDEN, None
+                log.error("%s to chat %s refused: %s", what, chat_id, e)
+                return Outcome.FAILED, None
+            except TelegramError as e:
+                log.warning("%s to chat %s failed: %s: %s", what, chat_id, type(e).__name__, e)
+                return Outcome.FAILED, None
+
+    @staticmethod
+    def _message_sent(outcome: Outcome, msg: Any) -> Sent:
+        if outcome is not Outcome.OK or not isinstance(msg, Message):
+            return Sent(outcome)
+        file_id = msg.photo[-1].file_id if msg.photo else None
+        return Sent(Outcome.OK, msg.message_id, file_id, msg.chat_id)
+
+    async def answer(
+        self, query: CallbackQuery, text: str | None = None, *, alert: bool = False, url: str | None = None
+    ) -> bool:
+        """Answer a callback query (toast ``text``, popup if ``alert``, or open ``url``); never raises."""
+        try:
+            await query.answer(text=text[:200] if text else None, show_alert=alert, url=url)
+            return True
+        except BadRequest as e:
+            if any(q in str(e).lower() for q in _QUERY_OLD):
+                log.debug("callback query %s too old to answer", query.id)
+            else:
+                log.warning("answerCallbackQuery refused: %s", e)
+        except TelegramError as e:
+            log.warning("answerCallbackQuery failed: %s: %s", type(e).__name__, e)
+        return False
+
+    async def send_text(
+        self,
+        chat_id: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None = None,
+        *,
+        notify: bool = True,
+        reply_to: int | None = None,
+    ) -> Sent:
+        """sendMessage (HTML, no link previews)."""
+        reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
+
+        async def call(cid: int) -> Any:
+            return await self.bot.send_message(
+                cid, text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_notification=not notify,
+                reply_parameters=reply, link_preview_options=_NO_PREVIEW,
+            )  # fmt: skip
+
+        return self._message_sent(*await self._call("sendMessage", chat_id, call))
+
+    async def send_photo(
+        self,
+        chat_id: int,
+        photo: bytes | str,
+        caption: str,
+        markup: InlineKeyboardMarkup | None = None,
+        *,
+        notify: bool = True,
+        filename: str = "kwx.png",
+    ) -> Sent:
+        """sendPhoto from PNG/JPEG bytes or a known ``file_id``; returns the largest size's file_id."""
+
+        async def call(cid: int) -> Any:
+            return await self.bot.send_photo(
+                cid, photo, caption=caption, parse_mode=ParseMode.HTML, reply_markup=markup,
+                disable_notification=not notify, filename=filename,
+            )  # fmt: skip
+
+        return self._message_sent(*await self._call("sendPhoto", chat_id, call))
+
+    async def edit_text(
+        self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None = None
+    ) -> Sent:
+        """editMessageText (HTML); ``markup=None`` removes the buttons."""
+
+        async def call(cid: int) -> Any:
+            return await self.bot.edit_message_text(
+                text, cid, message_id, parse_mode=ParseMode.HTML, reply_markup=markup
+            )
+
+        return self._message_sent(*await self._call("editMessageText", chat_id, call))
+
+    async def edit_caption(
+        self, chat_id: int, message_id: int, caption: str, markup: InlineKeyboardMarkup | None = None
+    ) -> Sent:
+        """editMessageCaption (HTML); ``markup=None`` removes the buttons."""
+
+        async def call(cid: int) -> Any:
+            return await self.bot.edit_message_caption(
+                cid, message_id, caption=caption, parse_mode=ParseMode.HTML, reply_markup=markup
+            )
+
+        return self._message_sent(*await self._call("editMessageCaption", chat_id, call))
+
+    async def edit_media(
+        self,
+        chat_id: int,
+        message_id: int,
+        photo: bytes | str,
+        caption: str,
+        markup: InlineKeyboardMarkup | None = None,
+        *,
+        filename: str = "kwx.png",
+    ) -> Sent:
+        """editMessageMedia with a new photo (bytes or file_id) and caption."""
+        media = InputMediaPhoto(photo, caption=caption, parse_mode=ParseMode.HTML, filename=filename)
+
+        async def call(cid: int) -> Any:
+            return await self.bot.edit_message_media(media, cid, message_id, reply_markup=markup)
+
+        return self._message_sent(*await self._call("editMessageMedia", chat_id, call))
+
+    async def edit_markup(self, chat_id: int, message_id: int, markup: InlineKeyboardMarkup | None) -> Sent:
+        """editMessageReplyMarkup; ``None`` removes the buttons."""
+
+        async def call(cid: int) -> Any:
+            return await self.bot.edit_message_reply_markup(cid, message_id, reply_markup=markup)
+
+        return self._message_sent(*await self._call("editMessageReplyMarkup", chat_id, call))
+
+    async def delete(self, chat_id: int, message_id: int) -> Sent:
+        """deleteMessage (a message already gone counts as ``GONE``)."""
+
+        async def call(cid: int) -> Any:
+            return await self.bot.delete_message(cid, message_id)
+
+        outcome, _ = await self._call("deleteMessage", chat_id, call)
+        return Sent(outcome)

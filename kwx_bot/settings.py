@@ -1,0 +1,154 @@
+"""Operator settings, read once from the environment (DESIGN.md §4; README "Configuration").
+
+=========================  =========================================================================
+variable                   meaning
+=========================  =========================================================================
+TELEGRAM_BOT_TOKEN         required; ``<digits>:<secret>`` as BotFather prints it
+TELEGRAM_API_BASE_URL      optional; an own Bot API server, e.g. ``http://localhost:8081``: the bot
+                           then calls ``<base>/bot<token>/<method>`` and downloads from
+                           ``<base>/file/bot<token>/``
+KWX_DB_PATH                SQLite file; default ``$XDG_DATA_HOME/kwx/kwx.sqlite3``
+                           (``~/.local/share/kwx/kwx.sqlite3``); parent directories are created
+KWX_ADMIN_CHAT_ID          optional chat id that receives short error reports
+KWX_LOG_LEVEL              DEBUG, INFO (default), WARNING or ERROR
+KWX_DEFAULT_LANGUAGE       ``zh_CN`` (default) or ``en``: groups without a language setting and users
+                           whose Telegram language is neither Chinese nor English
+KWX_LOBBY_IDLE_SECONDS     a lobby nobody touched for this long is closed (default 900)
+KWX_DISCARD_SECONDS        default discard deadline of a table (default 30; 0 = no deadline)
+KWX_CLAIM_SECONDS          default claim-window deadline (default 15; 0 = no deadline)
+KWX_TABLE_EDIT_SECONDS     minimum seconds between two edits of a group's live table (default 3)
+=========================  =========================================================================
+
+:func:`load_settings` raises :class:`SettingsError` with a one-line, human-readable message for a
+missing or malformed value; ``kwx-bot run`` prints it and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = ["LANGUAGES", "Settings", "SettingsError", "default_db_path", "load_settings", "normalize_language"]
+
+LANGUAGES = ("zh_CN", "en")
+"""Languages with a message catalog, the primary one first."""
+
+_TOKEN_RE = re.compile(r"^[0-9]{1,20}:[A-Za-z0-9_-]{30,64}$")
+_LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
+class SettingsError(ValueError):
+    """A missing or malformed environment variable; ``str(e)`` is one line naming the variable."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything the operator configures.  Durations are in seconds.
+
+    ``token`` is a secret: it is never logged (``repr`` hides it).
+    """
+
+    token: str = field(repr=False)
+    db_path: Path
+    api_base_url: str | None = None
+    admin_chat_id: int | None = None
+    log_level: str = "INFO"
+    default_language: str = "zh_CN"
+    lobby_idle_seconds: float = 900.0
+    discard_seconds: float = 30.0
+    claim_seconds: float = 15.0
+    table_edit_seconds: float = 3.0
+    rate_limit: bool = True
+    """Use PTB's AIORateLimiter (production); tests turn it off so they never sleep."""
+
+    @property
+    def bot_id(self) -> int:
+        """The numeric bot id, the part of the token before the colon."""
+        return int(self.token.split(":", 1)[0])
+
+
+def normalize_language(code: str | None, default: str = "zh_CN") -> str:
+    """Map a Telegram ``language_code`` (IETF tag such as ``zh-hans``, ``en-US``) to a catalog name.
+
+    Chinese of any script/region -> ``zh_CN``; English -> ``en``; anything else -> ``default``.
+    """
+    if not code:
+        return default
+    low = code.strip().lower().replace("_", "-")
+    if low.startswith("zh"):
+        return "zh_CN"
+    if low == "en" or low.startswith("en-"):
+        return "en"
+    return default
+
+
+def default_db_path(env: Mapping[str, str]) -> Path:
+    """``$XDG_DATA_HOME/kwx/kwx.sqlite3``, falling back to ``~/.local/share/kwx/kwx.sqlite3``."""
+    base = env.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "kwx" / "kwx.sqlite3"
+
+
+def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise SettingsError(f"{name} must be a number of seconds, got {raw!r}") from None
+    if not 0 <= value <= 86400:
+        raise SettingsError(f"{name} must be between 0 and 86400 seconds, got {raw!r}")
+    return value
+
+
+def load_settings(env: Mapping[str, str] | None = None) -> Settings:
+    """Read :class:`Settings` from ``env`` (default ``os.environ``).
+
+    Raises :class:`SettingsError` for a missing token, a token that is not ``<digits>:<secret>``,
+    a base URL that is not http(s), a non-integer admin chat id, an unknown log level or language.
+    """
+    env = os.environ if env is None else env
+    token = env.get("TELEGRAM_BOT_TOKEN", "").strip()
+    if not token:
+        raise SettingsError(
+            "TELEGRAM_BOT_TOKEN is not set: create a bot with @BotFather and export its token, "
+            "e.g. TELEGRAM_BOT_TOKEN=123456789:AA... kwx-bot run"
+        )
+    if not _TOKEN_RE.match(token):
+        raise SettingsError(
+            "TELEGRAM_BOT_TOKEN is malformed: expected <bot id digits>:<secret>, as @BotFather prints it"
+        )
+    base = env.get("TELEGRAM_API_BASE_URL", "").strip().rstrip("/") or None
+    if base is not None and not re.match(r"^https?://[^\s/]+", base):
+        raise SettingsError(f"TELEGRAM_API_BASE_URL must start with http:// or https://, got {base!r}")
+    raw_admin = env.get("KWX_ADMIN_CHAT_ID", "").strip()
+    admin: int | None = None
+    if raw_admin:
+        try:
+            admin = int(raw_admin)
+        except ValueError:
+            raise SettingsError(f"KWX_ADMIN_CHAT_ID must be an integer chat id, got {raw_admin!r}") from None
+    level = env.get("KWX_LOG_LEVEL", "INFO").strip().upper() or "INFO"
+    if level not in _LOG_LEVELS:
+        raise SettingsError(f"KWX_LOG_LEVEL must be one of {', '.join(_LOG_LEVELS)}, got {level!r}")
+    raw_lang = env.get("KWX_DEFAULT_LANGUAGE", "zh_CN").strip() or "zh_CN"
+    lang = normalize_language(raw_lang, default="")
+    if not lang:
+        raise SettingsError(f"KWX_DEFAULT_LANGUAGE must be zh_CN or en, got {raw_lang!r}")
+    raw_db = env.get("KWX_DB_PATH", "").strip()
+    db_path = Path(raw_db).expanduser() if raw_db else default_db_path(env)
+    return Settings(
+        token=token,
+        db_path=db_path,
+        api_base_url=base,
+        admin_chat_id=admin,
+        log_level=level,
+        default_language=lang,
+        lobby_idle_seconds=_seconds(env, "KWX_LOBBY_IDLE_SECONDS", 900.0),
+        discard_seconds=_seconds(env, "KWX_DISCARD_SECONDS", 30.0),
+        claim_seconds=_seconds(env, "KWX_CLAIM_SECONDS", 15.0),
+        table_edit_seconds=_seconds(env, "KWX_TABLE_EDIT_SECONDS", 3.0),
+    )

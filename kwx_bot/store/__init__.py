@@ -1,0 +1,318 @@
+"""The SQLite store: all SQL of kwx lives here and in :mod:`.migrations` (DESIGN.md §4).
+
+One :class:`Store` per process holds one aiosqlite connection (its own worker thread) opened in
+autocommit mode with WAL, ``synchronous=NORMAL``, ``foreign_keys=ON`` and a 5 s busy timeout.
+Writes happen only inside ``async with store.transaction() as tx:`` — an ``asyncio.Lock`` plus
+``BEGIN IMMEDIATE``, so coroutines sharing the connection never interleave statements inside each
+other's transaction (TELEGRAM.md §5), and everything a move changes (events, seq, deadline, hand
+result, ledger) commits or rolls back together.  Reads outside a transaction see committed data.
+
+The interface is deliberately narrow (rows in, rows out) so a PostgreSQL implementation can replace
+it (DESIGN.md §8).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from .migrations import MIGRATIONS, SCHEMA_VERSION
+from .rows import (
+    EventRow,
+    HandRow,
+    LedgerRow,
+    SeatRow,
+    TableRow,
+    TableStatus,
+    UserRow,
+    dumps,
+    loads,
+)
+from .tx import Conflict, StaleSeq, StoreError, Tx
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "Conflict",
+    "EventRow",
+    "HandRow",
+    "LedgerRow",
+    "SeatRow",
+    "StaleSeq",
+    "Store",
+    "StoreError",
+    "TableRow",
+    "TableStatus",
+    "Tx",
+    "UserRow",
+]
+
+_TABLE_COLUMNS = (
+    "t.table_id, t.group_id, c.chat_id, t.status, t.rules, t.options, t.created_by, t.created_at, "
+    "t.updated_at, t.seq, t.hand_no, t.next_dealer, t.next_deal, t.lobby_msg_id, t.table_msg_id, "
+    "t.deadline_at, t.deadline_seq, t.deadline_kind, t.announced_seq"
+)
+
+
+def table_row(r: Sequence[Any]) -> TableRow:
+    """Build a :class:`TableRow` from a ``_TABLE_COLUMNS`` result row."""
+    return TableRow(
+        table_id=r[0], group_id=r[1], chat_id=r[2], status=r[3], rules=loads(r[4]), options=loads(r[5]),
+        created_by=r[6], created_at=r[7], updated_at=r[8], seq=r[9], hand_no=r[10], next_dealer=r[11],
+        next_deal=loads(r[12]), lobby_msg_id=r[13], table_msg_id=r[14], deadline_at=r[15],
+        deadline_seq=r[16], deadline_kind=r[17], announced_seq=r[18],
+    )  # fmt: skip
+
+
+def _seat_row(r: Sequence[Any]) -> SeatRow:
+    return SeatRow(
+        table_id=r[0], seat=r[1], user_id=r[2], ai_level=r[3], on_auto=bool(r[4]), timeouts=r[5],
+        hand_msg_id=r[6],
+    )  # fmt: skip
+
+
+class Store:
+    """The database of one bot process.  Create with :meth:`open`; close with :meth:`close`."""
+
+    def __init__(self, db: aiosqlite.Connection, path: str) -> None:
+        self._db = db
+        self._lock = asyncio.Lock()
+        self.path = path
+
+    # -- lifecycle -------------------------------------------------------------------------------
+
+    @classmethod
+    async def open(cls, path: str | Path, *, migrate: bool = True) -> Store:
+        """Open (creating parent directories and the file) and bring the schema up to date.
+
+        ``path`` may be ``":memory:"`` for tests.  Raises :class:`StoreError` if the file holds a
+        newer schema than this code knows.
+        """
+        spath = str(path)
+        if spath != ":memory:":
+            Path(spath).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        db = await aiosqlite.connect(spath, isolation_level=None, timeout=5.0)
+        for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON", "busy_timeout=5000"):
+            await db.execute(f"PRAGMA {pragma}")
+        store = cls(db, spath)
+        if migrate:
+            try:
+                await store.migrate()
+            except BaseException:
+                await db.close()
+                raise
+        return store
+
+    async def close(self) -> None:
+        """Close the connection (waits for a running transaction)."""
+        async with self._lock:
+            await self._db.close()
+
+    async def schema_version(self) -> int:
+        """``PRAGMA user_version`` of the file."""
+        return int(await self._scalar("PRAGMA user_version"))
+
+    async def migrate(self) -> list[int]:
+        """Apply pending migrations, each in its own transaction; returns the versions applied."""
+        current = await self.schema_version()
+        if current > SCHEMA_VERSION:
+            raise StoreError(
+                f"database schema version {current} is newer than this kwx ({SCHEMA_VERSION}); upgrade kwx"
+            )
+        applied = []
+        for version in range(current + 1, SCHEMA_VERSION + 1):
+            async with self._lock:
+                await self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    for statement in MIGRATIONS[version - 1]:
+                        await self._db.execute(statement)
+                    await self._db.execute(f"PRAGMA user_version = {version}")
+                except BaseException:
+                    await self._db.execute("ROLLBACK")
+                    raise
+                await self._db.execute("COMMIT")
+            applied.append(version)
+        return applied
+
+    async def integrity_check(self) -> list[str]:
+        """``PRAGMA integrity_check`` lines (``["ok"]`` when healthy) plus foreign-key violations."""
+        async with self._db.execute("PRAGMA integrity_check") as cur:
+            lines = [str(r[0]) for r in await cur.fetchall()]
+        async with self._db.execute("PRAGMA foreign_key_check") as cur:
+            lines += [f"foreign key violation: {tuple(r)}" for r in await cur.fetchall()]
+        return lines
+
+    async def backup(self, target: str | Path) -> None:
+        """Online backup of the whole database to ``target`` (a new SQLite file)."""
+        Path(target).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        dest = await aiosqlite.connect(str(target))
+        try:
+            async with self._lock:
+                await self._db.backup(dest)
+        finally:
+            await dest.close()
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Tx]:
+        """One write transaction (``BEGIN IMMEDIATE``), committed on exit, rolled back on error."""
+        async with self._lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield Tx(self._db, time.time())
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
+
+    # -- small helpers ---------------------------------------------------------------------------
+
+    async def _scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        async with self._db.execute(sql, params) as cur:
+            row = await cur.fetchone()
+        return None if row is None else row[0]
+
+    async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        async with self._db.execute(sql, params) as cur:
+            return list(await cur.fetchall())
+
+    # -- users and chats -------------------------------------------------------------------------
+
+    async def get_user(self, user_id: int) -> UserRow | None:
+        """The user, or None if never seen."""
+        rows = await self._rows(
+            "SELECT user_id, first_name, last_name, username, language_code, can_pm, pending_table_id "
+            "FROM users WHERE user_id = ?",
+            (user_id,),
+        )
+        if not rows:
+            return None
+        r = rows[0]
+        return UserRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6])
+
+    async def users(self, user_ids: Sequence[int]) -> dict[int, UserRow]:
+        """Several users by id (missing ids are absent from the result)."""
+        out = {}
+        for uid in set(user_ids):
+            row = await self.get_user(uid)
+            if row is not None:
+                out[uid] = row
+        return out
+
+    async def group_id_for_chat(self, chat_id: int) -> int | None:
+        """Our group id for a Telegram chat id (current or pre-migration), or None."""
+        gid = await self._scalar("SELECT group_id FROM chats WHERE chat_id = ?", (chat_id,))
+        if gid is None:
+            gid = await self._scalar("SELECT group_id FROM chat_aliases WHERE old_chat_id = ?", (chat_id,))
+        return gid
+
+    async def chat_id_for_group(self, group_id: int) -> int | None:
+        """The current Telegram chat id of a group."""
+        return await self._scalar("SELECT chat_id FROM chats WHERE group_id = ?", (group_id,))
+
+    async def group_title(self, group_id: int) -> str:
+        """The group's title as last seen ("" if unknown)."""
+        return str(await self._scalar("SELECT title FROM chats WHERE group_id = ?", (group_id,)) or "")
+
+    async def group_settings(self, group_id: int) -> dict[str, Any]:
+        """All settings of a group as ``{key: value}`` (values decoded from JSON)."""
+        rows = await self._rows("SELECT key, value FROM settings WHERE group_id = ?", (group_id,))
+        return {r[0]: loads(r[1]) for r in rows}
+
+    # -- tables, seats, hands, events ------------------------------------------------------------
+
+    async def get_table(self, table_id: int) -> TableRow | None:
+        """A table by id, or None."""
+        rows = await self._rows(
+            f"SELECT {_TABLE_COLUMNS} FROM tables t JOIN chats c USING (group_id) WHERE t.table_id = ?",
+            (table_id,),
+        )
+        return table_row(rows[0]) if rows else None
+
+    async def open_table_of_group(self, group_id: int) -> TableRow | None:
+        """The group's non-closed table, or None."""
+        rows = await self._rows(
+            f"SELECT {_TABLE_COLUMNS} FROM tables t JOIN chats c USING (group_id) "
+            "WHERE t.group_id = ? AND t.status != 'closed'",
+            (group_id,),
+        )
+        return table_row(rows[0]) if rows else None
+
+    async def open_tables(self) -> list[TableRow]:
+        """Every non-closed table (what a restart must resume), oldest first."""
+        rows = await self._rows(
+            f"SELECT {_TABLE_COLUMNS} FROM tables t JOIN chats c USING (group_id) "
+            "WHERE t.status != 'closed' ORDER BY t.table_id"
+        )
+        return [table_row(r) for r in rows]
+
+    async def seats(self, table_id: int) -> list[SeatRow]:
+        """The seats of a table in seat order."""
+        rows = await self._rows(
+            "SELECT table_id, seat, user_id, ai_level, on_auto, timeouts, hand_msg_id FROM seats "
+            "WHERE table_id = ? ORDER BY seat",
+            (table_id,),
+        )
+        return [_seat_row(r) for r in rows]
+
+    async def open_seat_of_user(self, user_id: int) -> SeatRow | None:
+        """The user's seat at an open table, or None (a user sits at one open table at a time)."""
+        rows = await self._rows(
+            "SELECT table_id, seat, user_id, ai_level, on_auto, timeouts, hand_msg_id FROM seats "
+            "WHERE user_id = ? AND active = 1",
+            (user_id,),
+        )
+        return _seat_row(rows[0]) if rows else None
+
+    async def current_hand(self, table_id: int) -> HandRow | None:
+        """The table's latest hand (playing or over), or None before the first deal."""
+        rows = await self._rows(
+            "SELECT hand_id, table_id, hand_no, dealer, deal, first_seq, status, result FROM hands "
+            "WHERE table_id = ? ORDER BY hand_no DESC LIMIT 1",
+            (table_id,),
+        )
+        if not rows:
+            return None
+        r = rows[0]
+        return HandRow(r[0], r[1], r[2], r[3], loads(r[4]), r[5], r[6], loads(r[7]))
+
+    async def hand_events(self, hand_id: int) -> list[EventRow]:
+        """The events of a hand in seq order."""
+        rows = await self._rows(
+            "SELECT table_id, seq, hand_id, kind, data, actor FROM events WHERE hand_id = ? ORDER BY seq",
+            (hand_id,),
+        )
+        return [EventRow(r[0], r[1], r[2], r[3], loads(r[4]), r[5]) for r in rows]
+
+    async def ledger_of_hand(self, hand_id: int) -> list[LedgerRow]:
+        """Ledger rows of one hand (kind 'hand'), by seat."""
+        rows = await self._rows(
+            "SELECT hand_id, seat, user_id, hand_delta, kong_delta, delta, won, dealt_in, multiplier, fans "
+            "FROM ledger WHERE hand_id = ? AND kind = 'hand' ORDER BY seat",
+            (hand_id,),
+        )
+        return [LedgerRow(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), bool(r[7]), r[8], r[9]) for r in rows]
+
+    async def ledger_of_table(self, table_id: int) -> list[LedgerRow]:
+        """Every ledger row of a table, hand by hand."""
+        rows = await self._rows(
+            "SELECT hand_id, seat, user_id, hand_delta, kong_delta, delta, won, dealt_in, multiplier, fans "
+            "FROM ledger WHERE table_id = ? ORDER BY hand_id, seat, entry_id",
+            (table_id,),
+        )
+        return [LedgerRow(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), bool(r[7]), r[8], r[9]) for r in rows]
+
+    async def counts(self) -> dict[str, int]:
+        """Row counts per table (for ``kwx-bot check-db``)."""
+        out = {}
+        for name in ("users", "chats", "tables", "seats", "hands", "events", "ledger"):
+            out[name] = int(await self._scalar(f"SELECT count(*) FROM {name}"))
+        return out
+
+
+__all__ += ["dumps", "loads", "table_row"]

@@ -1,0 +1,291 @@
+"""Write operations, available only inside :meth:`kwx_bot.store.Store.transaction`."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from typing import Any
+
+import aiosqlite
+
+from .rows import LedgerRow, TableStatus, dumps
+
+__all__ = ["Conflict", "StaleSeq", "StoreError", "Tx"]
+
+_UNSET: Any = object()
+
+
+class StoreError(RuntimeError):
+    """The database cannot be used (newer schema, broken invariant)."""
+
+
+class Conflict(StoreError):
+    """A uniqueness rule refused the write: ``what`` is ``"open_table"`` (the group already has an
+    open table), ``"seated"`` (the user already sits at an open table) or ``"seat_taken"``."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(what)
+        self.what = what
+
+
+class StaleSeq(StoreError):
+    """Events were appended against an outdated table seq (someone else moved first)."""
+
+
+class Tx:
+    """The write side of one open transaction.  ``now`` is the transaction's timestamp."""
+
+    def __init__(self, db: aiosqlite.Connection, now: float) -> None:
+        self._db = db
+        self.now = now
+
+    async def _exec(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Cursor:
+        return await self._db.execute(sql, params)
+
+    async def _scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        async with self._db.execute(sql, params) as cur:
+            row = await cur.fetchone()
+        return None if row is None else row[0]
+
+    # -- users and chats -------------------------------------------------------------------------
+
+    async def upsert_user(
+        self,
+        user_id: int,
+        first_name: str,
+        last_name: str | None = None,
+        username: str | None = None,
+        language_code: str | None = None,
+    ) -> None:
+        """Insert or refresh a user's names and language (``can_pm`` is kept)."""
+        await self._exec(
+            "INSERT INTO users (user_id, first_name, last_name, username, language_code, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET first_name = excluded.first_name, "
+            "last_name = excluded.last_name, username = excluded.username, "
+            "language_code = coalesce(excluded.language_code, users.language_code), "
+            "updated_at = excluded.updated_at",
+            (user_id, first_name or "", last_name, username, language_code, self.now),
+        )
+
+    async def set_can_pm(self, user_id: int, can_pm: bool) -> None:
+        """Record whether the bot may message the user privately (the user row must exist)."""
+        await self._exec(
+            "UPDATE users SET can_pm = ?, updated_at = ? WHERE user_id = ?", (int(can_pm), self.now, user_id)
+        )
+
+    async def set_pending_join(self, user_id: int, table_id: int | None) -> None:
+        """Remember (or forget) a join that waits for the user's ``/start``."""
+        await self._exec(
+            "UPDATE users SET pending_table_id = ?, pending_at = ? WHERE user_id = ?",
+            (table_id, None if table_id is None else self.now, user_id),
+        )
+
+    async def ensure_group(self, chat_id: int, title: str = "") -> int:
+        """Our group id for a Telegram group chat, created on first sight; the title is refreshed."""
+        gid = await self._scalar("SELECT group_id FROM chats WHERE chat_id = ?", (chat_id,))
+        if gid is None:
+            gid = await self._scalar("SELECT group_id FROM chat_aliases WHERE old_chat_id = ?", (chat_id,))
+        if gid is None:
+            cur = await self._exec(
+                "INSERT INTO chats (chat_id, title, created_at) VALUES (?, ?, ?)", (chat_id, title, self.now)
+            )
+            return int(cur.lastrowid or 0)
+        if title:
+            await self._exec("UPDATE chats SET title = ? WHERE group_id = ?", (title, gid))
+        return int(gid)
+
+    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> int | None:
+        """Group -> supergroup: point the group at ``new_chat_id``, keep ``old_chat_id`` as an alias.
+
+        Returns the group id, or None if the old chat was never seen.  Idempotent.
+        """
+        gid = await self._scalar("SELECT group_id FROM chats WHERE chat_id = ?", (old_chat_id,))
+        if gid is None:
+            return await self._scalar("SELECT group_id FROM chats WHERE chat_id = ?", (new_chat_id,))
+        clash = await self._scalar("SELECT group_id FROM chats WHERE chat_id = ?", (new_chat_id,))
+        if clash is not None and clash != gid:
+            # The new id was seen on its own first (an update raced the migration): retire that row's id.
+            await self._exec("UPDATE chats SET chat_id = ? WHERE group_id = ?", (-(10**15) - clash, clash))
+        await self._exec("UPDATE chats SET chat_id = ? WHERE group_id = ?", (new_chat_id, gid))
+        await self._exec(
+            "INSERT OR REPLACE INTO chat_aliases (old_chat_id, group_id) VALUES (?, ?)", (old_chat_id, gid)
+        )
+        return int(gid)
+
+    async def set_setting(self, group_id: int, key: str, value: Any) -> None:
+        """Set one group setting (``value`` is stored as JSON)."""
+        await self._exec(
+            "INSERT INTO settings (group_id, key, value) VALUES (?, ?, ?) "
+            "ON CONFLICT (group_id, key) DO UPDATE SET value = excluded.value",
+            (group_id, key, dumps(value)),
+        )
+
+    # -- tables and seats ------------------------------------------------------------------------
+
+    async def create_table(self, group_id: int, rules: Any, options: dict[str, Any], created_by: int | None) -> int:
+        """A new table in lobby state; raises :class:`Conflict` ``open_table`` if one is open."""
+        try:
+            cur = await self._exec(
+                "INSERT INTO tables (group_id, status, rules, options, created_by, created_at, updated_at) "
+                "VALUES (?, 'lobby', ?, ?, ?, ?, ?)",
+                (group_id, dumps(rules), dumps(options), created_by, self.now, self.now),
+            )
+        except sqlite3.IntegrityError:
+            raise Conflict("open_table") from None
+        return int(cur.lastrowid or 0)
+
+    async def sit(self, table_id: int, seat: int, *, user_id: int | None = None, ai_level: str | None = None) -> None:
+        """Take a seat for a user or an AI; raises :class:`Conflict` (``seated`` / ``seat_taken``)."""
+        if user_id is not None:
+            other = await self._scalar("SELECT table_id FROM seats WHERE user_id = ? AND active = 1", (user_id,))
+            if other is not None:
+                raise Conflict("seated")
+        try:
+            await self._exec(
+                "INSERT INTO seats (table_id, seat, user_id, ai_level, joined_at) VALUES (?, ?, ?, ?, ?)",
+                (table_id, seat, user_id, ai_level, self.now),
+            )
+        except sqlite3.IntegrityError:
+            raise Conflict("seat_taken") from None
+
+    async def unseat(self, table_id: int, seat: int) -> None:
+        """Free a seat (lobby only: seats of played hands stay for the record)."""
+        await self._exec("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat))
+
+    async def replace_seat(self, table_id: int, seat: int, *, user_id: int | None, ai_level: str | None) -> None:
+        """Give a seat to another player or an AI (e.g. /kick); the old occupant leaves the table."""
+        await self._exec(
+            "UPDATE seats SET user_id = ?, ai_level = ?, on_auto = 0, timeouts = 0, hand_msg_id = NULL "
+            "WHERE table_id = ? AND seat = ?",
+            (user_id, ai_level, table_id, seat),
+        )
+
+    async def set_seat_auto(self, table_id: int, seat: int, *, on_auto: bool, timeouts: int) -> None:
+        """托管 flag and the count of consecutive time-outs of a seat."""
+        await self._exec(
+            "UPDATE seats SET on_auto = ?, timeouts = ? WHERE table_id = ? AND seat = ?",
+            (int(on_auto), timeouts, table_id, seat),
+        )
+
+    async def set_hand_msg(self, table_id: int, seat: int, msg_id: int | None) -> None:
+        """The seat's current private hand message id (older ones' buttons stop working)."""
+        await self._exec("UPDATE seats SET hand_msg_id = ? WHERE table_id = ? AND seat = ?", (msg_id, table_id, seat))
+
+    async def set_status(self, table_id: int, status: str, reason: str | None = None) -> None:
+        """Move a table to ``status``; closing it frees its players' seats for other tables."""
+        await self._exec(
+            "UPDATE tables SET status = ?, updated_at = ?, closed_reason = coalesce(?, closed_reason) "
+            "WHERE table_id = ?",
+            (status, self.now, reason, table_id),
+        )
+        if status == TableStatus.CLOSED:
+            await self._exec("UPDATE seats SET active = 0 WHERE table_id = ?", (table_id,))
+            await self.set_deadline(table_id, None)
+
+    async def touch(self, table_id: int) -> None:
+        """Mark activity (lobby idle expiry counts from ``updated_at``)."""
+        await self._exec("UPDATE tables SET updated_at = ? WHERE table_id = ?", (self.now, table_id))
+
+    async def set_messages(
+        self, table_id: int, *, lobby_msg_id: int | None = _UNSET, table_msg_id: int | None = _UNSET
+    ) -> None:
+        """Ids of the group's lobby message and live table message (unset arguments unchanged)."""
+        if lobby_msg_id is not _UNSET:
+            await self._exec("UPDATE tables SET lobby_msg_id = ? WHERE table_id = ?", (lobby_msg_id, table_id))
+        if table_msg_id is not _UNSET:
+            await self._exec("UPDATE tables SET table_msg_id = ? WHERE table_id = ?", (table_msg_id, table_id))
+
+    async def set_deadline(
+        self, table_id: int, at: float | None, seq: int | None = None, kind: str | None = None
+    ) -> None:
+        """The table's pending timer: fires at unix time ``at`` if the table is still at ``seq``."""
+        await self._exec(
+            "UPDATE tables SET deadline_at = ?, deadline_seq = ?, deadline_kind = ? WHERE table_id = ?",
+            (at, seq if at is not None else None, kind if at is not None else None, table_id),
+        )
+
+    async def set_next_deal(self, table_id: int, deal: dict[str, Any] | None) -> None:
+        """A prepared deal (seed or hands + wall) used by the table's next hand."""
+        await self._exec(
+            "UPDATE tables SET next_deal = ? WHERE table_id = ?", (None if deal is None else dumps(deal), table_id)
+        )
+
+    async def set_next_dealer(self, table_id: int, dealer: int | None) -> None:
+        """The dealer of the table's next hand (A15), None = chosen at random."""
+        await self._exec("UPDATE tables SET next_dealer = ? WHERE table_id = ?", (dealer, table_id))
+
+    async def set_announced(self, table_id: int, seq: int) -> None:
+        """Group announcements are sent up to event ``seq``."""
+        await self._exec("UPDATE tables SET announced_seq = max(announced_seq, ?) WHERE table_id = ?", (seq, table_id))
+
+    async def set_options(self, table_id: int, options: dict[str, Any]) -> None:
+        """Replace the table's options snapshot."""
+        await self._exec("UPDATE tables SET options = ? WHERE table_id = ?", (dumps(options), table_id))
+
+    # -- hands, events, ledger -------------------------------------------------------------------
+
+    async def start_hand(self, table_id: int, hand_no: int, dealer: int, deal: dict[str, Any]) -> int:
+        """A new hand row (status playing); the table moves to ``playing`` and its deal is consumed."""
+        seq = await self._scalar("SELECT seq FROM tables WHERE table_id = ?", (table_id,))
+        cur = await self._exec(
+            "INSERT INTO hands (table_id, hand_no, dealer, deal, first_seq, status, started_at) "
+            "VALUES (?, ?, ?, ?, ?, 'playing', ?)",
+            (table_id, hand_no, dealer, dumps(deal), int(seq) + 1, self.now),
+        )
+        await self._exec(
+            "UPDATE tables SET status = 'playing', hand_no = ?, next_deal = NULL, updated_at = ? WHERE table_id = ?",
+            (hand_no, self.now, table_id),
+        )
+        return int(cur.lastrowid or 0)
+
+    async def append_events(
+        self,
+        table_id: int,
+        hand_id: int,
+        expected_seq: int,
+        events: Sequence[tuple[str, dict[str, Any], int | None]],
+    ) -> int:
+        """Append ``(kind, data, actor)`` events after ``expected_seq``; returns the new table seq.
+
+        Raises :class:`StaleSeq` if the table's seq moved on (the caller's decision is outdated).
+        """
+        seq = await self._scalar("SELECT seq FROM tables WHERE table_id = ?", (table_id,))
+        if seq != expected_seq:
+            raise StaleSeq(f"table {table_id} is at seq {seq}, not {expected_seq}")
+        rows = [
+            (table_id, expected_seq + i + 1, hand_id, kind, dumps(data), actor, self.now)
+            for i, (kind, data, actor) in enumerate(events)
+        ]
+        await self._db.executemany(
+            "INSERT INTO events (table_id, seq, hand_id, kind, data, actor, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            rows,
+        )
+        new_seq = expected_seq + len(rows)
+        await self._exec("UPDATE tables SET seq = ?, updated_at = ? WHERE table_id = ?", (new_seq, self.now, table_id))
+        return new_seq
+
+    async def finish_hand(self, hand_id: int, status: str, result: dict[str, Any] | None) -> None:
+        """Close a hand (``over`` with its result, or ``aborted``)."""
+        await self._exec(
+            "UPDATE hands SET status = ?, result = ?, ended_at = ? WHERE hand_id = ?",
+            (status, None if result is None else dumps(result), self.now, hand_id),
+        )
+
+    async def record_ledger(self, group_id: int, season: int, table_id: int, rows: Sequence[LedgerRow]) -> None:
+        """Append one hand's ledger rows; raises :class:`StoreError` unless they sum to zero."""
+        if (
+            sum(r.delta for r in rows) != 0
+            or sum(r.hand_delta for r in rows) != 0
+            or sum(r.kong_delta for r in rows) != 0
+        ):
+            raise StoreError(f"ledger rows of a hand must sum to zero: {[r.delta for r in rows]}")
+        await self._db.executemany(
+            "INSERT INTO ledger (group_id, season, table_id, hand_id, seat, user_id, hand_delta, kong_delta, "
+            "delta, won, dealt_in, multiplier, fans, kind, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'hand', ?)",
+            [
+                (group_id, season, table_id, r.hand_id, r.seat, r.user_id, r.hand_delta, r.kong_delta, r.delta,
+                 int(r.won), int(r.dealt_in), r.multiplier, r.fans, self.now)
+                for r in rows
+            ],
+        )  # fmt: skip

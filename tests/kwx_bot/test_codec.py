@@ -1,0 +1,83 @@
+"""callback_data and deep-link payloads: round trips, limits, and rejection of forged data."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine.tiles import Tile
+from kwx_bot.codec import (
+    TILE_OPS,
+    Button,
+    CodecError,
+    Op,
+    StartKind,
+    b36,
+    decode,
+    decode_start,
+    encode,
+    encode_start,
+    from_b36,
+)
+
+buttons = st.builds(
+    lambda t, s, op, tile: Button(t, s, op, tile if op in TILE_OPS else None),
+    st.integers(0, 36**10 - 1),
+    st.integers(0, 36**10 - 1),
+    st.sampled_from(list(Op)),
+    st.sampled_from(list(Tile)),
+)
+
+
+@given(buttons)
+def test_roundtrip_ascii_and_short(button):
+    data = encode(button)
+    assert data.isascii() and 1 <= len(data.encode()) <= 64
+    assert decode(data) == button
+
+
+def test_example_encoding():
+    assert encode(Button(51, 92, Op.DISCARD, Tile.S5)) == "1f:2k:d5s"
+    assert decode("1f:2k:w") == Button(51, 92, Op.WIN)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        None, "", "garbage", "1:2", "1:2:", "1:2:d", "1:2:w5s", "1:2:d0s", "1:2:d5q", "1:2:dz5",
+        "1:2:?", "A:2:w", "1:2:w:extra", "-1:2:w", "1:2:dd5s", "１:2:w", "1:2:y", "x" * 65,
+        "1:2:d5s\n",
+    ],
+)  # fmt: skip
+def test_garbage_is_rejected(data):
+    with pytest.raises(CodecError):
+        decode(data)
+
+
+def test_button_validates_tile_presence():
+    with pytest.raises(CodecError):
+        Button(1, 1, Op.DISCARD)
+    with pytest.raises(CodecError):
+        Button(1, 1, Op.PASS, Tile.P1)
+
+
+@given(st.integers(0, 10**15))
+def test_b36_roundtrip(n):
+    assert from_b36(b36(n)) == n
+
+
+@given(st.integers(0, 36**10 - 1), st.sampled_from(list(StartKind)))
+def test_start_payload_roundtrip_and_charset(table_id, kind):
+    payload = encode_start(kind, table_id)
+    assert re.fullmatch(r"[A-Za-z0-9_-]{1,64}", payload)
+    p = decode_start(payload)
+    assert (p.kind, p.table_id) == (kind, table_id)
+
+
+@pytest.mark.parametrize("payload", [None, "", "j", "x12", "j1:2", "jZ", "hello world"])
+def test_bad_start_payload(payload):
+    with pytest.raises(CodecError):
+        decode_start(payload)

@@ -1,0 +1,158 @@
+"""The Sender's failure policy, against a scripted stand-in for telegram.Bot."""
+
+from __future__ import annotations
+
+import datetime as dtm
+
+import pytest
+from telegram import Chat, Message, PhotoSize
+from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
+
+from kwx_bot.sender import Outcome, Sender, retry_seconds
+
+
+class ScriptedBot:
+    """Each call pops the next scripted outcome: an exception to raise, or None for success."""
+
+    def __init__(self, *script):
+        self.script = list(script)
+        self.calls = []
+
+    def _next(self, method, chat_id, **kw):
+        self.calls.append((method, chat_id, kw))
+        outcome = self.script.pop(0) if self.script else None
+        if isinstance(outcome, Exception):
+            raise outcome
+        chat = Chat(chat_id, "private" if chat_id > 0 else "supergroup")
+        photo = (PhotoSize("small", "u1", 90, 90), PhotoSize("big", "u2", 900, 900)) if "photo" in kw else ()
+        return Message(len(self.calls), dtm.datetime.now(dtm.UTC), chat, photo=photo)
+
+    async def send_message(self, chat_id, text, **kw):
+        return self._next("sendMessage", chat_id, text=text, **kw)
+
+    async def send_photo(self, chat_id, photo, **kw):
+        return self._next("sendPhoto", chat_id, photo=photo, **kw)
+
+    async def edit_message_caption(self, chat_id, message_id, **kw):
+        return self._next("editMessageCaption", chat_id, **kw)
+
+    async def edit_message_media(self, media, chat_id, message_id, **kw):
+        return self._next("editMessageMedia", chat_id, photo=media, **kw)
+
+    async def delete_message(self, chat_id, message_id):
+        self._next("deleteMessage", chat_id)
+        return True
+
+
+class Hooks:
+    def __init__(self):
+        self.forbidden = []
+        self.migrated = []
+
+    async def on_forbidden(self, chat_id):
+        self.forbidden.append(chat_id)
+
+    async def on_migrated(self, old, new):
+        self.migrated.append((old, new))
+
+
+def make(*script):
+    bot = ScriptedBot(*script)
+    hooks = Hooks()
+    return Sender(bot, on_forbidden=hooks.on_forbidden, on_migrated=hooks.on_migrated), bot, hooks
+
+
+async def test_send_ok_returns_message_and_file_id():
+    sender, bot, _ = make()
+    sent = await sender.send_photo(5, b"png", "cap")
+    assert sent.ok and sent.message_id == 1 and sent.file_id == "big" and sent.chat_id == 5
+    assert bot.calls[0][2]["parse_mode"] == "HTML"
+
+
+async def test_not_modified_counts_as_ok():
+    sender, _, _ = make(BadRequest("Message is not modified: specified new message content ..."))
+    sent = await sender.edit_caption(5, 9, "same")
+    assert sent.outcome is Outcome.NOT_MODIFIED and sent.ok
+
+
+@pytest.mark.parametrize("text", ["Message to edit not found", "Message can't be edited"])
+async def test_gone_message(text):
+    sender, _, _ = make(BadRequest(text))
+    assert (await sender.edit_caption(5, 9, "x")).outcome is Outcome.GONE
+
+
+async def test_forbidden_marks_unreachable_and_does_not_raise():
+    sender, _, hooks = make(Forbidden("Forbidden: bot was blocked by the user"))
+    sent = await sender.send_text(42, "hi")
+    assert sent.outcome is Outcome.FORBIDDEN and not sent.ok
+    assert hooks.forbidden == [42]
+
+
+async def test_private_chat_not_found_is_forbidden():
+    sender, _, hooks = make(BadRequest("Chat not found"))
+    assert (await sender.send_text(42, "hi")).outcome is Outcome.FORBIDDEN
+    assert hooks.forbidden == [42]
+
+
+async def test_chat_migrated_is_followed_once():
+    sender, bot, hooks = make(ChatMigrated(-100777))
+    sent = await sender.send_text(-5, "hello group")
+    assert sent.ok and sent.chat_id == -100777
+    assert hooks.migrated == [(-5, -100777)]
+    assert [c[1] for c in bot.calls] == [-5, -100777]
+
+
+async def test_retry_after_is_waited_and_retried(monkeypatch):
+    slept = []
+
+    async def fake_sleep(s):
+        slept.append(s)
+
+    monkeypatch.setattr("kwx_bot.sender.asyncio.sleep", fake_sleep)
+    sender, bot, _ = make(RetryAfter(3), RetryAfter(2))
+    sent = await sender.send_text(-5, "x")
+    assert sent.ok and len(bot.calls) == 3
+    assert sender.throttled_seconds == 5.0 and len(slept) == 2
+
+
+async def test_retry_after_gives_up(monkeypatch):
+    async def fake_sleep(s):
+        pass
+
+    monkeypatch.setattr("kwx_bot.sender.asyncio.sleep", fake_sleep)
+    sender, bot, _ = make(RetryAfter(1), RetryAfter(1), RetryAfter(1))
+    assert (await sender.send_text(-5, "x")).outcome is Outcome.FAILED
+    assert len(bot.calls) == 3
+
+
+async def test_other_errors_are_logged_not_raised(caplog):
+    sender, _, _ = make(NetworkError("connection reset"))
+    assert (await sender.delete(5, 1)).outcome is Outcome.FAILED
+    assert "connection reset" in caplog.text
+
+
+async def test_answer_ignores_old_queries():
+    class Query:
+        id = "q1"
+
+        def __init__(self, error):
+            self.error = error
+            self.answered = []
+
+        async def answer(self, **kw):
+            self.answered.append(kw)
+            if self.error:
+                raise self.error
+
+    old = Query(BadRequest("Query is too old and response timeout expired or query id is invalid"))
+    assert await Sender(ScriptedBot()).answer(old, "x") is False
+    fine = Query(None)
+    assert await Sender(ScriptedBot()).answer(fine, "y" * 300, alert=True) is True
+    assert fine.answered == [{"text": "y" * 200, "show_alert": True, "url": None}]
+
+
+def test_retry_seconds_reads_timedelta_without_warning(recwarn):
+    errors = [RetryAfter(dtm.timedelta(seconds=4)), RetryAfter(7)]  # PTB itself warns while constructing
+    recwarn.clear()
+    assert [retry_seconds(e) for e in errors] == [4.0, 7.0]
+    assert not [w for w in recwarn if "retry_after" in str(w.message)]

@@ -1,0 +1,108 @@
+"""Settings from the environment and the command line's configuration errors."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kwx_bot.__main__ import main
+from kwx_bot.logs import RedactTokenFilter
+from kwx_bot.settings import SettingsError, load_settings, normalize_language
+
+TOKEN = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw"
+
+
+def test_minimal_environment_uses_defaults(tmp_path):
+    s = load_settings({"TELEGRAM_BOT_TOKEN": TOKEN, "XDG_DATA_HOME": str(tmp_path)})
+    assert s.bot_id == 123456789
+    assert s.db_path == tmp_path / "kwx" / "kwx.sqlite3"
+    assert (s.api_base_url, s.admin_chat_id, s.log_level, s.default_language) == (None, None, "INFO", "zh_CN")
+    assert TOKEN not in repr(s)
+
+
+def test_every_variable_is_read():
+    s = load_settings({
+        "TELEGRAM_BOT_TOKEN": TOKEN, "TELEGRAM_API_BASE_URL": "http://localhost:8081/",
+        "KWX_DB_PATH": "/data/kwx.db", "KWX_ADMIN_CHAT_ID": "-100123", "KWX_LOG_LEVEL": "debug",
+        "KWX_DEFAULT_LANGUAGE": "en-US", "KWX_DISCARD_SECONDS": "45", "KWX_CLAIM_SECONDS": "0",
+        "KWX_LOBBY_IDLE_SECONDS": "60", "KWX_TABLE_EDIT_SECONDS": "4.5",
+    })  # fmt: skip
+    assert s.api_base_url == "http://localhost:8081"
+    assert str(s.db_path) == "/data/kwx.db"
+    assert (s.admin_chat_id, s.log_level, s.default_language) == (-100123, "DEBUG", "en")
+    assert (s.discard_seconds, s.claim_seconds, s.lobby_idle_seconds, s.table_edit_seconds) == (45, 0, 60, 4.5)
+
+
+@pytest.mark.parametrize(
+    ("env", "fragment"),
+    [
+        ({}, "TELEGRAM_BOT_TOKEN is not set"),
+        ({"TELEGRAM_BOT_TOKEN": "nonsense"}, "malformed"),
+        ({"TELEGRAM_BOT_TOKEN": "123:short"}, "malformed"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "TELEGRAM_API_BASE_URL": "ftp://x"}, "http"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_ADMIN_CHAT_ID": "me"}, "KWX_ADMIN_CHAT_ID"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_LOG_LEVEL": "LOUD"}, "KWX_LOG_LEVEL"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_DEFAULT_LANGUAGE": "fr"}, "KWX_DEFAULT_LANGUAGE"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_DISCARD_SECONDS": "soon"}, "KWX_DISCARD_SECONDS"),
+    ],
+)
+def test_bad_environment_is_one_clear_line(env, fragment):
+    with pytest.raises(SettingsError) as err:
+        load_settings(env)
+    assert fragment in str(err.value) and "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("code", "lang"),
+    [("zh-hans", "zh_CN"), ("zh-TW", "zh_CN"), ("zh", "zh_CN"), ("en", "en"), ("en-GB", "en"), ("ru", "zh_CN"),
+     (None, "zh_CN"), ("", "zh_CN")],
+)  # fmt: skip
+def test_language_codes(code, lang):
+    assert normalize_language(code) == lang
+
+
+def test_token_is_redacted_from_logs():
+    import logging
+
+    record = logging.LogRecord("httpx", 20, "", 0, "POST https://api.telegram.org/bot%s/getMe", (TOKEN,), None)
+    RedactTokenFilter(TOKEN).filter(record)
+    assert TOKEN not in record.getMessage() and "<token>" in record.getMessage()
+
+
+def _run(args, env_extra, tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "KWX_"))}
+    env.update(env_extra, XDG_DATA_HOME=str(tmp_path))
+    return subprocess.run([sys.executable, "-m", "kwx_bot", *args], env=env, capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("token", [None, "not-a-token"])
+def test_run_without_valid_token_exits_2_with_one_line(tmp_path, token):
+    proc = _run([], {} if token is None else {"TELEGRAM_BOT_TOKEN": token}, tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("kwx-bot: TELEGRAM_BOT_TOKEN")
+    assert "Traceback" not in proc.stderr and proc.stdout == ""
+
+
+def test_check_db_and_backup(tmp_path, monkeypatch, capsys):
+    db = tmp_path / "kwx.sqlite3"
+    monkeypatch.setenv("KWX_DB_PATH", str(db))
+    assert main(["check-db"]) == 1  # no database yet
+    import asyncio
+
+    from kwx_bot.store import Store
+
+    async def create():
+        await (await Store.open(db)).close()
+
+    asyncio.run(create())
+    assert main(["check-db"]) == 0
+    out = capsys.readouterr().out
+    assert "integrity: ok" in out and "schema version: 1" in out
+    target = tmp_path / "b" / "copy.sqlite3"
+    assert main(["backup", str(target)]) == 0 and target.exists()
+    assert main(["backup", str(target)]) == 2  # never overwrites
+    assert Path(target).stat().st_size > 0

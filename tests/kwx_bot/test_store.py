@@ -1,0 +1,232 @@
+"""The SQLite store: migrations, pragmas, transactions, uniqueness rules, append-only logs."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+
+import aiosqlite
+import pytest
+
+from kwx_bot.store import SCHEMA_VERSION, Conflict, LedgerRow, StaleSeq, Store, StoreError
+from kwx_bot.store import migrations as mig
+
+
+@pytest.fixture
+async def store(tmp_path):
+    s = await Store.open(tmp_path / "kwx.sqlite3")
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+async def _group_with_table(store: Store, chat_id: int = -100) -> tuple[int, int]:
+    async with store.transaction() as tx:
+        gid = await tx.ensure_group(chat_id, "friends")
+        tid = await tx.create_table(gid, "standard", {}, None)
+    return gid, tid
+
+
+async def test_open_applies_all_migrations_and_pragmas(tmp_path):
+    path = tmp_path / "sub" / "dir" / "kwx.sqlite3"
+    store = await Store.open(path)
+    try:
+        assert path.exists()
+        assert await store.schema_version() == SCHEMA_VERSION
+        assert await store._scalar("PRAGMA journal_mode") == "wal"
+        assert await store._scalar("PRAGMA foreign_keys") == 1
+        assert await store._scalar("PRAGMA synchronous") == 1  # NORMAL
+        assert await store.integrity_check() == ["ok"]
+        assert await store.migrate() == []  # idempotent
+    finally:
+        await store.close()
+
+
+async def test_newer_schema_is_refused(tmp_path):
+    path = tmp_path / "kwx.sqlite3"
+    async with aiosqlite.connect(path) as db:
+        await db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+        await db.commit()
+    with pytest.raises(StoreError, match="newer"):
+        await Store.open(path)
+
+
+async def test_failing_migration_rolls_back_ddl_and_version(tmp_path, monkeypatch):
+    broken = (*mig.MIGRATIONS, ("CREATE TABLE extra (x INTEGER)", "THIS IS NOT SQL"))
+    monkeypatch.setattr("kwx_bot.store.MIGRATIONS", broken)
+    monkeypatch.setattr("kwx_bot.store.SCHEMA_VERSION", len(broken))
+    path = tmp_path / "kwx.sqlite3"
+    with pytest.raises(sqlite3.OperationalError):
+        await Store.open(path)
+    monkeypatch.undo()
+    store = await Store.open(path)
+    try:
+        assert await store.schema_version() == SCHEMA_VERSION
+        assert await store._scalar("SELECT count(*) FROM sqlite_master WHERE name = 'extra'") == 0
+    finally:
+        await store.close()
+
+
+async def test_transaction_rolls_back_everything_on_error(store):
+    with pytest.raises(RuntimeError):
+        async with store.transaction() as tx:
+            await tx.upsert_user(1, "Ann")
+            raise RuntimeError("boom")
+    assert await store.get_user(1) is None
+
+
+async def test_concurrent_transactions_do_not_interleave(store):
+    # Task A writes then fails after yielding; task B commits meanwhile: A's write must not survive.
+    started = asyncio.Event()
+
+    async def a():
+        with pytest.raises(RuntimeError):
+            async with store.transaction() as tx:
+                await tx.upsert_user(1, "A")
+                started.set()
+                await asyncio.sleep(0.01)
+                raise RuntimeError("abort A")
+
+    async def b():
+        await started.wait()
+        async with store.transaction() as tx:
+            await tx.upsert_user(2, "B")
+
+    await asyncio.gather(a(), b())
+    assert await store.get_user(1) is None
+    assert (await store.get_user(2)).first_name == "B"
+
+
+async def test_users_upsert_keeps_can_pm_and_language(store):
+    async with store.transaction() as tx:
+        await tx.upsert_user(7, "Ann", "Lee", "ann", "zh-hans")
+        await tx.set_can_pm(7, True)
+        await tx.upsert_user(7, "Annie", None, None, None)
+    user = await store.get_user(7)
+    assert user.first_name == "Annie" and user.can_pm and user.language_code == "zh-hans"
+    assert user.display_name == "Annie"
+
+
+async def test_group_migration_keeps_group_id_and_alias(store):
+    async with store.transaction() as tx:
+        gid = await tx.ensure_group(-5, "old")
+        await tx.set_setting(gid, "language", "en")
+    async with store.transaction() as tx:
+        assert await tx.migrate_chat(-5, -1005) == gid
+        assert await tx.migrate_chat(-5, -1005) == gid  # idempotent
+    assert await store.group_id_for_chat(-1005) == gid
+    assert await store.group_id_for_chat(-5) == gid
+    assert await store.chat_id_for_group(gid) == -1005
+    assert await store.group_settings(gid) == {"language": "en"}
+    async with store.transaction() as tx:
+        assert await tx.ensure_group(-5) == gid  # an old id still maps to the same group
+
+
+async def test_one_open_table_per_group(store):
+    gid, tid = await _group_with_table(store)
+    with pytest.raises(Conflict) as err:
+        async with store.transaction() as tx:
+            await tx.create_table(gid, "standard", {}, None)
+    assert err.value.what == "open_table"
+    async with store.transaction() as tx:
+        await tx.set_status(tid, "closed", "test")
+        assert await tx.create_table(gid, "standard", {}, None) != tid
+    assert (await store.open_table_of_group(gid)).status == "lobby"
+
+
+async def test_a_user_sits_at_one_open_table(store):
+    _, t1 = await _group_with_table(store, -1)
+    _, t2 = await _group_with_table(store, -2)
+    async with store.transaction() as tx:
+        await tx.upsert_user(9, "Bo")
+        await tx.sit(t1, 0, user_id=9)
+    with pytest.raises(Conflict) as err:
+        async with store.transaction() as tx:
+            await tx.sit(t2, 0, user_id=9)
+    assert err.value.what == "seated"
+    with pytest.raises(Conflict) as err:
+        async with store.transaction() as tx:
+            await tx.sit(t1, 0, ai_level="easy")
+    assert err.value.what == "seat_taken"
+    assert (await store.open_seat_of_user(9)).table_id == t1
+    async with store.transaction() as tx:
+        await tx.set_status(t1, "closed")
+        await tx.sit(t2, 1, user_id=9)
+    assert (await store.open_seat_of_user(9)).table_id == t2
+
+
+async def test_events_are_keyed_by_seq_and_append_only(store):
+    _, tid = await _group_with_table(store)
+    async with store.transaction() as tx:
+        hid = await tx.start_hand(tid, 1, 0, {"seed": "x"})
+        seq = await tx.append_events(tid, hid, 0, [("deal", {"a": 1}, None), ("draw", {"b": 2}, 5)])
+    assert seq == 2
+    with pytest.raises(StaleSeq):
+        async with store.transaction() as tx:
+            await tx.append_events(tid, hid, 1, [("discard", {}, 5)])  # a double tap with an old seq
+    events = await store.hand_events(hid)
+    assert [(e.seq, e.kind, e.data, e.actor) for e in events] == [(1, "deal", {"a": 1}, None), (2, "draw", {"b": 2}, 5)]
+    for sql in ("UPDATE events SET kind = 'x'", "DELETE FROM events"):
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            async with store.transaction() as tx:
+                await tx._exec(sql)
+    table = await store.get_table(tid)
+    assert table.seq == 2 and table.status == "playing" and table.hand_no == 1
+
+
+async def test_ledger_zero_sum_and_append_only(store):
+    gid, tid = await _group_with_table(store)
+    async with store.transaction() as tx:
+        hid = await tx.start_hand(tid, 1, 0, {"seed": "x"})
+    bad = [LedgerRow(hid, 0, None, 2, 0, 2), LedgerRow(hid, 1, None, -1, 0, -1), LedgerRow(hid, 2, None, 0, 0, 0)]
+    with pytest.raises(StoreError, match="zero"):
+        async with store.transaction() as tx:
+            await tx.record_ledger(gid, 1, tid, bad)
+    good = [
+        LedgerRow(hid, 0, None, 4, 2, 6, won=True, multiplier=4, fans="卡五星"),
+        LedgerRow(hid, 1, None, -4, -1, -5, dealt_in=True),
+        LedgerRow(hid, 2, None, 0, -1, -1),
+    ]
+    async with store.transaction() as tx:
+        await tx.record_ledger(gid, 1, tid, good)
+    assert await store.ledger_of_hand(hid) == good
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        async with store.transaction() as tx:
+            await tx._exec("DELETE FROM ledger")
+
+
+async def test_deadline_and_messages_roundtrip(store):
+    _, tid = await _group_with_table(store)
+    async with store.transaction() as tx:
+        await tx.set_messages(tid, lobby_msg_id=11)
+        await tx.set_messages(tid, table_msg_id=12)
+        await tx.set_deadline(tid, 1234.5, 3, "turn")
+        await tx.set_next_deal(tid, {"seed": "abc"})
+    t = await store.get_table(tid)
+    assert (t.lobby_msg_id, t.table_msg_id, t.deadline_at, t.deadline_seq, t.deadline_kind) == (
+        11,
+        12,
+        1234.5,
+        3,
+        "turn",
+    )
+    assert t.next_deal == {"seed": "abc"}
+    async with store.transaction() as tx:
+        await tx.set_status(tid, "closed")
+    t = await store.get_table(tid)
+    assert t.deadline_at is None and not t.is_open
+    assert await store.open_tables() == []
+
+
+async def test_backup_is_a_consistent_copy(store, tmp_path):
+    gid, _ = await _group_with_table(store)
+    target = tmp_path / "backup" / "copy.sqlite3"
+    await store.backup(target)
+    copy = await Store.open(target, migrate=False)
+    try:
+        assert await copy.schema_version() == SCHEMA_VERSION
+        assert (await copy.counts())["tables"] == 1
+        assert await copy.chat_id_for_group(gid) == -100
+    finally:
+        await copy.close()
