@@ -1,8 +1,10 @@
-"""``python -m render demo --out DIR [--seed N] [--jpeg]``: write one of each picture for a look.
+"""``python -m render demo --out DIR [--seed N] [--source engine|scripted] [--jpeg]``.
 
-Writes ``hand.png``, ``table.png``, ``reveal.png``, ``result.png`` and ``draw.png`` (荒庄) built from
-:func:`render.demo.demo_views`; with ``--jpeg`` also a ``.jpg`` of each at quality 80 (roughly what
-Telegram delivers to phones).
+Writes one of each picture for a look: ``hand.png``, ``table.png``, ``reveal.png``, ``result.png``
+and ``draw.png`` (荒庄).  ``--source engine`` (default) takes them from hands played by the engine's
+AI (:func:`render.demo.engine_demo`); ``--source scripted`` from the hand-built scene
+(:func:`render.demo.demo_views`).  With ``--jpeg`` also a ``.jpg`` of each at quality 80 (roughly
+what Telegram delivers to phones).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from pathlib import Path
 from PIL import Image
 
 from . import encode, render_hand, render_result, render_reveal, render_table
-from .demo import demo_views
+from .demo import demo_views, engine_demo
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -25,6 +27,7 @@ def main(argv: list[str] | None = None) -> int:
     demo = sub.add_parser("demo", help="write one of each picture for a seeded demo hand")
     demo.add_argument("--out", type=Path, required=True, help="directory to write the pictures to")
     demo.add_argument("--seed", type=int, default=7, help="seed of the demo deal (default 7)")
+    demo.add_argument("--source", choices=("engine", "scripted"), default="engine", help="where the views come from")
     demo.add_argument("--jpeg", action="store_true", help="also write a JPEG q80 copy of each picture")
     args = parser.parse_args(argv)
     try:
@@ -32,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         print(f"cannot create {args.out}: {exc.strerror}", file=sys.stderr)
         return 2
-    d = demo_views(args.seed)
+    d = engine_demo(args.seed) if args.source == "engine" else demo_views(args.seed)
     pictures = {
         "hand": render_hand(d.hand),
         "table": render_table(d.table, d.names),

@@ -1,10 +1,13 @@
-"""Hand-built engine views of a plausible mid-hand, for ``python -m render demo`` and the tests.
+"""Demo views for ``python -m render demo``, the tests and the benchmark.
 
-Isolated on purpose: once the engine's state machine provides ``view_for(state, seat)`` and
-``public_view(state)``, :func:`demo_views` can replay a seeded hand instead, and nothing else in
-:mod:`render` changes.
+Two sources, isolated here so that nothing else in :mod:`render` cares where views come from:
 
-The scene (seats 0, 1, 2; seat 0 deals):
+- :func:`engine_demo` plays seeded hands with the engine's AI players (``engine.game`` +
+  ``engine.ai``) and takes real views (``view_for`` / ``public_view``) at telling moments;
+- :func:`demo_views` builds the views by hand (a fixed scene, seeded ponds), so that tests can
+  probe known tiles at known places.
+
+The hand-built scene (seats 0, 1, 2; seat 0 deals):
 
 - seat 0 has ``[碰 777z]`` (中 from seat 2) and ``[暗杠 2222s]``, holds ``234p 46s 88s`` and has just
   drawn 9s; ready on 5s (卡五星).  4p is one of seat 2's waits, so it is marked dangerous.
@@ -20,13 +23,18 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 
+from engine.ai import Level, choose_action
 from engine.analysis import waits
+from engine.game import Discarded, State, legal_actions, public_view, replay, start, step, view_for
+from engine.game.state import Phase
+from engine.rules import RuleSet
 from engine.tiles import STANDARD_KINDS, MeldKind, Tile, counts_of, parse_tiles, sorted_tiles
 from engine.views import DiscardView, HandResultView, MeldView, PublicSeatView, PublicView, SeatView, WinView
 
-__all__ = ["DEMO_NAMES", "Demo", "demo_views"]
+__all__ = ["DEMO_NAMES", "Demo", "demo_views", "engine_demo", "play_states"]
 
 DEMO_NAMES: tuple[str, ...] = ("Lǐ Míng", "Wáng 🀄✨", "Zhang_San_with_a_rather_long_name_2024")
 """Demo player names: pinyin tones, an emoji (dropped: the font has none), a name cut with ``…``."""
@@ -132,3 +140,62 @@ def demo_views(seed: int = 7) -> Demo:
     drawn_out = HandResultView("draw", (), penalty, kong, tuple(a + b for a, b in zip(penalty, kong, strict=True)), 0)
     draw = public(after, counts=(7, 10, 13), phase="over", turn=0, to_act=(), last=None, wall_left=0, result=drawn_out)
     return Demo(hand, table, 2, turn_view, result, draw, DEMO_NAMES)
+
+
+# -- views of real hands played by the engine's AI ------------------------------------------------------------
+
+
+def play_states(seed: str, rules: RuleSet | None = None, dealer: int = 0) -> Iterator[tuple[State, bool]]:
+    """Every stable state of one hand played by ``engine.ai`` (level normal) from the deal ``seed``.
+
+    Yields ``(state, declared)``: ``declared`` is True when the step that led to ``state`` included
+    a 亮倒 declaration.  The last state yielded is the finished hand (phase over).
+    """
+    rules = rules or RuleSet()
+    state = replay(start(rules, dealer, seed=seed))
+    rng = random.Random(seed)
+    yield state, False
+    while state.phase is not Phase.OVER:
+        seat = state.to_act()[0]
+        action = choose_action(view_for(state, seat), legal_actions(state, seat), Level.NORMAL, rng)
+        state, events = step(state, action)
+        yield state, any(isinstance(e, Discarded) and e.liangdao for e in events)
+
+
+def engine_demo(seed: int = 7, tries: int = 300) -> Demo:
+    """Demo views from real engine hands.
+
+    The first seeded hand that ends in a win after a 亮倒 gives the hand picture (the last turn of
+    a seat with a meld, else of any seat not 亮倒), the table (the last claim window, else the last
+    turn), the reveal (right after the 亮倒) and the result; the first seeded hand ending in 荒庄
+    gives the draw.  Raises RuntimeError if ``tries`` hands do not show both.
+    """
+    won: tuple[SeatView, PublicView, PublicView, int, PublicView] | None = None
+    draw: PublicView | None = None
+    for attempt in range(tries):
+        states = list(play_states(f"kwx-render-demo-{seed}-{attempt}"))
+        final = states[-1][0]
+        if final.result is None:
+            continue
+        if final.result.outcome != "win":
+            draw = draw or public_view(final)
+        elif won is None:
+            declared = [st for st, flag in states if flag]
+            turns = [st for st, _ in states if st.phase is Phase.TURN and st.drawn is not None]
+            turns = [st for st in turns if not st.seats[st.turn].liangdao] or turns
+            if not declared or not turns:
+                continue
+            hand_state = ([st for st in turns if st.seats[st.turn].melds] or turns)[-1]
+            table_state = ([st for st, _ in states if st.phase is Phase.CLAIM] or turns)[-1]
+            reveal_seat = next(i for i, s in enumerate(declared[0].seats) if s.liangdao)
+            won = (
+                view_for(hand_state, hand_state.turn),
+                public_view(table_state),
+                public_view(declared[0]),
+                reveal_seat,
+                public_view(final),
+            )
+        if won is not None and draw is not None:
+            hand, table, reveal, reveal_seat, result = won
+            return Demo(hand, table, reveal_seat, reveal, result, draw, DEMO_NAMES)
+    raise RuntimeError(f"no won hand with a 亮倒 and no 荒庄 among {tries} seeded hands")

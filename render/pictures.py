@@ -191,9 +191,10 @@ def hand_canvas(view: SeatView) -> Canvas:
     w, h = HAND.value
     step = w + TILE_GAP
     stack = _stack(HAND)
-    groups = len(view.melds) + 1  # gaps: between melds, before the concealed tiles, before the drawn tile
-    slots = 3 * len(view.melds) + len(view.concealed) + 1
-    width = max(2 * MARGIN + MAX_SLOTS * step + 5 * GROUP_GAP, 2 * MARGIN + slots * step + groups * GROUP_GAP)
+    # gaps: after each meld and before the drawn tile; 14 slots and 5 gaps always fit (melds are 3 wide)
+    gaps = len(view.melds) + (view.drawn is not None)
+    slots = 3 * len(view.melds) + len(view.concealed) + (view.drawn is not None)
+    width = max(2 * MARGIN + MAX_SLOTS * step + 5 * GROUP_GAP, 2 * MARGIN + slots * step + gaps * GROUP_GAP)
     row_top = MARGIN + stack
     label_y = row_top + h + 4
     footer_top = label_y + LABEL_SIZE + 16
@@ -242,7 +243,7 @@ TABLE = TileSize.TABLE
 POND_PER_ROW = 15
 POND_GAP = 1
 PAD = 10
-NAME_ROW = 42
+NAME_ROW = 50
 NAME_SIZE = 22
 TABLE_MARGIN = 10
 TABLE_WIDTH = 2 * TABLE_MARGIN + 2 * PAD + POND_PER_ROW * (TABLE.width + POND_GAP) - POND_GAP
@@ -282,7 +283,7 @@ def _seat_panel(
         role="panel",
         seat=s,
     )
-    cy = top + NAME_ROW // 2 + 2
+    cy = top + NAME_ROW // 2 + 1
     x = x0 + PAD
     if active:
         c.polygon([(x, cy - 10), (x + 14, cy), (x, cy + 10)], GOLD, role="turn_marker", seat=s)
