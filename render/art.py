@@ -269,15 +269,16 @@ def _stick(pen: _Pen, u: float, v: float, length: float, colour: RGB, angle: flo
     pen.draw.polygon(quad(half, t), fill=dark)
     pen.draw.polygon(quad(half - t * 0.3, t * 0.72), fill=colour)
     # joints: dark bands at the middle and near both ends
-    for k in (-0.7, 0.0, 0.7):
+    for k in (-0.7, 0.0, 0.7):  # joints: dark bands that bulge a little past the stick
         jx, jy = cx + dx * half * k, cy + dy * half * k
-        bw = t * 0.16
+        bw = t * 0.2
+        jt = t * 1.18
         pen.draw.polygon(
             [
-                (jx + dx * bw + nx * t, jy + dy * bw + ny * t),
-                (jx + dx * bw - nx * t, jy + dy * bw - ny * t),
-                (jx - dx * bw - nx * t, jy - dy * bw - ny * t),
-                (jx - dx * bw + nx * t, jy - dy * bw + ny * t),
+                (jx + dx * bw + nx * jt, jy + dy * bw + ny * jt),
+                (jx + dx * bw - nx * jt, jy + dy * bw - ny * jt),
+                (jx - dx * bw - nx * jt, jy - dy * bw - ny * jt),
+                (jx - dx * bw + nx * jt, jy - dy * bw + ny * jt),
             ],
             fill=dark,
         )
@@ -374,8 +375,8 @@ def _glyph(pen: _Pen, text: str, u: float, v: float, size_frac: float, colour: R
 
 
 def _characters(pen: _Pen, n: int) -> None:
-    _glyph(pen, NUMERALS[n - 1], 0.5, 0.2, 0.74, INK)
-    _glyph(pen, WAN, 0.5, 0.7, 0.9, RED)
+    _glyph(pen, NUMERALS[n - 1], 0.5, 0.17, 0.72, INK)
+    _glyph(pen, WAN, 0.5, 0.73, 0.86, RED)
 
 
 def _dragon(pen: _Pen, tile: Tile) -> None:

@@ -21,11 +21,11 @@ import unicodedata
 from importlib import resources
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import ImageFont
 
 from .labels import SEAT_FALLBACK, font_charset
 
-__all__ = ["FONT_PATH", "clean_name", "covered", "fit", "font", "safe_text", "text_mask", "text_width"]
+__all__ = ["FONT_PATH", "clean_name", "covered", "fit", "font", "safe_text", "text_width"]
 
 FONT_FILE = "KwxSansCJK-Bold.otf"
 
@@ -107,18 +107,3 @@ def fit(text: str, size: int, max_width: int) -> str:
         else:
             hi = mid - 1
     return text[:lo].rstrip() + ELLIPSIS if lo else ""
-
-
-@functools.lru_cache(maxsize=4096)
-def text_mask(text: str, size: int) -> Image.Image:
-    """An ``L`` mask of ``text`` at ``size`` (cached): width = advance, height = ascent + descent.
-
-    Paste a colour through it: ``canvas.paste(colour, (x, y), mask)``; ``y`` is the top of the line
-    box (the font's ascent above the baseline).
-    """
-    f = font(size)
-    ascent, descent = f.getmetrics()
-    width = max(1, text_width(text, size))
-    mask = Image.new("L", (width, ascent + descent), 0)
-    ImageDraw.Draw(mask).text((0, 0), text, fill=255, font=f)
-    return mask
