@@ -150,9 +150,22 @@ _PUNCTUATION = "…·—–‘’“”•、。，：；！？（）【】《�
 _LATIN_EXTRA = "ĀāĒēĚěĪīŌōŪūŃńŇňŒœ"  # pinyin vowels with tones (with _NAME_RANGES' ǎ ǐ ǒ ǔ ü...)
 
 
+def gb2312_hanzi() -> str:
+    """The 6,763 hanzi of GB 2312 (levels 1 and 2): the characters of nearly every Chinese name."""
+    out = []
+    for row in range(0xB0, 0xF8):
+        for col in range(0xA1, 0xFF):
+            try:
+                out.append(bytes((row, col)).decode("gb2312"))
+            except UnicodeDecodeError:
+                continue
+    return "".join(out)
+
+
 def font_charset() -> str:
-    """All characters the shipped font must cover, sorted: labels, digits, Latin/Cyrillic letters, punctuation."""
-    chars = set("".join(label_strings())) | set(_PUNCTUATION) | set(_LATIN_EXTRA)
+    """All characters the shipped font must cover, sorted: labels, digits, Latin/Cyrillic letters,
+    punctuation, and the GB 2312 hanzi so that Chinese player names render (:func:`gb2312_hanzi`)."""
+    chars = set("".join(label_strings())) | set(_PUNCTUATION) | set(_LATIN_EXTRA) | set(gb2312_hanzi())
     for lo, hi in _NAME_RANGES:
         chars.update(chr(c) for c in range(lo, hi + 1))
     chars.discard("\xad")  # soft hyphen: invisible by definition

@@ -5,7 +5,7 @@ licence in ``render/fonts/OFL.txt``); it covers exactly :func:`render.labels.fon
 A character outside the subset would render as *nothing* (no .notdef box, TELEGRAM.md §6), so:
 
 - player names pass :func:`clean_name`: characters the font lacks (emoji, Arabic, Hebrew, rare
-  hanzi, control and zero-width characters) are dropped, and a name left empty becomes ``玩家N``;
+  control and zero-width characters, hanzi outside GB 2312) are dropped, and a name left empty becomes ``玩家N``;
 - other text passes :func:`safe_text`, which turns a missing character into ``?`` so a gap in the
   charset is visible instead of silent;
 - :func:`fit` truncates with ``…`` to a width in pixels.
