@@ -8,7 +8,7 @@ Quick start (fixtures from :mod:`tests.fakebot.fixtures`)::
         alice = fakebot.create_user("Alice")
         group = fakebot.create_group("Table", members=[alice])
         async with run_application(app):
-            fakebot.send_command(alice, group, "new")
+            fakebot.user_command(alice, group, "new")
             lobby = await fakebot.wait_for_message(group, contains="Join")
             query = fakebot.press(alice, lobby, "Join")
             await fakebot.wait_for_answer(query)

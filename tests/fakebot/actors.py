@@ -8,7 +8,7 @@ bot's next ``getUpdates``. Typical use::
     alice = fake.create_user("Alice", language_code="zh-hans")
     group = fake.create_group("Mahjong night", members=[alice, bob, carol])
     fake.start_bot(alice)                        # /start in private: the bot may now DM Alice
-    fake.send_command(alice, group, "new")       # "/new@<bot>" in the group
+    fake.user_command(alice, group, "new")       # "/new@<bot>" in the group
     lobby = await fake.wait_for_message(group, contains="Join")
     fake.press(alice, lobby, "Join")             # a callback_query update
 """
@@ -112,7 +112,7 @@ class Actors:
 
     # ------------------------------------------------------------------ messages from users
 
-    def send_message(
+    def user_sends(
         self: FakeBotAPI,
         user: FakeUser | None,
         chat: ChatRef,
@@ -156,7 +156,7 @@ class Actors:
             self._push_update("message", message.to_json())
         return message
 
-    def send_command(
+    def user_command(
         self: FakeBotAPI, user: FakeUser, chat: ChatRef, command: str, *args: str, mention: bool | None = None
     ) -> FakeMessage:
         """``user`` sends ``/command args...`` in ``chat``.
@@ -169,7 +169,7 @@ class Actors:
             mention = not target.is_private
         if mention and "@" not in name:
             name = f"{name}@{self.bot.username}"
-        return self.send_message(user, target, " ".join([f"/{name}", *args]))
+        return self.user_sends(user, target, " ".join([f"/{name}", *args]))
 
     def start_bot(self: FakeBotAPI, user: FakeUser, payload: str | None = None) -> FakeMessage:
         """``user`` presses Start in the private chat (``/start`` or a deep link ``/start <payload>``).
@@ -179,7 +179,7 @@ class Actors:
         if user.blocked:
             raise ValueError(f"{user!r} blocked the bot; unblock_bot() first")
         user.started = True
-        return self.send_message(user, self.private_chat(user), "/start" + (f" {payload}" if payload else ""))
+        return self.user_sends(user, self.private_chat(user), "/start" + (f" {payload}" if payload else ""))
 
     def _ensure_can_post(self: FakeBotAPI, user: FakeUser, chat: FakeChat) -> None:
         if chat.is_private:

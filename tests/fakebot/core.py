@@ -323,6 +323,32 @@ class FakeBotAPI(ApiMethods, Actors):
             raise LookupError(f"no message {message_id} in {self.chat(chat)!r}")
         return found
 
+    def seen_texts(self, chat: ChatRef, *, include_buttons: bool = True) -> list[str]:
+        """Every text, caption (and button label) the bot ever showed in ``chat``: all versions of
+        every message, edited-away and deleted ones included. Use it to prove that nothing secret
+        (e.g. a concealed tile) ever reached a chat, not just that the final state is clean."""
+        texts: list[str] = []
+        for message in self.chat(chat).messages.values():
+            if not message.from_bot:
+                continue
+            versions = [(v.text, v.caption, v.reply_markup) for v in message.history]
+            versions.append((message.text, message.caption, message.reply_markup))
+            for text, caption, markup in versions:
+                texts.extend(t for t in (text, caption) if t)
+                if include_buttons and markup:
+                    texts.extend(b.get("text", "") for row in markup.get("inline_keyboard", []) for b in row)
+        return texts
+
+    def seen_photos(self, chat: ChatRef) -> list[StoredFile]:
+        """Every photo/document the bot ever showed in ``chat`` (all versions, deleted included)."""
+        files: list[StoredFile] = []
+        for message in self.chat(chat).messages.values():
+            if message.from_bot:
+                files.extend(v.media for v in message.history if v.media is not None)
+                if message.media is not None:
+                    files.append(message.media)
+        return files
+
     def mark(self) -> int:
         """A position in time: pass it as ``since=`` to count calls/messages from now on."""
         return self._call_seq + 1

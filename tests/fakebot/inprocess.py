@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import unquote
 
 from telegram._utils.defaultvalue import DEFAULT_NONE
 from telegram._utils.types import ODVInput
@@ -55,6 +56,7 @@ class FakeRequest(BaseRequest):
     ) -> tuple[int, bytes]:
         """Answer one PTB request with (HTTP status, body bytes)."""
         marker = f"/file/bot{self.fake.token}/"
+        url = unquote(url)  # PTB percent-encodes the token's ':' in file URLs
         if method == "GET" and marker in url:
             data = self.fake.file_bytes(url.split(marker, 1)[1])
             if data is None:

@@ -72,6 +72,7 @@ _RESTRICTED_FIELDS = {
     "can_add_web_page_previews": False, "can_manage_topics": False, "until_date": 0, "can_send_audios": False,
     "can_send_documents": False, "can_send_photos": False, "can_send_videos": False,
     "can_send_video_notes": False, "can_send_voice_notes": False, "can_edit_tag": False,
+    "can_react_to_messages": True,
 }
 _KEEP: Any = object()
 
