@@ -63,8 +63,8 @@ Rules implemented (RULES.md §A, §C, §E), with the decisions taken where RULES
   ``none``.  Kong money always stands.
 * Next dealer A15: the single winner; the discarder / robbed seat on two winners (E#45); on 荒庄 by
   ``dealer_on_draw``: ``stay``; ``last_drawer`` (the last seat that drew from the wall);
-  ``chajiao`` — exactly one seat paid → it deals; two seats paid → the seat that did not pay deals;
-  otherwise the dealer stays (payers = seats whose 荒庄 hand delta is negative).
+  ``chajiao`` — exactly one seat paid anything at 荒庄 → it deals; two seats paid → the seat that paid
+  nothing deals (D H5: A and C pay, B deals); otherwise the dealer stays.
 
 Not supported (start raises RuleError): ``liangdao_reveal`` other than ``full``.
 """
@@ -1030,20 +1030,26 @@ def _finish_draw(b: _Builder) -> None:
     rules = s.rules
     mode = rules.huangzhuang_liangdao
     hand = [0] * NUM_SEATS
+    paid: set[int] = set()
+
+    def pay(p: int, q: int, amount: int) -> None:
+        if amount:
+            hand[p] -= amount
+            hand[q] += amount
+            paid.add(p)
+
     flags = _liangdao_flags(s)
     if mode is HuangzhuangLiangdao.S000:
         for p in range(NUM_SEATS):
             for q in range(NUM_SEATS):
                 if flags[p] and not flags[q]:
-                    hand[p] -= rules.base
-                    hand[q] += rules.base
+                    pay(p, q, rules.base)
     elif mode is HuangzhuangLiangdao.S004_FIRST:
         if s.liangdao_order:
             first = s.liangdao_order[0]
             for q in range(NUM_SEATS):
                 if q != first:
-                    hand[first] -= rules.base
-                    hand[q] += rules.base
+                    pay(first, q, rules.base)
     elif mode is HuangzhuangLiangdao.CHAJIAO:
         ready = [
             bool(seat.waits) if seat.liangdao else bool(wait_tiles(seat.hand, seat.keys, seat.melds))
@@ -1055,18 +1061,15 @@ def _finish_draw(b: _Builder) -> None:
             for p in range(NUM_SEATS):
                 if p == w or (ready[p] and not (flags[p] and not flags[w])):
                     continue
-                amount = _chajiao_share(s, w, p)
-                hand[p] -= amount
-                hand[w] += amount
+                pay(p, w, _chajiao_share(s, w, p))
     dealer = s.dealer
     if rules.dealer_on_draw is DealerOnDraw.LAST_DRAWER and s.last_drawer is not None:
         dealer = s.last_drawer
     elif rules.dealer_on_draw is DealerOnDraw.CHAJIAO:
-        payers = [p for p in range(NUM_SEATS) if hand[p] < 0]
-        if len(payers) == 1:
-            dealer = payers[0]
-        elif len(payers) == 2:
-            dealer = next(p for p in range(NUM_SEATS) if p not in payers)
+        if len(paid) == 1:
+            dealer = next(iter(paid))
+        elif len(paid) == 2:
+            dealer = next(p for p in range(NUM_SEATS) if p not in paid)
     _emit_result(b, "draw", (), tuple(hand), dealer)
 
 

@@ -11,10 +11,11 @@ Input (one JSON object)::
      "actions": [{"seat": 0, "act": "discard", "tile": "9p"}, {"seat": 1, "act": "pass"}, ...]}
 
 ``"seed": "<text>"`` may replace ``hands`` and ``wall`` (the deal of :mod:`engine.game.shuffle`).
-``description`` / ``comment`` keys are ignored; any other key is malformed.  ``act`` is one of
-discard (tile), liangdao (tile: the discard made with the declaration), pong, kong (直杠 of the
-current discard), concealed_kong (tile), added_kong (tile), win, pass.  Draws and everything the rules
-make automatic happen by themselves; a claim window waits for an answer from each seat that can claim.
+``description`` / ``comment`` / ``expect`` (a test's expectations) keys are ignored; any other key is
+malformed.  ``act`` is one of discard (tile), liangdao (tile: the discard made with the
+declaration), pong, kong (直杠 of the current discard), concealed_kong (tile), added_kong (tile), win,
+pass.  Draws and everything the rules make automatic happen by themselves; a claim window waits for
+an answer from each seat that can claim.
 
 Output (one line; ``--pretty`` indents it)::
 
@@ -51,7 +52,7 @@ __all__ = ["InputError", "main", "parse_scenario", "result_json", "run", "state_
 
 USAGE = "usage: python -m engine play [--pretty] < scenario.json   (see engine/game/scenario.py)"
 
-_KEYS = {"rules", "dealer", "hands", "wall", "seed", "actions", "description", "comment"}
+_KEYS = {"rules", "dealer", "hands", "wall", "seed", "actions", "description", "comment", "expect"}
 
 
 class InputError(ValueError):

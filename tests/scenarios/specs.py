@@ -1,0 +1,547 @@
+"""Compact specs of the scenario files (see build.py).  Seats: 0 = A/W, 1 = B/X, 2 = C/Y.
+
+Every ``expect`` is derived by hand from RULES.md (the vector or rule named in ``description``), not
+from the engine's output.
+"""
+
+from __future__ import annotations
+
+from build import Spec
+
+W1_KWX = "123p789p234s46s88s"  # 卡五星 wait on 5s (D08)
+PIHU_69 = "123p456p234s78s99p"  # 屁胡, waits 6s/9s (D01)
+PIHU_14 = "123p456p789p23s99s"  # 屁胡, waits 1s/4s (D52)
+DEAD_5Z = "777z123p456p789p5z"  # tanki 5z; 5z held by others in these deals
+
+SPECS: list[Spec] = [
+    # ------------------------------------------------------------------ G: kong money (A13)
+    Spec(
+        "g1_concealed_kong",
+        "G1: A declares 暗杠 (no chain): B -2, C -2, A +4, paid at once; A draws a replacement from the back",
+        hands=["1111p2345p678s99s5z", "", ""],
+        tail="9p",
+        actions=["0 concealed_kong 1p"],
+        expect={
+            "events_include": [
+                {"type": "konged", "seat": 0, "kind": "concealed_kong", "tile": "1p", "money": [4, -2, -2],
+                 "chain": 1},
+                {"type": "drew", "seat": 0, "tile": "9p", "replacement": True},
+            ],
+            "state": {"phase": "turn", "to_act": [0]},
+        },
+    ),
+    Spec(
+        "h1_kong_money_stands",
+        "H1: no 亮倒, A's 暗杠 earlier; 荒庄: kong money stands (A +4, B -2, C -2), no hand payments, dealer stays",
+        hands=["1111p2345p678s99s5z", "", ""],
+        actions=["0 concealed_kong 1p"],
+        finish=True,
+        expect={"result": {"outcome": "draw", "winners": [], "hand_deltas": [0, 0, 0], "kong_deltas": [4, -2, -2],
+                           "deltas": [4, -2, -2], "next_dealer": 0}},
+    ),
+    Spec(
+        "g2_added_kong",
+        "G2: A 碰s 6s, draws the 4th 6s and 补杠s it on that turn (not robbed): B -1, C -1, A +2",
+        hands=["66s9p", "6s", ""],
+        draws="? ? ? 6s",
+        actions=["1 discard 6s", "0 pong", "0 discard 9p", "0 added_kong 6s"],
+        expect={"events_include": [
+            {"type": "ponged", "seat": 0, "tile": "6s", "from_seat": 1},
+            {"type": "konged", "seat": 0, "kind": "added_kong", "tile": "6s", "money": [2, -1, -1]},
+        ]},
+    ),
+    Spec(
+        "g3_direct_kong",
+        "G3: A 直杠s B's discard: B -2, A +2, C 0",
+        hands=["777s", "7s", ""],
+        actions=["1 discard 7s", "0 kong"],
+        expect={"events_include": [
+            {"type": "window_opened", "from_seat": 1, "tile": "7s",
+             "options": [{"seat": 0, "win": 0, "kong": True, "pong": True}]},
+            {"type": "konged", "seat": 0, "kind": "kong", "tile": "7s", "from_seat": 1, "money": [2, -2, 0]},
+            {"type": "drew", "seat": 0, "replacement": True},
+        ]},
+    ),
+    Spec(
+        "g6_bugang_declined",
+        "G6 / A6.2: A holds [碰 666s], draws the 4th 6s and discards another tile; on a later turn 补杠 6s is "
+        "refused",
+        hands=["66s9p9s", "6s", ""],
+        draws="? ? ? 6s",
+        actions=["1 discard 6s", "0 pong", "0 discard 9p", "0 discard 9s", "0 added_kong 6s"],
+        expect={"error": {"index": -1, "reason": "bugang_not_immediate"}},
+    ),
+    Spec(
+        "g6_bugang_declined_discard",
+        "G6: after declining the 补杠, the kept 6s is no longer offered for 补杠; discarding it later is ordinary",
+        hands=["66s9p9s", "6s", ""],
+        draws="? ? ? 6s",
+        actions=["1 discard 6s", "0 pong", "0 discard 9p", "0 discard 9s", "0 discard 6s"],
+        expect={
+            "events_include": [{"type": "discarded", "seat": 0, "tile": "6s", "liangdao": False}],
+            "events_exclude": [{"type": "konged"}],
+        },
+    ),
+    Spec(
+        "chain_self_replacement",
+        "A13.3(a) 杠上杠: A 暗杠s 1p, the replacement is the 4th 2p and A 暗杠s it: the 2nd kong pays ×2 "
+        "(A +12, B -6, C -6 in all)",
+        hands=["1111p222p", "", ""],
+        tail="2p ?",
+        actions=["0 concealed_kong 1p", "0 concealed_kong 2p", "0 discard *"],
+        expect={"events_include": [
+            {"type": "konged", "tile": "1p", "money": [4, -2, -2], "chain": 1},
+            {"type": "konged", "tile": "2p", "money": [8, -4, -4], "chain": 2},
+        ]},
+    ),
+    Spec(
+        "chain_self_other_tile",
+        "A13.3 / E#17: a second 暗杠 in the same turn that does not use the replacement tile starts a new chain",
+        hands=["1111p2222p", "", ""],
+        tail="9s ?",
+        actions=["0 concealed_kong 1p", "0 concealed_kong 2p", "0 discard *"],
+        expect={"events_include": [
+            {"type": "konged", "tile": "1p", "money": [4, -2, -2], "chain": 1},
+            {"type": "konged", "tile": "2p", "money": [4, -2, -2], "chain": 1},
+        ]},
+    ),
+    Spec(
+        "chain_self_any_kong",
+        "gang_chain_self = any_kong_same_turn: the same second 暗杠 continues the chain (×2)",
+        rules={"preset": "standard", "gang_chain_self": "any_kong_same_turn"},
+        hands=["1111p2222p", "", ""],
+        tail="9s ?",
+        actions=["0 concealed_kong 1p", "0 concealed_kong 2p", "0 discard *"],
+        expect={"events_include": [{"type": "konged", "tile": "2p", "money": [8, -4, -4], "chain": 2}]},
+    ),
+    Spec(
+        "chain_direct_kong",
+        "A13.3(b) 杠上杠: A 暗杠s, draws, discards 5z; B 直杠s that first discard after the kong: ×2 (A pays 4)",
+        hands=["1111p5z", "555z", ""],
+        tail="9s ?",
+        actions=["0 concealed_kong 1p", "0 discard 5z", "1 kong", "1 discard *"],
+        expect={"events_include": [
+            {"type": "konged", "seat": 0, "tile": "1p", "money": [4, -2, -2], "chain": 1},
+            {"type": "window_opened", "from_seat": 0, "tile": "5z", "gangpao": True},
+            {"type": "konged", "seat": 1, "kind": "kong", "tile": "5z", "money": [-4, 4, 0], "chain": 2},
+        ]},
+    ),
+    Spec(
+        "chain_direct_kong_linear",
+        "gang_chain = linear: the 2nd kong of a chain pays ×2 as well (×n)",
+        rules={"preset": "standard", "gang_chain": "linear"},
+        hands=["1111p5z", "555z", ""],
+        tail="9s ?",
+        actions=["0 concealed_kong 1p", "0 discard 5z", "1 kong", "1 discard *"],
+        expect={"events_include": [{"type": "konged", "seat": 1, "money": [-4, 4, 0], "chain": 2}]},
+    ),
+    # ------------------------------------------------------------------ K: 亮倒 kongs (A9.5)
+    Spec(
+        "k2_liangdao_kong_choice",
+        "K2 / E#41: 亮倒 hand 123p456p777s23s99s (waits 1s/4s) draws 7s: 暗杠 is offered beside the automatic "
+        "discard",
+        hands=["123p456p777s23s99s5z", "", ""],
+        draws="7z 7z 7s",
+        actions=["0 liangdao 5z"],
+        stop_at=0,
+        expect={
+            "events_include": [{"type": "discarded", "seat": 0, "tile": "5z", "liangdao": True, "waits": "14s"}],
+            "state": {"to_act": [0], "legal_actions": {"0": [{"act": "concealed_kong", "tile": "7s"},
+                                                             {"act": "discard", "tile": "7s"}]}},
+        },
+    ),
+    Spec(
+        "k2_liangdao_concealed_kong",
+        "K2: the 亮倒 player's 暗杠 7777s keeps the waits 1s/4s: allowed, pays 2 each, replacement drawn and "
+        "discarded automatically",
+        hands=["123p456p777s23s99s5z", "", ""],
+        draws="7z 7z 7s",
+        tail="9p",
+        actions=["0 liangdao 5z", "0 concealed_kong 7s"],
+        expect={"events_include": [
+            {"type": "konged", "seat": 0, "kind": "concealed_kong", "tile": "7s", "money": [4, -2, -2]},
+            {"type": "drew", "seat": 0, "tile": "9p", "replacement": True},
+            {"type": "discarded", "seat": 0, "tile": "9p", "auto": True},
+        ]},
+    ),
+    Spec(
+        "k2_liangdao_kong_none",
+        "K2 with liangdao_kong = none ([KY]): no kong; the drawn 7s is discarded automatically",
+        rules={"preset": "standard", "liangdao_kong": "none"},
+        hands=["123p456p777s23s99s5z", "", ""],
+        draws="7z 7z 7s",
+        actions=["0 liangdao 5z", "1 discard * @w40"],
+        expect={
+            "events_include": [{"type": "discarded", "seat": 0, "tile": "7s", "auto": True}],
+            "events_exclude": [{"type": "konged"}],
+        },
+    ),
+    Spec(
+        "liangdao_direct_kong",
+        "A9.5 / E#41: a 亮倒 player may 直杠 a discard when the waits stay the same (asked: kong or pass)",
+        hands=["123p456p777s23s99s5z", "7s", ""],
+        draws="7z",
+        actions=["0 liangdao 5z", "1 discard 7s", "0 kong"],
+        expect={"events_include": [
+            {"type": "window_opened", "from_seat": 1, "tile": "7s",
+             "options": [{"seat": 0, "win": 0, "kong": True, "pong": False}]},
+            {"type": "konged", "seat": 0, "kind": "kong", "tile": "7s", "money": [2, -2, 0]},
+        ]},
+    ),
+    # ------------------------------------------------------------------ H: 荒庄 (A14)
+    Spec(
+        "h2_one_liangdao",
+        "H2: only A has 亮倒 (his wait 5z is dead): 荒庄, A -2, B +1, C +1",
+        hands=[DEAD_5Z + "9s", "555z", ""],
+        actions=["0 liangdao 9s"],
+        finish=True,
+        expect={"result": {"outcome": "draw", "hand_deltas": [-2, 1, 1], "kong_deltas": [0, 0, 0],
+                           "next_dealer": 0}},
+    ),
+    Spec(
+        "h4_all_liangdao",
+        "H4: all three 亮倒 (A first), every wait dead: 荒庄, nobody pays (s000)",
+        hands=[DEAD_5Z + "9s", "555z123s456s789s6z", "666z234p678p345s7z"],
+        actions=["0 liangdao 9s", "1 liangdao *", "2 liangdao *"],
+        finish=True,
+        expect={"result": {"outcome": "draw", "hand_deltas": [0, 0, 0], "next_dealer": 0}},
+    ),
+    Spec(
+        "h4_all_liangdao_s004",
+        "H4 with huangzhuang_liangdao = s004_first: the first 亮倒 player pays each other 1: A -2, B +1, C +1",
+        rules={"preset": "standard", "huangzhuang_liangdao": "s004_first"},
+        hands=[DEAD_5Z + "9s", "555z123s456s789s6z", "666z234p678p345s7z"],
+        actions=["0 liangdao 9s", "1 liangdao *", "2 liangdao *"],
+        finish=True,
+        expect={"result": {"outcome": "draw", "hand_deltas": [-2, 1, 1]}},
+    ),
+    Spec(
+        "h5_chajiao",
+        "H5 (chajiao + dealer_on_draw chajiao): A 亮倒 on 5s (M 4), B ready 屁胡 (M 1), C not ready: "
+        "A +2, B +3, C -5; A and C paid, so B deals next",
+        rules={"preset": "standard", "huangzhuang_liangdao": "chajiao", "dealer_on_draw": "chajiao"},
+        hands=[W1_KWX + "9s", "555s234p567p66z78s", "5s1p4p7p9p2s9s5z6z7z5p7s1s"],
+        actions=["0 liangdao 9s"],
+        finish=True,
+        expect={"result": {"outcome": "draw", "hand_deltas": [2, 3, -5], "kong_deltas": [0, 0, 0],
+                           "next_dealer": 1}},
+    ),
+    Spec(
+        "h_none_last_drawer",
+        "huangzhuang_liangdao = none, dealer_on_draw = last_drawer: no 亮倒 penalty; the last seat to draw "
+        "(seat 2 without kongs) deals",
+        rules={"preset": "standard", "huangzhuang_liangdao": "none", "dealer_on_draw": "last_drawer"},
+        hands=[DEAD_5Z + "9s", "555z", ""],
+        actions=["0 liangdao 9s"],
+        finish=True,
+        expect={"result": {"outcome": "draw", "hand_deltas": [0, 0, 0], "next_dealer": 2}},
+    ),
+    # ------------------------------------------------------------------ L: 漏胡 (A8.3)
+    Spec(
+        "l1_louhu_blocked",
+        "L1: W (seat 0) passes X's 5s (M 2); before W draws, Y discards 5s: blocked (2 is not > 2), no window",
+        hands=[W1_KWX, "55s", "55s"],
+        actions=["1 discard 5s", "0 pass", "2 discard 5s", "0 discard *"],
+        expect={
+            "events_include": [{"type": "answered", "seat": 0, "answer": "pass"}],
+            "events_exclude": [{"type": "window_opened", "from_seat": 2, "tile": "5s"}],
+        },
+    ),
+    Spec(
+        "l1_louhu_strict",
+        "L1 under louhu = strict: blocked",
+        rules={"preset": "standard", "louhu": "strict"},
+        hands=[W1_KWX, "55s", "55s"],
+        actions=["1 discard 5s", "0 pass", "2 discard 5s", "0 discard *"],
+        expect={"events_exclude": [{"type": "window_opened", "from_seat": 2, "tile": "5s"}]},
+    ),
+    Spec(
+        "l1_louhu_same_tile",
+        "L1 under louhu = same_tile: blocked too (same tile)",
+        rules={"preset": "standard", "louhu": "same_tile"},
+        hands=[W1_KWX, "55s", "55s"],
+        actions=["1 discard 5s", "0 pass", "2 discard 5s", "0 discard *"],
+        expect={"events_exclude": [{"type": "window_opened", "from_seat": 2, "tile": "5s"}]},
+    ),
+    Spec(
+        "l2_louhu_bigger",
+        "A8.3 / E#9 bigger_exception: W passes X's 5s (M 2); Y, who has 亮倒, then discards 5s: M 4 > 2, allowed",
+        hands=[W1_KWX, "555s", "555z666z777z11p99s"],
+        draws="6p 4p 2p 3p 5s",
+        actions=["1 discard 5s", "0 pass", "2 liangdao *", "0 win"],
+        expect={"result": {"outcome": "win", "winners": [{"seat": 0, "multiplier": {"2": 4}}],
+                           "hand_deltas": [4, 0, -4]}},
+    ),
+    Spec(
+        "l2_louhu_bigger_strict",
+        "The same under louhu = strict: the bigger win is blocked too",
+        rules={"preset": "standard", "louhu": "strict"},
+        hands=[W1_KWX, "555s", "555z666z777z11p99s"],
+        draws="6p 4p 2p 3p 5s",
+        actions=["1 discard 5s", "0 pass", "2 liangdao *", "0 discard *"],
+        expect={"events_exclude": [{"type": "window_opened", "from_seat": 2, "tile": "5s"}]},
+    ),
+    Spec(
+        "l3_louhu_lifted",
+        "L3: after L1, W draws and discards; X discards 5s again: allowed (lifted by the draw), X -2",
+        hands=[W1_KWX, "55s", "55s"],
+        actions=["1 discard 5s", "0 pass", "2 discard 5s", "0 discard *", "1 discard 5s", "0 win"],
+        expect={"result": {"outcome": "win", "winners": [{"seat": 0, "fans": ["卡五星"], "multiplier": {"1": 2}}],
+                           "hand_deltas": [2, -2, 0], "next_dealer": 0}},
+    ),
+    Spec(
+        "l4_louhu_illegal_first",
+        "L4: W 屁胡 (waits 6s/9s). X discards 9s (not a legal win: no window, no 漏胡); then Y, who has 亮倒, "
+        "discards 9s: allowed, M 2, Y -2",
+        dealer=2,
+        hands=[PIHU_69, "9s", "555z666z777z11p33s4p"],
+        draws="2s ? 9s",
+        actions=["2 liangdao 4p", "1 discard 9s", "0 win"],
+        expect={
+            "events_exclude": [{"type": "window_opened", "from_seat": 1, "tile": "9s"}],
+            "result": {"winners": [{"seat": 0, "multiplier": {"2": 2}}], "hand_deltas": [2, 0, -2],
+                       "next_dealer": 0},
+        },
+    ),
+    Spec(
+        "l5_louhu_selfdraw",
+        "L5: W passed X's 5s (L1), then self-draws 5s: 自摸 is never restricted, X -2, Y -2",
+        hands=[W1_KWX, "55s", "5s"],
+        draws="? ? 5s",
+        actions=["1 discard 5s", "0 pass", "2 discard 5s", "0 win"],
+        expect={"result": {"winners": [{"seat": 0, "fans": ["卡五星"], "multiplier": {"1": 2, "2": 2}}],
+                           "hand_deltas": [4, -2, -2]}},
+    ),
+    # ------------------------------------------------------------------ wins, 起胡, 包胡
+    Spec(
+        "dealer_complete_hand",
+        "A7.4 / E#23 / E#43: the dealer's initial 14 are complete; the last tile dealt (5s) is the winning "
+        "tile: 自摸 卡五星, B -2, C -2",
+        hands=[W1_KWX + "5s", "", ""],
+        actions=["0 win"],
+        expect={"result": {"outcome": "win", "winners": [{"seat": 0, "fans": ["卡五星"]}],
+                           "hand_deltas": [4, -2, -2], "next_dealer": 0}},
+    ),
+    Spec(
+        "dealer_complete_hand_offered",
+        "E#23: the complete initial hand is offered as a win",
+        hands=[W1_KWX + "5s", "", ""],
+        expect={"state": {"to_act": [0], "legal_actions_include": {"0": [{"act": "win"}]}}},
+    ),
+    Spec(
+        "pihu_refused",
+        "D02 / A8.2: 屁胡 cannot win on a discard; W is asked only because it can 碰, and 胡 is refused",
+        hands=["123p456p789p88s99s", "9s", ""],
+        actions=["1 discard 9s", "0 win"],
+        expect={"error": {"index": -1, "reason": "pihu_cannot_win_on_discard"}},
+    ),
+    Spec(
+        "pihu_ron_option",
+        "pihu_ron = true: the same 屁胡 may win the discard, X -1",
+        rules={"preset": "standard", "pihu_ron": True},
+        hands=["123p456p789p88s99s", "9s", ""],
+        actions=["1 discard 9s", "0 win"],
+        expect={"result": {"winners": [{"seat": 0, "multiplier": {"1": 1}}], "hand_deltas": [1, -1, 0]}},
+    ),
+    Spec(
+        "d05_liangdao_baohu",
+        "D05 / A9.7: W 亮倒 (屁胡 waits 6s/9s) and wins D's 9s automatically; D has not 亮倒: 包胡, D -4, X 0",
+        hands=[PIHU_69 + "5z", "9s", ""],
+        draws="7z",
+        actions=["0 liangdao 5z", "1 discard 9s"],
+        expect={
+            "events_include": [{"type": "answered", "seat": 0, "answer": "win", "auto": True}],
+            "result": {"winners": [{"seat": 0, "fans": ["亮倒"], "multiplier": {"1": 2, "2": 2}}],
+                       "hand_deltas": [4, -4, 0], "next_dealer": 0},
+        },
+    ),
+    Spec(
+        "liangdao_no_auto_win",
+        "liangdao_auto_win = false: the 亮倒 player is asked (win or pass)",
+        rules={"preset": "standard", "liangdao_auto_win": False},
+        hands=[PIHU_69 + "5z", "9s", ""],
+        draws="7z",
+        actions=["0 liangdao 5z", "1 discard 9s"],
+        expect={"state": {"phase": "claim", "to_act": [0],
+                          "legal_actions": {"0": [{"act": "win"}, {"act": "pass"}]}}},
+    ),
+    Spec(
+        "liangdao_protect_refused",
+        "liangdao_protect (A9.8): D may not discard 9s, a 亮倒 player's winning tile, while holding other tiles",
+        rules={"preset": "standard", "liangdao_protect": True},
+        hands=[PIHU_69 + "5z", "9s", ""],
+        draws="7z",
+        actions=["0 liangdao 5z", "1 discard 9s"],
+        expect={"error": {"index": -1, "reason": "protected_tile"}},
+    ),
+    Spec(
+        "liangdao_not_ready",
+        "A9.1: 亮倒 needs a discard that leaves the hand ready",
+        hands=["123p456p789p1s3s5s7s", "", ""],
+        actions=["0 liangdao 1s"],
+        expect={"error": {"index": 0, "reason": "not_ready_for_liangdao"}},
+    ),
+    Spec(
+        "liangdao_min_wall_refused",
+        "liangdao_min_wall = 12: no 亮倒 with 11 tiles left in the wall",
+        rules={"preset": "standard", "liangdao_min_wall": 12},
+        hands=[W1_KWX, "", ""],
+        actions=["0 liangdao * @w11"],
+        expect={"error": {"index": -1, "reason": "liangdao_wall_too_short"}},
+    ),
+    Spec(
+        "liangdao_min_wall_ok",
+        "liangdao_min_wall = 12: 亮倒 with 14 tiles left is fine",
+        rules={"preset": "standard", "liangdao_min_wall": 12},
+        hands=[W1_KWX, "", ""],
+        actions=["0 liangdao * @w14", "1 discard *"],
+        expect={"events_include": [{"type": "discarded", "seat": 0, "liangdao": True, "waits": "5s"}]},
+    ),
+    # ------------------------------------------------------------------ kong situations
+    Spec(
+        "d48_gangshang_kaihua",
+        "D48: A 暗杠s 3333p and wins on the replacement 9p: 杠上开花 M 2 (B -2, C -2) plus kong money 2 each: A +8",
+        hands=["333p123s456s789s9p3p", "", ""],
+        tail="9p",
+        actions=["0 concealed_kong 3p", "0 win"],
+        expect={"result": {"winners": [{"seat": 0, "fans": ["杠上开花"], "multiplier": {"1": 2, "2": 2}}],
+                           "hand_deltas": [4, -2, -2], "kong_deltas": [4, -2, -2], "deltas": [8, -4, -4]}},
+    ),
+    Spec(
+        "d49_gangshang_pao",
+        "D49: Y 补杠s 5z (X -1, W -1), draws, discards 8s; W's plain hand wins it as 杠上炮 (M 2): "
+        "net W +1, X -1, Y 0",
+        dealer=2,
+        hands=["123p456p789p67s99p", "", "5z5z3s"],
+        draws="5z ? ? 5z",
+        tail="8s",
+        actions=["0 discard 5z", "2 pong", "2 discard 3s", "2 added_kong 5z", "2 discard 8s", "0 win"],
+        expect={"result": {"winners": [{"seat": 0, "fans": ["杠上炮"], "multiplier": {"2": 2}}],
+                           "hand_deltas": [2, 0, -2], "kong_deltas": [-1, -1, 2], "deltas": [1, -1, 0],
+                           "next_dealer": 0}},
+    ),
+    Spec(
+        "d50_qianggang",
+        "D50 / A6.6: W (123p456p789p68s5z5z) robs Y's 补杠 of 7s: 抢杠胡 M 2, Y -2; the kong is void (no kong money)",
+        dealer=2,
+        hands=["123p456p789p68s5z5z", "7s", "77s3s"],
+        draws="? ? ? ? 7s",
+        actions=["1 discard 7s", "2 pong", "2 discard 3s", "2 added_kong 7s", "0 win"],
+        expect={
+            "events_include": [{"type": "window_opened", "kind": "rob", "from_seat": 2, "tile": "7s"}],
+            "events_exclude": [{"type": "konged"}],
+            "result": {"winners": [{"seat": 0, "fans": ["抢杠胡"], "multiplier": {"2": 2}}],
+                       "hand_deltas": [2, 0, -2], "kong_deltas": [0, 0, 0], "next_dealer": 0},
+        },
+    ),
+    Spec(
+        "d50_qianggang_passed",
+        "A6.6: W passes the rob; the 补杠 completes (B -1, W -1) and Y draws a replacement",
+        dealer=2,
+        hands=["123p456p789p68s5z5z", "7s", "77s3s"],
+        draws="? ? ? ? 7s",
+        actions=["1 discard 7s", "2 pong", "2 discard 3s", "2 added_kong 7s", "0 pass", "2 discard *"],
+        expect={"events_include": [
+            {"type": "answered", "seat": 0, "answer": "pass"},
+            {"type": "konged", "seat": 2, "kind": "added_kong", "tile": "7s", "money": [-1, -1, 2]},
+        ]},
+    ),
+    Spec(
+        "d50_qianggang_off",
+        "qianggang = false: no rob window; the 补杠 completes",
+        rules={"preset": "standard", "qianggang": False},
+        dealer=2,
+        hands=["123p456p789p68s5z5z", "7s", "77s3s"],
+        draws="? ? ? ? 7s",
+        actions=["1 discard 7s", "2 pong", "2 discard 3s", "2 added_kong 7s", "2 discard *"],
+        expect={
+            "events_include": [{"type": "konged", "seat": 2, "kind": "added_kong", "money": [-1, -1, 2]}],
+            "events_exclude": [{"type": "window_opened", "kind": "rob"}],
+        },
+    ),
+    Spec(
+        "kong_after_pong_refused",
+        "A6.3: no 暗杠 right after 碰 (kongs wait for a turn with a draw)",
+        hands=["1111p66s9p", "6s", ""],
+        actions=["1 discard 6s", "0 pong", "0 concealed_kong 1p"],
+        expect={"error": {"index": -1, "reason": "kong_not_allowed_after_pong"}},
+    ),
+    Spec(
+        "kong_after_peng_option",
+        "kong_after_peng = true: the 暗杠 right after 碰 is accepted",
+        rules={"preset": "standard", "kong_after_peng": True},
+        hands=["1111p66s9p", "6s", ""],
+        actions=["1 discard 6s", "0 pong", "0 concealed_kong 1p", "0 discard *"],
+        expect={"events_include": [{"type": "konged", "seat": 0, "kind": "concealed_kong", "money": [4, -2, -2]}]},
+    ),
+    Spec(
+        "kong_on_last_tile_refused",
+        "A6.5 / A16.1: the player who draws the last tile may not kong",
+        dealer=1,
+        hands=["1111p", "", ""],
+        actions=["0 concealed_kong 1p @w0"],
+        expect={"error": {"index": -1, "reason": "kong_on_last_tile"}},
+    ),
+    # ------------------------------------------------------------------ last tiles (A16), 一炮双响
+    Spec(
+        "d52_haidilao",
+        "D52: W self-draws the last wall tile 4s: 海底捞月 M 2, X -2, Y -2",
+        dealer=1,
+        hands=[PIHU_14, "1111s", "444s"],
+        tail="4s",
+        actions=["0 win @w0"],
+        expect={"result": {"winners": [{"seat": 0, "fans": ["海底捞月"], "multiplier": {"1": 2, "2": 2}}],
+                           "hand_deltas": [4, -2, -2], "next_dealer": 0}},
+    ),
+    Spec(
+        "d54_last_discard_pihu",
+        "D54 / A5.4 / A16.2: Y draws the last tile and discards 4s; W's 屁胡 may not take it and X may not 碰/杠 "
+        "it: 荒庄",
+        hands=[PIHU_14, "444s", "1111s"],
+        tail="4s",
+        actions=["2 discard 4s @w0"],
+        expect={
+            "events_exclude": [{"type": "window_opened", "from_seat": 2, "tile": "4s"}],
+            "result": {"outcome": "draw", "hand_deltas": [0, 0, 0], "next_dealer": 0},
+        },
+    ),
+    Spec(
+        "last_discard_win",
+        "A16.2: the final discard may be won when M >= 2 (卡五星), Y -2; X holding 555s is offered nothing",
+        hands=[W1_KWX, "555s", ""],
+        tail="5s",
+        actions=["2 discard 5s @w0", "0 win"],
+        expect={
+            "events_include": [{"type": "window_opened", "from_seat": 2, "tile": "5s", "last": True,
+                                "options": [{"seat": 0, "win": 2, "kong": False, "pong": False}]}],
+            "result": {"winners": [{"seat": 0, "fans": ["卡五星"]}], "hand_deltas": [2, 0, -2]},
+        },
+    ),
+    Spec(
+        "d57_double_ron",
+        "D57 / A5.2 / A12.5: D discards 5s; W1 (卡五星) and W2 (碰碰胡 with [碰 222p][碰 888p]) both win: "
+        "D -4, each +2; the discarder deals next (A15.2)",
+        hands=[W1_KWX, "2p8p5s", "777s55s99p22p88p3s4p"],
+        actions=["1 discard 2p", "2 pong", "2 discard 3s", "1 discard 8p", "2 pong", "2 discard 4p",
+                 "1 discard 5s", "0 win", "2 win"],
+        expect={"result": {"outcome": "win",
+                           "winners": [{"seat": 2, "fans": ["碰碰胡"], "multiplier": {"1": 2}},
+                                       {"seat": 0, "fans": ["卡五星"], "multiplier": {"1": 2}}],
+                           "hand_deltas": [2, -4, 2], "next_dealer": 1}},
+    ),
+    # ------------------------------------------------------------------ input errors and seeds
+    Spec(
+        "error_not_your_turn",
+        "an action by a seat that is not to act",
+        hands=["", "", ""],
+        actions=["!1 discard 5p"],
+        expect={"error": {"index": 0, "reason": "not_your_turn"}},
+    ),
+    Spec(
+        "error_tile_not_in_hand",
+        "a discard of a tile the seat does not hold",
+        hands=["111p222p333p444p55p", "", ""],
+        actions=["!0 discard 9s"],
+        expect={"error": {"index": 0, "reason": "tile_not_in_hand"}},
+    ),
+]
