@@ -395,7 +395,7 @@ class FakeBotAPI(ApiMethods, Actors):
     # ================================================================== waiting
 
     async def wait_for(
-        self, predicate: Callable[[], T], timeout: float = 5.0, *, message: str | None = None,
+        self, predicate: Callable[[], T | None], timeout: float = 5.0, *, message: str | None = None,
         interval: float = 0.01,
     ) -> T:
         """Wait until ``predicate()`` returns something truthy, and return it.
@@ -414,8 +414,8 @@ class FakeBotAPI(ApiMethods, Actors):
                 return value
             remaining = deadline - loop.time()
             if remaining <= 0:
-                raise WaitTimeout(self._timeout_report(message or getattr(predicate, "__name__", "condition"),
-                                                       timeout))
+                what = message or str(getattr(predicate, "__name__", "condition"))
+                raise WaitTimeout(self._timeout_report(what, timeout))
             await self._signal.wait(min(interval, remaining))
 
     def _timeout_report(self, what: str, timeout: float) -> str:
@@ -515,10 +515,10 @@ class FakeBotAPI(ApiMethods, Actors):
             return None
         else:
             chat_id = raw
-        chat = self.chats.get(chat_id)
-        if chat is None and chat_id in self.users:
-            chat = self.private_chat(self.users[chat_id])
-        return chat
+        found = self.chats.get(chat_id)
+        if found is None and chat_id in self.users:
+            found = self.private_chat(self.users[chat_id])
+        return found
 
     def _add_message(self, chat: FakeChat, from_user: FakeUser, **fields: Any) -> FakeMessage:
         message = FakeMessage(chat=chat, message_id=chat.allocate_message_id(), from_user=from_user,

@@ -466,7 +466,8 @@ def parse_markdown_v2(source: str) -> ParsedText:
             opened = stack.pop()
             i += {"underline": 2, "spoiler": 2, "pre": 3}.get(opened.kind, 1)
             length = out.u16 - opened.offset
-            entity: dict[str, Any] | None = {"type": opened.kind, "offset": opened.offset, "length": length}
+            base: dict[str, Any] = {"type": opened.kind, "offset": opened.offset, "length": length}
+            entity: dict[str, Any] | None = base
             if opened.kind == "text_link":
                 url = out.text(opened.out_index)
                 if i < n and source[i] == "(":
@@ -497,9 +498,9 @@ def parse_markdown_v2(source: str) -> ParsedText:
                 i = end + 1
                 if match is None or int(match.group(1)) == 0:
                     raise EntityParseError("Invalid custom emoji identifier specified")
-                entity["custom_emoji_id"] = match.group(1)
+                base["custom_emoji_id"] = match.group(1)
             elif opened.kind == "pre" and opened.argument:
-                entity["language"] = opened.argument
+                base["language"] = opened.argument
             if entity is not None and length > 0:
                 entities.append(entity)
             continue

@@ -48,7 +48,8 @@ def _id_set(chats: Iterable[object] | object | None) -> frozenset[int] | None:
         chats = [chats]
     ids = set()
     for chat in chats:
-        ids.add(int(getattr(chat, "id", chat)))  # FakeChat / FakeUser (private chat) / int
+        chat_id = getattr(chat, "id", chat)  # FakeChat / FakeUser (private chat) / int
+        ids.add(int(chat_id))
     return frozenset(ids)
 
 

@@ -8,7 +8,9 @@ Fixtures (all function-scoped; a fresh world per test, startup costs ~1 ms in-pr
 ms over HTTP):
 
 * ``fakebot`` — a :class:`FakeBotAPI` (bot ``@kwx_test_bot``); the test fails at teardown if the
-  fake itself crashed (``fake.internal_errors``).
+  fake itself crashed (``fake.internal_errors``). Configure it per test with the marker
+  ``@pytest.mark.fakebot(privacy_mode=False, callback_query_ttl=5, latency=0.01, ...)`` (keyword
+  arguments of :class:`FakeBotAPI`).
 * ``fakebot_server`` — a running :class:`FakeBotServer` on 127.0.0.1 for ``fakebot`` (sets
   ``NO_PROXY`` for 127.0.0.1/localhost); ``.base_url`` / ``.base_file_url`` for PTB.
 * ``fakebot_builder`` — ``ApplicationBuilder`` factory wired over HTTP to the server; call it,
@@ -30,10 +32,16 @@ from .http import FakeBotServer
 from .ptb import application_builder, fake_bot
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the ``fakebot`` marker."""
+    config.addinivalue_line("markers", "fakebot(**kwargs): keyword arguments for the fakebot fixture's FakeBotAPI")
+
+
 @pytest.fixture
-def fakebot() -> Iterator[FakeBotAPI]:
-    """A fresh fake Telegram world."""
-    fake = FakeBotAPI()
+def fakebot(request: pytest.FixtureRequest) -> Iterator[FakeBotAPI]:
+    """A fresh fake Telegram world (``@pytest.mark.fakebot(...)`` passes constructor arguments)."""
+    marker = request.node.get_closest_marker("fakebot")
+    fake = FakeBotAPI(**(marker.kwargs if marker else {}))
     yield fake
     if fake.internal_errors:
         pytest.fail(f"the fake Bot API crashed: {fake.internal_errors!r}")

@@ -182,12 +182,14 @@ def normalize_reply_markup(value: Any, *, inline_only: bool = False) -> dict[str
             for button in row:
                 if isinstance(button, dict) and not isinstance(button.get("text"), str):
                     raise bad_request('can\'t parse keyboard button: Can\'t find field "text"')
-        return _strip_none(value)
+        reply_keyboard: dict[str, Any] = _strip_none(value)
+        return reply_keyboard
     for flag in ("remove_keyboard", "force_reply"):
         if flag in value:
             if not isinstance(value[flag], bool):
                 raise bad_request(f'field "{flag}" must be of type Boolean')
-            return _strip_none(value)
+            simple: dict[str, Any] = _strip_none(value)
+            return simple
     raise bad_request("can't parse reply keyboard markup JSON object")
 
 

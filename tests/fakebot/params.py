@@ -8,6 +8,7 @@ accepts both and raises the Bot API's own errors for malformed values.
 
 from __future__ import annotations
 
+import builtins
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -19,17 +20,23 @@ UploadedFile = tuple[str, bytes, str]
 
 
 class Params:
-    """Parameters of one call plus its uploaded files (multipart parts by part name)."""
+    """Parameters of one call plus its uploaded files (multipart parts by part name).
 
-    def __init__(self, raw: Mapping[str, Any] | None = None, files: Mapping[str, UploadedFile] | None = None):
-        self.raw: dict[str, Any] = {k: v for k, v in (raw or {}).items() if v is not None}
-        self.files: dict[str, UploadedFile] = dict(files or {})
+    (Annotations spell ``builtins.str`` etc. because the accessor methods ``str``/``int``/``float``/
+    ``bool`` shadow the builtins inside the class body.)
+    """
 
-    def has(self, name: str) -> bool:
+    def __init__(
+        self, raw: Mapping[builtins.str, Any] | None = None, files: Mapping[builtins.str, UploadedFile] | None = None
+    ) -> None:
+        self.raw: dict[builtins.str, Any] = {k: v for k, v in (raw or {}).items() if v is not None}
+        self.files: dict[builtins.str, UploadedFile] = dict(files or {})
+
+    def has(self, name: builtins.str) -> builtins.bool:
         """True if the parameter is present (even if empty)."""
         return name in self.raw
 
-    def str(self, name: str, default: str | None = None) -> str | None:
+    def str(self, name: builtins.str, default: builtins.str | None = None) -> builtins.str | None:
         """The value as a string (JSON-typed values are converted back to text)."""
         value = self.raw.get(name)
         if value is None:
@@ -42,7 +49,9 @@ class Params:
             return str(value)
         return json.dumps(value)
 
-    def int(self, name: str, default: int | None = None, *, error: str | None = None) -> int | None:
+    def int(
+        self, name: builtins.str, default: builtins.int | None = None, *, error: builtins.str | None = None
+    ) -> builtins.int | None:
         """The value as an int; a non-integer raises 400 ``error`` (or a generic text)."""
         value = self.raw.get(name)
         if value is None or value == "":
@@ -64,7 +73,7 @@ class Params:
                 return int(as_float)
             raise bad_request(error or f"invalid {name} specified") from None
 
-    def float(self, name: str, default: float | None = None) -> float | None:
+    def float(self, name: builtins.str, default: builtins.float | None = None) -> builtins.float | None:
         """The value as a float (``timeout`` may be fractional)."""
         value = self.raw.get(name)
         if value is None or value == "":
@@ -74,7 +83,7 @@ class Params:
         except (TypeError, ValueError):
             raise bad_request(f"invalid {name} specified") from None
 
-    def bool(self, name: str, default: bool = False) -> bool:
+    def bool(self, name: builtins.str, default: builtins.bool = False) -> builtins.bool:
         """The value as a bool (``true``/``false``/``1``/``0``)."""
         value = self.raw.get(name)
         if value is None:
@@ -88,7 +97,7 @@ class Params:
             return False
         raise bad_request(f'field "{name}" must be of type Boolean')
 
-    def json(self, name: str, default: Any = None, *, error: str | None = None) -> Any:
+    def json(self, name: builtins.str, default: Any = None, *, error: builtins.str | None = None) -> Any:
         """The value JSON-decoded if it is a string, else as given."""
         value = self.raw.get(name)
         if value is None:
@@ -102,13 +111,13 @@ class Params:
                 raise bad_request(error or f"can't parse {name} JSON object") from None
         return value
 
-    def require(self, name: str, error: ApiError) -> Any:
+    def require(self, name: builtins.str, error: ApiError) -> Any:
         """The raw value, or raise ``error`` if absent or empty."""
         value = self.raw.get(name)
         if value is None or value == "":
             raise error
         return value
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[builtins.str, Any]:
         """A copy of the raw parameters."""
         return dict(self.raw)

@@ -39,7 +39,7 @@ def http_request(*, pool_size: int = 16, read_timeout: float = 5.0, connect_time
 
 def application_builder(
     fake: FakeBotAPI, server: FakeBotServer | None = None, *, read_timeout: float = 5.0
-) -> ApplicationBuilder:
+) -> ApplicationBuilder:  # type: ignore[type-arg]
     """A builder for an ``Application`` that talks to ``fake``.
 
     With ``server`` it uses the real HTTP wire protocol (``base_url``/``base_file_url``);

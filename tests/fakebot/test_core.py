@@ -631,3 +631,12 @@ async def test_seen_texts_include_edit_history_buttons_and_deleted_messages(worl
     assert fake.seen_texts(group) == ["secret 5z", "1s", "clean", "gone"]
     assert fake.seen_texts(group, include_buttons=False) == ["secret 5z", "clean", "gone"]
     assert [m.content for m in fake.bot_messages(group)] == ["clean"]
+
+
+@pytest.mark.fakebot(privacy_mode=False, bot_username="other_test_bot", callback_query_ttl=2.0)
+async def test_fixture_marker_configures_the_fake(fakebot):
+    assert (fakebot.privacy_mode, fakebot.bot.username, fakebot.callback_query_ttl) == (False, "other_test_bot", 2.0)
+    alice = fakebot.create_user("Alice")
+    group = fakebot.create_group("G", members=[alice])
+    fakebot.user_sends(alice, group, "plain talk reaches a bot without privacy mode")
+    assert len(fakebot.updates) == 1
