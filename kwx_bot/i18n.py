@@ -14,7 +14,7 @@ else ``KWX_DEFAULT_LANGUAGE``.
 
 Maintainers (after changing strings)::
 
-    python -m kwx_bot.i18n update   # extract msgids from kwx_bot/*.py into kwx.pot, merge into each .po
+    python -m kwx_bot.i18n update   # extract msgids from kwx_bot/*.py, merge them into each .po
     python -m kwx_bot.i18n check    # every msgid translated in zh_CN, placeholders consistent
 
 ``tests/kwx_bot/test_i18n.py`` runs the same check.
@@ -120,8 +120,8 @@ def check_catalogs(langs: tuple[str, ...] = ("zh_CN",)) -> list[str]:
                 continue
             if have.fuzzy:
                 problems.append(f"{lang}: fuzzy {msg.id!r}")
-            ids = msg.id if isinstance(msg.id, tuple) else (msg.id,)
-            strs = have.string if isinstance(have.string, tuple) else (have.string,)
+            ids = [str(x) for x in (msg.id if isinstance(msg.id, (tuple, list)) else (msg.id,))]
+            strs = [str(x) for x in (have.string if isinstance(have.string, (tuple, list)) else (have.string,))]
             want_ph = set(_PLACEHOLDER.findall(" ".join(ids)))
             want_tags = sorted(_TAG.findall(ids[0]))
             for s in strs:
@@ -138,8 +138,6 @@ def check_catalogs(langs: tuple[str, ...] = ("zh_CN",)) -> list[str]:
 def update_catalogs() -> None:
     """Extract msgids and merge them into every language's ``.po`` (new entries untranslated)."""
     pot = extract()
-    with (LOCALE_DIR / f"{DOMAIN}.pot").open("wb") as fh:
-        write_po(fh, pot, omit_header=False, sort_output=True, width=110)
     for lang in LANGUAGES:
         path = po_path(lang)
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -209,11 +209,12 @@ class Store:
         gid = await self._scalar("SELECT group_id FROM chats WHERE chat_id = ?", (chat_id,))
         if gid is None:
             gid = await self._scalar("SELECT group_id FROM chat_aliases WHERE old_chat_id = ?", (chat_id,))
-        return gid
+        return None if gid is None else int(gid)
 
     async def chat_id_for_group(self, group_id: int) -> int | None:
         """The current Telegram chat id of a group."""
-        return await self._scalar("SELECT chat_id FROM chats WHERE group_id = ?", (group_id,))
+        cid = await self._scalar("SELECT chat_id FROM chats WHERE group_id = ?", (group_id,))
+        return None if cid is None else int(cid)
 
     async def group_title(self, group_id: int) -> str:
         """The group's title as last seen ("" if unknown)."""

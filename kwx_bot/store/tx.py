@@ -101,7 +101,8 @@ class Tx:
         """
         gid = await self._scalar("SELECT group_id FROM chats WHERE chat_id = ?", (old_chat_id,))
         if gid is None:
-            return await self._scalar("SELECT group_id FROM chats WHERE chat_id = ?", (new_chat_id,))
+            new = await self._scalar("SELECT group_id FROM chats WHERE chat_id = ?", (new_chat_id,))
+            return None if new is None else int(new)
         clash = await self._scalar("SELECT group_id FROM chats WHERE chat_id = ?", (new_chat_id,))
         if clash is not None and clash != gid:
             # The new id was seen on its own first (an update raced the migration): retire that row's id.

@@ -1,0 +1,98 @@
+"""Application wiring: builder, handlers, start-up and shutdown (DESIGN.md §4 "main() only wires").
+
+:func:`build_application` makes the production ``Application`` from :class:`Settings` (token,
+optional own Bot API server, ``AIORateLimiter(max_retries=2)``); tests pass their own
+``ApplicationBuilder`` (wired to the fake Bot API) and, if they like, their own pictures.
+
+``post_init`` opens the store (running migrations), creates the :class:`TableService` with JobQueue
+timers, registers the command menus per scope and language (``setMyCommands``) and resumes every
+open table (replaying its events, re-arming its deadline, refreshing its messages).
+``post_shutdown`` stops background work and closes the store.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
+from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
+
+from .handlers import register
+from .handlers.common import SERVICE_KEY
+from .i18n import N_, translator
+from .pictures import Pictures, RenderPictures
+from .processor import PerChatProcessor
+from .sender import Sender
+from .service import TableService
+from .service.timers import JobQueueTimers
+from .settings import Settings
+from .store import Store
+
+__all__ = ["build_application", "register_commands"]
+
+log = logging.getLogger("kwx")
+
+_GROUP_COMMANDS = (("new", N_("Open a table in this group")), ("help", N_("How to play with this bot")))
+_PRIVATE_COMMANDS = (("hand", N_("Send my hand message again")), ("help", N_("How to play with this bot")))
+
+
+def _commands(pairs: tuple[tuple[str, str], ...], lang: str) -> list[BotCommand]:
+    tr = translator(lang)
+    return [BotCommand(cmd, tr.gettext(desc)) for cmd, desc in pairs]
+
+
+async def register_commands(app: Application[Any, Any, Any, Any, Any, Any], default_language: str) -> None:
+    """Command menus for groups and private chats, in Chinese and English (``setMyCommands``)."""
+    bot = app.bot
+    for scope, pairs in (
+        (BotCommandScopeAllGroupChats(), _GROUP_COMMANDS),
+        (BotCommandScopeAllPrivateChats(), _PRIVATE_COMMANDS),
+    ):
+        await bot.set_my_commands(_commands(pairs, default_language), scope=scope)
+        for code, lang in (("zh", "zh_CN"), ("en", "en")):
+            await bot.set_my_commands(_commands(pairs, lang), scope=scope, language_code=code)
+
+
+def build_application(
+    settings: Settings,
+    *,
+    builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] | None = None,
+    pictures: Pictures | None = None,
+    store: Store | None = None,
+) -> Application[Any, Any, Any, Any, Any, Any]:
+    """The kwx ``Application``.  ``builder``: a pre-configured builder (tests: the fake Bot API);
+    ``store``: an already open store (tests restarting on the same database use a fresh one)."""
+    if builder is None:
+        builder = ApplicationBuilder().token(settings.token)
+        if settings.api_base_url:
+            builder = builder.base_url(f"{settings.api_base_url}/bot").base_file_url(
+                f"{settings.api_base_url}/file/bot"
+            )
+        if settings.rate_limit:
+            builder = builder.rate_limiter(AIORateLimiter(max_retries=2))
+
+    async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+        opened = store if store is not None else await Store.open(settings.db_path)
+        service = TableService(opened, Sender(app.bot), pictures or RenderPictures(), settings)
+        if app.job_queue is not None:
+            service.use_timers(JobQueueTimers(app.job_queue, service.on_timer))
+        app.bot_data[SERVICE_KEY] = service
+        try:
+            await register_commands(app, settings.default_language)
+        except Exception:
+            log.exception("could not register the command menus")
+        await service.startup()
+        log.info("kwx bot @%s running (database %s)", app.bot.username, opened.path)
+
+    async def post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+        service = app.bot_data.pop(SERVICE_KEY, None)
+        if isinstance(service, TableService):
+            await service.shutdown()
+            if store is None:
+                await service.store.close()
+
+    builder = builder.concurrent_updates(PerChatProcessor()).post_init(post_init).post_shutdown(post_shutdown)
+    app = builder.build()
+    register(app)
+    return app

@@ -1,0 +1,46 @@
+"""The error handler: log with context, tell the operator's admin chat, never crash a table.
+
+Telegram failures of sends are handled by :class:`~kwx_bot.sender.Sender`; what reaches this
+handler is a bug or an unexpected failure inside a handler or a job.  The table stays consistent
+because every change is one transaction; the user sees a short apology instead of silence.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from telegram import Update
+
+from ..texts import esc
+from .common import SERVICE_KEY
+
+__all__ = ["on_error"]
+
+log = logging.getLogger("kwx.errors")
+_last_report = [0.0]
+REPORT_INTERVAL = 60.0
+
+
+async def on_error(update: object, context: Any) -> None:
+    """Log the error with the update's chat/user; report to ``KWX_ADMIN_CHAT_ID`` at most once a minute."""
+    error = context.error
+    chat = update.effective_chat if isinstance(update, Update) else None
+    user = update.effective_user if isinstance(update, Update) else None
+    log.error(
+        "error while handling an update (chat %s, user %s): %s",
+        chat.id if chat else None, user.id if user else None, error, exc_info=error,
+    )  # fmt: skip
+    service = context.application.bot_data.get(SERVICE_KEY)
+    if service is None:
+        return
+    admin = service.settings.admin_chat_id
+    now = time.monotonic()
+    if admin is not None and now - _last_report[0] >= REPORT_INTERVAL:
+        _last_report[0] = now
+        text = f"kwx error: {esc(type(error).__name__)}: {esc(str(error))[:300]} (chat {chat.id if chat else '-'})"
+        await service.sender.send_text(admin, text, notify=False)
+    if isinstance(update, Update) and update.effective_message is not None and update.callback_query is None and chat:
+        tr = service.tr(service.settings.default_language)
+        await service.sender.send_text(chat.id, tr.gettext("Sorry, something went wrong. Nothing was changed."))

@@ -1,0 +1,282 @@
+"""The table service: what handlers call (DESIGN.md §4 "Handlers are thin").
+
+:class:`TableService` wires :class:`~.tables.Tables` (open tables, loaded from SQLite),
+:class:`~.play.Play` (decisions and commits), :class:`~.lobby.Lobby` (table life),
+:class:`~.present.Presenter` (messages) and the timers.  Each entry point takes plain values
+(user id, chat id, callback data) — never Telegram objects — and an ``answer`` callback for button
+presses, which it calls exactly once, before any slow work (rendering, sends).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..codec import Button, CodecError, Op, StartKind, decode, decode_start
+from ..game import Deal
+from ..i18n import Translator, translator
+from ..pictures import Pictures
+from ..sender import Sender
+from ..settings import Settings, normalize_language
+from ..store import Store, TableStatus
+from .live import LiveTable
+from .lobby import LOBBY_OPS, JoinResult, Lobby
+from .play import GAME_OPS, Answer, Play, Reply
+from .present import Presenter
+from .tables import Tables
+from .timers import AsyncioTimers, Timers
+
+__all__ = ["Answer", "JoinResult", "Reply", "TableService", "UserInfo"]
+
+log = logging.getLogger("kwx.service")
+
+
+@dataclass(frozen=True, slots=True)
+class UserInfo:
+    """The Telegram user behind an update (plain values)."""
+
+    user_id: int
+    first_name: str
+    last_name: str | None = None
+    username: str | None = None
+    language_code: str | None = None
+
+
+class TableService:
+    """See module docstring.  ``timers`` defaults to asyncio tasks; production passes JobQueue timers
+    through :meth:`use_timers` once the application exists."""
+
+    def __init__(
+        self,
+        store: Store,
+        sender: Sender,
+        pictures: Pictures,
+        settings: Settings,
+        *,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.sender = sender
+        self.settings = settings
+        self.tables = Tables(store, settings, clock)
+        self.present = Presenter(self.tables, sender, pictures, table_edit_seconds=settings.table_edit_seconds)
+        self.timers: Timers = AsyncioTimers(self.on_timer, clock)
+        self.play = Play(self.tables, self.present, self.timers)
+        self.lobby = Lobby(self.tables, self.play, self.present, self.timers)
+        self._users: dict[int, UserInfo] = {}
+        self._bg: set[asyncio.Task[Any]] = set()
+        sender.on_forbidden = self.on_forbidden
+        sender.on_migrated = self.on_migrated
+
+    def use_timers(self, timers: Timers) -> None:
+        """Replace the timers (before :meth:`startup`)."""
+        self.timers = timers
+        self.play.timers = timers
+        self.lobby.timers = timers
+
+    def tr(self, lang: str) -> Translator:
+        """A catalog by name."""
+        return translator(lang)
+
+    def user_tr(self, user: UserInfo) -> Translator:
+        """The catalog for a user's private messages."""
+        return translator(normalize_language(user.language_code, self.settings.default_language))
+
+    # -- lifecycle -------------------------------------------------------------------------------
+
+    async def startup(self) -> list[LiveTable]:
+        """Reload every open table from its events, re-arm deadlines, refresh their messages."""
+        tables = await self.tables.resume_all()
+        for live in tables:
+            await self.play.resume(live)
+            if live.row.status == TableStatus.LOBBY:
+                self.timers.arm(live.table_id, live.row.updated_at + self.settings.lobby_idle_seconds)
+            else:
+                self._spawn(self._present(live))
+        log.info("resumed %d open table(s)", len(tables))
+        return tables
+
+    async def shutdown(self) -> None:
+        """Stop background work (pending edits, timers)."""
+        for task in list(self._bg):
+            task.cancel()
+        await asyncio.gather(*self._bg, return_exceptions=True)
+        await self.present.aclose()
+        if isinstance(self.timers, AsyncioTimers):
+            await self.timers.aclose()
+
+    async def idle(self) -> None:
+        """Wait for background presentation work (tests)."""
+        while self._bg:
+            await asyncio.gather(*list(self._bg), return_exceptions=True)
+        await self.present.idle()
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._bg.add(task)
+        task.add_done_callback(self._bg.discard)
+
+    async def _present(self, live: LiveTable) -> None:
+        try:
+            await self.present.sync(live)
+        except Exception:
+            log.exception("table %s: presentation failed", live.table_id)
+
+    # -- users -----------------------------------------------------------------------------------
+
+    async def touch_user(self, user: UserInfo, *, can_pm: bool | None = None) -> None:
+        """Record a user's names and language (written only when changed) and PM reachability."""
+        if self._users.get(user.user_id) != user or can_pm is not None:
+            async with self.store.transaction() as tx:
+                await tx.upsert_user(user.user_id, user.first_name, user.last_name, user.username, user.language_code)
+                if can_pm is not None:
+                    await tx.set_can_pm(user.user_id, can_pm)
+            self._users[user.user_id] = user
+
+    # -- commands --------------------------------------------------------------------------------
+
+    async def new_table(self, chat_id: int, title: str, user: UserInfo) -> str | None:
+        """``/new`` in a group; returns a refusal text for the group, or None."""
+        await self.touch_user(user)
+        lang = await self.tables.group_lang(await self._group_id(chat_id, title))
+        return await self.lobby.new_table(chat_id, title, user.user_id, self.tr(lang))
+
+    async def _group_id(self, chat_id: int, title: str) -> int:
+        async with self.store.transaction() as tx:
+            return await tx.ensure_group(chat_id, title)
+
+    async def private_start(self, user: UserInfo, payload: str | None) -> str | None:
+        """``/start [payload]`` in a private chat: the user can be messaged from now on.
+
+        Completes a join (payload or pending intent); during a hand re-sends the hand message (and
+        returns None); otherwise returns a greeting.
+        """
+        await self.touch_user(user, can_pm=True)
+        tr = self.user_tr(user)
+        await self._reachable_again(user.user_id)
+        if payload:
+            try:
+                start = decode_start(payload)
+            except CodecError:
+                start = None
+            if start is not None and start.kind is StartKind.JOIN:
+                return await self.lobby.start_payload(user.user_id, start.kind, start.table_id, tr)
+        if await self.resend_hand(user.user_id):
+            return None
+        return await self.lobby.pending_or_welcome(user.user_id, tr)
+
+    async def resend_hand(self, user_id: int) -> bool:
+        """``/hand``: send the player's hand message afresh; the old one's buttons stop working.
+        False if the user has no hand in play."""
+        seat_row = await self.store.open_seat_of_user(user_id)
+        if seat_row is None:
+            return False
+        live = await self.tables.get(seat_row.table_id)
+        if live is None or live.state is None or live.row.status != TableStatus.PLAYING:
+            return False
+        seat = live.seat_of(user_id)
+        if seat is None:
+            return False
+        seat.can_pm = True
+        old = await self.present.forget_hand_message(live, seat)
+        await self.present.sync(live, seats=[seat.seat])
+        if old is not None and old != seat.hand_msg_id:
+            await self.sender.edit_markup(user_id, old, None)
+        return True
+
+    async def _reachable_again(self, user_id: int) -> None:
+        for live in self.tables.cached():
+            seat = live.seat_of(user_id)
+            if seat is not None and not seat.can_pm:
+                seat.can_pm = True
+                seat.shown = None
+
+    # -- buttons ---------------------------------------------------------------------------------
+
+    async def button(self, user: UserInfo, message_id: int | None, data: str | None, answer: Answer) -> None:
+        """A callback query: decode, route, answer once, then present."""
+        await self.touch_user(user)
+        tr = self.user_tr(user)
+        try:
+            button = decode(data)
+        except CodecError:
+            await answer(Reply(tr.gettext("This button is not one of mine (or it is too old).")))
+            return
+        live = await self.tables.get(button.table_id)
+        if live is None:
+            await answer(Reply(tr.gettext("This table is closed.")))
+            return
+        if button.op in LOBBY_OPS:
+            await self.lobby.press(live, user.user_id, button, answer, tr)
+        elif button.op in GAME_OPS:
+            if await self.play.press(live, user.user_id, message_id, button, answer):
+                await self._after_change(live, user.user_id, button)
+        else:  # pragma: no cover - every Op is routed
+            await answer(Reply())
+
+    async def _after_change(self, live: LiveTable, user_id: int, button: Button) -> None:
+        ui_only = button.op in (Op.LIANGDAO_MENU, Op.LIANGDAO_PICK, Op.BACK)
+        seat = live.seat_of(user_id)
+        await self.present.sync(live, seats=[seat.seat] if ui_only and seat is not None else None)
+
+    # -- timers and Telegram events --------------------------------------------------------------
+
+    async def on_timer(self, table_id: int) -> None:
+        """A table deadline fired (lobby expiry, idle table, discard or claim time-out)."""
+        live = await self.tables.get(table_id)
+        if live is None:
+            return
+        if live.row.deadline_kind in ("turn", "claim"):
+            if await self.play.on_deadline(table_id):
+                await self.present.sync(live)
+        else:
+            await self.lobby.on_expire(live, self.tables.clock)
+
+    async def on_forbidden(self, chat_id: int) -> None:
+        """A send was refused with 403: a private chat means the player cannot be reached; their
+        seats are played by the AI and the group is told how to come back."""
+        if chat_id <= 0:
+            return
+        for live in await self.play.mark_unreachable(chat_id):
+            self._spawn(self._unreachable(live, chat_id))
+
+    async def _unreachable(self, live: LiveTable, user_id: int) -> None:
+        seat = live.seat_of(user_id)
+        if seat is None:
+            return
+        tr = self.tr(live.group_lang)
+        from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+        from ..texts import name
+
+        link = self.present.deep_link(StartKind.HAND, live.table_id)
+        markup = InlineKeyboardMarkup([[InlineKeyboardButton(tr.gettext("Resume in private chat"), url=link)]])
+        text = tr.gettext(
+            "I cannot message {name} privately: the AI plays for them. Open the private chat to come back."
+        )
+        await self.present.notice(live, text.format(name=name(seat.name)), markup)
+        if await self.play.kick_auto(live):
+            await self.present.sync(live)
+
+    async def on_migrated(self, old_chat_id: int, new_chat_id: int) -> None:
+        """Group -> supergroup: keep our group id, follow the new chat id."""
+        async with self.store.transaction() as tx:
+            await tx.migrate_chat(old_chat_id, new_chat_id)
+        for live in self.tables.cached():
+            if live.row.chat_id == old_chat_id:
+                await self.tables.refresh(live)
+
+    # -- tests and tools -------------------------------------------------------------------------
+
+    async def prepare_deal(self, table_id: int, deal: Deal | dict[str, Any]) -> None:
+        """Make the table's next hand deal from ``deal`` (a seed or scripted hands + wall)."""
+        value = deal.to_json() if isinstance(deal, Deal) else dict(deal)
+        async with self.store.transaction() as tx:
+            await tx.set_next_deal(table_id, value)
+        live = await self.tables.get(table_id)
+        if live is not None:
+            await self.tables.refresh(live)

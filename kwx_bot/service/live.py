@@ -1,0 +1,113 @@
+"""In-memory companions of open tables: the engine state, seats, and what each message shows.
+
+A :class:`LiveTable` is a cache over the store: everything in it can be rebuilt from SQLite (the
+hand's state by replaying its events), which is exactly what happens after a restart.  Only
+presentation details (what a message currently shows, a player's half-finished 亮倒 menu) live only
+here; losing them costs at most one redundant edit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.tiles import Tile
+
+from ..game import Event, State
+from ..store import HandRow, TableRow
+from ..ui import Ui
+
+__all__ = ["LiveSeat", "LiveTable", "Shown", "Ui"]
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What a message shows: a picture key (None for text), caption/text and buttons (callback data)."""
+
+    photo_key: str | None
+    caption: str
+    markup: tuple[tuple[tuple[str, str], ...], ...]
+
+
+@dataclass(slots=True)
+class LiveSeat:
+    """A seat of an open table.  ``name`` is raw (escape before HTML); ``lang`` the catalog for
+    the player's private messages; ``can_pm`` False once a private send was refused (403)."""
+
+    seat: int
+    user_id: int | None
+    ai_level: str | None
+    name: str
+    lang: str
+    can_pm: bool = True
+    on_auto: bool = False
+    timeouts: int = 0
+    hand_msg_id: int | None = None
+    ui: Ui = Ui.NORMAL
+    ui_tile: Tile | None = None
+    ui_seq: int = -1
+    shown: Shown | None = None
+    file_id: str | None = None
+    file_key: str | None = None
+
+    @property
+    def is_ai(self) -> bool:
+        """An AI seat."""
+        return self.user_id is None
+
+    @property
+    def automatic(self) -> bool:
+        """Played by the AI: an AI seat, or a human on 托管 / unreachable."""
+        return self.user_id is None or self.on_auto or not self.can_pm
+
+
+@dataclass(slots=True)
+class LiveTable:
+    """An open table with its current hand (``state`` None in the lobby)."""
+
+    row: TableRow
+    seats: list[LiveSeat]
+    group_lang: str
+    title: str = ""
+    hand: HandRow | None = None
+    state: State | None = None
+    events: list[Event] = field(default_factory=list)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    present_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    table_shown: Shown | None = None
+    table_file: tuple[str, str] | None = None
+    table_last_edit: float = 0.0
+    table_task: asyncio.Task[Any] | None = None
+    lobby_shown: Shown | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def table_id(self) -> int:
+        """The table id."""
+        return self.row.table_id
+
+    def seat_of(self, user_id: int) -> LiveSeat | None:
+        """The user's seat here, or None."""
+        for s in self.seats:
+            if s.user_id == user_id:
+                return s
+        return None
+
+    def seat(self, index: int) -> LiveSeat | None:
+        """The seat with this index, or None if empty."""
+        for s in self.seats:
+            if s.seat == index:
+                return s
+        return None
+
+    def names(self) -> list[str]:
+        """Raw display names by seat index (3 entries; empty seats are "")."""
+        out = ["", "", ""]
+        for s in self.seats:
+            out[s.seat] = s.name
+        return out
+
+    def humans(self) -> list[LiveSeat]:
+        """Seats with a human player."""
+        return [s for s in self.seats if s.user_id is not None]

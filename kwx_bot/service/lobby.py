@@ -1,0 +1,326 @@
+"""Lobbies and table life: /new, join (with the deep-link fallback), leave, AI seats, start, next
+hand, close, and expiry of idle lobbies and tables (DESIGN.md §5 step 1; issue 5 §1).
+
+Rules enforced here and by the store's unique indexes: one open table per group; a player sits at
+one open table at a time; joining needs a private chat with the bot — without one, the join is
+remembered (``users.pending_table_id``) and the player gets a deep link; ``/start <payload>`` or a
+bare ``/start`` completes it.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+from collections.abc import Callable
+
+from ..codec import Button, Op, StartKind
+from ..i18n import Translator
+from ..sender import Outcome
+from ..store import Conflict, TableStatus
+from ..texts import name
+from .live import LiveTable
+from .play import Answer, Play, Reply
+from .present import Presenter
+from .tables import Tables
+from .timers import Timers
+
+__all__ = ["JoinResult", "Lobby"]
+
+log = logging.getLogger("kwx.table")
+
+LOBBY_OPS = frozenset({Op.JOIN, Op.LEAVE, Op.ADD_AI, Op.REMOVE_AI, Op.START, Op.NEXT_HAND, Op.CLOSE})
+
+
+class JoinResult(enum.Enum):
+    """Outcome of a join attempt."""
+
+    JOINED = "joined"
+    ALREADY_HERE = "already_here"
+    ELSEWHERE = "elsewhere"
+    FULL = "full"
+    NOT_LOBBY = "not_lobby"
+    NEED_PM = "need_pm"
+
+
+class Lobby:
+    """See module docstring."""
+
+    def __init__(self, tables: Tables, play: Play, presenter: Presenter, timers: Timers) -> None:
+        self.tables = tables
+        self.store = tables.store
+        self.play = play
+        self.present = presenter
+        self.timers = timers
+        self.settings = tables.settings
+
+    # -- /new ------------------------------------------------------------------------------------
+
+    async def new_table(self, chat_id: int, title: str, user_id: int, tr: Translator) -> str | None:
+        """Open a table in a group.  Returns a reply for the group if refused, else None."""
+        async with self.store.transaction() as tx:
+            group_id = await tx.ensure_group(chat_id, title)
+        existing = await self.store.open_table_of_group(group_id)
+        if existing is not None:
+            live = await self.tables.get(existing.table_id)
+            if live is not None and live.row.status == TableStatus.LOBBY:
+                live.lobby_shown = None
+                await self._relocate_lobby(live)
+                return None
+            return tr.gettext("A table is already open in this group. Finish it first (or wait until it expires).")
+        group = await self.store.group_settings(group_id)
+        rules = group.get("rules", "standard")
+        options = {
+            "discard_seconds": group.get("discard_seconds", self.settings.discard_seconds),
+            "claim_seconds": group.get("claim_seconds", self.settings.claim_seconds),
+        }
+        try:
+            async with self.store.transaction() as tx:
+                table_id = await tx.create_table(group_id, rules, options, user_id)
+        except Conflict:
+            return tr.gettext("A table is already open in this group. Finish it first (or wait until it expires).")
+        live = await self.tables.get(table_id)
+        assert live is not None
+        log.info("table %s: opened in group %s by user %s", table_id, group_id, user_id)
+        user = await self.store.get_user(user_id)
+        if user is not None and user.can_pm and await self.store.open_seat_of_user(user_id) is None:
+            await self._sit(live, user_id)
+        await self.present.lobby(live)
+        self._arm_lobby(live)
+        return None
+
+    async def _relocate_lobby(self, live: LiveTable) -> None:
+        """/new while a lobby is open: post the lobby again at the bottom of the chat."""
+        old = live.row.lobby_msg_id
+        async with self.store.transaction() as tx:
+            await tx.set_messages(live.table_id, lobby_msg_id=None)
+            await tx.touch(live.table_id)
+        await self.tables.refresh(live)
+        await self.present.lobby(live)
+        if old is not None:
+            await self.present.sender.delete(live.row.chat_id, old)
+        self._arm_lobby(live)
+
+    def _arm_lobby(self, live: LiveTable) -> None:
+        self.timers.arm(live.table_id, live.row.updated_at + self.settings.lobby_idle_seconds)
+
+    # -- joining ---------------------------------------------------------------------------------
+
+    async def _sit(self, live: LiveTable, user_id: int) -> JoinResult:
+        taken = {s.seat for s in live.seats}
+        free = [i for i in range(3) if i not in taken]
+        if not free:
+            return JoinResult.FULL
+        try:
+            async with self.store.transaction() as tx:
+                await tx.sit(live.table_id, free[0], user_id=user_id)
+                await tx.set_pending_join(user_id, None)
+                await tx.touch(live.table_id)
+        except Conflict as e:
+            return JoinResult.ELSEWHERE if e.what == "seated" else JoinResult.FULL
+        await self.tables.refresh(live)
+        return JoinResult.JOINED
+
+    async def join(self, live: LiveTable, user_id: int) -> JoinResult:
+        """Seat ``user_id`` (caller holds ``live.lock``); remembers the join if a PM is needed."""
+        if live.row.status != TableStatus.LOBBY:
+            return JoinResult.NOT_LOBBY
+        if live.seat_of(user_id) is not None:
+            return JoinResult.ALREADY_HERE
+        if await self.store.open_seat_of_user(user_id) is not None:
+            return JoinResult.ELSEWHERE
+        if len(live.seats) >= 3:
+            return JoinResult.FULL
+        user = await self.store.get_user(user_id)
+        if user is None or not user.can_pm:
+            async with self.store.transaction() as tx:
+                if user is not None:
+                    await tx.set_pending_join(user_id, live.table_id)
+            return JoinResult.NEED_PM
+        return await self._sit(live, user_id)
+
+    async def _confirm_privately(self, live: LiveTable, user_id: int) -> bool:
+        """Tell a new player privately where they sit; False (and unseated) if the bot cannot."""
+        tr = self.tables.tr(await self.tables.user_lang(user_id))
+        text = tr.gettext("You took a seat at the Ka Wu Xing table in {title}. Your hand will appear here.")
+        sent = await self.present.sender.send_text(user_id, text.format(title=name(live.title or "?", 40)))
+        if sent.outcome is not Outcome.FORBIDDEN:
+            return True
+        seat = live.seat_of(user_id)
+        if seat is not None:
+            async with self.store.transaction() as tx:
+                await tx.unseat(live.table_id, seat.seat)
+                await tx.set_pending_join(user_id, live.table_id)
+            await self.tables.refresh(live)
+        return False
+
+    async def start_payload(self, user_id: int, kind: StartKind, table_id: int, tr: Translator) -> str:
+        """``/start <payload>`` in a private chat (the user can be messaged now)."""
+        if kind is StartKind.HAND:
+            return await self.pending_or_welcome(user_id, tr)
+        live = await self.tables.get(table_id)
+        if live is None:
+            return tr.gettext("That table is closed. Send /new in your group to open one.")
+        async with live.lock:
+            result = await self.join(live, user_id)
+        if result is JoinResult.JOINED:
+            await self.present.lobby(live)
+            self._arm_lobby(live)
+            return tr.gettext("You took a seat at the Ka Wu Xing table in {title}. Your hand will appear here.").format(
+                title=name(live.title or "?", 40)
+            )
+        return self._join_refusal(result, tr)
+
+    async def pending_or_welcome(self, user_id: int, tr: Translator) -> str:
+        """A bare ``/start``: complete a pending join, else greet."""
+        user = await self.store.get_user(user_id)
+        if user is not None and user.pending_table_id is not None:
+            return await self.start_payload(user_id, StartKind.JOIN, user.pending_table_id, tr)
+        return tr.gettext(
+            "Hello! I host Ka Wu Xing mahjong tables in group chats. Add me to a group and send /new there; "
+            "your hand will be shown here, privately."
+        )
+
+    @staticmethod
+    def _join_refusal(result: JoinResult, tr: Translator) -> str:
+        _ = tr.gettext
+        return {
+            JoinResult.ALREADY_HERE: _("You already sit at this table."),
+            JoinResult.ELSEWHERE: _("You already sit at another open table. Leave it first."),
+            JoinResult.FULL: _("This table is full."),
+            JoinResult.NOT_LOBBY: _("This table has already started."),
+            JoinResult.NEED_PM: _("Open a private chat with me first."),
+            JoinResult.JOINED: _("You took a seat."),
+        }[result]
+
+    # -- lobby buttons ---------------------------------------------------------------------------
+
+    async def press(self, live: LiveTable, user_id: int, button: Button, answer: Answer, tr: Translator) -> None:
+        """A lobby / between-hands button (answers exactly once, then updates the messages)."""
+        _ = tr.gettext
+        op = button.op
+        if op in (Op.NEXT_HAND, Op.CLOSE):
+            await self._between(live, user_id, button, answer, tr)
+            return
+        state = "open"
+        async with live.lock:
+            if live.row.status != TableStatus.LOBBY:
+                await answer(Reply(_("This table has already started.")))
+                return
+            seated = live.seat_of(user_id) is not None
+            if op is Op.JOIN:
+                result = await self.join(live, user_id)
+                if result is JoinResult.NEED_PM:
+                    await answer(Reply(url=self.present.deep_link(StartKind.JOIN, live.table_id)))
+                    return
+                await answer(Reply(self._join_refusal(result, tr), alert=result is not JoinResult.JOINED))
+                if result is JoinResult.JOINED and not await self._confirm_privately(live, user_id):
+                    live.notes = [_("Someone must open a private chat with me first (button below), then join.")]
+            elif op is Op.LEAVE:
+                seat = live.seat_of(user_id)
+                if seat is None:
+                    await answer(Reply(_("You are not at this table.")))
+                    return
+                async with self.store.transaction() as tx:
+                    await tx.unseat(live.table_id, seat.seat)
+                    await tx.touch(live.table_id)
+                await self.tables.refresh(live)
+                await answer(Reply(_("You left the table.")))
+            elif op in (Op.ADD_AI, Op.REMOVE_AI):
+                if not seated and user_id != live.row.created_by:
+                    await answer(Reply(_("Only players at the table can do that."), alert=True))
+                    return
+                await self._ai_seat(live, add=op is Op.ADD_AI)
+                await answer(Reply())
+            elif op is Op.START:
+                if not seated:
+                    await answer(Reply(_("Only players at the table can start it."), alert=True))
+                    return
+                refusal = self._cannot_start(live, tr)
+                if refusal:
+                    await answer(Reply(refusal, alert=True))
+                    return
+                await answer(Reply(_("Dealing…")))
+                live.notes = []
+                await self.play.deal(live, user_id)
+                state = "started"
+            else:
+                await answer(Reply(_("This button does nothing here.")))
+                return
+        await self.present.lobby(live, state)
+        if state == "started":
+            await self.present.sync(live)
+        else:
+            self._arm_lobby(live)
+
+    def _cannot_start(self, live: LiveTable, tr: Translator) -> str | None:
+        _ = tr.gettext
+        if len(live.seats) < 3:
+            return _("Three seats must be taken (add AI players for empty seats).")
+        if not live.humans():
+            return _("At least one human player is needed.")
+        return None
+
+    async def _ai_seat(self, live: LiveTable, *, add: bool) -> None:
+        async with self.store.transaction() as tx:
+            if add:
+                taken = {s.seat for s in live.seats}
+                free = [i for i in range(3) if i not in taken]
+                if free:
+                    await tx.sit(live.table_id, free[0], ai_level="normal")
+            else:
+                ais = [s.seat for s in live.seats if s.is_ai]
+                if ais:
+                    await tx.unseat(live.table_id, ais[-1])
+            await tx.touch(live.table_id)
+        await self.tables.refresh(live)
+
+    async def _between(self, live: LiveTable, user_id: int, button: Button, answer: Answer, tr: Translator) -> None:
+        _ = tr.gettext
+        async with live.lock:
+            seat = live.seat_of(user_id)
+            if seat is None and user_id != live.row.created_by:
+                await answer(Reply(_("Only players at the table can do that."), alert=True))
+                return
+            if live.row.status != TableStatus.BETWEEN or button.seq != live.row.seq:
+                await answer(Reply(_("This button is outdated: the table has moved on.")))
+                return
+            if button.op is Op.CLOSE:
+                await answer(Reply(_("The table is closed.")))
+                await self.close(live, "closed")
+                return
+            await answer(Reply(_("Dealing…")))
+            await self.play.deal(live, user_id)
+        await self.present.sync(live)
+
+    # -- closing and expiry ----------------------------------------------------------------------
+
+    async def close(self, live: LiveTable, state: str, reason: str | None = None) -> None:
+        """Close a table (caller holds ``live.lock``); the lobby message says so."""
+        async with self.store.transaction() as tx:
+            await tx.set_status(live.table_id, TableStatus.CLOSED, reason or state)
+        self.timers.cancel(live.table_id)
+        await self.tables.refresh(live)
+        self.tables.forget(live.table_id)
+        await self.present.lobby(live, state)
+        log.info("table %s: closed (%s)", live.table_id, reason or state)
+
+    async def on_expire(self, live: LiveTable, clock: Callable[[], float]) -> None:
+        """The table's ``lobby`` / ``idle`` deadline fired."""
+        async with live.lock:
+            row = live.row
+            now = clock()
+            if row.status == TableStatus.LOBBY:
+                due = row.updated_at + self.settings.lobby_idle_seconds
+                if now + 0.05 < due:
+                    self.timers.arm(live.table_id, due)
+                    return
+                await self.close(live, "expired")
+            elif row.status == TableStatus.BETWEEN and row.deadline_kind == "idle":
+                if row.deadline_at is not None and now + 0.05 < row.deadline_at:
+                    self.timers.arm(live.table_id, row.deadline_at)
+                    return
+                await self.close(live, "closed", "idle")
+                tr = self.tables.tr(live.group_lang)
+                await self.present.notice(
+                    live, tr.gettext("The table was closed after a long pause. Send /new to play again.")
+                )

@@ -1,0 +1,404 @@
+"""Playing hands: every change of a hand goes load -> decide -> commit -> evolve -> present.
+
+Under the table's ``asyncio.Lock``:
+
+1. check the press (seat of the user, current hand message, current seq);
+2. ``game.apply`` the action (the engine validates it and adds its automatic steps), then let the AI
+   play every seat that is automatic (AI seats, 托管, unreachable players) until a human must act
+   or the hand is over (:meth:`Play.drive`);
+3. append all events in **one** ``BEGIN IMMEDIATE`` transaction, with the new deadline, and at the
+   end of a hand its result, ledger rows and next dealer;
+4. only then swap the live state, answer the button press and arm the timer.
+
+Presentation follows outside the decision lock (:class:`~kwx_bot.service.present.Presenter`).
+A failed send can never undo a committed move.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+
+from .. import game
+from ..codec import Button, Op
+from ..game import Action, ActionKind, Deal, Event, IllegalAction, State
+from ..i18n import Translator
+from ..store import LedgerRow, TableStatus, Tx
+from ..texts import reason_text, tile_label
+from .live import LiveSeat, LiveTable, Ui
+from .present import Presenter
+from .tables import Tables
+from .timers import Timers
+
+__all__ = ["Answer", "Play", "Reply"]
+
+log = logging.getLogger("kwx.table")
+
+AUTO_AFTER_TIMEOUTS = 2
+"""Consecutive time-outs after which a seat goes on 托管 (issue 6)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """How to answer a button press: a toast (``alert`` = popup) and optionally a URL to open."""
+
+    text: str | None = None
+    alert: bool = False
+    url: str | None = None
+
+
+Answer = Callable[[Reply], Awaitable[None]]
+
+_OP_KIND = {
+    Op.DISCARD: ActionKind.DISCARD,
+    Op.LIANGDAO: ActionKind.LIANGDAO,
+    Op.WIN: ActionKind.WIN,
+    Op.PONG: ActionKind.PONG,
+    Op.KONG: ActionKind.KONG,
+    Op.CONCEALED_KONG: ActionKind.CONCEALED_KONG,
+    Op.ADDED_KONG: ActionKind.ADDED_KONG,
+    Op.PASS: ActionKind.PASS,
+}
+GAME_OPS = frozenset(_OP_KIND) | {Op.LIANGDAO_MENU, Op.LIANGDAO_PICK, Op.BACK, Op.TAKE_BACK}
+
+
+class Play:
+    """Hands of open tables (see module docstring)."""
+
+    def __init__(self, tables: Tables, presenter: Presenter, timers: Timers) -> None:
+        self.tables = tables
+        self.store = tables.store
+        self.present = presenter
+        self.timers = timers
+        self.settings = tables.settings
+
+    # -- dealing ---------------------------------------------------------------------------------
+
+    async def deal(self, live: LiveTable, actor: int | None) -> None:
+        """Deal the table's next hand (caller holds ``live.lock``; the table is lobby/between)."""
+        row = live.row
+        rules = game.rules_from_json(row.rules)
+        deal = Deal.from_json(row.next_deal) if row.next_deal else Deal.random()
+        dealer = deal.dealer
+        if dealer is None:
+            dealer = row.next_dealer
+        if dealer is None:
+            dealer = random.Random(deal.seed or repr(deal.hands)).randrange(game.NUM_SEATS)
+        state, events = game.deal_events(rules, dealer, deal)
+        record = deal if deal.hands is not None else Deal(seed=state.seed)
+        hand_no = row.hand_no + 1
+        live.hand, live.state, live.events = None, None, []
+        for s in live.seats:
+            s.hand_msg_id, s.shown, s.ui, s.file_id, s.file_key = None, None, Ui.NORMAL, None, None
+        live.table_shown, live.table_file = None, None
+        async with self.store.transaction() as tx:
+            await tx.start_hand(live.table_id, hand_no, dealer, record.to_json() | {"dealer": dealer})
+            for s in live.seats:
+                await tx.set_hand_msg(live.table_id, s.seat, None)
+        live.hand = await self.store.current_hand(live.table_id)
+        await self.tables.refresh(live)
+        state, pairs = self.drive(live, state, [(e, actor) for e in events])
+        await self.commit(live, state, pairs)
+        log.info("table %s: hand %s dealt, dealer seat %s, seed %s", live.table_id, hand_no, dealer, record.seed)
+
+    # -- the decision loop -----------------------------------------------------------------------
+
+    def drive(
+        self, live: LiveTable, state: State, pairs: list[tuple[Event, int | None]]
+    ) -> tuple[State, list[tuple[Event, int | None]]]:
+        """Let automatic seats act until a human must decide or the hand is over."""
+        hand_key = str(live.hand.hand_id if live.hand else 0)
+        for _ in range(1000):
+            if state.result is not None:
+                break
+            auto = [s for s in game.to_act(state) if (seat := live.seat(s)) is None or seat.automatic]
+            if not auto:
+                break
+            s = auto[0]
+            seat = live.seat(s)
+            legal = game.legal(state, s)
+            level = (seat.ai_level or "normal") if seat is not None else "normal"
+            action = game.choose_action(game.view_for(state, s), legal, level, game.ai_rng(hand_key, state.seq, s))
+            state, events = game.apply(state, action)
+            pairs = pairs + [(e, None) for e in events]
+        else:  # pragma: no cover - the engine guarantees progress
+            raise RuntimeError(f"table {live.table_id}: automatic play does not end")
+        return state, pairs
+
+    def _deadline(self, live: LiveTable, state: State) -> tuple[float, str] | None:
+        now = self.tables.clock()
+        if state.result is not None:
+            return now + self.settings.lobby_idle_seconds, "idle"
+        humans = [s for s in game.to_act(state) if (seat := live.seat(s)) is not None and not seat.automatic]
+        if not humans:
+            return None
+        turn = state.to_act() == (state.turn,) and state.window is None
+        opts = live.row.options
+        seconds = float(opts.get("discard_seconds", self.settings.discard_seconds) if turn
+                        else opts.get("claim_seconds", self.settings.claim_seconds))  # fmt: skip
+        if seconds <= 0:
+            return None
+        return now + seconds, "turn" if turn else "claim"
+
+    async def commit(
+        self,
+        live: LiveTable,
+        state: State,
+        pairs: list[tuple[Event, int | None]],
+        extra: Callable[[Tx], Awaitable[None]] | None = None,
+    ) -> None:
+        """Append the events (one transaction, with deadline / result / ledger), then swap the state."""
+        hand = live.hand
+        assert hand is not None
+        finishing = state.result is not None and (live.state is None or live.state.result is None)
+        deadline = self._deadline(live, state)
+        new_seq = live.row.seq + len(pairs)
+        async with self.store.transaction() as tx:
+            await tx.append_events(live.table_id, hand.hand_id, live.row.seq,
+                                   [(e.type, game.event_json(e), actor) for e, actor in pairs])  # fmt: skip
+            if deadline is None:
+                await tx.set_deadline(live.table_id, None)
+            else:
+                await tx.set_deadline(live.table_id, deadline[0], new_seq, deadline[1])
+            if finishing:
+                await self._finish(tx, live, state, pairs)
+            if extra is not None:
+                await extra(tx)
+        live.state = state
+        live.events = live.events + [e for e, _ in pairs]
+        await self.tables.refresh(live)
+        if state.result is not None:
+            live.hand = await self.store.current_hand(live.table_id)
+        if deadline is None:
+            self.timers.cancel(live.table_id)
+        else:
+            self.timers.arm(live.table_id, deadline[0])
+        names = live.names()
+        for e, actor in pairs:
+            log.info("table %s: %s%s", live.table_id, _describe(e, names), "" if actor is None else f" (user {actor})")
+
+    async def _finish(self, tx: Tx, live: LiveTable, state: State, pairs: list[tuple[Event, int | None]]) -> None:
+        result = state.result
+        hand = live.hand
+        assert result is not None and hand is not None
+        dealt_in = {w.from_seat for w in result.winners if w.by != "self_draw"}
+        rows = []
+        for seat in range(game.NUM_SEATS):
+            wins = [w for w in result.winners if w.seat == seat]
+            s = live.seat(seat)
+            rows.append(LedgerRow(
+                hand.hand_id, seat, s.user_id if s else None, result.hand_deltas[seat], result.kong_deltas[seat],
+                result.deltas[seat], won=bool(wins), dealt_in=seat in dealt_in,
+                multiplier=max((m for w in wins for m in w.multiplier.values()), default=0),
+                fans=" ".join(f for w in wins for f in w.fans),
+            ))  # fmt: skip
+        settings = await self.store.group_settings(live.row.group_id)
+        await tx.record_ledger(live.row.group_id, int(settings.get("season", 1)), live.table_id, rows)
+        ended = [game.event_json(e) for e, _ in pairs if e.type == "hand_ended"]
+        await tx.finish_hand(hand.hand_id, "over", ended[-1] if ended else None)
+        await tx.set_status(live.table_id, TableStatus.BETWEEN)
+        await tx.set_next_dealer(live.table_id, result.next_dealer)
+
+    # -- button presses --------------------------------------------------------------------------
+
+    async def press(
+        self, live: LiveTable, user_id: int, message_id: int | None, button: Button, answer: Answer
+    ) -> bool:
+        """Handle a hand-message button.  Answers exactly once; returns True if something changed
+        (the caller then presents)."""
+        async with live.lock:
+            tr = self.tables.tr(await self.tables.user_lang(user_id))
+            _ = tr.gettext
+            seat = live.seat_of(user_id)
+            state = live.state
+            if seat is None:
+                await answer(Reply(_("These buttons belong to another player."), alert=True))
+                return False
+            if state is None or live.row.status != TableStatus.PLAYING or state.result is not None:
+                await answer(Reply(_("This hand is over.")))
+                return False
+            if message_id is not None and message_id != seat.hand_msg_id:
+                await answer(Reply(_("This is an old hand message: use the newest one (or send /hand)."), alert=True))
+                return False
+            if button.op is Op.TAKE_BACK:
+                return await self._take_back(live, seat, answer, tr.gettext)
+            if button.seq != live.row.seq:
+                await answer(Reply(_("This button is outdated: the table has moved on.")))
+                return False
+            if seat.automatic:
+                await answer(Reply(_("You are on auto-play: press “I'm back” first.")))
+                return False
+            if button.op in (Op.LIANGDAO_MENU, Op.LIANGDAO_PICK, Op.BACK):
+                seat.ui = {Op.LIANGDAO_MENU: Ui.LIANGDAO, Op.LIANGDAO_PICK: Ui.CONFIRM, Op.BACK: Ui.NORMAL}[button.op]
+                seat.ui_tile = button.tile
+                seat.ui_seq = live.row.seq
+                await answer(Reply())
+                return True
+            kind = _OP_KIND.get(button.op)
+            if kind is None:
+                await answer(Reply(_("This button does nothing here.")))
+                return False
+            action = Action(seat.seat, kind, button.tile)
+            try:
+                new_state, events = game.apply(state, action)
+            except IllegalAction as e:
+                await answer(Reply(reason_text(e.reason, tr), alert=True))
+                return False
+            seat.ui = Ui.NORMAL
+            reset = seat.timeouts > 0
+
+            async def extra(tx: Tx) -> None:
+                if reset:
+                    await tx.set_seat_auto(live.table_id, seat.seat, on_auto=False, timeouts=0)
+
+            new_state, pairs = self.drive(live, new_state, [(e, user_id) for e in events])
+            await self.commit(live, new_state, pairs, extra)
+            await answer(Reply(_toast(action, tr)))
+            return True
+
+    async def _take_back(self, live: LiveTable, seat: LiveSeat, answer: Answer, _: Callable[[str], str]) -> bool:
+        if not seat.on_auto and seat.can_pm:
+            await answer(Reply(_("You are playing this seat.")))
+            return False
+        async with self.store.transaction() as tx:
+            await tx.set_can_pm(seat.user_id or 0, True)
+            await tx.set_seat_auto(live.table_id, seat.seat, on_auto=False, timeouts=0)
+        seat.on_auto, seat.timeouts, seat.can_pm = False, 0, True
+        seat.shown = None
+        self._rearm(live)
+        await answer(Reply(_("Welcome back: you play this seat again.")))
+        return True
+
+    def _rearm(self, live: LiveTable) -> None:
+        if live.row.deadline_at is not None:
+            self.timers.arm(live.table_id, live.row.deadline_at)
+
+    # -- deadlines -------------------------------------------------------------------------------
+
+    async def on_deadline(self, table_id: int) -> bool:
+        """A table's timer fired: act on the stored deadline if it is due and still current.
+
+        Returns True if the table changed (caller presents).  Lobby and idle expiry are handled by
+        the lobby service (``on_expire`` hook).
+        """
+        live = await self.tables.get(table_id)
+        if live is None:
+            return False
+        async with live.lock:
+            row = live.row
+            now = self.tables.clock()
+            if row.deadline_at is None or row.deadline_kind not in ("turn", "claim"):
+                return False
+            if now + 0.05 < row.deadline_at:
+                self.timers.arm(table_id, row.deadline_at)
+                return False
+            state = live.state
+            if state is None or state.result is not None or row.deadline_seq != row.seq:
+                return False
+            pairs: list[tuple[Event, int | None]] = []
+            changed: list[LiveSeat] = []
+            for _ in range(game.NUM_SEATS):
+                humans = [s for s in game.to_act(state) if (seat := live.seat(s)) is not None and not seat.automatic]
+                if not humans or state.result is not None:
+                    break
+                seat = live.seat(humans[0])
+                assert seat is not None
+                action = game.timeout_action(state, seat.seat)
+                state, events = game.apply(state, action)
+                pairs += [(e, None) for e in events]
+                seat.timeouts += 1
+                if seat.timeouts >= AUTO_AFTER_TIMEOUTS:
+                    seat.on_auto = True
+                changed.append(seat)
+            state, pairs = self.drive(live, state, pairs)
+
+            async def extra(tx: Tx) -> None:
+                for seat in changed:
+                    await tx.set_seat_auto(live.table_id, seat.seat, on_auto=seat.on_auto, timeouts=seat.timeouts)
+
+            await self.commit(live, state, pairs, extra)
+            went_auto = [s for s in changed if s.on_auto and s.timeouts == AUTO_AFTER_TIMEOUTS]
+        for seat in went_auto:
+            tr = self.tables.tr(live.group_lang)
+            text = tr.gettext("{name} timed out twice: the AI plays for them until they come back.")
+            await self.present.notice(live, text.format(name=_esc(seat.name)))
+        return True
+
+    # -- players who cannot be reached -----------------------------------------------------------
+
+    async def mark_unreachable(self, user_id: int) -> list[LiveTable]:
+        """A private send to ``user_id`` was refused (403): the seat goes on auto-play.  Returns the
+        tables that must be driven and presented again."""
+        async with self.store.transaction() as tx:
+            if await self.store.get_user(user_id) is not None:
+                await tx.set_can_pm(user_id, False)
+        out = []
+        for live in self.tables.cached():
+            seat = live.seat_of(user_id)
+            if seat is not None and seat.can_pm:
+                seat.can_pm = False
+                out.append(live)
+        return out
+
+    async def kick_auto(self, live: LiveTable) -> bool:
+        """Let the AI act for automatic seats the table is waiting on (after a seat became automatic)."""
+        async with live.lock:
+            state = live.state
+            if state is None or state.result is not None or live.row.status != TableStatus.PLAYING:
+                return False
+            new_state, pairs = self.drive(live, state, [])
+            if not pairs:
+                return False
+            await self.commit(live, new_state, pairs)
+            return True
+
+    async def resume(self, live: LiveTable) -> None:
+        """After a restart: re-arm the stored deadline (never earlier than a short grace period)."""
+        row = live.row
+        if row.deadline_at is not None:
+            self.timers.arm(live.table_id, max(row.deadline_at, self.tables.clock() + 2.0))
+
+
+def _esc(text: str) -> str:
+    from ..texts import name
+
+    return name(text)
+
+
+def _toast(action: Action, tr: Translator) -> str | None:
+    _ = tr.gettext
+    if action.kind is ActionKind.DISCARD and action.tile is not None:
+        return _("You discarded {tile}.").format(tile=tile_label(action.tile, tr))
+    if action.kind is ActionKind.LIANGDAO and action.tile is not None:
+        return _("Liangdao! You discarded {tile}.").format(tile=tile_label(action.tile, tr))
+    return {
+        ActionKind.WIN: _("Win!"),
+        ActionKind.PONG: _("Pong."),
+        ActionKind.KONG: _("Kong."),
+        ActionKind.CONCEALED_KONG: _("Concealed kong."),
+        ActionKind.ADDED_KONG: _("Added kong."),
+        ActionKind.PASS: _("Passed."),
+    }.get(action.kind)
+
+
+def _describe(e: Event, names: Sequence[str]) -> str:
+    """One log line per event: seat numbers and public facts only (never a concealed tile)."""
+    kind = e.type
+    seat = getattr(e, "seat", None)
+    who = f"seat {seat}" if seat is not None else ""
+    if kind == "hand_started":
+        return f"hand_started dealer seat {getattr(e, 'dealer', '?')}"
+    if kind == "drew":
+        return f"{who} drew{' (replacement)' if getattr(e, 'replacement', False) else ''}"
+    if kind in ("discarded", "ponged", "konged"):
+        return f"{who} {kind} {getattr(e, 'tile', '')}"
+    if kind == "answered":
+        return f"{who} answered {getattr(e, 'answer', '')}"
+    if kind == "window_opened":
+        return f"window_opened on seat {getattr(e, 'from_seat', '?')}'s {getattr(e, 'tile', '')}"
+    if kind == "hand_ended":
+        result = getattr(e, "result", None)
+        return f"hand_ended {getattr(result, 'outcome', '')} deltas {list(getattr(result, 'deltas', []))}"
+    return kind

@@ -1,0 +1,362 @@
+"""Presentation: make every message show the table's committed state, with as few calls as possible.
+
+The presenter never decides anything: after a commit the table service calls :meth:`Presenter.sync`,
+which compares what each message *should* show (computed from the live state) with what it last
+showed (:class:`~kwx_bot.service.live.Shown`) and makes only the calls that differ:
+
+* a player's hand message: a new photo (``editMessageMedia``) only when the seat's own tiles
+  changed, else ``editMessageCaption`` (caption and buttons) or ``editMessageReplyMarkup``; a new
+  message (``sendPhoto``) at each deal, after ``/hand``, or when the old one is gone;
+* the group's live table message: edited at most once per ``table_edit_seconds`` — changes in
+  between are coalesced into one trailing edit (Telegram allows ~20 group messages a minute);
+* group announcements (new messages): hand start (which becomes the live table message), each 亮倒
+  reveal picture, the result picture with its text breakdown and the next-hand button.  They are
+  tracked by ``tables.announced_seq``, so an announcement lost to a crash is sent after the restart.
+
+Sends happen after the commit and outside the table's decision lock (under the table's presentation
+lock, so messages of one table are updated in order); a failed send never affects the game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+
+from telegram import InlineKeyboardMarkup
+
+from engine.tiles import Tile
+
+from .. import game
+from ..captions import hand_caption, lobby_text, result_caption, reveal_caption, table_caption
+from ..codec import StartKind, encode_start
+from ..game import Discarded, HandEnded, HandStarted
+from ..keyboards import hand_keyboard, lobby_keyboard, markup_key, next_hand_keyboard, take_back_keyboard
+from ..pictures import Pictures, hand_key, table_key
+from ..sender import Outcome, Sender
+from ..store import TableStatus
+from .live import LiveSeat, LiveTable, Shown, Ui
+from .tables import Tables
+
+__all__ = ["Presenter"]
+
+log = logging.getLogger("kwx.present")
+
+
+class Presenter:
+    """See the module docstring."""
+
+    def __init__(
+        self,
+        tables: Tables,
+        sender: Sender,
+        pictures: Pictures,
+        *,
+        table_edit_seconds: float = 3.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.tables = tables
+        self.store = tables.store
+        self.sender = sender
+        self.pictures = pictures
+        self.table_edit_seconds = table_edit_seconds
+        self.clock = clock
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # -- helpers ---------------------------------------------------------------------------------
+
+    def bot_username(self) -> str:
+        """The bot's @username (known after getMe)."""
+        return self.sender.bot.username or "bot"
+
+    def deep_link(self, kind: StartKind, table_id: int) -> str:
+        """``https://t.me/<bot>?start=<payload>``."""
+        return f"https://t.me/{self.bot_username()}?start={encode_start(kind, table_id)}"
+
+    async def aclose(self) -> None:
+        """Cancel pending coalesced table edits (shutdown)."""
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    async def idle(self) -> None:
+        """Wait until no coalesced table edit is pending (tests, shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    # -- lobby -----------------------------------------------------------------------------------
+
+    def lobby_shown(
+        self, live: LiveTable, state: str, notes: list[str] | None = None
+    ) -> tuple[str, InlineKeyboardMarkup | None]:
+        """Text and keyboard of the lobby message in ``state`` (open / started / expired / closed)."""
+        tr = self.tables.tr(live.group_lang)
+        seats: list[str | None] = [None, None, None]
+        for s in live.seats:
+            seats[s.seat] = s.name + (" 🤖" if s.is_ai else "")
+        rules = live.row.rules if isinstance(live.row.rules, str) else str(live.row.rules.get("preset", "custom"))
+        base = 1 if isinstance(live.row.rules, str) else int(live.row.rules.get("base", 1))
+        text = lobby_text(
+            tr, title=live.title, seats=seats, rules=rules, base=base, state=state, notes=notes or live.notes
+        )
+        markup = None
+        if state == "open":
+            markup = lobby_keyboard(
+                tr, live.table_id, live.row.seq, deep_link=self.deep_link(StartKind.JOIN, live.table_id),
+                full=len(live.seats) >= 3, has_ai=any(s.is_ai for s in live.seats),
+            )  # fmt: skip
+        return text, markup
+
+    async def lobby(self, live: LiveTable, state: str = "open") -> None:
+        """Send or edit the group's lobby message."""
+        text, markup = self.lobby_shown(live, state)
+        desired = Shown(None, text, markup_key(markup))
+        async with live.present_lock:
+            if live.row.lobby_msg_id is None:
+                sent = await self.sender.send_text(live.row.chat_id, text, markup)
+                if sent.ok and sent.message_id is not None:
+                    async with self.store.transaction() as tx:
+                        await tx.set_messages(live.table_id, lobby_msg_id=sent.message_id)
+                    await self.tables.refresh(live)
+                    live.lobby_shown = desired
+                return
+            if live.lobby_shown == desired:
+                return
+            sent = await self.sender.edit_text(live.row.chat_id, live.row.lobby_msg_id, text, markup)
+            if sent.ok:
+                live.lobby_shown = desired
+
+    # -- the whole table -------------------------------------------------------------------------
+
+    async def sync(self, live: LiveTable, *, seats: list[int] | None = None) -> None:
+        """Bring hand messages, announcements and (coalesced) the live table up to date."""
+        if live.state is None:
+            return
+        async with live.present_lock:
+            for seat in live.humans():
+                if seats is None or seat.seat in seats:
+                    await self._sync_hand(live, seat)
+            await self._announce(live)
+        if live.row.status == TableStatus.PLAYING:
+            self.schedule_table(live)
+
+    # -- hand messages ---------------------------------------------------------------------------
+
+    def _danger(self, live: LiveTable, seat: int) -> set[Tile]:
+        assert live.state is not None
+        view = game.public_view(live.state)
+        out: set[Tile] = set()
+        for s in view.seats:
+            if s.seat != seat and s.liangdao:
+                out.update(s.waits)
+        return out
+
+    def hand_desired(self, live: LiveTable, seat: LiveSeat) -> tuple[Shown, game.SeatView, InlineKeyboardMarkup | None]:
+        """What the seat's hand message should show now."""
+        state = live.state
+        assert state is not None and live.hand is not None
+        tr = self.tables.tr(seat.lang)
+        view = game.view_for(state, seat.seat)
+        over = state.result is not None
+        legal = [] if over or seat.automatic else game.legal(state, seat.seat)
+        ui_valid = seat.ui_seq == live.row.seq
+        ui = seat.ui if ui_valid else Ui.NORMAL
+        danger = self._danger(live, seat.seat)
+        caption = hand_caption(
+            tr, title=live.title, hand_no=live.hand.hand_no, view=view, legal=legal, names=live.names(),
+            on_auto=seat.automatic and not over, ui=ui, ui_tile=seat.ui_tile if ui_valid else None, danger=danger,
+            result_delta=state.result.deltas[seat.seat] if state.result is not None else None,
+        )  # fmt: skip
+        if seat.automatic and not over:
+            markup: InlineKeyboardMarkup | None = take_back_keyboard(tr, live.table_id, 0) if seat.can_pm else None
+            key = seat.shown.photo_key if seat.shown is not None and seat.shown.photo_key else hand_key(view)
+        else:
+            markup = hand_keyboard(tr, live.table_id, live.row.seq, legal, drawn=view.drawn, danger=danger,
+                                   ui=ui, ui_tile=seat.ui_tile)  # fmt: skip
+            key = hand_key(view)
+        return Shown(key, caption, markup_key(markup)), view, markup
+
+    async def _sync_hand(self, live: LiveTable, seat: LiveSeat, *, retry: bool = True) -> None:
+        if seat.user_id is None or not seat.can_pm:
+            return
+        desired, view, markup = self.hand_desired(live, seat)
+        shown = seat.shown
+        if seat.hand_msg_id is not None and shown == desired:
+            return
+        user = seat.user_id
+        if seat.hand_msg_id is None:
+            photo = await self._hand_photo(seat, desired, view)
+            sent = await self.sender.send_photo(user, photo, desired.caption, markup)
+            if sent.ok and sent.message_id is not None:
+                await self._set_hand_msg(live, seat, sent.message_id)
+        elif shown is None or shown.photo_key != desired.photo_key:
+            photo = await self._hand_photo(seat, desired, view)
+            sent = await self.sender.edit_media(user, seat.hand_msg_id, photo, desired.caption, markup)
+        elif shown.caption != desired.caption:
+            sent = await self.sender.edit_caption(user, seat.hand_msg_id, desired.caption, markup)
+        else:
+            sent = await self.sender.edit_markup(user, seat.hand_msg_id, markup)
+        if sent.outcome is Outcome.GONE and retry:
+            await self._set_hand_msg(live, seat, None)
+            seat.shown = None
+            await self._sync_hand(live, seat, retry=False)
+            return
+        if sent.ok:
+            seat.shown = desired
+            if sent.file_id is not None and desired.photo_key is not None:
+                seat.file_id, seat.file_key = sent.file_id, desired.photo_key
+
+    async def _hand_photo(self, seat: LiveSeat, desired: Shown, view: game.SeatView) -> bytes | str:
+        if seat.file_id is not None and seat.file_key == desired.photo_key:
+            return seat.file_id
+        return await self.pictures.hand(view)
+
+    async def _set_hand_msg(self, live: LiveTable, seat: LiveSeat, msg_id: int | None) -> None:
+        seat.hand_msg_id = msg_id
+        async with self.store.transaction() as tx:
+            await tx.set_hand_msg(live.table_id, seat.seat, msg_id)
+
+    async def forget_hand_message(self, live: LiveTable, seat: LiveSeat) -> int | None:
+        """Detach the seat's hand message (``/hand``): the next sync sends a new one.  Returns the
+        old message id, whose buttons are then removed."""
+        old = seat.hand_msg_id
+        async with live.present_lock:
+            await self._set_hand_msg(live, seat, None)
+            seat.shown = None
+        return old
+
+    # -- group: live table -----------------------------------------------------------------------
+
+    def schedule_table(self, live: LiveTable) -> None:
+        """Edit the live table message soon, at most once per ``table_edit_seconds``."""
+        if live.table_task is not None and not live.table_task.done():
+            return
+        delay = max(0.0, live.table_last_edit + self.table_edit_seconds - self.clock())
+        task = asyncio.get_running_loop().create_task(self._table_later(live, delay))
+        live.table_task = task
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _table_later(self, live: LiveTable, delay: float) -> None:
+        if delay > 0:
+            await asyncio.sleep(delay)
+        live.table_task = None
+        try:
+            async with live.present_lock:
+                await self._sync_table(live)
+        except Exception:
+            log.exception("table %s: live table edit failed", live.table_id)
+
+    async def _sync_table(self, live: LiveTable) -> None:
+        state, hand = live.state, live.hand
+        msg_id = live.row.table_msg_id
+        if state is None or hand is None or msg_id is None:
+            return
+        tr = self.tables.tr(live.group_lang)
+        view = game.public_view(state)
+        names = self.display_names(live)
+        key = table_key(view, names)
+        caption = table_caption(tr, hand_no=hand.hand_no, view=view, names=names)
+        desired = Shown(key, caption, ())
+        if live.table_shown == desired:
+            return
+        if live.table_shown is None or live.table_shown.photo_key != key:
+            photo: bytes | str
+            if live.table_file is not None and live.table_file[0] == key:
+                photo = live.table_file[1]
+            else:
+                photo = await self.pictures.table(view, names)
+            sent = await self.sender.edit_media(live.row.chat_id, msg_id, photo, caption)
+        else:
+            sent = await self.sender.edit_caption(live.row.chat_id, msg_id, caption)
+        live.table_last_edit = self.clock()
+        if sent.ok:
+            live.table_shown = desired
+            if sent.file_id is not None:
+                live.table_file = (key, sent.file_id)
+        elif sent.outcome is Outcome.GONE:
+            await self._send_table(live, started=False)
+
+    def display_names(self, live: LiveTable) -> list[str]:
+        """Names as pictures show them (托管 seats marked)."""
+        names = live.names()
+        for s in live.seats:
+            if s.user_id is not None and s.automatic:
+                names[s.seat] = names[s.seat] + " (AI)"
+        return names
+
+    async def _send_table(self, live: LiveTable, *, started: bool) -> None:
+        state, hand = live.state, live.hand
+        assert state is not None and hand is not None
+        tr = self.tables.tr(live.group_lang)
+        view = game.public_view(state)
+        names = self.display_names(live)
+        key = table_key(view, names)
+        caption = table_caption(tr, hand_no=hand.hand_no, view=view, names=names, started=started)
+        photo = await self.pictures.table(view, names)
+        sent = await self.sender.send_photo(live.row.chat_id, photo, caption)
+        live.table_last_edit = self.clock()
+        if sent.ok and sent.message_id is not None:
+            async with self.store.transaction() as tx:
+                await tx.set_messages(live.table_id, table_msg_id=sent.message_id)
+            live.row = await self._row(live)
+            live.table_shown = Shown(key, caption, ())
+            if sent.file_id is not None:
+                live.table_file = (key, sent.file_id)
+
+    async def _row(self, live: LiveTable):  # type: ignore[no-untyped-def]
+        row = await self.store.get_table(live.table_id)
+        return row if row is not None else live.row
+
+    # -- group: announcements --------------------------------------------------------------------
+
+    async def _announce(self, live: LiveTable) -> None:
+        hand, state = live.hand, live.state
+        if hand is None or state is None:
+            return
+        done = live.row.announced_seq
+        last = hand.first_seq + len(live.events) - 1
+        if last <= done:
+            return
+        tr = self.tables.tr(live.group_lang)
+        for event in live.events:
+            seq = hand.first_seq + event.seq - 1
+            if seq <= done:
+                continue
+            if isinstance(event, HandStarted):
+                await self._send_table(live, started=True)
+            elif isinstance(event, Discarded) and event.liangdao:
+                names = self.display_names(live)
+                view = game.public_view(state)
+                photo = await self.pictures.reveal(view, event.seat, names)
+                await self.sender.send_photo(
+                    live.row.chat_id, photo, reveal_caption(tr, view=view, seat=event.seat, names=names)
+                )
+            elif isinstance(event, HandEnded):
+                await self._sync_table(live)
+                names = self.display_names(live)
+                view = game.public_view(state)
+                totals = await self._totals(live)
+                caption = result_caption(tr, hand_no=hand.hand_no, result=event.result, names=names, totals=totals)
+                photo = await self.pictures.result(view, names)
+                markup = next_hand_keyboard(tr, live.table_id, live.row.seq)
+                await self.sender.send_photo(live.row.chat_id, photo, caption, markup)
+        async with self.store.transaction() as tx:
+            await tx.set_announced(live.table_id, last)
+        live.row = await self._row(live)
+
+    async def _totals(self, live: LiveTable) -> list[int]:
+        totals = [0, 0, 0]
+        for r in await self.store.ledger_of_table(live.table_id):
+            totals[r.seat] += r.delta
+        return totals
+
+    # -- group: notices --------------------------------------------------------------------------
+
+    async def notice(self, live: LiveTable, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
+        """A short group message (e.g. a player went on auto-play)."""
+        await self.sender.send_text(live.row.chat_id, text, markup, notify=False)

@@ -1,0 +1,138 @@
+"""The registry of open tables: load from the store, cache, rebuild after a restart.
+
+:class:`Tables` owns the :class:`~kwx_bot.service.live.LiveTable` cache.  A table is loaded on first
+use (or by :meth:`Tables.resume_all` at start-up): its row, seats and users from SQLite, and its
+current hand by replaying the stored events through the engine — so after a restart every open
+table continues exactly where its last committed event left it, and a button pressed before the
+restart still matches the table's seq.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+
+from ..game import load_events
+from ..i18n import Translator, translator
+from ..settings import Settings, normalize_language
+from ..store import Store, TableRow, TableStatus
+from .live import LiveSeat, LiveTable
+
+__all__ = ["Tables"]
+
+log = logging.getLogger("kwx.table")
+
+
+class Tables:
+    """Open tables by id, loaded lazily from the store (see module docstring)."""
+
+    def __init__(self, store: Store, settings: Settings, clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.settings = settings
+        self.clock = clock
+        self._live: dict[int, LiveTable] = {}
+        self._loading = asyncio.Lock()
+
+    def cached(self) -> list[LiveTable]:
+        """Loaded tables."""
+        return list(self._live.values())
+
+    def forget(self, table_id: int) -> None:
+        """Drop a (closed) table from the cache."""
+        self._live.pop(table_id, None)
+
+    async def get(self, table_id: int) -> LiveTable | None:
+        """The open table ``table_id`` (loading it if needed), or None if unknown or closed."""
+        live = self._live.get(table_id)
+        if live is not None:
+            return live
+        async with self._loading:
+            live = self._live.get(table_id)
+            if live is not None:
+                return live
+            row = await self.store.get_table(table_id)
+            if row is None or not row.is_open:
+                return None
+            live = await self._load(row)
+            self._live[table_id] = live
+            return live
+
+    async def resume_all(self) -> list[LiveTable]:
+        """Load every open table (start-up); a table that cannot be rebuilt is logged and skipped."""
+        out = []
+        for row in await self.store.open_tables():
+            try:
+                live = await self.get(row.table_id)
+            except Exception:
+                log.exception("table %s: cannot be resumed", row.table_id)
+                continue
+            if live is not None:
+                out.append(live)
+        return out
+
+    async def group_lang(self, group_id: int) -> str:
+        """The group's language setting, else the default language."""
+        settings = await self.store.group_settings(group_id)
+        lang = settings.get("language")
+        return lang if isinstance(lang, str) and lang else self.settings.default_language
+
+    def tr(self, lang: str) -> Translator:
+        """The translator of a catalog name."""
+        return translator(lang)
+
+    async def user_lang(self, user_id: int) -> str:
+        """The language of a user's private messages (from their Telegram language)."""
+        user = await self.store.get_user(user_id)
+        return normalize_language(user.language_code if user else None, self.settings.default_language)
+
+    async def _load(self, row: TableRow) -> LiveTable:
+        title = ""
+        live = LiveTable(row=row, seats=[], group_lang=await self.group_lang(row.group_id), title=title)
+        await self.refresh(live)
+        if row.status in (TableStatus.PLAYING, TableStatus.BETWEEN):
+            hand = await self.store.current_hand(row.table_id)
+            live.hand = hand
+            if hand is not None:
+                stored = await self.store.hand_events(hand.hand_id)
+                state, events = load_events([e.data for e in stored])
+                live.state, live.events = state, events
+        return live
+
+    async def refresh(self, live: LiveTable) -> None:
+        """Re-read the table row, seats and users (after a lobby change or a seat change)."""
+        row = await self.store.get_table(live.table_id)
+        if row is None:
+            return
+        live.row = row
+        live.title = await self._title(row.group_id)
+        seats = []
+        old = {s.seat: s for s in live.seats}
+        for srow in await self.store.seats(row.table_id):
+            prev = old.get(srow.seat)
+            if srow.user_id is None:
+                seat = LiveSeat(
+                    srow.seat, None, srow.ai_level or "normal", self.ai_name(live, srow.seat), live.group_lang
+                )
+            else:
+                user = await self.store.get_user(srow.user_id)
+                seat = LiveSeat(
+                    srow.seat, srow.user_id, None,
+                    user.display_name if user else str(srow.user_id),
+                    normalize_language(user.language_code if user else None, self.settings.default_language),
+                    can_pm=bool(user and user.can_pm),
+                )  # fmt: skip
+            seat.on_auto, seat.timeouts, seat.hand_msg_id = srow.on_auto, srow.timeouts, srow.hand_msg_id
+            if prev is not None and prev.user_id == seat.user_id:
+                seat.ui, seat.ui_tile, seat.ui_seq = prev.ui, prev.ui_tile, prev.ui_seq
+                seat.shown, seat.file_id, seat.file_key = prev.shown, prev.file_id, prev.file_key
+            seats.append(seat)
+        live.seats = seats
+
+    def ai_name(self, live: LiveTable, seat: int) -> str:
+        """The display name of an AI seat, in the group's language."""
+        return self.tr(live.group_lang).gettext("AI {n}").format(n=seat + 1)
+
+    async def _title(self, group_id: int) -> str:
+        return await self.store.group_title(group_id)

@@ -1,0 +1,123 @@
+"""Small text helpers shared by captions and keyboards: escaping, names, tiles, 番, refusals.
+
+Everything here returns HTML-safe text for Telegram's HTML parse mode: user-provided strings (names,
+group titles) always pass through :func:`esc` (``html.escape``), so a name like ``<b>&`` or ``*_[``
+shows as typed and never breaks a send.  Tile and 番 names come from the gettext catalogs.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable
+
+from engine.game import Reason
+from engine.tiles import Suit, Tile
+
+from .i18n import N_, Translator
+
+__all__ = ["esc", "fan_label", "name", "reason_text", "signed", "tile_label", "tiles_label"]
+
+NAME_LIMIT = 24
+
+
+def esc(text: str) -> str:
+    """HTML-escape user text (``<``, ``>``, ``&``, quotes)."""
+    return html.escape(text, quote=False)
+
+
+def name(raw: str, limit: int = NAME_LIMIT) -> str:
+    """A display name, truncated to ``limit`` characters (with …) and HTML-escaped."""
+    raw = " ".join(raw.split()) or "?"
+    if len(raw) > limit:
+        raw = raw[: limit - 1] + "…"
+    return esc(raw)
+
+
+_SUIT_MSG = {Suit.DOTS: N_("{n} Dot"), Suit.BAMBOO: N_("{n} Bam"), Suit.CHARACTERS: N_("{n} Crak")}
+_DRAGON_MSG = {Tile.WHITE: N_("White"), Tile.GREEN: N_("Green"), Tile.RED: N_("Red")}
+
+
+def tile_label(tile: Tile, tr: Translator) -> str:
+    """A tile in words: ``5条`` / ``中`` in Chinese, ``5 Bam`` / ``Red`` in English (no emoji)."""
+    if tile.suit is Suit.DRAGONS:
+        return tr.gettext(_DRAGON_MSG[tile])
+    return tr.gettext(_SUIT_MSG[tile.suit]).format(n=tile.number)
+
+
+def tiles_label(tiles: Iterable[Tile], tr: Translator, sep: str = " ") -> str:
+    """Several tiles in words, in the given order."""
+    return sep.join(tile_label(t, tr) for t in tiles)
+
+
+_FANS = {
+    "屁胡": N_("Plain win"),
+    "碰碰胡": N_("All pongs"),
+    "明四归一": N_("Exposed four-in-one"),
+    "暗四归一": N_("Concealed four-in-one"),
+    "七对": N_("Seven pairs"),
+    "龙七对": N_("Dragon seven pairs"),
+    "双龙七对": N_("Double dragon seven pairs"),
+    "三龙七对": N_("Triple dragon seven pairs"),
+    "大三元": N_("Big three dragons"),
+    "小三元": N_("Little three dragons"),
+    "小三元七对": N_("Little three dragons seven pairs"),
+    "大三元七对": N_("Big three dragons seven pairs"),
+    "杠上开花": N_("Win on a kong replacement"),
+    "杠上炮": N_("Win on a discard after a kong"),
+    "抢杠胡": N_("Robbing a kong"),
+    "清一色": N_("Pure one suit"),
+    "手抓一": N_("Single wait after four melds"),
+    "海底捞月": N_("Last tile self-draw"),
+    "海底炮": N_("Last discard win"),
+    "亮倒": N_("Declared ready (liangdao)"),
+    "卡五星": N_("Ka Wu Xing (closed 5)"),
+    "过胡翻番": N_("Passed win doubled"),
+}
+
+
+def fan_label(fan: str, tr: Translator) -> str:
+    """A 番 name from the engine (Chinese) in the reader's language."""
+    msg = _FANS.get(fan)
+    return esc(fan) if msg is None else tr.gettext(msg)
+
+
+def signed(n: int) -> str:
+    """``+4`` / ``-4`` / ``0``."""
+    return f"{n:+d}" if n else "0"
+
+
+_REASONS: dict[Reason, str] = {
+    Reason.HAND_OVER: N_("This hand is over."),
+    Reason.NOT_YOUR_TURN: N_("It is not your turn."),
+    Reason.CLAIM_PENDING: N_("Wait: a claim on the last discard is being decided."),
+    Reason.NO_CLAIM_PENDING: N_("There is nothing to claim now."),
+    Reason.ALREADY_ANSWERED: N_("You have already answered."),
+    Reason.NOTHING_TO_CLAIM: N_("You cannot claim this tile."),
+    Reason.TILE_NOT_IN_HAND: N_("That tile is not in your hand."),
+    Reason.NOT_COMPLETE: N_("Your hand is not complete."),
+    Reason.NO_DRAWN_TILE: N_("You cannot self-draw without a drawn tile."),
+    Reason.PIHU_CANNOT_WIN_ON_DISCARD: N_("A plain hand (×1) cannot win on a discard."),
+    Reason.QIHU_2FAN: N_("These rules need ×2 to win."),
+    Reason.LOUHU: N_("You passed a win: you cannot win on a discard until your next draw."),
+    Reason.CANNOT_PONG: N_("You cannot pong this tile."),
+    Reason.CANNOT_KONG: N_("You cannot kong this tile."),
+    Reason.GUOSHOU_PENG: N_("You declined this pong; wait for your next draw."),
+    Reason.LAST_DISCARD_WIN_ONLY: N_("The last discard can only be won."),
+    Reason.KONG_ON_LAST_TILE: N_("No kong when the wall is empty."),
+    Reason.KONG_NOT_ALLOWED_AFTER_PONG: N_("No kong right after a pong."),
+    Reason.BUGANG_NOT_IMMEDIATE: N_("An added kong must be made right when you draw the tile."),
+    Reason.LIANGDAO_CANNOT_PONG: N_("After liangdao you cannot pong."),
+    Reason.LIANGDAO_MUST_DISCARD_DRAWN: N_("After liangdao you discard the tile you draw."),
+    Reason.LIANGDAO_KONG_FORBIDDEN: N_("After liangdao this kong is not allowed."),
+    Reason.LIANGDAO_KONG_CHANGES_WAITS: N_("This kong would change your waits."),
+    Reason.ALREADY_LIANGDAO: N_("You have already declared liangdao."),
+    Reason.NOT_READY_FOR_LIANGDAO: N_("After that discard your hand is not ready."),
+    Reason.LIANGDAO_WALL_TOO_SHORT: N_("Too few tiles left to declare liangdao."),
+    Reason.PROTECTED_TILE: N_("You may not discard a tile a liangdao player waits on."),
+}
+
+
+def reason_text(reason: Reason, tr: Translator) -> str:
+    """A polite one-line refusal for an illegal action."""
+    msg = _REASONS.get(reason)
+    return tr.gettext(msg) if msg is not None else tr.gettext(N_("That move is not allowed now."))

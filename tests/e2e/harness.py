@@ -1,0 +1,192 @@
+"""Run the real kwx Application against the fake Bot API and act as players.
+
+:class:`Kwx` starts/stops the bot on one SQLite file (so a test can restart it), creates the
+world (users who started the bot, a group), and offers player actions that mirror what a person
+does in Telegram: find their hand message, press a labelled button, read the group.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import io
+import random
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+from telegram.ext import Application, ApplicationBuilder
+
+from kwx_bot.app import build_application
+from kwx_bot.codec import Op, decode
+from kwx_bot.handlers.common import SERVICE_KEY
+from kwx_bot.service import TableService
+from kwx_bot.settings import Settings
+from tests.fakebot import CallbackQueryRecord, FakeBotAPI, FakeChat, FakeMessage, FakeUser, run_application
+
+GAME_OPS = {"d", "l", "w", "p", "k", "c", "b", "x"}
+
+
+@functools.cache
+def _tiny_png() -> bytes:
+    buf = io.BytesIO()
+    Image.new("RGB", (96, 48), (20, 90, 40)).save(buf, "PNG")
+    return buf.getvalue()
+
+
+class TinyPictures:
+    """Pictures stand-in: a small valid PNG (rendering is tested in tests/render)."""
+
+    async def hand(self, view: Any) -> bytes:
+        return _tiny_png()
+
+    async def table(self, view: Any, names: Sequence[str]) -> bytes:
+        return _tiny_png()
+
+    async def reveal(self, view: Any, seat: int, names: Sequence[str]) -> bytes:
+        return _tiny_png()
+
+    async def result(self, view: Any, names: Sequence[str]) -> bytes:
+        return _tiny_png()
+
+
+@dataclass
+class Kwx:
+    """The bot under test plus its fake world."""
+
+    fake: FakeBotAPI
+    builder: Callable[[], ApplicationBuilder]  # type: ignore[type-arg]
+    db_path: Path
+    pictures: Any = field(default_factory=TinyPictures)
+    table_edit_seconds: float = 0.0
+    discard_seconds: float = 0.0
+    claim_seconds: float = 0.0
+    lobby_idle_seconds: float = 600.0
+    default_language: str = "en"
+    app: Application | None = None  # type: ignore[type-arg]
+
+    @property
+    def settings(self) -> Settings:
+        return Settings(
+            token=self.fake.token, db_path=self.db_path, rate_limit=False, table_edit_seconds=self.table_edit_seconds,
+            discard_seconds=self.discard_seconds, claim_seconds=self.claim_seconds,
+            lobby_idle_seconds=self.lobby_idle_seconds, default_language=self.default_language,
+        )  # fmt: skip
+
+    @property
+    def service(self) -> TableService:
+        assert self.app is not None
+        return self.app.bot_data[SERVICE_KEY]  # type: ignore[no-any-return]
+
+    @contextlib.asynccontextmanager
+    async def running(self) -> AsyncIterator[TableService]:
+        """The bot polling the fake for the duration of the block (restartable)."""
+        self.fake.reopen() if self.fake.closed else None
+        app = build_application(self.settings, builder=self.builder(), pictures=self.pictures)
+        async with run_application(app):
+            self.app = app
+            try:
+                yield self.service
+            finally:
+                await self.service.idle()
+        self.app = None
+
+    def busy(self) -> bool:
+        """Updates queued or being handled, or background presentation pending."""
+        if self.fake.pending_updates:
+            return True
+        if self.app is None:
+            return False
+        if self.app.update_queue.qsize() or self.app.update_processor.current_concurrent_updates:
+            return True
+        service = self.service
+        return bool(service._bg or service.present._tasks)
+
+    async def settle(self) -> None:
+        """Wait until the bot processed everything (updates, background edits) and is quiet."""
+        for _ in range(3):
+            await self.fake.wait_for(lambda: not self.busy(), 20, message="the bot to finish its work")
+            await self.fake.wait_idle(quiet=0.02, timeout=20)
+            if not self.busy():
+                return
+
+    # -- world -----------------------------------------------------------------------------------
+
+    def players(self, *names: str, language_code: str = "en") -> list[FakeUser]:
+        return [self.fake.create_user(n, language_code=language_code) for n in names]
+
+    async def start_bot(self, *users: FakeUser) -> None:
+        for u in users:
+            self.fake.start_bot(u)
+        await self.settle()
+
+    def group(self, users: Sequence[FakeUser], title: str = "Mahjong night") -> FakeChat:
+        return self.fake.create_group(title, members=list(users))
+
+    # -- reading ---------------------------------------------------------------------------------
+
+    def hand_message(self, user: FakeUser) -> FakeMessage | None:
+        """The user's current hand message: the newest photo the bot sent privately."""
+        photos = [m for m in self.fake.bot_messages(self.fake.private_chat(user)) if m.photo is not None]
+        return photos[-1] if photos else None
+
+    def game_buttons(self, user: FakeUser) -> list[tuple[str, str]]:
+        """(label, data) of the engine-action buttons on the user's hand message."""
+        msg = self.hand_message(user)
+        if msg is None:
+            return []
+        out = []
+        for b in msg.iter_buttons():
+            if b.callback_data and decode(b.callback_data).op.value in GAME_OPS:
+                out.append((b.text, b.callback_data))
+        return out
+
+    def group_texts(self, group: FakeChat) -> list[str]:
+        return self.fake.seen_texts(group)
+
+    # -- acting ----------------------------------------------------------------------------------
+
+    async def press(self, user: FakeUser, message: FakeMessage, label: str | None = None, *, data: str | None = None
+                    ) -> CallbackQueryRecord:  # fmt: skip
+        query = self.fake.press(user, message, label, data=data)
+        await self.fake.wait_for_answer(query, timeout=10)
+        await self.settle()
+        return query
+
+    async def act(self, user: FakeUser, op: str, tile: str | None = None) -> CallbackQueryRecord:
+        """Press the hand-message button for ``op`` (a codec op letter) and ``tile`` (notation)."""
+        msg = self.hand_message(user)
+        assert msg is not None, f"{user.first_name} has no hand message"
+        for b in msg.iter_buttons():
+            if b.callback_data is None:
+                continue
+            button = decode(b.callback_data)
+            if button.op.value == op and (tile is None or str(button.tile) == tile):
+                return await self.press(user, msg, data=b.callback_data)
+        raise AssertionError(f"{user.first_name} has no {op}{tile or ''} button: {msg.button_texts}")
+
+    async def play_randomly(self, users: Sequence[FakeUser], group: FakeChat, rng: random.Random, max_presses: int = 400
+                            ) -> int:  # fmt: skip
+        """Press random legal game buttons until the hand's result appears; returns the presses."""
+        start = len(self.fake.bot_messages(group))
+        presses = 0
+        while presses < max_presses:
+            if any("Points:" in m.content for m in self.fake.bot_messages(group)[start:]):
+                return presses
+            movers = [(u, self.game_buttons(u)) for u in users]
+            movers = [(u, bs) for u, bs in movers if bs]
+            assert movers, "nobody can act but the hand is not over"
+            user, buttons = rng.choice(movers)
+            _label, data = rng.choice(buttons)
+            msg = self.hand_message(user)
+            assert msg is not None
+            query = await self.press(user, msg, data=data)
+            assert query.answered
+            presses += 1
+        raise AssertionError("the hand did not end")
+
+
+def op_of(data: str) -> Op:
+    return decode(data).op

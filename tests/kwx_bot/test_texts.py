@@ -1,0 +1,120 @@
+"""Captions and keyboards: escaping, limits, buttons that match the legal actions."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.game import Action, ActionKind, legal_actions, public_view, replay, start, view_for
+from engine.rules import RuleSet
+from engine.tiles import Tile
+from kwx_bot.captions import hand_caption, lobby_text, result_caption, table_caption
+from kwx_bot.codec import Op, decode
+from kwx_bot.i18n import translator
+from kwx_bot.keyboards import hand_keyboard, lobby_keyboard
+from kwx_bot.texts import esc, name
+from kwx_bot.ui import Ui
+
+HOSTILE = ["<b>&", "*_[`", "</i><script>", "A" * 80, "😀🀄 ‮RTL"]
+
+
+@pytest.mark.parametrize("raw", HOSTILE)
+def test_names_are_escaped_and_truncated(raw):
+    out = name(raw)
+    assert "<" not in out and "&<" not in out
+    assert len(name("x" * 80)) == 24
+
+
+def _state(seed: str = "t1"):
+    return replay(start(RuleSet(), 0, seed=seed))
+
+
+def test_hand_keyboard_offers_exactly_the_legal_discards():
+    state = _state()
+    legal = legal_actions(state, 0)
+    view = view_for(state, 0)
+    tr = translator("zh_CN")
+    kb = hand_keyboard(tr, 7, 3, legal, drawn=view.drawn, danger=set())
+    assert kb is not None
+    datas = [decode(b.callback_data) for row in kb.inline_keyboard for b in row]
+    discards = {d.tile for d in datas if d.op is Op.DISCARD}
+    assert discards == {a.tile for a in legal if a.kind is ActionKind.DISCARD}
+    assert all(d.table_id == 7 and d.seq == 3 for d in datas)
+    assert all(len(row) <= 8 for row in kb.inline_keyboard)
+    labels = [b.text for row in kb.inline_keyboard for b in row]
+    assert any(lbl.startswith("▶") for lbl in labels)  # the drawn tile is marked
+
+
+def test_claim_keyboard_has_only_claims():
+    tr = translator("en")
+    legal = [Action(1, ActionKind.WIN), Action(1, ActionKind.PONG), Action(1, ActionKind.PASS)]
+    kb = hand_keyboard(tr, 1, 1, legal, drawn=None, danger=set())
+    assert [b.text for b in kb.inline_keyboard[0]] == ["Win", "Pong", "Pass"]
+    assert hand_keyboard(tr, 1, 1, [], drawn=None, danger=set()) is None
+
+
+def test_liangdao_menu_and_confirmation():
+    tr = translator("zh_CN")
+    legal = [Action(0, ActionKind.DISCARD, Tile.P1), Action(0, ActionKind.LIANGDAO, Tile.P1)]
+    normal = hand_keyboard(tr, 1, 1, legal, drawn=None, danger=set())
+    assert "亮倒…" in [b.text for row in normal.inline_keyboard for b in row]
+    menu = hand_keyboard(tr, 1, 1, legal, drawn=None, danger=set(), ui=Ui.LIANGDAO)
+    assert decode(menu.inline_keyboard[0][0].callback_data).op is Op.LIANGDAO_PICK
+    confirm = hand_keyboard(tr, 1, 1, legal, drawn=None, danger=set(), ui=Ui.CONFIRM, ui_tile=Tile.P1)
+    first = decode(confirm.inline_keyboard[0][0].callback_data)
+    assert (first.op, first.tile) == (Op.LIANGDAO, Tile.P1)
+    assert "确认亮倒" in confirm.inline_keyboard[0][0].text
+
+
+def test_danger_tiles_are_marked():
+    tr = translator("zh_CN")
+    legal = [Action(0, ActionKind.DISCARD, Tile.P1), Action(0, ActionKind.DISCARD, Tile.S5)]
+    kb = hand_keyboard(tr, 1, 1, legal, drawn=None, danger={Tile.S5})
+    assert [b.text for b in kb.inline_keyboard[0]] == ["1筒", "⚠5条"]
+
+
+@pytest.mark.parametrize("raw", HOSTILE)
+def test_captions_escape_names_and_fit(raw):
+    state = _state("t2")
+    names = [raw, raw + "2", raw + "3"]
+    for lang in ("zh_CN", "en"):
+        tr = translator(lang)
+        view = view_for(state, 0)
+        cap = hand_caption(tr, title=raw, hand_no=3, view=view, legal=legal_actions(state, 0), names=names,
+                           on_auto=False, ui=Ui.NORMAL, ui_tile=None, danger=set())  # fmt: skip
+        assert raw not in cap or esc(raw) == raw
+        assert len(cap) <= 1024
+        tcap = table_caption(tr, hand_no=1, view=public_view(state), names=names)
+        assert "<b>" in tcap and len(tcap) <= 1024 and (raw not in tcap or esc(raw) == raw)
+        text = lobby_text(tr, title=raw, seats=[raw, None, None], rules="standard", base=1, state="open")
+        assert esc(raw[:10]) in text or len(raw) > 24
+
+
+def test_no_concealed_tile_in_group_captions():
+    state = _state("t3")
+    tr = translator("zh_CN")
+    text = table_caption(tr, hand_no=1, view=public_view(state), names=["a", "b", "c"])
+    assert not any(t.chinese in text for t in Tile)
+
+
+def test_result_caption_of_random_hands_fits():
+    rng = random.Random(5)
+    tr = translator("zh_CN")
+    for seed in range(10):
+        state = _state(f"r{seed}")
+        while state.result is None:
+            seat = state.to_act()[0]
+            from engine.game import step
+
+            state, _ = step(state, rng.choice(legal_actions(state, seat)))
+        cap = result_caption(tr, hand_no=12, result=state.result, names=["甲" * 30, "<b>", "c"], totals=[1, 2, -3])
+        assert len(cap) <= 1024 and "&lt;b&gt;" in cap
+
+
+def test_lobby_keyboard_has_a_private_chat_link():
+    kb = lobby_keyboard(translator("en"), 5, 0, deep_link="https://t.me/bot?start=j5", full=False, has_ai=True)
+    flat = [b for row in kb.inline_keyboard for b in row]
+    assert any(b.url == "https://t.me/bot?start=j5" for b in flat)
+    assert {decode(b.callback_data).op for b in flat if b.callback_data} == {
+        Op.JOIN, Op.LEAVE, Op.ADD_AI, Op.REMOVE_AI, Op.START}  # fmt: skip
