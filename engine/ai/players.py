@@ -1,0 +1,596 @@
+"""AI players: one decision from one seat's view (DESIGN.md §2; the AI players issue).
+
+:func:`choose_action` takes a :class:`~engine.views.SeatView` and that seat's legal actions (as
+:func:`engine.game.legal_actions` lists them) and returns one of those actions.  It never sees a
+game state, so it cannot see hidden tiles; the same view, legal list, level and random state always
+give the same action.
+
+Levels (:class:`Level`):
+
+``random``
+    A uniformly random legal action.  A baseline, not for play.
+``greedy``
+    A baseline: the discard with the lowest shanten (random among ties), every 胡, 碰/杠 whenever
+    they do not raise the shanten, 亮倒 whenever possible; no defence at all.
+``easy``
+    Fast and sensible: the lowest-shanten discard found by trying tiles in order of uselessness
+    (isolated honours and terminals first), never a 亮倒 player's winning tile while a safe tile
+    exists, 胡 whenever possible, 碰 when it lowers the shanten, kongs that do not raise it, 亮倒 as
+    soon as the hand is ready with a live wait.
+``normal``
+    Discards by an estimate of the hand's prospects: shanten, then 有效牌 (unseen copies of the tiles
+    that advance the hand), times the value of the shape it is heading for — 七对, 清一色 (a
+    one-suit route is weighed against the fastest route), 碰碰胡, 卡五星 (a 4-6 pair of a suit with
+    its 5 to come), 三元 — and, once ready, the live waits times the estimated 番 of each wait
+    (:func:`engine.ai.hand.pattern_value`; a 屁胡 wait cannot win on a discard, RULES A8.2).
+    Defence: never discards a 亮倒 player's wait while a safe tile exists (包胡, A9.7; when every
+    tile feeds, the cheapest one); against players who have not declared, a danger estimate per
+    tile (5筒/5条 for 卡五星, a suspected 清一色 suit, dragons next to a dragon pong, less for the
+    player's own discards and for tiles whose copies are all visible), weighed more heavily as the
+    wall runs out and the less ready the hand is.  Claims: always 胡; 碰 when it lowers the shanten
+    or keeps it on a 碰碰胡 / 清一色 / 三元 route (never on a 七对 route); 直杠 and 暗杠 when they do
+    not raise the shanten (kong money, A13); 补杠 likewise, unless a 亮倒 player would rob it.
+    亮倒 (A9): compares the expected gain of ×2 (A9.6) and of opening discard wins to a 屁胡 with its
+    costs — a frozen hand that cannot fold or improve, paying ×2 to the others' wins, the 荒庄
+    penalty (A14.2) — from the live waits, the wait values, the cap and the tiles left in the wall.
+
+Every level takes 胡 whenever it is offered: a win is never worse than waiting for a bigger one in
+this model (a 亮倒 seat's wins are automatic anyway, A9.4).
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..analysis import Keys, keys_of, seven_pairs_count, shanten_keys, waits_mask
+from ..game.actions import Action, ActionKind
+from ..rules import RuleSet
+from ..tiles import NUM_KINDS, Suit, Tile
+from ..views import PublicSeatView, SeatView
+from .hand import (
+    danger_mask,
+    hand_counts,
+    minus,
+    near_mask,
+    pattern_value,
+    pengpeng_shanten,
+    plus,
+    ukeire,
+    unseen_counts,
+)
+
+__all__ = ["Level", "Tuning", "choose_action"]
+
+_HONOR0 = 27
+_STANDARD_RULES = RuleSet()
+
+
+class Level(enum.Enum):
+    """How an AI seat plays (see the module docstring)."""
+
+    RANDOM = "random"
+    GREEDY = "greedy"
+    EASY = "easy"
+    NORMAL = "normal"
+
+
+@dataclass(frozen=True, slots=True)
+class Tuning:
+    """The knobs of the ``normal`` level (defaults chosen by self-play, see benchmarks/bench_selfplay.py).
+
+    Discard score = log2(value) + log2(1 + 有效牌) - ``shanten_cost`` * shanten - defence, where defence
+    = ``defence`` * (1 + shanten) * (``defence_early`` + share of the wall drawn) * danger.
+    """
+
+    shanten_cost: float = 3.0
+    qidui_factor: float = 3.0
+    pengpeng_factor: float = 1.5
+    kawuxing_factor: float = 1.2
+    sanyuan_factor: float = 1.5
+    ron_factor: float = 1.5
+    defence: float = 1.0
+    defence_early: float = 0.3
+    liangdao_ron: float = 0.2
+    liangdao_hidden_ron: float = 0.5
+    liangdao_other_win: float = 0.5
+    liangdao_margin: float = 0.0
+
+
+_DEFAULT_TUNING = Tuning()
+
+
+class _Ctx:
+    """What one decision needs from the view, computed once (unseen counts lazily)."""
+
+    __slots__ = ("_unseen", "counts", "danger", "keys", "kinds", "nm", "rules", "view")
+
+    def __init__(self, view: SeatView, rules: RuleSet) -> None:
+        self.view = view
+        self.rules = rules
+        self.counts = hand_counts(view)
+        self.keys: Keys = keys_of(self.counts)
+        self.nm = len(view.melds)
+        self.danger = danger_mask(view)
+        self._unseen: list[int] | None = None
+        self.kinds: tuple[int, ...] | None = None
+
+    @property
+    def unseen(self) -> list[int]:
+        if self._unseen is None:
+            kinds = _kinds(self.rules)
+            self._unseen = unseen_counts(self.view, kinds)
+        return self._unseen
+
+    @property
+    def me(self) -> PublicSeatView:
+        return self.view.public.seats[self.view.seat]
+
+
+_KINDS_CACHE: dict[tuple[tuple[str, ...], bool], tuple[int, ...]] = {}
+
+
+def _kinds(rules: RuleSet) -> tuple[int, ...]:
+    key = (tuple(rules.suits), rules.dragons)
+    kinds = _KINDS_CACHE.get(key)
+    if kinds is None:
+        out = [int(t) for t in Tile if t.suit is not Suit.DRAGONS and t.suit.value in rules.suits]
+        if rules.dragons:
+            out += [int(Tile.WHITE), int(Tile.GREEN), int(Tile.RED)]
+        kinds = _KINDS_CACHE[key] = tuple(out)
+    return kinds
+
+
+# ============================================================================ entry point
+
+
+def choose_action(
+    view: SeatView,
+    legal: Sequence[Action],
+    level: Level = Level.NORMAL,
+    rng: random.Random | None = None,
+    *,
+    rules: RuleSet | None = None,
+    tuning: Tuning | None = None,
+) -> Action:
+    """One of ``legal`` for the seat of ``view``.
+
+    ``legal``: the seat's legal actions now (non-empty; :func:`engine.game.legal_actions`).
+    ``rng``: used by ``random`` and ``greedy`` only (a fixed seed when None).  ``rules``: the table's
+    house rules (public information; default standard) — fan values, cap and tile kinds inform the
+    estimates.  ``tuning``: knobs of ``normal`` (:class:`Tuning`).  Raises ``ValueError`` when
+    ``legal`` is empty.  Pure: depends on its arguments only (and ``rng``'s state).
+    """
+    if not legal:
+        raise ValueError("no legal action to choose from")
+    if level is Level.RANDOM:
+        return (rng or random.Random(0)).choice(list(legal))
+    for a in legal:
+        if a.kind is ActionKind.WIN:
+            return a
+    rules = rules or _STANDARD_RULES
+    first = legal[0].kind
+    if first in (ActionKind.KONG, ActionKind.PONG, ActionKind.PASS):
+        return _claim(_Ctx(view, rules), legal, level, tuning or _DEFAULT_TUNING)
+    ctx = _Ctx(view, rules)
+    if ctx.me.liangdao:
+        return _liangdao_turn(ctx, legal)
+    kong = _own_kong(ctx, legal, level)
+    if kong is not None:
+        return kong
+    discards = [int(a.tile) for a in legal if a.kind is ActionKind.DISCARD and a.tile is not None]
+    liangdao = {int(a.tile) for a in legal if a.kind is ActionKind.LIANGDAO and a.tile is not None}
+    if not discards:  # pragma: no cover - a turn always lists discards
+        return legal[-1]
+    if level is Level.GREEDY:
+        tile, declare = _greedy_discard(ctx, discards, liangdao, rng or random.Random(0))
+    elif level is Level.EASY:
+        tile, declare = _easy_discard(ctx, discards, liangdao)
+    else:
+        tile, declare = _normal_discard(ctx, discards, liangdao, tuning or _DEFAULT_TUNING)
+    kind = ActionKind.LIANGDAO if declare else ActionKind.DISCARD
+    for a in legal:
+        if a.kind is kind and a.tile == tile:
+            return a
+    raise AssertionError(f"chosen {kind.value} {tile} is not legal")  # pragma: no cover
+
+
+# ============================================================================ own turn: kongs
+
+
+def _liangdao_turn(ctx: _Ctx, legal: Sequence[Action]) -> Action:
+    """A 亮倒 seat: take a permitted kong (money; its waits stay the same, A9.5) unless another 亮倒
+    seat would rob the 补杠; otherwise discard the drawn tile (the only discard listed)."""
+    for a in legal:
+        if a.kind is ActionKind.CONCEALED_KONG:
+            return a
+        if a.kind is ActionKind.ADDED_KONG and a.tile is not None and not ctx.danger >> a.tile & 1:
+            return a
+    for a in legal:
+        if a.kind is ActionKind.DISCARD:
+            return a
+    return legal[-1]  # pragma: no cover
+
+
+def _own_kong(ctx: _Ctx, legal: Sequence[Action], level: Level) -> Action | None:
+    """暗杠 / 补杠 when they do not raise the shanten (greedy: always a 补杠); never a 补杠 of a tile a
+    亮倒 player waits on (抢杠胡 would be 包胡, A12.4)."""
+    kongs = [a for a in legal if a.kind in (ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG)]
+    if not kongs:
+        return None
+    keys, nm = ctx.keys, ctx.nm
+    now = shanten_keys(keys, nm)
+    for a in kongs:
+        assert a.tile is not None
+        t = int(a.tile)
+        if a.kind is ActionKind.ADDED_KONG:
+            if ctx.danger >> t & 1:
+                continue
+            if level is Level.GREEDY or shanten_keys(minus(keys, t), nm) <= now:
+                return a
+        elif shanten_keys(minus(keys, t, 4), nm + 1) <= now:
+            return a
+    return None
+
+
+# ============================================================================ claims
+
+
+def _claim(ctx: _Ctx, legal: Sequence[Action], level: Level, tuning: Tuning) -> Action:
+    """Answer a claim window (胡 was handled by the caller): 杠 / 碰 / 过."""
+    kinds = {a.kind: a for a in legal}
+    pass_action = kinds.get(ActionKind.PASS, legal[-1])
+    last = ctx.view.public.last_discard
+    if last is None:  # pragma: no cover - a window always has a tile on the table
+        return pass_action
+    tile = int(last[1])
+    keys, nm, counts = ctx.keys, ctx.nm, ctx.counts
+    now = shanten_keys(keys, nm)
+    kong = kinds.get(ActionKind.KONG)
+    if kong is not None and shanten_keys(minus(keys, tile, 3), nm + 1) <= now:
+        return kong
+    pong = kinds.get(ActionKind.PONG)
+    if pong is None:
+        return pass_action
+    after = minus(keys, tile, 2)
+    sh = shanten_keys(after, nm + 1)  # 14 - 3*(nm+1) tiles: the shanten after the best discard
+    if level is Level.GREEDY:
+        return pong if sh <= now else pass_action
+    if sh > now:
+        return pass_action
+    # after 碰 a tile must be discarded at once: not if every tile left would feed a 亮倒 player
+    left = [t for t in range(NUM_KINDS) if counts[t] - (2 if t == tile else 0) > 0]
+    if all(ctx.danger >> t & 1 for t in left):
+        return pass_action
+    if sh < now:
+        if level is Level.NORMAL and nm == 0 and 6 - seven_pairs_count(keys) <= sh:
+            return pass_action  # the 七对 route is at least as close: keep the hand closed
+        return pong
+    if level is not Level.NORMAL:
+        return pass_action
+    # same shanten: 碰 only for a shape that wants pungs
+    if nm == 0 and 6 - seven_pairs_count(keys) <= now:
+        return pass_action
+    after_counts = list(counts)
+    after_counts[tile] -= 2
+    if pengpeng_shanten(after_counts, nm + 1) <= sh:
+        return pong
+    suit = _dominant_suit(ctx)
+    if suit >= 0 and tile // 9 == suit:
+        return pong
+    if tile >= _HONOR0:
+        dragons = sum(1 for d in range(_HONOR0, NUM_KINDS) if d != tile and _dragon_total(ctx, d) >= 2)
+        if dragons >= 1:
+            return pong
+    return pass_action
+
+
+def _dragon_total(ctx: _Ctx, tile: int) -> int:
+    n = ctx.counts[tile]
+    for m in ctx.view.melds:
+        if m.tile == tile:
+            n += m.kind.size
+    return n
+
+
+def _dominant_suit(ctx: _Ctx) -> int:
+    """The numbered suit a 清一色 could be built in: every meld of that suit and at least 10 of the
+    hand's 14 tiles (melds counted as 3) in it; else -1."""
+    per = [0, 0, 0, 0]
+    for t in range(NUM_KINDS):
+        if ctx.counts[t]:
+            per[t // 9] += ctx.counts[t]
+    meld_suit = -1
+    for m in ctx.view.melds:
+        if m.tile is None or m.tile >= _HONOR0:
+            return -1
+        s = m.tile // 9
+        if meld_suit >= 0 and s != meld_suit:
+            return -1
+        meld_suit = s
+        per[s] += 3
+    best = max(range(3), key=lambda s: per[s])
+    if meld_suit >= 0 and best != meld_suit:
+        return -1
+    return best if per[best] >= 10 else -1
+
+
+# ============================================================================ discards: greedy, easy
+
+
+def _greedy_discard(ctx: _Ctx, discards: list[int], liangdao: set[int], rng: random.Random) -> tuple[int, bool]:
+    keys, nm = ctx.keys, ctx.nm
+    scored = [(shanten_keys(minus(keys, t), nm), t) for t in discards]
+    best = min(s for s, _ in scored)
+    ties = [t for s, t in scored if s == best]
+    declare = [t for t in ties if t in liangdao]
+    if declare:
+        return rng.choice(declare), True
+    return rng.choice(ties), False
+
+
+def _uselessness(counts: Sequence[int], t: int) -> int:
+    """Lower = discard first: isolated honours, then isolated terminals, then loose tiles."""
+    c = counts[t]
+    if t >= _HONOR0:
+        return 0 if c == 1 else 20 * c
+    n = t % 9
+    score = 8 * (c - 1) + (0 if n in (0, 8) else 1 if n in (1, 7) else 2)
+    if n > 0:
+        score += 4 * counts[t - 1]
+    if n < 8:
+        score += 4 * counts[t + 1]
+    if n > 1:
+        score += 2 * counts[t - 2]
+    if n < 7:
+        score += 2 * counts[t + 2]
+    return score
+
+
+def _easy_discard(ctx: _Ctx, discards: list[int], liangdao: set[int]) -> tuple[int, bool]:
+    keys, nm, counts, danger = ctx.keys, ctx.nm, ctx.counts, ctx.danger
+    pool = [t for t in discards if not danger >> t & 1] or discards
+    drawn = ctx.view.drawn
+    pool.sort(key=lambda t: (_uselessness(counts, t), t != drawn))
+    target = shanten_keys(keys, nm)
+    best_t, best_sh = pool[0], 99
+    for t in pool:
+        sh = shanten_keys(minus(keys, t), nm)
+        if sh < best_sh:
+            best_t, best_sh = t, sh
+            if sh <= target:
+                break
+    if best_t in liangdao and best_sh == 0:
+        after = minus(keys, best_t)
+        mask = waits_mask(after, nm)
+        unseen = ctx.unseen
+        live = sum(unseen[w] for w in range(NUM_KINDS) if mask >> w & 1)
+        return best_t, live > 0
+    return best_t, False
+
+
+# ============================================================================ discards: normal
+
+
+def _threats(ctx: _Ctx) -> list[float]:
+    """Danger of each tile from the seats that have not declared 亮倒 (arbitrary units, ~ the
+    chance of dealing into a hand that may win on a discard)."""
+    view = ctx.view
+    unseen = ctx.unseen
+    out = [0.0] * NUM_KINDS
+    for seat in view.public.seats:
+        if seat.seat == view.seat or seat.liangdao:
+            continue
+        discards = seat.discards
+        n_melds = len(seat.melds)
+        ready = min(0.85, 0.045 * len(discards) + 0.12 * n_melds)
+        if ready <= 0.0:
+            continue
+        own = 0
+        suit_count = [0, 0, 0, 0]
+        for d in discards:
+            own |= 1 << d.tile
+            suit_count[d.tile // 9] += 1
+        meld_suits = {m.tile // 9 for m in seat.melds if m.tile is not None}
+        dragon_pong = any(m.tile is not None and m.tile >= _HONOR0 for m in seat.melds)
+        flush = -1
+        if len(meld_suits) == 1 and n_melds >= 1:
+            (s,) = meld_suits
+            if s < 3:
+                flush = s
+        elif n_melds == 0 and len(discards) >= 6:
+            empty = [s for s in range(3) if suit_count[s] == 0 and any(suit_count[o] for o in range(3) if o != s)]
+            if len(empty) == 1 + (0 if suit_count[2] else 1):
+                flush = empty[0]
+        for t in range(NUM_KINDS):
+            if t >= _HONOR0:
+                if not unseen[t]:
+                    continue
+                b = 0.5 * (2.0 if dragon_pong else 1.0)
+            else:
+                n = t % 9
+                b = 2.0 if n == 4 else 0.7 if n in (0, 8) else 1.0
+                if not unseen[t]:
+                    b *= 0.5
+                if flush >= 0:
+                    b *= 3.0 if t // 9 == flush else 0.3
+            if own >> t & 1:
+                b *= 0.25
+            out[t] += ready * b
+    return out
+
+
+def _tenpai_value(ctx: _Ctx, after: Keys, counts: list[int], tuning: Tuning) -> tuple[float, int, float]:
+    """(expected-value weight, live wait tiles, mean 番 of the live waits) of a ready hand ``after``
+    (13 - 3*melds tiles, ``counts`` its 30 counts).  A wait whose estimated value is 1 (屁胡) can
+    only win by 自摸 (RULES A8.2); the others also on discards (weight ``ron_factor``)."""
+    mask = waits_mask(after, ctx.nm)
+    unseen = ctx.unseen
+    melds = ctx.view.melds
+    rules = ctx.rules
+    ev = 0.0
+    live = 0
+    vsum = 0
+    while mask:
+        low = mask & -mask
+        w = low.bit_length() - 1
+        mask ^= low
+        n = unseen[w]
+        if not n:
+            continue
+        counts[w] += 1
+        v = pattern_value(counts, plus(after, w), melds, w, rules)
+        counts[w] -= 1
+        if v <= 0:
+            continue
+        live += n
+        vsum += n * v
+        ev += n * v * (tuning.ron_factor if v >= 2 else 1.0)
+    return ev, live, (vsum / live if live else 0.0)
+
+
+def _normal_discard(ctx: _Ctx, discards: list[int], liangdao: set[int], tuning: Tuning) -> tuple[int, bool]:
+    keys, nm, counts, danger = ctx.keys, ctx.nm, ctx.counts, ctx.danger
+    safe = [t for t in discards if not danger >> t & 1]
+    if not safe:
+        return _least_feeding(ctx, discards), False
+    unseen = ctx.unseen
+    shs = {t: shanten_keys(minus(keys, t), nm) for t in safe}
+    best = min(shs.values())
+    near = near_mask(counts)
+    threats = _threats(ctx)
+    wall = ctx.view.public.wall_remaining
+    drawn_share = max(0.0, 1.0 - wall / 44.0)
+    w_def = tuning.defence * (1 + best) * (tuning.defence_early + drawn_share)
+    suit = _dominant_suit(ctx)
+    flush_route = _flush_route(ctx, suit, near, tuning) if suit >= 0 else None
+    log2 = math.log2
+    drawn = ctx.view.drawn
+    scored: list[tuple[float, int, int]] = []
+    tenpai_info: dict[int, tuple[float, int, float]] = {}
+    for t in safe:
+        sh = shs[t]
+        after = minus(keys, t)
+        if sh > best + 1:
+            offense = -tuning.shanten_cost * sh
+        elif sh == 0:
+            counts[t] -= 1
+            info = _tenpai_value(ctx, after, counts, tuning)
+            counts[t] += 1
+            tenpai_info[t] = info
+            offense = log2(1.0 + info[0])
+        else:
+            uk, _ = ukeire(after, nm, sh, unseen, near)
+            value = 1.0
+            if nm == 0 and 6 - seven_pairs_count(after) <= sh:
+                value *= tuning.qidui_factor
+            counts[t] -= 1
+            if pengpeng_shanten(counts, nm) <= sh:
+                value *= tuning.pengpeng_factor
+            value *= _shape_factor(ctx, counts, tuning)
+            counts[t] += 1
+            offense = log2(value) + log2(1.0 + uk) - tuning.shanten_cost * sh
+        if flush_route is not None and t // 9 != suit:
+            offense = max(offense, flush_route)
+        score = offense - w_def * threats[t]
+        scored.append((score, 0 if t == drawn else 1, t))
+    scored.sort(key=lambda x: (-x[0], x[1], x[2]))
+    tile = scored[0][2]
+    if tile in liangdao and tile in tenpai_info:
+        return tile, _declare(ctx, tenpai_info[tile], tuning)
+    return tile, False
+
+
+def _shape_factor(ctx: _Ctx, counts: list[int], tuning: Tuning) -> float:
+    """Value hints of a not-yet-ready hand: a 4 and a 6 of a suit (卡五星), dragon pairs (三元)."""
+    f = 1.0
+    for base in (0, 9, 18):
+        if counts[base + 3] and counts[base + 5]:
+            f *= tuning.kawuxing_factor
+            break
+    pairs = sum(1 for d in range(_HONOR0, NUM_KINDS) if _dragon_count(ctx, counts, d) >= 2)
+    if pairs >= 2:
+        f *= tuning.sanyuan_factor
+    return f
+
+
+def _dragon_count(ctx: _Ctx, counts: list[int], tile: int) -> int:
+    n = counts[tile]
+    for m in ctx.view.melds:
+        if m.tile == tile:
+            n += m.kind.size
+    return n
+
+
+def _flush_route(ctx: _Ctx, suit: int, near: int, tuning: Tuning) -> float:
+    """Score of heading for 清一色 in ``suit`` (discarding off-suit tiles): the shanten and 有效牌 of
+    the suit's tiles alone, with the ×4 value (A10 F12)."""
+    keys = ctx.keys
+    only: Keys = (keys[0] if suit == 0 else 0, keys[1] if suit == 1 else 0, keys[2] if suit == 2 else 0, 0)
+    sh = shanten_keys(only, ctx.nm)
+    suit_mask = near & (0x1FF << (9 * suit))
+    uk, _ = ukeire(only, ctx.nm, sh, ctx.unseen, suit_mask) if sh >= 0 else (0, 0)
+    value = float(ctx.rules.values.qingyise)
+    return math.log2(value) + math.log2(1.0 + uk) - tuning.shanten_cost * max(sh, 0)
+
+
+def _least_feeding(ctx: _Ctx, discards: list[int]) -> int:
+    """Every discard wins for a 亮倒 player: give the one worth least to them (their revealed hand)."""
+    view = ctx.view
+    best_t, best_v = discards[0], math.inf
+    for t in discards:
+        worst = 0.0
+        for seat in view.public.seats:
+            if seat.seat == view.seat or not seat.liangdao or t not in seat.waits:
+                continue
+            counts = [0] * NUM_KINDS
+            for x in seat.revealed:
+                counts[x] += 1
+            counts[t] += 1
+            melds = seat.melds
+            v = (
+                pattern_value(counts, keys_of(counts), melds, t, ctx.rules)
+                if all(m.tile is not None for m in melds)
+                else 2
+            )
+            worst = max(worst, float(v or 1))
+        if worst < best_v:
+            best_t, best_v = t, worst
+    return best_t
+
+
+def _declare(ctx: _Ctx, info: tuple[float, int, float], tuning: Tuning) -> bool:
+    """Whether to declare 亮倒 with a ready hand of ``info`` = (ev, live waits, mean 番) (A9).
+
+    Gain: ×2 on the 自摸 (both others pay, capped, A11.5) and, for a 屁胡, wins on discards.
+    Loss: a hidden 大胡 wait that others would have fed; paying ×2 when another seat wins; being
+    unable to fold; the 荒庄 penalty (A14.2).
+    """
+    _, live, value = info
+    if live <= 0:
+        return False
+    rules = ctx.rules
+    cap = rules.cap_for(0) or 1 << 20
+    unseen_total = sum(ctx.unseen)
+    wall = ctx.view.public.wall_remaining
+    draws = (wall + 2) // 3
+    p = live / max(unseen_total, 1)
+    p_self = 1.0 - (1.0 - p) ** draws
+    p_any = 1.0 - (1.0 - p) ** (3 * draws)
+    double = rules.values.liangdao
+    v_open = min(value * double, cap)
+    v_hidden = min(value, cap)
+    gain = p_self * 2 * (v_open - v_hidden)
+    if value < 2:
+        gain += tuning.liangdao_ron * (p_any - p_self) * v_open
+    else:
+        gain -= tuning.liangdao_hidden_ron * (p_any - p_self) * v_hidden
+    # others' wins: as a 亮倒 payer (A9.6b) every payment doubles; they also win on my 摸打 discards
+    others = sum(1 for s in ctx.view.public.seats if s.seat != ctx.view.seat)
+    cost = tuning.liangdao_other_win * (1.0 - p_self) * others
+    if any(s.liangdao for s in ctx.view.public.seats if s.seat != ctx.view.seat):
+        cost *= 1.5
+    return gain - cost > tuning.liangdao_margin

@@ -1,0 +1,485 @@
+"""AI-only self-play: whole hands played by :func:`engine.ai.choose_action`, with rule checks and
+statistics (the ``simulate`` command, the self-play benchmark and the strength runs).
+
+Seating (so that no player gets a seat advantage): hands come in blocks of six that share one deal
+(seed ``"<seed>/<block>"``, dealer = seat 0).  Within a block, hand ``k`` seats the players by
+permutation ``PERMUTATIONS[k]`` (``seat s`` is played by player ``perm[s]``), so every player plays
+every dealt hand from every seat, and both cyclic orders of the table occur (who sits after whom).
+This is duplicate play: the luck of the deal cancels between players, and confidence intervals are
+computed over blocks (cluster-robust), since the six hands of a block are not independent.
+
+A *rule error* is anything the engine must never do: an exception from ``step``/``decide`` for an
+action ``legal_actions`` listed, a seat that must act but has no legal action (or the reverse), an
+AI answer outside the legal list, payments that do not sum to zero, a hand that does not end.  With
+``check=True`` every event is also checked against the engine's invariants: tile conservation (four
+of every kind in hands, melds, ponds and wall), ``decide(state, a) == step(state, a)`` events,
+``replay(events) == state`` at the end, and kong money adding up to the result's kong deltas.
+
+Feeding: a player who has not declared 亮倒 and discards (or 补杠s) a tile some 亮倒 player waits on
+*feeds* it (RULES A9.7 包胡).  ``feeds`` counts them; ``forced_feeds`` those made when every legal
+discard was such a tile.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from ..game import (
+    Action,
+    ActionKind,
+    Event,
+    Konged,
+    State,
+    decide,
+    evolve,
+    legal_actions,
+    replay,
+    start,
+    step,
+    view_for,
+)
+from ..rules import RuleSet
+from .players import Level, choose_action
+
+__all__ = [
+    "PERMUTATIONS",
+    "HandRecord",
+    "PlayerSummary",
+    "SimSummary",
+    "Simulation",
+    "play_hand",
+    "simulate",
+]
+
+PERMUTATIONS: tuple[tuple[int, int, int], ...] = ((0, 1, 2), (1, 2, 0), (2, 0, 1), (0, 2, 1), (2, 1, 0), (1, 0, 2))
+"""Player of each seat, per hand of a block: the three rotations of both cyclic orders."""
+
+MAX_ACTIONS = 1000
+"""A hand that needs more actions than this is reported as not ending (a standard hand needs < 200)."""
+
+Chooser = Callable[[int, State, list[Action], random.Random], Action]
+"""``(seat, state, legal, rng) -> action``; the default builds the seat's view and asks the AI."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """One played hand, by *player* (index into the players list), not by seat.
+
+    ``seats``: player of each seat.  ``deltas``: points of 底金 won (+) / paid (-) per player, kong
+    money included.  ``outcome``: "win", "draw" (荒庄) or "error".  ``winners``/``self_draw``: winning
+    players and whether the win was a 自摸.  ``dealt_in``: the player who discarded (or was robbed)
+    into a win, if any.  ``liangdao``: players who declared 亮倒.  ``feeds``/``forced_feeds``: per
+    player (module docstring).  ``baohu``: per player, wins paid as 包胡 (A9.7).  ``actions``: AI
+    decisions taken.  ``error``: what went wrong, for outcome "error".
+    """
+
+    seed: str
+    seats: tuple[int, ...]
+    deltas: tuple[int, ...]
+    outcome: str
+    winners: tuple[int, ...] = ()
+    self_draw: bool = False
+    dealt_in: int | None = None
+    liangdao: tuple[int, ...] = ()
+    feeds: tuple[int, ...] = (0, 0, 0)
+    forced_feeds: tuple[int, ...] = (0, 0, 0)
+    baohu: tuple[int, ...] = (0, 0, 0)
+    actions: int = 0
+    error: str | None = None
+
+
+class RuleViolation(Exception):
+    """The engine broke one of its own rules or invariants during self-play (a rule error)."""
+
+
+def _tile_counts(state: State) -> list[int]:
+    counts = [0] * 30
+    for seat in state.seats:
+        for t, n in enumerate(seat.hand):
+            counts[t] += n
+        for m in seat.melds:
+            counts[m.tile] += m.kind.size
+        for d in seat.discards:
+            if not d.claimed:
+                counts[d.tile] += 1
+    for t in state.wall[state.front : state.back]:
+        counts[t] += 1
+    return counts
+
+
+def _check_events(before: State, action: Action, after: State, events: list[Event]) -> None:
+    if decide(before, action) != events:
+        raise RuleViolation(f"decide and step disagree on {action}")
+    mirror = before
+    for e in events:
+        mirror = evolve(mirror, e)
+        counts = _tile_counts(mirror)
+        bad = [t for t in mirror.kinds if counts[t] != 4]
+        if bad or sum(counts) != 4 * len(mirror.kinds):
+            raise RuleViolation(f"tile conservation broken after event {e.seq} ({type(e).__name__})")
+        if isinstance(e, Konged) and sum(e.money) != 0:
+            raise RuleViolation(f"kong money of event {e.seq} does not sum to 0: {e.money}")
+    if mirror != after:
+        raise RuleViolation("evolving the events of a step does not give the step's state")
+
+
+def _ai_chooser(levels: Sequence[Level], rules: RuleSet) -> Chooser:
+    def choose(seat: int, state: State, legal: list[Action], rng: random.Random) -> Action:
+        return choose_action(view_for(state, seat), legal, levels[seat], rng, rules=rules)
+
+    return choose
+
+
+def play_hand(
+    rules: RuleSet,
+    levels: Sequence[Level],
+    seed: str,
+    rng: random.Random,
+    *,
+    dealer: int = 0,
+    check: bool = False,
+    chooser: Chooser | None = None,
+) -> tuple[State, list[Event], dict[str, object]]:
+    """Play one hand with the AI level of each *seat*; returns (final state, events, counters).
+
+    ``counters``: ``actions`` (decisions), ``feeds`` / ``forced_feeds`` (per seat lists).  Raises
+    :class:`RuleViolation` for a rule error (see the module docstring) and re-raises anything the
+    engine raised.  ``check`` adds the per-event invariant checks.
+    """
+    choose = chooser or _ai_chooser(levels, rules)
+    events = start(rules, dealer, seed=seed)
+    state = replay(events)
+    feeds = [0, 0, 0]
+    forced = [0, 0, 0]
+    actions = 0
+    while not state.over:
+        to_act = state.to_act()
+        if not to_act:
+            raise RuleViolation(f"no seat to act in phase {state.phase.value} at seq {state.seq}")
+        seat = to_act[0]
+        legal = legal_actions(state, seat)
+        if not legal:
+            raise RuleViolation(f"seat {seat} must act at seq {state.seq} but has no legal action")
+        action = choose(seat, state, legal, rng)
+        if action not in legal:
+            raise RuleViolation(f"the AI answered {action}, which is not among the legal actions")
+        if action.kind in (ActionKind.DISCARD, ActionKind.LIANGDAO, ActionKind.ADDED_KONG):
+            own = state.seats[seat]
+            if not own.liangdao:
+                danger = 0
+                for i, other in enumerate(state.seats):
+                    if i != seat and other.liangdao:
+                        for t in other.waits:
+                            danger |= 1 << t
+                assert action.tile is not None
+                if danger >> action.tile & 1:
+                    feeds[seat] += 1
+                    gives = [a for a in legal if a.kind in (ActionKind.DISCARD, ActionKind.LIANGDAO)]
+                    if action.kind is not ActionKind.ADDED_KONG and all(
+                        a.tile is not None and danger >> a.tile & 1 for a in gives
+                    ):
+                        forced[seat] += 1
+        try:
+            new_state, new_events = step(state, action)
+        except Exception as exc:
+            raise RuleViolation(f"step raised {type(exc).__name__} for listed action {action}: {exc}") from exc
+        if check:
+            for s in range(3):
+                if bool(legal_actions(state, s)) != (s in to_act):
+                    raise RuleViolation(f"seat {s}: legal actions disagree with to_act {to_act}")
+            _check_events(state, action, new_state, new_events)
+        state = new_state
+        events.extend(new_events)
+        actions += 1
+        if actions > MAX_ACTIONS:
+            raise RuleViolation(f"the hand did not end after {MAX_ACTIONS} actions")
+    result = state.result
+    if result is None:
+        raise RuleViolation("the hand is over without a result")
+    if sum(result.deltas) or sum(result.hand_deltas) or sum(result.kong_deltas):
+        raise RuleViolation(f"payments do not sum to 0: {result.hand_deltas} + {result.kong_deltas}")
+    if list(result.deltas) != [h + k for h, k in zip(result.hand_deltas, result.kong_deltas, strict=True)]:
+        raise RuleViolation("deltas are not hand deltas + kong deltas")
+    if check:
+        if replay(events) != state:
+            raise RuleViolation("replay(events) != final state")
+        kong = [0, 0, 0]
+        for e in events:
+            if isinstance(e, Konged):
+                kong = [a + b for a, b in zip(kong, e.money, strict=True)]
+        if tuple(kong) != tuple(result.kong_deltas):
+            raise RuleViolation(f"kong events pay {kong}, the result says {result.kong_deltas}")
+    return state, events, {"actions": actions, "feeds": feeds, "forced_feeds": forced}
+
+
+def _record(seed: str, perm: tuple[int, ...], state: State, counters: dict[str, object]) -> HandRecord:
+    result = state.result
+    assert result is not None
+    n = len(perm)
+    deltas = [0] * n
+    for seat, player in enumerate(perm):
+        deltas[player] = result.deltas[seat]
+    feeds = [0] * n
+    forced = [0] * n
+    f_seat = counters["feeds"]
+    ff_seat = counters["forced_feeds"]
+    assert isinstance(f_seat, list) and isinstance(ff_seat, list)
+    baohu = [0] * n
+    for seat, player in enumerate(perm):
+        feeds[player] = f_seat[seat]
+        forced[player] = ff_seat[seat]
+    dealt_in = None
+    for w in result.winners:
+        if w.from_seat is not None:
+            dealt_in = perm[w.from_seat]
+            if w.baohu:
+                baohu[perm[w.from_seat]] += 1
+    actions = counters["actions"]
+    assert isinstance(actions, int)
+    return HandRecord(
+        seed=seed,
+        seats=perm,
+        deltas=tuple(deltas),
+        outcome=result.outcome,
+        winners=tuple(perm[w.seat] for w in result.winners),
+        self_draw=any(w.by == "self_draw" for w in result.winners),
+        dealt_in=dealt_in,
+        liangdao=tuple(perm[i] for i, s in enumerate(state.seats) if s.liangdao),
+        feeds=tuple(feeds),
+        forced_feeds=tuple(forced),
+        baohu=tuple(baohu),
+        actions=actions,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSummary:
+    """Per-player statistics of a simulation.  Points are 底金 per hand (kong money included);
+    ``ci95`` is the half-width of the 95% confidence interval of ``mean_points``."""
+
+    player: int
+    level: str
+    hands: int
+    wins: int
+    self_draws: int
+    dealt_in: int
+    liangdao: int
+    feeds: int
+    forced_feeds: int
+    baohu: int
+    total_points: int
+    mean_points: float
+    ci95: float
+
+    def to_json(self) -> dict[str, object]:
+        """A plain dict (the ``--json`` output of ``simulate``)."""
+        return {
+            "player": self.player,
+            "level": self.level,
+            "hands": self.hands,
+            "wins": self.wins,
+            "win_rate": self.wins / self.hands if self.hands else 0.0,
+            "self_draws": self.self_draws,
+            "dealt_in": self.dealt_in,
+            "liangdao": self.liangdao,
+            "feeds": self.feeds,
+            "forced_feeds": self.forced_feeds,
+            "baohu": self.baohu,
+            "total_points": self.total_points,
+            "mean_points": self.mean_points,
+            "ci95": self.ci95,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SimSummary:
+    """What a simulation measured: ``errors`` lists (seed, seats, message) of rule errors."""
+
+    hands: int
+    seconds: float
+    draws: int
+    actions: int
+    players: tuple[PlayerSummary, ...]
+    errors: tuple[tuple[str, tuple[int, ...], str], ...]
+
+    @property
+    def hands_per_second(self) -> float:
+        """Whole hands per second of wall-clock time (one process)."""
+        return self.hands / self.seconds if self.seconds > 0 else math.inf
+
+    @property
+    def draw_rate(self) -> float:
+        """Share of hands that ended in 荒庄 (A14)."""
+        return self.draws / self.hands if self.hands else 0.0
+
+    def to_json(self) -> dict[str, object]:
+        """A plain dict (the ``--json`` output of ``simulate``)."""
+        return {
+            "hands": self.hands,
+            "seconds": self.seconds,
+            "hands_per_second": self.hands_per_second,
+            "draws": self.draws,
+            "draw_rate": self.draw_rate,
+            "actions": self.actions,
+            "players": [p.to_json() for p in self.players],
+            "rule_errors": [{"seed": s, "seats": list(p), "error": m} for s, p, m in self.errors],
+        }
+
+
+@dataclass
+class Simulation:
+    """Accumulates :class:`HandRecord` s into per-player statistics (block-wise for the CIs)."""
+
+    levels: tuple[Level, ...]
+    records: int = 0
+    draws: int = 0
+    actions: int = 0
+    seconds: float = 0.0
+    totals: list[int] = field(default_factory=lambda: [0, 0, 0])
+    wins: list[int] = field(default_factory=lambda: [0, 0, 0])
+    self_draws: list[int] = field(default_factory=lambda: [0, 0, 0])
+    dealt_in: list[int] = field(default_factory=lambda: [0, 0, 0])
+    liangdao: list[int] = field(default_factory=lambda: [0, 0, 0])
+    feeds: list[int] = field(default_factory=lambda: [0, 0, 0])
+    forced_feeds: list[int] = field(default_factory=lambda: [0, 0, 0])
+    baohu: list[int] = field(default_factory=lambda: [0, 0, 0])
+    blocks: dict[int, list[int]] = field(default_factory=dict)
+    block_sizes: dict[int, int] = field(default_factory=dict)
+    errors: list[tuple[str, tuple[int, ...], str]] = field(default_factory=list)
+
+    def add(self, block: int, rec: HandRecord) -> None:
+        """Count one hand (``block``: its deal block, for the confidence intervals)."""
+        self.records += 1
+        self.actions += rec.actions
+        if rec.outcome == "error":
+            assert rec.error is not None
+            self.errors.append((rec.seed, rec.seats, rec.error))
+            return
+        self.block_sizes[block] = self.block_sizes.get(block, 0) + 1
+        sums = self.blocks.setdefault(block, [0, 0, 0])
+        for p in range(3):
+            self.totals[p] += rec.deltas[p]
+            sums[p] += rec.deltas[p]
+            self.feeds[p] += rec.feeds[p]
+            self.forced_feeds[p] += rec.forced_feeds[p]
+            self.baohu[p] += rec.baohu[p]
+        if rec.outcome == "draw":
+            self.draws += 1
+        for p in rec.winners:
+            self.wins[p] += 1
+            if rec.self_draw:
+                self.self_draws[p] += 1
+        if rec.dealt_in is not None:
+            self.dealt_in[rec.dealt_in] += 1
+        for p in rec.liangdao:
+            self.liangdao[p] += 1
+
+    def mean_ci(self, player: int) -> tuple[float, float]:
+        """Mean points per hand of ``player`` and the half-width of its 95% CI (cluster-robust over
+        deal blocks: SE = sqrt(B/(B-1) * sum_b (S_b - n_b * mean)^2) / N)."""
+        n = sum(self.block_sizes.values())
+        if n == 0:
+            return 0.0, math.inf
+        mean = self.totals[player] / n
+        b = len(self.blocks)
+        if b < 2:
+            return mean, math.inf
+        ss = sum((s[player] - self.block_sizes[k] * mean) ** 2 for k, s in self.blocks.items())
+        se = math.sqrt(ss * b / (b - 1)) / n
+        return mean, 1.96 * se
+
+    def diff_ci(self, a: int, b: int) -> tuple[float, float]:
+        """Mean of (points of ``a`` - points of ``b``) per hand and its 95% CI half-width."""
+        n = sum(self.block_sizes.values())
+        nb = len(self.blocks)
+        if n == 0 or nb < 2:
+            return 0.0, math.inf
+        mean = (self.totals[a] - self.totals[b]) / n
+        ss = sum((s[a] - s[b] - self.block_sizes[k] * mean) ** 2 for k, s in self.blocks.items())
+        return mean, 1.96 * math.sqrt(ss * nb / (nb - 1)) / n
+
+    def summary(self) -> SimSummary:
+        """The statistics so far."""
+        hands = sum(self.block_sizes.values())
+        players = []
+        for p in range(3):
+            mean, ci = self.mean_ci(p)
+            players.append(
+                PlayerSummary(
+                    player=p,
+                    level=self.levels[p].value,
+                    hands=hands,
+                    wins=self.wins[p],
+                    self_draws=self.self_draws[p],
+                    dealt_in=self.dealt_in[p],
+                    liangdao=self.liangdao[p],
+                    feeds=self.feeds[p],
+                    forced_feeds=self.forced_feeds[p],
+                    baohu=self.baohu[p],
+                    total_points=self.totals[p],
+                    mean_points=mean,
+                    ci95=ci,
+                )
+            )
+        return SimSummary(
+            hands=self.records,
+            seconds=self.seconds,
+            draws=self.draws,
+            actions=self.actions,
+            players=tuple(players),
+            errors=tuple(self.errors),
+        )
+
+
+def hand_seed(seed: str, index: int) -> tuple[str, tuple[int, int, int], int]:
+    """(deal seed, seating permutation, block) of hand ``index`` of a simulation seeded ``seed``."""
+    block = index // len(PERMUTATIONS)
+    return f"{seed}/{block}", PERMUTATIONS[index % len(PERMUTATIONS)], block
+
+
+def simulate(
+    players: Sequence[Level],
+    hands: int,
+    seed: str,
+    rules: RuleSet | None = None,
+    *,
+    check: bool = False,
+    start_index: int = 0,
+    sim: Simulation | None = None,
+    progress: Callable[[Simulation], None] | None = None,
+    chooser_for: Callable[[tuple[Level, ...], RuleSet], Chooser] | None = None,
+) -> Simulation:
+    """Play hands ``start_index .. start_index + hands - 1`` of the seeded series (module docstring)
+    with ``players`` (one :class:`Level` per player) and return the accumulated :class:`Simulation`.
+
+    Rule errors are recorded, never raised.  ``progress`` is called after every block of six hands.
+    ``chooser_for(levels_by_seat, rules)`` replaces the AI (used by tuning scripts).
+    """
+    rules = rules if rules is not None else RuleSet()
+    levels = tuple(players)
+    if len(levels) != 3:
+        raise ValueError(f"a table has 3 players, got {len(levels)}")
+    sim = sim if sim is not None else Simulation(levels)
+    t0 = time.perf_counter()
+    for index in range(start_index, start_index + hands):
+        deal_seed, perm, block = hand_seed(seed, index)
+        by_seat = tuple(levels[p] for p in perm)
+        rng = random.Random(f"{seed}/{index}")
+        chooser = chooser_for(by_seat, rules) if chooser_for is not None else None
+        try:
+            state, _events, counters = play_hand(rules, by_seat, deal_seed, rng, check=check, chooser=chooser)
+            rec = _record(deal_seed, perm, state, counters)
+        except Exception as exc:  # every failure is a rule error to report, never a crash
+            message = str(exc) if isinstance(exc, RuleViolation) else f"{type(exc).__name__}: {exc}"
+            rec = HandRecord(deal_seed, perm, (0, 0, 0), "error", error=message)
+        sim.add(block, rec)
+        if progress is not None and (index + 1) % len(PERMUTATIONS) == 0:
+            sim.seconds += time.perf_counter() - t0
+            t0 = time.perf_counter()
+            progress(sim)
+    sim.seconds += time.perf_counter() - t0
+    return sim
