@@ -1,0 +1,103 @@
+"""Checks that no concealed tile ever reaches the group or another player.
+
+From a hand's engine events we know which tiles became public (discards, 碰/直杠/补杠 tiles, a 亮倒
+seat's revealed hand and waits, the winners' hands at the end) and which tiles each seat held.  Every
+tile named in any text, caption or button the bot ever showed in the group (all versions, deleted
+ones included) must be public; in a player's private chat it must be public or that player's own.
+Pictures are checked by origin: a spy renderer stamps each picture with the view it was drawn from,
+so every photo the group ever got must come from a public view.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from PIL import Image, PngImagePlugin
+
+from engine.tiles import Tile, parse_tiles
+from engine.views import PublicView, SeatView
+from kwx_bot.i18n import translator
+from kwx_bot.texts import tile_label
+
+_LABELS = {lang: {tile_label(t, translator(lang)): t for t in Tile} for lang in ("en", "zh_CN")}
+_EN = re.compile(r"\b[1-9] (?:Dot|Bam|Crak)\b|\bWhite\b|\bGreen\b|\bRed\b")
+_ZH = re.compile(r"[1-9][筒条万]|[白發中]")
+_WAITS = re.compile(r"[Ww]aiting on|wait on|听")
+
+
+def tiles_named(text: str) -> set[Tile]:
+    """Every tile a text names (English or Chinese labels)."""
+    out = {_LABELS["en"][m] for m in _EN.findall(text)}
+    out |= {_LABELS["zh_CN"][m] for m in _ZH.findall(text) if m in _LABELS["zh_CN"]}
+    return out
+
+
+def public_and_own(events: Sequence[dict[str, Any]]) -> tuple[set[Tile], list[set[Tile]]]:
+    """(tiles made public, tiles each seat ever held) from a hand's event JSON."""
+    public: set[Tile] = set()
+    own: list[set[Tile]] = [set(), set(), set()]
+    for e in events:
+        kind = e["type"]
+        if kind == "hand_started":
+            for s, hand in enumerate(e["hands"]):
+                own[s] |= set(parse_tiles(hand))
+        elif kind == "drew":
+            own[e["seat"]].add(parse_tiles(e["tile"])[0])
+        elif kind == "discarded":
+            public.add(parse_tiles(e["tile"])[0])
+            public |= set(parse_tiles(e.get("waits") or ""))
+            if e.get("liangdao"):
+                public |= own[e["seat"]]  # the whole hand is revealed (RULES A9.2)
+        elif kind in ("ponged", "window_opened") or (kind == "konged" and e["kind"] != "concealed_kong"):
+            public.add(parse_tiles(e["tile"])[0])
+        elif kind == "hand_ended":
+            for w in e["winners"]:
+                public |= set(parse_tiles(w["concealed"] + w["win_tile"]))
+                for m in w["melds"]:
+                    if m["tile"]:
+                        public.add(parse_tiles(m["tile"])[0])
+    return public, own
+
+
+def leaked(texts: Iterable[str], allowed: set[Tile], *, own_waits: bool = False) -> set[Tile]:
+    """Tiles named in ``texts`` that are not ``allowed``.  ``own_waits``: ignore lines that list the
+    reader's own waits (derived from their own hand, they name tiles the reader does not hold)."""
+    if own_waits:
+        texts = ["\n".join(line for line in t.splitlines() if not _WAITS.search(line)) for t in texts]
+    return set(itertools.chain.from_iterable(tiles_named(t) for t in texts)) - allowed
+
+
+class SpyPictures:
+    """A renderer stand-in that records which view each picture was drawn from (a PNG text chunk)."""
+
+    def __init__(self) -> None:
+        self.origins: dict[str, tuple[str, Any]] = {}
+
+    def _png(self, kind: str, view: Any) -> bytes:
+        key = f"{kind}-{len(self.origins)}"
+        self.origins[key] = (kind, view)
+        info = PngImagePlugin.PngInfo()
+        info.add_text("kwx", key)
+        buf = io.BytesIO()
+        Image.new("RGB", (96, 48), (len(self.origins) % 255, 80, 40)).save(buf, "PNG", pnginfo=info)
+        return buf.getvalue()
+
+    def origin(self, data: bytes) -> tuple[str, Any]:
+        key = Image.open(io.BytesIO(data)).text["kwx"]  # type: ignore[attr-defined]
+        return self.origins[key]
+
+    async def hand(self, view: SeatView) -> bytes:
+        return self._png("hand", view)
+
+    async def table(self, view: PublicView, names: Sequence[str]) -> bytes:
+        return self._png("table", view)
+
+    async def reveal(self, view: PublicView, seat: int, names: Sequence[str]) -> bytes:
+        return self._png("reveal", view)
+
+    async def result(self, view: PublicView, names: Sequence[str]) -> bytes:
+        return self._png("result", view)

@@ -1,0 +1,131 @@
+"""Lobbies: deep-link joins, one table per group and per player, AI seats, start rules, expiry."""
+
+from __future__ import annotations
+
+import asyncio
+
+
+async def _lobby(kwx, creator, group):
+    kwx.fake.user_command(creator, group, "new")
+    await kwx.settle()
+    return kwx.fake.last_message(group)
+
+
+async def test_a_user_who_never_started_the_bot_joins_via_the_deep_link(kwx):
+    ann, dave, eve = kwx.players("Ann", "Dave", "Eve")
+    group = kwx.group([ann, dave, eve])
+    async with kwx.running() as service:
+        await kwx.start_bot(ann)
+        lobby = await _lobby(kwx, ann, group)
+        assert "1. Ann" in lobby.content  # the creator sits at once
+        query = await kwx.press(dave, lobby, "Join")
+        assert query.answer.url == "https://t.me/kwx_test_bot?start=j1"
+        assert "Dave" not in kwx.fake.message(group, lobby.message_id).content
+        # Dave follows the link: Telegram sends /start j1 in the private chat
+        kwx.fake.start_bot(dave, "j1")
+        await kwx.settle()
+        assert "2. Dave" in kwx.fake.message(group, lobby.message_id).content
+        assert "You took a seat" in kwx.fake.last_message(kwx.fake.private_chat(dave)).content
+        # Eve presses Join, then opens the bot with a bare /start: the pending join completes
+        await kwx.press(eve, lobby, "Join")
+        kwx.fake.start_bot(eve)
+        await kwx.settle()
+        assert "3. Eve" in kwx.fake.message(group, lobby.message_id).content
+        assert (await service.store.get_user(eve.id)).pending_table_id is None
+        await kwx.press(ann, kwx.fake.message(group, lobby.message_id), "Start")
+        assert all(kwx.hand_message(u) is not None for u in (ann, dave, eve))
+
+
+async def test_one_table_per_group_and_one_table_per_player(kwx):
+    ann, ben = kwx.players("Ann", "Ben")
+    g1 = kwx.group([ann, ben], "First")
+    g2 = kwx.group([ann, ben], "Second")
+    async with kwx.running() as service:
+        await kwx.start_bot(ann, ben)
+        lobby = await _lobby(kwx, ann, g1)
+        again = await _lobby(kwx, ben, g1)  # /new again: the same lobby, posted anew
+        assert again.message_id != lobby.message_id and "1. Ann" in again.content
+        assert kwx.fake.message(g1, lobby.message_id).deleted
+        assert len(await service.store.open_tables()) == 1
+        other = await _lobby(kwx, ben, g2)
+        assert "1. Ben" in other.content
+        query = await kwx.press(ann, other, "Join")
+        assert "another open table" in query.answer.text
+        query = await kwx.press(ann, again, "Join")
+        assert "already sit" in query.answer.text
+
+
+async def test_ai_seats_and_start_rules(kwx):
+    ann, ben, zoe = kwx.players("Ann", "Ben", "Zoe")
+    group = kwx.group([ann, ben, zoe])
+    async with kwx.running():
+        await kwx.start_bot(ann, ben, zoe)
+        lobby = await _lobby(kwx, ann, group)
+        query = await kwx.press(ann, lobby, "Start")
+        assert query.answer.show_alert and "Three seats" in query.answer.text
+        query = await kwx.press(zoe, lobby, "Add AI")
+        assert query.answer.show_alert  # only players at the table
+        await kwx.press(ann, lobby, "Add AI")
+        await kwx.press(ann, kwx.fake.message(group, lobby.message_id), "Add AI")
+        content = kwx.fake.message(group, lobby.message_id).content
+        assert "2. AI 2" in content and "3. AI 3" in content
+        await kwx.press(ann, kwx.fake.message(group, lobby.message_id), "Remove AI")
+        await kwx.press(ben, kwx.fake.message(group, lobby.message_id), "Join")
+        assert "Add AI" not in kwx.fake.message(group, lobby.message_id).button_texts  # full
+        query = await kwx.press(ben, kwx.fake.message(group, lobby.message_id), "Leave")
+        assert "left" in query.answer.text
+        await kwx.press(ben, kwx.fake.message(group, lobby.message_id), "Join")
+        await kwx.press(ben, kwx.fake.message(group, lobby.message_id), "Start")
+        assert kwx.fake.message(group, lobby.message_id).buttons == []
+        assert "The game is on" in kwx.fake.message(group, lobby.message_id).content
+        assert kwx.hand_message(ann) is not None and kwx.hand_message(ben) is not None
+        assert kwx.hand_message(zoe) is None
+
+
+async def test_idle_lobby_expires(kwx):
+    kwx.lobby_idle_seconds = 0.4
+    ann = kwx.players("Ann")[0]
+    group = kwx.group([ann])
+    async with kwx.running() as service:
+        await kwx.start_bot(ann)
+        lobby = await _lobby(kwx, ann, group)
+        await asyncio.sleep(0.6)
+        await kwx.fake.wait_for(lambda: "expired" in kwx.fake.message(group, lobby.message_id).content, 5)
+        await kwx.settle()
+        assert kwx.fake.message(group, lobby.message_id).buttons == []
+        assert await service.store.open_tables() == []
+        assert await service.store.open_seat_of_user(ann.id) is None  # free to sit elsewhere
+
+
+async def test_group_and_private_languages(kwx):
+    kwx.default_language = "zh_CN"
+    li = kwx.fake.create_user("李", language_code="zh-hans")
+    bob = kwx.fake.create_user("Bob", language_code="en")
+    group = kwx.group([li, bob])
+    async with kwx.running():
+        await kwx.start_bot(li, bob)
+        lobby = await _lobby(kwx, li, group)
+        assert "卡五星牌桌" in lobby.content and "加入" in lobby.button_texts
+        await kwx.press(bob, lobby, "加入")
+        assert "You took a seat" in kwx.fake.last_message(kwx.fake.private_chat(bob)).content
+        await kwx.press(li, kwx.fake.message(group, lobby.message_id), "加电脑")
+        await kwx.press(li, kwx.fake.message(group, lobby.message_id), "开始")
+        assert kwx.hand_message(li).content.startswith("第1局")
+        assert kwx.hand_message(bob).content.startswith("Hand 1")
+        assert "第1局" in kwx.fake.bot_messages(group)[1].content
+
+
+async def test_hostile_names_are_shown_as_typed(kwx):
+    evil = kwx.fake.create_user("<b>&", last_name="*_[`")
+    ann = kwx.fake.create_user("Ann")
+    group = kwx.group([evil, ann], "<i>title</i>")
+    async with kwx.running():
+        await kwx.start_bot(evil, ann)
+        lobby = await _lobby(kwx, evil, group)
+        assert "1. <b>& *_[`" in lobby.content and "<i>title</i>" in lobby.content
+        await kwx.press(ann, lobby, "Join")
+        await kwx.press(ann, kwx.fake.message(group, lobby.message_id), "Add AI")
+        await kwx.press(evil, kwx.fake.message(group, lobby.message_id), "Start")
+        assert "<b>& *_[`" in kwx.fake.bot_messages(group)[1].content
+        assert "<i>title</i>" in kwx.hand_message(ann).content
+        assert kwx.fake.count_calls(ok=False) == 0

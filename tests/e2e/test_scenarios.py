@@ -1,0 +1,67 @@
+"""Scripted hands through the fake Telegram: the bot's events and ledger equal the engine's.
+
+Each scenario (tests/scenarios) is dealt by the bot from the same hands and wall and played by three
+people pressing buttons in their private chats.  Afterwards the stored events are exactly those of
+``python -m engine play`` on the same scenario, the ledger rows equal its payments (hand, kong money,
+total) and sum to zero, and the group got the result message.  Between them the scenarios cover
+碰, 暗杠 / 补杠 / 直杠, 亮倒 with its public reveal, 包胡, 一炮双响, 抢杠胡, 海底, 荒庄 with and
+without 亮倒 penalties, and 漏胡.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.views import PublicView, SeatView
+from tests.fakebot import MESSAGE_WRITE_METHODS
+
+from .leaks import SpyPictures, leaked, public_and_own
+from .scenarios import FINISHING, deal_scenario, engine_play, load, perform
+
+
+@pytest.mark.parametrize("name", FINISHING)
+async def test_scenario_matches_engine_play(kwx, name):
+    scenario = load(name)
+    expected = engine_play(scenario)
+    kwx.pictures = spy = SpyPictures()
+    users = kwx.players("Ann", "Ben", "Cat")
+    group = kwx.group(users)
+    async with kwx.running() as service:
+        await kwx.start_bot(*users)
+        table_id = await deal_scenario(kwx, users, group, scenario)
+        for action in scenario["actions"]:
+            await perform(kwx, users, action)
+        await kwx.settle()
+        hand = await service.store.current_hand(table_id)
+        stored = [e.data for e in await service.store.hand_events(hand.hand_id)]
+        ledger = await service.store.ledger_of_hand(hand.hand_id)
+        table = await service.store.get_table(table_id)
+    assert stored == expected["events"]
+    result = expected["result"]
+    assert [r.hand_delta for r in ledger] == result["hand_deltas"]
+    assert [r.kong_delta for r in ledger] == result["kong_deltas"]
+    assert [r.delta for r in ledger] == result["deltas"]
+    assert sum(r.delta for r in ledger) == 0
+    assert [r.won for r in ledger] == [any(w["seat"] == s for w in result["winners"]) for s in range(3)]
+    assert table.status == "between" and table.next_dealer == result["next_dealer"]
+    final = kwx.fake.last_message(group)
+    assert "Points:" in final.content and final.button_texts == ["Next hand", "End the table"]
+    if any(a["act"] == "liangdao" for a in scenario["actions"]):
+        assert any("declares liangdao" in m.content for m in kwx.fake.bot_messages(group))
+    assert kwx.fake.count_calls(MESSAGE_WRITE_METHODS, ok=False) == 0
+    assert_no_hidden_tiles(kwx, spy, group, users, stored)
+
+
+def assert_no_hidden_tiles(kwx, spy, group, users, events):
+    """Group: only public tiles in any text, only public pictures; players: public or own tiles."""
+    public, own = public_and_own(events)
+    assert leaked(kwx.fake.seen_texts(group), public) == set()
+    for photo in kwx.fake.seen_photos(group):
+        kind, view = spy.origin(photo.data)
+        assert kind in ("table", "reveal", "result") and isinstance(view, PublicView)
+    for seat, user in enumerate(users):
+        chat = kwx.fake.private_chat(user)
+        assert leaked(kwx.fake.seen_texts(chat), public | own[seat], own_waits=True) == set()
+        for photo in kwx.fake.seen_photos(chat):
+            kind, view = spy.origin(photo.data)
+            assert kind == "hand" and isinstance(view, SeatView) and view.seat == seat
