@@ -25,7 +25,7 @@ from typing import Any
 
 from ..tiles import NotationError, Tile, parse_tile
 
-__all__ = ["Action", "ActionKind", "IllegalAction", "Reason", "action_from_json"]
+__all__ = ["Action", "ActionKind", "IllegalAction", "Reason", "action", "action_from_json"]
 
 
 class ActionKind(enum.Enum):
@@ -69,6 +69,18 @@ class Action:
 
     def __str__(self) -> str:
         return f"seat {self.seat} {self.kind.value}" + (f" {self.tile}" if self.tile is not None else "")
+
+
+_CACHE: dict[tuple[int, ActionKind, Tile | None], Action] = {}
+
+
+def action(seat: int, kind: ActionKind, tile: Tile | None = None) -> Action:
+    """The shared :class:`Action` value (actions are immutable, so the state machine reuses them)."""
+    key = (seat, kind, tile)
+    a = _CACHE.get(key)
+    if a is None:
+        a = _CACHE[key] = Action(seat, kind, tile)
+    return a
 
 
 def action_from_json(value: object) -> Action:

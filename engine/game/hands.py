@@ -1,14 +1,19 @@
-"""Small hand helpers shared by the state machine and the views (30-count tuples + suit keys)."""
+"""Small hand helpers shared by the state machine and the views (30-count tuples + suit keys).
+
+The waits and shanten of a hand depend only on its suit keys (and its melds), so they are memoised:
+the same hand is asked about again and again (legal actions, views, AI players).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
-from ..analysis import TILE_INC, TILE_SLOT, Keys, mask_to_tiles, waits_mask
+from ..analysis import TILE_INC, TILE_SLOT, Keys, mask_to_tiles, shanten_keys, waits_mask
 from ..tiles import Meld, Tile
 from .state import SeatState
 
-__all__ = ["keys_plus", "moved", "wait_tiles"]
+__all__ = ["keys_plus", "moved", "shanten_of", "wait_tiles"]
 
 
 def moved(seat: SeatState, tile: int, n: int) -> tuple[tuple[int, ...], Keys]:
@@ -27,13 +32,29 @@ def keys_plus(keys: Keys, tile: int, n: int) -> Keys:
     return (k[0], k[1], k[2], k[3])
 
 
-def wait_tiles(hand: Sequence[int], keys: Keys, melds: Sequence[Meld]) -> tuple[Tile, ...]:
-    """Waits (听, RULES A7.4) of a 13 - 3*melds hand, in tile order, excluding tiles the seat holds all
-    four of (concealed and melds together: there is no fifth copy)."""
+def _count(keys: Keys, tile: int) -> int:
+    return keys[TILE_SLOT[tile]] // TILE_INC[tile] % 5
+
+
+@lru_cache(maxsize=1 << 16)
+def _waits(keys: Keys, melds: tuple[Meld, ...]) -> tuple[Tile, ...]:
     mask = waits_mask(keys, len(melds))
     if not mask:
         return ()
     for m in melds:
-        if mask >> m.tile & 1 and hand[m.tile] + m.kind.size >= 4:
+        if mask >> m.tile & 1 and _count(keys, m.tile) + m.kind.size >= 4:
             mask &= ~(1 << m.tile)
     return tuple(mask_to_tiles(mask))
+
+
+def wait_tiles(hand: Sequence[int], keys: Keys, melds: Sequence[Meld]) -> tuple[Tile, ...]:
+    """Waits (听, RULES A7.4) of a 13 - 3*melds hand, in tile order, excluding tiles the seat holds all
+    four of (concealed and melds together: there is no fifth copy).  ``hand`` is the 30 counts of
+    ``keys`` (kept for the callers' convenience; the answer depends on ``keys`` and ``melds`` only)."""
+    return _waits(keys, tuple(melds))
+
+
+@lru_cache(maxsize=1 << 16)
+def shanten_of(keys: Keys, melds: int) -> int:
+    """:func:`engine.analysis.shanten_keys`, memoised (-1 complete, 0 ready)."""
+    return shanten_keys(keys, melds)

@@ -73,7 +73,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..analysis import is_complete_keys, keys_of, shanten_keys
+from ..analysis import is_complete_keys, keys_of
 from ..rules import (
     DealerOnDraw,
     GangChain,
@@ -88,7 +88,7 @@ from ..rules import (
 from ..scoring import IllegalReason, WinBy, WinContext, WinScore, score_win
 from ..tiles import Meld, MeldKind, NotationError, Suit, Tile, counts_of, format_tiles
 from ..views import DiscardView, HandResultView, MeldView, WinView
-from .actions import Action, ActionKind, IllegalAction, Reason
+from .actions import Action, ActionKind, IllegalAction, Reason, action
 from .events import (
     Answered,
     Discarded,
@@ -100,7 +100,7 @@ from .events import (
     Ponged,
     WindowOpened,
 )
-from .hands import keys_plus, moved, wait_tiles
+from .hands import keys_plus, moved, shanten_of, wait_tiles
 from .shuffle import deal
 from .state import EMPTY, ClaimOption, Phase, SeatState, State, Window, WindowKind, updated
 
@@ -1087,10 +1087,10 @@ def _kong_actions(state: State) -> list[Action]:
         if n == 4:
             tile = _TILES[t]
             if _kong_check(state, ActionKind.CONCEALED_KONG, tile) is None:
-                out.append(Action(i, ActionKind.CONCEALED_KONG, tile))
+                out.append(action(i, ActionKind.CONCEALED_KONG, tile))
     for m in seat.melds:
         if m.kind is MeldKind.PONG and seat.hand[m.tile] and _kong_check(state, ActionKind.ADDED_KONG, m.tile) is None:
-            out.append(Action(i, ActionKind.ADDED_KONG, m.tile))
+            out.append(action(i, ActionKind.ADDED_KONG, m.tile))
     return out
 
 
@@ -1111,12 +1111,12 @@ def legal_actions(state: State, seat: int) -> list[Action]:
         assert option is not None
         out = []
         if option.win:
-            out.append(Action(seat, ActionKind.WIN))
+            out.append(action(seat, ActionKind.WIN))
         if option.kong:
-            out.append(Action(seat, ActionKind.KONG))
+            out.append(action(seat, ActionKind.KONG))
         if option.pong:
-            out.append(Action(seat, ActionKind.PONG))
-        out.append(Action(seat, ActionKind.PASS))
+            out.append(action(seat, ActionKind.PONG))
+        out.append(action(seat, ActionKind.PASS))
         return out
     return []
 
@@ -1126,15 +1126,15 @@ def _turn_actions(state: State) -> list[Action]:
     seat = state.seats[i]
     out: list[Action] = []
     if _can_self_win(state):
-        out.append(Action(i, ActionKind.WIN))
+        out.append(action(i, ActionKind.WIN))
     out.extend(_kong_actions(state))
     if seat.liangdao:
         assert state.drawn is not None
-        out.append(Action(i, ActionKind.DISCARD, state.drawn))
+        out.append(action(i, ActionKind.DISCARD, state.drawn))
         return out
     protected = _protected_mask(state, i)
     tiles = [_TILES[t] for t, n in enumerate(seat.hand) if n and not protected >> t & 1]
-    out.extend(Action(i, ActionKind.DISCARD, t) for t in tiles)
-    if state.wall_remaining >= state.rules.liangdao_min_wall and shanten_keys(seat.keys, len(seat.melds)) <= 0:
-        out.extend(Action(i, ActionKind.LIANGDAO, t) for t in tiles if _liangdao_waits(seat, t))
+    out.extend(action(i, ActionKind.DISCARD, t) for t in tiles)
+    if state.wall_remaining >= state.rules.liangdao_min_wall and shanten_of(seat.keys, len(seat.melds)) <= 0:
+        out.extend(action(i, ActionKind.LIANGDAO, t) for t in tiles if _liangdao_waits(seat, t))
     return out

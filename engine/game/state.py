@@ -27,16 +27,31 @@ _new = object.__new__
 _set = object.__setattr__
 
 
+_COPIERS: dict[type, Any] = {}
+_MISSING = object()
+
+
+def _copier(cls: type) -> Any:
+    """Generate ``copy(obj, **changes)`` for one slotted class: one line per slot, no loop."""
+    names: tuple[str, ...] = cls.__slots__  # type: ignore[attr-defined]
+    params = ", ".join(f"{n}=_M" for n in names)
+    body = "".join(f"    _set(new, {n!r}, obj.{n} if {n} is _M else {n})\n" for n in names)
+    source = f"def copy(obj, *, {params}):\n    new = _new(cls)\n{body}    return new\n"
+    scope: dict[str, Any] = {"_new": _new, "_set": _set, "cls": cls, "_M": _MISSING}
+    exec(source, scope)  # the source is built from the class's own slot names only
+    _COPIERS[cls] = scope["copy"]
+    return scope["copy"]
+
+
 def updated(obj: _T, **changes: Any) -> _T:
     """A copy of the frozen slotted dataclass ``obj`` with ``changes`` applied.
 
     Same result as :func:`dataclasses.replace` for these classes (no ``__post_init__``, no
-    ``InitVar``), about twice as fast: the state machine copies a state for every event.
+    ``InitVar``), about three times faster: the state machine copies a state for every event.
+    Unknown field names raise ``TypeError``.
     """
-    cls = type(obj)
-    new = _new(cls)
-    for name in cls.__slots__:  # type: ignore[attr-defined]
-        _set(new, name, changes[name] if name in changes else getattr(obj, name))
+    copier = _COPIERS.get(type(obj)) or _copier(type(obj))
+    new: _T = copier(obj, **changes)
     return new
 
 

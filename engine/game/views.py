@@ -11,10 +11,9 @@ A view never contains another seat's concealed tiles, except the revealed hand o
 
 from __future__ import annotations
 
-from ..analysis import shanten_keys
 from ..tiles import MeldKind, Tile
 from ..views import MeldView, PublicSeatView, PublicView, SeatView
-from .hands import moved, wait_tiles
+from .hands import moved, shanten_of, wait_tiles
 from .state import Phase, SeatState, State
 
 __all__ = ["public_view", "view_for"]
@@ -30,9 +29,18 @@ def _revealed(state: State, i: int, seat: SeatState) -> tuple[Tile, ...]:
     return tuple(tiles)
 
 
+_MEMO: dict[int, tuple[SeatState, int, PublicSeatView]] = {}
+
+
 def _public_seat(state: State, i: int) -> PublicSeatView:
+    """The public part of one seat; memoised on the (immutable) seat state for seats that have not
+    declared 亮倒 (their public part depends on nothing else)."""
     seat = state.seats[i]
-    return PublicSeatView(
+    if not seat.liangdao:
+        hit = _MEMO.get(id(seat))
+        if hit is not None and hit[0] is seat and hit[1] == i:
+            return hit[2]
+    view = PublicSeatView(
         seat=i,
         concealed_count=seat.concealed_count,
         melds=tuple(
@@ -44,6 +52,11 @@ def _public_seat(state: State, i: int) -> PublicSeatView:
         waits=seat.waits if seat.liangdao else (),
         kong_money=seat.kong_money,
     )
+    if not seat.liangdao:
+        if len(_MEMO) > 4096:
+            _MEMO.clear()
+        _MEMO[id(seat)] = (seat, i, view)
+    return view
 
 
 def public_view(state: State) -> PublicView:
@@ -81,5 +94,5 @@ def view_for(state: State, seat: int) -> SeatView:
         drawn=drawn,
         melds=tuple(MeldView(m.kind, m.tile, m.source) for m in own.melds),
         waits=waits,
-        shanten=shanten_keys(own.keys, len(own.melds)),
+        shanten=shanten_of(own.keys, len(own.melds)),
     )
