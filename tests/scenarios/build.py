@@ -53,6 +53,7 @@ class Spec:
     dealer: int = 0
     finish: bool = False
     stop_at: int | None = None
+    seed: str | None = None
     expect: dict[str, Any] = field(default_factory=dict)
 
 
@@ -117,8 +118,12 @@ def _make(body: str, state: Any) -> Action:
 def expand(spec: Spec) -> dict[str, Any]:
     """The scenario object of a spec (explicit deal and action list)."""
     rules = RuleSet.from_json(spec.rules)
-    hands, wall = _deal(spec)
-    state = replay(start(rules, spec.dealer, hands=hands, wall=wall))
+    if spec.seed is not None:
+        state = replay(start(rules, spec.dealer, seed=spec.seed))
+        hands, wall = [], []
+    else:
+        hands, wall = _deal(spec)
+        state = replay(start(rules, spec.dealer, hands=hands, wall=wall))
     out: list[dict[str, Any]] = []
     pending = [_parse_action(a) for a in spec.actions]
     guard = 0
@@ -160,6 +165,10 @@ def expand(spec: Spec) -> dict[str, Any]:
             action = Action(state.turn, ActionKind.DISCARD, state.drawn)
         out.append(action.to_json())
         state, _ = step(state, action)
+    head: dict[str, Any] = {"description": spec.description, "expect": spec.expect, "rules": spec.rules,
+                            "dealer": spec.dealer}
+    if spec.seed is not None:
+        return {**head, "seed": spec.seed, "actions": out}
     written = []
     for s, h in enumerate(hands):
         if s == spec.dealer:
@@ -167,10 +176,7 @@ def expand(spec: Spec) -> dict[str, Any]:
         else:
             written.append(format_tiles(h))
     return {
-        "description": spec.description,
-        "expect": spec.expect,
-        "rules": spec.rules,
-        "dealer": spec.dealer,
+        **head,
         "hands": written,
         "wall": format_tiles(wall, sort=False),
         "actions": out,

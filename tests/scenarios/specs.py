@@ -529,6 +529,79 @@ SPECS: list[Spec] = [
                                        {"seat": 0, "fans": ["卡五星"], "multiplier": {"1": 2}}],
                            "hand_deltas": [2, -4, 2], "next_dealer": 1}},
     ),
+    # ------------------------------------------------------------------ more numbered rules
+    Spec(
+        "a6_4_deferred_concealed_kong",
+        "A6.4: a quad held since the deal may be 暗杠'd on a later own drawn turn",
+        hands=["1111p", "", ""],
+        actions=["0 concealed_kong 1p @w41", "0 discard *"],
+        expect={"events_include": [{"type": "konged", "seat": 0, "kind": "concealed_kong", "tile": "1p",
+                                    "money": [4, -2, -2]}]},
+    ),
+    Spec(
+        "a16_3_gangkai_haidi",
+        "A6.5 / A16.3 / E#14: a 直杠 with one tile left takes the last tile as replacement and wins on it: "
+        "杠上开花 and 海底捞月 both (M 4 each), plus the 直杠's money",
+        hands=["", "5z", "555z123s456s789s9p"],
+        tail="9p",
+        actions=["1 discard 5z @w1", "2 kong", "2 win"],
+        expect={"result": {"winners": [{"seat": 2, "fans": ["杠上开花", "海底捞月"], "multiplier": {"0": 4, "1": 4}}],
+                           "hand_deltas": [-4, -4, 8], "kong_deltas": [0, -2, 2], "deltas": [-4, -6, 10],
+                           "next_dealer": 2}},
+    ),
+    Spec(
+        "a13_4_chain_gangkai",
+        "A13.4: 杠上开花 after a 杠上杠 chain is still ×2 (gangshang_chain_hu x2_only); the chain's money is "
+        "2 + 4 from each other seat",
+        hands=["1111p222p123s456s9p", "", ""],
+        tail="2p 9p",
+        actions=["0 concealed_kong 1p", "0 concealed_kong 2p", "0 win"],
+        expect={"result": {"winners": [{"seat": 0, "fans": ["杠上开花"], "multiplier": {"1": 2, "2": 2}}],
+                           "hand_deltas": [4, -2, -2], "kong_deltas": [12, -6, -6], "deltas": [16, -8, -8]}},
+    ),
+    Spec(
+        "a13_4_chain_gangkai_compound",
+        "gangshang_chain_hu = compound: the same 杠上开花 after a 2-kong chain is ×4",
+        rules={"preset": "standard", "gangshang_chain_hu": "compound"},
+        hands=["1111p222p123s456s9p", "", ""],
+        tail="2p 9p",
+        actions=["0 concealed_kong 1p", "0 concealed_kong 2p", "0 win"],
+        expect={"result": {"winners": [{"seat": 0, "multiplier": {"1": 4, "2": 4}}], "hand_deltas": [8, -4, -4]}},
+    ),
+    Spec(
+        "a9_1_liangdao_after_pong",
+        "A9.1 / E#24: 亮倒 may be declared with the discard right after a 碰",
+        dealer=1,
+        hands=["123p789p88s46s9s5z5z", "5z", ""],
+        actions=["1 discard 5z", "0 pong", "0 liangdao 9s", "1 discard *"],
+        expect={"events_include": [
+            {"type": "ponged", "seat": 0, "tile": "5z"},
+            {"type": "discarded", "seat": 0, "tile": "9s", "liangdao": True, "waits": "5s"},
+        ]},
+    ),
+    Spec(
+        "e38_liangdao_on_last_tile",
+        "E#38 / A16.1: the player who draws the last tile discards any tile and may 亮倒 with it; nobody wins, "
+        "so 荒庄 with one 亮倒 player (s000): he pays 1 to each",
+        hands=["5s", "555s", W1_KWX],
+        actions=["2 liangdao 9p @w0"],
+        tail="9p",
+        expect={
+            "events_include": [{"type": "discarded", "seat": 2, "tile": "9p", "liangdao": True}],
+            "result": {"outcome": "draw", "hand_deltas": [1, 1, -2], "next_dealer": 0},
+        },
+    ),
+    Spec(
+        "a12_4_rob_baohu",
+        "A12.4 / A9.4: a 亮倒 player robs a non-亮倒 player's 补杠 automatically: 包胡, the robbed player pays "
+        "both shares (抢杠胡 2 × 亮倒 2 = 4 each), no kong money",
+        dealer=1,
+        hands=["123p456p789p68s5z5z", "7s", "77s3s"],
+        draws="6z ? 7s",
+        actions=["1 discard 7s", "2 pong", "2 discard 3s", "0 liangdao 6z", "2 added_kong 7s"],
+        expect={"result": {"winners": [{"seat": 0, "fans": ["抢杠胡", "亮倒"], "multiplier": {"1": 4, "2": 4}}],
+                           "hand_deltas": [8, 0, -8], "kong_deltas": [0, 0, 0], "next_dealer": 0}},
+    ),
     # ------------------------------------------------------------------ input errors and seeds
     Spec(
         "error_not_your_turn",
@@ -543,5 +616,15 @@ SPECS: list[Spec] = [
         hands=["111p222p333p444p55p", "", ""],
         actions=["!0 discard 9s"],
         expect={"error": {"index": 0, "reason": "tile_not_in_hand"}},
+    ),
+    Spec(
+        "seeded_hand",
+        "a hand dealt from a seed (engine.game.shuffle): the first event carries the seed and the dealt tiles",
+        seed="kwx golden 1",
+        hands=[],
+        actions=["0 discard *", "1 discard *"],
+        stop_at=2,
+        expect={"events_include": [{"type": "hand_started", "seed": "kwx golden 1", "dealer": 0}],
+                "state": {"phase": "turn", "to_act": [2]}},
     ),
 ]
