@@ -26,10 +26,12 @@ from hypothesis import strategies as st
 from engine.game import (
     Action,
     ActionKind,
+    Discarded,
     Event,
     IllegalAction,
     Konged,
     State,
+    WindowOpened,
     decide,
     event_from_json,
     evolve,
@@ -40,9 +42,12 @@ from engine.game import (
     step,
     view_for,
 )
+from engine.game.events import rules_to_json
 from engine.game.state import Phase
 from engine.rules import RuleSet
+from engine.scoring import WinBy, WinContext, score_win
 from engine.tiles import MeldKind
+from tests.engine.handgen import brute_complete
 
 RULE_VARIANTS: tuple[RuleSet, ...] = tuple(
     RuleSet.from_json(r)
@@ -149,6 +154,41 @@ def check_exact(state: State, rng: random.Random, stats: Stats) -> None:
             assert accepted == (a in listed), (a, accepted, state.phase, state.to_act())
 
 
+def check_claims(state: State, disc: Discarded, window: WindowOpened | None) -> None:
+    """Independent oracle for a claim window (A5, A8.2, A8.3): who may 碰, 直杠 and 胡 the discard.
+
+    ``state`` is the state right after ``disc``; ``window`` the window that opened (None if none did).
+    Completeness is judged by the brute-force decomposer of handgen.py, legality by engine.scoring.
+    """
+    options = {o.seat: o for o in window.options} if window is not None else {}
+    t = disc.tile
+    last = state.wall_remaining == 0
+    rules = state.rules
+    for s, seat in enumerate(state.seats):
+        if s == disc.seat:
+            assert s not in options
+            continue
+        o = options.get(s)
+        want_pong = (not last and not seat.liangdao and seat.hand[t] >= 2
+                     and not (rules.guoshou_peng and t in seat.passed_pong))
+        assert (o is not None and o.pong) == want_pong, (s, t, o)
+        if not seat.liangdao:
+            assert (o is not None and o.kong) == (not last and seat.hand[t] == 3), (s, t, o)
+        counts = list(seat.hand)
+        counts[t] += 1
+        complete = brute_complete(counts, len(seat.melds))
+        if o is not None and o.win:
+            assert complete
+        if complete and not seat.louhu:
+            ctx = WinContext(
+                concealed=tuple(seat.tiles()), melds=seat.melds, win_tile=t, win_by=WinBy.DISCARD, winner=s,
+                discarder=disc.seat, liangdao=tuple(x.liangdao for x in state.seats), after_kong=state.chain > 0,
+                last_tile=last, kong_chain=max(state.chain, 1), declined_wins=seat.declined,
+            )
+            score = score_win(ctx, rules)
+            assert (o.win if o is not None else 0) == (score.multiplier[disc.seat] if score.legal else 0), (s, t)
+
+
 Policy = Callable[[State, list[Action], random.Random], Action]
 
 
@@ -191,13 +231,36 @@ def play_hand(
     """Play one hand with invariant checks after every event; returns the final state and events.
 
     ``choices`` (for Hypothesis): action indices used in turn (mod the number of legal actions of the
-    seats to act), instead of ``policy``.
+    seats to act), instead of ``policy``.  A failure is re-raised as an ``AssertionError`` carrying the
+    ``python -m engine play`` input that replays the hand up to the failing action.
     """
     stats = stats if stats is not None else Stats()
     dealer = int(rng.random() * 3)
+    taken: list[Action] = []
+    try:
+        return _play_hand(seed, rules, dealer, rng, policy, sample_accept, exact_every, stats, choices, taken)
+    except (AssertionError, IllegalAction) as exc:
+        scenario = {"rules": rules_to_json(rules), "dealer": dealer, "seed": seed,
+                    "actions": [a.to_json() for a in taken]}
+        raise AssertionError(f"{exc!r}\nreplay: {json.dumps(scenario, ensure_ascii=False)}") from exc
+
+
+def _play_hand(
+    seed: str,
+    rules: RuleSet,
+    dealer: int,
+    rng: random.Random,
+    policy: Policy,
+    sample_accept: int,
+    exact_every: float,
+    stats: Stats,
+    choices: Sequence[int] | None,
+    taken: list[Action],
+) -> tuple[State, list[Event]]:
     events = start(rules, dealer, seed=seed)
     state = replay(events)
     mirror = state
+    discarded: tuple[State, Discarded] | None = None
     n = 0
     while not state.over:
         to_act = state.to_act()
@@ -217,10 +280,16 @@ def play_hand(
             action = policy(state, acts, rng)
         n += 1
         stats.actions += 1
+        taken.append(action)
         new_state, new = step(state, action)
         assert decide(state, action) == new
         for e in new:
             mirror = evolve(mirror, e)
+            if discarded is not None:
+                check_claims(discarded[0], discarded[1], e if isinstance(e, WindowOpened) else None)
+                discarded = None
+            if isinstance(e, Discarded):
+                discarded = (mirror, e)
             assert mirror.seq == e.seq
             counts = tile_counts(mirror)
             assert all(counts[t] == 4 for t in mirror.kinds), counts
