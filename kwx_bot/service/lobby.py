@@ -289,6 +289,10 @@ class Lobby:
                 await self.close(live, "closed")
                 return
             await answer(Reply(_("Dealing…")))
+            if seat is not None and (seat.on_auto or seat.timeouts):
+                async with self.store.transaction() as tx:  # whoever deals is back at the table
+                    await tx.set_seat_auto(live.table_id, seat.seat, on_auto=False, timeouts=0)
+                seat.on_auto, seat.timeouts = False, 0
             await self.play.deal(live, user_id)
         await self.present.sync(live)
 

@@ -299,13 +299,14 @@ class Play:
                 return False
             pairs: list[tuple[Event, int | None]] = []
             changed: list[LiveSeat] = []
-            for _ in range(game.NUM_SEATS):
-                humans = [s for s in game.to_act(state) if (seat := live.seat(s)) is not None and not seat.automatic]
-                if not humans or state.result is not None:
-                    break
-                seat = live.seat(humans[0])
-                assert seat is not None
-                action = game.timeout_action(state, seat.seat)
+            due = [s for s in game.to_act(state) if (seat := live.seat(s)) is not None and not seat.automatic]
+            for index in due:  # only the seats the deadline was for (a claim window may wait on two)
+                seat = live.seat(index)
+                if seat is None or state.result is not None or index not in game.to_act(state):
+                    continue
+                if row.deadline_kind == "claim" and state.window is None:
+                    break  # the window closed; whoever acts next gets a fresh deadline
+                action = game.timeout_action(state, index)
                 state, events = game.apply(state, action)
                 pairs += [(e, None) for e in events]
                 seat.timeouts += 1

@@ -102,7 +102,8 @@ class Kwx:
         if self.app.update_queue.qsize() or self.app.update_processor.current_concurrent_updates:
             return True
         service = self.service
-        return bool(service._bg or service.present._tasks)
+        # coalesced live-table edits wait out table_edit_seconds: only wait for them when that is 0
+        return bool(service._bg or (service.present._tasks and not self.table_edit_seconds))
 
     async def settle(self) -> None:
         """Wait until the bot processed everything (updates, background edits) and is quiet."""

@@ -1,0 +1,59 @@
+"""Bot API calls per turn (DESIGN §7: chat messages sent or edited per discard, over whole hands,
+<= 2.5 on average; answerCallbackQuery not counted) with the production table-edit interval (3 s).
+
+Players press as fast as the bot answers, so consecutive group-table changes coalesce; the numbers
+are printed (run with ``-s``) for the report.  deleteMessage is counted too.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.fakebot import MESSAGE_WRITE_METHODS
+
+WRITES = MESSAGE_WRITE_METHODS | {"deleteMessage"}
+
+
+@pytest.mark.parametrize("humans", [3, 2, 1])
+async def test_calls_per_turn_over_whole_hands(kwx, humans):
+    kwx.table_edit_seconds = 3.0
+    users = kwx.players(*["Ann", "Ben", "Cat"][:humans])
+    group = kwx.group(users)
+    rng = random.Random(humans)
+    totals = {"turns": 0, "writes": 0, "private": 0, "group": 0, "hands": 0}
+    async with kwx.running() as service:
+        await kwx.start_bot(*users)
+        kwx.fake.user_command(users[0], group, "new")
+        await kwx.settle()
+        lobby = kwx.fake.last_message(group)
+        for u in users[1:]:
+            await kwx.press(u, lobby, "Join")
+        for _ in range(3 - humans):
+            await kwx.press(users[0], kwx.fake.message(group, lobby.message_id), "Add AI")
+        table = await service.store.open_table_of_group(await service.store.group_id_for_chat(group.id))
+        for hand_no in range(1, 4):
+            await service.prepare_deal(table.table_id, {"seed": f"budget-{humans}-{hand_no}"})
+            mark = kwx.fake.mark()
+            if hand_no == 1:
+                await kwx.press(users[0], kwx.fake.message(group, lobby.message_id), "Start")
+            else:
+                await kwx.press(users[0], kwx.fake.last_message(group), "Next hand")
+            await kwx.play_randomly(users, group, rng)
+            await kwx.settle()
+            hand = await service.store.current_hand(table.table_id)
+            turns = sum(e.kind == "discarded" for e in await service.store.hand_events(hand.hand_id))
+            calls = kwx.fake.calls_to(WRITES, since=mark)
+            totals["turns"] += turns
+            totals["writes"] += len(calls)
+            totals["group"] += sum(c.chat_id is not None and c.chat_id < 0 for c in calls)
+            totals["private"] += sum(c.chat_id is not None and c.chat_id > 0 for c in calls)
+            totals["hands"] += 1
+    per_turn = totals["writes"] / totals["turns"]
+    print(
+        f"\n{humans} human(s): {totals['hands']} hands, {totals['turns']} turns, {totals['writes']} writes "
+        f"({totals['private']} private, {totals['group']} group): {per_turn:.2f} per turn, "
+        f"{totals['writes'] / totals['hands']:.1f} per hand"
+    )
+    assert per_turn <= 2.5
