@@ -546,7 +546,7 @@ def _situation(result: CalcResult, tr: Translator) -> str:
         WinBy.ROB_KONG: _("won by robbing a kong (抢杠胡)"),
     }[q.win_by]
     if not q.how_given:
-        how += " " + _("(assumed; add discard or rob otherwise)")
+        how = _("{how} (assumed; add discard or rob otherwise)").format(how=how)
     parts = [how]
     if q.after_kong:
         parts.append(_("after a kong"))
@@ -554,7 +554,7 @@ def _situation(result: CalcResult, tr: Translator) -> str:
         parts.append(_("on the last tile"))
     if q.liangdao:
         names = _role_names(q, tr)
-        parts.append(_("liangdao: {who}").format(who=", ".join(names[r] for r in q.roles if r in q.liangdao)))
+        parts.append(_("liangdao: {who}").format(who=_(", ").join(names[r] for r in q.roles if r in q.liangdao)))
     return " · ".join(parts)
 
 
@@ -591,9 +591,9 @@ def _multiplier_line(result: CalcResult, tr: Translator) -> str:
     if len(values) == 1:
         text = _("Multiplier: ×{m}").format(m=values.pop())
     else:
-        text = _("Multiplier: {list}").format(list=", ".join(f"{names[r]} ×{m}" for r, m in by_role.items()))
+        text = _("Multiplier: {list}").format(list=_(", ").join(f"{names[r]} ×{m}" for r, m in by_role.items()))
     if score.cap is not None and any(m > score.cap for m in by_role.values()):
-        text += " " + _("(capped at ×{cap})").format(cap=score.cap)
+        text = _("{text} (capped at ×{cap})").format(text=text, cap=score.cap)
     return text
 
 
@@ -623,11 +623,8 @@ def _payment_lines(result: CalcResult, tr: Translator) -> list[str]:
         lines.append(_("The {x} pays nothing.").format(x=names["X"]))
     else:
         lines.append(_("The {d} pays {n}; the {x} pays nothing.").format(d=names["D"], n=shares["D"], x=names["X"]))
-    lines.append(
-        _("Result: {list}").format(list=" · ".join(f"{names[r]} {signed(d)}" for r, d in result.deltas_by_role.items()))
-        + " "
-        + _("(base {base})").format(base=base)
-    )
+    deltas = " · ".join(f"{names[r]} {signed(d)}" for r, d in result.deltas_by_role.items())
+    lines.append(_("Result: {list} (base {base})").format(list=deltas, base=base))
     return lines
 
 

@@ -253,7 +253,7 @@ def _win_text(hand: HandRecord, w: SeatResult, tr: Translator) -> str:
     fans = " · ".join(fan_label(f, tr) for f in w.fans) or fan_label("屁胡", tr)
     text = f"{how}: {fans} ×{w.multiplier}"
     if w.baohu:
-        text += " " + _("(baohu)")
+        text = _("{text} (baohu)").format(text=text)
     return text
 
 
@@ -275,7 +275,7 @@ def _hand_block(hand: HandRecord, tr: Translator, tz: tzinfo, show_table: bool) 
     if corrected:
         lines.append(
             _("Corrected: {list}").format(
-                list=", ".join(f"{_seat_name(s, tr)} {signed(s.correction)}" for s in corrected)
+                list=_(", ").join(f"{_seat_name(s, tr)} {signed(s.correction)}" for s in corrected)
             )
         )
     return "\n".join(lines)
