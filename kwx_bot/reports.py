@@ -251,7 +251,7 @@ def _win_text(hand: HandRecord, w: SeatResult, tr: Translator) -> str:
     else:
         how = _("{name} wins on {other}'s discard").format(name=who, other=_seat_name(payer, tr))
     fans = " · ".join(fan_label(f, tr) for f in w.fans) or fan_label("屁胡", tr)
-    text = f"{how}: {fans} ×{w.multiplier}"
+    text = _("{how}: {fans} ×{m}").format(how=how, fans=fans, m=w.multiplier)
     if w.baohu:
         text = _("{text} (baohu)").format(text=text)
     return text
