@@ -41,8 +41,9 @@ Rules implemented (RULES.md §A, §C, §E), with the decisions taken where RULES
   (there are no 暗铺 tiles under full reveal).  A kong is optional (E#41): the seat is asked.
   Automatic 胡 (A9.4, ``liangdao_auto_win``): when the seat can legally win it wins, without being
   asked; in a window the other seats that could also 胡 are still asked (E#40).  With
-  ``liangdao_auto_win = false`` or ``guohu_fanfan`` a 亮倒 seat may pass a win (each pass adds ×2
-  under ``guohu_fanfan``; 漏胡 applies to passed discard wins as to anyone).
+  ``liangdao_auto_win = false`` or ``guohu_fanfan`` a 亮倒 seat may pass a win (under
+  ``guohu_fanfan`` each win passed in a claim window after 亮倒 adds ×2 — a declined 自摸 is not
+  counted; 漏胡 applies to passed discard wins as to anyone).
   ``liangdao_protect`` (A9.8): a non-亮倒 seat may not discard (or 补杠, or declare 亮倒 with) a
   tile some other 亮倒 seat waits on while it holds any tile that is not such a tile.
   ``liangdao_min_wall``: 亮倒 only while at least that many tiles remain in the wall.
