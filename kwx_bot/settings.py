@@ -17,6 +17,8 @@ KWX_LOBBY_IDLE_SECONDS     a lobby nobody touched for this long is closed (defau
 KWX_DISCARD_SECONDS        default discard deadline of a table (default 30; 0 = no deadline)
 KWX_CLAIM_SECONDS          default claim-window deadline (default 15; 0 = no deadline)
 KWX_TABLE_EDIT_SECONDS     minimum seconds between two edits of a group's live table (default 3)
+KWX_REMIND_SECONDS         a player who has not acted this long after their turn (or claim) began
+                           gets a short notifying reminder (default 10; 0 = never)
 =========================  =========================================================================
 
 :func:`load_settings` raises :class:`SettingsError` with a one-line, human-readable message for a
@@ -61,6 +63,7 @@ class Settings:
     discard_seconds: float = 30.0
     claim_seconds: float = 15.0
     table_edit_seconds: float = 3.0
+    remind_seconds: float = 10.0
     rate_limit: bool = True
     """Use PTB's AIORateLimiter (production); tests turn it off so they never sleep."""
 
@@ -151,4 +154,5 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         discard_seconds=_seconds(env, "KWX_DISCARD_SECONDS", 30.0),
         claim_seconds=_seconds(env, "KWX_CLAIM_SECONDS", 15.0),
         table_edit_seconds=_seconds(env, "KWX_TABLE_EDIT_SECONDS", 3.0),
+        remind_seconds=_seconds(env, "KWX_REMIND_SECONDS", 10.0),
     )

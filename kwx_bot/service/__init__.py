@@ -63,7 +63,10 @@ class TableService:
         self.sender = sender
         self.settings = settings
         self.tables = Tables(store, settings, clock)
-        self.present = Presenter(self.tables, sender, pictures, table_edit_seconds=settings.table_edit_seconds)
+        self.present = Presenter(
+            self.tables, sender, pictures, table_edit_seconds=settings.table_edit_seconds,
+            remind_seconds=settings.remind_seconds,
+        )  # fmt: skip
         self.timers: Timers = AsyncioTimers(self.on_timer, clock)
         self.play = Play(self.tables, self.present, self.timers)
         self.lobby = Lobby(self.tables, self.play, self.present, self.timers)

@@ -38,8 +38,8 @@ class LiveSeat:
     seat: int
     user_id: int | None
     ai_level: str | None
-    name: str
-    lang: str
+    name: str = ""
+    lang: str = "zh_CN"
     can_pm: bool = True
     on_auto: bool = False
     timeouts: int = 0
@@ -50,6 +50,8 @@ class LiveSeat:
     shown: Shown | None = None
     file_id: str | None = None
     file_key: str | None = None
+    reminder_msg_id: int | None = None
+    reminder_seq: int = -1
 
     @property
     def is_ai(self) -> bool:

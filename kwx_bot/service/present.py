@@ -9,6 +9,9 @@ showed (:class:`~kwx_bot.service.live.Shown`) and makes only the calls that diff
   message (``sendPhoto``) at each deal, after ``/hand``, or when the old one is gone;
 * the group's live table message: edited at most once per ``table_edit_seconds`` — changes in
   between are coalesced into one trailing edit (Telegram allows ~20 group messages a minute);
+* turn reminders: edits never notify, and a notifying message for every turn would double the
+  calls, so a player who has not acted ``remind_seconds`` after their turn (or claim window) began
+  gets one short notifying message replying to the hand message; it is deleted once they act;
 * group announcements (new messages): hand start (which becomes the live table message), each 亮倒
   reveal picture, the result picture with its text breakdown and the next-hand button.  They are
   tracked by ``tables.announced_seq``, so an announcement lost to a crash is sent after the restart.
@@ -24,6 +27,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
+from typing import Any
 
 from telegram import InlineKeyboardMarkup
 
@@ -37,6 +41,7 @@ from ..keyboards import hand_keyboard, lobby_keyboard, markup_key, next_hand_key
 from ..pictures import Pictures, hand_key, table_key
 from ..sender import Outcome, Sender
 from ..store import TableStatus
+from ..texts import name
 from .live import LiveSeat, LiveTable, Shown, Ui
 from .tables import Tables
 
@@ -55,6 +60,7 @@ class Presenter:
         pictures: Pictures,
         *,
         table_edit_seconds: float = 3.0,
+        remind_seconds: float = 0.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.tables = tables
@@ -62,8 +68,10 @@ class Presenter:
         self.sender = sender
         self.pictures = pictures
         self.table_edit_seconds = table_edit_seconds
+        self.remind_seconds = remind_seconds
         self.clock = clock
         self._tasks: set[asyncio.Task[None]] = set()
+        self._reminder_tasks: set[asyncio.Task[None]] = set()
 
     # -- helpers ---------------------------------------------------------------------------------
 
@@ -76,10 +84,11 @@ class Presenter:
         return f"https://t.me/{self.bot_username()}?start={encode_start(kind, table_id)}"
 
     async def aclose(self) -> None:
-        """Cancel pending coalesced table edits (shutdown)."""
-        for task in list(self._tasks):
+        """Cancel pending coalesced table edits and reminders (shutdown)."""
+        tasks = list(self._tasks) + list(self._reminder_tasks)
+        for task in tasks:
             task.cancel()
-        for task in list(self._tasks):
+        for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
 
@@ -185,6 +194,7 @@ class Presenter:
             return
         desired, view, markup = self.hand_desired(live, seat)
         shown = seat.shown
+        await self._reminders(live, seat)
         if seat.hand_msg_id is not None and shown == desired:
             return
         user = seat.user_id
@@ -209,6 +219,40 @@ class Presenter:
             seat.shown = desired
             if sent.file_id is not None and desired.photo_key is not None:
                 seat.file_id, seat.file_key = sent.file_id, desired.photo_key
+
+    async def _reminders(self, live: LiveTable, seat: LiveSeat) -> None:
+        """Delete an answered reminder; schedule one for a seat that must act now."""
+        state = live.state
+        must_act = (
+            state is not None and state.result is None and not seat.automatic and seat.user_id is not None
+            and seat.seat in state.to_act()
+        )  # fmt: skip
+        if seat.reminder_msg_id is not None and (not must_act or seat.reminder_seq != live.row.seq):
+            old, seat.reminder_msg_id = seat.reminder_msg_id, None
+            await self.sender.delete(seat.user_id or 0, old)
+        if must_act and self.remind_seconds > 0 and seat.reminder_seq != live.row.seq:
+            seat.reminder_seq = live.row.seq
+            self._spawn(self._remind_later(live, seat, live.row.seq))
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._reminder_tasks.add(task)
+        task.add_done_callback(self._reminder_tasks.discard)
+
+    async def _remind_later(self, live: LiveTable, seat: LiveSeat, seq: int) -> None:
+        await asyncio.sleep(self.remind_seconds)
+        async with live.present_lock:
+            state = live.state
+            if (
+                live.row.seq != seq or state is None or state.result is not None or seat.automatic
+                or seat.seat not in state.to_act() or seat.reminder_msg_id is not None or seat.user_id is None
+            ):  # fmt: skip
+                return
+            tr = self.tables.tr(seat.lang)
+            text = tr.gettext("⏰ Your move at the table in {title}.").format(title=name(live.title or "?", 40))
+            sent = await self.sender.send_text(seat.user_id, text, reply_to=seat.hand_msg_id)
+            if sent.ok:
+                seat.reminder_msg_id = sent.message_id
 
     async def _hand_photo(self, seat: LiveSeat, desired: Shown, view: game.SeatView) -> bytes | str:
         if seat.file_id is not None and seat.file_key == desired.photo_key:

@@ -110,23 +110,19 @@ class Tables:
         seats = []
         old = {s.seat: s for s in live.seats}
         for srow in await self.store.seats(row.table_id):
-            prev = old.get(srow.seat)
             if srow.user_id is None:
-                seat = LiveSeat(
-                    srow.seat, None, srow.ai_level or "normal", self.ai_name(live, srow.seat), live.group_lang
-                )
+                name, lang, can_pm = self.ai_name(live, srow.seat), live.group_lang, True
             else:
                 user = await self.store.get_user(srow.user_id)
-                seat = LiveSeat(
-                    srow.seat, srow.user_id, None,
-                    user.display_name if user else str(srow.user_id),
-                    normalize_language(user.language_code if user else None, self.settings.default_language),
-                    can_pm=bool(user and user.can_pm),
-                )  # fmt: skip
+                name = user.display_name if user else str(srow.user_id)
+                lang = normalize_language(user.language_code if user else None, self.settings.default_language)
+                can_pm = bool(user and user.can_pm)
+            seat = old.get(srow.seat)
+            if seat is None or seat.user_id != srow.user_id:  # a new occupant: fresh presentation state
+                seat = LiveSeat(srow.seat, srow.user_id, srow.ai_level)
+            seat.ai_level = None if srow.user_id is not None else (srow.ai_level or "normal")
+            seat.name, seat.lang, seat.can_pm = name, lang, can_pm
             seat.on_auto, seat.timeouts, seat.hand_msg_id = srow.on_auto, srow.timeouts, srow.hand_msg_id
-            if prev is not None and prev.user_id == seat.user_id:
-                seat.ui, seat.ui_tile, seat.ui_seq = prev.ui, prev.ui_tile, prev.ui_seq
-                seat.shown, seat.file_id, seat.file_key = prev.shown, prev.file_id, prev.file_key
             seats.append(seat)
         live.seats = seats
 

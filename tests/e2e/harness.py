@@ -65,6 +65,7 @@ class Kwx:
     claim_seconds: float = 0.0
     lobby_idle_seconds: float = 600.0
     default_language: str = "en"
+    remind_seconds: float = 0.0
     app: Application | None = None  # type: ignore[type-arg]
 
     @property
@@ -73,6 +74,7 @@ class Kwx:
             token=self.fake.token, db_path=self.db_path, rate_limit=False, table_edit_seconds=self.table_edit_seconds,
             discard_seconds=self.discard_seconds, claim_seconds=self.claim_seconds,
             lobby_idle_seconds=self.lobby_idle_seconds, default_language=self.default_language,
+            remind_seconds=self.remind_seconds,
         )  # fmt: skip
 
     @property

@@ -99,3 +99,23 @@ async def test_a_player_who_blocks_the_bot_is_auto_played_and_comes_back(kwx):
         assert live.seat_of(ben.id).can_pm and not live.seat_of(ben.id).automatic
         if live.state is not None and live.state.result is None:
             assert kwx.hand_message(ben) is not None
+
+
+async def test_a_slow_player_gets_one_notifying_reminder_deleted_when_they_act(kwx):
+    kwx.remind_seconds = 0.2
+    users = kwx.players("Ann", "Ben", "Cat")
+    ann = users[0]
+    group = kwx.group(users)
+    async with kwx.running() as service:
+        await kwx.start_bot(*users)
+        table_id = await open_table(kwx, users, group)
+        await service.prepare_deal(table_id, {"seed": "remind-1", "dealer": 0})
+        await kwx.press(ann, kwx.fake.bot_messages(group)[0], "Start")
+        chat = kwx.fake.private_chat(ann)
+        reminder = await kwx.fake.wait_for_message(chat, contains="Your move", since=0, timeout=5)
+        assert not reminder.silent and reminder.reply_to.message_id == kwx.hand_message(ann).message_id
+        await kwx.settle()
+        assert sum("Your move" in m.content for m in kwx.fake.bot_messages(chat)) == 1  # only one
+        _label, data = kwx.game_buttons(ann)[0]
+        await kwx.press(ann, kwx.hand_message(ann), data=data)
+        assert kwx.fake.message(chat, reminder.message_id).deleted

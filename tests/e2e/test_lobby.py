@@ -125,7 +125,8 @@ async def test_hostile_names_are_shown_as_typed(kwx):
         assert "1. <b>& *_[`" in lobby.content and "<i>title</i>" in lobby.content
         await kwx.press(ann, lobby, "Join")
         await kwx.press(ann, kwx.fake.message(group, lobby.message_id), "Add AI")
+        await kwx.service.prepare_deal(1, {"seed": "names", "dealer": 0})
         await kwx.press(evil, kwx.fake.message(group, lobby.message_id), "Start")
-        assert "<b>& *_[`" in kwx.fake.bot_messages(group)[1].content
+        assert "dealer <b>& *_[`" in kwx.fake.bot_messages(group)[1].content
         assert "<i>title</i>" in kwx.hand_message(ann).content
         assert kwx.fake.count_calls(ok=False) == 0
