@@ -15,10 +15,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.rules import RuleSet
-from engine.scoring import WinBy
-from engine.tiles import MeldKind, Tile
+from engine.scoring import ScoringError, WinBy, WinContext, score_win
+from engine.tiles import STANDARD_KINDS, Meld, MeldKind, Tile, format_tiles
 from kwx_bot.calc import CalcError, calc, calc_reply, calc_usage, parse_calc
 from kwx_bot.i18n import translator
+from tests.engine.handgen import WALL, winning_hand
 
 EN = translator("en")
 ZH = translator("zh_CN")
@@ -371,3 +372,70 @@ _VOCAB = [
 def test_any_input_gets_a_message_not_an_exception(words: list[str], tr: Any) -> None:
     reply = calc_reply(" ".join(words), RuleSet(), tr)
     assert isinstance(reply, str) and 0 < len(reply) <= 4096
+
+
+# ------------------------------------------------------------ the text form agrees with the engine
+
+
+@st.composite
+def _questions(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
+    """A random question written as /calc text, and the WinContext fields it must mean (W 0, D 1)."""
+    rng = draw(st.randoms(use_true_random=False))
+    k = draw(st.integers(0, 2))
+    sets = winning_hand(rng, 4 - k) if draw(st.booleans()) else None
+    counts = collections.Counter(sets or [])
+    melds = []
+    for tile in rng.sample(list(STANDARD_KINDS), 4):
+        if len(melds) == k:
+            break
+        kind = rng.choice(list(MeldKind))
+        if counts[tile] + kind.size <= 4:
+            melds.append(Meld(kind, tile))
+            counts[tile] += kind.size
+    k = len(melds)
+    if sets is None or len(sets) != 14 - 3 * k:
+        pool = list(WALL)
+        for t, n in counts.items():
+            for _ in range(n):
+                pool.remove(t)
+        hand = [Tile(t) for t in rng.sample(pool, 14 - 3 * k)]
+    else:
+        hand = [Tile(t) for t in sets]
+        rng.shuffle(hand)
+    concealed, win = hand[:-1], hand[-1]
+    how = draw(st.sampled_from(list(WinBy)))
+    roles = ("W", "X", "Y") if how is WinBy.SELF_DRAW else ("W", "D", "X")
+    declared = draw(st.lists(st.sampled_from(roles), unique=True, max_size=2))
+    after_kong, last_tile = draw(st.booleans()), draw(st.booleans())
+    words = {WinBy.SELF_DRAW: "自摸", WinBy.DISCARD: "discard", WinBy.ROB_KONG: "抢杠"}
+    parts = [format_tiles(concealed, sort=False), str(win), words[how]]
+    parts += [f"{m.kind.value}:{format_tiles(m.tiles)}" for m in melds]
+    parts += [f"liangdao:{r.lower()}" for r in declared]
+    parts += ["after_kong"] * after_kong + ["海底"] * last_tile
+    rng.shuffle(parts)
+    # Words go anywhere; the tile groups keep their order (the last tile written is the winning tile).
+    text = " ".join([p for p in parts if not p[0].isdigit()] + [format_tiles(concealed, sort=False), str(win)])
+    context = {
+        "concealed": tuple(concealed), "melds": tuple(melds), "win_tile": win, "win_by": how, "winner": 0,
+        "discarder": None if how is WinBy.SELF_DRAW else 1, "liangdao": tuple(r in declared for r in roles),
+        "after_kong": after_kong, "last_tile": last_tile,
+    }  # fmt: skip
+    return text, context
+
+
+@settings(max_examples=300, deadline=None)
+@given(_questions())
+def test_calc_text_means_the_same_as_the_engine_context(question: tuple[str, dict[str, Any]]) -> None:
+    text, context = question
+    rules = RuleSet()
+    try:
+        ctx = WinContext(**context)
+    except ScoringError:  # e.g. five copies, or a robbed tile also in hand: /calc refuses it too
+        with pytest.raises(CalcError):
+            calc(text, rules)
+        return
+    got = calc(text, rules).score
+    want = score_win(ctx, rules)
+    assert (got.complete, got.legal, got.fans, got.deltas, got.multiplier) == (
+        want.complete, want.legal, want.fans, want.deltas, want.multiplier,
+    )  # fmt: skip
