@@ -125,6 +125,16 @@ class Presenter:
         text, markup = self.lobby_shown(live, state)
         desired = Shown(None, text, markup_key(markup))
         async with live.present_lock:
+            if live.row.lobby_msg_id is not None and live.lobby_shown != desired:
+                sent = await self.sender.edit_text(live.row.chat_id, live.row.lobby_msg_id, text, markup)
+                if sent.ok:
+                    live.lobby_shown = desired
+                if sent.outcome is not Outcome.GONE:
+                    return
+                live.lobby_shown = None  # gone (deleted, or left behind in a migrated group): post anew
+                async with self.store.transaction() as tx:
+                    await tx.set_messages(live.table_id, lobby_msg_id=None)
+                await self.tables.refresh(live)
             if live.row.lobby_msg_id is None:
                 sent = await self.sender.send_text(live.row.chat_id, text, markup)
                 if sent.ok and sent.message_id is not None:
@@ -132,12 +142,6 @@ class Presenter:
                         await tx.set_messages(live.table_id, lobby_msg_id=sent.message_id)
                     await self.tables.refresh(live)
                     live.lobby_shown = desired
-                return
-            if live.lobby_shown == desired:
-                return
-            sent = await self.sender.edit_text(live.row.chat_id, live.row.lobby_msg_id, text, markup)
-            if sent.ok:
-                live.lobby_shown = desired
 
     # -- the whole table -------------------------------------------------------------------------
 

@@ -96,8 +96,9 @@ class Kwx:
         self.app = None
 
     def busy(self) -> bool:
-        """Updates queued or being handled, or background presentation pending."""
-        if self.fake.pending_updates:
+        """Updates queued, fetched but not yet confirmed (in flight over HTTP) or being handled, or
+        background presentation pending."""
+        if self.fake.updates:
             return True
         if self.app is None:
             return False
