@@ -5,6 +5,8 @@ Commands::
     kwx-bot [run]          run the bot (long polling) until Ctrl-C / SIGTERM
     kwx-bot check-db       integrity check and migration status of KWX_DB_PATH
     kwx-bot backup PATH    online backup of the database to PATH (safe while the bot runs)
+    kwx-bot simulate ...   AI self-play statistics (``python -m engine simulate ...``)
+    kwx-bot render-demo --out DIR   one picture of each kind (``python -m render demo ...``)
 
 Exit status: 0 success, 1 runtime failure (database unhealthy, Telegram unreachable), 2 usage or
 configuration error.  Configuration errors (a missing or malformed ``TELEGRAM_BOT_TOKEN``, a bad
@@ -101,7 +103,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub.add_parser("check-db", help="database integrity check and migration status")
     backup = sub.add_parser("backup", help="online backup of the database")
     backup.add_argument("path", type=Path, help="the new backup file")
-    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    sub.add_parser("simulate", help="AI self-play statistics (options: see kwx-bot simulate --help)", add_help=False)
+    sub.add_parser("render-demo", help="write one picture of each kind (--out DIR)", add_help=False)
+    raw = list(sys.argv[1:] if argv is None else argv)
+    if raw and raw[0] == "simulate":
+        from engine.__main__ import main as engine_main
+
+        return engine_main(["simulate", *raw[1:]])
+    if raw and raw[0] == "render-demo":
+        from render.__main__ import main as render_main
+
+        return render_main(["demo", *raw[1:]])
+    args = parser.parse_args(raw)
     command = args.command or "run"
     try:
         if command == "run":

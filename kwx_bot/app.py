@@ -34,7 +34,11 @@ __all__ = ["build_application", "register_commands"]
 log = logging.getLogger("kwx")
 
 _GROUP_COMMANDS = (("new", N_("Open a table in this group")), ("help", N_("How to play with this bot")))
-_PRIVATE_COMMANDS = (("hand", N_("Send my hand message again")), ("help", N_("How to play with this bot")))
+_PRIVATE_COMMANDS = (
+    ("hand", N_("Send my hand message again")),
+    ("back", N_("Play my seat again after auto-play")),
+    ("help", N_("How to play with this bot")),
+)
 
 
 def _commands(pairs: tuple[tuple[str, str], ...], lang: str) -> list[BotCommand]:

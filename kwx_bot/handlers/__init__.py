@@ -10,7 +10,7 @@ from telegram import Update
 from telegram.ext import Application, CallbackQueryHandler, ChatMemberHandler, CommandHandler, MessageHandler, filters
 
 from .callbacks import on_button
-from .commands import on_hand, on_help, on_new, on_start
+from .commands import on_back, on_hand, on_help, on_new, on_start
 from .errors import on_error
 from .members import on_migration, on_private_member
 
@@ -22,6 +22,7 @@ def register(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(CommandHandler("start", on_start))
     app.add_handler(CommandHandler("new", on_new))
     app.add_handler(CommandHandler("hand", on_hand))
+    app.add_handler(CommandHandler("back", on_back))
     app.add_handler(CommandHandler("help", on_help))
     app.add_handler(CallbackQueryHandler(on_button))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migration))

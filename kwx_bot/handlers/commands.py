@@ -8,7 +8,7 @@ from telegram import Update
 
 from .common import is_private, service_of, user_info
 
-__all__ = ["help_text", "on_hand", "on_help", "on_new", "on_start"]
+__all__ = ["help_text", "on_back", "on_hand", "on_help", "on_new", "on_start"]
 
 
 def help_text(tr: Any) -> str:
@@ -19,6 +19,7 @@ def help_text(tr: Any) -> str:
             _("<b>Ka Wu Xing mahjong</b> (3 players, 84 tiles)"),
             _("/new: open a table in this group (then press Join; AI players can fill seats)"),
             _("/hand: in the private chat, send your hand message again"),
+            _("/back: play your seat again after auto-play"),
             _("/help: this help"),
             _("Your hand is shown privately with buttons; the group sees the table."),
         ]
@@ -48,7 +49,7 @@ async def on_start(update: Update, context: Any) -> None:
     service = service_of(context)
     info = user_info(user)
     if not is_private(update):
-        lang = await service.tables.group_lang(await service._group_id(chat.id, chat.title or ""))
+        lang = await service.group_lang_of_chat(chat.id, chat.title or "")
         await service.sender.send_text(chat.id, help_text(service.tr(lang)))
         return
     payload = context.args[0] if getattr(context, "args", None) else None
@@ -82,5 +83,14 @@ async def on_help(update: Update, context: Any) -> None:
     if is_private(update):
         tr = service.user_tr(user_info(user))
     else:
-        tr = service.tr(await service.tables.group_lang(await service._group_id(chat.id, chat.title or "")))
+        tr = service.tr(await service.group_lang_of_chat(chat.id, chat.title or ""))
     await service.sender.send_text(chat.id, help_text(tr))
+
+
+async def on_back(update: Update, context: Any) -> None:
+    """/back: end 托管 and play the seat again."""
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
+        return
+    service = service_of(context)
+    await service.sender.send_text(chat.id, await service.take_back(user_info(user)))

@@ -16,6 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
 from ..codec import Button, CodecError, Op, StartKind, decode, decode_start
 from ..game import Deal
 from ..i18n import Translator, translator
@@ -23,6 +25,7 @@ from ..pictures import Pictures
 from ..sender import Sender
 from ..settings import Settings, normalize_language
 from ..store import Store, TableStatus
+from ..texts import name
 from .live import LiveTable
 from .lobby import LOBBY_OPS, JoinResult, Lobby
 from .play import GAME_OPS, Answer, Play, Reply
@@ -191,6 +194,27 @@ class TableService:
             await self.sender.edit_markup(user_id, old, None)
         return True
 
+    async def take_back(self, user: UserInfo) -> str:
+        """``/back``: the player plays their seat again (ends 托管); returns the reply."""
+        await self.touch_user(user, can_pm=True)
+        tr = self.user_tr(user)
+        seat_row = await self.store.open_seat_of_user(user.user_id)
+        live = None if seat_row is None else await self.tables.get(seat_row.table_id)
+        seat = None if live is None else live.seat_of(user.user_id)
+        if live is None or seat is None:
+            return tr.gettext("You are not at a table.")
+        async with live.lock:
+            changed = await self.play.take_back(live, seat)
+        if not changed:
+            return tr.gettext("You are playing this seat.")
+        if live.state is not None and live.row.status == TableStatus.PLAYING:
+            await self.present.sync(live, seats=[seat.seat])
+        return tr.gettext("Welcome back: you play this seat again.")
+
+    async def group_lang_of_chat(self, chat_id: int, title: str) -> str:
+        """The language of a group's messages (the group is recorded on first sight)."""
+        return await self.tables.group_lang(await self._group_id(chat_id, title))
+
     async def _reachable_again(self, user_id: int) -> None:
         for live in self.tables.cached():
             seat = live.seat_of(user_id)
@@ -252,10 +276,6 @@ class TableService:
         if seat is None:
             return
         tr = self.tr(live.group_lang)
-        from telegram import InlineKeyboardButton, InlineKeyboardMarkup
-
-        from ..texts import name
-
         link = self.present.deep_link(StartKind.HAND, live.table_id)
         markup = InlineKeyboardMarkup([[InlineKeyboardButton(tr.gettext("Resume in private chat"), url=link)]])
         text = tr.gettext(

@@ -216,14 +216,17 @@ class Play:
             if seat is None:
                 await answer(Reply(_("These buttons belong to another player."), alert=True))
                 return False
+            if button.op is Op.TAKE_BACK:
+                changed = await self.take_back(live, seat)
+                text = _("Welcome back: you play this seat again.") if changed else _("You are playing this seat.")
+                await answer(Reply(text))
+                return changed
             if state is None or live.row.status != TableStatus.PLAYING or state.result is not None:
                 await answer(Reply(_("This hand is over.")))
                 return False
             if message_id is not None and message_id != seat.hand_msg_id:
                 await answer(Reply(_("This is an old hand message: use the newest one (or send /hand)."), alert=True))
                 return False
-            if button.op is Op.TAKE_BACK:
-                return await self._take_back(live, seat, answer, tr.gettext)
             if button.seq != live.row.seq:
                 await answer(Reply(_("This button is outdated: the table has moved on.")))
                 return False
@@ -258,9 +261,10 @@ class Play:
             await answer(Reply(_toast(action, tr)))
             return True
 
-    async def _take_back(self, live: LiveTable, seat: LiveSeat, answer: Answer, _: Callable[[str], str]) -> bool:
-        if not seat.on_auto and seat.can_pm:
-            await answer(Reply(_("You are playing this seat.")))
+    async def take_back(self, live: LiveTable, seat: LiveSeat) -> bool:
+        """End 托管 for a seat whose player is back (caller holds ``live.lock``); False if the
+        player was playing it already."""
+        if not seat.on_auto and seat.can_pm and not seat.timeouts:
             return False
         async with self.store.transaction() as tx:
             await tx.set_can_pm(seat.user_id or 0, True)
@@ -268,7 +272,6 @@ class Play:
         seat.on_auto, seat.timeouts, seat.can_pm = False, 0, True
         seat.shown = None
         self._rearm(live)
-        await answer(Reply(_("Welcome back: you play this seat again.")))
         return True
 
     def _rearm(self, live: LiveTable) -> None:

@@ -67,9 +67,13 @@ async def test_everybody_silent_the_ai_finishes_and_the_next_dealer_is_back(kwx)
         assert sum("timed out twice" in m.content for m in kwx.fake.bot_messages(group)) == 3
         assert all(s.on_auto for s in await service.store.seats(table_id))
         assert all(e.actor is None for e in (await service.store.hand_events(1))[1:])
+        chat = kwx.fake.private_chat(users[0])
+        kwx.fake.user_command(users[0], chat, "back")
+        await kwx.settle()
+        assert "Welcome back" in kwx.fake.last_message(chat).content
         await kwx.press(users[2], kwx.fake.last_message(group), "Next hand")
         seats = await service.store.seats(table_id)
-        assert [s.on_auto for s in seats] == [True, True, False]
+        assert [s.on_auto for s in seats] == [False, True, False]
 
 
 async def test_a_player_who_blocks_the_bot_is_auto_played_and_comes_back(kwx):
