@@ -96,7 +96,8 @@ class Tuning:
     defence_early: float = 0.3
     liangdao_ron: float = 0.2
     liangdao_hidden_ron: float = 0.5
-    liangdao_other_win: float = 0.5
+    liangdao_other_win: float = 3.0
+    ron_open: bool = True
     liangdao_margin: float = 0.0
 
 
@@ -176,13 +177,29 @@ def choose_action(
     if first in (ActionKind.KONG, ActionKind.PONG, ActionKind.PASS):
         return _claim(_Ctx(view, rules), legal, level, tuning or _DEFAULT_TUNING)
     ctx = _Ctx(view, rules)
+    discards: list[int] = []
+    liangdao: set[int] = set()
+    kongs: list[Action] = []
+    by_tile: dict[tuple[ActionKind, int], Action] = {}
+    for a in legal:
+        kind = a.kind
+        if a.tile is None:
+            continue
+        t = int(a.tile)
+        if kind is ActionKind.DISCARD:
+            discards.append(t)
+        elif kind is ActionKind.LIANGDAO:
+            liangdao.add(t)
+        else:
+            kongs.append(a)
+            continue
+        by_tile[kind, t] = a
     if ctx.me.liangdao:
-        return _liangdao_turn(ctx, legal)
-    kong = _own_kong(ctx, legal, level)
-    if kong is not None:
-        return kong
-    discards = [int(a.tile) for a in legal if a.kind is ActionKind.DISCARD and a.tile is not None]
-    liangdao = {int(a.tile) for a in legal if a.kind is ActionKind.LIANGDAO and a.tile is not None}
+        return _liangdao_turn(ctx, kongs, legal)
+    if kongs:
+        kong = _own_kong(ctx, kongs, level)
+        if kong is not None:
+            return kong
     if not discards:  # pragma: no cover - a turn always lists discards
         return legal[-1]
     if level is Level.GREEDY:
@@ -191,20 +208,19 @@ def choose_action(
         tile, declare = _easy_discard(ctx, discards, liangdao)
     else:
         tile, declare = _normal_discard(ctx, discards, liangdao, tuning or _DEFAULT_TUNING)
-    kind = ActionKind.LIANGDAO if declare else ActionKind.DISCARD
-    for a in legal:
-        if a.kind is kind and a.tile == tile:
-            return a
-    raise AssertionError(f"chosen {kind.value} {tile} is not legal")  # pragma: no cover
+    chosen = by_tile.get((ActionKind.LIANGDAO if declare else ActionKind.DISCARD, tile))
+    if chosen is not None:
+        return chosen
+    raise AssertionError(f"chosen discard {tile} is not legal")  # pragma: no cover
 
 
 # ============================================================================ own turn: kongs
 
 
-def _liangdao_turn(ctx: _Ctx, legal: Sequence[Action]) -> Action:
+def _liangdao_turn(ctx: _Ctx, kongs: Sequence[Action], legal: Sequence[Action]) -> Action:
     """A 亮倒 seat: take a permitted kong (money; its waits stay the same, A9.5) unless another 亮倒
     seat would rob the 补杠; otherwise discard the drawn tile (the only discard listed)."""
-    for a in legal:
+    for a in kongs:
         if a.kind is ActionKind.CONCEALED_KONG:
             return a
         if a.kind is ActionKind.ADDED_KONG and a.tile is not None and not ctx.danger >> a.tile & 1:
@@ -215,14 +231,11 @@ def _liangdao_turn(ctx: _Ctx, legal: Sequence[Action]) -> Action:
     return legal[-1]  # pragma: no cover
 
 
-def _own_kong(ctx: _Ctx, legal: Sequence[Action], level: Level) -> Action | None:
+def _own_kong(ctx: _Ctx, kongs: Sequence[Action], level: Level) -> Action | None:
     """暗杠 / 补杠 when they do not raise the shanten (greedy: always a 补杠); never a 补杠 of a tile a
     亮倒 player waits on (抢杠胡 would be 包胡, A12.4)."""
-    kongs = [a for a in legal if a.kind in (ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG)]
-    if not kongs:
-        return None
     keys, nm = ctx.keys, ctx.nm
-    now = shanten_keys(keys, nm)
+    now = ctx.view.shanten
     for a in kongs:
         assert a.tile is not None
         t = int(a.tile)
@@ -248,7 +261,7 @@ def _claim(ctx: _Ctx, legal: Sequence[Action], level: Level, tuning: Tuning) -> 
         return pass_action
     tile = int(last[1])
     keys, nm, counts = ctx.keys, ctx.nm, ctx.counts
-    now = shanten_keys(keys, nm)
+    now = ctx.view.shanten
     kong = kinds.get(ActionKind.KONG)
     if kong is not None and shanten_keys(minus(keys, tile, 3), nm + 1) <= now:
         return kong
@@ -352,10 +365,12 @@ def _uselessness(counts: Sequence[int], t: int) -> int:
 
 def _easy_discard(ctx: _Ctx, discards: list[int], liangdao: set[int]) -> tuple[int, bool]:
     keys, nm, counts, danger = ctx.keys, ctx.nm, ctx.counts, ctx.danger
-    pool = [t for t in discards if not danger >> t & 1] or discards
+    pool = [t for t in discards if not danger >> t & 1] if danger else discards
+    if not pool:
+        pool = discards
+    target = ctx.view.shanten  # of the 14 - 3k tiles: the shanten after the best discard
     drawn = ctx.view.drawn
-    pool.sort(key=lambda t: (_uselessness(counts, t), t != drawn))
-    target = shanten_keys(keys, nm)
+    pool.sort(key=lambda t: 2 * _uselessness(counts, t) + (t != drawn))
     best_t, best_sh = pool[0], 99
     for t in pool:
         sh = shanten_keys(minus(keys, t), nm)
@@ -363,9 +378,8 @@ def _easy_discard(ctx: _Ctx, discards: list[int], liangdao: set[int]) -> tuple[i
             best_t, best_sh = t, sh
             if sh <= target:
                 break
-    if best_t in liangdao and best_sh == 0:
-        after = minus(keys, best_t)
-        mask = waits_mask(after, nm)
+    if best_sh == 0 and best_t in liangdao:
+        mask = waits_mask(minus(keys, best_t), nm)
         unseen = ctx.unseen
         live = sum(unseen[w] for w in range(NUM_KINDS) if mask >> w & 1)
         return best_t, live > 0
@@ -434,6 +448,8 @@ def _tenpai_value(ctx: _Ctx, after: Keys, counts: list[int], tuning: Tuning) -> 
     ev = 0.0
     live = 0
     vsum = 0
+    # a 屁胡 wins on a discard only from a 亮倒 discarder (A8.2): one is at the table
+    ron_any = tuning.ron_open and any(s.liangdao for s in ctx.view.public.seats if s.seat != ctx.view.seat)
     while mask:
         low = mask & -mask
         w = low.bit_length() - 1
@@ -448,7 +464,7 @@ def _tenpai_value(ctx: _Ctx, after: Keys, counts: list[int], tuning: Tuning) -> 
             continue
         live += n
         vsum += n * v
-        ev += n * v * (tuning.ron_factor if v >= 2 else 1.0)
+        ev += n * v * (tuning.ron_factor if v >= 2 or ron_any else 1.0)
     return ev, live, (vsum / live if live else 0.0)
 
 
@@ -469,39 +485,56 @@ def _normal_discard(ctx: _Ctx, discards: list[int], liangdao: set[int], tuning: 
     flush_route = _flush_route(ctx, suit, near, tuning) if suit >= 0 else None
     log2 = math.log2
     drawn = ctx.view.drawn
-    scored: list[tuple[float, int, int]] = []
+    cost = tuning.shanten_cost
+    offense: dict[int, float] = {}
     tenpai_info: dict[int, tuple[float, int, float]] = {}
-    for t in safe:
+    uk_ref = 0
+    # exact 有效牌 for the lowest-shanten discards (and the 1-shanten ones when ready is possible);
+    # the others reuse the best 有效牌 found, so they can only win on value or safety
+    exact = best + 1 if best == 0 else best
+    for t in sorted(safe, key=shs.__getitem__):
         sh = shs[t]
-        after = minus(keys, t)
         if sh > best + 1:
-            offense = -tuning.shanten_cost * sh
-        elif sh == 0:
-            counts[t] -= 1
+            offense[t] = -cost * sh
+            continue
+        after = minus(keys, t)
+        counts[t] -= 1
+        if sh == 0:
             info = _tenpai_value(ctx, after, counts, tuning)
-            counts[t] += 1
             tenpai_info[t] = info
-            offense = log2(1.0 + info[0])
+            offense[t] = log2(1.0 + info[0])
         else:
-            uk, _ = ukeire(after, nm, sh, unseen, near)
-            value = 1.0
-            if nm == 0 and 6 - seven_pairs_count(after) <= sh:
-                value *= tuning.qidui_factor
-            counts[t] -= 1
-            if pengpeng_shanten(counts, nm) <= sh:
-                value *= tuning.pengpeng_factor
-            value *= _shape_factor(ctx, counts, tuning)
-            counts[t] += 1
-            offense = log2(value) + log2(1.0 + uk) - tuning.shanten_cost * sh
-        if flush_route is not None and t // 9 != suit:
-            offense = max(offense, flush_route)
-        score = offense - w_def * threats[t]
-        scored.append((score, 0 if t == drawn else 1, t))
+            if sh <= exact:
+                uk, _ = ukeire(after, nm, sh, unseen, near)
+                uk_ref = max(uk_ref, uk)
+            else:
+                uk = uk_ref
+            value = _value_factor(ctx, after, counts, sh, tuning)
+            offense[t] = log2(value) + log2(1.0 + uk) - cost * sh
+        counts[t] += 1
+    scored: list[tuple[float, int, int]] = []
+    for t in safe:
+        o = offense[t]
+        if flush_route is not None and t // 9 != suit and flush_route > o:
+            o = flush_route
+        scored.append((o - w_def * threats[t], 0 if t == drawn else 1, t))
     scored.sort(key=lambda x: (-x[0], x[1], x[2]))
     tile = scored[0][2]
     if tile in liangdao and tile in tenpai_info:
         return tile, _declare(ctx, tenpai_info[tile], tuning)
     return tile, False
+
+
+def _value_factor(ctx: _Ctx, after: Keys, counts: list[int], sh: int, tuning: Tuning) -> float:
+    """Value of the route a not-yet-ready hand ``after`` (``counts``) is on: 七对 when its shanten is
+    as low, 碰碰胡 likewise, then :func:`_shape_factor`."""
+    value = 1.0
+    nm = ctx.nm
+    if nm == 0 and 6 - seven_pairs_count(after) <= sh:
+        value *= tuning.qidui_factor
+    if pengpeng_shanten(counts, nm) <= sh:
+        value *= tuning.pengpeng_factor
+    return value * _shape_factor(ctx, counts, tuning)
 
 
 def _shape_factor(ctx: _Ctx, counts: list[int], tuning: Tuning) -> float:

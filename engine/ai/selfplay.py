@@ -43,14 +43,17 @@ from ..game import (
     view_for,
 )
 from ..rules import RuleSet
-from .players import Level, choose_action
+from ..views import SeatView
+from .players import Level, Tuning, choose_action
 
 __all__ = [
     "PERMUTATIONS",
+    "Agent",
     "HandRecord",
     "PlayerSummary",
     "SimSummary",
     "Simulation",
+    "ai_agent",
     "play_hand",
     "simulate",
 ]
@@ -61,8 +64,17 @@ PERMUTATIONS: tuple[tuple[int, int, int], ...] = ((0, 1, 2), (1, 2, 0), (2, 0, 1
 MAX_ACTIONS = 1000
 """A hand that needs more actions than this is reported as not ending (a standard hand needs < 200)."""
 
-Chooser = Callable[[int, State, list[Action], random.Random], Action]
-"""``(seat, state, legal, rng) -> action``; the default builds the seat's view and asks the AI."""
+Agent = Callable[[SeatView, Sequence[Action], random.Random], Action]
+"""A player: ``(seat view, legal actions, rng) -> action`` (see :func:`ai_agent`)."""
+
+
+def ai_agent(level: Level, rules: RuleSet | None = None, tuning: Tuning | None = None) -> Agent:
+    """The AI of ``level`` as an :class:`Agent` (``tuning`` for ``normal``)."""
+
+    def agent(view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
+        return choose_action(view, legal, level, rng, rules=rules, tuning=tuning)
+
+    return agent
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,30 +139,21 @@ def _check_events(before: State, action: Action, after: State, events: list[Even
         raise RuleViolation("evolving the events of a step does not give the step's state")
 
 
-def _ai_chooser(levels: Sequence[Level], rules: RuleSet) -> Chooser:
-    def choose(seat: int, state: State, legal: list[Action], rng: random.Random) -> Action:
-        return choose_action(view_for(state, seat), legal, levels[seat], rng, rules=rules)
-
-    return choose
-
-
 def play_hand(
     rules: RuleSet,
-    levels: Sequence[Level],
+    agents: Sequence[Agent],
     seed: str,
     rng: random.Random,
     *,
     dealer: int = 0,
     check: bool = False,
-    chooser: Chooser | None = None,
 ) -> tuple[State, list[Event], dict[str, object]]:
-    """Play one hand with the AI level of each *seat*; returns (final state, events, counters).
+    """Play one hand with the :class:`Agent` of each *seat*; returns (final state, events, counters).
 
     ``counters``: ``actions`` (decisions), ``feeds`` / ``forced_feeds`` (per seat lists).  Raises
     :class:`RuleViolation` for a rule error (see the module docstring) and re-raises anything the
     engine raised.  ``check`` adds the per-event invariant checks.
     """
-    choose = chooser or _ai_chooser(levels, rules)
     events = start(rules, dealer, seed=seed)
     state = replay(events)
     feeds = [0, 0, 0]
@@ -164,7 +167,7 @@ def play_hand(
         legal = legal_actions(state, seat)
         if not legal:
             raise RuleViolation(f"seat {seat} must act at seq {state.seq} but has no legal action")
-        action = choose(seat, state, legal, rng)
+        action = agents[seat](view_for(state, seat), legal, rng)
         if action not in legal:
             raise RuleViolation(f"the AI answered {action}, which is not among the legal actions")
         if action.kind in (ActionKind.DISCARD, ActionKind.LIANGDAO, ActionKind.ADDED_KONG):
@@ -334,7 +337,7 @@ class SimSummary:
 class Simulation:
     """Accumulates :class:`HandRecord` s into per-player statistics (block-wise for the CIs)."""
 
-    levels: tuple[Level, ...]
+    labels: tuple[str, ...]
     records: int = 0
     draws: int = 0
     actions: int = 0
@@ -411,7 +414,7 @@ class Simulation:
             players.append(
                 PlayerSummary(
                     player=p,
-                    level=self.levels[p].value,
+                    level=self.labels[p],
                     hands=hands,
                     wins=self.wins[p],
                     self_draws=self.self_draws[p],
@@ -451,27 +454,30 @@ def simulate(
     start_index: int = 0,
     sim: Simulation | None = None,
     progress: Callable[[Simulation], None] | None = None,
-    chooser_for: Callable[[tuple[Level, ...], RuleSet], Chooser] | None = None,
+    agents: Sequence[Agent] | None = None,
+    labels: Sequence[str] | None = None,
 ) -> Simulation:
     """Play hands ``start_index .. start_index + hands - 1`` of the seeded series (module docstring)
     with ``players`` (one :class:`Level` per player) and return the accumulated :class:`Simulation`.
 
     Rule errors are recorded, never raised.  ``progress`` is called after every block of six hands.
-    ``chooser_for(levels_by_seat, rules)`` replaces the AI (used by tuning scripts).
+    ``agents`` (one per player) replace the AI of ``players`` (tuning runs); ``labels`` name the
+    players in the summary (default: the level names).
     """
     rules = rules if rules is not None else RuleSet()
     levels = tuple(players)
     if len(levels) != 3:
         raise ValueError(f"a table has 3 players, got {len(levels)}")
-    sim = sim if sim is not None else Simulation(levels)
+    players_agents = list(agents) if agents is not None else [ai_agent(level, rules) for level in levels]
+    names = tuple(labels) if labels is not None else tuple(level.value for level in levels)
+    sim = sim if sim is not None else Simulation(names)
     t0 = time.perf_counter()
     for index in range(start_index, start_index + hands):
         deal_seed, perm, block = hand_seed(seed, index)
-        by_seat = tuple(levels[p] for p in perm)
+        by_seat = [players_agents[p] for p in perm]
         rng = random.Random(f"{seed}/{index}")
-        chooser = chooser_for(by_seat, rules) if chooser_for is not None else None
         try:
-            state, _events, counters = play_hand(rules, by_seat, deal_seed, rng, check=check, chooser=chooser)
+            state, _events, counters = play_hand(rules, by_seat, deal_seed, rng, check=check)
             rec = _record(deal_seed, perm, state, counters)
         except Exception as exc:  # every failure is a rule error to report, never a crash
             message = str(exc) if isinstance(exc, RuleViolation) else f"{type(exc).__name__}: {exc}"
