@@ -101,7 +101,7 @@ class Play:
         await self.tables.refresh(live)
         state, pairs = self.drive(live, state, [(e, actor) for e in events])
         await self.commit(live, state, pairs)
-        log.info("table %s: hand %s dealt, dealer seat %s, seed %s", live.table_id, hand_no, dealer, record.seed)
+        log.info("table %s: hand %s dealt, dealer seat %s", live.table_id, hand_no, dealer)  # no seed: it is the wall
 
     # -- the decision loop -----------------------------------------------------------------------
 
@@ -166,11 +166,13 @@ class Play:
                 await self._finish(tx, live, state, pairs)
             if extra is not None:
                 await extra(tx)
-        live.state = state
+        row = await self.store.get_table(live.table_id)
+        hand_row = await self.store.current_hand(live.table_id) if state.result is not None else live.hand
+        assert row is not None
+        # one synchronous swap: presenters never see the new state with the old seq (or vice versa)
+        live.row, live.state, live.hand = row, state, hand_row
         live.events = live.events + [e for e, _ in pairs]
         await self.tables.refresh(live)
-        if state.result is not None:
-            live.hand = await self.store.current_hand(live.table_id)
         if deadline is None:
             self.timers.cancel(live.table_id)
         else:
@@ -396,6 +398,8 @@ def _describe(e: Event, names: Sequence[str]) -> str:
         return f"hand_started dealer seat {getattr(e, 'dealer', '?')}"
     if kind == "drew":
         return f"{who} drew{' (replacement)' if getattr(e, 'replacement', False) else ''}"
+    if kind == "konged" and getattr(getattr(e, "kind", None), "value", "") == "concealed_kong":
+        return f"{who} konged (concealed)"  # a 暗杠's tile is hidden from the other players
     if kind in ("discarded", "ponged", "konged"):
         return f"{who} {kind} {getattr(e, 'tile', '')}"
     if kind == "answered":

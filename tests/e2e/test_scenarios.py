@@ -65,3 +65,30 @@ def assert_no_hidden_tiles(kwx, spy, group, users, events):
         for photo in kwx.fake.seen_photos(chat):
             kind, view = spy.origin(photo.data)
             assert kind == "hand" and isinstance(view, SeatView) and view.seat == seat
+
+
+async def test_logs_name_no_hidden_tile_and_no_seed(kwx, caplog):
+    """One INFO line per table event with table id and seat; never the seed or a concealed tile."""
+    import logging
+
+    caplog.set_level(logging.INFO, logger="kwx")
+    scenario = load("d48_gangshang_kaihua")  # has a 暗杠
+    users = kwx.players("Ann", "Ben", "Cat")
+    group = kwx.group(users)
+    async with kwx.running() as service:
+        await kwx.start_bot(*users)
+        table_id = await deal_scenario(kwx, users, group, scenario)
+        for action in scenario["actions"]:
+            await perform(kwx, users, action)
+        await kwx.settle()
+        stored = [e.data for e in await service.store.hand_events(1)]
+        await service.prepare_deal(table_id, {"seed": "secret-seed-123"})
+        await kwx.press(users[0], kwx.fake.last_message(group), "Next hand")
+        assert (await service.store.current_hand(table_id)).deal["seed"] == "secret-seed-123"
+    lines = [r.getMessage() for r in caplog.records if r.name == "kwx.table"]
+    assert sum(f"table {table_id}: " in line for line in lines) >= len(stored)
+    assert not any("secret-seed" in line or kwx.fake.token in line for line in caplog.messages)
+    kong = next(e for e in stored if e["type"] == "konged")
+    assert kong["kind"] == "concealed_kong"
+    assert any("konged (concealed)" in line for line in lines)
+    assert not any(f"konged {kong['tile']}" in line for line in lines)
