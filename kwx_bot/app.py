@@ -78,7 +78,8 @@ def build_application(
 
     async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         opened = store if store is not None else await Store.open(settings.db_path)
-        service = TableService(opened, Sender(app.bot), pictures or RenderPictures(), settings)
+        drawing = pictures or RenderPictures(settings.picture_format, processes=settings.render_processes)
+        service = TableService(opened, Sender(app.bot), drawing, settings)
         if app.job_queue is not None:
             service.use_timers(JobQueueTimers(app.job_queue, service.on_timer))
         app.bot_data[SERVICE_KEY] = service
@@ -93,6 +94,9 @@ def build_application(
         service = app.bot_data.pop(SERVICE_KEY, None)
         if isinstance(service, TableService):
             await service.shutdown()
+            close = getattr(service.present.pictures, "close", None)
+            if callable(close):
+                close()
             if store is None:
                 await service.store.close()
 

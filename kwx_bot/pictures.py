@@ -1,23 +1,55 @@
-"""Pictures for messages: :mod:`render` in a worker thread, plus the keys that decide re-uploads.
+"""Pictures for messages: :mod:`render` off the event loop, plus the keys that decide re-uploads.
 
-Rendering and encoding are CPU-bound (10-40 ms), so they run in ``asyncio.to_thread`` and never
-block the event loop (TELEGRAM.md §6).  A *photo key* names what a picture shows: a message is only
-given a new photo when its key changes, otherwise its caption or buttons are edited alone (cheaper,
-and no re-upload).  The hand picture's key is the seat's own tiles (concealed, drawn, melds, waits,
-亮倒): the wall count and unseen-copy numbers drawn in it are a snapshot of the last time the seat's
-tiles changed.  The table picture's key is the whole public view plus the names.
+Rendering and encoding are CPU-bound (a few to 20 ms), so they never run on the event loop: by
+default in a worker *process* (``KWX_RENDER_PROCESSES``, default 1 on machines with 2+ cores;
+started with ``spawn``, sprite cache warmed once), so drawing does not hold the bot's GIL — with 50
+busy tables, drawing in threads made the p99 press -> answer latency several times longer — else in
+a thread (``asyncio.to_thread``, TELEGRAM.md §6).  A broken worker pool falls back to threads.
+
+A *photo key* names what a picture shows: a message is only given a new photo when its key changes,
+otherwise its caption or buttons are edited alone (cheaper, and no re-upload).  The hand picture's
+key is the seat's own tiles (concealed, drawn, melds, waits, 亮倒): the wall count and unseen-copy
+numbers drawn in it are a snapshot of the last time the seat's tiles changed.  The table picture's
+key is the whole public view plus the names.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
+import multiprocessing
+import os
 from collections.abc import Sequence
-from typing import Protocol
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Protocol
 
 from engine.views import PublicView, SeatView
 
-__all__ = ["Pictures", "RenderPictures", "hand_key", "table_key"]
+__all__ = ["Pictures", "RenderPictures", "default_render_processes", "hand_key", "table_key"]
+
+log = logging.getLogger("kwx.pictures")
+
+
+def default_render_processes() -> int:
+    """1 worker process on a machine with at least 2 cores, else 0 (render in a thread)."""
+    return 1 if (os.cpu_count() or 1) >= 2 else 0
+
+
+def _render(fmt: str, name: str, args: tuple[Any, ...]) -> bytes:
+    """Draw and encode one picture (runs in a worker process or thread)."""
+    import render
+
+    image = getattr(render, name)(*args)
+    data: bytes = render.encode(image, fmt)
+    return data
+
+
+def _warm() -> None:
+    import render
+
+    render.warm_cache()
 
 
 def _digest(text: str) -> str:
@@ -56,18 +88,38 @@ class Pictures(Protocol):
 
 
 class RenderPictures:
-    """:class:`Pictures` drawn by :mod:`render` (PNG) in a worker thread."""
+    """:class:`Pictures` drawn by :mod:`render`, encoded as ``fmt`` (``"jpeg"`` or ``"png"``), in
+    ``processes`` worker processes (0: a thread)."""
 
-    def __init__(self, fmt: str = "png") -> None:
+    def __init__(self, fmt: str = "jpeg", processes: int = 0) -> None:
         self.fmt = fmt
+        self.processes = processes
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _executor(self) -> ProcessPoolExecutor | None:
+        if self.processes <= 0:
+            return None
+        if self._pool is None:
+            context = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(self.processes, mp_context=context, initializer=_warm)
+        return self._pool
 
     async def _run(self, name: str, *args: object) -> bytes:
-        import render
+        pool = self._executor()
+        if pool is not None:
+            try:
+                return await asyncio.get_running_loop().run_in_executor(pool, _render, self.fmt, name, args)
+            except BrokenProcessPool:
+                log.error("the render worker process died; rendering in threads from now on")
+                self.processes = 0
+                self._pool = None
+        return await asyncio.to_thread(_render, self.fmt, name, args)
 
-        def work() -> bytes:
-            return render.encode(getattr(render, name)(*args), self.fmt)
-
-        return await asyncio.to_thread(work)
+    def close(self) -> None:
+        """Stop the worker processes (shutdown)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
 
     async def hand(self, view: SeatView) -> bytes:
         """See :func:`render.render_hand`."""

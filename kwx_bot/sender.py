@@ -94,6 +94,13 @@ def retry_seconds(error: RetryAfter) -> float:
     return float(raw.total_seconds() if hasattr(raw, "total_seconds") else raw)
 
 
+def _filename(photo: bytes | str) -> str | None:
+    """An upload's file name from its bytes (JPEG or PNG); None for a file_id."""
+    if isinstance(photo, str):
+        return None
+    return "kwx.jpg" if photo[:2] == b"\xff\xd8" else "kwx.png"
+
+
 ForbiddenHook = Callable[[int], Awaitable[None]]
 MigratedHook = Callable[[int, int], Awaitable[None]]
 
@@ -212,14 +219,14 @@ class Sender:
         markup: InlineKeyboardMarkup | None = None,
         *,
         notify: bool = True,
-        filename: str = "kwx.png",
+        filename: str | None = None,
     ) -> Sent:
         """sendPhoto from PNG/JPEG bytes or a known ``file_id``; returns the largest size's file_id."""
 
         async def call(cid: int) -> Any:
             return await self.bot.send_photo(
                 cid, photo, caption=caption, parse_mode=ParseMode.HTML, reply_markup=markup,
-                disable_notification=not notify, filename=filename,
+                disable_notification=not notify, filename=filename or _filename(photo),
             )  # fmt: skip
 
         return self._message_sent(*await self._call("sendPhoto", chat_id, call))
@@ -256,10 +263,12 @@ class Sender:
         caption: str,
         markup: InlineKeyboardMarkup | None = None,
         *,
-        filename: str = "kwx.png",
+        filename: str | None = None,
     ) -> Sent:
         """editMessageMedia with a new photo (bytes or file_id) and caption."""
-        media = InputMediaPhoto(photo, caption=caption, parse_mode=ParseMode.HTML, filename=filename)
+        media = InputMediaPhoto(
+            photo, caption=caption, parse_mode=ParseMode.HTML, filename=filename or _filename(photo)
+        )
 
         async def call(cid: int) -> Any:
             return await self.bot.edit_message_media(media, cid, message_id, reply_markup=markup)

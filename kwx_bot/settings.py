@@ -17,6 +17,10 @@ KWX_LOBBY_IDLE_SECONDS     a lobby nobody touched for this long is closed (defau
 KWX_DISCARD_SECONDS        default discard deadline of a table (default 30; 0 = no deadline)
 KWX_CLAIM_SECONDS          default claim-window deadline (default 15; 0 = no deadline)
 KWX_TABLE_EDIT_SECONDS     minimum seconds between two edits of a group's live table (default 3)
+KWX_PICTURE_FORMAT         ``jpeg`` (default: quality 90, no chroma subsampling; 2-3x faster to encode
+                           than PNG, and Telegram re-encodes photos as JPEG anyway) or ``png``
+KWX_RENDER_PROCESSES       worker processes that draw pictures (default 1 with 2+ cores, else 0 =
+                           draw in a thread of the bot process)
 KWX_REMIND_SECONDS         a player who has not acted this long after their turn (or claim) began
                            gets a short notifying reminder (default 10; 0 = never)
 =========================  =========================================================================
@@ -64,6 +68,8 @@ class Settings:
     claim_seconds: float = 15.0
     table_edit_seconds: float = 3.0
     remind_seconds: float = 10.0
+    render_processes: int = 0
+    picture_format: str = "jpeg"
     rate_limit: bool = True
     """Use PTB's AIORateLimiter (production); tests turn it off so they never sleep."""
 
@@ -105,6 +111,22 @@ def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
     if not 0 <= value <= 86400:
         raise SettingsError(f"{name} must be between 0 and 86400 seconds, got {raw!r}")
     return value
+
+
+def _picture_format(env: Mapping[str, str]) -> str:
+    raw = env.get("KWX_PICTURE_FORMAT", "jpeg").strip().lower() or "jpeg"
+    if raw not in ("jpeg", "png"):
+        raise SettingsError(f"KWX_PICTURE_FORMAT must be jpeg or png, got {raw!r}")
+    return raw
+
+
+def _processes(env: Mapping[str, str]) -> int:
+    raw = env.get("KWX_RENDER_PROCESSES", "").strip()
+    if not raw:
+        return 1 if (os.cpu_count() or 1) >= 2 else 0
+    if not raw.isdigit() or int(raw) > 64:
+        raise SettingsError(f"KWX_RENDER_PROCESSES must be a number of processes 0..64, got {raw!r}")
+    return int(raw)
 
 
 def load_settings(env: Mapping[str, str] | None = None) -> Settings:
@@ -155,4 +177,6 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         claim_seconds=_seconds(env, "KWX_CLAIM_SECONDS", 15.0),
         table_edit_seconds=_seconds(env, "KWX_TABLE_EDIT_SECONDS", 3.0),
         remind_seconds=_seconds(env, "KWX_REMIND_SECONDS", 10.0),
+        render_processes=_processes(env),
+        picture_format=_picture_format(env),
     )

@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .. import game
 from ..codec import Button, Op
@@ -166,13 +166,23 @@ class Play:
                 await self._finish(tx, live, state, pairs)
             if extra is not None:
                 await extra(tx)
-        row = await self.store.get_table(live.table_id)
-        hand_row = await self.store.current_hand(live.table_id) if state.result is not None else live.hand
-        assert row is not None
+        if finishing or extra is not None:
+            fresh = await self.store.get_table(live.table_id)  # status, next dealer, seats changed too
+            assert fresh is not None
+            row = fresh
+            hand_row = await self.store.current_hand(live.table_id) if finishing else live.hand
+        else:  # only seq and deadline changed: no need to read back what we just wrote
+            at, kind = deadline if deadline is not None else (None, None)
+            row = replace(
+                live.row, seq=new_seq, updated_at=self.tables.clock(), deadline_at=at,
+                deadline_seq=new_seq if at is not None else None, deadline_kind=kind,
+            )  # fmt: skip
+            hand_row = live.hand
         # one synchronous swap: presenters never see the new state with the old seq (or vice versa)
         live.row, live.state, live.hand = row, state, hand_row
         live.events = live.events + [e for e, _ in pairs]
-        await self.tables.refresh(live)
+        if finishing or extra is not None:
+            await self.tables.refresh(live)
         if deadline is None:
             self.timers.cancel(live.table_id)
         else:
@@ -211,9 +221,10 @@ class Play:
         """Handle a hand-message button.  Answers exactly once; returns True if something changed
         (the caller then presents)."""
         async with live.lock:
-            tr = self.tables.tr(await self.tables.user_lang(user_id))
-            _ = tr.gettext
             seat = live.seat_of(user_id)
+            lang = seat.lang if seat is not None else await self.tables.user_lang(user_id)
+            tr = self.tables.tr(lang)
+            _ = tr.gettext
             state = live.state
             if seat is None:
                 await answer(Reply(_("These buttons belong to another player."), alert=True))

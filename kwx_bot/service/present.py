@@ -27,6 +27,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from telegram import InlineKeyboardMarkup
@@ -351,14 +352,10 @@ class Presenter:
         if sent.ok and sent.message_id is not None:
             async with self.store.transaction() as tx:
                 await tx.set_messages(live.table_id, table_msg_id=sent.message_id)
-            live.row = await self._row(live)
+            live.row = replace(live.row, table_msg_id=sent.message_id)
             live.table_shown = Shown(key, caption, ())
             if sent.file_id is not None:
                 live.table_file = (key, sent.file_id)
-
-    async def _row(self, live: LiveTable):  # type: ignore[no-untyped-def]
-        row = await self.store.get_table(live.table_id)
-        return row if row is not None else live.row
 
     # -- group: announcements --------------------------------------------------------------------
 
@@ -371,10 +368,16 @@ class Presenter:
         if last <= done:
             return
         tr = self.tables.tr(live.group_lang)
+        announced = False
         for event in live.events:
             seq = hand.first_seq + event.seq - 1
             if seq <= done:
                 continue
+            announced = (
+                announced
+                or isinstance(event, HandStarted | HandEnded)
+                or (isinstance(event, Discarded) and event.liangdao)
+            )
             if isinstance(event, HandStarted):
                 await self._send_table(live, started=True)
             elif isinstance(event, Discarded) and event.liangdao:
@@ -393,9 +396,10 @@ class Presenter:
                 photo = await self.pictures.result(view, names)
                 markup = next_hand_keyboard(tr, live.table_id, live.row.seq)
                 await self.sender.send_photo(live.row.chat_id, photo, caption, markup)
-        async with self.store.transaction() as tx:
-            await tx.set_announced(live.table_id, last)
-        live.row = await self._row(live)
+        if announced:  # (events that announce nothing need no bookkeeping: a restart rescans them)
+            async with self.store.transaction() as tx:
+                await tx.set_announced(live.table_id, last)
+            live.row = replace(live.row, announced_seq=max(live.row.announced_seq, last))
 
     async def _totals(self, live: LiveTable) -> list[int]:
         totals = [0, 0, 0]

@@ -29,12 +29,14 @@ def test_every_variable_is_read():
         "TELEGRAM_BOT_TOKEN": TOKEN, "TELEGRAM_API_BASE_URL": "http://localhost:8081/",
         "KWX_DB_PATH": "/data/kwx.db", "KWX_ADMIN_CHAT_ID": "-100123", "KWX_LOG_LEVEL": "debug",
         "KWX_DEFAULT_LANGUAGE": "en-US", "KWX_DISCARD_SECONDS": "45", "KWX_CLAIM_SECONDS": "0",
-        "KWX_LOBBY_IDLE_SECONDS": "60", "KWX_TABLE_EDIT_SECONDS": "4.5",
+        "KWX_LOBBY_IDLE_SECONDS": "60", "KWX_TABLE_EDIT_SECONDS": "4.5", "KWX_REMIND_SECONDS": "0",
+        "KWX_RENDER_PROCESSES": "2", "KWX_PICTURE_FORMAT": "PNG",
     })  # fmt: skip
     assert s.api_base_url == "http://localhost:8081"
     assert str(s.db_path) == "/data/kwx.db"
     assert (s.admin_chat_id, s.log_level, s.default_language) == (-100123, "DEBUG", "en")
     assert (s.discard_seconds, s.claim_seconds, s.lobby_idle_seconds, s.table_edit_seconds) == (45, 0, 60, 4.5)
+    assert (s.remind_seconds, s.render_processes, s.picture_format) == (0, 2, "png")
 
 
 @pytest.mark.parametrize(
@@ -48,6 +50,8 @@ def test_every_variable_is_read():
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_LOG_LEVEL": "LOUD"}, "KWX_LOG_LEVEL"),
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_DEFAULT_LANGUAGE": "fr"}, "KWX_DEFAULT_LANGUAGE"),
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_DISCARD_SECONDS": "soon"}, "KWX_DISCARD_SECONDS"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_RENDER_PROCESSES": "many"}, "KWX_RENDER_PROCESSES"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_PICTURE_FORMAT": "gif"}, "KWX_PICTURE_FORMAT"),
     ],
 )
 def test_bad_environment_is_one_clear_line(env, fragment):
