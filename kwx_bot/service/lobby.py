@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from ..codec import Button, Op, StartKind
 from ..i18n import Translator
+from ..keyboards import next_hand_keyboard
 from ..sender import Outcome
 from ..store import Conflict, TableStatus
 from ..texts import name
@@ -65,6 +66,12 @@ class Lobby:
             if live is not None and live.row.status == TableStatus.LOBBY:
                 live.lobby_shown = None
                 await self._relocate_lobby(live)
+                return None
+            if live is not None and live.row.status == TableStatus.BETWEEN:  # the result may have scrolled away
+                gtr = self.tables.tr(live.group_lang)
+                markup = next_hand_keyboard(gtr, live.table_id, live.row.seq)
+                text = gtr.gettext("This table is between hands: deal the next one or end it.")
+                await self.present.sender.send_text(live.row.chat_id, text, markup)
                 return None
             return tr.gettext("A table is already open in this group. Finish it first (or wait until it expires).")
         group = await self.store.group_settings(group_id)

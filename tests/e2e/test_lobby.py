@@ -130,3 +130,24 @@ async def test_hostile_names_are_shown_as_typed(kwx):
         assert "dealer <b>& *_[`" in kwx.fake.bot_messages(group)[1].content
         assert "<i>title</i>" in kwx.hand_message(ann).content
         assert kwx.fake.count_calls(ok=False) == 0
+
+
+async def test_new_between_hands_offers_the_next_hand_again(kwx):
+    from .scenarios import deal_scenario, load, perform
+
+    scenario = load("dealer_complete_hand")
+    users = kwx.players("Ann", "Ben", "Cat")
+    group = kwx.group(users)
+    async with kwx.running() as service:
+        await kwx.start_bot(*users)
+        table_id = await deal_scenario(kwx, users, group, scenario)
+        for action in scenario["actions"]:
+            await perform(kwx, users, action)
+        kwx.fake.user_command(users[1], group, "new")
+        await kwx.settle()
+        offer = kwx.fake.last_message(group)
+        assert offer.button_texts == ["Next hand", "End the table"]
+        await kwx.press(users[1], offer, "End the table")
+        assert await service.store.open_tables() == []
+        assert (await service.store.get_table(table_id)).status == "closed"
+        assert await service.store.open_seat_of_user(users[0].id) is None
