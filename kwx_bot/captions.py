@@ -46,14 +46,15 @@ def lobby_text(
     state: str,
     notes: Sequence[str] = (),
 ) -> str:
-    """The lobby message: rules, the three seats (None = free), what to do next.
+    """The lobby message: rules (already in words, HTML-safe), the three seats (None = free), what to
+    do next.
 
     ``state``: ``"open"``, ``"started"``, ``"expired"`` or ``"closed"``.  ``notes`` are
     already-escaped extra lines (e.g. a player who must open a private chat first).
     """
     _ = tr.gettext
     lines = [_("<b>Ka Wu Xing table</b> · {title}").format(title=name(title, 40))]
-    lines.append(_("Rules: {rules} · base stake {base}").format(rules=name(rules), base=base))
+    lines.append(_("Rules: {rules} · base stake {base}").format(rules=rules, base=base))
     for i, s in enumerate(seats):
         lines.append(f"{i + 1}. " + (name(s) if s else _("(free)")))
     lines.append("")

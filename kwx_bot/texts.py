@@ -15,7 +15,7 @@ from engine.tiles import Suit, Tile
 
 from .i18n import N_, Translator
 
-__all__ = ["esc", "fan_label", "name", "reason_text", "signed", "tile_label", "tiles_label"]
+__all__ = ["esc", "fan_label", "name", "reason_text", "rules_label", "signed", "tile_label", "tiles_label"]
 
 NAME_LIMIT = 24
 
@@ -79,6 +79,28 @@ def fan_label(fan: str, tr: Translator) -> str:
     """A 番 name from the engine (Chinese) in the reader's language."""
     msg = _FANS.get(fan)
     return esc(fan) if msg is None else tr.gettext(msg)
+
+
+_PRESETS = {
+    "standard": N_("Standard"),
+    "xiangyang": N_("Xiangyang"),
+    "suizhou": N_("Suizhou"),
+    "zaoyang": N_("Zaoyang"),
+    "shiyan": N_("Shiyan"),
+    "nocap": N_("No cap"),
+}
+
+
+def rules_label(rules: object, tr: Translator) -> str:
+    """A table's rules in words: the preset's name, marked as changed when options differ."""
+    if isinstance(rules, str):
+        msg = _PRESETS.get(rules)
+        return tr.gettext(msg) if msg else esc(rules)
+    if isinstance(rules, dict):
+        base = rules_label(str(rules.get("preset", "standard")), tr)
+        changed = [k for k in rules if k != "preset"]
+        return tr.gettext("{preset} (changed)").format(preset=base) if changed else base
+    return tr.gettext("Standard")
 
 
 def signed(n: int) -> str:

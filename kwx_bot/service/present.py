@@ -42,7 +42,7 @@ from ..keyboards import hand_keyboard, lobby_keyboard, markup_key, next_hand_key
 from ..pictures import Pictures, hand_key, table_key
 from ..sender import Outcome, Sender
 from ..store import TableStatus
-from ..texts import name
+from ..texts import name, rules_label
 from .live import LiveSeat, LiveTable, Shown, Ui
 from .tables import Tables
 
@@ -108,8 +108,8 @@ class Presenter:
         seats: list[str | None] = [None, None, None]
         for s in live.seats:
             seats[s.seat] = s.name + (" 🤖" if s.is_ai else "")
-        rules = live.row.rules if isinstance(live.row.rules, str) else str(live.row.rules.get("preset", "custom"))
-        base = 1 if isinstance(live.row.rules, str) else int(live.row.rules.get("base", 1))
+        rules = rules_label(live.row.rules, tr)
+        base = 1 if not isinstance(live.row.rules, dict) else int(live.row.rules.get("base", 1))
         text = lobby_text(
             tr, title=live.title, seats=seats, rules=rules, base=base, state=state, notes=notes or live.notes
         )

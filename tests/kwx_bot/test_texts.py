@@ -118,3 +118,11 @@ def test_lobby_keyboard_has_a_private_chat_link():
     assert any(b.url == "https://t.me/bot?start=j5" for b in flat)
     assert {decode(b.callback_data).op for b in flat if b.callback_data} == {
         Op.JOIN, Op.LEAVE, Op.ADD_AI, Op.REMOVE_AI, Op.START}  # fmt: skip
+
+
+def test_rules_in_words():
+    from kwx_bot.texts import rules_label
+
+    assert rules_label("standard", translator("zh_CN")) == "标准"
+    assert rules_label({"preset": "shiyan", "base": 2}, translator("en")) == "Shiyan (changed)"
+    assert rules_label("<odd>", translator("en")) == "&lt;odd&gt;"
