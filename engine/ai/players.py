@@ -67,6 +67,7 @@ __all__ = ["Level", "Tuning", "choose_action"]
 
 _HONOR0 = 27
 _STANDARD_RULES = RuleSet()
+_SUIT_INDEX = {"p": 0, "s": 1, "m": 2}
 
 
 class Level(enum.Enum):
@@ -394,6 +395,7 @@ def _threats(ctx: _Ctx) -> list[float]:
     chance of dealing into a hand that may win on a discard)."""
     view = ctx.view
     unseen = ctx.unseen
+    suits = [_SUIT_INDEX[x] for x in ctx.rules.suits if x in _SUIT_INDEX]
     out = [0.0] * NUM_KINDS
     for seat in view.public.seats:
         if seat.seat == view.seat or seat.liangdao:
@@ -416,8 +418,9 @@ def _threats(ctx: _Ctx) -> list[float]:
             if s < 3:
                 flush = s
         elif n_melds == 0 and len(discards) >= 6:
-            empty = [s for s in range(3) if suit_count[s] == 0 and any(suit_count[o] for o in range(3) if o != s)]
-            if len(empty) == 1 + (0 if suit_count[2] else 1):
+            # no tile at all of one suit in play among six or more discards: a 清一色 suspect
+            empty = [s for s in suits if suit_count[s] == 0]
+            if len(empty) == 1:
                 flush = empty[0]
         for t in range(NUM_KINDS):
             if t >= _HONOR0:

@@ -336,6 +336,19 @@ def test_normal_plays_safe_late_with_a_bad_hand() -> None:
     assert action.tile != Tile.S5
 
 
+def test_normal_avoids_a_suspected_flush_suit_late() -> None:
+    # seat 1 shows two 筒 pongs and a pond without 筒 (清一色 suspect); our loose tiles are 1p 5p 9p,
+    # but with one tile left and no chance to finish, normal gives a 条 instead
+    o1 = other_seat(1, discards="1s3s6z9s2s7z4s9s", melds=["222p", "888p"])
+    o2 = other_seat(2, discards="6z9s")
+    view = seat_view("1p5p9p23s4s67s88s", "9s", melds=["555z"], others=[o1, o2], wall=1)
+    assert view.shanten >= 1
+    offense_only = choose_action(view, turn_actions(view), Level.NORMAL, rules=STD, tuning=Tuning(defence=0.0))
+    assert offense_only.tile in (Tile.P1, Tile.P5, Tile.P9)
+    action = choose(view, turn_actions(view), Level.NORMAL)
+    assert action.tile is not None and action.tile.suit.value == "s", action
+
+
 # ============================================================================ hand helpers
 
 
