@@ -49,6 +49,10 @@ async def test_scenario_matches_engine_play(kwx, name):
     if any(a["act"] == "liangdao" for a in scenario["actions"]):
         assert any("declares liangdao" in m.content for m in kwx.fake.bot_messages(group))
     assert kwx.fake.count_calls(MESSAGE_WRITE_METHODS, ok=False) == 0
+    # new group messages: the lobby, then only hand start, each 亮倒 reveal and the result
+    reveals = sum(e["type"] == "discarded" and e["liangdao"] for e in stored)
+    assert kwx.fake.count_calls("sendMessage", chat=group) == 1
+    assert kwx.fake.count_calls("sendPhoto", chat=group) == 2 + reveals
     assert_no_hidden_tiles(kwx, spy, group, users, stored)
 
 

@@ -1,0 +1,34 @@
+"""The group's live table message: one message per hand, edits coalesced to at most one per
+``table_edit_seconds``, and the last state always shown in the end."""
+
+from __future__ import annotations
+
+import itertools
+
+from .scenarios import deal_scenario, load, perform
+
+
+async def test_live_table_edits_are_spaced_and_catch_up(kwx):
+    kwx.table_edit_seconds = 0.4
+    scenario = load("h2_one_liangdao")  # a long scripted hand (荒庄)
+    users = kwx.players("Ann", "Ben", "Cat")
+    group = kwx.group(users)
+    async with kwx.running():
+        await kwx.start_bot(*users)
+        await deal_scenario(kwx, users, group, scenario)
+        table = kwx.fake.bot_messages(group)[1]
+        mark = kwx.fake.mark()
+        for action in scenario["actions"][:6]:
+            await perform(kwx, users, action)
+        # the last change is shown once the interval has passed
+        await kwx.fake.wait_for(lambda: "Ann to play" in kwx.fake.message(group, table.message_id).content
+                                or "Ben to play" in kwx.fake.message(group, table.message_id).content
+                                or "Cat to play" in kwx.fake.message(group, table.message_id).content, 5)  # fmt: skip
+        await kwx.fake.wait_idle(quiet=0.6, timeout=10)
+        edits = kwx.fake.calls_to(["editMessageMedia", "editMessageCaption"], chat=group, since=mark)
+        times = [c.time for c in edits]
+        assert len(edits) >= 1
+        assert all(b - a >= 0.39 for a, b in itertools.pairwise(times))
+        live = kwx.service.tables.cached()[0]
+        assert f"{live.state.wall_remaining} tiles left" in kwx.fake.message(group, table.message_id).content
+        assert len(edits) < 6  # six presses, fewer edits: changes were coalesced
