@@ -207,7 +207,10 @@ class Play:
                 fans=" ".join(f for w in wins for f in w.fans),
             ))  # fmt: skip
         settings = await self.store.group_settings(live.row.group_id)
-        await tx.record_ledger(live.row.group_id, int(settings.get("season", 1)), live.table_id, rows)
+        season = settings.get("season", 1)
+        if not isinstance(season, int) or isinstance(season, bool) or season < 1:
+            season = 1  # a malformed setting must never stop a hand from being recorded
+        await tx.record_ledger(live.row.group_id, season, live.table_id, rows)
         ended = [game.event_json(e) for e, _ in pairs if e.type == "hand_ended"]
         await tx.finish_hand(hand.hand_id, "over", ended[-1] if ended else None)
         await tx.set_status(live.table_id, TableStatus.BETWEEN)
