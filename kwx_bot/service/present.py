@@ -333,9 +333,10 @@ class Presenter:
     def display_names(self, live: LiveTable) -> list[str]:
         """Names as pictures show them (托管 seats marked)."""
         names = live.names()
+        auto = self.tables.tr(live.group_lang).gettext("{name} (auto)")
         for s in live.seats:
             if s.user_id is not None and s.automatic:
-                names[s.seat] = names[s.seat] + " (AI)"
+                names[s.seat] = auto.format(name=names[s.seat])
         return names
 
     async def _send_table(self, live: LiveTable, *, started: bool) -> None:
