@@ -12,8 +12,8 @@ Input (one JSON object; the contract is fixed, other programs use it)::
      "after_kong": false, "last_tile": false}   # optional
 
 Extensions (optional): ``"kong_chain": n`` (kongs in a 杠上杠 chain, for ``gangshang_chain_hu =
-compound``), ``"declined_wins": n`` (for ``guohu_fanfan``).  ``winner`` defaults to 0.  Any other key
-is rejected as malformed.
+compound``; 1 to 16), ``"declined_wins": n`` (for ``guohu_fanfan``; 0 to 84).  ``winner`` defaults
+to 0.  Any other key is rejected as malformed.
 
 Output (one line)::
 
@@ -68,6 +68,23 @@ def _int(obj: dict[str, Any], key: str, default: int | None) -> int | None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
         raise InputError(f"'{key}' must be an integer, got {json.dumps(value, ensure_ascii=False)}")
+    return value
+
+
+MAX_KONG_CHAIN = 16
+"""Longest 杠上杠 chain ``kong_chain`` accepts: a hand has at most 21 tile kinds and far fewer kongs;
+the bound keeps 2^(n-1) (``gangshang_chain_hu = compound``) a printable number."""
+
+MAX_DECLINED_WINS = 84
+"""Most wins ``declined_wins`` accepts (``guohu_fanfan`` multiplies by 2^n): one per tile of the set."""
+
+
+def _bounded(obj: dict[str, Any], key: str, default: int, lo: int, hi: int) -> int:
+    value = _int(obj, key, default)
+    if value is None:
+        return default
+    if not lo <= value <= hi:
+        raise InputError(f"'{key}' must be an integer from {lo} to {hi}, got {value}")
     return value
 
 
@@ -127,8 +144,8 @@ def parse_question(obj: object) -> tuple[WinContext, RuleSet]:
         after_kong=_bool(obj, "after_kong"),
         last_tile=_bool(obj, "last_tile"),
         num_players=_NUM_PLAYERS,
-        kong_chain=_int(obj, "kong_chain", 1) or 0,
-        declined_wins=_int(obj, "declined_wins", 0) or 0,
+        kong_chain=_bounded(obj, "kong_chain", 1, 1, MAX_KONG_CHAIN),
+        declined_wins=_bounded(obj, "declined_wins", 0, 0, MAX_DECLINED_WINS),
     )
     return ctx, rules
 
@@ -156,6 +173,13 @@ def _emit(stdout: TextIO, obj: dict[str, Any]) -> None:
     stdout.flush()
 
 
+def _decode_problem(exc: BaseException) -> str:
+    """One line saying why ``json.loads`` refused the text (it raises more than JSONDecodeError)."""
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    return " ".join(str(exc).split())
+
+
 def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     """Run the ``score`` command: ``argv`` are the arguments after ``score``; returns the exit status."""
     stdin = sys.stdin if stdin is None else stdin
@@ -174,8 +198,8 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
         return 2
     try:
         obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        what = "empty input" if not text.strip() else f"invalid JSON: {exc}"
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError, >4300-digit integers, deep nesting
+        what = "empty input" if not text.strip() else f"invalid JSON: {_decode_problem(exc)}"
         _emit(stdout, {"error": f"{what}; expected one JSON object"})
         return 2
     try:

@@ -176,8 +176,9 @@ def main(argv: Sequence[str], stdin: TextIO, stdout: TextIO) -> int:
         return 2
     try:
         obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        what = "empty input" if not text.strip() else f"bad JSON: {exc}"
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError, >4300-digit integers, deep nesting
+        problem = "nested too deeply" if isinstance(exc, RecursionError) else " ".join(str(exc).split())
+        what = "empty input" if not text.strip() else f"bad JSON: {problem}"
         _emit(stdout, {"error": f"{what}; expected one scenario object. {USAGE}"})
         return 2
     try:
