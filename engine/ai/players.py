@@ -97,7 +97,7 @@ class Tuning:
     defence_early: float = 0.3
     liangdao_ron: float = 0.2
     liangdao_hidden_ron: float = 0.5
-    liangdao_other_win: float = 3.0
+    liangdao_other_win: float = 4.0
     ron_open: bool = True
     liangdao_margin: float = 0.0
 
@@ -181,20 +181,15 @@ def choose_action(
     discards: list[int] = []
     liangdao: set[int] = set()
     kongs: list[Action] = []
-    by_tile: dict[tuple[ActionKind, int], Action] = {}
+    discard_kind, liangdao_kind = ActionKind.DISCARD, ActionKind.LIANGDAO
     for a in legal:
         kind = a.kind
-        if a.tile is None:
-            continue
-        t = int(a.tile)
-        if kind is ActionKind.DISCARD:
-            discards.append(t)
-        elif kind is ActionKind.LIANGDAO:
-            liangdao.add(t)
-        else:
+        if kind is discard_kind:
+            discards.append(a.tile)  # type: ignore[arg-type]  # tile acts carry a tile
+        elif kind is liangdao_kind:
+            liangdao.add(a.tile)  # type: ignore[arg-type]
+        elif a.tile is not None:
             kongs.append(a)
-            continue
-        by_tile[kind, t] = a
     if ctx.me.liangdao:
         return _liangdao_turn(ctx, kongs, legal)
     if kongs:
@@ -209,9 +204,10 @@ def choose_action(
         tile, declare = _easy_discard(ctx, discards, liangdao)
     else:
         tile, declare = _normal_discard(ctx, discards, liangdao, tuning or _DEFAULT_TUNING)
-    chosen = by_tile.get((ActionKind.LIANGDAO if declare else ActionKind.DISCARD, tile))
-    if chosen is not None:
-        return chosen
+    want = liangdao_kind if declare else discard_kind
+    for a in legal:
+        if a.kind is want and a.tile == tile:
+            return a
     raise AssertionError(f"chosen discard {tile} is not legal")  # pragma: no cover
 
 
@@ -352,16 +348,15 @@ def _uselessness(counts: Sequence[int], t: int) -> int:
     if t >= _HONOR0:
         return 0 if c == 1 else 20 * c
     n = t % 9
-    score = 8 * (c - 1) + (0 if n in (0, 8) else 1 if n in (1, 7) else 2)
-    if n > 0:
-        score += 4 * counts[t - 1]
+    score = 8 * c - 8 + _EDGE[n]
+    if n:
+        score += 4 * counts[t - 1] + (2 * counts[t - 2] if n > 1 else 0)
     if n < 8:
-        score += 4 * counts[t + 1]
-    if n > 1:
-        score += 2 * counts[t - 2]
-    if n < 7:
-        score += 2 * counts[t + 2]
+        score += 4 * counts[t + 1] + (2 * counts[t + 2] if n < 7 else 0)
     return score
+
+
+_EDGE = (0, 1, 2, 2, 2, 2, 2, 1, 0)
 
 
 def _easy_discard(ctx: _Ctx, discards: list[int], liangdao: set[int]) -> tuple[int, bool]:
