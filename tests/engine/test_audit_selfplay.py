@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from engine.ai.players import Level, choose_action
 from engine.game import (
     Action,
     ActionKind,
@@ -33,6 +34,7 @@ from engine.game import (
     replay,
     start,
     step,
+    view_for,
 )
 from engine.game.state import Phase, WindowKind
 from engine.rules import RuleSet
@@ -269,10 +271,11 @@ class Referee:
                     mode = r.liangdao_kong.value
                     if mode == "none" or (mode == "anpu_and_bugang_only" and t != self.drawn):
                         continue
-                    if mode == "waits_unchanged":
-                        new = [(MeldKind.ADDED_KONG if (k, x) == (kind, t) else k, x) for k, x in seat.melds]
-                        if self.waits_after(i, {t: 1}, new) != seat.waits:
-                            continue
+                    # A9.5's "不影响听牌" holds in both modes that allow a 补杠: it changes the waits when
+                    # the drawn 4th copy was itself a wait (the engine's reading; RULES does not say)
+                    new = [(MeldKind.ADDED_KONG if (k, x) == (kind, t) else k, x) for k, x in seat.melds]
+                    if self.waits_after(i, {t: 1}, new) != seat.waits:
+                        continue
                 elif t in self.protected(i):
                     continue
                 out.add(("added_kong", t))
@@ -574,7 +577,7 @@ def _pick(rng: random.Random, actions: list[Action]) -> Action:
     for a in actions:
         by_kind.setdefault(a.kind, []).append(a)
     for kind, p in (
-        (ActionKind.WIN, 0.8),
+        (ActionKind.WIN, 0.55),
         (ActionKind.CONCEALED_KONG, 0.6),
         (ActionKind.ADDED_KONG, 0.6),
         (ActionKind.KONG, 0.6),
@@ -586,8 +589,20 @@ def _pick(rng: random.Random, actions: list[Action]) -> Action:
     return rng.choice(actions)
 
 
-def play_checked(seed: str) -> dict[str, Any]:
-    """One random hand under random rules, every event checked by the referee; returns counters."""
+def _pick_smart(rng: random.Random, state: Any, seat: int, actions: list[Action]) -> Action:
+    """An AI move on the seat's own turn (so hands get ready and 亮倒 often); in claim windows a
+    possible 胡 is passed 40% of the time (to exercise 漏胡, A8.3)."""
+    kinds = {a.kind for a in actions}
+    if state.phase is not Phase.TURN:
+        if ActionKind.WIN in kinds and rng.random() < 0.4:
+            return next(a for a in actions if a.kind is ActionKind.PASS)
+        return _pick(rng, actions)
+    return choose_action(view_for(state, seat), actions, Level.EASY, rng, rules=state.rules)
+
+
+def play_checked(seed: str, smart: bool = False) -> dict[str, Any]:
+    """One random hand under random rules, every event checked by the referee; returns counters.
+    ``smart``: AI play on own turns (see :func:`_pick_smart`) instead of random moves."""
     rng = random.Random(seed)
     rules = random_rules(rng)
     events = start(rules, rng.randrange(3), seed=seed)
@@ -602,7 +617,7 @@ def play_checked(seed: str) -> dict[str, Any]:
         ref.check_pending(state)
         seat = state.to_act()[0] if state.phase is not Phase.TURN else state.turn
         actions = legal_actions(state, seat)
-        action = _pick(rng, actions)
+        action = _pick_smart(rng, state, seat, actions) if smart else _pick(rng, actions)
         if action.kind is ActionKind.ADDED_KONG:
             assert action.tile is not None
             ref.declare_added_kong(seat, int(action.tile))
@@ -620,3 +635,9 @@ def play_checked(seed: str) -> dict[str, Any]:
 def test_random_selfplay_under_random_rules_follows_the_rules(block: int) -> None:
     for n in range(60):
         play_checked(f"audit-selfplay-{block}-{n}")
+
+
+@pytest.mark.parametrize("block", range(4))
+def test_ai_selfplay_under_random_rules_follows_the_rules(block: int) -> None:
+    for n in range(40):
+        play_checked(f"audit-ai-selfplay-{block}-{n}", smart=True)
