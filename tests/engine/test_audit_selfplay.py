@@ -12,6 +12,7 @@ Every §C option value the state machine supports is drawn at random per hand.
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -30,6 +31,7 @@ from engine.game import (
     Konged,
     Ponged,
     WindowOpened,
+    event_from_json,
     legal_actions,
     replay,
     start,
@@ -607,6 +609,7 @@ def play_checked(seed: str, smart: bool = False) -> dict[str, Any]:
     rules = random_rules(rng)
     events = start(rules, rng.randrange(3), seed=seed)
     state = replay(events)
+    all_events = list(events)
     first = events[0]
     assert isinstance(first, HandStarted)
     ref = Referee(first)
@@ -622,12 +625,15 @@ def play_checked(seed: str, smart: bool = False) -> dict[str, Any]:
             assert action.tile is not None
             ref.declare_added_kong(seat, int(action.tile))
         state, new = step(state, action)
+        all_events.extend(new)
         for ev in new:
             ref.apply(ev)
             seen[ev.type] = seen.get(ev.type, 0) + 1
             if isinstance(ev, Answered) and ev.answer == "win" and ref.window and ref.window["kind"] is WindowKind.ROB:
                 seen["rob"] = seen.get("rob", 0) + 1
     assert state.over, "the hand must end"
+    loaded = [event_from_json(json.loads(json.dumps(e.to_json(), ensure_ascii=False))) for e in all_events]
+    assert replay(loaded) == state, "the events' JSON form replays the hand exactly (issue 3)"
     return seen
 
 
