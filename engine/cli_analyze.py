@@ -51,5 +51,8 @@ def main(argv: Sequence[str], stdin: TextIO = sys.stdin, stdout: TextIO = sys.st
         except NotationError as exc:
             obj = {"tiles": line.strip(), "error": str(exc)}
             status = 2
-        stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        try:
+            stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        except UnicodeEncodeError:  # a stream that cannot encode Chinese: ASCII escapes, still JSON
+            stdout.write(json.dumps(obj) + "\n")
     return status

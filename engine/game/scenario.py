@@ -158,7 +158,13 @@ def run(obj: object) -> tuple[int, dict[str, Any]]:
 
 
 def _emit(stdout: TextIO, obj: object, pretty: bool = False) -> None:
-    stdout.write(json.dumps(obj, ensure_ascii=False, indent=1 if pretty else None) + "\n")
+    """Write one JSON answer: UTF-8 text, or ``\\u`` escapes when the stream cannot encode Chinese
+    (e.g. ``PYTHONIOENCODING=ascii``) -- never a traceback (issue 3)."""
+    indent = 1 if pretty else None
+    try:
+        stdout.write(json.dumps(obj, ensure_ascii=False, indent=indent) + "\n")
+    except UnicodeEncodeError:
+        stdout.write(json.dumps(obj, indent=indent) + "\n")
 
 
 def main(argv: Sequence[str], stdin: TextIO, stdout: TextIO) -> int:

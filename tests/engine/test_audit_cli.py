@@ -3,7 +3,8 @@
 ``python -m engine score`` and ``python -m engine play`` must answer malformed input with exit status 2
 and one JSON line ``{"error": ...}`` — also for JSON that Python's decoder rejects with something other
 than ``JSONDecodeError`` (nesting deeper than the recursion limit, integers longer than 4300 digits) and
-for numbers that are well-formed but absurd (a 杠上杠 chain of 10^8 kongs).
+for numbers that are well-formed but absurd (a 杠上杠 chain of 10^8 kongs), and on a stdout that cannot
+encode Chinese (``score``, ``analyze`` and ``play`` then write ASCII escapes, which is still JSON).
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ import io
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+from engine.cli_analyze import main as analyze_main
 from engine.cli_score import main as score_main
 from engine.game.scenario import main as play_main
 
@@ -72,3 +75,34 @@ def test_no_traceback_through_the_real_command() -> None:
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     assert "error" in json.loads(proc.stdout)
+
+
+def _ascii_stdout() -> io.TextIOWrapper:
+    """A stdout that cannot encode Chinese (e.g. PYTHONIOENCODING=ascii, a C-locale pipe)."""
+    return io.TextIOWrapper(io.BytesIO(), encoding="ascii")
+
+
+def _ascii_lines(stdout: io.TextIOWrapper) -> list[dict[str, object]]:
+    stdout.flush()
+    raw = stdout.buffer.getvalue()  # type: ignore[attr-defined]
+    return [json.loads(line) for line in raw.decode("ascii").splitlines()]
+
+
+def test_play_answers_on_a_stdout_that_cannot_encode_chinese() -> None:
+    scenario = json.loads(
+        (Path(__file__).resolve().parents[1] / "scenarios" / "d49_gangshang_pao.json").read_text(encoding="utf-8")
+    )
+    stdout = _ascii_stdout()
+    code = play_main([], io.StringIO(json.dumps(scenario)), stdout)
+    assert code == 0
+    (out,) = _ascii_lines(stdout)
+    assert out["result"]["winners"][0]["fans"] == ["杠上炮"]  # type: ignore[index]
+
+
+def test_analyze_answers_on_a_stdout_that_cannot_encode_chinese() -> None:
+    stdout = _ascii_stdout()
+    code = analyze_main([], io.StringIO("8z\n123p789p234s46s88s\n"), stdout)
+    assert code == 2
+    bad, good = _ascii_lines(stdout)
+    assert "卡五星" in str(bad["error"])
+    assert good["waits"] == ["5s"]
