@@ -24,6 +24,7 @@ from typing import Any
 import aiosqlite
 
 from .migrations import MIGRATIONS, SCHEMA_VERSION
+from .reports import open_readonly
 from .rows import (
     EventRow,
     HandRow,
@@ -84,6 +85,8 @@ class Store:
         self._db = db
         self._lock = asyncio.Lock()
         self.path = path
+        self._reader: aiosqlite.Connection | None = None
+        self._read_lock = asyncio.Lock()
 
     # -- lifecycle -------------------------------------------------------------------------------
 
@@ -110,9 +113,31 @@ class Store:
         return store
 
     async def close(self) -> None:
-        """Close the connection (waits for a running transaction)."""
+        """Close the connections (waits for a running transaction and a running report)."""
+        async with self._read_lock:
+            if self._reader is not None:
+                await self._reader.close()
+                self._reader = None
         async with self._lock:
             await self._db.close()
+
+    @contextlib.asynccontextmanager
+    async def reader(self) -> AsyncIterator[aiosqlite.Connection]:
+        """A connection for the read-only report queries of :mod:`.reports` (one report at a time).
+
+        A file database gets its own read-only connection (opened on first use; WAL lets it read
+        while the bot writes, and it never sees another coroutine's uncommitted transaction).  An
+        in-memory database cannot be shared, so its reports run on the main connection while no
+        write transaction is open.
+        """
+        if self.path == ":memory:":
+            async with self._lock:
+                yield self._db
+            return
+        async with self._read_lock:
+            if self._reader is None:
+                self._reader = await open_readonly(self.path)
+            yield self._reader
 
     async def schema_version(self) -> int:
         """``PRAGMA user_version`` of the file."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import aiosqlite
@@ -219,6 +219,10 @@ class Tx:
         """Group announcements are sent up to event ``seq``."""
         await self._exec("UPDATE tables SET announced_seq = max(announced_seq, ?) WHERE table_id = ?", (seq, table_id))
 
+    async def set_rules(self, table_id: int, rules: Any) -> None:
+        """Replace the table's rules (a preset name or an options object) for its next hand."""
+        await self._exec("UPDATE tables SET rules = ? WHERE table_id = ?", (dumps(rules), table_id))
+
     async def set_options(self, table_id: int, options: dict[str, Any]) -> None:
         """Replace the table's options snapshot."""
         await self._exec("UPDATE tables SET options = ? WHERE table_id = ?", (dumps(options), table_id))
@@ -290,3 +294,50 @@ class Tx:
                 for r in rows
             ],
         )  # fmt: skip
+
+    async def record_correction(self, hand_id: int, deltas: Mapping[int, int]) -> list[int]:
+        """Correct a scored hand by compensating ledger rows (``kind = 'correction'``; the ledger
+        is never updated or deleted).
+
+        ``deltas``: points to add per seat (0-2), summing to zero; seats with 0 get no row.  Each
+        row copies the group, season, table and player of that seat's ``hand`` row and points at it
+        (``corrects``).  Returns the new entry ids.  Raises :class:`StoreError` if the hand has no
+        ledger rows, a seat has none, or the deltas do not sum to zero.
+        """
+        if sum(deltas.values()) != 0:
+            raise StoreError(f"a correction must sum to zero: {dict(deltas)}")
+        async with self._db.execute(
+            "SELECT seat, entry_id, group_id, season, table_id, user_id FROM ledger "
+            "WHERE hand_id = ? AND kind = 'hand'",
+            (hand_id,),
+        ) as cur:
+            rows = {r[0]: r for r in await cur.fetchall()}
+        if not rows:
+            raise StoreError(f"hand {hand_id} has no ledger rows to correct")
+        ids = []
+        for seat, delta in sorted(deltas.items()):
+            if not delta:
+                continue
+            row = rows.get(seat)
+            if row is None:
+                raise StoreError(f"hand {hand_id} has no ledger row for seat {seat}")
+            _, entry_id, group_id, season, table_id, user_id = row
+            cur = await self._exec(
+                "INSERT INTO ledger (group_id, season, table_id, hand_id, seat, user_id, hand_delta, kong_delta, "
+                "delta, kind, corrects, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, 'correction', ?, ?)",
+                (group_id, season, table_id, hand_id, seat, user_id, delta, delta, entry_id, self.now),
+            )
+            ids.append(int(cur.lastrowid or 0))
+        return ids
+
+    async def reverse_hand(self, hand_id: int) -> list[int]:
+        """Cancel a scored hand's points (hand, kong money and earlier corrections) with
+        compensating rows; a hand already at zero for every seat gets none.  See
+        :meth:`record_correction`."""
+        async with self._db.execute(
+            "SELECT seat, SUM(delta) FROM ledger WHERE hand_id = ? GROUP BY seat", (hand_id,)
+        ) as cur:
+            net = {int(r[0]): int(r[1]) for r in await cur.fetchall()}
+        if not net:
+            raise StoreError(f"hand {hand_id} has no ledger rows to correct")
+        return await self.record_correction(hand_id, {seat: -points for seat, points in net.items()})

@@ -230,3 +230,63 @@ async def test_backup_is_a_consistent_copy(store, tmp_path):
         assert await copy.chat_id_for_group(gid) == -100
     finally:
         await copy.close()
+
+
+async def test_corrections_are_compensating_rows(store):
+    gid, tid = await _group_with_table(store)
+    async with store.transaction() as tx:
+        hid = await tx.start_hand(tid, 1, 0, {"seed": "x"})
+        await tx.record_ledger(gid, 1, tid, [
+            LedgerRow(hid, 0, None, 4, 2, 6, won=True), LedgerRow(hid, 1, None, -4, -1, -5),
+            LedgerRow(hid, 2, None, 0, -1, -1),
+        ])  # fmt: skip
+    with pytest.raises(StoreError, match="zero"):
+        async with store.transaction() as tx:
+            await tx.record_correction(hid, {0: -1, 1: 2})
+    async with store.transaction() as tx:
+        await tx.record_correction(hid, {0: -2, 2: 2})
+    async with store.transaction() as tx:
+        ids = await tx.reverse_hand(hid)
+    assert len(ids) == 3  # each seat's remaining net (6-2, -5, -1+2) is cancelled
+    rows = await store._rows(
+        "SELECT seat, kind, delta, corrects FROM ledger WHERE hand_id = ? ORDER BY entry_id", (hid,)
+    )
+    assert [tuple(r) for r in rows[:3]] == [(0, "hand", 6, None), (1, "hand", -5, None), (2, "hand", -1, None)]
+    assert [(r[0], r[1], r[2]) for r in rows[3:]] == [
+        (0, "correction", -2),
+        (2, "correction", 2),
+        (0, "correction", -4),
+        (1, "correction", 5),
+        (2, "correction", -1),
+    ]
+    assert all(r[3] is not None for r in rows[3:])  # each points at the corrected hand row
+    net = await store._rows("SELECT SUM(delta) FROM ledger WHERE hand_id = ? GROUP BY seat", (hid,))
+    assert [r[0] for r in net] == [0, 0, 0]
+    async with store.transaction() as tx:
+        assert await tx.reverse_hand(hid) == []  # nothing left to cancel
+    with pytest.raises(StoreError, match="no ledger rows"):
+        async with store.transaction() as tx:
+            await tx.record_correction(hid + 1, {0: 1, 1: -1})
+    assert [r.delta for r in await store.ledger_of_hand(hid)] == [6, -5, -1]  # the hand rows are unchanged
+
+
+async def test_reports_read_through_a_separate_read_only_connection(store):
+    _gid, tid = await _group_with_table(store)
+    async with store.reader() as db:
+        assert db is not store._db
+        async with db.execute("SELECT count(*) FROM tables") as cur:
+            assert (await cur.fetchone())[0] == 1
+        with pytest.raises(sqlite3.OperationalError):
+            await db.execute("DELETE FROM settings")
+    async with store.transaction() as tx:
+        await tx.set_rules(tid, {"preset": "standard", "cap": "16"})
+    assert (await store.get_table(tid)).rules == {"preset": "standard", "cap": "16"}
+
+
+async def test_in_memory_reports_use_the_main_connection():
+    store = await Store.open(":memory:")
+    try:
+        async with store.reader() as db:
+            assert db is store._db
+    finally:
+        await store.close()
