@@ -7,9 +7,10 @@ Each method returns a :class:`Sent` instead of raising:
 * 403 (the user never started the bot, blocked it, or the bot left the group), and "chat not found"
   for a private chat -> ``FORBIDDEN``, after calling ``on_forbidden(chat_id)`` (the table service
   marks the player unreachable);
-* 429 ``RetryAfter`` that survived the rate limiter's own retries -> waited out and retried
-  ``flood_retries`` times, then ``FAILED``; the seconds spent waiting are added to
-  :attr:`Sender.throttled_seconds` (time a player must not be charged for);
+* 429 ``RetryAfter`` that survived the rate limiter's own retries -> waited out (``sleep``, real
+  time by default) and retried ``flood_retries`` times, then ``FAILED``; each wait is recorded per
+  chat in :attr:`Sender.throttle` (a :class:`~kwx_bot.throttle.ThrottleLog`: time a player must not
+  be charged for) and added to :attr:`Sender.throttled_seconds`;
 * ``ChatMigrated`` -> ``on_migrated(old, new)`` and one retry against the new chat id;
 * anything else (network errors, other 400s) -> logged with method and chat, ``FAILED``.
 
@@ -31,6 +32,7 @@ from typing import Any
 from telegram import (
     Bot,
     CallbackQuery,
+    ChatMember,
     InlineKeyboardMarkup,
     InputMediaPhoto,
     LinkPreviewOptions,
@@ -39,6 +41,8 @@ from telegram import (
 )
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
+
+from .throttle import ThrottleLog
 
 __all__ = ["Outcome", "Sender", "Sent", "retry_seconds"]
 
@@ -103,6 +107,7 @@ def _filename(photo: bytes | str) -> str | None:
 
 ForbiddenHook = Callable[[int], Awaitable[None]]
 MigratedHook = Callable[[int, int], Awaitable[None]]
+Sleep = Callable[[float], Awaitable[None]]
 
 
 class Sender:
@@ -114,14 +119,18 @@ class Sender:
         *,
         on_forbidden: ForbiddenHook | None = None,
         on_migrated: MigratedHook | None = None,
-        flood_retries: int = 2,
+        flood_retries: int = 3,
         max_flood_wait: float = 60.0,
+        throttle: ThrottleLog | None = None,
+        sleep: Sleep | None = None,
     ) -> None:
         self.bot = bot
         self.on_forbidden = on_forbidden
         self.on_migrated = on_migrated
         self.flood_retries = flood_retries
         self.max_flood_wait = max_flood_wait
+        self.throttle = throttle or ThrottleLog()
+        self.sleep: Sleep = sleep or asyncio.sleep
         self.throttled_seconds = 0.0
 
     async def _call(self, what: str, chat_id: int, fn: Callable[[int], Awaitable[Any]]) -> tuple[Outcome, Any]:
@@ -138,7 +147,11 @@ class Sender:
                 floods += 1
                 self.throttled_seconds += wait
                 log.info("%s to chat %s: flood control, waiting %.1f s", what, chat_id, wait)
-                await asyncio.sleep(wait + 0.05)
+                token = self.throttle.begin(chat_id)
+                try:
+                    await self.sleep(wait + 0.05)
+                finally:
+                    self.throttle.end(chat_id, token)
             except ChatMigrated as e:
                 if migrated:
                     return Outcome.FAILED, None
@@ -230,6 +243,29 @@ class Sender:
             )  # fmt: skip
 
         return self._message_sent(*await self._call("sendPhoto", chat_id, call))
+
+    async def send_document(
+        self, chat_id: int, data: bytes, filename: str, caption: str = "", *, notify: bool = False
+    ) -> Sent:
+        """sendDocument of ``data`` (bytes) named ``filename`` with an HTML caption."""
+
+        async def call(cid: int) -> Any:
+            return await self.bot.send_document(
+                cid, data, filename=filename, caption=caption or None, parse_mode=ParseMode.HTML,
+                disable_notification=not notify,
+            )  # fmt: skip
+
+        return self._message_sent(*await self._call("sendDocument", chat_id, call))
+
+    async def member_status(self, chat_id: int, user_id: int) -> str | None:
+        """``getChatMember``: the user's status in a group (``creator``, ``administrator``,
+        ``member``, ``restricted``, ``left``, ``kicked``), or None if Telegram would not say."""
+
+        async def call(cid: int) -> Any:
+            return await self.bot.get_chat_member(cid, user_id)
+
+        outcome, member = await self._call("getChatMember", chat_id, call)
+        return str(member.status) if outcome is Outcome.OK and isinstance(member, ChatMember) else None
 
     async def edit_text(
         self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None = None

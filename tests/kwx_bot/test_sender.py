@@ -9,6 +9,7 @@ from telegram import Chat, Message, PhotoSize
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
 
 from kwx_bot.sender import Outcome, Sender, retry_seconds
+from kwx_bot.throttle import ThrottleLog
 
 
 class ScriptedBot:
@@ -102,27 +103,33 @@ async def test_chat_migrated_is_followed_once():
     assert [c[1] for c in bot.calls] == [-5, -100777]
 
 
-async def test_retry_after_is_waited_and_retried(monkeypatch):
+async def test_retry_after_is_waited_and_retried():
+    now = [1000.0]
     slept = []
 
-    async def fake_sleep(s):
+    async def fake_sleep(s):  # the waits pass on a fake clock
         slept.append(s)
+        now[0] += s
 
-    monkeypatch.setattr("kwx_bot.sender.asyncio.sleep", fake_sleep)
     sender, bot, _ = make(RetryAfter(3), RetryAfter(2))
+    sender.sleep = fake_sleep
+    sender.throttle = ThrottleLog(clock=lambda: now[0])
     sent = await sender.send_text(-5, "x")
     assert sent.ok and len(bot.calls) == 3
     assert sender.throttled_seconds == 5.0 and len(slept) == 2
+    # the chat was held back for both waits; another chat was not
+    assert sender.throttle.blocked([-5], since=1000.0) == pytest.approx(5.1)
+    assert sender.throttle.blocked([7], since=1000.0) == 0
 
 
-async def test_retry_after_gives_up(monkeypatch):
+async def test_retry_after_gives_up_after_flood_retries():
     async def fake_sleep(s):
         pass
 
-    monkeypatch.setattr("kwx_bot.sender.asyncio.sleep", fake_sleep)
-    sender, bot, _ = make(RetryAfter(1), RetryAfter(1), RetryAfter(1))
+    sender, bot, _ = make(*[RetryAfter(1)] * 10)
+    sender.sleep = fake_sleep
     assert (await sender.send_text(-5, "x")).outcome is Outcome.FAILED
-    assert len(bot.calls) == 3
+    assert len(bot.calls) == sender.flood_retries + 1
 
 
 async def test_other_errors_are_logged_not_raised(caplog):
