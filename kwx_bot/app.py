@@ -13,14 +13,22 @@ open table (replaying its events, re-arming its deadline, refreshing its message
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
-from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
+from telegram import (
+    BotCommand,
+    BotCommandScope,
+    BotCommandScopeAllChatAdministrators,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+)
+from telegram.ext import Application, ApplicationBuilder
 
 from .handlers import register
 from .handlers.common import SERVICE_KEY
-from .i18n import N_, translator
+from .help_text import MenuScope, command_menu
+from .i18n import translator
 from .pictures import Pictures, RenderPictures
 from .processor import PerChatProcessor
 from .sender import Sender
@@ -28,34 +36,28 @@ from .service import TableService
 from .service.timers import JobQueueTimers
 from .settings import Settings
 from .store import Store
+from .throttle import ThrottleLog, TrackingRateLimiter
 
 __all__ = ["build_application", "register_commands"]
 
 log = logging.getLogger("kwx")
 
-_GROUP_COMMANDS = (("new", N_("Open a table in this group")), ("help", N_("How to play with this bot")))
-_PRIVATE_COMMANDS = (
-    ("hand", N_("Send my hand message again")),
-    ("back", N_("Play my seat again after auto-play")),
-    ("help", N_("How to play with this bot")),
+_SCOPES: tuple[tuple[MenuScope, BotCommandScope], ...] = (
+    (MenuScope.PRIVATE, BotCommandScopeAllPrivateChats()),
+    (MenuScope.GROUP, BotCommandScopeAllGroupChats()),
+    (MenuScope.ADMINS, BotCommandScopeAllChatAdministrators()),
 )
 
 
-def _commands(pairs: tuple[tuple[str, str], ...], lang: str) -> list[BotCommand]:
-    tr = translator(lang)
-    return [BotCommand(cmd, tr.gettext(desc)) for cmd, desc in pairs]
-
-
 async def register_commands(app: Application[Any, Any, Any, Any, Any, Any], default_language: str) -> None:
-    """Command menus for groups and private chats, in Chinese and English (``setMyCommands``)."""
+    """Command menus (``setMyCommands``) for private chats, groups and group administrators, from
+    :func:`kwx_bot.help_text.command_menu`: in the default language, and for Chinese and English
+    clients in theirs."""
     bot = app.bot
-    for scope, pairs in (
-        (BotCommandScopeAllGroupChats(), _GROUP_COMMANDS),
-        (BotCommandScopeAllPrivateChats(), _PRIVATE_COMMANDS),
-    ):
-        await bot.set_my_commands(_commands(pairs, default_language), scope=scope)
-        for code, lang in (("zh", "zh_CN"), ("en", "en")):
-            await bot.set_my_commands(_commands(pairs, lang), scope=scope, language_code=code)
+    for menu, scope in _SCOPES:
+        for code, lang in (("", default_language), ("zh", "zh_CN"), ("en", "en")):
+            commands = [BotCommand(cmd, desc) for cmd, desc in command_menu(translator(lang), menu)]
+            await bot.set_my_commands(commands, scope=scope, language_code=code or None)
 
 
 def build_application(
@@ -64,9 +66,12 @@ def build_application(
     builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] | None = None,
     pictures: Pictures | None = None,
     store: Store | None = None,
+    flood_sleep: Callable[[float], Awaitable[None]] | None = None,
 ) -> Application[Any, Any, Any, Any, Any, Any]:
     """The kwx ``Application``.  ``builder``: a pre-configured builder (tests: the fake Bot API);
-    ``store``: an already open store (tests restarting on the same database use a fresh one)."""
+    ``store``: an already open store (tests restarting on the same database use a fresh one);
+    ``flood_sleep``: how the sender waits out a 429 (tests: on the fake's clock)."""
+    throttle = ThrottleLog()
     if builder is None:
         builder = ApplicationBuilder().token(settings.token)
         if settings.api_base_url:
@@ -74,12 +79,12 @@ def build_application(
                 f"{settings.api_base_url}/file/bot"
             )
         if settings.rate_limit:
-            builder = builder.rate_limiter(AIORateLimiter(max_retries=2))
+            builder = builder.rate_limiter(TrackingRateLimiter(throttle, max_retries=2))
 
     async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         opened = store if store is not None else await Store.open(settings.db_path)
         drawing = pictures or RenderPictures(settings.picture_format, processes=settings.render_processes)
-        service = TableService(opened, Sender(app.bot), drawing, settings)
+        service = TableService(opened, Sender(app.bot, throttle=throttle, sleep=flood_sleep), drawing, settings)
         if app.job_queue is not None:
             service.use_timers(JobQueueTimers(app.job_queue, service.on_timer))
         app.bot_data[SERVICE_KEY] = service

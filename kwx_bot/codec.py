@@ -9,6 +9,10 @@ callback_data = ``<table>:<seq>:<op>[<tile>]``
 Example: ``1f:2k:d5s`` = table 51, seq 92, discard 5条 (9 bytes; the longest possible is well under
 Telegram's 64-byte limit).  Nothing user-controlled or non-ASCII ever enters callback data.
 
+Settings-menu buttons (:class:`ConfigButton`) = ``G:<group36>:<item>[:<choice>]`` — ``G`` is not a
+base-36 digit, so they never look like table buttons; ``<item>`` is one lower-case letter, ``<choice>``
+an index of the item's choices (0-9).  A choice sets an absolute value, so a stale menu is harmless.
+
 Deep-link payloads (``t.me/<bot>?start=<payload>``, ``A-Za-z0-9_-``, <= 64 chars):
 ``j<table36>`` = join that table, ``h<table36>`` = send me my hand at that table.
 
@@ -41,6 +45,7 @@ MAX_CALLBACK_BYTES = 64
 _B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 _DATA_RE = re.compile(r"^([0-9a-z]{1,10}):([0-9a-z]{1,10}):([A-Za-z])([1-9][psmz])?$")
 _START_RE = re.compile(r"^([jh])([0-9a-z]{1,10})$")
+_CONFIG_RE = re.compile(r"^G:([0-9a-z]{1,10}):([a-z])(?::([0-9]))?$")
 
 
 class CodecError(ValueError):
@@ -141,6 +146,36 @@ def decode(data: str | None) -> Button:
     return Button(from_b36(table), from_b36(seq), op, tile)
 
 
+@dataclass(frozen=True, slots=True)
+class ConfigButton:
+    """A settings-menu button of group ``group_id``: open ``item`` (``choice`` None) or set it to its
+    ``choice``-th value."""
+
+    group_id: int
+    item: str
+    choice: int | None = None
+
+
+def encode_config(button: ConfigButton) -> str:
+    """ConfigButton -> callback_data."""
+    tail = "" if button.choice is None else f":{button.choice}"
+    return f"G:{b36(button.group_id)}:{button.item}{tail}"
+
+
+def decode_config(data: str | None) -> ConfigButton:
+    """callback_data -> ConfigButton; :class:`CodecError` if it is not one."""
+    m = _CONFIG_RE.fullmatch(data or "")
+    if m is None:
+        raise CodecError("not a settings button")
+    group, item, choice = m.groups()
+    return ConfigButton(from_b36(group), item, None if choice is None else int(choice))
+
+
+def is_config(data: str | None) -> bool:
+    """The callback data belongs to a settings menu (``G:`` prefix)."""
+    return bool(data) and str(data).startswith("G:")
+
+
 class StartKind(enum.StrEnum):
     """What a ``/start <payload>`` asks for."""
 
@@ -169,4 +204,4 @@ def decode_start(payload: str | None) -> StartPayload:
     return StartPayload(StartKind(m.group(1)), from_b36(m.group(2)))
 
 
-__all__ += ["TILE_OPS", "StartKind"]
+__all__ += ["TILE_OPS", "ConfigButton", "StartKind", "decode_config", "encode_config", "is_config"]

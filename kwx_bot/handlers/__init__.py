@@ -9,24 +9,30 @@ from __future__ import annotations
 from telegram import Update
 from telegram.ext import Application, CallbackQueryHandler, ChatMemberHandler, CommandHandler, MessageHandler, filters
 
+from .admin import on_kick, on_kill, on_season, on_settings
 from .callbacks import on_button
-from .commands import on_back, on_hand, on_help, on_new, on_start
+from .commands import on_back, on_calc, on_hand, on_help, on_new, on_rules, on_start
 from .errors import on_error
-from .members import on_migration, on_private_member
+from .members import on_migration, on_my_chat_member
+from .reports import on_export, on_history, on_score, on_settle
 
-__all__ = ["register"]
+COMMANDS = {
+    "start": on_start, "new": on_new, "hand": on_hand, "back": on_back, "help": on_help, "rules": on_rules,
+    "calc": on_calc, "score": on_score, "history": on_history, "settle": on_settle, "export": on_export,
+    "settings": on_settings, "season": on_season, "kill": on_kill, "kick": on_kick,
+}  # fmt: skip
+"""Every command the bot answers (the menus of :mod:`kwx_bot.help_text` list a subset per scope)."""
+
+__all__ = ["COMMANDS", "register"]
 
 
 def register(app: Application) -> None:  # type: ignore[type-arg]
     """Add kwx's handlers and error handler to ``app``."""
-    app.add_handler(CommandHandler("start", on_start))
-    app.add_handler(CommandHandler("new", on_new))
-    app.add_handler(CommandHandler("hand", on_hand))
-    app.add_handler(CommandHandler("back", on_back))
-    app.add_handler(CommandHandler("help", on_help))
+    for command, handler in COMMANDS.items():
+        app.add_handler(CommandHandler(command, handler))
     app.add_handler(CallbackQueryHandler(on_button))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migration))
-    app.add_handler(ChatMemberHandler(on_private_member, ChatMemberHandler.MY_CHAT_MEMBER))
+    app.add_handler(ChatMemberHandler(on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_error_handler(on_error)
 
 

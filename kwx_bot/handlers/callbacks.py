@@ -28,8 +28,9 @@ async def on_button(update: Update, context: Any) -> None:
         await service.sender.answer(query, reply.text, alert=reply.alert, url=reply.url)
 
     message_id = query.message.message_id if query.message is not None else None
+    chat_id = query.message.chat.id if query.message is not None else None
     try:
-        await service.button(user_info(query.from_user), message_id, query.data, answer)
+        await service.button(user_info(query.from_user), chat_id, message_id, query.data, answer)
     finally:
         if not answered:
             tr = service.user_tr(user_info(query.from_user))

@@ -1,4 +1,4 @@
-"""Commands: /new (groups), /start [payload] and /hand (private), /help."""
+"""Commands: /new (groups), /start [payload] and /hand (private), /back, /help, /rules, /calc."""
 
 from __future__ import annotations
 
@@ -6,24 +6,9 @@ from typing import Any
 
 from telegram import Update
 
-from .common import is_private, service_of, user_info
+from .common import command_of, is_private, run_command, service_of, user_info
 
-__all__ = ["help_text", "on_back", "on_hand", "on_help", "on_new", "on_start"]
-
-
-def help_text(tr: Any) -> str:
-    """The /help text (HTML)."""
-    _ = tr.gettext
-    return "\n".join(
-        [
-            _("<b>Ka Wu Xing mahjong</b> (3 players, 84 tiles)"),
-            _("/new: open a table in this group (then press Join; AI players can fill seats)"),
-            _("/hand: in the private chat, send your hand message again"),
-            _("/back: play your seat again after auto-play"),
-            _("/help: this help"),
-            _("Your hand is shown privately with buttons; the group sees the table."),
-        ]
-    )
+__all__ = ["on_back", "on_calc", "on_hand", "on_help", "on_new", "on_rules", "on_start"]
 
 
 async def on_new(update: Update, context: Any) -> None:
@@ -49,8 +34,9 @@ async def on_start(update: Update, context: Any) -> None:
     service = service_of(context)
     info = user_info(user)
     if not is_private(update):
-        lang = await service.group_lang_of_chat(chat.id, chat.title or "")
-        await service.sender.send_text(chat.id, help_text(service.tr(lang)))
+        cmd = command_of(update, context)
+        if cmd is not None:
+            await service.deliver(chat.id, await service.info.help(cmd))
         return
     payload = context.args[0] if getattr(context, "args", None) else None
     reply = await service.private_start(info, payload)
@@ -75,16 +61,18 @@ async def on_hand(update: Update, context: Any) -> None:
 
 
 async def on_help(update: Update, context: Any) -> None:
-    """/help."""
-    chat, user = update.effective_chat, update.effective_user
-    if chat is None or user is None:
-        return
-    service = service_of(context)
-    if is_private(update):
-        tr = service.user_tr(user_info(user))
-    else:
-        tr = service.tr(await service.group_lang_of_chat(chat.id, chat.title or ""))
-    await service.sender.send_text(chat.id, help_text(tr))
+    """``/help [calc]``."""
+    await run_command(update, context, lambda s: s.info.help)
+
+
+async def on_rules(update: Update, context: Any) -> None:
+    """``/rules``: the rules in plain words."""
+    await run_command(update, context, lambda s: s.info.rules)
+
+
+async def on_calc(update: Update, context: Any) -> None:
+    """``/calc ...``: score a hand from a real table."""
+    await run_command(update, context, lambda s: s.info.calc)
 
 
 async def on_back(update: Update, context: Any) -> None:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from telegram import Update, User
 
-from ..service import TableService, UserInfo
+from ..service import Command, Out, TableService, UserInfo
 
-__all__ = ["SERVICE_KEY", "service_of", "user_info"]
+Service = Callable[[Command], Awaitable[list[Out]]]
+"""A service entry point for a command: the command in, the replies out."""
+
+__all__ = ["SERVICE_KEY", "command_of", "is_private", "run_command", "service_of", "user_info"]
 
 SERVICE_KEY = "kwx.service"
 
@@ -32,4 +36,30 @@ def is_private(update: Update) -> bool:
     return chat is not None and chat.type == "private"
 
 
-__all__ += ["is_private"]
+def command_of(update: Update, context: Any) -> Command | None:
+    """A command message as a plain :class:`~kwx_bot.service.Command` (None if it has no sender)."""
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    if message is None or chat is None or user is None:
+        return None
+    replied = message.reply_to_message
+    reply_user = replied.from_user if replied is not None and replied.from_user is not None else None
+    return Command(
+        chat_id=chat.id,
+        title=chat.title or "",
+        private=chat.type == "private",
+        user=user_info(user),
+        args=tuple(getattr(context, "args", None) or ()),
+        text=message.text or "",
+        message_id=message.message_id,
+        sender_chat_id=message.sender_chat.id if message.sender_chat is not None else None,
+        reply_to=user_info(reply_user) if reply_user is not None and not reply_user.is_bot else None,
+    )
+
+
+async def run_command(update: Update, context: Any, pick: Callable[[TableService], Service]) -> None:
+    """Parse the command, make one service call (``pick(service)(command)``), send its replies."""
+    cmd = command_of(update, context)
+    if cmd is None:
+        return
+    service = service_of(context)
+    await service.deliver(cmd.chat_id, await pick(service)(cmd), reply_to=cmd.message_id)

@@ -8,7 +8,7 @@ from telegram import Update
 
 from .common import service_of, user_info
 
-__all__ = ["on_migration", "on_private_member"]
+__all__ = ["on_group_member", "on_migration", "on_my_chat_member", "on_private_member"]
 
 
 async def on_migration(update: Update, context: Any) -> None:
@@ -35,3 +35,23 @@ async def on_private_member(update: Update, context: Any) -> None:
         await service.on_forbidden(member.chat.id)
     elif status == "member":
         await service.touch_user(user_info(member.from_user), can_pm=True)
+
+
+async def on_group_member(update: Update, context: Any) -> None:
+    """The bot's own membership in a group changed: removed (left / kicked) ends its table unscored."""
+    member = update.my_chat_member
+    if member is None or member.chat.type == "private":
+        return
+    if member.new_chat_member.status in ("left", "kicked"):
+        await service_of(context).on_removed(member.chat.id)
+
+
+async def on_my_chat_member(update: Update, context: Any) -> None:
+    """The bot's membership changed in a private chat (blocked / unblocked) or in a group."""
+    member = update.my_chat_member
+    if member is None:
+        return
+    if member.chat.type == "private":
+        await on_private_member(update, context)
+    else:
+        await on_group_member(update, context)

@@ -13,12 +13,11 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from ..codec import Button, CodecError, Op, StartKind, decode, decode_start
+from ..codec import Button, CodecError, Op, StartKind, decode, decode_start, is_config
 from ..game import Deal
 from ..i18n import Translator, translator
 from ..pictures import Pictures
@@ -26,27 +25,23 @@ from ..sender import Sender
 from ..settings import Settings, normalize_language
 from ..store import Store, TableStatus
 from ..texts import name
+from .admin import Admin
+from .info import Info
 from .live import LiveTable
 from .lobby import LOBBY_OPS, JoinResult, Lobby
 from .play import GAME_OPS, Answer, Play, Reply
 from .present import Presenter
+from .reports import Reports
 from .tables import Tables
 from .timers import AsyncioTimers, Timers
+from .values import Command, Out, UserInfo
 
-__all__ = ["Answer", "JoinResult", "Reply", "TableService", "UserInfo"]
+__all__ = ["Answer", "Command", "JoinResult", "Out", "Reply", "TableService", "UserInfo"]
 
 log = logging.getLogger("kwx.service")
 
-
-@dataclass(frozen=True, slots=True)
-class UserInfo:
-    """The Telegram user behind an update (plain values)."""
-
-    user_id: int
-    first_name: str
-    last_name: str | None = None
-    username: str | None = None
-    language_code: str | None = None
+TROUBLE_INTERVAL = 300.0
+"""At most one "something went wrong" notice per table in this many seconds."""
 
 
 class TableService:
@@ -73,8 +68,12 @@ class TableService:
         self.timers: Timers = AsyncioTimers(self.on_timer, clock)
         self.play = Play(self.tables, self.present, self.timers)
         self.lobby = Lobby(self.tables, self.play, self.present, self.timers)
+        self.reports = Reports(self.tables)
+        self.admin = Admin(self.tables, self.play, self.lobby, self.present, sender)
+        self.info = Info(self.tables)
         self._users: dict[int, UserInfo] = {}
         self._bg: set[asyncio.Task[Any]] = set()
+        self._trouble: dict[int, float] = {}
         sender.on_forbidden = self.on_forbidden
         sender.on_migrated = self.on_migrated
 
@@ -130,7 +129,35 @@ class TableService:
         try:
             await self.present.sync(live)
         except Exception:
-            log.exception("table %s: presentation failed", live.table_id)
+            log.exception("table %s (chat %s): presentation failed", live.table_id, live.row.chat_id)
+            await self.trouble(live)
+
+    async def trouble(self, live: LiveTable) -> None:
+        """Something failed at a table (already logged): tell its group briefly instead of staying
+        silent (at most once per :data:`TROUBLE_INTERVAL`); the committed game state is intact."""
+        now = time.monotonic()
+        if now - self._trouble.get(live.table_id, -TROUBLE_INTERVAL) < TROUBLE_INTERVAL:
+            return
+        self._trouble[live.table_id] = now
+        tr = self.tr(live.group_lang)
+        text = tr.gettext(
+            "⚠️ Something went wrong on my side while updating the table. No move was lost: "
+            "players can send /hand to me privately to see their hand again."
+        )
+        try:
+            await self.sender.send_text(live.row.chat_id, text, notify=False)
+        except Exception:  # pragma: no cover - the sender never raises for Telegram errors
+            log.exception("table %s: could not tell the group", live.table_id)
+
+    async def deliver(self, chat_id: int, outs: list[Out], *, reply_to: int | None = None) -> None:
+        """Send a command's replies (texts, menus, documents) to ``chat_id``."""
+        for out in outs:
+            target = reply_to if out.reply else None
+            if out.document is not None:
+                filename, data = out.document
+                await self.sender.send_document(chat_id, data, filename, out.text)
+            else:
+                await self.sender.send_text(chat_id, out.text, out.markup, reply_to=target)
 
     # -- users -----------------------------------------------------------------------------------
 
@@ -224,10 +251,15 @@ class TableService:
 
     # -- buttons ---------------------------------------------------------------------------------
 
-    async def button(self, user: UserInfo, message_id: int | None, data: str | None, answer: Answer) -> None:
+    async def button(
+        self, user: UserInfo, chat_id: int | None, message_id: int | None, data: str | None, answer: Answer
+    ) -> None:
         """A callback query: decode, route, answer once, then present."""
         await self.touch_user(user)
         tr = self.user_tr(user)
+        if is_config(data):
+            await self.admin.settings_press(user, chat_id, message_id, data or "", answer)
+            return
         try:
             button = decode(data)
         except CodecError:
@@ -241,7 +273,11 @@ class TableService:
             await self.lobby.press(live, user.user_id, button, answer, tr)
         elif button.op in GAME_OPS:
             if await self.play.press(live, user.user_id, message_id, button, answer):
-                await self._after_change(live, user.user_id, button)
+                try:
+                    await self._after_change(live, user.user_id, button)
+                except Exception:
+                    log.exception("table %s: presenting user %s's press failed", live.table_id, user.user_id)
+                    await self.trouble(live)
         else:  # pragma: no cover - every Op is routed
             await answer(Reply())
 
@@ -257,16 +293,21 @@ class TableService:
         live = await self.tables.get(table_id)
         if live is None:
             return
-        if live.row.deadline_kind in ("turn", "claim"):
-            if await self.play.on_deadline(table_id):
-                await self.present.sync(live)
-        else:
-            await self.lobby.on_expire(live, self.tables.clock)
+        try:
+            if live.row.deadline_kind in ("turn", "claim"):
+                if await self.play.on_deadline(table_id):
+                    await self.present.sync(live)
+            else:
+                await self.lobby.on_expire(live, self.tables.clock)
+        except Exception:
+            log.exception("table %s (chat %s): deadline handling failed", table_id, live.row.chat_id)
+            await self.trouble(live)
 
     async def on_forbidden(self, chat_id: int) -> None:
         """A send was refused with 403: a private chat means the player cannot be reached; their
         seats are played by the AI and the group is told how to come back."""
-        if chat_id <= 0:
+        if chat_id < 0:  # the bot is no longer in that group
+            self._spawn(self.admin.removed_from_group(chat_id))
             return
         for live in await self.play.mark_unreachable(chat_id):
             self._spawn(self._unreachable(live, chat_id))
@@ -284,6 +325,10 @@ class TableService:
         await self.present.notice(live, text.format(name=name(seat.name)), markup)
         if await self.play.kick_auto(live):
             await self.present.sync(live)
+
+    async def on_removed(self, chat_id: int) -> None:
+        """The bot left or was removed from a group (``my_chat_member``): its table ends unscored."""
+        await self.admin.removed_from_group(chat_id)
 
     async def on_migrated(self, old_chat_id: int, new_chat_id: int) -> None:
         """Group -> supergroup: keep our group id, follow the new chat id."""

@@ -83,6 +83,10 @@ class LiveTable:
     table_task: asyncio.Task[Any] | None = None
     lobby_shown: Shown | None = None
     notes: list[str] = field(default_factory=list)
+    deadline_from: float = 0.0
+    """When the pending turn/claim deadline started (unix s; 0 after a restart)."""
+    deadline_credit: float = 0.0
+    """Seconds already added to that deadline for time the bot was rate-limited."""
 
     @property
     def table_id(self) -> int:

@@ -74,12 +74,7 @@ class Lobby:
                 await self.present.sender.send_text(live.row.chat_id, text, markup)
                 return None
             return tr.gettext("A table is already open in this group. Finish it first (or wait until it expires).")
-        group = await self.store.group_settings(group_id)
-        rules = group.get("rules", "standard")
-        options = {
-            "discard_seconds": group.get("discard_seconds", self.settings.discard_seconds),
-            "claim_seconds": group.get("claim_seconds", self.settings.claim_seconds),
-        }
+        rules, options = self.tables.table_config(await self.tables.config(group_id))
         try:
             async with self.store.transaction() as tx:
                 table_id = await tx.create_table(group_id, rules, options, user_id)
@@ -314,6 +309,20 @@ class Lobby:
         self.tables.forget(live.table_id)
         await self.present.lobby(live, state)
         log.info("table %s: closed (%s)", live.table_id, reason or state)
+
+    async def end(self, live: LiveTable, reason: str) -> None:
+        """End a table at once (``/kill``, the bot removed from the group; caller holds
+        ``live.lock``): a hand in play is aborted unscored (the ledger is untouched), the players are
+        free to sit elsewhere, the timers stop."""
+        async with self.store.transaction() as tx:
+            if live.hand is not None and live.hand.status == "playing":
+                await tx.finish_hand(live.hand.hand_id, "aborted", None)
+            await tx.set_status(live.table_id, TableStatus.CLOSED, reason)
+        self.timers.cancel(live.table_id)
+        self.present.detach(live)
+        await self.tables.refresh(live)
+        self.tables.forget(live.table_id)
+        log.info("table %s: ended (%s)", live.table_id, reason)
 
     async def on_expire(self, live: LiveTable, clock: Callable[[], float]) -> None:
         """The table's ``lobby`` / ``idle`` deadline fired."""

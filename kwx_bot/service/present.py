@@ -93,6 +93,12 @@ class Presenter:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
 
+    def detach(self, live: LiveTable) -> None:
+        """A table was ended: drop its pending live-table edit."""
+        task, live.table_task = live.table_task, None
+        if task is not None and not task.done():
+            task.cancel()
+
     async def idle(self) -> None:
         """Wait until no coalesced table edit is pending (tests, shutdown)."""
         while self._tasks:
@@ -250,6 +256,7 @@ class Presenter:
             state = live.state
             if (
                 live.row.seq != seq or state is None or state.result is not None or seat.automatic
+                or live.row.status != TableStatus.PLAYING
                 or seat.seat not in state.to_act() or seat.reminder_msg_id is not None or seat.user_id is None
             ):  # fmt: skip
                 return
@@ -303,7 +310,7 @@ class Presenter:
     async def _sync_table(self, live: LiveTable) -> None:
         state, hand = live.state, live.hand
         msg_id = live.row.table_msg_id
-        if state is None or hand is None or msg_id is None:
+        if state is None or hand is None or msg_id is None or live.row.status == TableStatus.CLOSED:
             return
         tr = self.tables.tr(live.group_lang)
         view = game.public_view(state)

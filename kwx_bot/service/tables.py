@@ -13,7 +13,9 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
+from typing import Any
 
+from ..config_menu import GroupConfig
 from ..game import load_events
 from ..i18n import Translator, translator
 from ..settings import Settings, normalize_language
@@ -81,6 +83,38 @@ class Tables:
     def tr(self, lang: str) -> Translator:
         """The translator of a catalog name."""
         return translator(lang)
+
+    def user_tr(self, language_code: str | None) -> Translator:
+        """The translator for a user's private messages (from their Telegram ``language_code``)."""
+        return translator(normalize_language(language_code, self.settings.default_language))
+
+    async def config(self, group_id: int) -> GroupConfig:
+        """The group's settings (rules, timers, language) with the operator's defaults filled in."""
+        return GroupConfig.of(
+            await self.store.group_settings(group_id), discard=self.settings.discard_seconds,
+            claim=self.settings.claim_seconds, language=self.settings.default_language,
+        )  # fmt: skip
+
+    @staticmethod
+    def table_config(config: GroupConfig) -> tuple[Any, dict[str, Any]]:
+        """A table's ``rules`` and ``options`` (timers) from its group's settings."""
+        return config.rules, {"discard_seconds": config.discard_seconds, "claim_seconds": config.claim_seconds}
+
+    async def adopt_settings(self, live: LiveTable) -> None:
+        """Give a table its group's current settings (caller holds ``live.lock``; never during a
+        hand: called before a deal and for lobbies)."""
+        config = await self.config(live.row.group_id)
+        rules, options = self.table_config(config)
+        if rules != live.row.rules or options != live.row.options:
+            async with self.store.transaction() as tx:
+                await tx.set_rules(live.table_id, rules)
+                await tx.set_options(live.table_id, options)
+            await self.refresh(live)
+        if config.language != live.group_lang:
+            live.group_lang = config.language
+            for seat in live.seats:
+                if seat.is_ai:
+                    seat.name = self.ai_name(live, seat.seat)
 
     async def user_lang(self, user_id: int) -> str:
         """The language of a user's private messages (from their Telegram language)."""

@@ -7,6 +7,7 @@ does in Telegram: find their hand message, press a labelled button, read the gro
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import io
@@ -66,7 +67,19 @@ class Kwx:
     lobby_idle_seconds: float = 600.0
     default_language: str = "en"
     remind_seconds: float = 0.0
+    flood_sleep: Callable[[float], Any] | None = None
+    """How the bot waits out a 429 (None: real time); see :meth:`wait_floods_on_fake_clock`."""
     app: Application | None = None  # type: ignore[type-arg]
+
+    def wait_floods_on_fake_clock(self) -> None:
+        """The bot's own flood retries wait on the fake's clock (instant): a ``retry_after`` penalty
+        elapses because the clock jumps, and the bot still retries every refused call."""
+
+        async def sleep(seconds: float) -> None:
+            self.fake.clock.advance(seconds)
+            await asyncio.sleep(0)
+
+        self.flood_sleep = sleep
 
     @property
     def settings(self) -> Settings:
@@ -86,7 +99,9 @@ class Kwx:
     async def running(self) -> AsyncIterator[TableService]:
         """The bot polling the fake for the duration of the block (restartable)."""
         self.fake.reopen() if self.fake.closed else None
-        app = build_application(self.settings, builder=self.builder(), pictures=self.pictures)
+        app = build_application(
+            self.settings, builder=self.builder(), pictures=self.pictures, flood_sleep=self.flood_sleep
+        )
         async with run_application(app):
             self.app = app
             try:

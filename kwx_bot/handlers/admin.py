@@ -1,0 +1,33 @@
+"""Group administrators' commands: ``/settings``, ``/season``, ``/kill``, ``/kick`` (issue 6 §1, §3).
+
+Who may use them is decided by the service (anonymous administrators included)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from telegram import Update
+
+from .common import run_command
+
+__all__ = ["on_kick", "on_kill", "on_season", "on_settings"]
+
+
+async def on_settings(update: Update, context: Any) -> None:
+    """``/settings`` (menu) or ``/settings <option> <value>``."""
+    await run_command(update, context, lambda s: s.admin.settings)
+
+
+async def on_season(update: Update, context: Any) -> None:
+    """``/season`` / ``/season new``."""
+    await run_command(update, context, lambda s: s.admin.season)
+
+
+async def on_kill(update: Update, context: Any) -> None:
+    """``/kill``: end the group's table (an unfinished hand is not scored)."""
+    await run_command(update, context, lambda s: s.admin.kill)
+
+
+async def on_kick(update: Update, context: Any) -> None:
+    """``/kick`` by reply or name: an AI takes the player's seat."""
+    await run_command(update, context, lambda s: s.admin.kick)

@@ -1,0 +1,294 @@
+"""Group administration (issue 6 §1 and §3): ``/settings`` (menu and text form), ``/season new``,
+``/kill`` and ``/kick``, and ending a table when the bot is removed from its group.
+
+Only group administrators may use these commands.  A message sent on behalf of the group itself
+(``sender_chat`` = the group: an anonymous administrator) counts as an administrator's; otherwise the
+sender's status comes from ``getChatMember`` (``creator`` / ``administrator``; positive answers are
+cached for :data:`ADMIN_CACHE_SECONDS`).  Everyone else gets a polite refusal and nothing changes.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from ..codec import CodecError, decode_config
+from ..config_menu import CLOSE, MAIN, ConfigError, GroupConfig, item_by_code, menu_keyboard, menu_text, parse_change
+from ..i18n import N_, Translator
+from ..sender import Sender
+from ..store import TableStatus
+from ..texts import name
+from .live import LiveSeat, LiveTable
+from .lobby import Lobby
+from .play import Answer, Play, Reply
+from .present import Presenter
+from .tables import Tables
+from .values import Command, Out, UserInfo
+
+__all__ = ["ADMIN_CACHE_SECONDS", "Admin"]
+
+log = logging.getLogger("kwx.admin")
+
+ADMIN_CACHE_SECONDS = 60.0
+
+
+class Admin:
+    """See the module docstring."""
+
+    def __init__(self, tables: Tables, play: Play, lobby: Lobby, present: Presenter, sender: Sender) -> None:
+        self.tables = tables
+        self.store = tables.store
+        self.play = play
+        self.lobby = lobby
+        self.present = present
+        self.sender = sender
+        self._admins: dict[tuple[int, int], float] = {}
+
+    # -- who is an administrator -----------------------------------------------------------------
+
+    async def is_admin(self, chat_id: int, user_id: int, *, sender_chat_id: int | None = None) -> bool:
+        """Whether ``user_id`` (or a message sent as ``sender_chat_id``) speaks for the group's admins."""
+        if sender_chat_id is not None:
+            return sender_chat_id == chat_id
+        now = time.monotonic()
+        if self._admins.get((chat_id, user_id), 0.0) > now:
+            return True
+        status = await self.sender.member_status(chat_id, user_id)
+        if status in ("creator", "administrator"):
+            self._admins[(chat_id, user_id)] = now + ADMIN_CACHE_SECONDS
+            return True
+        self._admins.pop((chat_id, user_id), None)
+        return False
+
+    async def _context(self, cmd: Command) -> tuple[int, Translator]:
+        async with self.store.transaction() as tx:
+            gid = await tx.ensure_group(cmd.chat_id, cmd.title)
+        return gid, self.tables.tr(await self.tables.group_lang(gid))
+
+    async def _refusal(self, cmd: Command, command: str) -> list[Out] | None:
+        """None if ``cmd`` comes from an administrator of its group, else the polite refusal."""
+        if cmd.private:
+            tr = self.tables.user_tr(cmd.user.language_code)
+            text = tr.gettext("Send /{command} in your group (group administrators only).").format(command=command)
+            return [Out(text)]
+        if await self.is_admin(cmd.chat_id, cmd.user.user_id, sender_chat_id=cmd.sender_chat_id):
+            return None
+        _gid, tr = await self._context(cmd)
+        text = tr.gettext("Sorry, only the group's administrators can use /{command}.").format(command=command)
+        return [Out(text, reply=True)]
+
+    # -- /settings -------------------------------------------------------------------------------
+
+    async def settings(self, cmd: Command) -> list[Out]:
+        """``/settings``: the menu; ``/settings <option> <value>`` / ``/settings reset``: one change."""
+        refusal = await self._refusal(cmd, "settings")
+        if refusal:
+            return refusal
+        gid, tr = await self._context(cmd)
+        config = await self.tables.config(gid)
+        if not cmd.args:
+            return [Out(menu_text(config, tr, title=cmd.title), menu_keyboard(config, tr, gid))]
+        try:
+            key, value = parse_change(list(cmd.args))
+            config = await self._save(gid, config, key, value)
+        except ConfigError as e:
+            return [Out(e.render(tr), reply=True)]
+        tr = self.tables.tr(config.language)
+        return [Out(tr.gettext("Saved.") + "\n" + menu_text(config, tr, title=cmd.title), reply=True)]
+
+    async def _save(self, gid: int, config: GroupConfig, key: str, value: object) -> GroupConfig:
+        """Validate and store one change; a lobby adopts it at once (a hand in play never does)."""
+        rows = config.change(key, value)
+        async with self.store.transaction() as tx:
+            for k, v in rows.items():
+                await tx.set_setting(gid, k, v)
+        log.info("group %s: settings %s", gid, rows)
+        table = await self.store.open_table_of_group(gid)
+        live = await self.tables.get(table.table_id) if table is not None else None
+        if live is not None and live.row.status == TableStatus.LOBBY:
+            async with live.lock:
+                await self.tables.adopt_settings(live)
+            await self.present.lobby(live)
+        return await self.tables.config(gid)
+
+    async def settings_press(
+        self, user: UserInfo, chat_id: int | None, message_id: int | None, data: str, answer: Answer
+    ) -> None:
+        """A settings-menu button (answered exactly once; the menu message is then edited)."""
+        tr = self.tables.user_tr(user.language_code)
+        try:
+            button = decode_config(data)
+        except CodecError:
+            await answer(Reply(tr.gettext("This button is not one of mine (or it is too old).")))
+            return
+        gid = await self.store.group_id_for_chat(chat_id) if chat_id is not None else None
+        if gid != button.group_id or chat_id is None or message_id is None:
+            await answer(Reply(tr.gettext("This menu belongs to another group.")))
+            return
+        if not await self.is_admin(chat_id, user.user_id):
+            await answer(Reply(tr.gettext("Sorry, only the group's administrators can change the settings."), True))
+            return
+        config = await self.tables.config(gid)
+        gtr = self.tables.tr(config.language)
+        title = await self.store.group_title(gid)
+        item = item_by_code(button.item)
+        if button.item == CLOSE:
+            await answer(Reply())
+            await self.sender.edit_text(chat_id, message_id, menu_text(config, gtr, title=title))
+            return
+        if button.item != MAIN and item is None:
+            await answer(Reply(tr.gettext("This button is not one of mine (or it is too old).")))
+            return
+        if item is not None and button.choice is not None:
+            if button.choice >= len(item.choices):
+                await answer(Reply(tr.gettext("This button is not one of mine (or it is too old).")))
+                return
+            try:
+                config = await self._save(gid, config, item.key, item.choices[button.choice].value)
+            except ConfigError as e:
+                await answer(Reply(tr.gettext(e.msgid).format(**e.params), alert=True))
+                return
+            gtr = self.tables.tr(config.language)
+            await answer(Reply(gtr.gettext("Saved: it applies from the next hand.")))
+            item = None
+        else:
+            await answer(Reply())
+        text = menu_text(config, gtr, title=title, item=item)
+        await self.sender.edit_text(chat_id, message_id, text, menu_keyboard(config, gtr, gid, item))
+
+    # -- /season ---------------------------------------------------------------------------------
+
+    async def season(self, cmd: Command) -> list[Out]:
+        """``/season``: the current season; ``/season new`` (admins): start the next one."""
+        if cmd.private:
+            tr = self.tables.user_tr(cmd.user.language_code)
+            return [Out(tr.gettext("Send /{command} in a group where you play.").format(command="season"))]
+        gid, tr = await self._context(cmd)
+        current = _season(await self.store.group_settings(gid))
+        if [a.lower() for a in cmd.args] != ["new"]:
+            text = tr.gettext("This is season {n}. Group administrators start the next one with /season new.")
+            return [Out(text.format(n=current), reply=True)]
+        refusal = await self._refusal(cmd, "season")
+        if refusal:
+            return refusal
+        async with self.store.transaction() as tx:
+            await tx.set_setting(gid, "season", current + 1)
+        log.info("group %s: season %s begins", gid, current + 1)
+        text = tr.gettext(
+            "Season {n} has begun: /score starts from zero. The ledger keeps the earlier seasons (/export)."
+        )
+        return [Out(text.format(n=current + 1))]
+
+    # -- /kill and /kick -------------------------------------------------------------------------
+
+    async def _open_table(self, cmd: Command) -> LiveTable | None:
+        gid = await self.store.group_id_for_chat(cmd.chat_id)
+        row = await self.store.open_table_of_group(gid) if gid is not None else None
+        return await self.tables.get(row.table_id) if row is not None else None
+
+    async def kill(self, cmd: Command) -> list[Out]:
+        """``/kill``: end the group's table; a hand in play is not scored (the ledger is untouched)."""
+        refusal = await self._refusal(cmd, "kill")
+        if refusal:
+            return refusal
+        _gid, tr = await self._context(cmd)
+        live = await self._open_table(cmd)
+        if live is None:
+            return [Out(tr.gettext("No table is open in this group."), reply=True)]
+        async with live.lock:
+            playing = live.row.status == TableStatus.PLAYING
+            await self.lobby.end(live, "killed")
+        await self._release(live)
+        await self.present.lobby(live, "closed")
+        text = tr.gettext("An administrator ended the table.")
+        if playing:
+            text += " " + tr.gettext("The unfinished hand is not scored.")
+        return [Out(text + " " + tr.gettext("Send /new to play again."))]
+
+    async def _release(self, live: LiveTable, note: str | None = None) -> None:
+        """After a table ended: take the buttons off its players' hand messages (and tell them)."""
+        for seat in live.humans():
+            await self._strip_buttons(seat)
+            if note is not None and seat.user_id is not None and seat.can_pm:
+                tr = self.tables.tr(seat.lang)
+                await self.sender.send_text(seat.user_id, tr.gettext(note).format(title=name(live.title or "?", 40)))
+
+    async def _strip_buttons(self, seat: LiveSeat) -> None:
+        """Take the buttons off a player's hand message (unless it shows none)."""
+        if seat.hand_msg_id is None or seat.user_id is None or (seat.shown is not None and not seat.shown.markup):
+            return
+        await self.sender.edit_markup(seat.user_id, seat.hand_msg_id, None)
+
+    async def removed_from_group(self, chat_id: int) -> bool:
+        """The bot left or was removed from a group: its table ends unscored, the players are told
+        privately.  Returns True if a table was open."""
+        gid = await self.store.group_id_for_chat(chat_id)
+        row = await self.store.open_table_of_group(gid) if gid is not None else None
+        live = await self.tables.get(row.table_id) if row is not None else None
+        if live is None:
+            return False
+        async with live.lock:
+            if not live.row.is_open:
+                return False
+            await self.lobby.end(live, "removed")
+        await self._release(
+            live, N_("I was removed from {title}, so its table is closed. An unfinished hand is not scored.")
+        )
+        return True
+
+    async def _target(self, live: LiveTable, cmd: Command) -> LiveSeat | None:
+        if cmd.reply_to is not None:
+            return live.seat_of(cmd.reply_to.user_id)
+        wanted = " ".join(cmd.args).strip().lstrip("@").casefold()
+        if not wanted:
+            return None
+        humans = live.humans()
+        users = await self.store.users([s.user_id for s in humans if s.user_id is not None])
+        for seat in humans:
+            user = users.get(seat.user_id or 0)
+            if user is not None and user.username and user.username.casefold() == wanted:
+                return seat
+        matches = [s for s in humans if s.name.casefold() == wanted]
+        matches = matches or [s for s in humans if s.name.casefold().startswith(wanted)]
+        return matches[0] if len(matches) == 1 else None
+
+    async def kick(self, cmd: Command) -> list[Out]:
+        """``/kick`` (reply to the player's message, or ``/kick <name>``): an AI takes the seat."""
+        refusal = await self._refusal(cmd, "kick")
+        if refusal:
+            return refusal
+        _gid, tr = await self._context(cmd)
+        live = await self._open_table(cmd)
+        if live is None:
+            return [Out(tr.gettext("No table is open in this group."), reply=True)]
+        seat = await self._target(live, cmd)
+        if seat is None or seat.user_id is None:
+            text = tr.gettext("Reply to a message of the player with /kick, or write /kick and the player's name.")
+            return [Out(text, reply=True)]
+        user_id, player = seat.user_id, seat.name
+        async with live.lock:
+            status = live.row.status
+            async with self.store.transaction() as tx:
+                if status == TableStatus.LOBBY:
+                    await tx.unseat(live.table_id, seat.seat)
+                else:
+                    await tx.replace_seat(live.table_id, seat.seat, user_id=None, ai_level="normal")
+                await tx.touch(live.table_id)
+            await self.tables.refresh(live)
+        log.info("table %s: user %s removed from seat %s", live.table_id, user_id, seat.seat)
+        await self._strip_buttons(seat)
+        utr = self.tables.tr(await self.tables.user_lang(user_id))
+        note = utr.gettext("An administrator removed you from the table in {title}.")
+        await self.sender.send_text(user_id, note.format(title=name(live.title or "?", 40)))
+        if status == TableStatus.LOBBY:
+            await self.present.lobby(live)
+            return [Out(tr.gettext("{name} left the table.").format(name=name(player)))]
+        if status == TableStatus.PLAYING:
+            await self.play.kick_auto(live)
+            await self.present.sync(live)
+        return [Out(tr.gettext("{name} left the table: an AI plays the seat.").format(name=name(player)))]
+
+
+def _season(settings: dict[str, object]) -> int:
+    value = settings.get("season", 1)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 1 else 1
