@@ -206,6 +206,19 @@ class Referee:
         )
         return score_win(ctx, self.rules)
 
+    def chajiao_share(self, w: int, p: int, tile: int) -> int:
+        """What ``p`` would pay on ``w``'s 自摸 of ``tile`` (capped, with 亮倒 factors; D H5)."""
+        seat = self.seats[w]
+        ctx = WinContext(
+            concealed=tuple(Tile(t) for t in range(30) for _ in range(seat.hand[t])),
+            melds=tuple(Meld(k, Tile(t)) for k, t in seat.melds),
+            win_tile=Tile(tile),
+            win_by=WinBy.SELF_DRAW,
+            winner=w,
+            liangdao=self.flags(),
+        )
+        return int(score_win(ctx, self.rules).shares.get(p, 0))
+
     def can_self_win(self) -> bool:
         seat = self.seats[self.turn]
         if self.drawn is None or not brute_complete(seat.hand, len(seat.melds)):
@@ -511,18 +524,33 @@ class Referee:
                     if q != first:
                         expect[first] -= rules.base
                         expect[q] += rules.base
-            if mode != "chajiao":
-                assert list(r.hand_deltas) == expect, (r, expect, mode)
-                dealer = self.dealer
-                if rules.dealer_on_draw.value == "last_drawer":
-                    dealer = self.last_drawer if self.last_drawer is not None else self.dealer
-                elif rules.dealer_on_draw.value == "chajiao":
-                    payers = [p for p in range(3) if expect[p] < 0]
-                    if len(payers) == 1:
-                        dealer = payers[0]
-                    elif len(payers) == 2:
-                        dealer = next(p for p in range(3) if p not in payers)
-                assert r.next_dealer == dealer, (r, dealer)
+            payers = {p for p in range(3) if expect[p] < 0}
+            if mode == "chajiao":  # 查叫 (A14.2 option, D H5)
+                payers = set()
+                ready = [
+                    seat.waits if seat.liangdao else _waits(seat.hand, seat.melds, self.kinds) for seat in self.seats
+                ]
+                for w in range(3):
+                    for p in range(3):
+                        if p == w or not ready[w]:
+                            continue
+                        if ready[p] and not (flags[p] and not flags[w]):
+                            continue
+                        amount = max(self.chajiao_share(w, p, t) for t in ready[w])
+                        if amount:
+                            expect[p] -= amount
+                            expect[w] += amount
+                            payers.add(p)
+            assert list(r.hand_deltas) == expect, (r, expect, mode)
+            dealer = self.dealer
+            if rules.dealer_on_draw.value == "last_drawer":
+                dealer = self.last_drawer if self.last_drawer is not None else self.dealer
+            elif rules.dealer_on_draw.value == "chajiao":
+                if len(payers) == 1:
+                    dealer = next(iter(payers))
+                elif len(payers) == 2:
+                    dealer = next(p for p in range(3) if p not in payers)
+            assert r.next_dealer == dealer, (r, dealer)
             return
         winners = list(r.winners)
         assert winners
