@@ -42,5 +42,11 @@ async def on_error(update: object, context: Any) -> None:
         text = f"kwx error: {esc(type(error).__name__)}: {esc(str(error))[:300]} (chat {chat.id if chat else '-'})"
         await service.sender.send_text(admin, text, notify=False)
     if isinstance(update, Update) and update.effective_message is not None and update.callback_query is None and chat:
-        tr = service.tr(service.settings.default_language)
+        try:  # in the chat's language: the user's in private, the group's setting in a group
+            if chat.type == "private":
+                tr = service.tables.user_tr(user.language_code if user else None)
+            else:
+                tr = service.tr(await service.group_lang_of_chat(chat.id, chat.title or ""))
+        except Exception:
+            tr = service.tr(service.settings.default_language)
         await service.sender.send_text(chat.id, tr.gettext("Sorry, something went wrong. Nothing was changed."))

@@ -26,6 +26,7 @@ from ..settings import Settings, normalize_language
 from ..store import Store, TableStatus
 from ..texts import name
 from .admin import Admin
+from .deadlines import Deadlines
 from .info import Info
 from .live import LiveTable
 from .lobby import LOBBY_OPS, JoinResult, Lobby
@@ -68,6 +69,7 @@ class TableService:
         self.timers: Timers = AsyncioTimers(self.on_timer, clock)
         self.play = Play(self.tables, self.present, self.timers)
         self.lobby = Lobby(self.tables, self.play, self.present, self.timers)
+        self.deadlines = Deadlines(self.play)
         self.reports = Reports(self.tables)
         self.admin = Admin(self.tables, self.play, self.lobby, self.present, sender)
         self.info = Info(self.tables)
@@ -295,7 +297,7 @@ class TableService:
             return
         try:
             if live.row.deadline_kind in ("turn", "claim"):
-                if await self.play.on_deadline(table_id):
+                if await self.deadlines.on_deadline(table_id):
                     await self.present.sync(live)
             else:
                 await self.lobby.on_expire(live, self.tables.clock)

@@ -1,0 +1,73 @@
+"""Command menus registered per scope and language from one source, /help, and a failing command
+answered with a short message in the chat's language."""
+
+from __future__ import annotations
+
+import pytest
+
+from kwx_bot.handlers import COMMANDS
+from kwx_bot.help_text import MenuScope, command_menu
+from kwx_bot.i18n import translator
+
+SCOPES = {
+    MenuScope.PRIVATE: {"type": "all_private_chats"},
+    MenuScope.GROUP: {"type": "all_group_chats"},
+    MenuScope.ADMINS: {"type": "all_chat_administrators"},
+}
+
+
+async def test_command_menus_per_scope_and_language(kwx):
+    async with kwx.running():
+        await kwx.settle()
+    for menu, scope in SCOPES.items():
+        for code, lang in (("", "en"), ("en", "en"), ("zh", "zh_CN")):
+            registered = kwx.fake.bot_commands(scope, code)
+            expected = command_menu(translator(lang), menu)
+            assert [(c["command"], c["description"]) for c in registered] == expected, (menu, code)
+            assert {c["command"] for c in registered} <= set(COMMANDS)  # every menu entry is answered
+    private = [c["command"] for c in kwx.fake.bot_commands(SCOPES[MenuScope.PRIVATE], "en")]
+    admins = [c["command"] for c in kwx.fake.bot_commands(SCOPES[MenuScope.ADMINS], "en")]
+    assert "hand" in private and "settings" not in private and {"settings", "kill", "kick", "season"} <= set(admins)
+    assert kwx.fake.bot_commands(SCOPES[MenuScope.GROUP], "zh") != kwx.fake.bot_commands(SCOPES[MenuScope.GROUP], "en")
+
+
+async def test_help_in_a_group_and_in_private(kwx):
+    ann = kwx.players("Ann")[0]
+    group = kwx.group([ann])
+    async with kwx.running():
+        await kwx.start_bot(ann)
+        for chat in (group, kwx.fake.private_chat(ann)):
+            mark = kwx.fake.mark()
+            kwx.fake.user_command(ann, chat, "help")
+            await kwx.settle()
+            (text,) = kwx.fake.bot_messages(chat, since=mark)
+            for command in ("/new", "/score", "/history", "/settle", "/export", "/rules", "/calc", "/settings"):
+                assert command in text.text
+        mark = kwx.fake.mark()
+        kwx.fake.user_command(ann, group, "help", "calc")
+        await kwx.settle()
+        assert "/calc 123p789p234s46s88s 5s discard" in kwx.fake.bot_messages(group, since=mark)[0].text
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+async def test_a_failing_command_gets_a_short_apology_in_the_chats_language(kwx, caplog, language):
+    ann = kwx.players("Ann")[0]
+    group = kwx.group([ann])
+    async with kwx.running() as service:
+        await kwx.start_bot(ann)
+        gid = None
+        async with service.store.transaction() as tx:
+            gid = await tx.ensure_group(group.id, group.title)
+            await tx.set_setting(gid, "language", language)
+
+        async def broken(cmd):
+            raise RuntimeError("the score board is on fire")
+
+        service.reports.score = broken
+        mark = kwx.fake.mark()
+        kwx.fake.user_command(ann, group, "score")
+        await kwx.settle()
+        (apology,) = kwx.fake.bot_messages(group, since=mark)
+    expected = translator(language).gettext("Sorry, something went wrong. Nothing was changed.")
+    assert apology.text == expected
+    assert "the score board is on fire" in caplog.text and str(group.id) in caplog.text
