@@ -71,3 +71,38 @@ async def test_a_failing_command_gets_a_short_apology_in_the_chats_language(kwx,
     expected = translator(language).gettext("Sorry, something went wrong. Nothing was changed.")
     assert apology.text == expected
     assert "the score board is on fire" in caplog.text and str(group.id) in caplog.text
+
+
+async def test_calc_in_chat_on_rules_d_vectors_under_the_groups_rules(kwx):
+    import re
+
+    from tests.kwx_bot.test_calc import VECTORS
+
+    ann = kwx.players("Ann")[0]
+    group = kwx.group([ann])  # Ann created the group: she may change its rules
+    chosen = [v for v in VECTORS if v.id in ("D01", "D02", "D08", "D09", "D11", "D22", "D25", "D33")]
+    assert len(chosen) == 8
+    async with kwx.running():
+        await kwx.start_bot(ann)
+
+        async def calc(*words):
+            mark = kwx.fake.mark()
+            kwx.fake.user_command(ann, group, "calc", *words)
+            await kwx.settle()
+            (reply,) = kwx.fake.bot_messages(group, since=mark)
+            return reply.text
+
+        for vector in chosen:
+            text = await calc(*vector.text.split())
+            result = re.search(r"^Result: .*$", text, re.M)
+            if vector.deltas is None:
+                assert result is None and "Not a legal win" in text, vector.id
+            else:
+                assert [int(n) for n in re.findall(r"[+-]?\d+(?= ·|\s\(base)", result[0])] == list(vector.deltas)
+        # the group's rules are the calculator's: with 屁胡 allowed on a discard D02 becomes a win
+        kwx.fake.user_command(ann, group, "settings", "pihu_ron", "on")
+        await kwx.settle()
+        assert "Result: winner +1 · discarder -1 · third player 0" in await calc(*chosen[1].text.split())
+        for bad in (("123p", "5s"), ("123p789p234s46s88s", "9m", "discard"), ("hello",)):
+            text = await calc(*bad)
+            assert "Result:" not in text and "/calc" in text

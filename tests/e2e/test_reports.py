@@ -10,7 +10,9 @@ import random
 import re
 from collections import Counter
 
-from .scenarios import deal_scenario, engine_play, load, perform
+from kwx_bot.store import LedgerRow
+
+from .scenarios import deal_scenario, engine_play, load, open_table, perform
 
 MATCH = ["d05_liangdao_baohu", "d57_double_ron", "d50_qianggang", "h1_kong_money_stands"]
 NAMES = ["Ann", "Ben", "Cat"]
@@ -160,4 +162,49 @@ async def test_a_match_ends_in_score_history_settle_and_export(kwx):
         await kwx.settle()
         (mine,) = kwx.fake.bot_messages(chat, since=mark)
         assert "Your standings" in mine.text and "No scored hands yet" in mine.text
+    assert kwx.fake.count_calls(ok=False) == 0
+
+
+async def test_long_history_is_paged_under_the_message_limit(kwx):
+    long_names = ["Ann" + "a" * 60, "Ben" + "b" * 60, "Cat" + "c" * 60]
+    users = [kwx.fake.create_user(n) for n in long_names]
+    group = kwx.group(users)
+    async with kwx.running() as service:
+        await kwx.start_bot(*users)
+        table_id = await open_table(kwx, users, group)
+        gid = await service.store.group_id_for_chat(group.id)
+        async with service.store.transaction() as tx:  # 80 finished hands, as the ledger records them
+            for number in range(1, 81):
+                hand_id = await tx.start_hand(table_id, number, 0, {"seed": str(number)})
+                winner = number % 3
+                deltas = [-2, -2, -2]
+                deltas[winner] = 4
+                result = {
+                    "type": "hand_ended",
+                    "outcome": "win",
+                    "deltas": deltas,
+                    "winners": [
+                        {"seat": winner, "by": "self_draw", "from_seat": None, "fans": ["卡五星"], "baohu": False}
+                    ],
+                }
+                await tx.finish_hand(hand_id, "over", result)
+                await tx.record_ledger(gid, 1, table_id, [
+                    LedgerRow(hand_id, s, users[s].id, deltas[s], 0, deltas[s], won=s == winner,
+                              multiplier=2 if s == winner else 0, fans="卡五星" if s == winner else "")
+                    for s in range(3)
+                ])  # fmt: skip
+        mark = kwx.fake.mark()
+        kwx.fake.user_command(users[1], group, "history", "100")
+        await kwx.settle()
+        pages = kwx.fake.bot_messages(group, since=mark)
+        assert len(pages) >= 3 and all(len(p.text) <= 4096 for p in pages)
+        numbers = [int(n) for p in pages for n in re.findall(r"^Hand (\d+)", p.text, re.M)]
+        assert numbers == list(range(80, 0, -1))  # every hand once, newest first, none split
+        # /score me in the group: only this group, in a reply
+        mark = kwx.fake.mark()
+        kwx.fake.user_command(users[0], group, "score", "me")
+        await kwx.settle()
+        (mine,) = kwx.fake.bot_messages(group, since=mark)
+        assert "Mahjong night · season 1: #3 of 3, -4" in mine.text and "26 wins" in mine.text
+        assert mine.reply_to is not None
     assert kwx.fake.count_calls(ok=False) == 0
