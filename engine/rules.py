@@ -33,7 +33,7 @@ Decisions on spellings RULES leaves open (documented here, see also the option d
 * ``haidi_pihu`` accepts §C's ``2`` / ``"off"`` (and booleans); it is stored as a bool.
 * ``sanyuan_qidui`` accepts ``false``/``"off"`` and ``true``/``"on"``; when on, a 七对-family reading
   holding all three dragons scores ``xiaosanyuan_qidui`` (×8, replaces 七对) if all three are pairs and
-  ``dasanyuan_qidui`` (×16) when at least one of them is a 4-of-a-kind ([CS] options 4–5).  These two
+  ``dasanyuan_qidui`` (×16) when all three are 4-of-a-kinds ([CS] options 4–5; mixed → 小三元七对).  These two
   ``values`` keys are extensions of Appendix 1.
 * ``liangdao_revealed_sigui_ming`` (RULES E#36, [TS]) is accepted too: a 亮倒 winner's 暗四归一 is
   scored as 明四归一 (his concealed tiles are face up).

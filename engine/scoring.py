@@ -4,7 +4,9 @@ Follows RULES.md A8–A12 and Appendix 2 (DESIGN.md §2 "Scoring like the `mahjo
 
 * Readings: :func:`engine.readings.readings` (every standard decomposition + the 七对 reading).
 * Patterns per reading: :mod:`engine.fans`; the reading with the largest pattern product is used
-  (A10.1); ties go to the reading with more 番 names, then to the first in enumeration order.
+  (A10.1); ties go to the reading whose cap is higher (a 双龙/三龙七对 reading under ``8_sl16``, so the
+  winner gets "the largest total", E#1, E#46), then to the one with more 番 names, then to the first in
+  enumeration order.
 * Situational factors (reading-independent): 杠上开花 (self-draw with ``after_kong``), 杠上炮
   (discard with ``after_kong``), 抢杠胡 (``rob_kong``), 海底捞月 (self-draw with ``last_tile``),
   海底炮 (discard with ``last_tile``, only when ``values.haidipao`` > 1), 过胡翻番 (option
@@ -221,11 +223,18 @@ def best_reading(ctx: WinContext, rules: RuleSet) -> tuple[Reading, tuple[str, .
     hand_waits = waits(counts13, ctx.melds) if rules.kwx_rule is KwxRule.STRICT_SINGLE_WAIT else None
     hand = Hand(ctx.melds, ctx.win_tile, tuple(counts13), tuple(counts14), hand_waits, ctx.liangdao[ctx.winner])
     best: tuple[Reading, tuple[str, ...], int] | None = None
+    best_key: tuple[int, int, int] = (0, 0, 0)
     for reading in options:
         names, product = reading_fans(reading, hand, rules)
-        if best is None or (product, len(names)) > (best[2], len(best[1])):
-            best = (reading, names, product)
+        cap = rules.cap_for(reading.longs)
+        key = (product, _UNCAPPED if cap is None else cap, len(names))
+        if best is None or key > best_key:
+            best, best_key = (reading, names, product), key
     return best
+
+
+_UNCAPPED = 1 << 30
+"""Sort key of "no cap" when readings tie on their pattern product (E#1: the largest total)."""
 
 
 def _situational(ctx: WinContext, rules: RuleSet, patterns: int) -> list[tuple[str, int, bool]]:
