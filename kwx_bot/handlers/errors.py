@@ -8,19 +8,15 @@ because every change is one transaction; the user sees a short apology instead o
 from __future__ import annotations
 
 import logging
-import time
 from typing import Any
 
 from telegram import Update
 
-from ..texts import esc
 from .common import SERVICE_KEY
 
 __all__ = ["on_error"]
 
 log = logging.getLogger("kwx.errors")
-_last_report = [0.0]
-REPORT_INTERVAL = 60.0
 
 
 async def on_error(update: object, context: Any) -> None:
@@ -35,12 +31,7 @@ async def on_error(update: object, context: Any) -> None:
     service = context.application.bot_data.get(SERVICE_KEY)
     if service is None:
         return
-    admin = service.settings.admin_chat_id
-    now = time.monotonic()
-    if admin is not None and now - _last_report[0] >= REPORT_INTERVAL:
-        _last_report[0] = now
-        text = f"kwx error: {esc(type(error).__name__)}: {esc(str(error))[:300]} (chat {chat.id if chat else '-'})"
-        await service.sender.send_text(admin, text, notify=False)
+    await service.report(f"kwx error: {type(error).__name__}: {str(error)[:300]} (chat {chat.id if chat else '-'})")
     if isinstance(update, Update) and update.effective_message is not None and update.callback_query is None and chat:
         try:  # in the chat's language: the user's in private, the group's setting in a group
             if chat.type == "private":

@@ -1,10 +1,15 @@
 """The table service: what handlers call (DESIGN.md §4 "Handlers are thin").
 
 :class:`TableService` wires :class:`~.tables.Tables` (open tables, loaded from SQLite),
-:class:`~.play.Play` (decisions and commits), :class:`~.lobby.Lobby` (table life),
-:class:`~.present.Presenter` (messages) and the timers.  Each entry point takes plain values
-(user id, chat id, callback data) — never Telegram objects — and an ``answer`` callback for button
-presses, which it calls exactly once, before any slow work (rendering, sends).
+:class:`~.play.Play` (decisions and commits), :class:`~.deadlines.Deadlines` (time-outs),
+:class:`~.lobby.Lobby` (table life), :class:`~.present.Presenter` (messages), the timers, and the
+command services :class:`~.reports.Reports` (``/score`` ...), :class:`~.admin.Admin`
+(``/settings``, ``/season``, ``/kill``, ``/kick``) and :class:`~.info.Info` (``/help``, ``/rules``,
+``/calc``); command replies go out through :meth:`TableService.deliver`.  Failures inside a table's
+work are logged with the table and chat, and the group gets a short notice
+(:meth:`TableService.trouble`).  Each entry point takes plain values (user id, chat id, callback
+data) — never Telegram objects — and an ``answer`` callback for button presses, which it calls
+exactly once, before any slow work (rendering, sends).
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from ..pictures import Pictures
 from ..sender import Sender
 from ..settings import Settings, normalize_language
 from ..store import Store, TableStatus
-from ..texts import name
+from ..texts import esc, name
 from .admin import Admin
 from .deadlines import Deadlines
 from .info import Info
@@ -43,6 +48,8 @@ log = logging.getLogger("kwx.service")
 
 TROUBLE_INTERVAL = 300.0
 """At most one "something went wrong" notice per table in this many seconds."""
+REPORT_INTERVAL = 60.0
+"""At most one error report to the operator's admin chat in this many seconds."""
 
 
 class TableService:
@@ -76,6 +83,7 @@ class TableService:
         self._users: dict[int, UserInfo] = {}
         self._bg: set[asyncio.Task[Any]] = set()
         self._trouble: dict[int, float] = {}
+        self._last_report = -REPORT_INTERVAL
         sender.on_forbidden = self.on_forbidden
         sender.on_migrated = self.on_migrated
 
@@ -130,13 +138,26 @@ class TableService:
     async def _present(self, live: LiveTable) -> None:
         try:
             await self.present.sync(live)
-        except Exception:
+        except Exception as error:
             log.exception("table %s (chat %s): presentation failed", live.table_id, live.row.chat_id)
-            await self.trouble(live)
+            await self.trouble(live, error)
 
-    async def trouble(self, live: LiveTable) -> None:
+    async def report(self, text: str) -> None:
+        """A short error report to the operator's ``KWX_ADMIN_CHAT_ID`` (at most one per
+        :data:`REPORT_INTERVAL`; nothing without an admin chat)."""
+        admin = self.settings.admin_chat_id
+        now = time.monotonic()
+        if admin is None or now - self._last_report < REPORT_INTERVAL:
+            return
+        self._last_report = now
+        await self.sender.send_text(admin, esc(text[:500]), notify=False)
+
+    async def trouble(self, live: LiveTable, error: BaseException | None = None) -> None:
         """Something failed at a table (already logged): tell its group briefly instead of staying
-        silent (at most once per :data:`TROUBLE_INTERVAL`); the committed game state is intact."""
+        silent (at most once per :data:`TROUBLE_INTERVAL`) and the operator; the committed game
+        state is intact."""
+        if error is not None:
+            await self.report(f"kwx error at table {live.table_id} (chat {live.row.chat_id}): {error!r}")
         now = time.monotonic()
         if now - self._trouble.get(live.table_id, -TROUBLE_INTERVAL) < TROUBLE_INTERVAL:
             return
@@ -271,17 +292,18 @@ class TableService:
         if live is None:
             await answer(Reply(tr.gettext("This table is closed.")))
             return
-        if button.op in LOBBY_OPS:
-            await self.lobby.press(live, user.user_id, button, answer, tr)
-        elif button.op in GAME_OPS:
-            if await self.play.press(live, user.user_id, message_id, button, answer):
-                try:
+        try:
+            if button.op in LOBBY_OPS:
+                await self.lobby.press(live, user.user_id, button, answer, tr)
+            elif button.op in GAME_OPS:
+                if await self.play.press(live, user.user_id, message_id, button, answer):
                     await self._after_change(live, user.user_id, button)
-                except Exception:
-                    log.exception("table %s: presenting user %s's press failed", live.table_id, user.user_id)
-                    await self.trouble(live)
-        else:  # pragma: no cover - every Op is routed
-            await answer(Reply())
+            else:  # pragma: no cover - every Op is routed
+                await answer(Reply())
+        except Exception as error:  # the press's transaction rolled back or committed whole
+            log.exception("table %s (chat %s): user %s's press %r failed", live.table_id, live.row.chat_id,
+                          user.user_id, data)  # fmt: skip
+            await self.trouble(live, error)
 
     async def _after_change(self, live: LiveTable, user_id: int, button: Button) -> None:
         ui_only = button.op in (Op.LIANGDAO_MENU, Op.LIANGDAO_PICK, Op.BACK)
@@ -301,9 +323,9 @@ class TableService:
                     await self.present.sync(live)
             else:
                 await self.lobby.on_expire(live, self.tables.clock)
-        except Exception:
+        except Exception as error:
             log.exception("table %s (chat %s): deadline handling failed", table_id, live.row.chat_id)
-            await self.trouble(live)
+            await self.trouble(live, error)
 
     async def on_forbidden(self, chat_id: int) -> None:
         """A send was refused with 403: a private chat means the player cannot be reached; their

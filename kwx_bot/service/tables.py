@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..config_menu import GroupConfig
-from ..game import load_events
+from ..game import RuleError, RuleSet, load_events
 from ..i18n import Translator, translator
 from ..settings import Settings, normalize_language
 from ..store import Store, TableRow, TableStatus
@@ -97,8 +97,16 @@ class Tables:
 
     @staticmethod
     def table_config(config: GroupConfig) -> tuple[Any, dict[str, Any]]:
-        """A table's ``rules`` and ``options`` (timers) from its group's settings."""
-        return config.rules, {"discard_seconds": config.discard_seconds, "claim_seconds": config.claim_seconds}
+        """A table's ``rules`` and ``options`` (timers) from its group's settings (stored rules the
+        engine no longer accepts give the standard game rather than a table that cannot deal)."""
+        rules = config.rules
+        if config.ruleset() == RuleSet() and rules != "standard":
+            try:
+                RuleSet.from_json(rules)
+            except RuleError:
+                log.warning("group rules %r are not valid any more: playing the standard game", rules)
+                rules = "standard"
+        return rules, {"discard_seconds": config.discard_seconds, "claim_seconds": config.claim_seconds}
 
     async def adopt_settings(self, live: LiveTable) -> None:
         """Give a table its group's current settings (caller holds ``live.lock``; never during a

@@ -142,9 +142,11 @@ async def test_an_internal_error_gets_a_short_group_message_and_the_table_stays_
     kwx.pictures = FailingResult(kwx.pictures)
     scenario = load("dealer_complete_hand")
     users = kwx.players("Ann", "Ben", "Cat")
+    operator = kwx.players("Operator")[0]
+    kwx.admin_chat_id = operator.id
     group = kwx.group(users)
     async with kwx.running() as service:
-        await kwx.start_bot(*users)
+        await kwx.start_bot(*users, operator)
         table_id = await deal_scenario(kwx, users, group, scenario)
         for action in scenario["actions"]:
             await perform(kwx, users, action)
@@ -152,6 +154,8 @@ async def test_an_internal_error_gets_a_short_group_message_and_the_table_stays_
         notice = kwx.fake.last_message(group)
         assert "Something went wrong on my side" in notice.text and "/hand" in notice.text
         assert "drawing the result failed" in caplog.text and f"table {table_id}" in caplog.text
+        report = kwx.fake.last_message(kwx.fake.private_chat(operator))
+        assert f"table {table_id}" in report.text and "drawing the result failed" in report.text
         hand = await service.store.current_hand(table_id)
         assert hand.status == "over" and len(await service.store.ledger_of_hand(hand.hand_id)) == 3
         # the table carries on: /new offers the next hand
