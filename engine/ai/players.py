@@ -81,10 +81,36 @@ class Level(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Tuning:
-    """The knobs of the ``normal`` level (defaults chosen by self-play, see benchmarks/bench_selfplay.py).
+    """The knobs of the ``normal`` level; the defaults were chosen by self-play matches of variants
+    (``benchmarks/bench_selfplay.py``; most knobs sit on a flat optimum, the 亮倒 cost does not).
 
-    Discard score = log2(value) + log2(1 + 有效牌) - ``shanten_cost`` * shanten - defence, where defence
-    = ``defence`` * (1 + shanten) * (``defence_early`` + share of the wall drawn) * danger.
+    Discard score (higher is better), for each tile that may be discarded::
+
+        log2(route value) + log2(1 + 有效牌) - shanten_cost * shanten - w * danger(tile)
+        w = defence * (1 + best shanten) * (defence_early + share of the 44-tile wall drawn)
+
+    and for a discard that leaves the hand ready: log2(1 + sum over live waits of copies * 番 *
+    (``ron_factor`` if the wait can also win on a discard)).
+
+    * ``shanten_cost``: log2 units one step of shanten is worth.
+    * ``qidui_factor`` / ``pengpeng_factor``: route value when 七对 / 碰碰胡 is as close as the best
+      route; ``kawuxing_factor``: a 4 and a 6 of a suit held (卡五星); ``sanyuan_factor``: two dragon
+      pairs or pungs.
+    * ``ron_factor``: weight of a wait that may win on a discard (番 >= 2, or any wait while some
+      other seat has 亮倒: its discards are then open to a 屁胡, RULES A8.2) — only with ``ron_open``
+      for the latter.
+    * ``defence``, ``defence_early``: the danger weight ``w`` above.
+    * 亮倒 (RULES A9) is declared when gain - cost > ``liangdao_margin``, with p = live waits / unseen
+      tiles, P_self = 1 - (1 - p)^(my draws left), P_any = 1 - (1 - p)^(3 * my draws left)::
+
+          gain = P_self * 2 * (min(2V, cap) - min(V, cap))           # ×2 on both payers of a 自摸
+                 + liangdao_ron * (P_any - P_self) * min(2V, cap)     # a 屁胡 may now win on discards
+                 - liangdao_hidden_ron * (P_any - P_self) * min(V, cap)   # a 大胡 no longer fed unseen
+          cost = liangdao_other_win * (1 - P_self) * 2 (x1.5 when another seat has 亮倒)
+
+      (V = mean 番 of the live waits; only one of the two ron terms applies).  The cost stands for
+      what a frozen hand loses: its 摸打 discards are open to every other hand (×2, and a 屁胡 may
+      take them), it pays ×2 on the others' wins and the 荒庄 penalty, and it cannot fold.
     """
 
     shanten_cost: float = 3.0
@@ -93,12 +119,12 @@ class Tuning:
     kawuxing_factor: float = 1.2
     sanyuan_factor: float = 1.5
     ron_factor: float = 1.5
+    ron_open: bool = True
     defence: float = 1.0
     defence_early: float = 0.3
     liangdao_ron: float = 0.2
     liangdao_hidden_ron: float = 0.5
     liangdao_other_win: float = 4.0
-    ron_open: bool = True
     liangdao_margin: float = 0.0
 
 
@@ -108,7 +134,7 @@ _DEFAULT_TUNING = Tuning()
 class _Ctx:
     """What one decision needs from the view, computed once (unseen counts lazily)."""
 
-    __slots__ = ("_unseen", "counts", "danger", "keys", "kinds", "nm", "rules", "view")
+    __slots__ = ("_unseen", "counts", "danger", "keys", "nm", "rules", "view")
 
     def __init__(self, view: SeatView, rules: RuleSet) -> None:
         self.view = view
@@ -118,7 +144,6 @@ class _Ctx:
         self.nm = len(view.melds)
         self.danger = danger_mask(view)
         self._unseen: list[int] | None = None
-        self.kinds: tuple[int, ...] | None = None
 
     @property
     def unseen(self) -> list[int]:
@@ -514,7 +539,7 @@ def _normal_discard(ctx: _Ctx, discards: list[int], liangdao: set[int], tuning: 
     for t in safe:
         o = offense[t]
         if flush_route is not None and t // 9 != suit and flush_route > o:
-            o = flush_route
+            o = flush_route + 0.01 * o  # among off-suit tiles, the one the fastest route needs least
         scored.append((o - w_def * threats[t], 0 if t == drawn else 1, t))
     scored.sort(key=lambda x: (-x[0], x[1], x[2]))
     tile = scored[0][2]
@@ -598,7 +623,7 @@ def _declare(ctx: _Ctx, info: tuple[float, int, float], tuning: Tuning) -> bool:
 
     Gain: ×2 on the 自摸 (both others pay, capped, A11.5) and, for a 屁胡, wins on discards.
     Loss: a hidden 大胡 wait that others would have fed; paying ×2 when another seat wins; being
-    unable to fold; the 荒庄 penalty (A14.2).
+    unable to fold; the 荒庄 penalty (A14.2).  The formula is in :class:`Tuning`.
     """
     _, live, value = info
     if live <= 0:
