@@ -78,8 +78,8 @@ def build_application(
             builder = builder.base_url(f"{settings.api_base_url}/bot").base_file_url(
                 f"{settings.api_base_url}/file/bot"
             )
-        if settings.rate_limit:
-            builder = builder.rate_limiter(TrackingRateLimiter(throttle, max_retries=2))
+    if settings.rate_limit:  # production (tests opt in): PTB's limiter, retrying 429s, reporting its pauses
+        builder = builder.rate_limiter(TrackingRateLimiter(throttle, max_retries=2))
 
     async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         opened = store if store is not None else await Store.open(settings.db_path)

@@ -2,11 +2,11 @@
 rate-limited does not count against a player").
 
 :class:`ThrottleLog` records intervals (unix seconds on the service clock) during which a send to a
-chat was held back: the sender's own waits after a 429 ``RetryAfter`` and, in production, the time a
-call spent inside PTB's ``AIORateLimiter`` beyond the HTTP request itself (its per-group bucket and
-its ``retry_after`` pauses), measured by :class:`TrackingRateLimiter`.  A table's deadline is then
-extended by :meth:`ThrottleLog.blocked` — the length of the union of its chats' intervals since the
-deadline started — so a player is never timed out while the bot could not show them their turn.
+chat was held back by Telegram: the sender's own waits after a 429 ``RetryAfter`` and, in
+production, the ``retry_after`` pauses of PTB's ``AIORateLimiter`` (:class:`TrackingRateLimiter`).
+A table's deadline is then extended by :meth:`ThrottleLog.blocked` — the length of the union of its
+chats' intervals since the deadline started — so a player is never timed out while the bot could
+not show them their turn.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from collections import deque
 from collections.abc import Callable, Coroutine, Iterable
 from typing import Any
 
+from telegram.error import RetryAfter
 from telegram.ext import AIORateLimiter
 
 __all__ = ["ThrottleLog", "TrackingRateLimiter"]
@@ -81,8 +82,9 @@ class ThrottleLog:
 
 
 class TrackingRateLimiter(AIORateLimiter):
-    """``AIORateLimiter`` that reports, per chat, the time a call was held back (its limiter queue
-    and ``retry_after`` pauses: the call's duration minus its HTTP requests) to a :class:`ThrottleLog`."""
+    """``AIORateLimiter`` that reports, per chat, the pauses it makes after a 429 ``RetryAfter``
+    (from the refusal to the retry) to a :class:`ThrottleLog`.  Its own pacing of group messages
+    (20 a minute) is not counted: that is the bot's choice, not Telegram holding it back."""
 
     def __init__(self, log: ThrottleLog, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -97,27 +99,29 @@ class TrackingRateLimiter(AIORateLimiter):
         data: dict[str, Any],
         rate_limit_args: int | None,
     ) -> Any:
-        """See ``AIORateLimiter.process_request``; records the held-back time of chat-bound calls."""
+        """See ``AIORateLimiter.process_request``; records the 429 pauses of chat-bound calls."""
         chat_id = _chat_id(data.get("chat_id"))
         if chat_id is None:
             return await super().process_request(callback, args, kwargs, endpoint, data, rate_limit_args)
-        spent = 0.0
+        log = self.log
+        pausing: list[int] = []  # the open ThrottleLog interval of a pause after a 429
 
-        async def timed(*a: Any, **kw: Any) -> Any:
-            nonlocal spent
-            t0 = time.monotonic()
+        def resume() -> None:
+            while pausing:
+                log.end(chat_id, pausing.pop())
+
+        async def tracked(*a: Any, **kw: Any) -> Any:
+            resume()
             try:
                 return await callback(*a, **kw)
-            finally:
-                spent += time.monotonic() - t0
+            except RetryAfter:
+                pausing.append(log.begin(chat_id))
+                raise
 
-        t0, start = time.monotonic(), self.log.clock()
         try:
-            return await super().process_request(timed, args, kwargs, endpoint, data, rate_limit_args)
+            return await super().process_request(tracked, args, kwargs, endpoint, data, rate_limit_args)
         finally:
-            held = time.monotonic() - t0 - spent
-            if held >= MIN_INTERVAL:
-                self.log.add(chat_id, start, start + held)
+            resume()
 
 
 def _chat_id(value: Any) -> int | None:

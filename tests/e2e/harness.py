@@ -68,6 +68,8 @@ class Kwx:
     default_language: str = "en"
     remind_seconds: float = 0.0
     admin_chat_id: int | None = None
+    rate_limit: bool = False
+    """Use the production rate limiter (AIORateLimiter with retries)."""
     flood_sleep: Callable[[float], Any] | None = None
     """How the bot waits out a 429 (None: real time); see :meth:`wait_floods_on_fake_clock`."""
     app: Application | None = None  # type: ignore[type-arg]
@@ -85,7 +87,8 @@ class Kwx:
     @property
     def settings(self) -> Settings:
         return Settings(
-            token=self.fake.token, db_path=self.db_path, rate_limit=False, table_edit_seconds=self.table_edit_seconds,
+            token=self.fake.token, db_path=self.db_path, rate_limit=self.rate_limit,
+            table_edit_seconds=self.table_edit_seconds,
             discard_seconds=self.discard_seconds, claim_seconds=self.claim_seconds,
             lobby_idle_seconds=self.lobby_idle_seconds, default_language=self.default_language,
             remind_seconds=self.remind_seconds, admin_chat_id=self.admin_chat_id,
