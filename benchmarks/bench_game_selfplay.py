@@ -34,8 +34,9 @@ def checked(n: int) -> int:
     for i in range(n):
         rules = RULE_VARIANTS[i % len(RULE_VARIANTS)]
         try:
-            play_hand(f"bench-{i}", rules, rng, eager_policy if i % 2 else uniform_policy, exact_every=0.004,
-                      stats=stats)
+            play_hand(
+                f"bench-{i}", rules, rng, eager_policy if i % 2 else uniform_policy, exact_every=0.004, stats=stats
+            )
         except AssertionError as exc:
             print(f"FAILED at hand {i} (seed 'bench-{i}', rule variant {i % len(RULE_VARIANTS)}): {exc!r}")
             return 1
@@ -60,8 +61,10 @@ def bare(n: int) -> None:
             decisions += 1
     dt = time.perf_counter() - t0
     cpu = time.process_time() - c0
-    print(f"bare: {n} hands in {dt:.2f} s = {n / dt:.0f} hands/s wall, {n / cpu:.0f} hands/s CPU "
-          f"({decisions / n:.0f} decisions per hand, {cpu / decisions * 1e6:.0f} us CPU per legal_actions + step)")
+    print(
+        f"bare: {n} hands in {dt:.2f} s = {n / dt:.0f} hands/s wall, {n / cpu:.0f} hands/s CPU "
+        f"({decisions / n:.0f} decisions per hand, {cpu / decisions * 1e6:.0f} us CPU per legal_actions + step)"
+    )
 
 
 def main() -> int:

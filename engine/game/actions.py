@@ -46,9 +46,7 @@ class ActionKind(enum.Enum):
         return self in _TILE_ACTS
 
 
-_TILE_ACTS = frozenset(
-    {ActionKind.DISCARD, ActionKind.LIANGDAO, ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG}
-)
+_TILE_ACTS = frozenset({ActionKind.DISCARD, ActionKind.LIANGDAO, ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG})
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,8 +85,9 @@ def action_from_json(value: object) -> Action:
     """Parse the ``play`` action form; raises ``ValueError`` (a :class:`NotationError` for bad tiles)
     saying what is wrong.  Checks shape only — whether the action is legal is :func:`decide`'s job."""
     if not isinstance(value, dict):
-        raise ValueError(f"an action must be an object like {{'seat': 0, 'act': 'discard', 'tile': '5s'}}, "
-                         f"got {value!r}")
+        raise ValueError(
+            f"an action must be an object like {{'seat': 0, 'act': 'discard', 'tile': '5s'}}, got {value!r}"
+        )
     unknown = set(value) - {"seat", "act", "tile"}
     if unknown:
         raise ValueError(f"unknown action key(s) {sorted(unknown)}; an action has seat, act and tile")
@@ -99,13 +98,11 @@ def action_from_json(value: object) -> Action:
     try:
         kind = ActionKind(act)
     except ValueError:
-        raise ValueError(
-            f"unknown act {act!r}; use one of {', '.join(k.value for k in ActionKind)}"
-        ) from None
+        raise ValueError(f"unknown act {act!r}; use one of {', '.join(k.value for k in ActionKind)}") from None
     raw_tile = value.get("tile")
     if kind.takes_tile:
         if not isinstance(raw_tile, str):
-            raise ValueError(f"act {kind.value!r} needs a tile, e.g. \"tile\": \"5s\"")
+            raise ValueError(f'act {kind.value!r} needs a tile, e.g. "tile": "5s"')
         tile = parse_tile(raw_tile)
         return Action(seat, kind, tile)
     if raw_tile is not None:

@@ -114,8 +114,13 @@ class Drew:
 
     def to_json(self) -> dict[str, Any]:
         """JSON form."""
-        return {"seq": self.seq, "type": self.type, "seat": self.seat, "tile": str(self.tile),
-                "replacement": self.replacement}
+        return {
+            "seq": self.seq,
+            "type": self.type,
+            "seat": self.seat,
+            "tile": str(self.tile),
+            "replacement": self.replacement,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,8 +138,15 @@ class Discarded:
 
     def to_json(self) -> dict[str, Any]:
         """JSON form."""
-        return {"seq": self.seq, "type": self.type, "seat": self.seat, "tile": str(self.tile),
-                "liangdao": self.liangdao, "waits": format_tiles(self.waits), "auto": self.auto}
+        return {
+            "seq": self.seq,
+            "type": self.type,
+            "seat": self.seat,
+            "tile": str(self.tile),
+            "liangdao": self.liangdao,
+            "waits": format_tiles(self.waits),
+            "auto": self.auto,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,8 +204,13 @@ class Ponged:
 
     def to_json(self) -> dict[str, Any]:
         """JSON form."""
-        return {"seq": self.seq, "type": self.type, "seat": self.seat, "tile": str(self.tile),
-                "from_seat": self.from_seat}
+        return {
+            "seq": self.seq,
+            "type": self.type,
+            "seat": self.seat,
+            "tile": str(self.tile),
+            "from_seat": self.from_seat,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,9 +229,16 @@ class Konged:
 
     def to_json(self) -> dict[str, Any]:
         """JSON form."""
-        return {"seq": self.seq, "type": self.type, "seat": self.seat, "kind": self.kind.value,
-                "tile": str(self.tile), "from_seat": self.from_seat, "money": list(self.money),
-                "chain": self.chain}
+        return {
+            "seq": self.seq,
+            "type": self.type,
+            "seat": self.seat,
+            "kind": self.kind.value,
+            "tile": str(self.tile),
+            "from_seat": self.from_seat,
+            "money": list(self.money),
+            "chain": self.chain,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,8 +272,9 @@ def _win_to_json(w: WinView) -> dict[str, Any]:
     return {
         "seat": w.seat,
         "concealed": format_tiles(w.concealed),
-        "melds": [{"kind": m.kind.value, "tile": None if m.tile is None else str(m.tile), "source": m.source}
-                  for m in w.melds],
+        "melds": [
+            {"kind": m.kind.value, "tile": None if m.tile is None else str(m.tile), "source": m.source} for m in w.melds
+        ],
         "win_tile": str(w.win_tile),
         "by": w.by,
         "from_seat": w.from_seat,
@@ -333,21 +358,38 @@ def event_from_json(value: object) -> Event:
             if seed is not None and not isinstance(seed, str):
                 raise ValueError("hand_started 'seed' must be a string or null")
             return HandStarted(
-                seq, rules_from_json(d.get("rules")), _int(d, "dealer"),
-                tuple(tuple(parse_tiles(h)) for h in hands), _tiles(d, "wall"), seed,
+                seq,
+                rules_from_json(d.get("rules")),
+                _int(d, "dealer"),
+                tuple(tuple(parse_tiles(h)) for h in hands),
+                _tiles(d, "wall"),
+                seed,
             )
         if kind == "drew":
             return Drew(seq, _int(d, "seat"), _tile(d, "tile"), _bool(d, "replacement"))
         if kind == "discarded":
-            return Discarded(seq, _int(d, "seat"), _tile(d, "tile"), _bool(d, "liangdao"),
-                             tuple(parse_tiles(d.get("waits") or "")), _bool(d, "auto"))
+            return Discarded(
+                seq,
+                _int(d, "seat"),
+                _tile(d, "tile"),
+                _bool(d, "liangdao"),
+                tuple(parse_tiles(d.get("waits") or "")),
+                _bool(d, "auto"),
+            )
         if kind == "window_opened":
             options = tuple(
                 ClaimOption(_int(o, "seat"), _int(o, "win"), _bool(o, "kong"), _bool(o, "pong"))
                 for o in d.get("options", [])
             )
-            return WindowOpened(seq, WindowKind(_str(d, "kind")), _int(d, "from_seat"), _tile(d, "tile"),
-                                options, _bool(d, "gangpao"), _bool(d, "last"))
+            return WindowOpened(
+                seq,
+                WindowKind(_str(d, "kind")),
+                _int(d, "from_seat"),
+                _tile(d, "tile"),
+                options,
+                _bool(d, "gangpao"),
+                _bool(d, "last"),
+            )
         if kind == "answered":
             answer = _str(d, "answer")
             if answer not in ("win", "kong", "pong", "pass"):
@@ -359,8 +401,15 @@ def event_from_json(value: object) -> Event:
             money = d.get("money")
             if not isinstance(money, list):
                 raise ValueError("konged needs 'money', a list of integers")
-            return Konged(seq, _int(d, "seat"), MeldKind(_str(d, "kind")), _tile(d, "tile"),
-                          _opt_int(d, "from_seat"), tuple(int(x) for x in money), _int(d, "chain"))
+            return Konged(
+                seq,
+                _int(d, "seat"),
+                MeldKind(_str(d, "kind")),
+                _tile(d, "tile"),
+                _opt_int(d, "from_seat"),
+                tuple(int(x) for x in money),
+                _int(d, "chain"),
+            )
         if kind == "hand_ended":
             result = HandResultView(
                 outcome=_str(d, "outcome"),

@@ -122,7 +122,7 @@ def kinds_for(rules: RuleSet) -> tuple[Tile, ...]:
 
 
 def _replace_seat(seats: tuple[SeatState, ...], i: int, seat: SeatState) -> tuple[SeatState, ...]:
-    return (*seats[:i], seat, *seats[i + 1:])
+    return (*seats[:i], seat, *seats[i + 1 :])
 
 
 def _chain_factor(rules: RuleSet, n: int) -> int:
@@ -289,14 +289,26 @@ def evolve(state: State, event: Event) -> State:
         seat = state.seats[i]
         hand, keys = moved(seat, event.tile, -2)
         seat = updated(
-            seat, hand=hand, keys=keys, melds=(*seat.melds, Meld(MeldKind.PONG, event.tile, event.from_seat)),
-            louhu=(), passed_pong=(),
+            seat,
+            hand=hand,
+            keys=keys,
+            melds=(*seat.melds, Meld(MeldKind.PONG, event.tile, event.from_seat)),
+            louhu=(),
+            passed_pong=(),
         )
         seats = _replace_seat(state.seats, i, seat)
         seats = _mark_claimed(seats, event.from_seat)
         return updated(
-            state, seq=seq, phase=Phase.TURN, seats=seats, turn=i, drawn=None, replacement=False,
-            turn_draws=(), chain=0, window=None,
+            state,
+            seq=seq,
+            phase=Phase.TURN,
+            seats=seats,
+            turn=i,
+            drawn=None,
+            replacement=False,
+            turn_draws=(),
+            chain=0,
+            window=None,
         )
     if isinstance(event, Konged):
         return _evolve_konged(state, event)
@@ -338,14 +350,31 @@ def _evolve_drew(state: State, event: Drew) -> State:
     seat = updated(seat, hand=hand, keys=keys, louhu=(), passed_pong=())
     if event.replacement:
         return updated(
-            state, seq=event.seq, phase=Phase.TURN, seats=_replace_seat(state.seats, i, seat),
-            back=state.back - 1, turn=i, drawn=event.tile, replacement=True,
-            turn_draws=(*state.turn_draws, event.tile), window=None, last_drawer=i,
+            state,
+            seq=event.seq,
+            phase=Phase.TURN,
+            seats=_replace_seat(state.seats, i, seat),
+            back=state.back - 1,
+            turn=i,
+            drawn=event.tile,
+            replacement=True,
+            turn_draws=(*state.turn_draws, event.tile),
+            window=None,
+            last_drawer=i,
         )
     return updated(
-        state, seq=event.seq, phase=Phase.TURN, seats=_replace_seat(state.seats, i, seat),
-        front=state.front + 1, turn=i, drawn=event.tile, replacement=False, turn_draws=(event.tile,),
-        chain=0, window=None, last_drawer=i,
+        state,
+        seq=event.seq,
+        phase=Phase.TURN,
+        seats=_replace_seat(state.seats, i, seat),
+        front=state.front + 1,
+        turn=i,
+        drawn=event.tile,
+        replacement=False,
+        turn_draws=(event.tile,),
+        chain=0,
+        window=None,
+        last_drawer=i,
     )
 
 
@@ -359,8 +388,11 @@ def _evolve_answered(state: State, event: Answered) -> State:
         seat = seats[event.seat]
         changed = False
         if option.win and event.answer != "win":
-            seat = updated(seat, louhu=(*seat.louhu, (window.tile, option.win)),
-                           declined=seat.declined + (1 if seat.liangdao else 0))
+            seat = updated(
+                seat,
+                louhu=(*seat.louhu, (window.tile, option.win)),
+                declined=seat.declined + (1 if seat.liangdao else 0),
+            )
             changed = True
         if option.pong and event.answer not in ("pong", "win") and state.rules.guoshou_peng:
             seat = updated(seat, passed_pong=(*seat.passed_pong, window.tile))
@@ -389,15 +421,20 @@ def _evolve_konged(state: State, event: Konged) -> State:
     elif event.kind is MeldKind.ADDED_KONG:
         hand, keys = moved(seat, t, -1)
         melds = tuple(
-            Meld(MeldKind.ADDED_KONG, t, m.source) if m.kind is MeldKind.PONG and m.tile == t else m
-            for m in seat.melds
+            Meld(MeldKind.ADDED_KONG, t, m.source) if m.kind is MeldKind.PONG and m.tile == t else m for m in seat.melds
         )
         seat = updated(seat, hand=hand, keys=keys, melds=melds)
         turn_draws = state.turn_draws
     else:
         hand, keys = moved(seat, t, -3)
-        seat = updated(seat, hand=hand, keys=keys, melds=(*seat.melds, Meld(MeldKind.KONG, t, event.from_seat)),
-                       louhu=(), passed_pong=())
+        seat = updated(
+            seat,
+            hand=hand,
+            keys=keys,
+            melds=(*seat.melds, Meld(MeldKind.KONG, t, event.from_seat)),
+            louhu=(),
+            passed_pong=(),
+        )
         turn_draws = ()
     seats = _replace_seat(seats, i, seat)
     if event.kind is MeldKind.KONG:
@@ -408,8 +445,16 @@ def _evolve_konged(state: State, event: Konged) -> State:
             updated(s, kong_money=s.kong_money + m) if m else s for s, m in zip(seats, event.money, strict=True)
         )
     return updated(
-        state, seq=event.seq, phase=Phase.KONGED, seats=seats, turn=i, drawn=None, replacement=False,
-        turn_draws=turn_draws, chain=event.chain, window=None,
+        state,
+        seq=event.seq,
+        phase=Phase.KONGED,
+        seats=seats,
+        turn=i,
+        drawn=None,
+        replacement=False,
+        turn_draws=turn_draws,
+        chain=event.chain,
+        window=None,
     )
 
 
@@ -485,8 +530,7 @@ def _kong_check(state: State, kind: ActionKind, tile: Tile) -> IllegalAction | N
     if seat.liangdao:
         mode = rules.liangdao_kong
         if mode is LiangdaoKong.NONE or (
-            mode is LiangdaoKong.ANPU_AND_BUGANG_ONLY
-            and (kind is ActionKind.CONCEALED_KONG or tile != state.drawn)
+            mode is LiangdaoKong.ANPU_AND_BUGANG_ONLY and (kind is ActionKind.CONCEALED_KONG or tile != state.drawn)
         ):
             return IllegalAction(
                 Reason.LIANGDAO_KONG_FORBIDDEN,
@@ -665,8 +709,9 @@ def _louhu_blocks(rules: RuleSet, seat: SeatState, tile: Tile, m: int) -> bool:
     return any(t == tile and m <= p for t, p in seat.louhu)
 
 
-def _window_options(state: State, kind: WindowKind, from_seat: int, tile: Tile, gangpao: bool,
-                    last: bool) -> tuple[ClaimOption, ...]:
+def _window_options(
+    state: State, kind: WindowKind, from_seat: int, tile: Tile, gangpao: bool, last: bool
+) -> tuple[ClaimOption, ...]:
     rules = state.rules
     probe = Window(kind, from_seat, tile, (), (), gangpao, last)
     out = []
@@ -755,8 +800,9 @@ def _validate(state: State, action: Action) -> None:
         raise IllegalAction(Reason.UNEXPECTED_TILE, f"{kind.value} takes no tile")
     if state.phase is Phase.TURN:
         if kind in (ActionKind.PONG, ActionKind.KONG, ActionKind.PASS):
-            raise IllegalAction(Reason.NO_CLAIM_PENDING, f"there is no discard to {kind.value}: seat "
-                                f"{state.turn} is playing its turn")
+            raise IllegalAction(
+                Reason.NO_CLAIM_PENDING, f"there is no discard to {kind.value}: seat {state.turn} is playing its turn"
+            )
         if seat_no != state.turn:
             raise IllegalAction(Reason.NOT_YOUR_TURN, f"it is seat {state.turn}'s turn, not seat {seat_no}'s")
         err = _turn_check(state, action)
@@ -779,8 +825,9 @@ def _validate(state: State, action: Action) -> None:
     if window.answer(seat_no) is not None:
         raise IllegalAction(Reason.ALREADY_ANSWERED, f"seat {seat_no} has already answered")
     if seat_no not in window.pending():
-        raise IllegalAction(Reason.NOTHING_TO_CLAIM,
-                            f"another seat claimed 胡 on {window.tile}; seat {seat_no}'s answer cannot matter")
+        raise IllegalAction(
+            Reason.NOTHING_TO_CLAIM, f"another seat claimed 胡 on {window.tile}; seat {seat_no}'s answer cannot matter"
+        )
     ok = (
         kind is ActionKind.PASS
         or (kind is ActionKind.WIN and option.win > 0)
@@ -804,8 +851,17 @@ def _apply(b: _Builder, action: Action) -> None:
         elif kind is ActionKind.CONCEALED_KONG:
             assert action.tile is not None
             chain = _self_chain(s, action.tile)
-            b.emit(Konged(b.seq, i, MeldKind.CONCEALED_KONG, action.tile, None,
-                          _kong_money(s.rules, MeldKind.CONCEALED_KONG, i, None, chain), chain))
+            b.emit(
+                Konged(
+                    b.seq,
+                    i,
+                    MeldKind.CONCEALED_KONG,
+                    action.tile,
+                    None,
+                    _kong_money(s.rules, MeldKind.CONCEALED_KONG, i, None, chain),
+                    chain,
+                )
+            )
             _replacement(b)
         else:  # added kong
             assert action.tile is not None
@@ -869,8 +925,11 @@ def _complete_added_kong(b: _Builder, tile: Tile) -> None:
     s = b.state
     i = s.turn
     chain = _self_chain(s, tile)
-    b.emit(Konged(b.seq, i, MeldKind.ADDED_KONG, tile, None,
-                  _kong_money(s.rules, MeldKind.ADDED_KONG, i, None, chain), chain))
+    b.emit(
+        Konged(
+            b.seq, i, MeldKind.ADDED_KONG, tile, None, _kong_money(s.rules, MeldKind.ADDED_KONG, i, None, chain), chain
+        )
+    )
     _replacement(b)
 
 
@@ -902,8 +961,17 @@ def _resolve(b: _Builder) -> None:
     for seat, a in w.answers:
         if a == "kong":
             chain = s.chain + 1 if w.gangpao else 1
-            b.emit(Konged(b.seq, seat, MeldKind.KONG, w.tile, w.from_seat,
-                          _kong_money(s.rules, MeldKind.KONG, seat, w.from_seat, chain), chain))
+            b.emit(
+                Konged(
+                    b.seq,
+                    seat,
+                    MeldKind.KONG,
+                    w.tile,
+                    w.from_seat,
+                    _kong_money(s.rules, MeldKind.KONG, seat, w.from_seat, chain),
+                    chain,
+                )
+            )
             _replacement(b)
             return
     for seat, a in w.answers:
@@ -948,8 +1016,15 @@ def _advance(b: _Builder) -> None:
 # ============================================================================ endings
 
 
-def _win_view(state: State, seat_no: int, concealed: Sequence[Tile], win_tile: Tile, by: WinBy,
-              from_seat: int | None, score: WinScore) -> WinView:
+def _win_view(
+    state: State,
+    seat_no: int,
+    concealed: Sequence[Tile],
+    win_tile: Tile,
+    by: WinBy,
+    from_seat: int | None,
+    score: WinScore,
+) -> WinView:
     seat = state.seats[seat_no]
     return WinView(
         seat=seat_no,
@@ -993,8 +1068,9 @@ def _finish_claim_win(b: _Builder, winners: list[int]) -> None:
     _emit_result(b, "win", tuple(views), tuple(deltas), next_dealer)
 
 
-def _emit_result(b: _Builder, outcome: str, winners: tuple[WinView, ...], hand: Sequence[int],
-                 next_dealer: int) -> None:
+def _emit_result(
+    b: _Builder, outcome: str, winners: tuple[WinView, ...], hand: Sequence[int], next_dealer: int
+) -> None:
     s = b.state
     kong = tuple(seat.kong_money for seat in s.seats)
     result = HandResultView(
@@ -1015,7 +1091,11 @@ def _chajiao_share(state: State, winner: int, payer: int) -> int:
     concealed = tuple(seat.tiles())
     for t in seat.waits if seat.liangdao else wait_tiles(seat.hand, seat.keys, seat.melds):
         ctx = WinContext(
-            concealed=concealed, melds=seat.melds, win_tile=t, win_by=WinBy.SELF_DRAW, winner=winner,
+            concealed=concealed,
+            melds=seat.melds,
+            win_tile=t,
+            win_by=WinBy.SELF_DRAW,
+            winner=winner,
             liangdao=_liangdao_flags(state),
         )
         score = score_win(ctx, state.rules)

@@ -128,9 +128,7 @@ class Window:
         seat answers 胡; from then on only the unanswered seats that could also 胡."""
         answered = {s for s, _ in self.answers}
         any_win = any(a == "win" for _, a in self.answers)
-        return tuple(
-            o.seat for o in self.options if o.seat not in answered and (o.win or not any_win)
-        )
+        return tuple(o.seat for o in self.options if o.seat not in answered and (o.win or not any_win))
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,8 +52,9 @@ from engine.views import HandResultView, MeldView, WinView
 STD = RuleSet()
 
 
-def deal_events(hands: list[str], draws: str = "", tail: str = "", rules: RuleSet = STD,
-                dealer: int = 0) -> list[Event]:
+def deal_events(
+    hands: list[str], draws: str = "", tail: str = "", rules: RuleSet = STD, dealer: int = 0
+) -> list[Event]:
     """The start events of a deal: the hands given (completed with filler), ``draws`` first in the wall,
     ``tail`` last (``tail[0]`` is the first kong replacement)."""
     pool = [t for t in kinds_for(rules) for _ in range(4)]
@@ -197,19 +198,44 @@ def test_unsupported_reveal_option() -> None:
 
 def test_every_event_type_round_trips_through_json() -> None:
     events = [
-        HandStarted(1, RuleSet.from_json({"louhu": "strict", "values": {"kawuxing": 4}}), 2,
-                    (tuple(parse_tiles("1p")),) * 3, tuple(parse_tiles("5z9s")), "s"),
+        HandStarted(
+            1,
+            RuleSet.from_json({"louhu": "strict", "values": {"kawuxing": 4}}),
+            2,
+            (tuple(parse_tiles("1p")),) * 3,
+            tuple(parse_tiles("5z9s")),
+            "s",
+        ),
         Drew(2, 1, Tile.S5, True),
         Discarded(3, 1, Tile.RED, True, (Tile.P1, Tile.P4), False),
         WindowOpened(4, WindowKind.ROB, 0, Tile.S7, (ClaimOption(1, 2, False, False),), False, False),
         Answered(5, 1, "pass", False),
         Ponged(6, 2, Tile.P9, 0),
         Konged(7, 2, MeldKind.KONG, Tile.P9, 0, (-2, 0, 2), 2),
-        HandEnded(8, HandResultView(
-            "win",
-            (WinView(0, tuple(parse_tiles("123p789p234s46s88s")), (MeldView(MeldKind.PONG, Tile.P1, 2),), Tile.S5,
-                     "discard", 1, ("卡五星",), {1: 2}, False, "123p 456s"),),
-            (2, -2, 0), (0, 0, 0), (2, -2, 0), 0)),
+        HandEnded(
+            8,
+            HandResultView(
+                "win",
+                (
+                    WinView(
+                        0,
+                        tuple(parse_tiles("123p789p234s46s88s")),
+                        (MeldView(MeldKind.PONG, Tile.P1, 2),),
+                        Tile.S5,
+                        "discard",
+                        1,
+                        ("卡五星",),
+                        {1: 2},
+                        False,
+                        "123p 456s",
+                    ),
+                ),
+                (2, -2, 0),
+                (0, 0, 0),
+                (2, -2, 0),
+                0,
+            ),
+        ),
     ]
     for e in events:
         data = e.to_json()
@@ -237,11 +263,19 @@ def test_first_event_carries_the_chance_and_rules() -> None:
 
 def test_action_json_form() -> None:
     a = action_from_json({"seat": 1, "act": "added_kong", "tile": "7s"})
-    assert a == Action(1, ActionKind.ADDED_KONG, Tile.S7) and a.to_json() == {"seat": 1, "act": "added_kong",
-                                                                                "tile": "7s"}
+    assert a == Action(1, ActionKind.ADDED_KONG, Tile.S7) and a.to_json() == {
+        "seat": 1,
+        "act": "added_kong",
+        "tile": "7s",
+    }
     assert action_from_json({"seat": 2, "act": "pass"}).to_json(with_seat=False) == {"act": "pass"}
-    for bad in ({"seat": 3, "act": "pass"}, {"seat": 0, "act": "discard"}, {"seat": 0, "act": "pong", "tile": "1p"},
-                {"seat": 0, "act": "pass", "x": 1}, []):
+    for bad in (
+        {"seat": 3, "act": "pass"},
+        {"seat": 0, "act": "discard"},
+        {"seat": 0, "act": "pong", "tile": "1p"},
+        {"seat": 0, "act": "pass", "x": 1},
+        [],
+    ):
         with pytest.raises(ValueError):
             action_from_json(bad)
 
@@ -335,8 +369,7 @@ def test_louhu_lifted_by_pong() -> None:
     """E#9: a 碰 lifts 漏胡 (like a draw): W passes 7s, its 9s win is then blocked but it may 碰 9s."""
     state = deal(["111p333p555p77s99s", "7s", "9s"], dealer=1)
     state = play(state, "1 discard 7s", "0 pass", "2 discard 9s")
-    assert state.seats[0].louhu and legal_actions(state, 0) == [Action(0, ActionKind.PONG),
-                                                                 Action(0, ActionKind.PASS)]
+    assert state.seats[0].louhu and legal_actions(state, 0) == [Action(0, ActionKind.PONG), Action(0, ActionKind.PASS)]
     state = play(state, "0 pong")
     assert state.seats[0].louhu == () and state.turn == 0
 
@@ -344,8 +377,10 @@ def test_louhu_lifted_by_pong() -> None:
 def test_pihu_cannot_win_on_discard_but_liangdao_payer_lifts_it() -> None:
     state = deal(["123p456p789p88s99s", "9s", ""], dealer=1)
     state = play(state, "1 discard 9s")
-    assert state.to_act() == (0,) and legal_actions(state, 0) == [Action(0, ActionKind.PONG),
-                                                                   Action(0, ActionKind.PASS)]
+    assert state.to_act() == (0,) and legal_actions(state, 0) == [
+        Action(0, ActionKind.PONG),
+        Action(0, ActionKind.PASS),
+    ]
     assert reason(state, "0 win") is Reason.PIHU_CANNOT_WIN_ON_DISCARD
 
 
@@ -419,8 +454,9 @@ def test_no_kong_after_pong_and_none_on_the_last_tile() -> None:
     assert all(a.kind is ActionKind.DISCARD or a.kind is ActionKind.LIANGDAO for a in legal_actions(state, 0))
     state = deal(["1111p", "", ""], dealer=1)
     while state.wall_remaining:
-        state = play(state, f"{state.to_act()[0]} discard *" if state.phase is Phase.TURN else
-                     f"{state.to_act()[0]} pass")
+        state = play(
+            state, f"{state.to_act()[0]} discard *" if state.phase is Phase.TURN else f"{state.to_act()[0]} pass"
+        )
     assert state.turn == 0 and reason(state, "0 concealed_kong 1p") is Reason.KONG_ON_LAST_TILE
     assert all(a.kind is not ActionKind.CONCEALED_KONG for a in legal_actions(state, 0))
 

@@ -169,8 +169,9 @@ def check_claims(state: State, disc: Discarded, window: WindowOpened | None) -> 
             assert s not in options
             continue
         o = options.get(s)
-        want_pong = (not last and not seat.liangdao and seat.hand[t] >= 2
-                     and not (rules.guoshou_peng and t in seat.passed_pong))
+        want_pong = (
+            not last and not seat.liangdao and seat.hand[t] >= 2 and not (rules.guoshou_peng and t in seat.passed_pong)
+        )
         assert (o is not None and o.pong) == want_pong, (s, t, o)
         if not seat.liangdao:
             assert (o is not None and o.kong) == (not last and seat.hand[t] == 3), (s, t, o)
@@ -181,9 +182,17 @@ def check_claims(state: State, disc: Discarded, window: WindowOpened | None) -> 
             assert complete
         if complete and not seat.louhu:
             ctx = WinContext(
-                concealed=tuple(seat.tiles()), melds=seat.melds, win_tile=t, win_by=WinBy.DISCARD, winner=s,
-                discarder=disc.seat, liangdao=tuple(x.liangdao for x in state.seats), after_kong=state.chain > 0,
-                last_tile=last, kong_chain=max(state.chain, 1), declined_wins=seat.declined,
+                concealed=tuple(seat.tiles()),
+                melds=seat.melds,
+                win_tile=t,
+                win_by=WinBy.DISCARD,
+                winner=s,
+                discarder=disc.seat,
+                liangdao=tuple(x.liangdao for x in state.seats),
+                after_kong=state.chain > 0,
+                last_tile=last,
+                kong_chain=max(state.chain, 1),
+                declined_wins=seat.declined,
             )
             score = score_win(ctx, rules)
             assert (o.win if o is not None else 0) == (score.multiplier[disc.seat] if score.legal else 0), (s, t)
@@ -240,8 +249,12 @@ def play_hand(
     try:
         return _play_hand(seed, rules, dealer, rng, policy, sample_accept, exact_every, stats, choices, taken)
     except (AssertionError, IllegalAction) as exc:
-        scenario = {"rules": rules_to_json(rules), "dealer": dealer, "seed": seed,
-                    "actions": [a.to_json() for a in taken]}
+        scenario = {
+            "rules": rules_to_json(rules),
+            "dealer": dealer,
+            "seed": seed,
+            "actions": [a.to_json() for a in taken],
+        }
         raise AssertionError(f"{exc!r}\nreplay: {json.dumps(scenario, ensure_ascii=False)}") from exc
 
 
@@ -328,8 +341,6 @@ def _play_hand(
         stats.draws += 1
     stats.liangdao += sum(1 for s in state.seats if s.liangdao)
     return state, events
-
-
 
 
 def test_seeded_selfplay() -> None:

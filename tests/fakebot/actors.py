@@ -61,8 +61,12 @@ class Actors:
         """The one-to-one chat between ``user`` and the bot (id = user id)."""
         chat = self.chats.get(user.id)
         if chat is None:
-            chat = FakeChat(user.id, ChatType.PRIVATE, user=user,
-                            members={user.id: MemberStatus.MEMBER, self.bot.id: MemberStatus.MEMBER})
+            chat = FakeChat(
+                user.id,
+                ChatType.PRIVATE,
+                user=user,
+                members={user.id: MemberStatus.MEMBER, self.bot.id: MemberStatus.MEMBER},
+            )
             self.chats[user.id] = chat
         return chat
 
@@ -88,8 +92,7 @@ class Actors:
             chat_id = -(1000000000000 + 100 + number) if supergroup else -(400000000 + number)
         if chat_id in self.chats:
             raise ValueError(f"chat id {chat_id} is taken")
-        chat = FakeChat(chat_id, ChatType.SUPERGROUP if supergroup else ChatType.GROUP, title=title,
-                        username=username)
+        chat = FakeChat(chat_id, ChatType.SUPERGROUP if supergroup else ChatType.GROUP, title=title, username=username)
         members = list(members)
         for user in members:
             chat.members[user.id] = MemberStatus.MEMBER
@@ -147,7 +150,12 @@ class Actors:
             if len(command) > 1:
                 entities.append({"type": "bot_command", "offset": 0, "length": len(command.encode("utf-16-le")) // 2})
         message = self._add_message(
-            target, sender, text=text, entities=tuple(entities), source_text=text, reply_to=reply_to,
+            target,
+            sender,
+            text=text,
+            entities=tuple(entities),
+            source_text=text,
+            reply_to=reply_to,
             sender_chat=target if anonymous_admin else None,
         )
         if target.is_private and user is not None:
@@ -250,13 +258,18 @@ class Actors:
         if not chat.is_private and not chat.status_of(user.id).is_present:
             raise ValueError(f"{user!r} is not in {chat!r}")
         query_id = str(4_300_000_000_000_000_000 + self._next("query"))
-        payload: dict[str, Any] = {"id": query_id, "from": user.to_json(), "chat_instance": chat.chat_instance,
-                                   "message": message.to_json()}
+        payload: dict[str, Any] = {
+            "id": query_id,
+            "from": user.to_json(),
+            "chat_instance": chat.chat_instance,
+            "message": message.to_json(),
+        }
         if data is not None:
             payload["data"] = data
         update = self._push_update("callback_query", payload)
-        record = CallbackQueryRecord(query_id, user, message, data, self.clock.monotonic(), update["update_id"],
-                                     seq=self._world_seq())
+        record = CallbackQueryRecord(
+            query_id, user, message, data, self.clock.monotonic(), update["update_id"], seq=self._world_seq()
+        )
         self.callback_queries[query_id] = record
         return record
 
@@ -265,10 +278,16 @@ class Actors:
     def _push_my_chat_member(
         self: FakeBotAPI, chat: FakeChat, by: FakeUser, old: MemberStatus, new: MemberStatus
     ) -> None:
-        self._push_update("my_chat_member", {
-            "chat": chat.to_json(), "from": by.to_json(), "date": self._now_date(),
-            "old_chat_member": member_json(self.bot, old), "new_chat_member": member_json(self.bot, new),
-        })
+        self._push_update(
+            "my_chat_member",
+            {
+                "chat": chat.to_json(),
+                "from": by.to_json(),
+                "date": self._now_date(),
+                "old_chat_member": member_json(self.bot, old),
+                "new_chat_member": member_json(self.bot, new),
+            },
+        )
 
     def block_bot(self: FakeBotAPI, user: FakeUser) -> None:
         """``user`` blocks the bot: a ``my_chat_member`` (kicked) update, then 403 "bot was blocked

@@ -39,8 +39,15 @@ ChatRef = FakeChat | FakeUser | int
 
 DEFAULT_TOKEN = "123456789:TEST-kwx-fake-token"
 MESSAGE_WRITE_METHODS = frozenset(
-    {"sendMessage", "sendPhoto", "sendDocument", "editMessageText", "editMessageCaption", "editMessageMedia",
-     "editMessageReplyMarkup"}
+    {
+        "sendMessage",
+        "sendPhoto",
+        "sendDocument",
+        "editMessageText",
+        "editMessageCaption",
+        "editMessageMedia",
+        "editMessageReplyMarkup",
+    }
 )
 """Methods that send or edit a chat message (DESIGN §7 counts these per turn)."""
 DEFAULT_EXCLUDED_UPDATES = frozenset({"chat_member", "message_reaction", "message_reaction_count"})
@@ -160,8 +167,13 @@ class FakeBotAPI(ApiMethods, Actors):
         files = dict(files or {})
         lname = method.lower()
         self._call_seq += 1
-        call = ApiCall(self._call_seq, method, dict(params or {}),
-                       {name: (f[0], len(f[1])) for name, f in files.items()}, self.clock.monotonic())
+        call = ApiCall(
+            self._call_seq,
+            method,
+            dict(params or {}),
+            {name: (f[0], len(f[1])) for name, f in files.items()},
+            self.clock.monotonic(),
+        )
         if lname != "getupdates":
             self._last_activity = asyncio.get_running_loop().time()
         if self.latency:
@@ -173,8 +185,9 @@ class FakeBotAPI(ApiMethods, Actors):
                 raise fake_limitation(f"method {method!r} is not implemented by the fake Bot API")
             p = Params(params, files)
             flood_chat = self._flood_chat(p)
-            retry_after = self.faults.check(lname, flood_chat.id if flood_chat else None,
-                                            group=flood_chat is not None and not flood_chat.is_private)
+            retry_after = self.faults.check(
+                lname, flood_chat.id if flood_chat else None, group=flood_chat is not None and not flood_chat.is_private
+            )
             if retry_after is not None:
                 call.chat_id = flood_chat.id if flood_chat else None
                 raise too_many_requests(retry_after)
@@ -273,7 +286,11 @@ class FakeBotAPI(ApiMethods, Actors):
         return chat
 
     def messages(
-        self, chat: ChatRef, *, from_bot: bool | None = None, include_deleted: bool = False,
+        self,
+        chat: ChatRef,
+        *,
+        from_bot: bool | None = None,
+        include_deleted: bool = False,
         since: int | None = None,
     ) -> list[FakeMessage]:
         """Messages of a chat in sending order (current state after edits).
@@ -292,8 +309,9 @@ class FakeBotAPI(ApiMethods, Actors):
             result.append(message)
         return result
 
-    def bot_messages(self, chat: ChatRef, *, include_deleted: bool = False, since: int | None = None
-                     ) -> list[FakeMessage]:
+    def bot_messages(
+        self, chat: ChatRef, *, include_deleted: bool = False, since: int | None = None
+    ) -> list[FakeMessage]:
         """The bot's messages in a chat (what a member sees the bot post), oldest first."""
         return self.messages(chat, from_bot=True, include_deleted=include_deleted, since=since)
 
@@ -365,7 +383,8 @@ class FakeBotAPI(ApiMethods, Actors):
         wanted = None if methods is None else {m.lower() for m in ([methods] if isinstance(methods, str) else methods)}
         chat_id = self.chat(chat).id if chat is not None else None
         return [
-            c for c in self.calls
+            c
+            for c in self.calls
             if c.seq >= since
             and (wanted is None or c.method.lower() in wanted)
             and (chat_id is None or c.chat_id == chat_id)
@@ -395,7 +414,11 @@ class FakeBotAPI(ApiMethods, Actors):
     # ================================================================== waiting
 
     async def wait_for(
-        self, predicate: Callable[[], T | None], timeout: float = 5.0, *, message: str | None = None,
+        self,
+        predicate: Callable[[], T | None],
+        timeout: float = 5.0,
+        *,
+        message: str | None = None,
         interval: float = 0.01,
     ) -> T:
         """Wait until ``predicate()`` returns something truthy, and return it.
@@ -420,8 +443,10 @@ class FakeBotAPI(ApiMethods, Actors):
 
     def _timeout_report(self, what: str, timeout: float) -> str:
         recent = "\n  ".join(repr(c) for c in self.calls[-12:]) or "(none)"
-        return (f"{what!s} not met within {timeout} s.\n last calls:\n  {recent}\n pending updates: "
-                f"{len(self.pending_updates)}; polls: {self.poll_count}; internal errors: {self.internal_errors}")
+        return (
+            f"{what!s} not met within {timeout} s.\n last calls:\n  {recent}\n pending updates: "
+            f"{len(self.pending_updates)}; polls: {self.poll_count}; internal errors: {self.internal_errors}"
+        )
 
     async def wait_for_message(
         self,
@@ -521,9 +546,15 @@ class FakeBotAPI(ApiMethods, Actors):
         return found
 
     def _add_message(self, chat: FakeChat, from_user: FakeUser, **fields: Any) -> FakeMessage:
-        message = FakeMessage(chat=chat, message_id=chat.allocate_message_id(), from_user=from_user,
-                              date=self._now_date(), sent_at=self.clock.monotonic(), seq=self._world_seq(),
-                              **fields)
+        message = FakeMessage(
+            chat=chat,
+            message_id=chat.allocate_message_id(),
+            from_user=from_user,
+            date=self._now_date(),
+            sent_at=self.clock.monotonic(),
+            seq=self._world_seq(),
+            **fields,
+        )
         chat.messages[message.message_id] = message
         self._signal.fire()
         return message

@@ -36,22 +36,63 @@ __all__ = [
 
 ENTITY_TYPES = frozenset(
     {
-        "mention", "hashtag", "cashtag", "bot_command", "url", "email", "phone_number", "bold",
-        "italic", "underline", "strikethrough", "spoiler", "blockquote", "expandable_blockquote",
-        "code", "pre", "text_link", "text_mention", "custom_emoji", "date_time",
+        "mention",
+        "hashtag",
+        "cashtag",
+        "bot_command",
+        "url",
+        "email",
+        "phone_number",
+        "bold",
+        "italic",
+        "underline",
+        "strikethrough",
+        "spoiler",
+        "blockquote",
+        "expandable_blockquote",
+        "code",
+        "pre",
+        "text_link",
+        "text_mention",
+        "custom_emoji",
+        "date_time",
     }
 )
 """Entity ``type`` values the Bot API accepts in an ``entities`` parameter."""
 
 HTML_TAGS = frozenset(
-    {"a", "b", "strong", "i", "em", "s", "strike", "del", "u", "ins", "tg-spoiler", "tg-emoji", "span",
-     "pre", "code", "blockquote"}
+    {
+        "a",
+        "b",
+        "strong",
+        "i",
+        "em",
+        "s",
+        "strike",
+        "del",
+        "u",
+        "ins",
+        "tg-spoiler",
+        "tg-emoji",
+        "span",
+        "pre",
+        "code",
+        "blockquote",
+    }
 )
 """Start tags Telegram's HTML parse mode supports (anything else: "Unsupported start tag")."""
 
 _SIMPLE_HTML = {
-    "b": "bold", "strong": "bold", "i": "italic", "em": "italic", "u": "underline", "ins": "underline",
-    "s": "strikethrough", "strike": "strikethrough", "del": "strikethrough", "tg-spoiler": "spoiler",
+    "b": "bold",
+    "strong": "bold",
+    "i": "italic",
+    "em": "italic",
+    "u": "underline",
+    "ins": "underline",
+    "s": "strikethrough",
+    "strike": "strikethrough",
+    "del": "strikethrough",
+    "tg-spoiler": "spoiler",
 }
 _SPACES = " \t\r\n\v\f"
 
@@ -149,8 +190,12 @@ def checked_link(url: str) -> str | None:
 def _link_entity(url: str, offset: int, length: int) -> dict[str, Any] | None:
     user = _USER_LINK.match(url.strip())
     if user:
-        return {"type": "text_mention", "offset": offset, "length": length,
-                "user": {"id": int(user.group(1)), "is_bot": False, "first_name": ""}}
+        return {
+            "type": "text_mention",
+            "offset": offset,
+            "length": length,
+            "user": {"id": int(user.group(1)), "is_bot": False, "first_name": ""},
+        }
     checked = checked_link(url)
     if checked is None:
         return None
@@ -289,9 +334,7 @@ def parse_html(source: str) -> ParsedText:
                         i += 1
                     value = source[token_begin:i].lower()
                     if i < n and source[i] not in _SPACES and source[i] != ">":
-                        raise err(
-                            f"Unexpected end of name token at byte offset {_byte_offset(source, token_begin)}"
-                        )
+                        raise err(f"Unexpected end of name token at byte offset {_byte_offset(source, token_begin)}")
                 else:
                     quote = source[i]
                     i += 1
@@ -313,9 +356,9 @@ def parse_html(source: str) -> ParsedText:
                 if tag == "a" and attribute == "href":
                     argument = value
                 elif tag == "code" and attribute == "class" and value.startswith("language-"):
-                    argument = value[len("language-"):]
+                    argument = value[len("language-") :]
                 elif tag == "span" and attribute == "class" and value.startswith("tg-"):
-                    argument = value[len("tg-"):]
+                    argument = value[len("tg-") :]
                 elif tag == "tg-emoji" and attribute == "emoji-id":
                     argument = value
             if i >= n:
@@ -339,9 +382,7 @@ def parse_html(source: str) -> ParsedText:
             raise err(f"Unclosed end tag at byte offset {begin_bytes}")
         top = stack[-1]
         if end_tag and end_tag != top.tag:
-            raise err(
-                f'Unmatched end tag at byte offset {begin_bytes}, expected "</{top.tag}>", found "</{end_tag}>"'
-            )
+            raise err(f'Unmatched end tag at byte offset {begin_bytes}, expected "</{top.tag}>", found "</{end_tag}>"')
         i = j + 1
         stack.pop()
         length = out.u16 - top.offset
@@ -355,8 +396,9 @@ def parse_html(source: str) -> ParsedText:
         elif top.tag == "tg-emoji":
             if not top.argument.isdigit() or int(top.argument) == 0:
                 raise err("Invalid custom emoji identifier specified")
-            entities.append({"type": "custom_emoji", "offset": top.offset, "length": length,
-                             "custom_emoji_id": top.argument})
+            entities.append(
+                {"type": "custom_emoji", "offset": top.offset, "length": length, "custom_emoji_id": top.argument}
+            )
         elif top.tag == "a":
             url = top.argument or out.text(top.out_index)
             link = _link_entity(url, top.offset, length)
@@ -364,18 +406,31 @@ def parse_html(source: str) -> ParsedText:
                 entities.append(link)
         elif top.tag == "code":
             previous = entities[-1] if entities else None
-            if (previous is not None and previous["type"] == "pre" and previous["offset"] == top.offset
-                    and previous["length"] == length and top.argument):
+            if (
+                previous is not None
+                and previous["type"] == "pre"
+                and previous["offset"] == top.offset
+                and previous["length"] == length
+                and top.argument
+            ):
                 previous["language"] = top.argument
             else:
-                entities.append({"type": "code", "offset": top.offset, "length": length,
-                                 "_language": top.argument})
+                entities.append({"type": "code", "offset": top.offset, "length": length, "_language": top.argument})
         elif top.tag == "pre":
             previous = entities[-1] if entities else None
-            if (previous is not None and previous["type"] == "code" and previous["offset"] == top.offset
-                    and previous["length"] == length and previous.get("_language")):
-                entities[-1] = {"type": "pre", "offset": top.offset, "length": length,
-                                "language": previous["_language"]}
+            if (
+                previous is not None
+                and previous["type"] == "code"
+                and previous["offset"] == top.offset
+                and previous["length"] == length
+                and previous.get("_language")
+            ):
+                entities[-1] = {
+                    "type": "pre",
+                    "offset": top.offset,
+                    "length": length,
+                    "language": previous["_language"],
+                }
             else:
                 entities.append({"type": "pre", "offset": top.offset, "length": length})
     if stack:
@@ -389,8 +444,15 @@ def parse_html(source: str) -> ParsedText:
 
 _MDV2_RESERVED = frozenset("_*[]()~`>#+-=|{}.!")
 _MDV2_NAMES = {
-    "bold": "Bold", "italic": "Italic", "underline": "Underline", "strikethrough": "Strikethrough",
-    "spoiler": "Spoiler", "code": "Code", "pre": "Pre", "text_link": "TextUrl", "custom_emoji": "CustomEmoji",
+    "bold": "Bold",
+    "italic": "Italic",
+    "underline": "Underline",
+    "strikethrough": "Strikethrough",
+    "spoiler": "Spoiler",
+    "code": "Code",
+    "pre": "Pre",
+    "text_link": "TextUrl",
+    "custom_emoji": "CustomEmoji",
 }
 
 
@@ -703,10 +765,9 @@ def validate_entities(text: str, entities: Any) -> tuple[dict[str, Any], ...]:
                 f"entity beginning at UTF-16 offset {offset} ends after the end of the text at UTF-16 "
                 f"offset {offset + length}"
             )
-        for field, needed_by in (("url", "text_link"), ("user", "text_mention"),
-                                 ("custom_emoji_id", "custom_emoji")):
+        for field, needed_by in (("url", "text_link"), ("user", "text_mention"), ("custom_emoji_id", "custom_emoji")):
             if kind == needed_by and not entity.get(field):
-                raise ValueError(f'can\'t parse MessageEntity: Can\'t find field "{field}"')
+                raise ValueError(f"can't parse MessageEntity: Can't find field \"{field}\"")
         if kind == "text_link" and checked_link(str(entity["url"])) is None:
             raise ValueError(f"entity URL '{entity['url']}' is invalid: Wrong HTTP URL")
         if length > 0:

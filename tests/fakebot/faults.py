@@ -24,8 +24,18 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 WRITE_METHODS = frozenset(
-    {"sendmessage", "sendphoto", "senddocument", "editmessagetext", "editmessagecaption", "editmessagemedia",
-     "editmessagereplymarkup", "deletemessage", "deletemessages", "sendchataction"}
+    {
+        "sendmessage",
+        "sendphoto",
+        "senddocument",
+        "editmessagetext",
+        "editmessagecaption",
+        "editmessagemedia",
+        "editmessagereplymarkup",
+        "deletemessage",
+        "deletemessages",
+        "sendchataction",
+    }
 )
 """Lower-cased chat-bound methods that random floods and rate limits apply to by default."""
 

@@ -37,19 +37,36 @@ MAX_UPLOAD_BYTES = 50 * 1024 * 1024
 MAX_COMMANDS = 100
 
 INLINE_BUTTON_ACTIONS = (
-    "url", "callback_data", "web_app", "login_url", "switch_inline_query",
-    "switch_inline_query_current_chat", "switch_inline_query_chosen_chat", "copy_text", "callback_game", "pay",
+    "url",
+    "callback_data",
+    "web_app",
+    "login_url",
+    "switch_inline_query",
+    "switch_inline_query_current_chat",
+    "switch_inline_query_chosen_chat",
+    "copy_text",
+    "callback_game",
+    "pay",
 )
 CHAT_ACTIONS = frozenset(
-    {"typing", "upload_photo", "record_video", "upload_video", "record_voice", "upload_voice",
-     "upload_document", "choose_sticker", "find_location", "record_video_note", "upload_video_note"}
+    {
+        "typing",
+        "upload_photo",
+        "record_video",
+        "upload_video",
+        "record_voice",
+        "upload_voice",
+        "upload_document",
+        "choose_sticker",
+        "find_location",
+        "record_video_note",
+        "upload_video_note",
+    }
 )
 _COMMAND = re.compile(r"^[a-z0-9_]{1,32}$")
 
 
-def parse_message_text(
-    source: str | None, parse_mode: str | None, entities: Any, *, caption: bool
-) -> ParsedText:
+def parse_message_text(source: str | None, parse_mode: str | None, entities: Any, *, caption: bool) -> ParsedText:
     """Turn a ``text``/``caption`` parameter into the plain text and entities Telegram stores.
 
     Applies ``parse_mode`` (or explicit ``entities``), trims whitespace and checks the length
@@ -117,8 +134,9 @@ def validate_inline_keyboard(rows: Any) -> list[list[dict[str, Any]]]:
         if not isinstance(row, list):
             raise bad_request('Field "inline_keyboard" of the InlineKeyboardMarkup should be an Array of Arrays')
         if len(row) > MAX_BUTTONS_PER_ROW:
-            raise fake_limitation(f"a row of {len(row)} inline buttons exceeds the undocumented limit of "
-                                  f"{MAX_BUTTONS_PER_ROW} per row")
+            raise fake_limitation(
+                f"a row of {len(row)} inline buttons exceeds the undocumented limit of {MAX_BUTTONS_PER_ROW} per row"
+            )
         clean_row: list[dict[str, Any]] = []
         for button in row:
             total += 1
@@ -126,7 +144,7 @@ def validate_inline_keyboard(rows: Any) -> list[list[dict[str, Any]]]:
                 raise bad_request("can't parse inline keyboard button: InlineKeyboardButton should be an Object")
             button = _strip_none(button)
             if "text" not in button:
-                raise bad_request('can\'t parse inline keyboard button: Can\'t find field "text"')
+                raise bad_request("can't parse inline keyboard button: Can't find field \"text\"")
             if not isinstance(button["text"], str):
                 raise bad_request('can\'t parse inline keyboard button: Field "text" must be of type String')
             if not button["text"].strip():
@@ -181,7 +199,7 @@ def normalize_reply_markup(value: Any, *, inline_only: bool = False) -> dict[str
         for row in keyboard:
             for button in row:
                 if isinstance(button, dict) and not isinstance(button.get("text"), str):
-                    raise bad_request('can\'t parse keyboard button: Can\'t find field "text"')
+                    raise bad_request("can't parse keyboard button: Can't find field \"text\"")
         reply_keyboard: dict[str, Any] = _strip_none(value)
         return reply_keyboard
     for flag in ("remove_keyboard", "force_reply"):

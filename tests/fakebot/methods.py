@@ -58,20 +58,50 @@ API_METHODS: dict[str, Callable[[FakeBotAPI, Params], Any]] = {}
 """Lower-cased Bot API method name -> implementation."""
 
 DELETE_WINDOW_SECONDS = 48 * 3600
-_SCOPES = frozenset({"default", "all_private_chats", "all_group_chats", "all_chat_administrators", "chat",
-                     "chat_administrators", "chat_member"})
+_SCOPES = frozenset(
+    {
+        "default",
+        "all_private_chats",
+        "all_group_chats",
+        "all_chat_administrators",
+        "chat",
+        "chat_administrators",
+        "chat_member",
+    }
+)
 _ADMIN_RIGHTS = {
-    "can_be_edited": False, "is_anonymous": False, "can_manage_chat": True, "can_delete_messages": True,
-    "can_manage_video_chats": True, "can_restrict_members": True, "can_promote_members": False,
-    "can_change_info": True, "can_invite_users": True, "can_post_stories": False, "can_edit_stories": False,
-    "can_delete_stories": False, "can_pin_messages": True,
+    "can_be_edited": False,
+    "is_anonymous": False,
+    "can_manage_chat": True,
+    "can_delete_messages": True,
+    "can_manage_video_chats": True,
+    "can_restrict_members": True,
+    "can_promote_members": False,
+    "can_change_info": True,
+    "can_invite_users": True,
+    "can_post_stories": False,
+    "can_edit_stories": False,
+    "can_delete_stories": False,
+    "can_pin_messages": True,
 }
 _RESTRICTED_FIELDS = {
-    "is_member": True, "can_change_info": False, "can_invite_users": False, "can_pin_messages": False,
-    "can_send_messages": True, "can_send_polls": False, "can_send_other_messages": False,
-    "can_add_web_page_previews": False, "can_manage_topics": False, "until_date": 0, "can_send_audios": False,
-    "can_send_documents": False, "can_send_photos": False, "can_send_videos": False,
-    "can_send_video_notes": False, "can_send_voice_notes": False, "can_edit_tag": False,
+    "is_member": True,
+    "can_change_info": False,
+    "can_invite_users": False,
+    "can_pin_messages": False,
+    "can_send_messages": True,
+    "can_send_polls": False,
+    "can_send_other_messages": False,
+    "can_add_web_page_previews": False,
+    "can_manage_topics": False,
+    "until_date": 0,
+    "can_send_audios": False,
+    "can_send_documents": False,
+    "can_send_photos": False,
+    "can_send_videos": False,
+    "can_send_video_notes": False,
+    "can_send_voice_notes": False,
+    "can_edit_tag": False,
     "can_react_to_messages": True,
 }
 _KEEP: Any = object()
@@ -123,8 +153,7 @@ class ApiMethods:
         if self._current_call is not None:
             self._current_call.chat_id = chat.id
         if chat.migrated_to is not None:
-            raise bad_request("group chat was upgraded to a supergroup chat",
-                              {"migrate_to_chat_id": chat.migrated_to})
+            raise bad_request("group chat was upgraded to a supergroup chat", {"migrate_to_chat_id": chat.migrated_to})
         if write:
             self._check_write_access(chat)
         return chat
@@ -238,8 +267,13 @@ class ApiMethods:
         reply_to = self._reply_target(p, chat)
         markup = normalize_reply_markup(p.json("reply_markup", error="can't parse reply keyboard markup JSON object"))
         message = self._add_message(
-            chat, self.bot, reply_to=reply_to, reply_markup=markup, silent=p.bool("disable_notification"),
-            message_thread_id=p.int("message_thread_id"), **content,
+            chat,
+            self.bot,
+            reply_to=reply_to,
+            reply_markup=markup,
+            silent=p.bool("disable_notification"),
+            message_thread_id=p.int("message_thread_id"),
+            **content,
         )
         return message.to_json()
 
@@ -279,10 +313,23 @@ class ApiMethods:
             scale = bound / longest
             alias = f"{stored.file_id}_s{index}"
             self.files[alias] = stored
-            sizes.append({"file_id": alias, "file_unique_id": f"{stored.file_unique_id}s{index}",
-                          "width": max(1, round(info.width * scale)), "height": max(1, round(info.height * scale))})
-        sizes.append({"file_id": stored.file_id, "file_unique_id": stored.file_unique_id, "width": info.width,
-                      "height": info.height, "file_size": len(data)})
+            sizes.append(
+                {
+                    "file_id": alias,
+                    "file_unique_id": f"{stored.file_unique_id}s{index}",
+                    "width": max(1, round(info.width * scale)),
+                    "height": max(1, round(info.height * scale)),
+                }
+            )
+        sizes.append(
+            {
+                "file_id": stored.file_id,
+                "file_unique_id": stored.file_unique_id,
+                "width": info.width,
+                "height": info.height,
+                "file_size": len(data),
+            }
+        )
         stored.photo_sizes = sizes
         return stored
 
@@ -296,10 +343,10 @@ class ApiMethods:
         if not isinstance(ref, str):
             raise bad_request(f"there is no {kind} in the request")
         if ref.startswith("attach://"):
-            name = ref[len("attach://"):]
+            name = ref[len("attach://") :]
             upload = p.files.get(name)
             if upload is None:
-                raise bad_request(f"can't find attached file \"{name}\"")
+                raise bad_request(f'can\'t find attached file "{name}"')
             return self._store_upload(upload, kind)
         if re.match(r"^https?://", ref):
             raise fake_limitation("the fake cannot download files from URLs; upload bytes or reuse a file_id")
@@ -370,8 +417,13 @@ def _text(p: Params, field: str, *, caption: bool) -> _Text:
 def get_me(fake: FakeBotAPI, p: Params) -> dict[str, Any]:
     """The bot's own User with its capabilities."""
     data = fake.bot.to_json()
-    data.update(can_join_groups=True, can_read_all_group_messages=not fake.privacy_mode,
-                supports_inline_queries=False, can_connect_to_business=False, has_main_web_app=False)
+    data.update(
+        can_join_groups=True,
+        can_read_all_group_messages=not fake.privacy_mode,
+        supports_inline_queries=False,
+        can_connect_to_business=False,
+        has_main_web_app=False,
+    )
     return data
 
 
@@ -409,8 +461,9 @@ async def get_updates(fake: FakeBotAPI, p: Params) -> list[dict[str, Any]]:
     100), waiting up to ``timeout`` seconds for one to arrive. A newer concurrent getUpdates
     terminates an older one with 409 Conflict, as on Telegram."""
     if fake.webhook_url:
-        raise conflict("can't use getUpdates method while webhook is active; use deleteWebhook to delete the "
-                       "webhook first")
+        raise conflict(
+            "can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first"
+        )
     offset = p.int("offset", 0) or 0
     limit = min(100, max(1, p.int("limit", 100) or 100))
     timeout = max(0.0, p.float("timeout", 0.0) or 0.0)
@@ -484,8 +537,14 @@ def send_photo(fake: FakeBotAPI, p: Params) -> dict[str, Any]:
     chat = fake._chat_param(p)
     caption = _text(p, "caption", caption=True)
     photo = fake._media_source(p, p.raw.get("photo"), "photo", field="photo")
-    return fake._send(p, chat, photo=photo, caption=caption.text or None, caption_entities=caption.entities,
-                      source_caption=caption.source)
+    return fake._send(
+        p,
+        chat,
+        photo=photo,
+        caption=caption.text or None,
+        caption_entities=caption.entities,
+        source_caption=caption.source,
+    )
 
 
 @api_method("sendDocument")
@@ -494,8 +553,14 @@ def send_document(fake: FakeBotAPI, p: Params) -> dict[str, Any]:
     chat = fake._chat_param(p)
     caption = _text(p, "caption", caption=True)
     document = fake._media_source(p, p.raw.get("document"), "document", field="document")
-    return fake._send(p, chat, document=document, caption=caption.text or None,
-                      caption_entities=caption.entities, source_caption=caption.source)
+    return fake._send(
+        p,
+        chat,
+        document=document,
+        caption=caption.text or None,
+        caption_entities=caption.entities,
+        source_caption=caption.source,
+    )
 
 
 @api_method("sendChatAction")
@@ -548,7 +613,7 @@ def edit_message_media(fake: FakeBotAPI, p: Params) -> dict[str, Any]:
     if kind not in ("photo", "document"):
         raise fake_limitation(f"InputMedia type {kind!r} is not supported (photo and document are)")
     if "media" not in media:
-        raise bad_request('can\'t parse InputMedia: Can\'t find field "media"')
+        raise bad_request("can't parse InputMedia: Can't find field \"media\"")
     stored = fake._media_source(p, media["media"], kind, field="media")
     caption = _Text(media.get("caption"), media.get("parse_mode"), media.get("caption_entities"), caption=True)
     markup = normalize_reply_markup(p.json("reply_markup"), inline_only=True)
@@ -628,8 +693,9 @@ def answer_callback_query(fake: FakeBotAPI, p: Params) -> bool:
         username = re.escape(fake.bot.username or "")
         if not re.match(rf"^(https?://)?(t|telegram)\.me/{username}\?start=[A-Za-z0-9_\-]{{1,64}}$", url, re.I):
             raise bad_request("URL_INVALID")
-    query.answer = CallbackAnswer(text or None, p.bool("show_alert"), url or None, p.int("cache_time", 0) or 0,
-                                  fake.clock.monotonic())
+    query.answer = CallbackAnswer(
+        text or None, p.bool("show_alert"), url or None, p.int("cache_time", 0) or 0, fake.clock.monotonic()
+    )
     fake._signal.fire()
     return True
 
@@ -642,9 +708,17 @@ def get_chat(fake: FakeBotAPI, p: Params) -> dict[str, Any]:
     """ChatFullInfo (with the fields PTB 22.8 requires)."""
     chat = fake._chat_param(p, write=False)
     data = chat.to_json()
-    data.update(accent_color_id=0, max_reaction_count=11,
-                accepted_gift_types={"unlimited_gifts": False, "limited_gifts": False, "unique_gifts": False,
-                                     "premium_subscription": False, "gifts_from_channels": False})
+    data.update(
+        accent_color_id=0,
+        max_reaction_count=11,
+        accepted_gift_types={
+            "unlimited_gifts": False,
+            "limited_gifts": False,
+            "unique_gifts": False,
+            "premium_subscription": False,
+            "gifts_from_channels": False,
+        },
+    )
     return data
 
 
@@ -713,5 +787,9 @@ def get_file(fake: FakeBotAPI, p: Params) -> dict[str, Any]:
     stored = fake.files.get(file_id)
     if stored is None:
         raise bad_request("wrong file_id or the file is temporarily unavailable")
-    return {"file_id": file_id, "file_unique_id": stored.file_unique_id, "file_size": stored.size,
-            "file_path": stored.file_path}
+    return {
+        "file_id": file_id,
+        "file_unique_id": stored.file_unique_id,
+        "file_size": stored.size,
+        "file_path": stored.file_path,
+    }

@@ -43,8 +43,7 @@ class MemberStatus(enum.StrEnum):
     @property
     def is_present(self) -> bool:
         """True for statuses that are inside the chat."""
-        return self in (MemberStatus.CREATOR, MemberStatus.ADMINISTRATOR, MemberStatus.MEMBER,
-                        MemberStatus.RESTRICTED)
+        return self in (MemberStatus.CREATOR, MemberStatus.ADMINISTRATOR, MemberStatus.MEMBER, MemberStatus.RESTRICTED)
 
     @property
     def is_admin(self) -> bool:
@@ -188,8 +187,7 @@ class StoredFile:
 
     def document_json(self) -> dict[str, Any]:
         """Bot API ``Document``."""
-        data: dict[str, Any] = {"file_id": self.file_id, "file_unique_id": self.file_unique_id,
-                                "file_size": self.size}
+        data: dict[str, Any] = {"file_id": self.file_id, "file_unique_id": self.file_unique_id, "file_size": self.size}
         if self.filename:
             data["file_name"] = self.filename
         if self.mime_type:
@@ -298,8 +296,7 @@ class FakeMessage:
         markup = self.reply_markup or {}
         rows = markup.get("inline_keyboard") or []
         return [
-            [InlineButton(b.get("text", ""), b.get("callback_data"), b.get("url"), r, c, b)
-             for c, b in enumerate(row)]
+            [InlineButton(b.get("text", ""), b.get("callback_data"), b.get("url"), r, c, b) for c, b in enumerate(row)]
             for r, row in enumerate(rows)
         ]
 
@@ -341,15 +338,27 @@ class FakeMessage:
 
     def snapshot(self, replaced_by: str) -> MessageVersion:
         """The current content as an immutable version record."""
-        return MessageVersion(self.text, self.entities, self.caption, self.caption_entities, self.media,
-                              self.reply_markup, self.edit_date, replaced_by)
+        return MessageVersion(
+            self.text,
+            self.entities,
+            self.caption,
+            self.caption_entities,
+            self.media,
+            self.reply_markup,
+            self.edit_date,
+            replaced_by,
+        )
 
     # ------------------------------------------------------------------ JSON
 
     def to_json(self, *, with_reply: bool = True) -> dict[str, Any]:
         """Bot API ``Message``."""
-        data: dict[str, Any] = {"message_id": self.message_id, "date": self.date, "chat": self.chat.to_json(),
-                                "from": self.from_user.to_json()}
+        data: dict[str, Any] = {
+            "message_id": self.message_id,
+            "date": self.date,
+            "chat": self.chat.to_json(),
+            "from": self.from_user.to_json(),
+        }
         if self.sender_chat is not None:
             data["sender_chat"] = self.sender_chat.to_json()
         if self.message_thread_id is not None:

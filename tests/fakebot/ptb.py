@@ -32,8 +32,12 @@ def http_request(*, pool_size: int = 16, read_timeout: float = 5.0, connect_time
     """An ``HTTPXRequest`` with test-friendly timeouts that ignores proxy environment variables
     (httpx honours ``HTTP_PROXY`` even for 127.0.0.1 — TELEGRAM.md §1.2)."""
     return HTTPXRequest(
-        connection_pool_size=pool_size, read_timeout=read_timeout, write_timeout=read_timeout,
-        connect_timeout=connect_timeout, pool_timeout=connect_timeout, httpx_kwargs={"trust_env": False},
+        connection_pool_size=pool_size,
+        read_timeout=read_timeout,
+        write_timeout=read_timeout,
+        connect_timeout=connect_timeout,
+        pool_timeout=connect_timeout,
+        httpx_kwargs={"trust_env": False},
     )
 
 
@@ -48,12 +52,14 @@ def application_builder(
     """
     builder = ApplicationBuilder().token(fake.token)
     if server is not None:
-        builder = (builder.base_url(server.base_url).base_file_url(server.base_file_url)
-                   .request(http_request(read_timeout=read_timeout))
-                   .get_updates_request(http_request(pool_size=1, read_timeout=read_timeout)))
+        builder = (
+            builder.base_url(server.base_url)
+            .base_file_url(server.base_file_url)
+            .request(http_request(read_timeout=read_timeout))
+            .get_updates_request(http_request(pool_size=1, read_timeout=read_timeout))
+        )
     else:
-        builder = (builder.request(FakeRequest(fake, read_timeout))
-                   .get_updates_request(FakeRequest(fake, read_timeout)))
+        builder = builder.request(FakeRequest(fake, read_timeout)).get_updates_request(FakeRequest(fake, read_timeout))
     return builder
 
 
@@ -61,8 +67,13 @@ def fake_bot(fake: FakeBotAPI, server: FakeBotServer | None = None) -> Bot:
     """A ``telegram.Bot`` for ``fake`` (HTTP via ``server`` or in-process); use
     ``async with fake_bot(...) as bot:`` so it is initialized (getMe) and shut down."""
     if server is not None:
-        return Bot(fake.token, base_url=server.base_url, base_file_url=server.base_file_url,
-                   request=http_request(), get_updates_request=http_request(pool_size=1))
+        return Bot(
+            fake.token,
+            base_url=server.base_url,
+            base_file_url=server.base_file_url,
+            request=http_request(),
+            get_updates_request=http_request(pool_size=1),
+        )
     return Bot(fake.token, request=FakeRequest(fake), get_updates_request=FakeRequest(fake))
 
 
@@ -96,8 +107,11 @@ async def run_application(
             await app.post_init(app)
         assert app.updater is not None, "the application was built without an Updater"
         await app.updater.start_polling(
-            poll_interval=0.0, timeout=dtm.timedelta(seconds=poll_timeout), allowed_updates=allowed_updates,
-            drop_pending_updates=drop_pending_updates, error_callback=error_callback or to_error_handlers,
+            poll_interval=0.0,
+            timeout=dtm.timedelta(seconds=poll_timeout),
+            allowed_updates=allowed_updates,
+            drop_pending_updates=drop_pending_updates,
+            error_callback=error_callback or to_error_handlers,
         )
         await app.start()
         yield app

@@ -82,10 +82,14 @@ async def test_text_length_counts_characters_after_entity_parsing(world):
     assert await error(fake, "sendMessage", chat_id=group.id, text="") == "Bad Request: message text is empty"
     assert await error(fake, "sendMessage", chat_id=group.id) == "Bad Request: message text is empty"
     assert await error(fake, "sendMessage", chat_id=group.id, text="  \n") == "Bad Request: text must be non-empty"
-    assert (await error(fake, "sendMessage", chat_id=group.id, text="<b>x", parse_mode="HTML")
-            == 'Bad Request: can\'t parse entities: Can\'t find end tag corresponding to start tag "b"')
-    assert (await error(fake, "sendMessage", chat_id=group.id, text="x", parse_mode="BBCode")
-            == "Bad Request: unsupported parse_mode")
+    assert (
+        await error(fake, "sendMessage", chat_id=group.id, text="<b>x", parse_mode="HTML")
+        == "Bad Request: can't parse entities: Can't find end tag corresponding to start tag \"b\""
+    )
+    assert (
+        await error(fake, "sendMessage", chat_id=group.id, text="x", parse_mode="BBCode")
+        == "Bad Request: unsupported parse_mode"
+    )
 
 
 async def test_html_message_stores_plain_text_entities_and_source(world):
@@ -102,8 +106,10 @@ async def test_caption_limit(world):
     fake, _, _, group = world
     photo = {"photo": ("p.png", png(), "image/png")}
     await ok(fake, "sendPhoto", files=photo, chat_id=group.id, caption="c" * 1024)
-    assert (await error(fake, "sendPhoto", files=photo, chat_id=group.id, caption="c" * 1025)
-            == "Bad Request: message caption is too long")
+    assert (
+        await error(fake, "sendPhoto", files=photo, chat_id=group.id, caption="c" * 1025)
+        == "Bad Request: message caption is too long"
+    )
 
 
 # ------------------------------------------------------------------------------ keyboards
@@ -114,17 +120,27 @@ async def test_caption_limit(world):
     [
         (keyboard([("ok", "x" * 65)]), "Bad Request: BUTTON_DATA_INVALID"),
         (keyboard([("ok", "中" * 22)]), "Bad Request: BUTTON_DATA_INVALID"),  # 66 UTF-8 bytes
-        (keyboard([("ok", "")]), "Bad Request: can't parse inline keyboard button: Text buttons are unallowed in "
-                                 "the inline keyboard"),
-        (json.dumps({"inline_keyboard": [[{"text": "plain"}]]}),
-         "Bad Request: can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard"),
-        (json.dumps({"inline_keyboard": [[{"callback_data": "x"}]]}),
-         'Bad Request: can\'t parse inline keyboard button: Can\'t find field "text"'),
-        (json.dumps({"inline_keyboard": [[{"text": "l", "url": "ftp://x.org"}]]}),
-         "Bad Request: inline keyboard button URL 'ftp://x.org' is invalid: Unsupported URL protocol"),
+        (
+            keyboard([("ok", "")]),
+            "Bad Request: can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard",
+        ),
+        (
+            json.dumps({"inline_keyboard": [[{"text": "plain"}]]}),
+            "Bad Request: can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard",
+        ),
+        (
+            json.dumps({"inline_keyboard": [[{"callback_data": "x"}]]}),
+            "Bad Request: can't parse inline keyboard button: Can't find field \"text\"",
+        ),
+        (
+            json.dumps({"inline_keyboard": [[{"text": "l", "url": "ftp://x.org"}]]}),
+            "Bad Request: inline keyboard button URL 'ftp://x.org' is invalid: Unsupported URL protocol",
+        ),
         (keyboard(*[[(str(i), str(i))] for i in range(101)]), "Bad Request: REPLY_MARKUP_TOO_LONG"),
-        (keyboard([(str(i), str(i)) for i in range(9)]), "Bad Request: fake: a row of 9 inline buttons exceeds "
-                                                          "the undocumented limit of 8 per row"),
+        (
+            keyboard([(str(i), str(i)) for i in range(9)]),
+            "Bad Request: fake: a row of 9 inline buttons exceeds the undocumented limit of 8 per row",
+        ),
         ('{"inline_keyboard": ', "Bad Request: can't parse reply keyboard markup JSON object"),
     ],
 )
@@ -151,8 +167,9 @@ async def test_callback_data_of_exactly_64_bytes_is_accepted(world):
 async def test_photo_dimension_limits(world, width, height, accepted):
     fake, _, _, group = world
     bilevel = png(width, height, mode="1")  # cheap to encode even at 5000x5000
-    status, result, _ = await call(fake, "sendPhoto", files={"photo": ("p.png", bilevel, "image/png")},
-                                   chat_id=group.id)
+    status, result, _ = await call(
+        fake, "sendPhoto", files={"photo": ("p.png", bilevel, "image/png")}, chat_id=group.id
+    )
     if accepted:
         assert status == 200
         assert result["photo"][-1]["width"] == width and result["photo"][-1]["height"] == height
@@ -164,14 +181,20 @@ async def test_photo_dimension_limits(world, width, height, accepted):
 async def test_photo_size_and_content_checks(world):
     fake, _, _, group = world
     too_big = b"\x89PNG" + bytes(10 * 1024 * 1024)
-    assert (await error(fake, "sendPhoto", files={"photo": ("p.png", too_big, "image/png")}, chat_id=group.id)
-            == f"Bad Request: file of size {len(too_big)} bytes is too big for a photo; the maximum size is "
-               "10485760 bytes")
-    assert (await error(fake, "sendPhoto", files={"photo": ("p.png", b"not an image", "image/png")},
-                        chat_id=group.id) == "Bad Request: IMAGE_PROCESS_FAILED")
+    assert (
+        await error(fake, "sendPhoto", files={"photo": ("p.png", too_big, "image/png")}, chat_id=group.id)
+        == f"Bad Request: file of size {len(too_big)} bytes is too big for a photo; the maximum size is "
+        "10485760 bytes"
+    )
+    assert (
+        await error(fake, "sendPhoto", files={"photo": ("p.png", b"not an image", "image/png")}, chat_id=group.id)
+        == "Bad Request: IMAGE_PROCESS_FAILED"
+    )
     assert await error(fake, "sendPhoto", chat_id=group.id) == "Bad Request: there is no photo in the request"
-    assert (await error(fake, "sendPhoto", chat_id=group.id, photo="nope")
-            == "Bad Request: wrong file identifier/HTTP URL specified")
+    assert (
+        await error(fake, "sendPhoto", chat_id=group.id, photo="nope")
+        == "Bad Request: wrong file identifier/HTTP URL specified"
+    )
 
 
 async def test_photo_sizes_file_id_resend_get_file_and_download(world):
@@ -188,8 +211,10 @@ async def test_photo_sizes_file_id_resend_get_file_and_download(world):
     assert fake.last_message(group).photo.image().size == (1280, 640)
     document = await ok(fake, "sendDocument", files={"document": ("log.txt", b"abc", "text/plain")}, chat_id=group.id)
     assert document["document"]["file_name"] == "log.txt" and document["document"]["file_size"] == 3
-    assert (await error(fake, "sendPhoto", chat_id=group.id, photo=document["document"]["file_id"])
-            == "Bad Request: can't use file of type Document as Photo")
+    assert (
+        await error(fake, "sendPhoto", chat_id=group.id, photo=document["document"]["file_id"])
+        == "Bad Request: can't use file of type Document as Photo"
+    )
 
 
 # ------------------------------------------------------------------------------ editing
@@ -220,43 +245,81 @@ async def test_edit_errors(world):
     fake, alice, _, group = world
     user_message = fake.user_sends(alice, group, "hello")
     text = (await ok(fake, "sendMessage", chat_id=group.id, text="t"))["message_id"]
-    photo = (await ok(fake, "sendPhoto", files={"photo": ("p.png", png(), "image/png")}, chat_id=group.id,
-                      caption="cap"))["message_id"]
-    assert (await error(fake, "editMessageText", chat_id=group.id, message_id=999, text="x")
-            == "Bad Request: message to edit not found")
-    assert (await error(fake, "editMessageText", chat_id=group.id, message_id=user_message.message_id, text="x")
-            == "Bad Request: message can't be edited")
-    assert (await error(fake, "editMessageText", chat_id=group.id, message_id=photo, text="x")
-            == "Bad Request: there is no text in the message to edit")
-    assert (await error(fake, "editMessageCaption", chat_id=group.id, message_id=text, caption="x")
-            == "Bad Request: there is no caption in the message to edit")
+    photo = (
+        await ok(fake, "sendPhoto", files={"photo": ("p.png", png(), "image/png")}, chat_id=group.id, caption="cap")
+    )["message_id"]
+    assert (
+        await error(fake, "editMessageText", chat_id=group.id, message_id=999, text="x")
+        == "Bad Request: message to edit not found"
+    )
+    assert (
+        await error(fake, "editMessageText", chat_id=group.id, message_id=user_message.message_id, text="x")
+        == "Bad Request: message can't be edited"
+    )
+    assert (
+        await error(fake, "editMessageText", chat_id=group.id, message_id=photo, text="x")
+        == "Bad Request: there is no text in the message to edit"
+    )
+    assert (
+        await error(fake, "editMessageCaption", chat_id=group.id, message_id=text, caption="x")
+        == "Bad Request: there is no caption in the message to edit"
+    )
     media = json.dumps({"type": "photo", "media": "attach://pic"})
-    assert (await error(fake, "editMessageMedia", files={"pic": ("p.png", png(), "image/png")}, chat_id=group.id,
-                        message_id=text, media=media) == "Bad Request: there is no media in the message to edit")
-    assert (await error(fake, "editMessageCaption", chat_id=group.id, message_id=photo, caption="c" * 1025)
-            == "Bad Request: message caption is too long")
+    assert (
+        await error(
+            fake,
+            "editMessageMedia",
+            files={"pic": ("p.png", png(), "image/png")},
+            chat_id=group.id,
+            message_id=text,
+            media=media,
+        )
+        == "Bad Request: there is no media in the message to edit"
+    )
+    assert (
+        await error(fake, "editMessageCaption", chat_id=group.id, message_id=photo, caption="c" * 1025)
+        == "Bad Request: message caption is too long"
+    )
 
 
 async def test_edit_caption_and_media(world):
     fake, _, _, group = world
-    sent = await ok(fake, "sendPhoto", files={"photo": ("p.png", png(), "image/png")}, chat_id=group.id,
-                    caption="<i>hand</i>", parse_mode="HTML")
+    sent = await ok(
+        fake,
+        "sendPhoto",
+        files={"photo": ("p.png", png(), "image/png")},
+        chat_id=group.id,
+        caption="<i>hand</i>",
+        parse_mode="HTML",
+    )
     mid, file_id = sent["message_id"], sent["photo"][-1]["file_id"]
-    assert await error(fake, "editMessageCaption", chat_id=group.id, message_id=mid, caption="<i>hand</i>",
-                       parse_mode="HTML") == NOT_MODIFIED
+    assert (
+        await error(
+            fake, "editMessageCaption", chat_id=group.id, message_id=mid, caption="<i>hand</i>", parse_mode="HTML"
+        )
+        == NOT_MODIFIED
+    )
     await ok(fake, "editMessageCaption", chat_id=group.id, message_id=mid, caption="hand 2")
     same_media = json.dumps({"type": "photo", "media": file_id, "caption": "hand 2"})
     assert await error(fake, "editMessageMedia", chat_id=group.id, message_id=mid, media=same_media) == NOT_MODIFIED
     new_media = json.dumps({"type": "photo", "media": "attach://attachedabc", "caption": "hand 3"})
-    edited = await ok(fake, "editMessageMedia", files={"attachedabc": ("a.png", png(200, 100, "blue"), "image/png")},
-                      chat_id=group.id, message_id=mid, media=new_media)
+    edited = await ok(
+        fake,
+        "editMessageMedia",
+        files={"attachedabc": ("a.png", png(200, 100, "blue"), "image/png")},
+        chat_id=group.id,
+        message_id=mid,
+        media=new_media,
+    )
     assert edited["caption"] == "hand 3" and edited["photo"][-1]["width"] == 200
     message = fake.message(group, mid)
     assert message.photo_size == (200, 100) and message.photo.image().getpixel((0, 0)) == (0, 0, 255)
     assert [v.caption for v in message.history] == ["hand", "hand 2"]
     missing = json.dumps({"type": "photo", "media": "attach://gone"})
-    assert (await error(fake, "editMessageMedia", chat_id=group.id, message_id=mid, media=missing)
-            == 'Bad Request: can\'t find attached file "gone"')
+    assert (
+        await error(fake, "editMessageMedia", chat_id=group.id, message_id=mid, media=missing)
+        == 'Bad Request: can\'t find attached file "gone"'
+    )
 
 
 # ------------------------------------------------------------------------------ replies & deletes
@@ -265,15 +328,29 @@ async def test_edit_caption_and_media(world):
 async def test_reply_to_missing_message(world):
     fake, alice, _, group = world
     command = fake.user_sends(alice, group, "/new@kwx_test_bot")
-    reply = await ok(fake, "sendMessage", chat_id=group.id, text="ok",
-                     reply_parameters=json.dumps({"message_id": command.message_id}))
+    reply = await ok(
+        fake,
+        "sendMessage",
+        chat_id=group.id,
+        text="ok",
+        reply_parameters=json.dumps({"message_id": command.message_id}),
+    )
     assert reply["reply_to_message"]["message_id"] == command.message_id
-    assert (await error(fake, "sendMessage", chat_id=group.id, text="x", reply_parameters='{"message_id": 999}')
-            == "Bad Request: message to be replied not found")
-    await ok(fake, "sendMessage", chat_id=group.id, text="x",
-             reply_parameters='{"message_id": 999, "allow_sending_without_reply": true}')
-    assert (await error(fake, "sendMessage", chat_id=group.id, text="x", reply_to_message_id=999)
-            == "Bad Request: message to be replied not found")
+    assert (
+        await error(fake, "sendMessage", chat_id=group.id, text="x", reply_parameters='{"message_id": 999}')
+        == "Bad Request: message to be replied not found"
+    )
+    await ok(
+        fake,
+        "sendMessage",
+        chat_id=group.id,
+        text="x",
+        reply_parameters='{"message_id": 999, "allow_sending_without_reply": true}',
+    )
+    assert (
+        await error(fake, "sendMessage", chat_id=group.id, text="x", reply_to_message_id=999)
+        == "Bad Request: message to be replied not found"
+    )
 
 
 async def test_delete_rules(world):
@@ -282,16 +359,22 @@ async def test_delete_rules(world):
     theirs = fake.user_sends(alice, group, "/x@kwx_test_bot").message_id
     assert await ok(fake, "deleteMessage", chat_id=group.id, message_id=own) is True
     assert fake.message(group, own).deleted and fake.bot_messages(group) == []
-    assert (await error(fake, "deleteMessage", chat_id=group.id, message_id=own)
-            == "Bad Request: message to delete not found")
-    assert (await error(fake, "deleteMessage", chat_id=group.id, message_id=theirs)
-            == "Bad Request: message can't be deleted")
+    assert (
+        await error(fake, "deleteMessage", chat_id=group.id, message_id=own)
+        == "Bad Request: message to delete not found"
+    )
+    assert (
+        await error(fake, "deleteMessage", chat_id=group.id, message_id=theirs)
+        == "Bad Request: message can't be deleted"
+    )
     fake.set_member_status(group, fake.bot, "administrator")
     await ok(fake, "deleteMessage", chat_id=group.id, message_id=theirs)
     old = (await ok(fake, "sendMessage", chat_id=group.id, text="old"))["message_id"]
     fake.clock.advance(48 * 3600 + 1)
-    assert (await error(fake, "deleteMessage", chat_id=group.id, message_id=old)
-            == "Bad Request: message can't be deleted for everyone")
+    assert (
+        await error(fake, "deleteMessage", chat_id=group.id, message_id=old)
+        == "Bad Request: message can't be deleted for everyone"
+    )
 
 
 # ------------------------------------------------------------------------------ 403 & membership
@@ -299,15 +382,19 @@ async def test_delete_rules(world):
 
 async def test_private_chat_needs_start_and_blocks_are_403(world):
     fake, alice, bob, _ = world
-    assert (await error(fake, "sendMessage", chat_id=bob.id, text="hi")
-            == "Forbidden: bot can't initiate conversation with a user")
+    assert (
+        await error(fake, "sendMessage", chat_id=bob.id, text="hi")
+        == "Forbidden: bot can't initiate conversation with a user"
+    )
     fake.start_bot(bob)
     await ok(fake, "sendMessage", chat_id=bob.id, text="hi")
     sent = await ok(fake, "sendMessage", chat_id=alice.id, text="hand")
     fake.block_bot(alice)
     assert await error(fake, "sendMessage", chat_id=alice.id, text="x") == "Forbidden: bot was blocked by the user"
-    assert (await error(fake, "editMessageText", chat_id=alice.id, message_id=sent["message_id"], text="y")
-            == "Forbidden: bot was blocked by the user")
+    assert (
+        await error(fake, "editMessageText", chat_id=alice.id, message_id=sent["message_id"], text="y")
+        == "Forbidden: bot was blocked by the user"
+    )
     update = fake.update_log[-1]["my_chat_member"]
     assert update["new_chat_member"]["status"] == "kicked" and update["from"]["id"] == alice.id
     with pytest.raises(ValueError, match="blocked the bot"):
@@ -344,8 +431,10 @@ async def test_chat_member_queries(world):
     assert await error(fake, "getChatMember", chat_id=group.id, user_id=77) == "Bad Request: user not found"
     admins = await ok(fake, "getChatAdministrators", chat_id=group.id)
     assert {(m["user"]["id"], m["status"]) for m in admins} == {(alice.id, "creator"), (bob.id, "administrator")}
-    assert (await error(fake, "getChatAdministrators", chat_id=alice.id)
-            == "Bad Request: there are no administrators in the private chat")
+    assert (
+        await error(fake, "getChatAdministrators", chat_id=alice.id)
+        == "Bad Request: there are no administrators in the private chat"
+    )
     assert await ok(fake, "getChatMemberCount", chat_id=group.id) == 3
     info = await ok(fake, "getChat", chat_id=group.id)
     assert info["type"] == "group" and info["title"] == "Table" and "accepted_gift_types" in info
@@ -363,7 +452,8 @@ async def test_callback_query_answer_once_and_ttl(world):
     assert update["data"] == "j" and update["from"]["id"] == alice.id and update["message"]["text"] == "lobby"
     assert update["chat_instance"] == group.chat_instance
     assert await error(fake, "answerCallbackQuery", callback_query_id=query.id, text="x" * 201) == (
-        "Bad Request: MESSAGE_TOO_LONG")
+        "Bad Request: MESSAGE_TOO_LONG"
+    )
     assert await ok(fake, "answerCallbackQuery", callback_query_id=query.id, text="joined", show_alert="true")
     assert query.answer.text == "joined" and query.answer.show_alert
     assert await error(fake, "answerCallbackQuery", callback_query_id=query.id) == TOO_OLD
@@ -378,8 +468,10 @@ async def test_callback_answer_url_only_as_deep_link(world):
     fake, alice, _, group = world
     await ok(fake, "sendMessage", chat_id=group.id, text="lobby", reply_markup=keyboard([("Join", "j")]))
     first = fake.press(alice, fake.last_message(group), "Join")
-    assert (await error(fake, "answerCallbackQuery", callback_query_id=first.id, url="https://example.com")
-            == "Bad Request: URL_INVALID")
+    assert (
+        await error(fake, "answerCallbackQuery", callback_query_id=first.id, url="https://example.com")
+        == "Bad Request: URL_INVALID"
+    )
     await ok(fake, "answerCallbackQuery", callback_query_id=first.id, url="https://t.me/kwx_test_bot?start=j_42")
     assert first.answer.url == "https://t.me/kwx_test_bot?start=j_42"
 
@@ -500,8 +592,9 @@ async def test_concurrent_get_updates_conflict(fakebot):
     newer = asyncio.create_task(fakebot.handle("getUpdates", {"timeout": "0"}))
     status, body = await asyncio.wait_for(older, 2)
     assert status == 409
-    assert body["description"] == ("Conflict: terminated by other getUpdates request; make sure that only one bot "
-                                   "instance is running")
+    assert body["description"] == (
+        "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running"
+    )
     assert (await newer)[0] == 200
 
 
@@ -577,8 +670,10 @@ async def test_chat_action(world):
     fake, _, _, group = world
     assert await ok(fake, "sendChatAction", chat_id=group.id, action="upload_photo") is True
     assert group.chat_actions[-1][1] == "upload_photo"
-    assert (await error(fake, "sendChatAction", chat_id=group.id, action="dancing")
-            == "Bad Request: wrong parameter action in request")
+    assert (
+        await error(fake, "sendChatAction", chat_id=group.id, action="dancing")
+        == "Bad Request: wrong parameter action in request"
+    )
 
 
 # ------------------------------------------------------------------------------ reading & waiting
@@ -622,8 +717,14 @@ async def test_a_crash_inside_the_fake_answers_500_and_is_recorded(monkeypatch):
 
 async def test_seen_texts_include_edit_history_buttons_and_deleted_messages(world):
     fake, alice, _, group = world
-    sent = await ok(fake, "sendMessage", chat_id=group.id, text="<b>secret</b> 5z", parse_mode="HTML",
-                    reply_markup=keyboard([("1s", "x")]))
+    sent = await ok(
+        fake,
+        "sendMessage",
+        chat_id=group.id,
+        text="<b>secret</b> 5z",
+        parse_mode="HTML",
+        reply_markup=keyboard([("1s", "x")]),
+    )
     await ok(fake, "editMessageText", chat_id=group.id, message_id=sent["message_id"], text="clean")
     gone = await ok(fake, "sendMessage", chat_id=group.id, text="gone")
     await ok(fake, "deleteMessage", chat_id=group.id, message_id=gone["message_id"])

@@ -28,16 +28,29 @@ def kinds(parsed):
 def test_html_tags_become_entities_over_plain_text():
     parsed = parse_html("<b>Bold</b>, <i>it</i> <u>u</u> <s>s</s> <tg-spoiler>x</tg-spoiler> <code>c</code>")
     assert parsed.text == "Bold, it u s x c"
-    assert kinds(parsed) == [("bold", "Bold"), ("italic", "it"), ("underline", "u"), ("strikethrough", "s"),
-                             ("spoiler", "x"), ("code", "c")]
+    assert kinds(parsed) == [
+        ("bold", "Bold"),
+        ("italic", "it"),
+        ("underline", "u"),
+        ("strikethrough", "s"),
+        ("spoiler", "x"),
+        ("code", "c"),
+    ]
 
 
 def test_html_synonyms_nesting_and_blockquotes():
-    parsed = parse_html('<strong>a<em>b</em></strong><span class="tg-spoiler">s</span>'
-                        "<blockquote>q</blockquote><blockquote expandable>e</blockquote>")
+    parsed = parse_html(
+        '<strong>a<em>b</em></strong><span class="tg-spoiler">s</span>'
+        "<blockquote>q</blockquote><blockquote expandable>e</blockquote>"
+    )
     assert parsed.text == "absqe"
-    assert kinds(parsed) == [("bold", "ab"), ("italic", "b"), ("spoiler", "s"), ("blockquote", "q"),
-                             ("expandable_blockquote", "e")]
+    assert kinds(parsed) == [
+        ("bold", "ab"),
+        ("italic", "b"),
+        ("spoiler", "s"),
+        ("blockquote", "q"),
+        ("expandable_blockquote", "e"),
+    ]
 
 
 def test_html_entities_decode_and_unknown_ampersands_stay_literal():
@@ -54,9 +67,11 @@ def test_html_offsets_count_utf16_code_units():
 
 
 def test_html_links_pre_with_language_and_user_mentions():
-    parsed = parse_html('<a href="https://t.me/kwx_test_bot?start=j_1">join</a> '
-                        '<pre><code class="language-python">x = 1</code></pre> '
-                        '<a href="tg://user?id=42">Al</a> <a href="not a url">bad</a>')
+    parsed = parse_html(
+        '<a href="https://t.me/kwx_test_bot?start=j_1">join</a> '
+        '<pre><code class="language-python">x = 1</code></pre> '
+        '<a href="tg://user?id=42">Al</a> <a href="not a url">bad</a>'
+    )
     assert parsed.text == "join x = 1 Al bad"
     by_type = {e["type"]: e for e in parsed.entities}
     assert by_type["text_link"]["url"] == "https://t.me/kwx_test_bot?start=j_1"
@@ -77,7 +92,7 @@ def test_html_links_pre_with_language_and_user_mentions():
         ("text</b>", "Unexpected end tag at byte offset 4"),
         ("<script>alert(1)</script>", 'Unsupported start tag "script" at byte offset 0'),
         ("中<span>x</span>", 'Tag "span" must have class "tg-spoiler" at byte offset 3'),
-        ('<a href>x</a>', 'Expected equal sign in declaration of an attribute of the tag "a" at byte offset 0'),
+        ("<a href>x</a>", 'Expected equal sign in declaration of an attribute of the tag "a" at byte offset 0'),
         ('<tg-emoji emoji-id="abc">x</tg-emoji>', "Invalid custom emoji identifier specified"),
     ],
 )
@@ -102,8 +117,15 @@ def test_html_escaped_player_names_round_trip():
 def test_markdown_v2_entities_and_escapes():
     parsed = parse_markdown_v2(r"*b* _i_ __u__ ~s~ ||sp|| `c` [l](https://example.com) 1\.5\!")
     assert parsed.text == "b i u s sp c l 1.5!"
-    assert kinds(parsed) == [("bold", "b"), ("italic", "i"), ("underline", "u"), ("strikethrough", "s"),
-                             ("spoiler", "sp"), ("code", "c"), ("text_link", "l")]
+    assert kinds(parsed) == [
+        ("bold", "b"),
+        ("italic", "i"),
+        ("underline", "u"),
+        ("strikethrough", "s"),
+        ("spoiler", "sp"),
+        ("code", "c"),
+        ("text_link", "l"),
+    ]
     assert parsed.entities[-1]["url"] == "https://example.com/"
 
 
@@ -165,13 +187,17 @@ def test_strip_text_trims_and_shifts_entities():
 def test_validate_entities_texts():
     assert validate_entities("hello", [{"type": "bold", "offset": 0, "length": 5}])[0]["length"] == 5
     cases = [
-        ([{"type": "bold", "offset": 100, "length": 1}],
-         "entity begins after the end of the text at UTF-16 offset 100"),
-        ([{"type": "bold", "offset": 0, "length": 100}],
-         "entity beginning at UTF-16 offset 0 ends after the end of the text at UTF-16 offset 100"),
+        (
+            [{"type": "bold", "offset": 100, "length": 1}],
+            "entity begins after the end of the text at UTF-16 offset 100",
+        ),
+        (
+            [{"type": "bold", "offset": 0, "length": 100}],
+            "entity beginning at UTF-16 offset 0 ends after the end of the text at UTF-16 offset 100",
+        ),
         ([{"type": "nope", "offset": 0, "length": 1}], "can't parse MessageEntity: Unsupported type specified"),
         ([{"type": "bold", "offset": -1, "length": 1}], "receive an entity with incorrect offset -1"),
-        ([{"type": "text_link", "offset": 0, "length": 1}], 'can\'t parse MessageEntity: Can\'t find field "url"'),
+        ([{"type": "text_link", "offset": 0, "length": 1}], "can't parse MessageEntity: Can't find field \"url\""),
     ]
     for entities, error in cases:
         with pytest.raises(ValueError) as caught:

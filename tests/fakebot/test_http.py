@@ -24,8 +24,11 @@ async def post(server: FakeBotServer, method: str, *, token: str | None = None, 
 
 async def test_json_query_and_form_bodies(fakebot: FakeBotAPI, fakebot_server: FakeBotServer):
     alice = fakebot.create_user("Alice", started=True)
-    status, body = await post(fakebot_server, "sendMessage", json={"chat_id": alice.id, "text": "json body",
-                                                                   "reply_markup": {"inline_keyboard": []}})
+    status, body = await post(
+        fakebot_server,
+        "sendMessage",
+        json={"chat_id": alice.id, "text": "json body", "reply_markup": {"inline_keyboard": []}},
+    )
     assert status == 200 and body["result"]["text"] == "json body"
     status, body = await post(fakebot_server, "sendMessage", params={"chat_id": alice.id, "text": "query"})
     assert status == 200 and body["result"]["text"] == "query"

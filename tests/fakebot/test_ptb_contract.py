@@ -105,16 +105,21 @@ class MiniBot:
                 return
             await query.answer("Seated")
             self.players.append(name)
-            await query.edit_message_text(f"<b>Table</b> &amp; friends: {', '.join(self.players)}",
-                                          parse_mode=ParseMode.HTML, reply_markup=LOBBY_KEYBOARD)
+            await query.edit_message_text(
+                f"<b>Table</b> &amp; friends: {', '.join(self.players)}",
+                parse_mode=ParseMode.HTML,
+                reply_markup=LOBBY_KEYBOARD,
+            )
         elif query.data == "t:deal":
             await query.answer()
-            await context.bot.send_photo(query.message.chat.id, png(640, 480), caption="Your hand",
-                                         reply_markup=HAND_KEYBOARD)
+            await context.bot.send_photo(
+                query.message.chat.id, png(640, 480), caption="Your hand", reply_markup=HAND_KEYBOARD
+            )
         elif query.data == "t:redraw":
             await query.answer()
-            await query.edit_message_media(InputMediaPhoto(png(320, 240, "red"), caption="Redrawn"),
-                                           reply_markup=HAND_KEYBOARD)
+            await query.edit_message_media(
+                InputMediaPhoto(png(320, 240, "red"), caption="Redrawn"), reply_markup=HAND_KEYBOARD
+            )
 
     async def migrated(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message = update.effective_message
@@ -270,8 +275,13 @@ async def test_every_endpoint_roundtrips_through_a_ptb_bot(fakebot: FakeBotAPI, 
     assert await bot.delete_my_commands(scope=scope, language_code="zh")
     assert await bot.get_my_commands(scope=scope, language_code="zh") == ()
 
-    text = await bot.send_message(group.id, "hello world", entities=[MessageEntity("bold", 0, 5)],
-                                  reply_markup=LOBBY_KEYBOARD, disable_notification=True)
+    text = await bot.send_message(
+        group.id,
+        "hello world",
+        entities=[MessageEntity("bold", 0, 5)],
+        reply_markup=LOBBY_KEYBOARD,
+        disable_notification=True,
+    )
     assert text.entities[0].type == "bold" and text.reply_markup == LOBBY_KEYBOARD
     assert (await bot.edit_message_text("hello", group.id, text.message_id)).text == "hello"
     assert (await bot.edit_message_reply_markup(group.id, text.message_id, reply_markup=HAND_KEYBOARD)).reply_markup
@@ -284,8 +294,7 @@ async def test_every_endpoint_roundtrips_through_a_ptb_bot(fakebot: FakeBotAPI, 
     assert edited.photo[-1].width == 100 and edited.caption is None
     document = await bot.send_document(alice.id, b"seed=42\n", filename="replay.txt")
     assert document.document.file_name == "replay.txt"
-    swapped = await bot.edit_message_media(InputMediaDocument(b"v2", filename="v2.txt"), alice.id,
-                                           document.message_id)
+    swapped = await bot.edit_message_media(InputMediaDocument(b"v2", filename="v2.txt"), alice.id, document.message_id)
     assert swapped.document.file_name == "v2.txt"
     file = await bot.get_file(edited.photo[-1].file_id)
     downloaded = bytes(await file.download_as_bytearray())

@@ -127,6 +127,7 @@ def expand(spec: Spec) -> dict[str, Any]:
     out: list[dict[str, Any]] = []
     pending = [_parse_action(a) for a in spec.actions]
     guard = 0
+
     def more() -> bool:
         if pending or (spec.finish and not state.over):
             return True
@@ -165,8 +166,12 @@ def expand(spec: Spec) -> dict[str, Any]:
             action = Action(state.turn, ActionKind.DISCARD, state.drawn)
         out.append(action.to_json())
         state, _ = step(state, action)
-    head: dict[str, Any] = {"description": spec.description, "expect": spec.expect, "rules": spec.rules,
-                            "dealer": spec.dealer}
+    head: dict[str, Any] = {
+        "description": spec.description,
+        "expect": spec.expect,
+        "rules": spec.rules,
+        "dealer": spec.dealer,
+    }
     if spec.seed is not None:
         return {**head, "seed": spec.seed, "actions": out}
     written = []

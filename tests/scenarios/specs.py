@@ -23,8 +23,7 @@ SPECS: list[Spec] = [
         actions=["0 concealed_kong 1p"],
         expect={
             "events_include": [
-                {"type": "konged", "seat": 0, "kind": "concealed_kong", "tile": "1p", "money": [4, -2, -2],
-                 "chain": 1},
+                {"type": "konged", "seat": 0, "kind": "concealed_kong", "tile": "1p", "money": [4, -2, -2], "chain": 1},
                 {"type": "drew", "seat": 0, "tile": "9p", "replacement": True},
             ],
             "state": {"phase": "turn", "to_act": [0]},
@@ -36,8 +35,16 @@ SPECS: list[Spec] = [
         hands=["1111p2345p678s99s5z", "", ""],
         actions=["0 concealed_kong 1p"],
         finish=True,
-        expect={"result": {"outcome": "draw", "winners": [], "hand_deltas": [0, 0, 0], "kong_deltas": [4, -2, -2],
-                           "deltas": [4, -2, -2], "next_dealer": 0}},
+        expect={
+            "result": {
+                "outcome": "draw",
+                "winners": [],
+                "hand_deltas": [0, 0, 0],
+                "kong_deltas": [4, -2, -2],
+                "deltas": [4, -2, -2],
+                "next_dealer": 0,
+            }
+        },
     ),
     Spec(
         "g2_added_kong",
@@ -45,27 +52,34 @@ SPECS: list[Spec] = [
         hands=["66s9p", "6s", ""],
         draws="? ? ? 6s",
         actions=["1 discard 6s", "0 pong", "0 discard 9p", "0 added_kong 6s"],
-        expect={"events_include": [
-            {"type": "ponged", "seat": 0, "tile": "6s", "from_seat": 1},
-            {"type": "konged", "seat": 0, "kind": "added_kong", "tile": "6s", "money": [2, -1, -1]},
-        ]},
+        expect={
+            "events_include": [
+                {"type": "ponged", "seat": 0, "tile": "6s", "from_seat": 1},
+                {"type": "konged", "seat": 0, "kind": "added_kong", "tile": "6s", "money": [2, -1, -1]},
+            ]
+        },
     ),
     Spec(
         "g3_direct_kong",
         "G3: A 直杠s B's discard: B -2, A +2, C 0",
         hands=["777s", "7s", ""],
         actions=["1 discard 7s", "0 kong"],
-        expect={"events_include": [
-            {"type": "window_opened", "from_seat": 1, "tile": "7s",
-             "options": [{"seat": 0, "win": 0, "kong": True, "pong": True}]},
-            {"type": "konged", "seat": 0, "kind": "kong", "tile": "7s", "from_seat": 1, "money": [2, -2, 0]},
-            {"type": "drew", "seat": 0, "replacement": True},
-        ]},
+        expect={
+            "events_include": [
+                {
+                    "type": "window_opened",
+                    "from_seat": 1,
+                    "tile": "7s",
+                    "options": [{"seat": 0, "win": 0, "kong": True, "pong": True}],
+                },
+                {"type": "konged", "seat": 0, "kind": "kong", "tile": "7s", "from_seat": 1, "money": [2, -2, 0]},
+                {"type": "drew", "seat": 0, "replacement": True},
+            ]
+        },
     ),
     Spec(
         "g6_bugang_declined",
-        "G6 / A6.2: A holds [碰 666s], draws the 4th 6s and discards another tile; on a later turn 补杠 6s is "
-        "refused",
+        "G6 / A6.2: A holds [碰 666s], draws the 4th 6s and discards another tile; on a later turn 补杠 6s is refused",
         hands=["66s9p9s", "6s", ""],
         draws="? ? ? 6s",
         actions=["1 discard 6s", "0 pong", "0 discard 9p", "0 discard 9s", "0 added_kong 6s"],
@@ -89,10 +103,12 @@ SPECS: list[Spec] = [
         hands=["1111p222p", "", ""],
         tail="2p ?",
         actions=["0 concealed_kong 1p", "0 concealed_kong 2p", "0 discard *"],
-        expect={"events_include": [
-            {"type": "konged", "tile": "1p", "money": [4, -2, -2], "chain": 1},
-            {"type": "konged", "tile": "2p", "money": [8, -4, -4], "chain": 2},
-        ]},
+        expect={
+            "events_include": [
+                {"type": "konged", "tile": "1p", "money": [4, -2, -2], "chain": 1},
+                {"type": "konged", "tile": "2p", "money": [8, -4, -4], "chain": 2},
+            ]
+        },
     ),
     Spec(
         "chain_self_other_tile",
@@ -100,10 +116,12 @@ SPECS: list[Spec] = [
         hands=["1111p2222p", "", ""],
         tail="9s ?",
         actions=["0 concealed_kong 1p", "0 concealed_kong 2p", "0 discard *"],
-        expect={"events_include": [
-            {"type": "konged", "tile": "1p", "money": [4, -2, -2], "chain": 1},
-            {"type": "konged", "tile": "2p", "money": [4, -2, -2], "chain": 1},
-        ]},
+        expect={
+            "events_include": [
+                {"type": "konged", "tile": "1p", "money": [4, -2, -2], "chain": 1},
+                {"type": "konged", "tile": "2p", "money": [4, -2, -2], "chain": 1},
+            ]
+        },
     ),
     Spec(
         "chain_self_any_kong",
@@ -120,11 +138,13 @@ SPECS: list[Spec] = [
         hands=["1111p5z", "555z", ""],
         tail="9s ?",
         actions=["0 concealed_kong 1p", "0 discard 5z", "1 kong", "1 discard *"],
-        expect={"events_include": [
-            {"type": "konged", "seat": 0, "tile": "1p", "money": [4, -2, -2], "chain": 1},
-            {"type": "window_opened", "from_seat": 0, "tile": "5z", "gangpao": True},
-            {"type": "konged", "seat": 1, "kind": "kong", "tile": "5z", "money": [-4, 4, 0], "chain": 2},
-        ]},
+        expect={
+            "events_include": [
+                {"type": "konged", "seat": 0, "tile": "1p", "money": [4, -2, -2], "chain": 1},
+                {"type": "window_opened", "from_seat": 0, "tile": "5z", "gangpao": True},
+                {"type": "konged", "seat": 1, "kind": "kong", "tile": "5z", "money": [-4, 4, 0], "chain": 2},
+            ]
+        },
     ),
     Spec(
         "chain_direct_kong_linear",
@@ -138,16 +158,17 @@ SPECS: list[Spec] = [
     # ------------------------------------------------------------------ K: 亮倒 kongs (A9.5)
     Spec(
         "k2_liangdao_kong_choice",
-        "K2 / E#41: 亮倒 hand 123p456p777s23s99s (waits 1s/4s) draws 7s: 暗杠 is offered beside the automatic "
-        "discard",
+        "K2 / E#41: 亮倒 hand 123p456p777s23s99s (waits 1s/4s) draws 7s: 暗杠 is offered beside the automatic discard",
         hands=["123p456p777s23s99s5z", "", ""],
         draws="7z 7z 7s",
         actions=["0 liangdao 5z"],
         stop_at=0,
         expect={
             "events_include": [{"type": "discarded", "seat": 0, "tile": "5z", "liangdao": True, "waits": "14s"}],
-            "state": {"to_act": [0], "legal_actions": {"0": [{"act": "concealed_kong", "tile": "7s"},
-                                                             {"act": "discard", "tile": "7s"}]}},
+            "state": {
+                "to_act": [0],
+                "legal_actions": {"0": [{"act": "concealed_kong", "tile": "7s"}, {"act": "discard", "tile": "7s"}]},
+            },
         },
     ),
     Spec(
@@ -158,11 +179,13 @@ SPECS: list[Spec] = [
         draws="7z 7z 7s",
         tail="9p",
         actions=["0 liangdao 5z", "0 concealed_kong 7s"],
-        expect={"events_include": [
-            {"type": "konged", "seat": 0, "kind": "concealed_kong", "tile": "7s", "money": [4, -2, -2]},
-            {"type": "drew", "seat": 0, "tile": "9p", "replacement": True},
-            {"type": "discarded", "seat": 0, "tile": "9p", "auto": True},
-        ]},
+        expect={
+            "events_include": [
+                {"type": "konged", "seat": 0, "kind": "concealed_kong", "tile": "7s", "money": [4, -2, -2]},
+                {"type": "drew", "seat": 0, "tile": "9p", "replacement": True},
+                {"type": "discarded", "seat": 0, "tile": "9p", "auto": True},
+            ]
+        },
     ),
     Spec(
         "k2_liangdao_kong_none",
@@ -182,11 +205,17 @@ SPECS: list[Spec] = [
         hands=["123p456p777s23s99s5z", "7s", ""],
         draws="7z",
         actions=["0 liangdao 5z", "1 discard 7s", "0 kong"],
-        expect={"events_include": [
-            {"type": "window_opened", "from_seat": 1, "tile": "7s",
-             "options": [{"seat": 0, "win": 0, "kong": True, "pong": False}]},
-            {"type": "konged", "seat": 0, "kind": "kong", "tile": "7s", "money": [2, -2, 0]},
-        ]},
+        expect={
+            "events_include": [
+                {
+                    "type": "window_opened",
+                    "from_seat": 1,
+                    "tile": "7s",
+                    "options": [{"seat": 0, "win": 0, "kong": True, "pong": False}],
+                },
+                {"type": "konged", "seat": 0, "kind": "kong", "tile": "7s", "money": [2, -2, 0]},
+            ]
+        },
     ),
     # ------------------------------------------------------------------ H: 荒庄 (A14)
     Spec(
@@ -195,8 +224,7 @@ SPECS: list[Spec] = [
         hands=[DEAD_5Z + "9s", "555z", ""],
         actions=["0 liangdao 9s"],
         finish=True,
-        expect={"result": {"outcome": "draw", "hand_deltas": [-2, 1, 1], "kong_deltas": [0, 0, 0],
-                           "next_dealer": 0}},
+        expect={"result": {"outcome": "draw", "hand_deltas": [-2, 1, 1], "kong_deltas": [0, 0, 0], "next_dealer": 0}},
     ),
     Spec(
         "h4_all_liangdao",
@@ -223,8 +251,7 @@ SPECS: list[Spec] = [
         hands=[W1_KWX + "9s", "555s234p567p66z78s", "5s1p4p7p9p2s9s5z6z7z5p7s1s"],
         actions=["0 liangdao 9s"],
         finish=True,
-        expect={"result": {"outcome": "draw", "hand_deltas": [2, 3, -5], "kong_deltas": [0, 0, 0],
-                           "next_dealer": 1}},
+        expect={"result": {"outcome": "draw", "hand_deltas": [2, 3, -5], "kong_deltas": [0, 0, 0], "next_dealer": 1}},
     ),
     Spec(
         "h_none_last_drawer",
@@ -269,8 +296,9 @@ SPECS: list[Spec] = [
         hands=[W1_KWX, "555s", "555z666z777z11p99s"],
         draws="6p 4p 2p 3p 5s",
         actions=["1 discard 5s", "0 pass", "2 liangdao *", "0 win"],
-        expect={"result": {"outcome": "win", "winners": [{"seat": 0, "multiplier": {"2": 4}}],
-                           "hand_deltas": [4, 0, -4]}},
+        expect={
+            "result": {"outcome": "win", "winners": [{"seat": 0, "multiplier": {"2": 4}}], "hand_deltas": [4, 0, -4]}
+        },
     ),
     Spec(
         "l2_louhu_bigger_strict",
@@ -286,8 +314,14 @@ SPECS: list[Spec] = [
         "L3: after L1, W draws and discards; X discards 5s again: allowed (lifted by the draw), X -2",
         hands=[W1_KWX, "55s", "55s"],
         actions=["1 discard 5s", "0 pass", "2 discard 5s", "0 discard *", "1 discard 5s", "0 win"],
-        expect={"result": {"outcome": "win", "winners": [{"seat": 0, "fans": ["卡五星"], "multiplier": {"1": 2}}],
-                           "hand_deltas": [2, -2, 0], "next_dealer": 0}},
+        expect={
+            "result": {
+                "outcome": "win",
+                "winners": [{"seat": 0, "fans": ["卡五星"], "multiplier": {"1": 2}}],
+                "hand_deltas": [2, -2, 0],
+                "next_dealer": 0,
+            }
+        },
     ),
     Spec(
         "l4_louhu_illegal_first",
@@ -299,8 +333,7 @@ SPECS: list[Spec] = [
         actions=["2 liangdao 4p", "1 discard 9s", "0 win"],
         expect={
             "events_exclude": [{"type": "window_opened", "from_seat": 1, "tile": "9s"}],
-            "result": {"winners": [{"seat": 0, "multiplier": {"2": 2}}], "hand_deltas": [2, 0, -2],
-                       "next_dealer": 0},
+            "result": {"winners": [{"seat": 0, "multiplier": {"2": 2}}], "hand_deltas": [2, 0, -2], "next_dealer": 0},
         },
     ),
     Spec(
@@ -309,8 +342,12 @@ SPECS: list[Spec] = [
         hands=[W1_KWX, "55s", "5s"],
         draws="? ? 5s",
         actions=["1 discard 5s", "0 pass", "2 discard 5s", "0 win"],
-        expect={"result": {"winners": [{"seat": 0, "fans": ["卡五星"], "multiplier": {"1": 2, "2": 2}}],
-                           "hand_deltas": [4, -2, -2]}},
+        expect={
+            "result": {
+                "winners": [{"seat": 0, "fans": ["卡五星"], "multiplier": {"1": 2, "2": 2}}],
+                "hand_deltas": [4, -2, -2],
+            }
+        },
     ),
     # ------------------------------------------------------------------ wins, 起胡, 包胡
     Spec(
@@ -319,8 +356,14 @@ SPECS: list[Spec] = [
         "tile: 自摸 卡五星, B -2, C -2",
         hands=[W1_KWX + "5s", "", ""],
         actions=["0 win"],
-        expect={"result": {"outcome": "win", "winners": [{"seat": 0, "fans": ["卡五星"]}],
-                           "hand_deltas": [4, -2, -2], "next_dealer": 0}},
+        expect={
+            "result": {
+                "outcome": "win",
+                "winners": [{"seat": 0, "fans": ["卡五星"]}],
+                "hand_deltas": [4, -2, -2],
+                "next_dealer": 0,
+            }
+        },
     ),
     Spec(
         "dealer_complete_hand_offered",
@@ -351,8 +394,11 @@ SPECS: list[Spec] = [
         actions=["0 liangdao 5z", "1 discard 9s"],
         expect={
             "events_include": [{"type": "answered", "seat": 0, "answer": "win", "auto": True}],
-            "result": {"winners": [{"seat": 0, "fans": ["亮倒"], "multiplier": {"1": 2, "2": 2}}],
-                       "hand_deltas": [4, -4, 0], "next_dealer": 0},
+            "result": {
+                "winners": [{"seat": 0, "fans": ["亮倒"], "multiplier": {"1": 2, "2": 2}}],
+                "hand_deltas": [4, -4, 0],
+                "next_dealer": 0,
+            },
         },
     ),
     Spec(
@@ -362,8 +408,7 @@ SPECS: list[Spec] = [
         hands=[PIHU_69 + "5z", "9s", ""],
         draws="7z",
         actions=["0 liangdao 5z", "1 discard 9s"],
-        expect={"state": {"phase": "claim", "to_act": [0],
-                          "legal_actions": {"0": [{"act": "win"}, {"act": "pass"}]}}},
+        expect={"state": {"phase": "claim", "to_act": [0], "legal_actions": {"0": [{"act": "win"}, {"act": "pass"}]}}},
     ),
     Spec(
         "liangdao_protect_refused",
@@ -404,21 +449,32 @@ SPECS: list[Spec] = [
         hands=["333p123s456s789s9p3p", "", ""],
         tail="9p",
         actions=["0 concealed_kong 3p", "0 win"],
-        expect={"result": {"winners": [{"seat": 0, "fans": ["杠上开花"], "multiplier": {"1": 2, "2": 2}}],
-                           "hand_deltas": [4, -2, -2], "kong_deltas": [4, -2, -2], "deltas": [8, -4, -4]}},
+        expect={
+            "result": {
+                "winners": [{"seat": 0, "fans": ["杠上开花"], "multiplier": {"1": 2, "2": 2}}],
+                "hand_deltas": [4, -2, -2],
+                "kong_deltas": [4, -2, -2],
+                "deltas": [8, -4, -4],
+            }
+        },
     ),
     Spec(
         "d49_gangshang_pao",
-        "D49: Y 补杠s 5z (X -1, W -1), draws, discards 8s; W's plain hand wins it as 杠上炮 (M 2): "
-        "net W +1, X -1, Y 0",
+        "D49: Y 补杠s 5z (X -1, W -1), draws, discards 8s; W's plain hand wins it as 杠上炮 (M 2): net W +1, X -1, Y 0",
         dealer=2,
         hands=["123p456p789p67s99p", "", "5z5z3s"],
         draws="5z ? ? 5z",
         tail="8s",
         actions=["0 discard 5z", "2 pong", "2 discard 3s", "2 added_kong 5z", "2 discard 8s", "0 win"],
-        expect={"result": {"winners": [{"seat": 0, "fans": ["杠上炮"], "multiplier": {"2": 2}}],
-                           "hand_deltas": [2, 0, -2], "kong_deltas": [-1, -1, 2], "deltas": [1, -1, 0],
-                           "next_dealer": 0}},
+        expect={
+            "result": {
+                "winners": [{"seat": 0, "fans": ["杠上炮"], "multiplier": {"2": 2}}],
+                "hand_deltas": [2, 0, -2],
+                "kong_deltas": [-1, -1, 2],
+                "deltas": [1, -1, 0],
+                "next_dealer": 0,
+            }
+        },
     ),
     Spec(
         "d50_qianggang",
@@ -430,8 +486,12 @@ SPECS: list[Spec] = [
         expect={
             "events_include": [{"type": "window_opened", "kind": "rob", "from_seat": 2, "tile": "7s"}],
             "events_exclude": [{"type": "konged"}],
-            "result": {"winners": [{"seat": 0, "fans": ["抢杠胡"], "multiplier": {"2": 2}}],
-                       "hand_deltas": [2, 0, -2], "kong_deltas": [0, 0, 0], "next_dealer": 0},
+            "result": {
+                "winners": [{"seat": 0, "fans": ["抢杠胡"], "multiplier": {"2": 2}}],
+                "hand_deltas": [2, 0, -2],
+                "kong_deltas": [0, 0, 0],
+                "next_dealer": 0,
+            },
         },
     ),
     Spec(
@@ -441,10 +501,12 @@ SPECS: list[Spec] = [
         hands=["123p456p789p68s5z5z", "7s", "77s3s"],
         draws="? ? ? ? 7s",
         actions=["1 discard 7s", "2 pong", "2 discard 3s", "2 added_kong 7s", "0 pass", "2 discard *"],
-        expect={"events_include": [
-            {"type": "answered", "seat": 0, "answer": "pass"},
-            {"type": "konged", "seat": 2, "kind": "added_kong", "tile": "7s", "money": [-1, -1, 2]},
-        ]},
+        expect={
+            "events_include": [
+                {"type": "answered", "seat": 0, "answer": "pass"},
+                {"type": "konged", "seat": 2, "kind": "added_kong", "tile": "7s", "money": [-1, -1, 2]},
+            ]
+        },
     ),
     Spec(
         "d50_qianggang_off",
@@ -490,8 +552,13 @@ SPECS: list[Spec] = [
         hands=[PIHU_14, "1111s", "444s"],
         tail="4s",
         actions=["0 win @w0"],
-        expect={"result": {"winners": [{"seat": 0, "fans": ["海底捞月"], "multiplier": {"1": 2, "2": 2}}],
-                           "hand_deltas": [4, -2, -2], "next_dealer": 0}},
+        expect={
+            "result": {
+                "winners": [{"seat": 0, "fans": ["海底捞月"], "multiplier": {"1": 2, "2": 2}}],
+                "hand_deltas": [4, -2, -2],
+                "next_dealer": 0,
+            }
+        },
     ),
     Spec(
         "d54_last_discard_pihu",
@@ -512,8 +579,15 @@ SPECS: list[Spec] = [
         tail="5s",
         actions=["2 discard 5s @w0", "0 win"],
         expect={
-            "events_include": [{"type": "window_opened", "from_seat": 2, "tile": "5s", "last": True,
-                                "options": [{"seat": 0, "win": 2, "kong": False, "pong": False}]}],
+            "events_include": [
+                {
+                    "type": "window_opened",
+                    "from_seat": 2,
+                    "tile": "5s",
+                    "last": True,
+                    "options": [{"seat": 0, "win": 2, "kong": False, "pong": False}],
+                }
+            ],
             "result": {"winners": [{"seat": 0, "fans": ["卡五星"]}], "hand_deltas": [2, 0, -2]},
         },
     ),
@@ -522,12 +596,28 @@ SPECS: list[Spec] = [
         "D57 / A5.2 / A12.5: D discards 5s; W1 (卡五星) and W2 (碰碰胡 with [碰 222p][碰 888p]) both win: "
         "D -4, each +2; the discarder deals next (A15.2)",
         hands=[W1_KWX, "2p8p5s", "777s55s99p22p88p3s4p"],
-        actions=["1 discard 2p", "2 pong", "2 discard 3s", "1 discard 8p", "2 pong", "2 discard 4p",
-                 "1 discard 5s", "0 win", "2 win"],
-        expect={"result": {"outcome": "win",
-                           "winners": [{"seat": 2, "fans": ["碰碰胡"], "multiplier": {"1": 2}},
-                                       {"seat": 0, "fans": ["卡五星"], "multiplier": {"1": 2}}],
-                           "hand_deltas": [2, -4, 2], "next_dealer": 1}},
+        actions=[
+            "1 discard 2p",
+            "2 pong",
+            "2 discard 3s",
+            "1 discard 8p",
+            "2 pong",
+            "2 discard 4p",
+            "1 discard 5s",
+            "0 win",
+            "2 win",
+        ],
+        expect={
+            "result": {
+                "outcome": "win",
+                "winners": [
+                    {"seat": 2, "fans": ["碰碰胡"], "multiplier": {"1": 2}},
+                    {"seat": 0, "fans": ["卡五星"], "multiplier": {"1": 2}},
+                ],
+                "hand_deltas": [2, -4, 2],
+                "next_dealer": 1,
+            }
+        },
     ),
     # ------------------------------------------------------------------ more numbered rules
     Spec(
@@ -535,8 +625,11 @@ SPECS: list[Spec] = [
         "A6.4: a quad held since the deal may be 暗杠'd on a later own drawn turn",
         hands=["1111p", "", ""],
         actions=["0 concealed_kong 1p @w41", "0 discard *"],
-        expect={"events_include": [{"type": "konged", "seat": 0, "kind": "concealed_kong", "tile": "1p",
-                                    "money": [4, -2, -2]}]},
+        expect={
+            "events_include": [
+                {"type": "konged", "seat": 0, "kind": "concealed_kong", "tile": "1p", "money": [4, -2, -2]}
+            ]
+        },
     ),
     Spec(
         "a16_3_gangkai_haidi",
@@ -545,9 +638,15 @@ SPECS: list[Spec] = [
         hands=["", "5z", "555z123s456s789s9p"],
         tail="9p",
         actions=["1 discard 5z @w1", "2 kong", "2 win"],
-        expect={"result": {"winners": [{"seat": 2, "fans": ["杠上开花", "海底捞月"], "multiplier": {"0": 4, "1": 4}}],
-                           "hand_deltas": [-4, -4, 8], "kong_deltas": [0, -2, 2], "deltas": [-4, -6, 10],
-                           "next_dealer": 2}},
+        expect={
+            "result": {
+                "winners": [{"seat": 2, "fans": ["杠上开花", "海底捞月"], "multiplier": {"0": 4, "1": 4}}],
+                "hand_deltas": [-4, -4, 8],
+                "kong_deltas": [0, -2, 2],
+                "deltas": [-4, -6, 10],
+                "next_dealer": 2,
+            }
+        },
     ),
     Spec(
         "a13_4_chain_gangkai",
@@ -556,8 +655,14 @@ SPECS: list[Spec] = [
         hands=["1111p222p123s456s9p", "", ""],
         tail="2p 9p",
         actions=["0 concealed_kong 1p", "0 concealed_kong 2p", "0 win"],
-        expect={"result": {"winners": [{"seat": 0, "fans": ["杠上开花"], "multiplier": {"1": 2, "2": 2}}],
-                           "hand_deltas": [4, -2, -2], "kong_deltas": [12, -6, -6], "deltas": [16, -8, -8]}},
+        expect={
+            "result": {
+                "winners": [{"seat": 0, "fans": ["杠上开花"], "multiplier": {"1": 2, "2": 2}}],
+                "hand_deltas": [4, -2, -2],
+                "kong_deltas": [12, -6, -6],
+                "deltas": [16, -8, -8],
+            }
+        },
     ),
     Spec(
         "a13_4_chain_gangkai_compound",
@@ -574,10 +679,12 @@ SPECS: list[Spec] = [
         dealer=1,
         hands=["123p789p88s46s9s5z5z", "5z", ""],
         actions=["1 discard 5z", "0 pong", "0 liangdao 9s", "1 discard *"],
-        expect={"events_include": [
-            {"type": "ponged", "seat": 0, "tile": "5z"},
-            {"type": "discarded", "seat": 0, "tile": "9s", "liangdao": True, "waits": "5s"},
-        ]},
+        expect={
+            "events_include": [
+                {"type": "ponged", "seat": 0, "tile": "5z"},
+                {"type": "discarded", "seat": 0, "tile": "9s", "liangdao": True, "waits": "5s"},
+            ]
+        },
     ),
     Spec(
         "e38_liangdao_on_last_tile",
@@ -599,8 +706,14 @@ SPECS: list[Spec] = [
         hands=["123p456p789p68s5z5z", "7s", "77s3s"],
         draws="6z ? 7s",
         actions=["1 discard 7s", "2 pong", "2 discard 3s", "0 liangdao 6z", "2 added_kong 7s"],
-        expect={"result": {"winners": [{"seat": 0, "fans": ["抢杠胡", "亮倒"], "multiplier": {"1": 4, "2": 4}}],
-                           "hand_deltas": [8, 0, -8], "kong_deltas": [0, 0, 0], "next_dealer": 0}},
+        expect={
+            "result": {
+                "winners": [{"seat": 0, "fans": ["抢杠胡", "亮倒"], "multiplier": {"1": 4, "2": 4}}],
+                "hand_deltas": [8, 0, -8],
+                "kong_deltas": [0, 0, 0],
+                "next_dealer": 0,
+            }
+        },
     ),
     # ------------------------------------------------------------------ input errors and seeds
     Spec(
@@ -624,7 +737,9 @@ SPECS: list[Spec] = [
         hands=[],
         actions=["0 discard *", "1 discard *"],
         stop_at=2,
-        expect={"events_include": [{"type": "hand_started", "seed": "kwx golden 1", "dealer": 0}],
-                "state": {"phase": "turn", "to_act": [2]}},
+        expect={
+            "events_include": [{"type": "hand_started", "seed": "kwx golden 1", "dealer": 0}],
+            "state": {"phase": "turn", "to_act": [2]},
+        },
     ),
 ]
