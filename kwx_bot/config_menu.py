@@ -310,7 +310,11 @@ def menu_text(config: GroupConfig, tr: Translator, *, title: str, item: Item | N
                           _("Now: {value}").format(value=_label(item, config.value(item), tr))])  # fmt: skip
     rules = config.rules
     lines = [head, _("Rules: {rules}").format(rules=rules_label(rules, tr))]
-    lines += [f"• {_(i.title)}: {_label(i, config.value(i), tr)}" for i in ITEMS if i.key != "preset"]
+    lines += [
+        "• " + _("{item}: {value}").format(item=_(i.title), value=_label(i, config.value(i), tr))
+        for i in ITEMS
+        if i.key != "preset"
+    ]
     lines.append(_("Changes apply from the next hand, never during one. Only group admins can change them."))
     return "\n".join(lines)
 
