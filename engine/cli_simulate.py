@@ -33,6 +33,7 @@ from typing import TextIO
 
 from .ai import Level
 from .ai.selfplay import SimSummary, simulate
+from .game import check_rules
 from .rules import RuleError, RuleSet
 
 __all__ = ["ArgumentError", "main", "parse_args", "render"]
@@ -69,9 +70,11 @@ def _parse_rules(text: str) -> RuleSet:
         except json.JSONDecodeError as exc:
             raise ArgumentError(f"--rules is not valid JSON: {exc.msg} at column {exc.colno}") from None
     try:
-        return RuleSet.from_json(value)
+        rules = RuleSet.from_json(value)
+        check_rules(rules)
     except (RuleError, ValueError, TypeError) as exc:
         raise ArgumentError(f"--rules: {exc}") from None
+    return rules
 
 
 def parse_args(argv: Sequence[str]) -> dict[str, object]:

@@ -23,6 +23,7 @@ from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from engine.game import check_rules
 from engine.rules import KNOWN_OPTIONS, PRESETS, RuleError, RuleSet
 
 from .codec import ConfigButton, encode_config
@@ -257,7 +258,7 @@ class GroupConfig:
         else:
             raise ConfigError(N_("There is no setting called {key}."), key=key)
         try:
-            RuleSet.from_json(new)
+            check_rules(RuleSet.from_json(new))
         except RuleError as e:
             raise ConfigError(N_("These rules were refused; nothing was changed."), str(e)) from None
         return {"rules": new}

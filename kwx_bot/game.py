@@ -32,6 +32,7 @@ from engine.game import (
     IllegalAction,
     Reason,
     State,
+    check_rules,
     event_from_json,
     legal_actions,
     public_view,
@@ -118,8 +119,11 @@ class Deal:
 
 
 def rules_from_json(value: Any) -> RuleSet:
-    """A table's stored rules (a preset name or an options object) -> RuleSet (RuleError if bad)."""
-    return RuleSet.from_json(value)
+    """A table's stored rules (a preset name or an options object) -> RuleSet (RuleError if bad or
+    not playable by the state machine)."""
+    rules = RuleSet.from_json(value)
+    check_rules(rules)
+    return rules
 
 
 def deal_events(rules: RuleSet, dealer: int, deal: Deal) -> tuple[State, list[Event]]:
@@ -174,11 +178,15 @@ def ai_rng(hand_key: str, seq: int, seat: int) -> random.Random:
 
 
 def choose_action(
-    view: SeatView, legal_now: Sequence[Action], level: str = "normal", rng: random.Random | None = None
+    view: SeatView,
+    legal_now: Sequence[Action],
+    level: str = "normal",
+    rng: random.Random | None = None,
+    rules: RuleSet | None = None,
 ) -> Action:
-    """The AI's choice among ``legal_now`` for the seat of ``view`` (托管 and AI seats); see
-    :mod:`kwx_bot.players`."""
-    return players.choose_action(view, legal_now, level, rng)
+    """The AI's choice among ``legal_now`` for the seat of ``view`` (托管 and AI seats) under the
+    table's ``rules`` (its 番 values and cap guide the AI); see :mod:`kwx_bot.players`."""
+    return players.choose_action(view, legal_now, level, rng, rules)
 
 
 def timeout_action(state: State, seat: int) -> Action:

@@ -16,16 +16,19 @@ import random
 from collections.abc import Callable, Sequence
 
 from engine.game import Action, ActionKind
+from engine.rules import RuleSet
 from engine.views import SeatView
 
 __all__ = ["Policy", "choose_action", "placeholder_policy"]
 
 log = logging.getLogger("kwx.players")
 
-Policy = Callable[[SeatView, Sequence[Action], str, random.Random], Action]
+Policy = Callable[[SeatView, Sequence[Action], str, random.Random, RuleSet | None], Action]
 
 
-def placeholder_policy(view: SeatView, legal: Sequence[Action], level: str, rng: random.Random) -> Action:
+def placeholder_policy(
+    view: SeatView, legal: Sequence[Action], level: str, rng: random.Random, rules: RuleSet | None = None
+) -> Action:
     """Win if possible; pass a claim window; discard the drawn tile (else the last discard)."""
     if not legal:
         raise ValueError("no legal action to choose from")
@@ -51,15 +54,21 @@ def _policy() -> Policy:
         log.warning("engine.ai unavailable (%s): AI seats use the placeholder policy", e)
         return placeholder_policy
 
-    def engine_policy(view: SeatView, legal: Sequence[Action], level: str, rng: random.Random) -> Action:
-        action: Action = ai.choose_action(view, legal, levels.get(level, ai.Level.NORMAL), rng)
+    def engine_policy(
+        view: SeatView, legal: Sequence[Action], level: str, rng: random.Random, rules: RuleSet | None = None
+    ) -> Action:
+        action: Action = ai.choose_action(view, legal, levels.get(level, ai.Level.NORMAL), rng, rules=rules)
         return action
 
     return engine_policy
 
 
 def choose_action(
-    view: SeatView, legal: Sequence[Action], level: str = "normal", rng: random.Random | None = None
+    view: SeatView,
+    legal: Sequence[Action],
+    level: str = "normal",
+    rng: random.Random | None = None,
+    rules: RuleSet | None = None,
 ) -> Action:
-    """The AI's choice among ``legal`` for the seat of ``view``."""
-    return _policy()(view, legal, level, rng or random.Random(0))
+    """The AI's choice among ``legal`` for the seat of ``view``, under the table's ``rules``."""
+    return _policy()(view, legal, level, rng or random.Random(0), rules)

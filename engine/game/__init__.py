@@ -20,7 +20,7 @@ from .events import (
     WindowOpened,
     event_from_json,
 )
-from .machine import decide, evolve, kinds_for, legal_actions, replay, start, step
+from .machine import check_rules, decide, evolve, kinds_for, legal_actions, replay, start, step
 from .state import EMPTY, ClaimOption, Phase, SeatState, State, Window, WindowKind
 from .views import public_view, view_for
 
@@ -46,6 +46,7 @@ __all__ = [
     "WindowKind",
     "WindowOpened",
     "action_from_json",
+    "check_rules",
     "decide",
     "event_from_json",
     "evolve",

@@ -183,6 +183,20 @@ def _auto_win(rules: RuleSet) -> bool:
 # ============================================================================ start
 
 
+def check_rules(rules: RuleSet) -> None:
+    """Raise :class:`RuleError` if the state machine cannot play ``rules``.
+
+    Every RuleSet option is playable except ``liangdao_reveal`` other than ``full`` (the 扣/暗铺 and
+    廊起 reveals of RULES A9.2 are not implemented).  Callers that accept rules from people (group
+    settings, the ``simulate`` command) check here before storing them.
+    """
+    if rules.liangdao_reveal is not LiangdaoReveal.FULL:
+        raise RuleError(
+            f"rule option 'liangdao_reveal' = {rules.liangdao_reveal.value!r} is not supported by the game "
+            "state machine; only 'full' (RULES A9.2 default)"
+        )
+
+
 def start(
     rules: RuleSet,
     dealer: int = 0,
@@ -199,11 +213,7 @@ def start(
     standard game).  Raises ``ValueError`` (:class:`NotationError` for tile problems,
     :class:`RuleError` for unsupported rules) saying what is wrong.
     """
-    if rules.liangdao_reveal is not LiangdaoReveal.FULL:
-        raise RuleError(
-            f"rule option 'liangdao_reveal' = {rules.liangdao_reveal.value!r} is not supported by the game "
-            "state machine; only 'full' (RULES A9.2 default)"
-        )
+    check_rules(rules)
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < NUM_SEATS:
         raise ValueError(f"dealer must be a seat 0, 1 or 2, got {dealer!r}")
     kinds = kinds_for(rules)

@@ -122,7 +122,8 @@ class Play:
             seat = live.seat(s)
             legal = game.legal(state, s)
             level = (seat.ai_level or "normal") if seat is not None else "normal"
-            action = game.choose_action(game.view_for(state, s), legal, level, game.ai_rng(hand_key, state.seq, s))
+            view = game.view_for(state, s)
+            action = game.choose_action(view, legal, level, game.ai_rng(hand_key, state.seq, s), state.rules)
             state, events = game.apply(state, action)
             pairs = pairs + [(e, None) for e in events]
         else:  # pragma: no cover - the engine guarantees progress
