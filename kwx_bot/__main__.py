@@ -18,11 +18,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from .settings import Settings, SettingsError, default_db_path, load_settings
+from .store import StoreError
 
 __all__ = ["main"]
 
@@ -54,6 +56,10 @@ def cmd_run(settings: Settings) -> int:
         return _fail("Telegram rejected TELEGRAM_BOT_TOKEN (revoked or mistyped?); check it with @BotFather", 2)
     except NetworkError as e:
         return _fail(f"cannot reach the Telegram Bot API: {e}", 1)
+    except StoreError as e:  # the database cannot be opened (opened in post_init)
+        return _fail(str(e), 1)
+    except sqlite3.Error as e:  # e.g. migrating a SQLite file that belongs to something else
+        return _fail(f"database at {settings.db_path} cannot be used: {e}", 1)
     return 0
 
 
@@ -127,6 +133,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return asyncio.run(_check_db(_db_path()))
         if command == "backup":
             return asyncio.run(_backup(_db_path(), args.path))
+    except StoreError as e:
+        return _fail(str(e), 1)
     except KeyboardInterrupt:
         return 130
     parser.error(f"unknown command {command}")

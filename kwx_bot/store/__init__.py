@@ -94,22 +94,39 @@ class Store:
     async def open(cls, path: str | Path, *, migrate: bool = True) -> Store:
         """Open (creating parent directories and the file) and bring the schema up to date.
 
-        ``path`` may be ``":memory:"`` for tests.  Raises :class:`StoreError` if the file holds a
-        newer schema than this code knows.
+        ``path`` may be ``":memory:"`` for tests.  Raises :class:`StoreError` with a one-line
+        message if the directory cannot be created, the file cannot be opened or is not an SQLite
+        database ("database at PATH is not a kwx SQLite database (...)"), or it holds a newer schema
+        than this code knows; a migration that fails raises its ``sqlite3.Error`` (rolled back).  On
+        any failure the connection (and its worker thread, which would otherwise keep the process
+        alive) is closed before raising.
         """
         spath = str(path)
         if spath != ":memory:":
-            Path(spath).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(spath, isolation_level=None, timeout=5.0)
-        for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON", "busy_timeout=5000"):
-            await db.execute(f"PRAGMA {pragma}")
-        store = cls(db, spath)
-        if migrate:
+            parent = Path(spath).expanduser().parent
             try:
+                parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise StoreError(f"cannot create the database directory {parent}: {e.strerror or e}") from None
+        try:
+            db = await aiosqlite.connect(spath, isolation_level=None, timeout=5.0)
+        except sqlite3.Error as e:
+            raise StoreError(f"cannot open the database at {spath}: {e}") from None
+        store = cls(db, spath)
+        try:
+            try:
+                for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON", "busy_timeout=5000"):
+                    await db.execute(f"PRAGMA {pragma}")
+                await store._scalar("SELECT count(*) FROM sqlite_master")  # a non-database fails here
+            except sqlite3.DatabaseError as e:
+                if isinstance(e, sqlite3.OperationalError) and "locked" in str(e):
+                    raise StoreError(f"database at {spath} is locked ({e}): is another kwx-bot using it?") from None
+                raise StoreError(f"database at {spath} is not a kwx SQLite database ({e})") from None
+            if migrate:
                 await store.migrate()
-            except BaseException:
-                await db.close()
-                raise
+        except BaseException:
+            await db.close()
+            raise
         return store
 
     async def close(self) -> None:
