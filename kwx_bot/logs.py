@@ -1,20 +1,40 @@
 """Logging setup: one line per record, the bot token never printed (issue 8 §5).
 
 httpx logs every request URL at INFO, and the Bot API puts the token in the URL
-(``.../bot<token>/sendMessage``); :class:`RedactTokenFilter` replaces it with ``<token>`` in every
-record, and httpx/httpcore/apscheduler are lowered to WARNING so a busy bot does not log every call.
-Game logs use the ``kwx`` logger tree (``kwx.table`` logs one INFO line per table event with table id
-and seat, never a concealed tile).
+(``.../bot<token>/sendMessage``); PTB's own errors quote it too (``InvalidToken: The token `...` was
+rejected``), in messages *and* in the tracebacks logged with them.  :class:`RedactTokenFilter`
+replaces it with ``<token>`` in every record's message, and :class:`RedactingFormatter` in the whole
+formatted text — exception tracebacks (``exc_text``) and stack traces included — so no handler
+output ever carries it.  httpx/httpcore/apscheduler are lowered to WARNING so a busy bot does not log
+every call.  Game logs use the ``kwx`` logger tree (``kwx.table`` logs one INFO line per table event
+with table id and seat, never a concealed tile, and never the deal's seed, which determines every tile).
 """
 
 from __future__ import annotations
 
 import logging
 import sys
+from urllib.parse import quote
 
-__all__ = ["RedactTokenFilter", "setup_logging"]
+__all__ = ["RedactTokenFilter", "RedactingFormatter", "redact", "setup_logging"]
 
 _FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+_MASK = "<token>"
+
+
+def _forms(secret: str) -> tuple[str, ...]:
+    """The token as written and URL-encoded (``:`` -> ``%3A``)."""
+    if not secret:
+        return ()
+    return tuple(dict.fromkeys((secret, quote(secret, safe=""))))
+
+
+def redact(text: str, forms: tuple[str, ...]) -> str:
+    """``text`` with every form of the token replaced by ``<token>``."""
+    for form in forms:
+        if form in text:
+            text = text.replace(form, _MASK)
+    return text
 
 
 class RedactTokenFilter(logging.Filter):
@@ -22,22 +42,42 @@ class RedactTokenFilter(logging.Filter):
 
     def __init__(self, secret: str) -> None:
         super().__init__()
-        self._secret = secret
+        self._forms = _forms(secret)
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if not self._secret:
+        if not self._forms:
             return True
         message = record.getMessage()
-        if self._secret in message:
-            record.msg = message.replace(self._secret, "<token>")
+        clean = redact(message, self._forms)
+        if clean != message:
+            record.msg = clean
             record.args = None
         return True
 
 
+class RedactingFormatter(logging.Formatter):
+    """A formatter whose output never contains ``secret``: the message, the formatted exception
+    (also its cached ``record.exc_text``, which other handlers reuse) and ``stack_info``."""
+
+    def __init__(self, fmt: str | None = None, *, secret: str = "") -> None:
+        super().__init__(fmt)
+        self._forms = _forms(secret)
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = super().format(record)
+        if not self._forms:
+            return text
+        if record.exc_text:
+            record.exc_text = redact(record.exc_text, self._forms)
+        if record.stack_info:
+            record.stack_info = redact(record.stack_info, self._forms)
+        return redact(text, self._forms)
+
+
 def setup_logging(level: str = "INFO", token: str = "") -> None:
-    """Configure the root logger to stderr at ``level`` with the token redacted from all records."""
+    """Configure the root logger to stderr at ``level`` with the token redacted from all output."""
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter(_FORMAT))
+    handler.setFormatter(RedactingFormatter(_FORMAT, secret=token))
     handler.addFilter(RedactTokenFilter(token))
     root = logging.getLogger()
     for old in list(root.handlers):
