@@ -15,9 +15,26 @@ from engine.tiles import Suit, Tile
 
 from .i18n import N_, Translator
 
-__all__ = ["esc", "fan_label", "name", "reason_text", "rules_label", "signed", "tile_label", "tiles_label"]
+__all__ = [
+    "clean",
+    "esc",
+    "fan_label",
+    "name",
+    "reason_text",
+    "rules_label",
+    "signed",
+    "tile_label",
+    "tiles_label",
+]
 
 NAME_LIMIT = 24
+
+BIDI_CONTROLS = frozenset("\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Unicode bidirectional formatting characters: LRM/RLM/ALM, the embeddings and overrides
+(U+202A-U+202E) and the isolates (U+2066-U+2069).  In a user's name they would reorder the text that
+follows it in the same message (e.g. a name starting with U+202E shows the rest of the line
+backwards), so display names drop them; the name's own letters keep their natural direction."""
+_BIDI_TABLE = dict.fromkeys(map(ord, BIDI_CONTROLS))
 
 
 def esc(text: str) -> str:
@@ -25,9 +42,16 @@ def esc(text: str) -> str:
     return html.escape(text, quote=False)
 
 
+def clean(raw: str) -> str:
+    """A user-provided name or title without bidi controls (:data:`BIDI_CONTROLS`) and with runs of
+    whitespace (newlines included) folded into one space; ``"?"`` if nothing is left.  Not escaped:
+    for pictures; HTML gets :func:`name`."""
+    return " ".join(raw.translate(_BIDI_TABLE).split()) or "?"
+
+
 def name(raw: str, limit: int = NAME_LIMIT) -> str:
-    """A display name, truncated to ``limit`` characters (with …) and HTML-escaped."""
-    raw = " ".join(raw.split()) or "?"
+    """A display name (:func:`clean`), truncated to ``limit`` characters (with …) and HTML-escaped."""
+    raw = clean(raw)
     if len(raw) > limit:
         raw = raw[: limit - 1] + "…"
     return esc(raw)
