@@ -76,14 +76,23 @@ def lobby_text(
 
 
 def liangdao_waits(view: SeatView, discard: Tile) -> list[Tile]:
-    """The waits the seat would publish by declaring 亮倒 with ``discard`` (RULES A9.2)."""
+    """The waits the seat would publish by declaring 亮倒 with ``discard`` (RULES A9.2).
+
+    Never raises: a ``discard`` the seat does not hold (a forged button), or a hand that is not
+    ``14 - 3*melds`` tiles with its drawn tile, gives ``[]``.
+    """
     tiles = list(view.concealed) + ([view.drawn] if view.drawn is not None else [])
+    if discard not in tiles or len(tiles) != 14 - 3 * len(view.melds):
+        return []
     tiles.remove(discard)
     held = counts_of(tiles)
     for m in view.melds:
         if m.tile is not None:
             held[m.tile] += 4 if m.kind.value.endswith("kong") else 3
-    return waits_of(counts_of(tiles), len(view.melds), held)
+    try:
+        return waits_of(counts_of(tiles), len(view.melds), held)
+    except ValueError:  # pragma: no cover - the shape was checked above
+        return []
 
 
 def hand_caption(
@@ -123,13 +132,18 @@ def hand_caption(
                 _("<b>{name} discards {tile}</b>: your call.").format(name=name(names[who]), tile=tile_label(tile, tr))
             )
     elif legal:
-        lines.append(_("<b>Your turn</b> · {n} tiles left in the wall").format(n=pub.wall_remaining))
+        n = pub.wall_remaining
+        turn = tr.ngettext(
+            "<b>Your turn</b> · {n} tile left in the wall", "<b>Your turn</b> · {n} tiles left in the wall", n
+        )
+        lines.append(turn.format(n=n))
     else:
         lines.append(_("Waiting for the other players…"))
-    if me.liangdao:
+    if me.liangdao and result_delta is None:
         lines.append(_("You declared liangdao: drawn tiles are discarded automatically."))
-    if view.waits:
+    if view.waits and result_delta is None:  # after the hand, "waiting" means nothing any more
         lines.append(_("Waiting on: {tiles}").format(tiles=tiles_label(view.waits, tr)))
+    liangdao_tiles = [a.tile for a in legal if a.kind is ActionKind.LIANGDAO and a.tile is not None]
     if legal and ui is Ui.LIANGDAO:
         lines.append(
             _("Liangdao: choose the discard. Your whole hand is then shown to everybody and you play automatically.")
@@ -141,7 +155,7 @@ def hand_caption(
                         tile=tile_label(a.tile, tr), waits=tiles_label(liangdao_waits(view, a.tile), tr)
                     )
                 )
-    elif legal and ui is Ui.CONFIRM and ui_tile is not None:
+    elif legal and ui is Ui.CONFIRM and ui_tile is not None and ui_tile in liangdao_tiles:
         lines.append(
             _("Declare liangdao and discard {tile}? You will wait on {waits}.").format(
                 tile=tile_label(ui_tile, tr), waits=tiles_label(liangdao_waits(view, ui_tile), tr)
@@ -170,11 +184,12 @@ def table_caption(
     """The group's live table caption (also the hand-start message's caption)."""
     _ = tr.gettext
     head = _("<b>Hand {n} starts</b>") if started else _("<b>Hand {n}</b>")
+    wall = view.wall_remaining
+    left = tr.ngettext("dealer {name} · {wall} tile left", "dealer {name} · {wall} tiles left", wall)
     lines = [
-        head.format(n=hand_no) + " · " + _("dealer {name} · {wall} tiles left").format(
-            name=name(names[view.dealer]), wall=view.wall_remaining),
+        head.format(n=hand_no) + " · " + left.format(name=name(names[view.dealer]), wall=wall),
         _status(tr, view, names),
-    ]  # fmt: skip
+    ]
     auto = [name(names[s.seat]) for s in view.seats if s.on_auto]
     if auto:
         lines.append(_("Auto-play: {names}").format(names=", ".join(auto)))

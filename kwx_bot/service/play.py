@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 
 from .. import game
 from ..codec import Button, Op
-from ..game import Action, ActionKind, Deal, Event, IllegalAction, State
+from ..game import Action, ActionKind, Deal, Event, IllegalAction, Reason, State
 from ..i18n import Translator
 from ..store import LedgerRow, TableStatus, Tx
 from ..texts import reason_text, tile_label
@@ -253,6 +253,11 @@ class Play:
             if seat.automatic:
                 await answer(Reply(_("You are on auto-play: press “I'm back” first.")))
                 return False
+            if button.op in (Op.LIANGDAO_MENU, Op.LIANGDAO_PICK):
+                refusal = _liangdao_refusal(state, seat.seat, button, tr)
+                if refusal is not None:  # forged: only discards that keep the hand ready are offered
+                    await answer(Reply(refusal, alert=True))
+                    return False
             if button.op in (Op.LIANGDAO_MENU, Op.LIANGDAO_PICK, Op.BACK):
                 seat.ui = {Op.LIANGDAO_MENU: Ui.LIANGDAO, Op.LIANGDAO_PICK: Ui.CONFIRM, Op.BACK: Ui.NORMAL}[button.op]
                 seat.ui_tile = button.tile
@@ -331,6 +336,19 @@ class Play:
         row = live.row
         if row.deadline_at is not None:
             self.timers.arm(live.table_id, max(row.deadline_at, self.tables.clock() + 2.0))
+
+
+def _liangdao_refusal(state: State, seat: int, button: Button, tr: Translator) -> str | None:
+    """Why a 亮倒 menu / pick press must be refused, or None if the hand message offers it: the
+    menu needs a legal 亮倒, a pick one of the legal 亮倒 discards (RULES A9.2)."""
+    offered = {a.tile for a in game.legal(state, seat) if a.kind is ActionKind.LIANGDAO}
+    if not offered:
+        return tr.gettext("This button does nothing here.")
+    if button.op is not Op.LIANGDAO_PICK or button.tile in offered:
+        return None
+    view = game.view_for(state, seat)
+    held = button.tile is not None and (button.tile in view.concealed or button.tile == view.drawn)
+    return reason_text(Reason.NOT_READY_FOR_LIANGDAO if held else Reason.TILE_NOT_IN_HAND, tr)
 
 
 def _toast(action: Action, tr: Translator) -> str | None:
