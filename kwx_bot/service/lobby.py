@@ -156,14 +156,24 @@ class Lobby:
         return False
 
     async def start_payload(self, user_id: int, kind: StartKind, table_id: int, tr: Translator) -> str:
-        """``/start <payload>`` in a private chat (the user can be messaged now)."""
+        """``/start <payload>`` in a private chat (the user can be messaged now).  A join that
+        cannot happen (the table closed, started or filled up) also drops a pending join of that
+        table, so a later bare ``/start`` does not refuse it again."""
         if kind is StartKind.HAND:
             return await self.pending_or_welcome(user_id, tr)
+        return await self._join_by_link(user_id, table_id, tr)
+
+    async def _join_by_link(self, user_id: int, table_id: int, tr: Translator) -> str:
+        """Seat the user at ``table_id`` (the user can be messaged); returns the reply.  Any outcome
+        but "must open a private chat" clears a pending join of that table."""
         live = await self.tables.get(table_id)
         if live is None:
+            await self._drop_pending(user_id, table_id)
             return tr.gettext("That table is closed. Send /new in your group to open one.")
         async with live.lock:
             result = await self.join(live, user_id)
+        if result is not JoinResult.NEED_PM:
+            await self._drop_pending(user_id, table_id)
         if result is JoinResult.JOINED:
             await self.present.lobby(live)
             self._arm_lobby(live)
@@ -172,11 +182,21 @@ class Lobby:
             )
         return self._join_refusal(result, tr)
 
+    async def _drop_pending(self, user_id: int, table_id: int) -> None:
+        user = await self.store.get_user(user_id)
+        if user is not None and user.pending_table_id == table_id:
+            async with self.store.transaction() as tx:
+                await tx.set_pending_join(user_id, None)
+
     async def pending_or_welcome(self, user_id: int, tr: Translator) -> str:
-        """A bare ``/start``: complete a pending join, else greet."""
+        """A bare ``/start``: complete a pending join; else (or if that join can no longer happen:
+        the pending join is then dropped) greet."""
         user = await self.store.get_user(user_id)
         if user is not None and user.pending_table_id is not None:
-            return await self.start_payload(user_id, StartKind.JOIN, user.pending_table_id, tr)
+            live = await self.tables.get(user.pending_table_id)
+            if live is not None and live.row.status == TableStatus.LOBBY:
+                return await self._join_by_link(user_id, user.pending_table_id, tr)
+            await self._drop_pending(user_id, user.pending_table_id)
         return tr.gettext(
             "Hello! I host Ka Wu Xing mahjong tables in group chats. Add me to a group and send /new there; "
             "your hand will be shown here, privately."

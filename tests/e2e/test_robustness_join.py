@@ -1,0 +1,46 @@
+"""Joining: a join remembered for a user who had no private chat with the bot is dropped once it can
+no longer happen (a later bare /start greets instead of refusing a started table forever)."""
+
+from __future__ import annotations
+
+WELCOME = "I host Ka Wu Xing mahjong tables"
+
+
+async def test_a_stale_pending_join_is_cleared_and_start_greets_normally(kwx):
+    ann, ben, dave = kwx.players("Ann", "Ben", "Dave")
+    group = kwx.group([ann, ben, dave])
+    async with kwx.running() as service:
+        await kwx.start_bot(ann, ben)
+        kwx.fake.user_command(ann, group, "new")
+        await kwx.settle()
+        lobby = kwx.fake.last_message(group)
+        query = await kwx.press(dave, lobby, "Join")  # no private chat yet: a deep link, join remembered
+        assert query.answer.url == "https://t.me/kwx_test_bot?start=j1"
+        assert (await service.store.get_user(dave.id)).pending_table_id == 1
+        await kwx.press(ben, kwx.fake.message(group, lobby.message_id), "Join")
+        await kwx.press(ann, kwx.fake.message(group, lobby.message_id), "Add AI")
+        await kwx.press(ann, kwx.fake.message(group, lobby.message_id), "Start")
+        chat = kwx.fake.private_chat(dave)
+        for _ in range(2):  # a bare /start greets (every time), it does not refuse a started table
+            kwx.fake.start_bot(dave)
+            await kwx.settle()
+            assert WELCOME in kwx.fake.last_message(chat).content
+        assert (await service.store.get_user(dave.id)).pending_table_id is None
+
+
+async def test_a_refused_join_link_also_drops_the_pending_join(kwx):
+    ann, ben, dave = kwx.players("Ann", "Ben", "Dave")
+    group = kwx.group([ann, ben, dave])
+    async with kwx.running() as service:
+        await kwx.start_bot(ann, ben)
+        kwx.fake.user_command(ann, group, "new")
+        await kwx.settle()
+        lobby = kwx.fake.last_message(group)
+        await kwx.press(dave, lobby, "Join")
+        for _ in range(2):
+            await kwx.press(ann, kwx.fake.message(group, lobby.message_id), "Add AI")
+        await kwx.press(ann, kwx.fake.message(group, lobby.message_id), "Start")
+        kwx.fake.start_bot(dave, "j1")
+        await kwx.settle()
+        assert "already started" in kwx.fake.last_message(kwx.fake.private_chat(dave)).content
+        assert (await service.store.get_user(dave.id)).pending_table_id is None
