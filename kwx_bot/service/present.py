@@ -50,6 +50,9 @@ __all__ = ["Presenter"]
 
 log = logging.getLogger("kwx.present")
 
+CHAT_PAYLOAD = "hello"
+"""The ``/start`` payload of the lobby's "Open a private chat with me" button (not a codec payload)."""
+
 
 class Presenter:
     """See the module docstring."""
@@ -83,6 +86,12 @@ class Presenter:
     def deep_link(self, kind: StartKind, table_id: int) -> str:
         """``https://t.me/<bot>?start=<payload>``."""
         return f"https://t.me/{self.bot_username()}?start={encode_start(kind, table_id)}"
+
+    def chat_link(self) -> str:
+        """A link that only opens the private chat: its ``/start`` payload (:data:`CHAT_PAYLOAD`)
+        is no join or hand request, so it acts like a bare ``/start`` (which completes a join the
+        user asked for with the Join button, and nothing else)."""
+        return f"https://t.me/{self.bot_username()}?start={CHAT_PAYLOAD}"
 
     async def aclose(self) -> None:
         """Cancel pending coalesced table edits and reminders (shutdown)."""
@@ -122,7 +131,7 @@ class Presenter:
         markup = None
         if state == "open":
             markup = lobby_keyboard(
-                tr, live.table_id, live.row.seq, deep_link=self.deep_link(StartKind.JOIN, live.table_id),
+                tr, live.table_id, live.row.seq, deep_link=self.chat_link(),
                 full=len(live.seats) >= 3, has_ai=any(s.is_ai for s in live.seats),
             )  # fmt: skip
         return text, markup

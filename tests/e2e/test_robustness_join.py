@@ -1,5 +1,6 @@
 """Joining: a join remembered for a user who had no private chat with the bot is dropped once it can
-no longer happen (a later bare /start greets instead of refusing a started table forever)."""
+no longer happen (a later bare /start greets instead of refusing a started table forever); the
+lobby's "Open a private chat with me" button opens the chat without seating a spectator."""
 
 from __future__ import annotations
 
@@ -44,3 +45,26 @@ async def test_a_refused_join_link_also_drops_the_pending_join(kwx):
         await kwx.settle()
         assert "already started" in kwx.fake.last_message(kwx.fake.private_chat(dave)).content
         assert (await service.store.get_user(dave.id)).pending_table_id is None
+
+
+async def test_the_lobby_private_chat_button_does_not_join_a_spectator(kwx):
+    ann, ben, dave = kwx.players("Ann", "Ben", "Dave")
+    group = kwx.group([ann, ben, dave])
+    async with kwx.running() as service:
+        await kwx.start_bot(ann)
+        kwx.fake.user_command(ann, group, "new")
+        await kwx.settle()
+        lobby = kwx.fake.last_message(group)
+        url = next(b.url for row in lobby.buttons for b in row if b.url)
+        assert url.startswith("https://t.me/kwx_test_bot?start=") and "start=j" not in url
+        payload = url.split("start=", 1)[1]
+        kwx.fake.start_bot(dave, payload)  # a spectator just opening the chat
+        await kwx.settle()
+        assert WELCOME in kwx.fake.last_message(kwx.fake.private_chat(dave)).content
+        assert await service.store.open_seat_of_user(dave.id) is None
+        # who pressed Join first is seated by the same link
+        await kwx.press(ben, kwx.fake.message(group, lobby.message_id), "Join")
+        kwx.fake.start_bot(ben, payload)
+        await kwx.settle()
+        assert "You took a seat" in kwx.fake.last_message(kwx.fake.private_chat(ben)).content
+        assert (await service.store.open_seat_of_user(ben.id)).seat == 1
