@@ -287,8 +287,11 @@ class Presenter:
 
     async def forget_hand_message(self, live: LiveTable, seat: LiveSeat) -> int | None:
         """Detach the seat's hand message (``/hand``): the next sync sends a new one.  Returns the
-        old message id, whose buttons are then removed."""
+        old message id if it may still have buttons (which the caller then removes); None if there
+        was none or it is known to show no buttons (an edit would only be "not modified")."""
         old = seat.hand_msg_id
+        if seat.shown is not None and not seat.shown.markup:
+            old = None
         async with live.present_lock:
             await self._set_hand_msg(live, seat, None)
             seat.shown = None
