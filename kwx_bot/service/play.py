@@ -97,6 +97,7 @@ class Play:
         live.table_shown, live.table_file = None, None
         async with self.store.transaction() as tx:
             await tx.start_hand(live.table_id, hand_no, dealer, record.to_json() | {"dealer": dealer})
+            await tx.set_messages(live.table_id, table_msg_id=None)  # the hand-start announcement sends one
             for s in live.seats:
                 await tx.set_hand_msg(live.table_id, s.seat, None)
         live.hand = await self.store.current_hand(live.table_id)

@@ -18,6 +18,20 @@ showed (:class:`~kwx_bot.service.live.Shown`) and makes only the calls that diff
 
 Sends happen after the commit and outside the table's decision lock (under the table's presentation
 lock, so messages of one table are updated in order); a failed send never affects the game.
+
+Presentation heals itself: a send or edit that fails (flood control outlasting the sender's own
+retries, a network error) leaves the message's *shown* state as it was, so the next sync repeats
+exactly the missing calls; and every failed sync schedules a retry of the whole table (after
+``retry_seconds``, doubling up to ``retry_max_seconds``, at most ``retry_limit`` times in a row), so a
+table never waits for a press that cannot come.  An announcement counts as announced only once sent
+(a failed hand start, 亮倒 reveal or result is sent by the retry, in order); a hand message whose
+edits keep failing is replaced by a fresh one.  An exception while presenting one seat never skips
+the other seats or the announcements: :meth:`Presenter.sync` finishes every step, schedules the
+retry, then re-raises the first exception for its caller to log (and tell the group).
+
+Buttons that went stale are removed (one edit each): the Next hand / End the table keyboards of
+result messages and between-hands offers once the next hand is dealt or the table is closed, and the
+"Resume in private chat" button of an unreachable player's group notice once they are back.
 """
 
 from __future__ import annotations
@@ -26,7 +40,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
@@ -42,7 +56,7 @@ from ..keyboards import hand_keyboard, lobby_keyboard, markup_key, next_hand_key
 from ..pictures import Pictures, hand_key, table_key
 from ..sender import Outcome, Sender
 from ..store import TableStatus
-from ..texts import name, rules_label
+from ..texts import clean, name, rules_label
 from .live import LiveSeat, LiveTable, Shown, Ui
 from .tables import Tables
 
@@ -65,6 +79,9 @@ class Presenter:
         *,
         table_edit_seconds: float = 3.0,
         remind_seconds: float = 0.0,
+        retry_seconds: float = 1.0,
+        retry_max_seconds: float = 60.0,
+        retry_limit: int = 12,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.tables = tables
@@ -73,9 +90,17 @@ class Presenter:
         self.pictures = pictures
         self.table_edit_seconds = table_edit_seconds
         self.remind_seconds = remind_seconds
+        self.retry_seconds = retry_seconds
+        self.retry_max_seconds = retry_max_seconds
+        self.retry_limit = retry_limit
         self.clock = clock
         self._tasks: set[asyncio.Task[None]] = set()
         self._reminder_tasks: set[asyncio.Task[None]] = set()
+        self._retry_tasks: dict[int, asyncio.Task[None]] = {}
+        self._offers: dict[int, list[int]] = {}
+        """table id -> group messages with Next hand / End the table buttons"""
+        self._resume_notices: dict[tuple[int, int], int] = {}
+        """(table id, user id) -> group notice with a "Resume in private chat" button"""
 
     # -- helpers ---------------------------------------------------------------------------------
 
@@ -94,8 +119,8 @@ class Presenter:
         return f"https://t.me/{self.bot_username()}?start={CHAT_PAYLOAD}"
 
     async def aclose(self) -> None:
-        """Cancel pending coalesced table edits and reminders (shutdown)."""
-        tasks = list(self._tasks) + list(self._reminder_tasks)
+        """Cancel pending coalesced table edits, reminders and retries (shutdown)."""
+        tasks = list(self._tasks) + list(self._reminder_tasks) + list(self._retry_tasks.values())
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -103,10 +128,11 @@ class Presenter:
                 await task
 
     def detach(self, live: LiveTable) -> None:
-        """A table was ended: drop its pending live-table edit."""
-        task, live.table_task = live.table_task, None
-        if task is not None and not task.done():
-            task.cancel()
+        """A table was ended: drop its pending live-table edit and presentation retry."""
+        for task in (live.table_task, self._retry_tasks.pop(live.table_id, None)):
+            if task is not None and not task.done():
+                task.cancel()
+        live.table_task = None
 
     async def idle(self) -> None:
         """Wait until no coalesced table edit is pending (tests, shutdown)."""
@@ -137,7 +163,10 @@ class Presenter:
         return text, markup
 
     async def lobby(self, live: LiveTable, state: str = "open") -> None:
-        """Send or edit the group's lobby message."""
+        """Send or edit the group's lobby message; a closed or expired table's other group buttons
+        (Next hand / End the table, Resume in private chat) are removed too."""
+        if state in ("closed", "expired"):
+            await self.clear_offers(live, closing=True)
         text, markup = self.lobby_shown(live, state)
         desired = Shown(None, text, markup_key(markup))
         async with live.present_lock:
@@ -161,17 +190,75 @@ class Presenter:
 
     # -- the whole table -------------------------------------------------------------------------
 
-    async def sync(self, live: LiveTable, *, seats: list[int] | None = None) -> None:
-        """Bring hand messages, announcements and (coalesced) the live table up to date."""
+    async def sync(self, live: LiveTable, *, seats: list[int] | None = None, attempt: int = 0) -> None:
+        """Bring hand messages, announcements and (coalesced) the live table up to date; if anything
+        failed, retry later (``attempt``: how many retries in a row led here)."""
         if live.state is None:
             return
+        ok = True
+        errors: list[Exception] = []
         async with live.present_lock:
             for seat in live.humans():
                 if seats is None or seat.seat in seats:
-                    await self._sync_hand(live, seat)
-            await self._announce(live)
+                    step = self._sync_hand(live, seat, fresh=attempt >= 3)
+                    ok = await self._guard(live, f"hand message of seat {seat.seat}", step, errors) and ok
+                    await self._guard(live, "resume notice", self._resume_notice_done(live, seat), errors)
+            ok = await self._guard(live, "announcements", self._announce(live), errors) and ok
+            if live.row.status == TableStatus.BETWEEN:  # the final table edit, if it failed before
+                ok = await self._guard(live, "live table", self._sync_table(live), errors) and ok
         if live.row.status == TableStatus.PLAYING:
             self.schedule_table(live)
+        if not ok:
+            self._retry(live, attempt)
+        if errors:
+            raise errors[0]  # the caller logs it and tells the group; the other steps went on
+
+    @staticmethod
+    async def _guard(live: LiveTable, what: str, step: Awaitable[bool | None], errors: list[Exception]) -> bool:
+        """Run one presentation step; an exception counts as a failure and is kept in ``errors``
+        (the first one for the caller to raise, later ones logged here)."""
+        try:
+            return await step is not False
+        except Exception as e:
+            if errors:
+                log.exception("table %s: presenting the %s failed too", live.table_id, what)
+            errors.append(e)
+            return False
+
+    def _retry(self, live: LiveTable, attempt: int) -> None:
+        """Schedule a full sync of the table after a failure (one pending retry per table)."""
+        pending = self._retry_tasks.get(live.table_id)
+        if pending is not None and not pending.done():
+            return
+        if attempt >= self.retry_limit:
+            log.warning("table %s: presentation still failing after %d retries; next try on the next change",
+                        live.table_id, attempt)  # fmt: skip
+            return
+        delay = min(self.retry_seconds * 2**attempt, self.retry_max_seconds)
+        task = asyncio.get_running_loop().create_task(self._retry_later(live, delay, attempt + 1))
+        self._retry_tasks[live.table_id] = task
+
+        def done(t: asyncio.Task[None], table_id: int = live.table_id) -> None:
+            if self._retry_tasks.get(table_id) is t:
+                del self._retry_tasks[table_id]
+
+        task.add_done_callback(done)
+
+    async def _retry_later(self, live: LiveTable, delay: float, attempt: int) -> None:
+        await asyncio.sleep(delay)
+        self._retry_tasks.pop(live.table_id, None)  # this run may schedule the next one
+        if live.row.status == TableStatus.CLOSED or not any(t is live for t in self.tables.cached()):
+            return
+        log.info("table %s: presentation retry %d", live.table_id, attempt)
+        try:
+            await self.sync(live, attempt=attempt)
+        except Exception:
+            log.exception("table %s: presentation retry failed", live.table_id)
+
+    def retry_pending(self, table_id: int) -> bool:
+        """A presentation retry of the table is scheduled (tests)."""
+        task = self._retry_tasks.get(table_id)
+        return task is not None and not task.done()
 
     # -- hand messages ---------------------------------------------------------------------------
 
@@ -209,14 +296,16 @@ class Presenter:
             key = hand_key(view)
         return Shown(key, caption, markup_key(markup)), view, markup
 
-    async def _sync_hand(self, live: LiveTable, seat: LiveSeat, *, retry: bool = True) -> None:
+    async def _sync_hand(self, live: LiveTable, seat: LiveSeat, *, retry: bool = True, fresh: bool = False) -> bool:
+        """Make the seat's hand message show :meth:`hand_desired`; False if a call failed (the
+        caller retries).  ``fresh``: replace a message whose edit fails by a new one."""
         if seat.user_id is None or not seat.can_pm:
-            return
+            return True
         desired, view, markup = self.hand_desired(live, seat)
         shown = seat.shown
         await self._reminders(live, seat)
         if seat.hand_msg_id is not None and shown == desired:
-            return
+            return True
         user = seat.user_id
         if seat.hand_msg_id is None:
             photo = await self._hand_photo(seat, desired, view)
@@ -233,12 +322,23 @@ class Presenter:
         if sent.outcome is Outcome.GONE and retry:
             await self._set_hand_msg(live, seat, None)
             seat.shown = None
-            await self._sync_hand(live, seat, retry=False)
-            return
+            return await self._sync_hand(live, seat, retry=False)
         if sent.ok:
             seat.shown = desired
             if sent.file_id is not None and desired.photo_key is not None:
                 seat.file_id, seat.file_key = sent.file_id, desired.photo_key
+            return True
+        if sent.outcome is Outcome.FAILED and fresh and retry and seat.hand_msg_id is not None:
+            old = seat.hand_msg_id  # edits keep failing: a new message (the old one's buttons go stale)
+            await self._set_hand_msg(live, seat, None)
+            seat.shown = None
+            if await self._sync_hand(live, seat, retry=False):
+                await self.sender.edit_markup(user, old, None)
+                return True
+            if seat.hand_msg_id is None:
+                await self._set_hand_msg(live, seat, old)
+            return False
+        return sent.outcome is not Outcome.FAILED  # refused (403): the seat is played for; no retry
 
     async def _reminders(self, live: LiveTable, seat: LiveSeat) -> None:
         """Delete an answered reminder; schedule one for a seat that must act now."""
@@ -315,15 +415,20 @@ class Presenter:
         live.table_task = None
         try:
             async with live.present_lock:
-                await self._sync_table(live)
+                ok = await self._sync_table(live)
         except Exception:
             log.exception("table %s: live table edit failed", live.table_id)
+            ok = False
+        if not ok:
+            self._retry(live, 0)
 
-    async def _sync_table(self, live: LiveTable) -> None:
+    async def _sync_table(self, live: LiveTable) -> bool:
+        """Edit the live table message to the current state; False if that failed.  No message yet
+        (its hand-start announcement is pending): nothing to do."""
         state, hand = live.state, live.hand
         msg_id = live.row.table_msg_id
         if state is None or hand is None or msg_id is None or live.row.status == TableStatus.CLOSED:
-            return
+            return True
         tr = self.tables.tr(live.group_lang)
         view = game.public_view(state)
         names = self.display_names(live)
@@ -331,7 +436,7 @@ class Presenter:
         caption = table_caption(tr, hand_no=hand.hand_no, view=view, names=names)
         desired = Shown(key, caption, ())
         if live.table_shown == desired:
-            return
+            return True
         if live.table_shown is None or live.table_shown.photo_key != key:
             photo: bytes | str
             if live.table_file is not None and live.table_file[0] == key:
@@ -346,19 +451,23 @@ class Presenter:
             live.table_shown = desired
             if sent.file_id is not None:
                 live.table_file = (key, sent.file_id)
-        elif sent.outcome is Outcome.GONE:
-            await self._send_table(live, started=False)
+            return True
+        if sent.outcome is Outcome.GONE:
+            return await self._send_table(live, started=False)
+        return sent.outcome is not Outcome.FAILED  # refused (403: the bot left the group): no retry
 
     def display_names(self, live: LiveTable) -> list[str]:
-        """Names as pictures show them (托管 seats marked)."""
-        names = live.names()
+        """Names as pictures show them (托管 seats marked; bidi controls dropped, :func:`clean`)."""
+        names = [clean(n) if n else n for n in live.names()]
         auto = self.tables.tr(live.group_lang).gettext("{name} (auto)")
         for s in live.seats:
             if s.user_id is not None and s.automatic:
                 names[s.seat] = auto.format(name=names[s.seat])
         return names
 
-    async def _send_table(self, live: LiveTable, *, started: bool) -> None:
+    async def _send_table(self, live: LiveTable, *, started: bool) -> bool:
+        """Send a new live table message (at a hand's start, or when the old one is gone); False if
+        the send failed."""
         state, hand = live.state, live.hand
         assert state is not None and hand is not None
         tr = self.tables.tr(live.group_lang)
@@ -376,50 +485,65 @@ class Presenter:
             live.table_shown = Shown(key, caption, ())
             if sent.file_id is not None:
                 live.table_file = (key, sent.file_id)
+            return True
+        return sent.outcome is not Outcome.FAILED
 
     # -- group: announcements --------------------------------------------------------------------
 
-    async def _announce(self, live: LiveTable) -> None:
+    async def _announce(self, live: LiveTable) -> bool:
+        """Send the group announcements of events after ``announced_seq``, in order; returns False
+        at the first one that fails (bookkept up to the event before it; the retry resumes there)."""
         hand, state = live.hand, live.state
         if hand is None or state is None:
-            return
+            return True
         done = live.row.announced_seq
         last = hand.first_seq + len(live.events) - 1
         if last <= done:
-            return
+            return True
         tr = self.tables.tr(live.group_lang)
         announced = False
+        ok = table_ok = True
+        upto = done
         for event in live.events:
             seq = hand.first_seq + event.seq - 1
             if seq <= done:
                 continue
-            announced = (
-                announced
-                or isinstance(event, HandStarted | HandEnded)
-                or (isinstance(event, Discarded) and event.liangdao)
-            )
             if isinstance(event, HandStarted):
-                await self._send_table(live, started=True)
+                announced = True
+                # the hand's table message may exist already (sent before a crash, not bookkept)
+                if live.row.table_msg_id is None:
+                    ok = await self._send_table(live, started=True)
+                if ok:
+                    await self.clear_offers(live)
             elif isinstance(event, Discarded) and event.liangdao:
+                announced = True
                 names = self.display_names(live)
                 view = game.public_view(state)
                 photo = await self.pictures.reveal(view, event.seat, names)
-                await self.sender.send_photo(
-                    live.row.chat_id, photo, reveal_caption(tr, view=view, seat=event.seat, names=names)
-                )
+                caption = reveal_caption(tr, view=view, seat=event.seat, names=names)
+                ok = (await self.sender.send_photo(live.row.chat_id, photo, caption)).outcome is not Outcome.FAILED
             elif isinstance(event, HandEnded):
-                await self._sync_table(live)
+                announced = True
+                table_ok = await self._sync_table(live)  # a failure does not hold the result back
                 names = self.display_names(live)
                 view = game.public_view(state)
                 totals = await self._totals(live)
                 caption = result_caption(tr, hand_no=hand.hand_no, result=event.result, names=names, totals=totals)
                 photo = await self.pictures.result(view, names)
                 markup = next_hand_keyboard(tr, live.table_id, live.row.seq)
-                await self.sender.send_photo(live.row.chat_id, photo, caption, markup)
-        if announced:  # (events that announce nothing need no bookkeeping: a restart rescans them)
+                sent = await self.sender.send_photo(live.row.chat_id, photo, caption, markup)
+                if sent.ok and sent.message_id is not None:
+                    self._offers.setdefault(live.table_id, []).append(sent.message_id)
+                ok = sent.outcome is not Outcome.FAILED
+            if not ok:
+                log.warning("table %s: announcement of event %s failed; retrying later", live.table_id, seq)
+                break
+            upto = seq
+        if announced and upto > done:  # (events that announce nothing need no bookkeeping: a restart rescans them)
             async with self.store.transaction() as tx:
-                await tx.set_announced(live.table_id, last)
-            live.row = replace(live.row, announced_seq=max(live.row.announced_seq, last))
+                await tx.set_announced(live.table_id, upto)
+            live.row = replace(live.row, announced_seq=max(live.row.announced_seq, upto))
+        return ok and table_ok
 
     async def _totals(self, live: LiveTable) -> list[int]:
         totals = [0, 0, 0]
@@ -429,6 +553,49 @@ class Presenter:
 
     # -- group: notices --------------------------------------------------------------------------
 
-    async def notice(self, live: LiveTable, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
-        """A short group message (e.g. a player went on auto-play)."""
-        await self.sender.send_text(live.row.chat_id, text, markup, notify=False)
+    async def notice(
+        self, live: LiveTable, text: str, markup: InlineKeyboardMarkup | None = None, *, resume_for: int | None = None
+    ) -> None:
+        """A short group message (e.g. a player went on auto-play).  ``resume_for``: the user whose
+        "Resume in private chat" button ``markup`` is; it is removed once they are back."""
+        sent = await self.sender.send_text(live.row.chat_id, text, markup, notify=False)
+        if resume_for is not None and markup is not None and sent.ok and sent.message_id is not None:
+            old = self._resume_notices.get((live.table_id, resume_for))
+            self._resume_notices[(live.table_id, resume_for)] = sent.message_id
+            if old is not None:
+                await self.sender.edit_markup(live.row.chat_id, old, None)
+
+    async def _resume_notice_done(self, live: LiveTable, seat: LiveSeat) -> None:
+        """The player can be messaged again: their notice's "Resume" button is stale."""
+        if seat.user_id is None or not seat.can_pm:
+            return
+        msg_id = self._resume_notices.pop((live.table_id, seat.user_id), None)
+        if msg_id is not None:
+            await self.sender.edit_markup(live.row.chat_id, msg_id, None)
+
+    async def offer_next_hand(self, live: LiveTable, text: str, markup: InlineKeyboardMarkup) -> None:
+        """A between-hands message with the Next hand / End the table buttons (``/new`` between
+        hands); its buttons are removed like the result's once stale."""
+        sent = await self.sender.send_text(live.row.chat_id, text, markup)
+        if sent.ok and sent.message_id is not None:
+            self._offers.setdefault(live.table_id, []).append(sent.message_id)
+
+    def note_offer(self, live: LiveTable, message_id: int | None) -> None:
+        """Remember a group message with Next hand / End the table buttons (e.g. the one just
+        pressed, when the bot restarted since sending it)."""
+        offers = self._offers.setdefault(live.table_id, [])
+        if message_id is not None and message_id not in offers:
+            offers.append(message_id)
+
+    def offers(self, live: LiveTable) -> list[int]:
+        """Group messages of the table known to carry Next hand / End the table buttons."""
+        return list(self._offers.get(live.table_id, []))
+
+    async def clear_offers(self, live: LiveTable, *, closing: bool = False) -> None:
+        """Remove the Next hand / End the table buttons (a hand was dealt, or the table closed);
+        ``closing`` also removes "Resume in private chat" buttons of the table's notices."""
+        for msg_id in self._offers.pop(live.table_id, []):
+            await self.sender.edit_markup(live.row.chat_id, msg_id, None)
+        if closing:
+            for key in [k for k in self._resume_notices if k[0] == live.table_id]:
+                await self.sender.edit_markup(live.row.chat_id, self._resume_notices.pop(key), None)
