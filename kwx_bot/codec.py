@@ -62,7 +62,9 @@ class Op(enum.StrEnum):
     REMOVE_AI = "R"
     START = "S"
     NEXT_HAND = "N"
-    CLOSE = "X"
+    CLOSE = "X"  # asks for confirmation
+    CLOSE_CONFIRM = "Y"  # ends the table
+    CLOSE_CANCEL = "Z"  # back to Next hand / End the table
     # engine actions
     DISCARD = "d"  # + tile
     LIANGDAO = "l"  # + tile: declare 亮倒 with this discard (after confirmation)

@@ -21,7 +21,14 @@ from .i18n import Translator
 from .texts import tile_label
 from .ui import Ui
 
-__all__ = ["hand_keyboard", "lobby_keyboard", "markup_key", "next_hand_keyboard", "take_back_keyboard"]
+__all__ = [
+    "close_confirm_keyboard",
+    "hand_keyboard",
+    "lobby_keyboard",
+    "markup_key",
+    "next_hand_keyboard",
+    "take_back_keyboard",
+]
 
 ROW = 7
 
@@ -62,6 +69,14 @@ def next_hand_keyboard(tr: Translator, table_id: int, seq: int) -> InlineKeyboar
     _ = tr.gettext
     return InlineKeyboardMarkup(
         [[_b(_("Next hand"), table_id, seq, Op.NEXT_HAND), _b(_("End the table"), table_id, seq, Op.CLOSE)]]
+    )
+
+
+def close_confirm_keyboard(tr: Translator, table_id: int, seq: int) -> InlineKeyboardMarkup:
+    """The second step of End the table: confirm, or go back to the Next hand / End choice."""
+    _ = tr.gettext
+    return InlineKeyboardMarkup(
+        [[_b(_("Yes, end the table"), table_id, seq, Op.CLOSE_CONFIRM), _b(_("Back"), table_id, seq, Op.CLOSE_CANCEL)]]
     )
 
 

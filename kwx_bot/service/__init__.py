@@ -294,7 +294,7 @@ class TableService:
             return
         try:
             if button.op in LOBBY_OPS:
-                await self.lobby.press(live, user.user_id, button, answer, tr)
+                await self.lobby.press(live, user.user_id, button, answer, tr, message_id)
             elif button.op in GAME_OPS:
                 if await self.play.press(live, user.user_id, message_id, button, answer):
                     await self._after_change(live, user.user_id, button)
@@ -346,7 +346,7 @@ class TableService:
         text = tr.gettext(
             "I cannot message {name} privately: the AI plays for them. Open the private chat to come back."
         )
-        await self.present.notice(live, text.format(name=name(seat.name)), markup)
+        await self.present.notice(live, text.format(name=name(seat.name)), markup, resume_for=user_id)
         if await self.play.kick_auto(live):
             await self.present.sync(live)
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from ..codec import Button, Op, StartKind
 from ..i18n import Translator
-from ..keyboards import next_hand_keyboard
+from ..keyboards import close_confirm_keyboard, next_hand_keyboard
 from ..sender import Outcome
 from ..store import Conflict, TableStatus
 from ..texts import name
@@ -29,7 +29,8 @@ __all__ = ["JoinResult", "Lobby"]
 
 log = logging.getLogger("kwx.table")
 
-LOBBY_OPS = frozenset({Op.JOIN, Op.LEAVE, Op.ADD_AI, Op.REMOVE_AI, Op.START, Op.NEXT_HAND, Op.CLOSE})
+BETWEEN_OPS = frozenset({Op.NEXT_HAND, Op.CLOSE, Op.CLOSE_CONFIRM, Op.CLOSE_CANCEL})
+LOBBY_OPS = frozenset({Op.JOIN, Op.LEAVE, Op.ADD_AI, Op.REMOVE_AI, Op.START}) | BETWEEN_OPS
 
 
 class JoinResult(enum.Enum):
@@ -71,7 +72,7 @@ class Lobby:
                 gtr = self.tables.tr(live.group_lang)
                 markup = next_hand_keyboard(gtr, live.table_id, live.row.seq)
                 text = gtr.gettext("This table is between hands: deal the next one or end it.")
-                await self.present.sender.send_text(live.row.chat_id, text, markup)
+                await self.present.offer_next_hand(live, text, markup)
                 return None
             return tr.gettext("A table is already open in this group. Finish it first (or wait until it expires).")
         rules, options = self.tables.table_config(await self.tables.config(group_id))
@@ -216,12 +217,16 @@ class Lobby:
 
     # -- lobby buttons ---------------------------------------------------------------------------
 
-    async def press(self, live: LiveTable, user_id: int, button: Button, answer: Answer, tr: Translator) -> None:
-        """A lobby / between-hands button (answers exactly once, then updates the messages)."""
+    async def press(
+        self, live: LiveTable, user_id: int, button: Button, answer: Answer, tr: Translator,
+        message_id: int | None = None,
+    ) -> None:  # fmt: skip
+        """A lobby / between-hands button (answers exactly once, then updates the messages);
+        ``message_id``: the group message the button is on."""
         _ = tr.gettext
         op = button.op
-        if op in (Op.NEXT_HAND, Op.CLOSE):
-            await self._between(live, user_id, button, answer, tr)
+        if op in BETWEEN_OPS:
+            await self._between(live, user_id, button, answer, tr, message_id)
             return
         state = "open"
         async with live.lock:
@@ -296,17 +301,32 @@ class Lobby:
             await tx.touch(live.table_id)
         await self.tables.refresh(live)
 
-    async def _between(self, live: LiveTable, user_id: int, button: Button, answer: Answer, tr: Translator) -> None:
+    async def _between(
+        self, live: LiveTable, user_id: int, button: Button, answer: Answer, tr: Translator, message_id: int | None
+    ) -> None:
+        """Next hand (a player or the table's creator), or End the table in two steps — End asks,
+        "Yes, end the table" ends, Back returns to the choice — for seated players only."""
         _ = tr.gettext
+        op = button.op
         async with live.lock:
             seat = live.seat_of(user_id)
-            if seat is None and user_id != live.row.created_by:
+            if seat is None and (op is not Op.NEXT_HAND or user_id != live.row.created_by):
                 await answer(Reply(_("Only players at the table can do that."), alert=True))
                 return
             if live.row.status != TableStatus.BETWEEN or button.seq != live.row.seq:
                 await answer(Reply(_("This button is outdated: the table has moved on.")))
                 return
-            if button.op is Op.CLOSE:
+            self.present.note_offer(live, message_id)
+            gtr = self.tables.tr(live.group_lang)
+            if op in (Op.CLOSE, Op.CLOSE_CANCEL):
+                await answer(Reply(_("Press “Yes, end the table” to confirm.") if op is Op.CLOSE else None))
+                markup = (close_confirm_keyboard if op is Op.CLOSE else next_hand_keyboard)(
+                    gtr, live.table_id, live.row.seq)  # fmt: skip
+                targets = [message_id] if message_id is not None else self.present.offers(live)
+                for msg_id in targets:
+                    await self.present.sender.edit_markup(live.row.chat_id, msg_id, markup)
+                return
+            if op is Op.CLOSE_CONFIRM:
                 await answer(Reply(_("The table is closed.")))
                 await self.close(live, "closed")
                 return

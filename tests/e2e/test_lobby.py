@@ -147,7 +147,8 @@ async def test_new_between_hands_offers_the_next_hand_again(kwx):
         await kwx.settle()
         offer = kwx.fake.last_message(group)
         assert offer.button_texts == ["Next hand", "End the table"]
-        await kwx.press(users[1], offer, "End the table")
+        await kwx.press(users[1], offer, "End the table")  # asks first
+        await kwx.press(users[1], kwx.fake.message(group, offer.message_id), "Yes, end the table")
         assert await service.store.open_tables() == []
         assert (await service.store.get_table(table_id)).status == "closed"
         assert await service.store.open_seat_of_user(users[0].id) is None
