@@ -33,6 +33,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from .cli_io import InputError as JsonInputError
+from .cli_io import emit, read_json
 from .rules import RuleSet
 from .scoring import WinBy, WinContext, score_win
 from .tiles import parse_meld, parse_tile, parse_tiles
@@ -165,19 +167,7 @@ def answer(obj: object) -> dict[str, Any]:
 
 
 def _emit(stdout: TextIO, obj: dict[str, Any]) -> None:
-    """Write one JSON line (UTF-8 text; \\u escapes if the stream cannot encode Chinese)."""
-    try:
-        stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
-    except UnicodeEncodeError:
-        stdout.write(json.dumps(obj) + "\n")
-    stdout.flush()
-
-
-def _decode_problem(exc: BaseException) -> str:
-    """One line saying why ``json.loads`` refused the text (it raises more than JSONDecodeError)."""
-    if isinstance(exc, RecursionError):
-        return "nested too deeply"
-    return " ".join(str(exc).split())
+    emit(stdout, obj)
 
 
 def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
@@ -192,15 +182,9 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
         _emit(stdout, {"error": f"score takes no arguments, got {' '.join(args)!r}; {USAGE}"})
         return 2
     try:
-        text = stdin.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        _emit(stdout, {"error": f"cannot read stdin: {exc}"})
-        return 2
-    try:
-        obj = json.loads(text)
-    except (ValueError, RecursionError) as exc:  # JSONDecodeError, >4300-digit integers, deep nesting
-        what = "empty input" if not text.strip() else f"invalid JSON: {_decode_problem(exc)}"
-        _emit(stdout, {"error": f"{what}; expected one JSON object"})
+        obj = read_json(stdin, "one JSON object")
+    except JsonInputError as exc:
+        _emit(stdout, {"error": str(exc)})
         return 2
     try:
         result = answer(obj)

@@ -37,10 +37,11 @@ codes are :class:`engine.game.actions.Reason`); 2 with ``{"error": "<one line>"}
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from ..cli_io import InputError as JsonInputError
+from ..cli_io import emit, read_json
 from ..rules import RuleSet
 from ..tiles import parse_tiles
 from .actions import Action, IllegalAction, action_from_json
@@ -158,13 +159,8 @@ def run(obj: object) -> tuple[int, dict[str, Any]]:
 
 
 def _emit(stdout: TextIO, obj: object, pretty: bool = False) -> None:
-    """Write one JSON answer: UTF-8 text, or ``\\u`` escapes when the stream cannot encode Chinese
-    (e.g. ``PYTHONIOENCODING=ascii``) -- never a traceback (issue 3)."""
-    indent = 1 if pretty else None
-    try:
-        stdout.write(json.dumps(obj, ensure_ascii=False, indent=indent) + "\n")
-    except UnicodeEncodeError:
-        stdout.write(json.dumps(obj, indent=indent) + "\n")
+    """Write one JSON answer (:func:`engine.cli_io.emit`; indented with ``--pretty``)."""
+    emit(stdout, obj, indent=1 if pretty else None)
 
 
 def main(argv: Sequence[str], stdin: TextIO, stdout: TextIO) -> int:
@@ -176,16 +172,9 @@ def main(argv: Sequence[str], stdin: TextIO, stdout: TextIO) -> int:
         _emit(stdout, {"error": f"unknown argument(s) {' '.join(rest)!r}; {USAGE}"})
         return 2
     try:
-        text = stdin.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        _emit(stdout, {"error": f"cannot read stdin: {exc}"})
-        return 2
-    try:
-        obj = json.loads(text)
-    except (ValueError, RecursionError) as exc:  # JSONDecodeError, >4300-digit integers, deep nesting
-        problem = "nested too deeply" if isinstance(exc, RecursionError) else " ".join(str(exc).split())
-        what = "empty input" if not text.strip() else f"bad JSON: {problem}"
-        _emit(stdout, {"error": f"{what}; expected one scenario object. {USAGE}"})
+        obj = read_json(stdin, f"one scenario object. {USAGE}")
+    except JsonInputError as exc:
+        _emit(stdout, {"error": str(exc)})
         return 2
     try:
         code, out = run(obj)

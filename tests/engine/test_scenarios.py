@@ -121,7 +121,7 @@ def test_illegal_action_leaves_error_only() -> None:
 @pytest.mark.parametrize(
     ("text", "needle"),
     [
-        ("{not json", "bad JSON"),
+        ("{not json", "invalid JSON"),
         ("", "empty input"),
         ("[1, 2]", "scenario is a JSON object"),
         (json.dumps({"hands": ["123p", "456p", "789p"], "wall": ""}), "hand of seat 0 has 3 tiles"),
