@@ -14,12 +14,12 @@ was malformed, else 0.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Sequence
 from typing import TextIO
 
 from .analysis import is_complete_keys, keys_of, mask_to_tiles, shanten_keys, waits_mask
+from .cli_io import emit
 from .tiles import NotationError, counts_of, parse_tiles
 
 
@@ -51,8 +51,5 @@ def main(argv: Sequence[str], stdin: TextIO = sys.stdin, stdout: TextIO = sys.st
         except NotationError as exc:
             obj = {"tiles": line.strip(), "error": str(exc)}
             status = 2
-        try:
-            stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
-        except UnicodeEncodeError:  # a stream that cannot encode Chinese: ASCII escapes, still JSON
-            stdout.write(json.dumps(obj) + "\n")
+        emit(stdout, obj)
     return status
