@@ -24,6 +24,9 @@ _COMMANDS = {
 def main(argv: Sequence[str] | None = None) -> int:
     """Dispatch to a command module's ``main(argv, stdin, stdout) -> int``."""
     args = list(sys.argv[1:] if argv is None else argv)
+    if args in (["-h"], ["--help"]):
+        print(f"usage: python -m engine {{{','.join(_COMMANDS)}}} ...\n\n{(__doc__ or '').strip()}")
+        return 0
     if not args or args[0] not in _COMMANDS:
         sys.stderr.write(f"usage: python -m engine {{{','.join(_COMMANDS)}}} ...\n")
         print(json.dumps({"error": f"unknown command {args[0] if args else ''!r}"}))

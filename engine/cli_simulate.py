@@ -170,6 +170,9 @@ def render(summary: SimSummary, seed: str, rules: RuleSet) -> str:
 
 def main(argv: Sequence[str], stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
     """Run the command; returns the exit status (0 ok, 1 rule errors, 2 malformed arguments)."""
+    if list(argv) in (["-h"], ["--help"]):
+        stdout.write(f"{USAGE}\n\n{(__doc__ or '').strip()}\n")
+        return 0
     try:
         opts = parse_args(argv)
     except ArgumentError as exc:

@@ -34,3 +34,10 @@ def test_module_entry_point() -> None:
         check=False,
     )
     assert proc.returncode == 0 and json.loads(proc.stdout)["waits"] == ["6s", "9s"]
+
+
+def test_help_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--help"]) == 0
+    assert "score" in capsys.readouterr().out
+    assert main(["simulate", "--help"]) == 0
+    assert "--hands N --seed S" in capsys.readouterr().out
