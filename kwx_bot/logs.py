@@ -16,7 +16,7 @@ import logging
 import sys
 from urllib.parse import quote
 
-__all__ = ["RedactTokenFilter", "RedactingFormatter", "redact", "setup_logging"]
+__all__ = ["QuietBootstrapFilter", "RedactTokenFilter", "RedactingFormatter", "redact", "setup_logging"]
 
 _FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 _MASK = "<token>"
@@ -74,11 +74,27 @@ class RedactingFormatter(logging.Formatter):
         return redact(text, self._forms)
 
 
+class QuietBootstrapFilter(logging.Filter):
+    """Drop the traceback PTB logs when its start-up (bootstrap) network loop gives up.
+
+    ``kwx-bot run`` then prints one line of its own ("cannot reach the Telegram Bot API: ..."), so
+    an unreachable or refused API gives two short lines, not a 100-line httpx traceback.  The
+    record itself (one line) is kept.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name.startswith("telegram.ext") and "Network Retry Loop (Bootstrap" in record.getMessage():
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
 def setup_logging(level: str = "INFO", token: str = "") -> None:
     """Configure the root logger to stderr at ``level`` with the token redacted from all output."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(RedactingFormatter(_FORMAT, secret=token))
     handler.addFilter(RedactTokenFilter(token))
+    handler.addFilter(QuietBootstrapFilter())
     root = logging.getLogger()
     for old in list(root.handlers):
         root.removeHandler(old)
