@@ -13,6 +13,10 @@ Settings-menu buttons (:class:`ConfigButton`) = ``G:<group36>:<item>[:<choice>]`
 base-36 digit, so they never look like table buttons; ``<item>`` is one lower-case letter, ``<choice>``
 an index of the item's choices (0-9).  A choice sets an absolute value, so a stale menu is harmless.
 
+``/void`` confirmation buttons (:class:`VoidButton`) = ``V:<group36>:<hand36>:<y|n>`` (``y`` = void the
+hand, ``n`` = cancel); voiding is idempotent (a voided hand is never voided twice), so a stale or
+repeated press is harmless.
+
 Deep-link payloads (``t.me/<bot>?start=<payload>``, ``A-Za-z0-9_-``, <= 64 chars):
 ``j<table36>`` = join that table, ``h<table36>`` = send me my hand at that table.
 
@@ -46,6 +50,7 @@ _B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 _DATA_RE = re.compile(r"^([0-9a-z]{1,10}):([0-9a-z]{1,10}):([A-Za-z])([1-9][psmz])?$")
 _START_RE = re.compile(r"^([jh])([0-9a-z]{1,10})$")
 _CONFIG_RE = re.compile(r"^G:([0-9a-z]{1,10}):([a-z])(?::([0-9]))?$")
+_VOID_RE = re.compile(r"^V:([0-9a-z]{1,10}):([0-9a-z]{1,10}):([yn])$")
 
 
 class CodecError(ValueError):
@@ -178,6 +183,34 @@ def is_config(data: str | None) -> bool:
     return bool(data) and str(data).startswith("G:")
 
 
+@dataclass(frozen=True, slots=True)
+class VoidButton:
+    """A ``/void`` confirmation button: void hand ``hand_id`` of group ``group_id`` (``confirm``) or cancel."""
+
+    group_id: int
+    hand_id: int
+    confirm: bool
+
+
+def encode_void(button: VoidButton) -> str:
+    """VoidButton -> callback_data (at most 26 bytes)."""
+    return f"V:{b36(button.group_id)}:{b36(button.hand_id)}:{'y' if button.confirm else 'n'}"
+
+
+def decode_void(data: str | None) -> VoidButton:
+    """callback_data -> VoidButton; :class:`CodecError` if it is not one."""
+    m = _VOID_RE.fullmatch(data or "")
+    if m is None:
+        raise CodecError("not a void button")
+    group, hand, choice = m.groups()
+    return VoidButton(from_b36(group), from_b36(hand), choice == "y")
+
+
+def is_void(data: str | None) -> bool:
+    """The callback data belongs to a ``/void`` confirmation (``V:`` prefix)."""
+    return bool(data) and str(data).startswith("V:")
+
+
 class StartKind(enum.StrEnum):
     """What a ``/start <payload>`` asks for."""
 
@@ -207,3 +240,4 @@ def decode_start(payload: str | None) -> StartPayload:
 
 
 __all__ += ["TILE_OPS", "ConfigButton", "StartKind", "decode_config", "encode_config", "is_config"]
+__all__ += ["VoidButton", "decode_void", "encode_void", "is_void"]

@@ -41,6 +41,7 @@ COMMANDS: tuple[tuple[str, str, frozenset[MenuScope]], ...] = (
     ("season", N_("/season new starts a new season (admins)"), frozenset({MenuScope.ADMINS})),
     ("kill", N_("End the table; the unfinished hand is not scored (admins)"), frozenset({MenuScope.ADMINS})),
     ("kick", N_("Give a player's seat to an AI (admins)"), frozenset({MenuScope.ADMINS})),
+    ("void", N_("/void N cancels hand N's points (admins)"), frozenset({MenuScope.ADMINS})),
     ("help", N_("How to play with this bot"), frozenset(MenuScope)),
 )
 
@@ -81,6 +82,7 @@ def help_text(tr: Translator, topic: str = "") -> str:
             _("/season new: start a new season (the ledger keeps the old one)."),
             _("/kill: end the table; an unfinished hand is not scored."),
             _("/kick: remove a player from the table; an AI takes the seat."),
+            _("/void N: cancel the points of hand N (as /history numbers it); the ledger keeps a correction."),
             "",
             _("/help: this help."),
         ]

@@ -41,6 +41,7 @@ __all__ = [
     "ReportArgError",
     "Transfer",
     "export_filename",
+    "format_hand",
     "format_history",
     "format_my_standings",
     "format_settlement",
@@ -279,6 +280,12 @@ def _hand_block(hand: HandRecord, tr: Translator, tz: tzinfo, show_table: bool) 
             )
         )
     return "\n".join(lines)
+
+
+def format_hand(hand: HandRecord, tr: Translator, *, tz: tzinfo = UTC, show_table: bool = False) -> str:
+    """One hand as :func:`format_history` shows it (HTML): number (and table), time in ``tz``,
+    winner(s), 番, multiplier, every seat's points and any corrections."""
+    return _hand_block(hand, tr, tz, show_table)
 
 
 def format_history(records: Sequence[HandRecord], tr: Translator, *, tz: tzinfo = UTC) -> list[str]:

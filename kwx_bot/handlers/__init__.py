@@ -9,7 +9,7 @@ from __future__ import annotations
 from telegram import Update
 from telegram.ext import Application, CallbackQueryHandler, ChatMemberHandler, CommandHandler, MessageHandler, filters
 
-from .admin import on_kick, on_kill, on_season, on_settings
+from .admin import on_kick, on_kill, on_season, on_settings, on_void
 from .callbacks import on_button
 from .commands import on_back, on_calc, on_hand, on_help, on_new, on_rules, on_start
 from .errors import on_error
@@ -20,6 +20,7 @@ COMMANDS = {
     "start": on_start, "new": on_new, "hand": on_hand, "back": on_back, "help": on_help, "rules": on_rules,
     "calc": on_calc, "score": on_score, "history": on_history, "settle": on_settle, "export": on_export,
     "settings": on_settings, "season": on_season, "kill": on_kill, "kick": on_kick,
+    "void": on_void,
 }  # fmt: skip
 """Every command the bot answers (the menus of :mod:`kwx_bot.help_text` list a subset per scope)."""
 

@@ -10,7 +10,7 @@ from telegram import Update
 
 from .common import run_command
 
-__all__ = ["on_kick", "on_kill", "on_season", "on_settings"]
+__all__ = ["on_kick", "on_kill", "on_season", "on_settings", "on_void"]
 
 
 async def on_settings(update: Update, context: Any) -> None:
@@ -31,3 +31,8 @@ async def on_kill(update: Update, context: Any) -> None:
 async def on_kick(update: Update, context: Any) -> None:
     """``/kick`` by reply or name: an AI takes the player's seat."""
     await run_command(update, context, lambda s: s.admin.kick)
+
+
+async def on_void(update: Update, context: Any) -> None:
+    """``/void <hand> [table]``: confirm, then cancel a scored hand's points with correction rows."""
+    await run_command(update, context, lambda s: s.voids.void)

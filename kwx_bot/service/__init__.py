@@ -22,7 +22,7 @@ from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from ..codec import Button, CodecError, Op, StartKind, decode, decode_start, is_config
+from ..codec import Button, CodecError, Op, StartKind, decode, decode_start, is_config, is_void
 from ..game import Deal
 from ..i18n import Translator, translator
 from ..pictures import Pictures
@@ -41,6 +41,7 @@ from .reports import Reports
 from .tables import Tables
 from .timers import AsyncioTimers, Timers
 from .values import Command, Out, UserInfo
+from .voids import Voids
 
 __all__ = ["Answer", "Command", "JoinResult", "Out", "Reply", "TableService", "UserInfo"]
 
@@ -79,6 +80,7 @@ class TableService:
         self.deadlines = Deadlines(self.play)
         self.reports = Reports(self.tables)
         self.admin = Admin(self.tables, self.play, self.lobby, self.present, sender)
+        self.voids = Voids(self.tables, self.admin)
         self.info = Info(self.tables)
         self._users: dict[int, UserInfo] = {}
         self._bg: set[asyncio.Task[Any]] = set()
@@ -282,6 +284,9 @@ class TableService:
         tr = self.user_tr(user)
         if is_config(data):
             await self.admin.settings_press(user, chat_id, message_id, data or "", answer)
+            return
+        if is_void(data):
+            await self.voids.press(user, chat_id, message_id, data or "", answer)
             return
         try:
             button = decode(data)

@@ -298,12 +298,15 @@ async def user_standings(db: aiosqlite.Connection, user_id: int) -> list[GroupSt
 
 
 async def recent_hands(
-    db: aiosqlite.Connection, group_id: int, limit: int, *, season: int | None = None
+    db: aiosqlite.Connection, group_id: int, limit: int, *, season: int | None = None, hand_id: int | None = None
 ) -> list[HandRecord]:
-    """The group's last ``limit`` scored hands, newest first (``season`` None = every season)."""
+    """The group's last ``limit`` scored hands, newest first (``season`` None = every season;
+    ``hand_id``: only that hand, if it is the group's)."""
     async with _snapshot(db):
         where = "group_id = ? AND kind = 'hand'" + (" AND season = ?" if season is not None else "")
         params: tuple[Any, ...] = (group_id, season) if season is not None else (group_id,)
+        if hand_id is not None:
+            where, params = where + " AND hand_id = ?", (*params, hand_id)
         hands = await _rows(
             db,
             "SELECT h.hand_id, h.table_id, h.hand_no, h.ended_at, h.result, l.season FROM hands h "

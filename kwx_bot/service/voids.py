@@ -1,0 +1,160 @@
+"""``/void <hand> [table]``: a group administrator cancels a scored hand's points (issue 6 §1).
+
+The ledger is append-only: voiding writes compensating ``correction`` rows
+(:meth:`kwx_bot.store.tx.Tx.reverse_hand`) so the hand nets to zero for every seat; nothing is
+updated or deleted, and ``/score``, ``/history`` and ``/export`` show the corrections.  The command
+shows the hand as ``/history`` does with two buttons (:class:`kwx_bot.codec.VoidButton`): "Void this
+hand" and "Cancel".  A hand already voided is never voided twice (checked inside the writing
+transaction, so a repeated or concurrent press adds nothing).
+
+``<hand>`` is the hand number ``/history`` shows (numbered per table); without ``[table]`` the newest
+hand of the group with that number is meant.  Only administrators (anonymous ones included) may
+void; everyone else gets the polite refusal of ``/settings``.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from ..codec import CodecError, VoidButton, decode_void, encode_void
+from ..i18n import Translator
+from ..reports import format_hand
+from ..store.reports import HandRecord, recent_hands
+from .admin import Admin
+from .play import Answer, Reply
+from .tables import Tables
+from .values import Command, Out, UserInfo
+
+__all__ = ["Voids"]
+
+log = logging.getLogger("kwx.void")
+
+_MAX_ID = 36**10 - 1
+
+
+class Voids:
+    """See the module docstring."""
+
+    def __init__(self, tables: Tables, admin: Admin) -> None:
+        self.tables = tables
+        self.store = tables.store
+        self.admin = admin
+        self.sender = admin.sender
+
+    async def _find(self, gid: int, hand_no: int, table_id: int | None) -> tuple[int, bool] | None:
+        """``(hand_id, several tables have a hand with this number)`` of the group's newest scored
+        hand numbered ``hand_no`` (at ``table_id`` if given), or None."""
+        async with self.store.reader() as db:
+            sql = (
+                "SELECT h.hand_id, h.table_id FROM hands h WHERE h.hand_no = ? AND EXISTS "
+                "(SELECT 1 FROM ledger l WHERE l.hand_id = h.hand_id AND l.group_id = ? AND l.kind = 'hand') "
+                "ORDER BY coalesce(h.ended_at, h.started_at) DESC, h.hand_id DESC"
+            )
+            async with db.execute(sql, (hand_no, gid)) as cur:
+                rows = [(int(r[0]), int(r[1])) for r in await cur.fetchall()]
+        several = len({t for _h, t in rows}) > 1
+        rows = [r for r in rows if table_id is None or r[1] == table_id]
+        return (rows[0][0], several) if rows else None
+
+    async def _record(self, gid: int, hand_id: int) -> HandRecord | None:
+        async with self.store.reader() as db:
+            records = await recent_hands(db, gid, 1, hand_id=hand_id)
+        return records[0] if records else None
+
+    async def _state(self, hand_id: int) -> tuple[bool, bool]:
+        """``(every seat nets to zero, the hand has correction rows)``."""
+        async with (
+            self.store.reader() as db,
+            db.execute(
+                "SELECT SUM(delta), SUM(kind = 'correction') FROM ledger WHERE hand_id = ? GROUP BY seat", (hand_id,)
+            ) as cur,
+        ):
+            rows = await cur.fetchall()
+        return all(int(r[0]) == 0 for r in rows), any(int(r[1]) for r in rows)
+
+    async def void(self, cmd: Command) -> list[Out]:
+        """``/void N [T]``: the hand and the two confirmation buttons (administrators only)."""
+        refusal = await self.admin._refusal(cmd, "void")
+        if refusal:
+            return refusal
+        gid, tr = await self.admin._context(cmd)
+        args = list(cmd.args)
+        if not 1 <= len(args) <= 2 or not all(a.isdigit() and 0 < int(a) <= _MAX_ID for a in args):
+            text = tr.gettext(
+                "Use /void N with the hand's number as /history shows it (/void N T for hand N of table T)."
+            )
+            return [Out(text, reply=True)]
+        hand_no, table_id = int(args[0]), (int(args[1]) if len(args) == 2 else None)
+        found = await self._find(gid, hand_no, table_id)
+        record = await self._record(gid, found[0]) if found is not None else None
+        if found is None or record is None:
+            text = tr.gettext("There is no scored hand {n} in this group (see /history).").format(n=hand_no)
+            return [Out(text, reply=True)]
+        hand_id, several = found
+        zero, corrected = await self._state(hand_id)
+        block = format_hand(record, tr, show_table=several)
+        if zero:
+            if corrected:
+                text = tr.gettext("Hand {n} is already voided: its points no longer count.")
+            else:
+                text = tr.gettext("Hand {n} moved no points: there is nothing to void.")
+            return [Out(text.format(n=hand_no) + "\n\n" + block, reply=True)]
+        question = tr.gettext("Void this hand? Its points will no longer count (the ledger keeps a correction).")
+        return [Out(block + "\n\n" + question, _keyboard(tr, gid, hand_id), reply=True)]
+
+    async def press(
+        self, user: UserInfo, chat_id: int | None, message_id: int | None, data: str, answer: Answer
+    ) -> None:
+        """A "Void this hand" / "Cancel" button (answered exactly once; the question is then edited)."""
+        tr = self.tables.user_tr(user.language_code)
+        try:
+            button = decode_void(data)
+        except CodecError:
+            await answer(Reply(tr.gettext("This button is not one of mine (or it is too old).")))
+            return
+        gid = await self.store.group_id_for_chat(chat_id) if chat_id is not None else None
+        if gid != button.group_id or chat_id is None or message_id is None:
+            await answer(Reply(tr.gettext("This menu belongs to another group.")))
+            return
+        if not await self.admin.is_admin(chat_id, user.user_id):
+            text = tr.gettext("Sorry, only the group's administrators can use /{command}.").format(command="void")
+            await answer(Reply(text, True))
+            return
+        gtr = self.tables.tr(await self.tables.group_lang(gid))
+        record = await self._record(gid, button.hand_id)
+        if record is None:
+            await answer(Reply(tr.gettext("This button is not one of mine (or it is too old).")))
+            return
+        if not button.confirm:
+            await answer(Reply())
+            text = gtr.gettext("Cancelled: hand {n} still counts.").format(n=record.hand_no)
+            await self.sender.edit_text(chat_id, message_id, format_hand(record, gtr) + "\n\n" + text)
+            return
+        async with self.store.transaction() as tx:
+            ids = await tx.reverse_hand(button.hand_id)
+        if not ids:
+            text = gtr.gettext("Hand {n} is already voided: its points no longer count.").format(n=record.hand_no)
+            await answer(Reply(text, True))
+            await self.sender.edit_text(chat_id, message_id, format_hand(record, gtr) + "\n\n" + text)
+            return
+        log.info("group %s: hand %s voided by user %s (entries %s)", gid, button.hand_id, user.user_id, ids)
+        await answer(Reply(gtr.gettext("Voided.")))
+        record = await self._record(gid, button.hand_id) or record
+        done = gtr.gettext("Voided: its points no longer count.")
+        await self.sender.edit_text(chat_id, message_id, format_hand(record, gtr) + "\n\n" + done)
+        notice = gtr.gettext("An administrator voided hand {n}: its points no longer count (see /score).")
+        await self.sender.send_text(chat_id, notice.format(n=record.hand_no))
+
+
+def _keyboard(tr: Translator, gid: int, hand_id: int) -> InlineKeyboardMarkup:
+    _ = tr.gettext
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(_("Void this hand"), callback_data=encode_void(VoidButton(gid, hand_id, True))),
+                InlineKeyboardButton(_("Cancel"), callback_data=encode_void(VoidButton(gid, hand_id, False))),
+            ]
+        ]
+    )
