@@ -2,9 +2,9 @@
 
 Imports only :mod:`engine`, Pillow and the standard library (never telegram or aiosqlite).  Tile art
 is drawn by the project (:mod:`render.art`), text uses the shipped OFL font subset
-(:mod:`render.text`), labels are Chinese (:mod:`render.labels`).  Every picture is a function of a
-view; :func:`encode` turns it into bytes at the edge.  Rendering is CPU-bound: call it in a worker
-thread from async code (``await asyncio.to_thread(render_table, view, names)``).
+(:mod:`render.text`), labels are Chinese by default or English (``lang="en"``, :mod:`render.labels`).
+Every picture is a function of a view; :func:`encode` turns it into bytes at the edge.  Rendering
+is CPU-bound: call it in a worker thread from async code (``await asyncio.to_thread(render_table, view, names)``).
 """
 
 from __future__ import annotations
@@ -17,9 +17,11 @@ from PIL import Image
 from engine.views import PublicView, SeatView
 
 from .art import TileSize, TileState, warm_cache
+from .labels import LANGUAGES
 from .pictures import hand_canvas, result_canvas, reveal_canvas, table_canvas
 
 __all__ = [
+    "LANGUAGES",
     "PHOTO_MAX_BYTES",
     "PHOTO_MAX_RATIO",
     "PHOTO_MAX_SIDES",
@@ -41,24 +43,27 @@ PHOTO_MAX_BYTES = 10_000_000
 """Telegram sendPhoto: at most 10 MB."""
 
 
-def render_hand(view: SeatView) -> Image.Image:
-    """The private hand picture of ``view.seat``: about 980 x 250 pixels, RGB.
+def render_hand(view: SeatView, lang: str = "zh_CN") -> Image.Image:
+    """The private hand picture of ``view.seat`` in ``lang`` (:data:`LANGUAGES`): about 980 x 250 pixels, RGB.
 
     One row, left to right: the seat's melds (碰 three tiles; a kong three tiles with the fourth on
     top; the seat's own 暗杠 as three face-down tiles under a face-up one), the concealed tiles
     sorted (``view.concealed``), then -- set apart and highlighted gold -- the drawn tile.  Under
-    each concealed and drawn tile is its short Chinese label (``5条``, ``3筒``, ``中``): the same
-    text as the bot's discard buttons (:func:`render.labels.tile_label`), not an index.  Tiles that
+    each concealed and drawn tile is its short label (``5条``, ``3筒``, ``中``; ``5 Bam``, ``3 Dot``,
+    ``Red`` in English): the same text as the bot's discard buttons in that language
+    (:func:`render.labels.tile_label`), not an index.  Tiles that
     a 亮倒 opponent waits on are drawn with a red rim (discarding one means 包胡, RULES A9.7).
     Below: ``听`` and the waits when ``view.waits`` is non-empty, each with the number of copies
     the player has not seen (``N张``); the wall count, and a ``亮倒`` badge once declared.
     The width is fixed for up to 14 tiles and four melds, so successive pictures line up.
+    Every label is in ``lang``; raises ValueError for a language not in :data:`LANGUAGES`.
     """
-    return hand_canvas(view).image
+    return hand_canvas(view, lang).image
 
 
-def render_table(view: PublicView, names: Sequence[str]) -> Image.Image:
-    """The public table picture: about 720 x 860 pixels, RGB (taller when a pond exceeds 2 rows).
+def render_table(view: PublicView, names: Sequence[str], lang: str = "zh_CN") -> Image.Image:
+    """The public table picture, labels in ``lang`` (ValueError if not in :data:`LANGUAGES`): about
+    720 x 860 pixels, RGB (taller when a pond exceeds 2 rows).
 
     Header: the wall count.  Then one panel per seat in seat order: a gold ▶ and a lighter,
     gold-edged panel for the seats the table waits for (``to_act``, else ``turn``; none once over),
@@ -70,20 +75,21 @@ def render_table(view: PublicView, names: Sequence[str]) -> Image.Image:
     15 per row: claimed discards dimmed, the 亮倒 discard lying sideways, the discard now on the
     table (``view.last_discard``) highlighted gold.
     """
-    return table_canvas(view, names).image
+    return table_canvas(view, names, lang).image
 
 
-def render_reveal(view: PublicView, seat: int, names: Sequence[str]) -> Image.Image:
-    """The 亮倒 reveal picture of ``seat``: name and 亮倒 badge, the revealed hand and melds at hand
+def render_reveal(view: PublicView, seat: int, names: Sequence[str], lang: str = "zh_CN") -> Image.Image:
+    """The 亮倒 reveal picture of ``seat``, labels in ``lang``: name and 亮倒 badge, the revealed hand and melds at hand
     size, then ``听`` and the waits with the copies nobody has seen yet (``N张``).
 
-    Raises ValueError if ``seat`` is not a seat of ``view``.
+    Raises ValueError if ``seat`` is not a seat of ``view`` or ``lang`` not in :data:`LANGUAGES`.
     """
-    return reveal_canvas(view, seat, names).image
+    return reveal_canvas(view, seat, names, lang).image
 
 
-def render_result(view: PublicView, names: Sequence[str]) -> Image.Image:
-    """The hand result picture from ``view.result`` (:class:`engine.views.HandResultView`).
+def render_result(view: PublicView, names: Sequence[str], lang: str = "zh_CN") -> Image.Image:
+    """The hand result picture from ``view.result`` (:class:`engine.views.HandResultView`), labels
+    and 番 names in ``lang`` (English 番 names are the bot's ``/calc`` names).
 
     A win (``outcome == "win"``): title 胡牌, then per winner (two on 一炮双响): name, 自摸 / 点炮 /
     抢杠 badge, who discarded (``X放炮``) or was robbed, a red 包胡 badge when it applies; the
@@ -94,9 +100,9 @@ def render_result(view: PublicView, names: Sequence[str]) -> Image.Image:
     (kong money), 合计 -- gains in red with ``+``, losses in green with ``−`` (Chinese convention),
     and the next dealer (庄 disc and a line ``下局庄家：X``).
 
-    Raises ValueError if ``view.result`` is None.
+    Raises ValueError if ``view.result`` is None or ``lang`` is not in :data:`LANGUAGES`.
     """
-    return result_canvas(view, names).image
+    return result_canvas(view, names, lang).image
 
 
 def encode(image: Image.Image, fmt: str = "png") -> bytes:

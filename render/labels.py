@@ -5,13 +5,21 @@ The shipped font (``render/fonts/``) is a subset made by ``render/fonts/build_su
 glyph in it.  A character missing from the font would render as nothing, silently (TELEGRAM.md §6),
 so text that is not listed here (player names) goes through :func:`render.text.clean_name` first.
 
-Pictures show Chinese labels (the players are Chinese-speaking); numbers use ASCII digits,
+Pictures are drawn in one of :data:`LANGUAGES`: Chinese (``zh_CN``, the default: the module
+constants below) or English (``en``, :data:`EN`); :func:`labels_for` gives a language's
+:class:`Labels`.  The English tile and 番 names are the bot's English button / ``/calc`` texts
+(``kwx_bot.texts``), copied here because render imports nothing from the bot;
+``tests/kwx_bot/test_render_labels.py`` asserts that the two agree.  Numbers use ASCII digits,
 ``+`` / ``−`` (U+2212) for point changes and ``×`` (U+00D7) for multipliers.
 """
 
 from __future__ import annotations
 
-from engine.tiles import MeldKind, Tile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from engine.tiles import MeldKind, Suit, Tile
 
 __all__ = [
     "AUTO",
@@ -19,11 +27,13 @@ __all__ = [
     "BY_LABEL",
     "DEALER",
     "DRAW",
+    "EN",
     "FAN_NAMES",
     "FROM",
     "HAND_MONEY",
     "KONG",
     "KONG_MONEY",
+    "LANGUAGES",
     "LIANGDAO",
     "MINUS",
     "NEXT_DEALER",
@@ -38,8 +48,12 @@ __all__ = [
     "WALL",
     "WAN",
     "WIN",
+    "ZH",
+    "Labels",
+    "fan_label",
     "font_charset",
     "label_strings",
+    "labels_for",
     "signed",
     "tile_label",
 ]
@@ -112,9 +126,172 @@ def signed(points: int) -> str:
     return "0"
 
 
-def tile_label(tile: Tile) -> str:
-    """Short label of a tile: ``5条``, ``3筒``, ``中`` -- the same text as the bot's discard buttons."""
-    return tile.chinese
+# -- languages ---------------------------------------------------------------------------------------
+
+LANGUAGES = ("zh_CN", "en")
+"""The languages pictures can be drawn in (the bot's catalogs, ``kwx_bot.settings.LANGUAGES``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Labels:
+    """Every label of one language (see the Chinese module constants for what each one is).
+
+    ``tiles`` holds 30 tile labels indexed by :class:`~engine.tiles.Tile`; ``fans`` maps a Chinese 番
+    name (as the engine reports it) to this language's name -- a name missing from it is drawn in
+    Chinese, as the bot's texts do; ``colon`` separates a label from its value (``下局庄家：X``).
+    """
+
+    lang: str
+    dealer: str
+    liangdao: str
+    auto: str
+    waits: str
+    wall: str
+    unseen: str
+    kong: str
+    hand_money: str
+    kong_money: str
+    total: str
+    win: str
+    draw: str
+    baohu: str
+    pays: str
+    seat_fallback: str
+    by_label: Mapping[str, str]
+    from_: str
+    robbed: str
+    next_dealer: str
+    colon: str
+    tiles: tuple[str, ...]
+    fans: Mapping[str, str]
+
+    def tile(self, tile: Tile) -> str:
+        """The short label of ``tile`` (``5条`` / ``5 Bam``)."""
+        return self.tiles[tile]
+
+    def fan(self, name: str) -> str:
+        """The 番 ``name`` (Chinese, from the engine) in this language; unknown names unchanged."""
+        return self.fans.get(name, name)
+
+    def strings(self) -> tuple[str, ...]:
+        """Every fixed string of this language (placeholders included)."""
+        return (
+            self.dealer, self.liangdao, self.auto, self.waits, self.wall, self.unseen, self.kong,
+            self.hand_money, self.kong_money, self.total, self.win, self.draw, self.baohu, self.pays,
+            self.seat_fallback, *self.by_label.values(), self.from_, self.robbed, self.next_dealer,
+            self.colon, *self.tiles, *self.fans.values(),
+        )  # fmt: skip
+
+
+ZH = Labels(
+    lang="zh_CN",
+    dealer=DEALER,
+    liangdao=LIANGDAO,
+    auto=AUTO,
+    waits=WAITS,
+    wall=WALL,
+    unseen=UNSEEN,
+    kong=KONG,
+    hand_money=HAND_MONEY,
+    kong_money=KONG_MONEY,
+    total=TOTAL,
+    win=WIN,
+    draw=DRAW,
+    baohu=BAOHU,
+    pays=PAYS,
+    seat_fallback=SEAT_FALLBACK,
+    by_label=MappingProxyType(BY_LABEL),
+    from_=FROM,
+    robbed=ROBBED,
+    next_dealer=NEXT_DEALER,
+    colon="：",
+    tiles=tuple(t.chinese for t in Tile),
+    fans=MappingProxyType({}),
+)
+"""Chinese labels (the module constants)."""
+
+_EN_SUIT = {Suit.DOTS: "{n} Dot", Suit.BAMBOO: "{n} Bam", Suit.CHARACTERS: "{n} Crak"}
+_EN_DRAGON = {Tile.WHITE: "White", Tile.GREEN: "Green", Tile.RED: "Red"}
+# the bot's English 番 names (kwx_bot.texts._FANS; its English catalog leaves them untranslated)
+_EN_FANS = {
+    "屁胡": "Plain win",
+    "碰碰胡": "All pongs",
+    "明四归一": "Exposed four-in-one",
+    "暗四归一": "Concealed four-in-one",
+    "七对": "Seven pairs",
+    "龙七对": "Dragon seven pairs",
+    "双龙七对": "Double dragon seven pairs",
+    "三龙七对": "Triple dragon seven pairs",
+    "大三元": "Big three dragons",
+    "小三元": "Little three dragons",
+    "小三元七对": "Little three dragons seven pairs",
+    "大三元七对": "Big three dragons seven pairs",
+    "杠上开花": "Win on a kong replacement",
+    "杠上炮": "Win on a discard after a kong",
+    "抢杠胡": "Robbing a kong",
+    "清一色": "Pure one suit",
+    "手抓一": "Single wait after four melds",
+    "海底捞月": "Last tile self-draw",
+    "海底炮": "Last discard win",
+    "亮倒": "Declared ready (liangdao)",
+    "卡五星": "Ka Wu Xing (closed 5)",
+    "过胡翻番": "Passed win doubled",
+}
+
+
+def _en_tile(tile: Tile) -> str:
+    if tile.suit is Suit.DRAGONS:
+        return _EN_DRAGON[tile]
+    return _EN_SUIT[tile.suit].format(n=tile.number)
+
+
+EN = Labels(
+    lang="en",
+    dealer="D",
+    liangdao="Liangdao",
+    auto="Auto",
+    waits="Waits",
+    wall="Wall: {n}",
+    unseen="{n} left",
+    kong="Kong {v}",
+    hand_money="Hand",
+    kong_money="Kongs",
+    total="Total",
+    win="Win",
+    draw="Draw",
+    baohu="Baohu",
+    pays=PAYS,
+    seat_fallback="Player {n}",
+    by_label=MappingProxyType({"self_draw": "Self-draw", "discard": "On discard", "rob_kong": "Robbed kong"}),
+    from_="from {name}",
+    robbed="robbed {name}'s kong",
+    next_dealer="Next dealer",
+    colon=": ",
+    tiles=tuple(_en_tile(t) for t in Tile),
+    fans=MappingProxyType(_EN_FANS),
+)
+"""English labels: tile names as the bot's English discard buttons (``5 Bam``, ``Red``)."""
+
+_BY_LANG = {"zh_CN": ZH, "en": EN}
+
+
+def labels_for(lang: str) -> Labels:
+    """The labels of ``lang`` (one of :data:`LANGUAGES`).  Raises ValueError for another language."""
+    try:
+        return _BY_LANG[lang]
+    except KeyError:
+        raise ValueError(f"no picture labels for language {lang!r}: use one of {', '.join(LANGUAGES)}") from None
+
+
+def tile_label(tile: Tile, lang: str = "zh_CN") -> str:
+    """Short label of a tile: ``5条``, ``3筒``, ``中`` in Chinese, ``5 Bam``, ``3 Dot``, ``Red`` in
+    English -- the same text as the bot's discard buttons in that language."""
+    return labels_for(lang).tile(tile)
+
+
+def fan_label(name: str, lang: str = "zh_CN") -> str:
+    """A 番 name from the engine (Chinese) in ``lang``: the bot's ``/calc`` name in English."""
+    return labels_for(lang).fan(name)
 
 
 def label_strings() -> tuple[str, ...]:
@@ -123,7 +300,7 @@ def label_strings() -> tuple[str, ...]:
         DEALER, LIANGDAO, AUTO, WAITS, WALL, UNSEEN, KONG, HAND_MONEY, KONG_MONEY, TOTAL, WIN, DRAW,
         BAOHU, PAYS, SEAT_FALLBACK, FROM, ROBBED, NEXT_DEALER, TIMES, MINUS, NUMERALS, WAN,
         *BY_LABEL.values(), *FAN_NAMES, *(tile_label(t) for t in Tile), *(k.chinese for k in MeldKind),
-        "中發白",
+        "中發白", *(s for lb in _BY_LANG.values() for s in lb.strings()),
     ]  # fmt: skip
     out = []
     for s in fixed:

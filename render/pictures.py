@@ -19,6 +19,7 @@ from engine.views import DiscardView, HandResultView, MeldView, PublicSeatView, 
 from . import labels as L
 from .art import RGB, TileSize, TileState
 from .canvas import Canvas, Placed
+from .labels import Labels
 from .text import clean_name, fit, text_width
 
 __all__ = ["hand_canvas", "result_canvas", "reveal_canvas", "table_canvas", "unseen_counts"]
@@ -49,8 +50,15 @@ def _stack(size: TileSize) -> int:
     return round(size.height * 0.28)
 
 
-def _name(names: Sequence[str], seat: int) -> str:
-    return clean_name(names[seat] if seat < len(names) else "", seat)
+def _name(names: Sequence[str], seat: int, lb: Labels) -> str:
+    return clean_name(names[seat] if seat < len(names) else "", seat, lb.seat_fallback)
+
+
+def _fit_size(texts: Sequence[str], size: int, max_width: int, smallest: int = 10) -> int:
+    """The largest font size <= ``size`` (at least ``smallest``) at which every text fits ``max_width``."""
+    while size > smallest and any(text_width(t, size) > max_width for t in texts):
+        size -= 1
+    return size
 
 
 def _active(view: PublicView) -> frozenset[int]:
@@ -102,9 +110,10 @@ def _badge(
     return x + w
 
 
-def _dealer_badge(c: Canvas, x: int, cy: int, r: int, seat: int) -> int:
+def _dealer_badge(c: Canvas, x: int, cy: int, r: int, seat: int, lb: Labels) -> int:
     c.disc(x + r, cy, r, BADGE_RED, role="dealer", seat=seat)
-    c.text(x + r, cy, L.DEALER, round(r * 1.25), TEXT, anchor="mm", role="dealer_text", seat=seat)
+    size = _fit_size([lb.dealer], round(r * 1.25), round(r * 1.6))
+    c.text(x + r, cy, lb.dealer, size, TEXT, anchor="mm", role="dealer_text", seat=seat)
     return x + 2 * r
 
 
@@ -155,19 +164,23 @@ def _waits_block(
     seat: int,
     unseen: Sequence[int] | None,
     label: int,
+    lb: Labels,
 ) -> int:
-    """``听`` badge then the wait tiles (top edge at y), with unseen counts under them if given."""
+    """``听`` badge then the wait tiles (top edge at y), with unseen counts under them if given
+    (each fits the tile's width)."""
     cy = y + size.height // 2
-    x = _badge(c, x, cy, L.WAITS, GOLD, DARK, label, role="waits_badge", seat=seat) + 8
+    x = _badge(c, x, cy, lb.waits, GOLD, DARK, label, role="waits_badge", seat=seat) + 8
     step = size.width + TILE_GAP
+    if unseen is not None:
+        unseen_size = _fit_size([lb.unseen.format(n=n) for n in range(5)], max(12, label - 6), size.width)
     for i, t in enumerate(waits):
         c.tile(x + i * step, y, t, size, role="wait", seat=seat)
         if unseen is not None:
             c.text(
                 x + i * step + size.width // 2,
                 y + size.height + 3,
-                L.UNSEEN.format(n=unseen[t]),
-                max(12, label - 6),
+                lb.unseen.format(n=unseen[t]),
+                unseen_size,
                 MUTED if unseen[t] else BADGE_RED,
                 anchor="mt",
                 role="unseen",
@@ -176,8 +189,8 @@ def _waits_block(
     return x + len(waits) * step - TILE_GAP
 
 
-def _waits_width(n: int, size: TileSize, label: int) -> int:
-    return text_width(L.WAITS, label) + 2 * (label // 3) + 8 + n * (size.width + TILE_GAP)
+def _waits_width(n: int, size: TileSize, label: int, lb: Labels) -> int:
+    return text_width(lb.waits, label) + 2 * (label // 3) + 8 + n * (size.width + TILE_GAP)
 
 
 # -- the private hand ----------------------------------------------------------------------------------
@@ -186,8 +199,16 @@ HAND = TileSize.HAND
 LABEL_SIZE = 22
 
 
-def hand_canvas(view: SeatView) -> Canvas:
-    """The private hand picture of ``view.seat`` (see :func:`render.render_hand`)."""
+def _hand_label_size(lb: Labels) -> int:
+    """Font size of the tile labels under hand tiles: :data:`LABEL_SIZE`, smaller if the language's
+    longest tile label would not fit a tile's width."""
+    return _fit_size(lb.tiles, LABEL_SIZE, HAND.width)
+
+
+def hand_canvas(view: SeatView, lang: str = "zh_CN") -> Canvas:
+    """The private hand picture of ``view.seat`` in ``lang`` (see :func:`render.render_hand`)."""
+    lb = L.labels_for(lang)
+    label_size = _hand_label_size(lb)
     w, h = HAND.value
     step = w + TILE_GAP
     stack = _stack(HAND)
@@ -215,25 +236,25 @@ def hand_canvas(view: SeatView) -> Canvas:
         state = TileState.DANGER if t in danger else TileState.NORMAL
         c.tile(x, row_top, t, HAND, state, role="hand", seat=seat)
         colour = DANGER_LABEL if t in danger else TEXT
-        c.text(x + w // 2, label_y, L.tile_label(t), LABEL_SIZE, colour, anchor="mt", role="label", seat=seat)
+        c.text(x + w // 2, label_y, lb.tile(t), label_size, colour, anchor="mt", role="label", seat=seat)
         x += step
     if view.drawn is not None:
         x += GROUP_GAP - TILE_GAP
         c.tile(x, row_top, view.drawn, HAND, TileState.HIGHLIGHT, role="drawn", seat=seat)
-        c.text(x + w // 2, label_y, L.tile_label(view.drawn), LABEL_SIZE, GOLD, anchor="mt", role="label", seat=seat)
+        c.text(x + w // 2, label_y, lb.tile(view.drawn), label_size, GOLD, anchor="mt", role="label", seat=seat)
 
     # footer: waits (with unseen counts) on the left; 亮倒 and the wall on the right
     fx = MARGIN
     if view.waits:
-        _waits_block(c, fx, footer_top, view.waits, small, seat, unseen_counts(view.public, view), 22)
+        _waits_block(c, fx, footer_top, view.waits, small, seat, unseen_counts(view.public, view), 22, lb)
     cy = footer_top + small.height // 2
-    wall = L.WALL.format(n=view.public.wall_remaining)
+    wall = lb.wall.format(n=view.public.wall_remaining)
     right = width - MARGIN
     c.text(right, cy, wall, 20, MUTED, anchor="rm", role="wall")
     me = view.public.seats[seat] if seat < len(view.public.seats) else None
     if me is not None and me.liangdao:
-        bw = text_width(L.LIANGDAO, 20) + 2 * (20 // 3)
-        _badge(c, right - text_width(wall, 20) - 14 - bw, cy, L.LIANGDAO, GOLD, DARK, 20, role="liangdao", seat=seat)
+        bw = text_width(lb.liangdao, 20) + 2 * (20 // 3)
+        _badge(c, right - text_width(wall, 20) - 14 - bw, cy, lb.liangdao, GOLD, DARK, 20, role="liangdao", seat=seat)
     return c
 
 
@@ -270,7 +291,7 @@ def _pond_rows(seat: PublicSeatView, inner: int) -> int:
 
 
 def _seat_panel(
-    c: Canvas, view: PublicView, seat: PublicSeatView, name: str, top: int, height: int, active: bool
+    c: Canvas, view: PublicView, seat: PublicSeatView, name: str, top: int, height: int, active: bool, lb: Labels
 ) -> None:
     x0, x1 = TABLE_MARGIN, c.width - TABLE_MARGIN
     s = seat.seat
@@ -289,32 +310,43 @@ def _seat_panel(
         c.polygon([(x, cy - 10), (x + 14, cy), (x, cy + 10)], GOLD, role="turn_marker", seat=s)
     x += 22
     if seat.seat == view.dealer:
-        x = _dealer_badge(c, x, cy, 13, s) + 8
+        x = _dealer_badge(c, x, cy, 13, s, lb) + 8
 
     # right side: the published waits of a 亮倒 seat
     right = x1 - PAD
     small = TileSize.SMALL
     if seat.liangdao and seat.waits:
-        ww = _waits_width(len(seat.waits), small, 18)
-        _waits_block(c, right - ww, cy - small.height // 2, seat.waits, small, s, None, 18)
+        ww = _waits_width(len(seat.waits), small, 18, lb)
+        _waits_block(c, right - ww, cy - small.height // 2, seat.waits, small, s, None, 18, lb)
         right -= ww + 12
     # badges and kong money after the name; the name gets what is left
     extras: list[tuple[str, RGB, RGB]] = []
     if seat.liangdao:
-        extras.append((L.LIANGDAO, GOLD, DARK))
+        extras.append((lb.liangdao, GOLD, DARK))
     if seat.on_auto:
-        extras.append((L.AUTO, BADGE_GREY, TEXT))
-    kong = L.KONG.format(v=L.signed(seat.kong_money)) if seat.kong_money else ""
-    extras_w = sum(text_width(t, 17) + 2 * (17 // 3) + 8 for t, _, _ in extras)
-    kong_w = text_width(kong, 18) + 10 if kong else 0
+        extras.append((lb.auto, BADGE_GREY, TEXT))
+    kong = lb.kong.format(v=L.signed(seat.kong_money)) if seat.kong_money else ""
+
+    def extras_width(size: int, kong: str) -> int:
+        badges = sum(text_width(t, size) + 2 * (size // 3) + 8 for t, _, _ in extras)
+        return badges + (text_width(kong, size + 1) + 10 if kong else 0)
+
+    # a crowded row (long English badges and many waits): smaller badges, then the kong money's value alone
+    badge_size, room = 17, right - x - 40 - 8
+    while badge_size > 12 and extras_width(badge_size, kong) > room:
+        badge_size -= 1
+    if kong and extras_width(badge_size, kong) > room:
+        kong = L.signed(seat.kong_money)
+    kong_w = text_width(kong, badge_size + 1) + 10 if kong else 0
+    extras_w = extras_width(badge_size, kong) - kong_w
     name_max = max(40, right - x - extras_w - kong_w - 8)
     box = c.text(x, cy, name, NAME_SIZE, TEXT, max_width=name_max, role="name", seat=s, raw=True)
     c.placed.append(Placed("name_box", (x, cy - NAME_SIZE, x + name_max, cy + NAME_SIZE), s))
     x = max(box[2], x) + 8
     for text, bg, fg in extras:
-        x = _badge(c, x, cy, text, bg, fg, 17, role="badge", seat=s) + 8
+        x = _badge(c, x, cy, text, bg, fg, badge_size, role="badge", seat=s) + 8
     if kong:
-        c.text(x + 2, cy, kong, 18, GOLD if seat.kong_money > 0 else MUTED, role="kong_money", seat=s)
+        c.text(x + 2, cy, kong, badge_size + 1, GOLD if seat.kong_money > 0 else MUTED, role="kong_money", seat=s)
 
     # hand row: revealed (亮倒) tiles face up, else a row of backs; then the melds
     stack = _stack(TABLE)
@@ -371,19 +403,20 @@ def _panel_height(seat: PublicSeatView) -> int:
     return NAME_ROW + _stack(TABLE) + TABLE.height + 8 + rows * (TABLE.height + 4) - 4 + PAD + 4
 
 
-def table_canvas(view: PublicView, names: Sequence[str]) -> Canvas:
-    """The public table picture (see :func:`render.render_table`)."""
+def table_canvas(view: PublicView, names: Sequence[str], lang: str = "zh_CN") -> Canvas:
+    """The public table picture in ``lang`` (see :func:`render.render_table`)."""
+    lb = L.labels_for(lang)
     heights = [_panel_height(s) for s in view.seats]
     height = HEADER + sum(heights) + 8 * len(heights) + TABLE_MARGIN - 8 + 8
     c = Canvas(TABLE_WIDTH, height, FELT)
     cy = HEADER // 2 + 2
     tiny = TileSize.TINY
     c.tile(TABLE_MARGIN + PAD, cy - tiny.height // 2, None, tiny, role="wall_icon")
-    c.text(TABLE_MARGIN + PAD + tiny.width + 10, cy, L.WALL.format(n=view.wall_remaining), 22, TEXT, role="wall")
+    c.text(TABLE_MARGIN + PAD + tiny.width + 10, cy, lb.wall.format(n=view.wall_remaining), 22, TEXT, role="wall")
     active = _active(view)
     top = HEADER
     for seat, ph in zip(view.seats, heights, strict=True):
-        _seat_panel(c, view, seat, _name(names, seat.seat), top, ph, seat.seat in active)
+        _seat_panel(c, view, seat, _name(names, seat.seat, lb), top, ph, seat.seat in active, lb)
         top += ph + 8
     return c
 
@@ -391,8 +424,9 @@ def table_canvas(view: PublicView, names: Sequence[str]) -> Canvas:
 # -- the 亮倒 reveal -----------------------------------------------------------------------------------------
 
 
-def reveal_canvas(view: PublicView, seat: int, names: Sequence[str]) -> Canvas:
-    """The 亮倒 reveal picture of ``seat`` (see :func:`render.render_reveal`)."""
+def reveal_canvas(view: PublicView, seat: int, names: Sequence[str], lang: str = "zh_CN") -> Canvas:
+    """The 亮倒 reveal picture of ``seat`` in ``lang`` (see :func:`render.render_reveal`)."""
+    lb = L.labels_for(lang)
     if not 0 <= seat < len(view.seats):
         raise ValueError(f"seat {seat} is not at this table (seats 0..{len(view.seats) - 1})")
     ps = view.seats[seat]
@@ -400,7 +434,7 @@ def reveal_canvas(view: PublicView, seat: int, names: Sequence[str]) -> Canvas:
     step = w + TILE_GAP
     small = TileSize.TABLE
     row_w = len(ps.revealed) * step - TILE_GAP + len(ps.melds) * (GROUP_GAP + _meld_width(HAND))
-    waits_w = _waits_width(len(ps.waits), small, 24)
+    waits_w = _waits_width(len(ps.waits), small, 24, lb)
     width = max(560, 2 * MARGIN + max(row_w, waits_w))
     head = 52
     stack = _stack(HAND) if any(m.kind.is_kong for m in ps.melds) else 0
@@ -411,12 +445,12 @@ def reveal_canvas(view: PublicView, seat: int, names: Sequence[str]) -> Canvas:
     cy = MARGIN + head // 2 - 4
     x = MARGIN
     if seat == view.dealer:
-        x = _dealer_badge(c, x, cy, 15, seat) + 10
-    badge_w = text_width(L.LIANGDAO, 24) + 2 * (24 // 3)
+        x = _dealer_badge(c, x, cy, 15, seat, lb) + 10
+    badge_w = text_width(lb.liangdao, 24) + 2 * (24 // 3)
     box = c.text(
         x,
         cy,
-        _name(names, seat),
+        _name(names, seat, lb),
         28,
         TEXT,
         max_width=width - x - MARGIN - badge_w - 14,
@@ -424,12 +458,12 @@ def reveal_canvas(view: PublicView, seat: int, names: Sequence[str]) -> Canvas:
         seat=seat,
         raw=True,
     )
-    _badge(c, max(box[2], x) + 14, cy, L.LIANGDAO, GOLD, DARK, 24, role="liangdao", seat=seat)
+    _badge(c, max(box[2], x) + 14, cy, lb.liangdao, GOLD, DARK, 24, role="liangdao", seat=seat)
     x = _tile_row(c, MARGIN, row_top, ps.revealed, HAND, seat, role="revealed")
     for meld in ps.melds:
         x = _meld(c, x + GROUP_GAP, row_top, meld, HAND, seat)
     if ps.waits:
-        _waits_block(c, MARGIN, waits_top, ps.waits, small, seat, unseen_counts(view), 24)
+        _waits_block(c, MARGIN, waits_top, ps.waits, small, seat, unseen_counts(view), 24, lb)
     return c
 
 
@@ -455,9 +489,9 @@ def _flow(widths: Sequence[int], inner: int, gap: int = 8) -> list[tuple[int, in
     return out
 
 
-def _payers_text(win: WinView, names: Sequence[str]) -> list[str]:
+def _payers_text(win: WinView, names: Sequence[str], lb: Labels) -> list[str]:
     return [
-        L.PAYS.format(name=fit(_name(names, p), CHIP_SIZE, 240), times=L.TIMES, m=m)
+        lb.pays.format(name=fit(_name(names, p, lb), CHIP_SIZE, 240), times=L.TIMES, m=m)
         for p, m in sorted(win.multiplier.items())
     ]
 
@@ -465,22 +499,27 @@ def _payers_text(win: WinView, names: Sequence[str]) -> list[str]:
 CHIP_ROW = 36
 
 
-def _winner_height(win: WinView, names: Sequence[str], inner: int) -> int:
-    fans = _flow([_chip_width(f) for f in win.fans], inner)
-    pays = _flow([_chip_width(t) for t in _payers_text(win, names)], inner)
+def _winner_height(win: WinView, names: Sequence[str], inner: int, lb: Labels) -> int:
+    fans = _flow([_chip_width(lb.fan(f)) for f in win.fans], inner)
+    pays = _flow([_chip_width(t) for t in _payers_text(win, names, lb)], inner)
     fan_rows = fans[-1][1] + 1 if fans else 0
     pay_rows = pays[-1][1] + 1 if pays else 0
     stack = _stack(HAND) if any(m.kind.is_kong for m in win.melds) else 0
     return 44 + stack + HAND.height + 12 + (fan_rows + pay_rows) * CHIP_ROW + 10
 
 
-def _draw_winner(c: Canvas, top: int, win: WinView, view: PublicView, names: Sequence[str]) -> None:
+def _draw_winner(c: Canvas, top: int, win: WinView, view: PublicView, names: Sequence[str], lb: Labels) -> None:
     s = win.seat
     cy = top + 20
     x = MARGIN
-    box = c.text(x, cy, _name(names, s), 26, TEXT, max_width=520, role="winner_name", seat=s, raw=True)
+    by = lb.by_label.get(win.by, win.by)
+    # the header row: name, how-won badge, who discarded / was robbed, 包胡 badge -- all inside the width
+    by_w = text_width(by, 20) + 2 * (20 // 3) + 10
+    baohu_w = text_width(lb.baohu, 20) + 2 * (20 // 3) + 12 if win.baohu else 0
+    from_min = 160 if win.from_seat is not None else 0
+    name_max = max(60, min(520, c.width - MARGIN - x - 12 - by_w - from_min - baohu_w))
+    box = c.text(x, cy, _name(names, s, lb), 26, TEXT, max_width=name_max, role="winner_name", seat=s, raw=True)
     x = max(box[2], x) + 12
-    by = L.BY_LABEL.get(win.by, win.by)
     x = (
         _badge(
             c,
@@ -496,15 +535,24 @@ def _draw_winner(c: Canvas, top: int, win: WinView, view: PublicView, names: Seq
         + 10
     )
     if win.from_seat is not None:
-        template = L.ROBBED if win.by == "rob_kong" else L.FROM
+        template = lb.robbed if win.by == "rob_kong" else lb.from_
+        from_max = max(40, min(300, c.width - MARGIN - x - baohu_w))
+        who = fit(_name(names, win.from_seat, lb), 20, from_max - text_width(template.format(name=""), 20))
         x = (
             c.text(
-                x, cy, template.format(name=_name(names, win.from_seat)), 20, MUTED, max_width=300, role="from", seat=s
+                x,
+                cy,
+                template.format(name=who),
+                20,
+                MUTED,
+                max_width=from_max,
+                role="from",
+                seat=s,
             )[2]
             + 12
         )
     if win.baohu:
-        _badge(c, x, cy, L.BAOHU, BADGE_RED, TEXT, 20, role="baohu", seat=s)
+        _badge(c, x, cy, lb.baohu, BADGE_RED, TEXT, 20, role="baohu", seat=s)
     stack = _stack(HAND) if any(m.kind.is_kong for m in win.melds) else 0
     row_top = top + 44 + stack
     x = MARGIN
@@ -515,8 +563,8 @@ def _draw_winner(c: Canvas, top: int, win: WinView, view: PublicView, names: Seq
     y = row_top + HAND.height + 12
     inner = c.width - 2 * MARGIN
     for texts, role, outline, fg in (
-        (list(win.fans), "fan", GOLD, GOLD),
-        (_payers_text(win, names), "multiplier", MUTED, TEXT),
+        ([lb.fan(f) for f in win.fans], "fan", GOLD, GOLD),
+        (_payers_text(win, names, lb), "multiplier", MUTED, TEXT),
     ):
         flow = _flow([_chip_width(t) for t in texts], inner)
         for text, (dx, row) in zip(texts, flow, strict=True):
@@ -528,20 +576,28 @@ def _draw_winner(c: Canvas, top: int, win: WinView, view: PublicView, names: Seq
             y += (flow[-1][1] + 1) * CHIP_ROW
 
 
-def _draw_liangdao_seat(c: Canvas, top: int, ps: PublicSeatView, names: Sequence[str]) -> None:
+def _draw_liangdao_seat(c: Canvas, top: int, ps: PublicSeatView, names: Sequence[str], lb: Labels) -> None:
     s = ps.seat
     cy = top + 20
     small = TileSize.SMALL
     right = c.width - MARGIN
     if ps.waits:
-        ww = _waits_width(len(ps.waits), small, 18)
-        _waits_block(c, right - ww, cy - small.height // 2, ps.waits, small, s, None, 18)
+        ww = _waits_width(len(ps.waits), small, 18, lb)
+        _waits_block(c, right - ww, cy - small.height // 2, ps.waits, small, s, None, 18, lb)
         right -= ww + 12
-    badge_w = text_width(L.LIANGDAO, 18) + 2 * (18 // 3)
+    badge_w = text_width(lb.liangdao, 18) + 2 * (18 // 3)
     box = c.text(
-        MARGIN, cy, _name(names, s), 24, TEXT, max_width=right - MARGIN - badge_w - 12, role="name", seat=s, raw=True
+        MARGIN,
+        cy,
+        _name(names, s, lb),
+        24,
+        TEXT,
+        max_width=right - MARGIN - badge_w - 12,
+        role="name",
+        seat=s,
+        raw=True,
     )
-    _badge(c, max(box[2], MARGIN) + 12, cy, L.LIANGDAO, GOLD, DARK, 18, role="liangdao", seat=s)
+    _badge(c, max(box[2], MARGIN) + 12, cy, lb.liangdao, GOLD, DARK, 18, role="liangdao", seat=s)
     stack = _stack(TABLE) if any(m.kind.is_kong for m in ps.melds) else 0
     row_top = top + 44 + stack
     x = _tile_row(c, MARGIN, row_top, ps.revealed, TABLE, s, role="revealed")
@@ -558,8 +614,8 @@ PAY_ROW = 38
 PAY_SIZE = 22
 
 
-def _draw_payments(c: Canvas, top: int, result: HandResultView, names: Sequence[str], n: int) -> None:
-    cols = (L.HAND_MONEY, L.KONG_MONEY, L.TOTAL)
+def _draw_payments(c: Canvas, top: int, result: HandResultView, names: Sequence[str], n: int, lb: Labels) -> None:
+    cols = (lb.hand_money, lb.kong_money, lb.total)
     col_right = [c.width - MARGIN - 20 - i * 150 for i in (2, 1, 0)]
     c.rect((MARGIN, top, c.width - MARGIN, top + PAY_ROW * (n + 1) + 8), PANEL, radius=10, role="payments")
     cy = top + PAY_ROW // 2 + 4
@@ -569,11 +625,11 @@ def _draw_payments(c: Canvas, top: int, result: HandResultView, names: Sequence[
         cy = top + PAY_ROW * (seat + 1) + PAY_ROW // 2 + 4
         x = MARGIN + 14
         if seat == result.next_dealer:
-            _dealer_badge(c, x, cy, 12, seat)
+            _dealer_badge(c, x, cy, 12, seat, lb)
         c.text(
             x + 34,
             cy,
-            _name(names, seat),
+            _name(names, seat, lb),
             PAY_SIZE,
             TEXT,
             max_width=col_right[0] - 110 - x - 34,
@@ -597,8 +653,9 @@ def _draw_payments(c: Canvas, top: int, result: HandResultView, names: Sequence[
             )
 
 
-def result_canvas(view: PublicView, names: Sequence[str]) -> Canvas:
-    """The hand result picture (see :func:`render.render_result`)."""
+def result_canvas(view: PublicView, names: Sequence[str], lang: str = "zh_CN") -> Canvas:
+    """The hand result picture in ``lang`` (see :func:`render.render_result`)."""
+    lb = L.labels_for(lang)
     result = view.result
     if result is None:
         raise ValueError("the view has no result: the hand is not over")
@@ -610,17 +667,17 @@ def result_canvas(view: PublicView, names: Sequence[str]) -> Canvas:
     blocks = (
         [_liangdao_height(s) for s in liangdao_seats]
         if draw
-        else [_winner_height(w, names, inner) for w in result.winners]
+        else [_winner_height(w, names, inner, lb) for w in result.winners]
     )
     n = len(view.seats)
     pay_h = PAY_ROW * (n + 1) + 8
     height = MARGIN + head + sum(b + 10 for b in blocks) + pay_h + 34 + MARGIN
     c = Canvas(width, height, FELT)
-    c.text(MARGIN, MARGIN + head // 2, L.DRAW if draw else L.WIN, 36, GOLD, role="title")
+    c.text(MARGIN, MARGIN + head // 2, lb.draw if draw else lb.win, 36, GOLD, role="title")
     top = MARGIN + head
     if draw:
         for ps, bh in zip(liangdao_seats, blocks, strict=True):
-            _draw_liangdao_seat(c, top, ps, names)
+            _draw_liangdao_seat(c, top, ps, names, lb)
             top += bh + 10
     else:
         for win, bh in zip(result.winners, blocks, strict=True):
@@ -631,13 +688,13 @@ def result_canvas(view: PublicView, names: Sequence[str]) -> Canvas:
                 role="winner_panel",
                 seat=win.seat,
             )
-            _draw_winner(c, top, win, view, names)
+            _draw_winner(c, top, win, view, names, lb)
             top += bh + 10
-    _draw_payments(c, top, result, names, n)
+    _draw_payments(c, top, result, names, n, lb)
     c.text(
         MARGIN,
         top + pay_h + 20,
-        f"{L.NEXT_DEALER}：{_name(names, result.next_dealer)}",
+        f"{lb.next_dealer}{lb.colon}{_name(names, result.next_dealer, lb)}",
         18,
         MUTED,
         max_width=inner,

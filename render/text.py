@@ -5,7 +5,8 @@ licence in ``render/fonts/OFL.txt``); it covers exactly :func:`render.labels.fon
 A character outside the subset would render as *nothing* (no .notdef box, TELEGRAM.md §6), so:
 
 - player names pass :func:`clean_name`: characters the font lacks (emoji, Arabic, Hebrew, rare
-  control and zero-width characters, hanzi outside GB 2312) are dropped, and a name left empty becomes ``玩家N``;
+  control and zero-width characters, hanzi outside GB 2312) are dropped, and a name left empty
+  becomes ``玩家N`` (``Player N``);
 - other text passes :func:`safe_text`, which turns a missing character into ``?`` so a gap in the
   charset is visible instead of silent;
 - :func:`fit` truncates with ``…`` to a width in pixels.
@@ -73,12 +74,12 @@ def safe_text(text: str) -> str:
     return "".join(out)
 
 
-def clean_name(name: str, seat: int) -> str:
+def clean_name(name: str, seat: int, fallback: str = SEAT_FALLBACK) -> str:
     """A player name reduced to drawable characters.
 
     NFC-normalises, drops every character without a glyph (emoji, RTL scripts, rare hanzi, control,
     format and zero-width characters), collapses white space.  If nothing is left, returns
-    ``玩家N`` with N = ``seat + 1``.
+    ``fallback`` formatted with ``n`` = ``seat + 1`` (``玩家N``; ``Player N`` in English pictures).
     """
     kept = []
     for ch in unicodedata.normalize("NFC", name):
@@ -87,7 +88,7 @@ def clean_name(name: str, seat: int) -> str:
         elif covered(ch):
             kept.append(ch)
     cleaned = " ".join("".join(kept).split())
-    return cleaned if cleaned.strip(" ?.-_·") else SEAT_FALLBACK.format(n=seat + 1)
+    return cleaned if cleaned.strip(" ?.-_·") else fallback.format(n=seat + 1)
 
 
 def text_width(text: str, size: int) -> int:

@@ -289,11 +289,11 @@ class Presenter:
         )  # fmt: skip
         if seat.automatic and not over:
             markup: InlineKeyboardMarkup | None = take_back_keyboard(tr, live.table_id, 0) if seat.can_pm else None
-            key = seat.shown.photo_key if seat.shown is not None and seat.shown.photo_key else hand_key(view)
+            key = seat.shown.photo_key if seat.shown is not None and seat.shown.photo_key else hand_key(view, seat.lang)
         else:
             markup = hand_keyboard(tr, live.table_id, live.row.seq, legal, drawn=view.drawn, danger=danger,
                                    ui=ui, ui_tile=seat.ui_tile)  # fmt: skip
-            key = hand_key(view)
+            key = hand_key(view, seat.lang)
         return Shown(key, caption, markup_key(markup)), view, markup
 
     async def _sync_hand(self, live: LiveTable, seat: LiveSeat, *, retry: bool = True, fresh: bool = False) -> bool:
@@ -378,7 +378,7 @@ class Presenter:
     async def _hand_photo(self, seat: LiveSeat, desired: Shown, view: game.SeatView) -> bytes | str:
         if seat.file_id is not None and seat.file_key == desired.photo_key:
             return seat.file_id
-        return await self.pictures.hand(view)
+        return await self.pictures.hand(view, lang=seat.lang)
 
     async def _set_hand_msg(self, live: LiveTable, seat: LiveSeat, msg_id: int | None) -> None:
         seat.hand_msg_id = msg_id
@@ -432,7 +432,7 @@ class Presenter:
         tr = self.tables.tr(live.group_lang)
         view = game.public_view(state)
         names = self.display_names(live)
-        key = table_key(view, names)
+        key = table_key(view, names, live.group_lang)
         caption = table_caption(tr, hand_no=hand.hand_no, view=view, names=names)
         desired = Shown(key, caption, ())
         if live.table_shown == desired:
@@ -442,7 +442,7 @@ class Presenter:
             if live.table_file is not None and live.table_file[0] == key:
                 photo = live.table_file[1]
             else:
-                photo = await self.pictures.table(view, names)
+                photo = await self.pictures.table(view, names, lang=live.group_lang)
             sent = await self.sender.edit_media(live.row.chat_id, msg_id, photo, caption)
         else:
             sent = await self.sender.edit_caption(live.row.chat_id, msg_id, caption)
@@ -473,9 +473,9 @@ class Presenter:
         tr = self.tables.tr(live.group_lang)
         view = game.public_view(state)
         names = self.display_names(live)
-        key = table_key(view, names)
+        key = table_key(view, names, live.group_lang)
         caption = table_caption(tr, hand_no=hand.hand_no, view=view, names=names, started=started)
-        photo = await self.pictures.table(view, names)
+        photo = await self.pictures.table(view, names, lang=live.group_lang)
         sent = await self.sender.send_photo(live.row.chat_id, photo, caption)
         live.table_last_edit = self.clock()
         if sent.ok and sent.message_id is not None:
@@ -519,7 +519,7 @@ class Presenter:
                 announced = True
                 names = self.display_names(live)
                 view = game.public_view(state)
-                photo = await self.pictures.reveal(view, event.seat, names)
+                photo = await self.pictures.reveal(view, event.seat, names, lang=live.group_lang)
                 caption = reveal_caption(tr, view=view, seat=event.seat, names=names)
                 ok = (await self.sender.send_photo(live.row.chat_id, photo, caption)).outcome is not Outcome.FAILED
             elif isinstance(event, HandEnded):
@@ -529,7 +529,7 @@ class Presenter:
                 view = game.public_view(state)
                 totals = await self._totals(live)
                 caption = result_caption(tr, hand_no=hand.hand_no, result=event.result, names=names, totals=totals)
-                photo = await self.pictures.result(view, names)
+                photo = await self.pictures.result(view, names, lang=live.group_lang)
                 markup = next_hand_keyboard(tr, live.table_id, live.row.seq)
                 sent = await self.sender.send_photo(live.row.chat_id, photo, caption, markup)
                 if sent.ok and sent.message_id is not None:

@@ -40,16 +40,16 @@ def _tiny_png() -> bytes:
 class TinyPictures:
     """Pictures stand-in: a small valid PNG (rendering is tested in tests/render)."""
 
-    async def hand(self, view: Any) -> bytes:
+    async def hand(self, view: Any, lang: str = "zh_CN") -> bytes:
         return _tiny_png()
 
-    async def table(self, view: Any, names: Sequence[str]) -> bytes:
+    async def table(self, view: Any, names: Sequence[str], lang: str = "zh_CN") -> bytes:
         return _tiny_png()
 
-    async def reveal(self, view: Any, seat: int, names: Sequence[str]) -> bytes:
+    async def reveal(self, view: Any, seat: int, names: Sequence[str], lang: str = "zh_CN") -> bytes:
         return _tiny_png()
 
-    async def result(self, view: Any, names: Sequence[str]) -> bytes:
+    async def result(self, view: Any, names: Sequence[str], lang: str = "zh_CN") -> bytes:
         return _tiny_png()
 
 

@@ -90,14 +90,14 @@ class SpyPictures:
         key = Image.open(io.BytesIO(data)).text["kwx"]  # type: ignore[attr-defined]
         return self.origins[key]
 
-    async def hand(self, view: SeatView) -> bytes:
+    async def hand(self, view: SeatView, lang: str = "zh_CN") -> bytes:
         return self._png("hand", view)
 
-    async def table(self, view: PublicView, names: Sequence[str]) -> bytes:
+    async def table(self, view: PublicView, names: Sequence[str], lang: str = "zh_CN") -> bytes:
         return self._png("table", view)
 
-    async def reveal(self, view: PublicView, seat: int, names: Sequence[str]) -> bytes:
+    async def reveal(self, view: PublicView, seat: int, names: Sequence[str], lang: str = "zh_CN") -> bytes:
         return self._png("reveal", view)
 
-    async def result(self, view: PublicView, names: Sequence[str]) -> bytes:
+    async def result(self, view: PublicView, names: Sequence[str], lang: str = "zh_CN") -> bytes:
         return self._png("result", view)

@@ -35,3 +35,29 @@ def test_photo_keys_follow_what_the_picture_shows(state):
     assert hand_key(a) == hand_key(view_for(state, 0))
     assert hand_key(a) != hand_key(view_for(state, 1))
     assert table_key(public_view(state), ["A", "B", "C"]) != table_key(public_view(state), ["A", "B", "D"])
+
+
+async def test_hand_pictures_in_the_players_language(state):
+    """An English player's hand picture differs from a Chinese player's for the same view, in a thread
+    and through the worker process (the job carries the language)."""
+    import render
+
+    view = view_for(state, 0)
+    expected = render.encode(render.render_hand(view, "en"), "png")
+    for processes in (0, 1):
+        pictures = RenderPictures("png", processes=processes)
+        try:
+            zh = await pictures.hand(view)
+            en = await pictures.hand(view, lang="en")
+            table_en = await pictures.table(public_view(state), ["A", "B", "C"], lang="en")
+        finally:
+            pictures.close()
+        assert zh != en and en == expected
+        assert zh == render.encode(render.render_hand(view), "png")
+        assert table_en == render.encode(render.render_table(public_view(state), ["A", "B", "C"], "en"), "png")
+
+
+def test_photo_keys_include_the_language(state):
+    view = view_for(state, 0)
+    assert hand_key(view) == hand_key(view, "zh_CN") != hand_key(view, "en")
+    assert table_key(public_view(state), ["A"], "en") != table_key(public_view(state), ["A"], "zh_CN")

@@ -1,0 +1,53 @@
+"""The pictures' labels agree with the bot's texts: tile names of the discard buttons, 番 names of /calc."""
+
+from __future__ import annotations
+
+import html
+
+import pytest
+
+from engine.game import ActionKind, legal_actions, replay, start, view_for
+from engine.rules import RuleSet
+from engine.tiles import Tile
+from kwx_bot.i18n import translator
+from kwx_bot.keyboards import hand_keyboard
+from kwx_bot.settings import LANGUAGES
+from kwx_bot.texts import fan_label as bot_fan_label
+from kwx_bot.texts import tile_label as bot_tile_label
+from render import LANGUAGES as RENDER_LANGUAGES
+from render.labels import FAN_NAMES, fan_label, tile_label
+
+
+def test_render_draws_every_language_of_the_bot():
+    assert RENDER_LANGUAGES == LANGUAGES
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_tile_labels_match_the_buttons_for_all_tiles(lang):
+    tr = translator(lang)
+    assert [tile_label(t, lang) for t in Tile] == [bot_tile_label(t, tr) for t in Tile]
+    if lang == "en":
+        assert tile_label(Tile.S5, lang) == "5 Bam"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_hand_picture_labels_are_the_discard_button_texts(lang):
+    state = replay(start(RuleSet(), 0, seed="labels"))
+    view = view_for(state, 0)
+    legal = legal_actions(state, 0)
+    kb = hand_keyboard(translator(lang), 1, 1, legal, drawn=None, danger=set())
+    assert kb is not None
+    buttons = {b.text for row in kb.inline_keyboard for b in row}
+    discards = {a.tile for a in legal if a.kind is ActionKind.DISCARD and a.tile is not None}
+    assert discards and {tile_label(t, lang) for t in discards} <= buttons
+    assert view.drawn is None or tile_label(view.drawn, lang) in buttons
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_fan_names_match_calc(lang):
+    """Every 番 the pictures can show is named as the bot's /calc breakdown names it."""
+    tr = translator(lang)
+    for fan in FAN_NAMES:
+        assert fan_label(fan, lang) == html.unescape(bot_fan_label(fan, tr)), fan
+    if lang == "en":
+        assert fan_label("清一色", lang) == "Pure one suit"
