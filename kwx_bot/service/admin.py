@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
+from typing import Protocol, TypeVar
 
 from ..codec import CodecError, decode_config
 from ..config_menu import CLOSE, MAIN, ConfigError, GroupConfig, item_by_code, menu_keyboard, menu_text, parse_change
@@ -24,6 +26,16 @@ from .play import Answer, Play, Reply
 from .present import Presenter
 from .tables import Tables
 from .values import Command, Out, UserInfo
+
+
+class _GroupButton(Protocol):
+    """A decoded admin-menu button: it names the group whose menu it belongs to."""
+
+    @property
+    def group_id(self) -> int: ...
+
+
+_B = TypeVar("_B", bound=_GroupButton)
 
 __all__ = ["ADMIN_CACHE_SECONDS", "Admin"]
 
@@ -60,12 +72,12 @@ class Admin:
         self._admins.pop((chat_id, user_id), None)
         return False
 
-    async def _context(self, cmd: Command) -> tuple[int, Translator]:
+    async def context(self, cmd: Command) -> tuple[int, Translator]:
         async with self.store.transaction() as tx:
             gid = await tx.ensure_group(cmd.chat_id, cmd.title)
         return gid, self.tables.tr(await self.tables.group_lang(gid))
 
-    async def _refusal(self, cmd: Command, command: str) -> list[Out] | None:
+    async def refusal(self, cmd: Command, command: str) -> list[Out] | None:
         """None if ``cmd`` comes from an administrator of its group, else the polite refusal."""
         if cmd.private:
             tr = self.tables.user_tr(cmd.user.language_code)
@@ -73,7 +85,7 @@ class Admin:
             return [Out(text)]
         if await self.is_admin(cmd.chat_id, cmd.user.user_id, sender_chat_id=cmd.sender_chat_id):
             return None
-        _gid, tr = await self._context(cmd)
+        _gid, tr = await self.context(cmd)
         text = tr.gettext("Sorry, only the group's administrators can use /{command}.").format(command=command)
         return [Out(text, reply=True)]
 
@@ -81,10 +93,10 @@ class Admin:
 
     async def settings(self, cmd: Command) -> list[Out]:
         """``/settings``: the menu; ``/settings <option> <value>`` / ``/settings reset``: one change."""
-        refusal = await self._refusal(cmd, "settings")
+        refusal = await self.refusal(cmd, "settings")
         if refusal:
             return refusal
-        gid, tr = await self._context(cmd)
+        gid, tr = await self.context(cmd)
         config = await self.tables.config(gid)
         if not cmd.args:
             return [Out(menu_text(config, tr, title=cmd.title), menu_keyboard(config, tr, gid))]
@@ -111,23 +123,55 @@ class Admin:
             await self.present.lobby(live)
         return await self.tables.config(gid)
 
+    async def admin_button(
+        self,
+        user: UserInfo,
+        chat_id: int | None,
+        message_id: int | None,
+        data: str,
+        decode: Callable[[str], _B],
+        answer: Answer,
+        refusal: str,
+    ) -> _B | None:
+        """The decoded button of an admin-only group menu, or None after answering why not.
+
+        Refused (each answered once, nothing changed): data that ``decode`` rejects, a button of
+        another group's menu (or a press without its message), a presser who is not an admin of
+        the group (``refusal``, shown as an alert).  ``decode`` returns a button with ``group_id``.
+        """
+        tr = self.tables.user_tr(user.language_code)
+        try:
+            button = decode(data)
+        except CodecError:
+            await answer(Reply(tr.gettext("This button is not one of mine (or it is too old).")))
+            return None
+        gid = await self.store.group_id_for_chat(chat_id) if chat_id is not None else None
+        if gid != button.group_id or chat_id is None or message_id is None:
+            await answer(Reply(tr.gettext("This menu belongs to another group.")))
+            return None
+        if not await self.is_admin(chat_id, user.user_id):
+            await answer(Reply(refusal, True))
+            return None
+        return button
+
     async def settings_press(
         self, user: UserInfo, chat_id: int | None, message_id: int | None, data: str, answer: Answer
     ) -> None:
         """A settings-menu button (answered exactly once; the menu message is then edited)."""
         tr = self.tables.user_tr(user.language_code)
-        try:
-            button = decode_config(data)
-        except CodecError:
-            await answer(Reply(tr.gettext("This button is not one of mine (or it is too old).")))
+        button = await self.admin_button(
+            user,
+            chat_id,
+            message_id,
+            data,
+            decode_config,
+            answer,
+            tr.gettext("Sorry, only the group's administrators can change the settings."),
+        )
+        if button is None:
             return
-        gid = await self.store.group_id_for_chat(chat_id) if chat_id is not None else None
-        if gid != button.group_id or chat_id is None or message_id is None:
-            await answer(Reply(tr.gettext("This menu belongs to another group.")))
-            return
-        if not await self.is_admin(chat_id, user.user_id):
-            await answer(Reply(tr.gettext("Sorry, only the group's administrators can change the settings."), True))
-            return
+        assert chat_id is not None and message_id is not None
+        gid = button.group_id
         config = await self.tables.config(gid)
         gtr = self.tables.tr(config.language)
         title = await self.store.group_title(gid)
@@ -163,12 +207,12 @@ class Admin:
         if cmd.private:
             tr = self.tables.user_tr(cmd.user.language_code)
             return [Out(tr.gettext("Send /{command} in a group where you play.").format(command="season"))]
-        gid, tr = await self._context(cmd)
+        gid, tr = await self.context(cmd)
         current = _season(await self.store.group_settings(gid))
         if [a.lower() for a in cmd.args] != ["new"]:
             text = tr.gettext("This is season {n}. Group administrators start the next one with /season new.")
             return [Out(text.format(n=current), reply=True)]
-        refusal = await self._refusal(cmd, "season")
+        refusal = await self.refusal(cmd, "season")
         if refusal:
             return refusal
         async with self.store.transaction() as tx:
@@ -188,10 +232,10 @@ class Admin:
 
     async def kill(self, cmd: Command) -> list[Out]:
         """``/kill``: end the group's table; a hand in play is not scored (the ledger is untouched)."""
-        refusal = await self._refusal(cmd, "kill")
+        refusal = await self.refusal(cmd, "kill")
         if refusal:
             return refusal
-        _gid, tr = await self._context(cmd)
+        _gid, tr = await self.context(cmd)
         live = await self._open_table(cmd)
         if live is None:
             return [Out(tr.gettext("No table is open in this group."), reply=True)]
@@ -254,10 +298,10 @@ class Admin:
 
     async def kick(self, cmd: Command) -> list[Out]:
         """``/kick`` (reply to the player's message, or ``/kick <name>``): an AI takes the seat."""
-        refusal = await self._refusal(cmd, "kick")
+        refusal = await self.refusal(cmd, "kick")
         if refusal:
             return refusal
-        _gid, tr = await self._context(cmd)
+        _gid, tr = await self.context(cmd)
         live = await self._open_table(cmd)
         if live is None:
             return [Out(tr.gettext("No table is open in this group."), reply=True)]

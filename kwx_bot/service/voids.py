@@ -18,7 +18,7 @@ import logging
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from ..codec import CodecError, VoidButton, decode_void, encode_void
+from ..codec import VoidButton, decode_void, encode_void
 from ..i18n import Translator
 from ..reports import format_hand
 from ..store.reports import HandRecord, recent_hands
@@ -76,10 +76,10 @@ class Voids:
 
     async def void(self, cmd: Command) -> list[Out]:
         """``/void N [T]``: the hand and the two confirmation buttons (administrators only)."""
-        refusal = await self.admin._refusal(cmd, "void")
+        refusal = await self.admin.refusal(cmd, "void")
         if refusal:
             return refusal
-        gid, tr = await self.admin._context(cmd)
+        gid, tr = await self.admin.context(cmd)
         args = list(cmd.args)
         if not 1 <= len(args) <= 2 or not all(a.isdigit() and 0 < int(a) <= _MAX_ID for a in args):
             text = tr.gettext(
@@ -109,19 +109,12 @@ class Voids:
     ) -> None:
         """A "Void this hand" / "Cancel" button (answered exactly once; the question is then edited)."""
         tr = self.tables.user_tr(user.language_code)
-        try:
-            button = decode_void(data)
-        except CodecError:
-            await answer(Reply(tr.gettext("This button is not one of mine (or it is too old).")))
+        refusal = tr.gettext("Sorry, only the group's administrators can use /{command}.").format(command="void")
+        button = await self.admin.admin_button(user, chat_id, message_id, data, decode_void, answer, refusal)
+        if button is None:
             return
-        gid = await self.store.group_id_for_chat(chat_id) if chat_id is not None else None
-        if gid != button.group_id or chat_id is None or message_id is None:
-            await answer(Reply(tr.gettext("This menu belongs to another group.")))
-            return
-        if not await self.admin.is_admin(chat_id, user.user_id):
-            text = tr.gettext("Sorry, only the group's administrators can use /{command}.").format(command="void")
-            await answer(Reply(text, True))
-            return
+        assert chat_id is not None and message_id is not None
+        gid = button.group_id
         gtr = self.tables.tr(await self.tables.group_lang(gid))
         record = await self._record(gid, button.hand_id)
         if record is None:
