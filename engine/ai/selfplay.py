@@ -108,28 +108,13 @@ class RuleViolation(Exception):
     """The engine broke one of its own rules or invariants during self-play (a rule error)."""
 
 
-def _tile_counts(state: State) -> list[int]:
-    counts = [0] * 30
-    for seat in state.seats:
-        for t, n in enumerate(seat.hand):
-            counts[t] += n
-        for m in seat.melds:
-            counts[m.tile] += m.kind.size
-        for d in seat.discards:
-            if not d.claimed:
-                counts[d.tile] += 1
-    for t in state.wall[state.front : state.back]:
-        counts[t] += 1
-    return counts
-
-
 def _check_events(before: State, action: Action, after: State, events: list[Event]) -> None:
     if decide(before, action) != events:
         raise RuleViolation(f"decide and step disagree on {action}")
     mirror = before
     for e in events:
         mirror = evolve(mirror, e)
-        counts = _tile_counts(mirror)
+        counts = mirror.tile_counts()
         bad = [t for t in mirror.kinds if counts[t] != 4]
         if bad or sum(counts) != 4 * len(mirror.kinds):
             raise RuleViolation(f"tile conservation broken after event {e.seq} ({type(e).__name__})")

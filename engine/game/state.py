@@ -226,6 +226,22 @@ class State:
             return self.window.pending()
         return ()
 
+    def tile_counts(self) -> list[int]:
+        """Every tile of the hand, 30 counts: concealed hands, melds, unclaimed pond tiles and the
+        live wall.  Always four of each kind in play (84 tiles in the standard game, RULES A1.1)."""
+        counts = [0] * 30
+        for seat in self.seats:
+            for t, n in enumerate(seat.hand):
+                counts[t] += n
+            for m in seat.melds:
+                counts[m.tile] += m.kind.size
+            for d in seat.discards:
+                if not d.claimed:
+                    counts[d.tile] += 1
+        for t in self.wall[self.front : self.back]:
+            counts[t] += 1
+        return counts
+
 
 EMPTY = State(
     rules=RuleSet(),

@@ -85,22 +85,6 @@ class Stats:
     exact_checks: int = 0
 
 
-def tile_counts(state: State) -> list[int]:
-    """Every tile of the hand: hands, melds, unclaimed pond tiles and the live wall."""
-    counts = [0] * 30
-    for seat in state.seats:
-        for t, n in enumerate(seat.hand):
-            counts[t] += n
-        for m in seat.melds:
-            counts[m.tile] += m.kind.size
-        for d in seat.discards:
-            if not d.claimed:
-                counts[d.tile] += 1
-    for t in state.wall[state.front : state.back]:
-        counts[t] += 1
-    return counts
-
-
 def check_views(state: State) -> None:
     """Views never show another seat's concealed tiles (revealed 亮倒 hands excepted)."""
     pub = public_view(state)
@@ -304,7 +288,7 @@ def _play_hand(
             if isinstance(e, Discarded):
                 discarded = (mirror, e)
             assert mirror.seq == e.seq
-            counts = tile_counts(mirror)
+            counts = mirror.tile_counts()
             assert all(counts[t] == 4 for t in mirror.kinds), counts
             assert sum(counts) == 4 * len(mirror.kinds)
             if isinstance(e, Konged):
