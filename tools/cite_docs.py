@@ -23,7 +23,8 @@ Usage::
     python tools/cite_docs.py --check [PATH ...]  # list old-style citations; exit 1 if there are any
 
 PATH may be a file or a directory (searched recursively for .py, .json, .md, .txt, .po and .pot
-files).  Lines may grow longer than the line limit: run ``ruff check`` afterwards and rewrap.
+files).  The rewrite lengthens lines: it lists the Python lines it pushed over the line limit, to be
+rewrapped by hand (``ruff check`` finds them too).
 """
 
 from __future__ import annotations
@@ -31,12 +32,15 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CODE_DIRS = ("engine", "render", "kwx_bot", "tests", "benchmarks")
 SUFFIXES = {".py", ".json", ".md", ".txt", ".po", ".pot"}
+LINE_LIMIT = 120
+"""The project's line length (``[tool.ruff] line-length``); the rewrite lengthens lines."""
 
 # -- section ids ---------------------------------------------------------------------------------------
 
@@ -148,6 +152,20 @@ def old_citations(text: str) -> Iterator[tuple[int, str]]:
             yield number, line.strip()
 
 
+def width(line: str) -> int:
+    """Display width of ``line`` as ruff measures it for E501 (wide East Asian characters count 2)."""
+    return sum(2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in line)
+
+
+def long_lines(old: str, new: str) -> Iterator[tuple[int, str]]:
+    """Lines of ``new`` over :data:`LINE_LIMIT` columns that were not already that long in ``old``."""
+    before = old.splitlines()
+    for number, line in enumerate(new.splitlines(), 1):
+        was = before[number - 1] if number <= len(before) else ""
+        if width(line) > LINE_LIMIT >= width(was):
+            yield number, line
+
+
 def files_under(paths: Iterable[Path]) -> Iterator[Path]:
     """Text files under ``paths`` (files or directories), skipping virtual environments and caches."""
     for path in paths:
@@ -180,6 +198,9 @@ def main(argv: list[str] | None = None) -> int:
             f.write_text(new, encoding="utf-8")
             changed += 1
             print(f"rewrote {f}")
+            if f.suffix == ".py":
+                for number, line in long_lines(text, new):
+                    print(f"{f}:{number}: now longer than {LINE_LIMIT} columns, rewrap: {line.strip()}")
     if args.check:
         print(f"{found} old-style citation(s)", file=sys.stderr)
         return 1 if found else 0
