@@ -33,6 +33,7 @@ from telegram import (
     Bot,
     CallbackQuery,
     ChatMember,
+    ChatMemberRestricted,
     InlineKeyboardMarkup,
     InputMediaPhoto,
     LinkPreviewOptions,
@@ -266,6 +267,29 @@ class Sender:
 
         outcome, member = await self._call("getChatMember", chat_id, call)
         return str(member.status) if outcome is Outcome.OK and isinstance(member, ChatMember) else None
+
+    async def is_member(self, chat_id: int, user_id: int) -> bool | None:
+        """``getChatMember``: whether the user is a member of the group now (creator, administrator,
+        member, or restricted but still a member); False if they left, were banned or are unknown
+        to the group; None if Telegram would not answer (flood, network), so the caller can refuse
+        and ask to try again instead of guessing."""
+
+        async def call(cid: int) -> Any:
+            try:
+                return await self.bot.get_chat_member(cid, user_id)
+            except BadRequest as e:  # "user not found": never seen in the group — an answer, not a failure
+                if "not found" in str(e).lower() and "chat not found" not in str(e).lower():
+                    return False
+                raise
+
+        outcome, member = await self._call("getChatMember", chat_id, call)
+        if outcome is not Outcome.OK:
+            return None
+        if isinstance(member, ChatMemberRestricted):
+            return bool(member.is_member)
+        if isinstance(member, ChatMember):
+            return member.status in (ChatMember.OWNER, ChatMember.ADMINISTRATOR, ChatMember.MEMBER)
+        return False
 
     async def edit_text(
         self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None = None

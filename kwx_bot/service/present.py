@@ -108,9 +108,9 @@ class Presenter:
         """The bot's @username (known after getMe)."""
         return self.sender.bot.username or "bot"
 
-    def deep_link(self, kind: StartKind, table_id: int) -> str:
-        """``https://t.me/<bot>?start=<payload>``."""
-        return f"https://t.me/{self.bot_username()}?start={encode_start(kind, table_id)}"
+    def deep_link(self, kind: StartKind, table_id: int, token: str | None = None) -> str:
+        """``https://t.me/<bot>?start=<payload>`` (``token``: the table's join secret, for a join)."""
+        return f"https://t.me/{self.bot_username()}?start={encode_start(kind, table_id, token)}"
 
     def chat_link(self) -> str:
         """A link that only opens the private chat: its ``/start`` payload (:data:`CHAT_PAYLOAD`)
