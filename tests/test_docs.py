@@ -158,3 +158,23 @@ def test_section_c_names_every_option() -> None:
     section = _section((DOCS / "rules.md").read_text(encoding="utf-8"), "§C")
     named = set(re.findall(r"`([a-z_0-9]+)`", section))
     assert sorted(KNOWN_OPTIONS - named) == []
+
+
+def test_section_c_defaults_are_the_code_defaults() -> None:
+    section = _section((DOCS / "rules.md").read_text(encoding="utf-8"), "§C")
+    table = section.split("### Options of the game", 1)[1].split("\n\n", 2)[1]
+    defaults = RuleSet().to_json()
+    rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in table.splitlines()[2:]]
+    checked = []
+    for option, _values, default, *_ in rows:
+        name = option.strip("`")
+        if name in ("values", "gang_values"):  # objects: Appendix 1 holds them whole
+            continue
+        text = default.strip("`")
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError:
+            value = text
+        assert value == defaults[name], name
+        checked.append(name)
+    assert len(checked) == len(rows) - 2 >= 35
