@@ -38,7 +38,7 @@ from .service import TableService
 from .service.timers import JobQueueTimers
 from .settings import Settings
 from .store import Store
-from .throttle import PacingRateLimiter, ThrottleLog
+from .throttle import GroupBudget, PacingRateLimiter, ThrottleLog
 
 __all__ = ["build_application", "register_commands"]
 
@@ -96,20 +96,26 @@ def build_application(
     and stop — the process exits within seconds whatever Telegram is doing, and what was not shown
     yet is shown after the next start (run with ``run_polling(stop_signals=None)``)."""
     throttle = ThrottleLog()
+    budget = GroupBudget(settings.group_messages, settings.group_window_seconds)
     if builder is None:
         builder = ApplicationBuilder().token(settings.token)
         if settings.api_base_url:
             builder = builder.base_url(f"{settings.api_base_url}/bot").base_file_url(
                 f"{settings.api_base_url}/file/bot"
             )
-    limiter = PacingRateLimiter() if settings.rate_limit else None
+    limiter = (
+        PacingRateLimiter(group_max_rate=settings.group_messages, group_time_period=settings.group_window_seconds)
+        if settings.rate_limit
+        else None
+    )
     if limiter is not None:  # production (tests opt in): pacing only; the sender is the one retry layer
         builder = builder.rate_limiter(limiter)
 
     async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         opened = store if store is not None else await Store.open(settings.db_path)
         drawing = pictures or RenderPictures(settings.picture_format, processes=settings.render_processes)
-        service = TableService(opened, Sender(app.bot, throttle=throttle, sleep=flood_sleep), drawing, settings)
+        sender = Sender(app.bot, throttle=throttle, sleep=flood_sleep, budget=budget)
+        service = TableService(opened, sender, drawing, settings)
         if app.job_queue is not None:
             service.use_timers(JobQueueTimers(app.job_queue, service.on_timer))
         app.bot_data[SERVICE_KEY] = service

@@ -48,7 +48,7 @@ from telegram import (
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
-from .throttle import ThrottleLog
+from .throttle import GroupBudget, ThrottleLog
 
 __all__ = ["Outcome", "Sender", "Sent", "retry_seconds"]
 
@@ -111,6 +111,12 @@ def _filename(photo: bytes | str) -> str | None:
     return "kwx.jpg" if photo[:2] == b"\xff\xd8" else "kwx.png"
 
 
+WRITE_METHODS = frozenset(
+    {"sendMessage", "sendPhoto", "sendDocument", "editMessageText", "editMessageCaption", "editMessageMedia",
+     "editMessageReplyMarkup", "deleteMessage"}
+)  # fmt: skip
+"""Calls that count against a group's 20 messages a minute (:class:`~kwx_bot.throttle.GroupBudget`)."""
+
 ForbiddenHook = Callable[[int], Awaitable[None]]
 MigratedHook = Callable[[int, int], Awaitable[None]]
 Sleep = Callable[[float], Awaitable[None]]
@@ -129,6 +135,7 @@ class Sender:
         max_flood_wait: float = 60.0,
         throttle: ThrottleLog | None = None,
         sleep: Sleep | None = None,
+        budget: GroupBudget | None = None,
     ) -> None:
         self.bot = bot
         self.on_forbidden = on_forbidden
@@ -136,6 +143,8 @@ class Sender:
         self.flood_retries = flood_retries
         self.max_flood_wait = max_flood_wait
         self.throttle = throttle or ThrottleLog()
+        self.budget = budget or GroupBudget()
+        """Writes per group in the last minute (every write Telegram took, edits included)."""
         self.sleep: Sleep = sleep or asyncio.sleep
         self.throttled_seconds = 0.0
         self._stopping = asyncio.Event()
@@ -168,7 +177,10 @@ class Sender:
             if self._stopping.is_set():
                 return Outcome.FAILED, None
             try:
-                return Outcome.OK, await fn(chat_id)
+                result = await fn(chat_id)
+                if what in WRITE_METHODS:
+                    self.budget.record(chat_id)
+                return Outcome.OK, result
             except RetryAfter as e:
                 wait = min(retry_seconds(e), self.max_flood_wait)
                 if floods >= self.flood_retries:
@@ -196,6 +208,8 @@ class Sender:
                     await self.on_forbidden(chat_id)
                 return Outcome.FORBIDDEN, None
             except BadRequest as e:
+                if what in WRITE_METHODS:  # Telegram took the call (and may count it)
+                    self.budget.record(chat_id)
                 text = str(e).lower()
                 if "not modified" in text:
                     return Outcome.NOT_MODIFIED, None

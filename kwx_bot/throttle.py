@@ -22,7 +22,7 @@ from aiolimiter import AsyncLimiter
 from telegram.error import NetworkError
 from telegram.ext import BaseRateLimiter
 
-__all__ = ["PacingRateLimiter", "ThrottleLog"]
+__all__ = ["GroupBudget", "PacingRateLimiter", "ThrottleLog"]
 
 KEEP_SECONDS = 3600.0
 """Intervals older than this are forgotten (no deadline is that long)."""
@@ -82,6 +82,51 @@ class ThrottleLog:
                 total += end - start
                 edge = end
         return total
+
+
+class GroupBudget:
+    """Writes (sends, edits, deletions) per group chat in a sliding window: Telegram allows a bot
+    about ``limit`` = 20 messages a minute in one group, edits included (docs/telegram.md §2).
+
+    The :class:`~kwx_bot.sender.Sender` records every write to a group that Telegram took;
+    presentation asks :meth:`wait` before a write that can wait (the live table's picture) and
+    keeps ``reserve`` writes of every window for those that cannot (a hand's start, 亮倒 reveals,
+    the result, notices).  ``clock``: monotonic seconds.
+    """
+
+    def __init__(self, limit: int = 20, window: float = 60.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limit = limit
+        self.window = window
+        self.clock = clock
+        self._writes: dict[int, deque[float]] = {}
+
+    def _recent(self, chat_id: int, now: float) -> deque[float]:
+        writes = self._writes.setdefault(chat_id, deque())
+        while writes and writes[0] <= now - self.window:
+            writes.popleft()
+        if not writes:
+            del self._writes[chat_id]
+        return writes
+
+    def record(self, chat_id: int) -> None:
+        """A write to ``chat_id`` reached Telegram now (private chats are not counted)."""
+        if chat_id < 0:
+            now = self.clock()
+            self._recent(chat_id, now)
+            self._writes.setdefault(chat_id, deque()).append(now)
+
+    def used(self, chat_id: int) -> int:
+        """Writes to ``chat_id`` within the last ``window`` seconds."""
+        return len(self._recent(chat_id, self.clock()))
+
+    def wait(self, chat_id: int, reserve: int = 0) -> float:
+        """Seconds until a write to ``chat_id`` leaves ``reserve`` writes of the window unused (0: now)."""
+        now = self.clock()
+        writes = self._recent(chat_id, now)
+        allowed = max(1, self.limit - reserve)
+        if len(writes) < allowed:
+            return 0.0
+        return writes[len(writes) - allowed] + self.window - now
 
 
 class PacingRateLimiter(BaseRateLimiter[int]):

@@ -68,6 +68,11 @@ CHAT_PAYLOAD = "hello"
 """The ``/start`` payload of the lobby's "Open a private chat with me" button (not a codec payload)."""
 
 
+TABLE_RESERVE = 6
+"""Writes of every minute's group budget that live-table edits leave to announcements (a hand's
+start, up to three 亮倒 reveals, the result, a notice): edits use at most 20 - 6 = 14 a minute."""
+
+
 class Presenter:
     """See the module docstring."""
 
@@ -413,18 +418,23 @@ class Presenter:
     # -- group: live table -----------------------------------------------------------------------
 
     def schedule_table(self, live: LiveTable) -> None:
-        """Edit the live table message soon, at most once per ``table_edit_seconds``."""
+        """Edit the live table message soon: at most once per ``table_edit_seconds``, and only while
+        the group's budget keeps :data:`TABLE_RESERVE` writes of the minute free for announcements
+        (the sender's :class:`~kwx_bot.throttle.GroupBudget`) — in a busy hand the picture follows
+        every few seconds and the group stays within Telegram's 20 messages a minute."""
         if live.table_task is not None and not live.table_task.done():
             return
         delay = max(0.0, live.table_last_edit + self.table_edit_seconds - self.clock())
+        delay = max(delay, self.sender.budget.wait(live.row.chat_id, TABLE_RESERVE))
         task = asyncio.get_running_loop().create_task(self._table_later(live, delay))
         live.table_task = task
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
     async def _table_later(self, live: LiveTable, delay: float) -> None:
-        if delay > 0:
+        while delay > 0:  # announcements may have taken the budget meanwhile: wait for a free slot
             await asyncio.sleep(delay)
+            delay = self.sender.budget.wait(live.row.chat_id, TABLE_RESERVE)
         live.table_task = None
         try:
             async with live.present_lock:

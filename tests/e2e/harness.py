@@ -69,7 +69,9 @@ class Kwx:
     remind_seconds: float = 0.0
     admin_chat_id: int | None = None
     rate_limit: bool = False
-    """Use the production rate limiter (AIORateLimiter with retries)."""
+    """Use the production rate limiter (pacing per group and overall)."""
+    group_window_seconds: float = 60.0
+    """The window of the group budget (20 writes per window; tests of the budget shrink it)."""
     flood_sleep: Callable[[float], Any] | None = None
     """How the bot waits out a 429 (None: real time); see :meth:`wait_floods_on_fake_clock`."""
     app: Application | None = None  # type: ignore[type-arg]
@@ -92,6 +94,7 @@ class Kwx:
             discard_seconds=self.discard_seconds, claim_seconds=self.claim_seconds,
             lobby_idle_seconds=self.lobby_idle_seconds, default_language=self.default_language,
             remind_seconds=self.remind_seconds, admin_chat_id=self.admin_chat_id,
+            group_window_seconds=self.group_window_seconds,
         )  # fmt: skip
 
     @property

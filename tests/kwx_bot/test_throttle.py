@@ -8,7 +8,7 @@ import asyncio
 import pytest
 from telegram.error import NetworkError, RetryAfter
 
-from kwx_bot.throttle import PacingRateLimiter, ThrottleLog
+from kwx_bot.throttle import GroupBudget, PacingRateLimiter, ThrottleLog
 
 
 class Clock:
@@ -92,3 +92,20 @@ async def test_pacing_rate_limiter_paces_each_group_on_its_own_and_stop_ends_the
     assert sent == [-1, -1, -2, 5]
     with pytest.raises(NetworkError):
         await send(-3)
+
+
+def test_group_budget_counts_group_writes_in_a_sliding_window_and_keeps_a_reserve():
+    clock = Clock(0.0)
+    budget = GroupBudget(limit=4, window=60.0, clock=clock)
+    for t in (0.0, 10.0, 20.0):
+        clock.now = t
+        budget.record(-1)
+    budget.record(5)  # private chats are not counted
+    clock.now = 30.0
+    assert budget.used(-1) == 3 and budget.used(5) == 0
+    assert budget.wait(-1) == 0.0  # a fourth write is allowed now
+    assert budget.wait(-1, reserve=1) == pytest.approx(30.0)  # keeping one free: after the first expires
+    assert budget.wait(-1, reserve=2) == pytest.approx(40.0)
+    assert budget.wait(-2, reserve=3) == 0.0  # another group has its own budget
+    clock.now = 70.0
+    assert budget.used(-1) == 1 and budget.wait(-1, reserve=2) == 0.0
