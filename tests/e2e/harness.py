@@ -70,8 +70,10 @@ class Kwx:
     admin_chat_id: int | None = None
     rate_limit: bool = False
     """Use the production rate limiter (pacing per group and overall)."""
+    group_messages: int = 0
     group_window_seconds: float = 60.0
-    """The window of the group budget (20 writes per window; tests of the budget shrink it)."""
+    """The group budget: ``group_messages`` writes per ``group_window_seconds`` (production: 20 per
+    60 s).  Off (0) by default, like the rate limiter: tests play far faster than people do."""
     flood_sleep: Callable[[float], Any] | None = None
     """How the bot waits out a 429 (None: real time); see :meth:`wait_floods_on_fake_clock`."""
     app: Application | None = None  # type: ignore[type-arg]
@@ -94,7 +96,7 @@ class Kwx:
             discard_seconds=self.discard_seconds, claim_seconds=self.claim_seconds,
             lobby_idle_seconds=self.lobby_idle_seconds, default_language=self.default_language,
             remind_seconds=self.remind_seconds, admin_chat_id=self.admin_chat_id,
-            group_window_seconds=self.group_window_seconds,
+            group_messages=self.group_messages, group_window_seconds=self.group_window_seconds,
         )  # fmt: skip
 
     @property

@@ -67,7 +67,7 @@ async def test_a_busy_hand_keeps_the_group_within_its_budget_in_every_window(kwx
     the live table shows the final state."""
     scale = 0.1
     kwx.table_edit_seconds = 3.0 * scale
-    kwx.group_window_seconds = 60.0 * scale
+    kwx.group_messages, kwx.group_window_seconds = 20, 60.0 * scale
     users = kwx.players("Ann", "Ben", "Cat")
     group = kwx.group(users)
     rng = random.Random(11)
