@@ -11,10 +11,10 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 
-from .. import game
-from ..game import ActionKind, Event, State, Tile
 from ..store import Tx
-from ..texts import name, tile_label
+from ..words.texts import name, tile_label
+from . import game
+from .game import ActionKind, Event, State, Tile
 from .live import LiveSeat, LiveTable
 from .play import AUTO_AFTER_TIMEOUTS, Play
 
@@ -33,7 +33,7 @@ class Deadlines:
         """A table's timer fired: act on the stored deadline if it is due and still current.
 
         Time the bot spent rate-limited on the table's chats since the deadline started does not
-        count: the deadline is first moved back by that much (:class:`~kwx_bot.throttle.ThrottleLog`).
+        count: the deadline is first moved back by that much (:class:`~kwx_bot.edge.throttle.ThrottleLog`).
         A seat that times out plays the time-out action (RULES E#33); if that passed a legal win
         (漏胡) the player is told privately.  Returns True if the table changed (caller presents).
         Lobby and idle expiry are handled by the lobby service.
@@ -96,7 +96,7 @@ class Deadlines:
         row = live.row
         assert row.deadline_at is not None
         chats = [row.chat_id] + [s.user_id for s in live.humans() if s.user_id is not None]
-        blocked = self.play.present.sender.throttle.blocked(chats, since=live.deadline_from)
+        blocked = self.play.present.sender.throttled(chats, since=live.deadline_from)
         extra = blocked - live.deadline_credit
         if extra < 0.05:
             return False

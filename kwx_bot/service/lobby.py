@@ -13,14 +13,14 @@ import enum
 import logging
 from collections.abc import Callable
 
-from ..codec import Button, Op, StartKind
-from ..i18n import Translator
-from ..keyboards import close_confirm_keyboard, next_hand_keyboard
-from ..sender import Outcome
 from ..store import Conflict, TableStatus
-from ..texts import name
+from ..words.i18n import Translator
+from ..words.texts import name
+from .buttons import Button, Op, StartKind
+from .keyboards import close_confirm_keyboard, next_hand_keyboard
 from .live import LiveTable
 from .play import Answer, Play, Reply
+from .ports import Outcome
 from .present import Presenter
 from .tables import Tables
 from .timers import Timers

@@ -21,12 +21,12 @@ import random
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 
-from .. import game
-from ..codec import Button, Op
-from ..game import Action, ActionKind, Deal, Event, IllegalAction, Reason, State
-from ..i18n import Translator
 from ..store import LedgerRow, TableStatus, Tx
-from ..texts import reason_text, tile_label
+from ..words.i18n import Translator
+from ..words.texts import reason_text, tile_label
+from . import game
+from .buttons import Button, Op
+from .game import Action, ActionKind, Deal, Event, IllegalAction, Reason, State
 from .live import LiveSeat, LiveTable, Ui
 from .present import Presenter
 from .tables import Tables

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from kwx_bot.handlers import COMMANDS
-from kwx_bot.help_text import MenuScope, command_menu
-from kwx_bot.i18n import translator
+from kwx_bot.edge.handlers import COMMANDS
+from kwx_bot.words.help_text import MenuScope, command_menu
+from kwx_bot.words.i18n import translator
 
 SCOPES = {
     MenuScope.PRIVATE: {"type": "all_private_chats"},

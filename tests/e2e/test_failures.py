@@ -35,6 +35,7 @@ async def test_a_whole_hand_with_429_on_a_fifth_of_the_calls_loses_nothing(kwx, 
     users = kwx.players("Ann", "Ben", "Cat")
     group = kwx.group(users)
     async with kwx.running() as service:
+        sender = kwx.sender  # the edge's sender (the service sends through its outbox)
         await kwx.start_bot(*users)
         table_id = await open_table(kwx, users, group)
         await service.prepare_deal(table_id, {"seed": "floods-1"})
@@ -63,7 +64,7 @@ async def test_a_whole_hand_with_429_on_a_fifth_of_the_calls_loses_nothing(kwx, 
     if retrying == "rate_limiter":
         assert "Rate limit hit" in caplog.text  # PTB's limiter waited and retried
     else:
-        assert service.sender.throttled_seconds > 0
+        assert sender.throttled_seconds > 0
 
 
 @pytest.mark.parametrize("retrying", ["sender", "rate_limiter"])

@@ -6,7 +6,7 @@ from .scenarios import open_table
 
 
 async def test_bidi_controls_in_names_never_reach_a_message_or_picture(kwx):
-    from kwx_bot.texts import BIDI_CONTROLS
+    from kwx_bot.words.texts import BIDI_CONTROLS
 
     evil = kwx.fake.create_user("\u202eAnn", last_name="\u2066x\u200f", language_code="en")
     ben, cat = kwx.players("Ben", "Cat")

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import logging
 
-from kwx_bot.codec import b36
-from kwx_bot.sender import Outcome, Sent
+from kwx_bot.edge.codec import b36
+from kwx_bot.edge.sender import Outcome, Sent
 
 from .scenarios import deal_scenario, load, perform
 
@@ -51,7 +51,7 @@ async def test_the_presenter_retries_when_the_sender_gives_up(kwx):
     group = kwx.group(users)
     async with kwx.running() as service:
         _fast_retries(service)
-        service.sender.flood_retries = 0
+        kwx.sender.flood_retries = 0
         await kwx.start_bot(*users)
         await deal_scenario(kwx, users, group, scenario)
         for action in scenario["actions"][:-1]:
@@ -74,7 +74,7 @@ async def test_a_lost_hand_start_announcement_is_sent_later_and_the_table_lives(
     group = kwx.group(users)
     async with kwx.running() as service:
         _fast_retries(service)
-        service.sender.flood_retries = 0
+        kwx.sender.flood_retries = 0
         await kwx.start_bot(*users)
         kwx.fake.faults.flood(methods="sendPhoto", chats=group, retry_after=1, times=1)
         await deal_scenario(kwx, users, group, scenario)
@@ -99,7 +99,7 @@ async def test_a_flooded_private_chat_gets_its_buttons_back(kwx):
     group = kwx.group(users)
     async with kwx.running() as service:
         _fast_retries(service)
-        service.sender.flood_retries = 0
+        kwx.sender.flood_retries = 0
         await kwx.start_bot(*users)
         await deal_scenario(kwx, users, group, scenario)
         ben = users[scenario["actions"][1]["seat"]]

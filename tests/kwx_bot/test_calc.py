@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from engine.rules import RuleSet
 from engine.scoring import ScoringError, WinBy, WinContext, score_win
 from engine.tiles import STANDARD_KINDS, Meld, MeldKind, Tile, format_tiles
-from kwx_bot.calc import CalcError, calc, calc_reply, calc_usage, parse_calc
-from kwx_bot.i18n import translator
+from kwx_bot.words.calc import CalcError, calc, calc_reply, calc_usage, parse_calc
+from kwx_bot.words.i18n import translator
 from tests.engine.handgen import WALL, winning_hand
 
 EN = translator("en")

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.tiles import Tile
-from kwx_bot.codec import (
+from kwx_bot.edge.codec import (
     TILE_OPS,
     Button,
     CodecError,
@@ -85,7 +85,7 @@ def test_bad_start_payload(payload):
 
 @given(st.integers(0, 36**10 - 1), st.sampled_from("abcdefghijklmnopqrstuvwxyz"), st.none() | st.integers(0, 9))
 def test_settings_buttons_round_trip_and_never_look_like_table_buttons(group, item, choice):
-    from kwx_bot.codec import ConfigButton, decode_config, encode_config, is_config
+    from kwx_bot.edge.codec import ConfigButton, decode_config, encode_config, is_config
 
     button = ConfigButton(group, item, choice)
     data = encode_config(button)
@@ -97,7 +97,7 @@ def test_settings_buttons_round_trip_and_never_look_like_table_buttons(group, it
 
 @pytest.mark.parametrize("data", ["G:1:", "G:1:ab", "G:1:c:10", "G:1:C", "G::c", "g:1:c", "1:2:d5s", "", None])
 def test_malformed_settings_buttons_are_refused(data):
-    from kwx_bot.codec import decode_config
+    from kwx_bot.edge.codec import decode_config
 
     with pytest.raises(CodecError):
         decode_config(data)

@@ -5,9 +5,18 @@ from __future__ import annotations
 import pytest
 
 from engine.rules import Cap, RuleSet
-from kwx_bot.codec import decode_config
-from kwx_bot.config_menu import ITEMS, ConfigError, GroupConfig, item_by_code, menu_keyboard, menu_text, parse_change
-from kwx_bot.i18n import translator
+from kwx_bot.edge.codec import decode_config
+from kwx_bot.edge.sender import markup
+from kwx_bot.service import settings_menu
+from kwx_bot.service.group_settings import ITEMS, ConfigError, GroupConfig, item_by_code, parse_change
+from kwx_bot.service.settings_menu import menu_text
+from kwx_bot.words.i18n import translator
+
+
+def menu_keyboard(*args, **kwargs):
+    """The menu's keyboard as Telegram gets it (callback data encoded by the edge)."""
+    return markup(settings_menu.menu_keyboard(*args, **kwargs))
+
 
 EN, ZH = translator("en"), translator("zh_CN")
 

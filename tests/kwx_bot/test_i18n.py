@@ -6,8 +6,8 @@ import pytest
 
 from engine.game import Reason
 from engine.tiles import Tile
-from kwx_bot.i18n import check_catalogs, extract, translator
-from kwx_bot.texts import fan_label, reason_text, tile_label
+from kwx_bot.words.i18n import check_catalogs, extract, translator
+from kwx_bot.words.texts import fan_label, reason_text, tile_label
 
 
 def test_catalogs_match_the_source():

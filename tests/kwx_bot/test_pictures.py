@@ -9,7 +9,7 @@ from PIL import Image
 
 from engine.game import public_view, replay, start, view_for
 from engine.rules import RuleSet
-from kwx_bot.pictures import RenderPictures, hand_key, table_key
+from kwx_bot.service.pictures import RenderPictures, hand_key, table_key
 
 
 @pytest.fixture(scope="module")

@@ -9,11 +9,12 @@ import pytest
 from engine.game import ActionKind, legal_actions, replay, start, view_for
 from engine.rules import RuleSet
 from engine.tiles import Tile
-from kwx_bot.i18n import translator
-from kwx_bot.keyboards import hand_keyboard
+from kwx_bot.edge.sender import markup_of
+from kwx_bot.service.keyboards import hand_keyboard
 from kwx_bot.settings import LANGUAGES
-from kwx_bot.texts import fan_label as bot_fan_label
-from kwx_bot.texts import tile_label as bot_tile_label
+from kwx_bot.words.i18n import translator
+from kwx_bot.words.texts import fan_label as bot_fan_label
+from kwx_bot.words.texts import tile_label as bot_tile_label
 from render import LANGUAGES as RENDER_LANGUAGES
 from render.labels import FAN_NAMES, fan_label, tile_label
 
@@ -35,7 +36,7 @@ def test_hand_picture_labels_are_the_discard_button_texts(lang):
     state = replay(start(RuleSet(), 0, seed="labels"))
     view = view_for(state, 0)
     legal = legal_actions(state, 0)
-    kb = hand_keyboard(translator(lang), 1, 1, legal, drawn=None, danger=set())
+    kb = markup_of(hand_keyboard(translator(lang), 1, 1, legal, drawn=None, danger=set()))
     assert kb is not None
     buttons = {b.text for row in kb.inline_keyboard for b in row}
     discards = {a.tile for a in legal if a.kind is ActionKind.DISCARD and a.tile is not None}

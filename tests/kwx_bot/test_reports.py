@@ -13,9 +13,25 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.rules import RuleSet
-from kwx_bot.calc import calc
-from kwx_bot.i18n import translator
-from kwx_bot.reports import (
+from kwx_bot.store import LedgerRow, Store
+from kwx_bot.store.ledger_queries import (
+    GroupStanding,
+    HandRecord,
+    LedgerEntry,
+    SeatResult,
+    Standing,
+    current_season,
+    group_title,
+    ledger_entries,
+    open_readonly,
+    recent_hands,
+    season_hands,
+    season_standings,
+    user_standings,
+)
+from kwx_bot.words.calc import calc
+from kwx_bot.words.i18n import translator
+from kwx_bot.words.ledger_text import (
     EXACT_LIMIT,
     MESSAGE_LIMIT,
     ReportArgError,
@@ -31,22 +47,6 @@ from kwx_bot.reports import (
     settle,
     sort_standings,
     telegram_length,
-)
-from kwx_bot.store import LedgerRow, Store
-from kwx_bot.store.reports import (
-    GroupStanding,
-    HandRecord,
-    LedgerEntry,
-    SeatResult,
-    Standing,
-    current_season,
-    group_title,
-    ledger_entries,
-    open_readonly,
-    recent_hands,
-    season_hands,
-    season_standings,
-    user_standings,
 )
 
 EN = translator("en")

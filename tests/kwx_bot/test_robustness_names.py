@@ -3,9 +3,9 @@ follows them in the same message."""
 
 from __future__ import annotations
 
-from kwx_bot.captions import lobby_text
-from kwx_bot.i18n import translator
-from kwx_bot.texts import BIDI_CONTROLS, clean, name
+from kwx_bot.words.captions import lobby_text
+from kwx_bot.words.i18n import translator
+from kwx_bot.words.texts import BIDI_CONTROLS, clean, name
 
 BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f"
 

@@ -10,9 +10,9 @@ import pytest
 from engine.game import ActionKind, legal_actions, public_view, replay, start, view_for
 from engine.rules import RuleSet
 from engine.tiles import Tile
-from kwx_bot.captions import hand_caption, liangdao_waits, table_caption
-from kwx_bot.i18n import translator
-from kwx_bot.ui import Ui
+from kwx_bot.words.captions import hand_caption, liangdao_waits, table_caption
+from kwx_bot.words.i18n import translator
+from kwx_bot.words.ui import Ui
 
 
 def _state(seed: str = "t1"):

@@ -9,8 +9,8 @@ import pytest
 from engine.cli_simulate import main as simulate_main
 from engine.game import check_rules
 from engine.rules import RuleError, RuleSet
-from kwx_bot.config_menu import ConfigError, GroupConfig
-from kwx_bot.game import rules_from_json
+from kwx_bot.service.game import rules_from_json
+from kwx_bot.service.group_settings import ConfigError, GroupConfig
 
 UNPLAYABLE = {"preset": "standard", "liangdao_reveal": "kou"}
 

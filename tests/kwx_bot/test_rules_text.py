@@ -10,11 +10,11 @@ from dataclasses import fields
 import pytest
 
 from engine.rules import PRESETS, FanValues, RuleSet
-from kwx_bot import rules_text
-from kwx_bot.calc import calc_usage
-from kwx_bot.help_text import COMMANDS, MenuScope, command_menu, help_text
-from kwx_bot.i18n import translator
-from kwx_bot.rules_text import _NOT_OPTIONS, FAN_KEYS, describe_rules, fan_value, option_lines, preset_label
+from kwx_bot.words import rules_text
+from kwx_bot.words.calc import calc_usage
+from kwx_bot.words.help_text import COMMANDS, MenuScope, command_menu, help_text
+from kwx_bot.words.i18n import translator
+from kwx_bot.words.rules_text import _NOT_OPTIONS, FAN_KEYS, describe_rules, fan_value, option_lines, preset_label
 
 EN = translator("en")
 ZH = translator("zh_CN")

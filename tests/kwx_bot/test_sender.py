@@ -8,8 +8,9 @@ import pytest
 from telegram import Chat, Message, PhotoSize
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
 
-from kwx_bot.sender import Outcome, Sender, retry_seconds
-from kwx_bot.throttle import ThrottleLog
+from kwx_bot.edge.sender import Outcome, Sender, retry_seconds
+from kwx_bot.edge.throttle import ThrottleLog
+from kwx_bot.service.outbox import Outbox
 
 
 class ScriptedBot:
@@ -59,8 +60,14 @@ class Hooks:
 
 def make(*script):
     bot = ScriptedBot(*script)
+    return Sender(bot), bot, Hooks()
+
+
+def make_told(*script):
+    """A sender seen through the service's outbox: the hooks are told what the results say."""
+    bot = ScriptedBot(*script)
     hooks = Hooks()
-    return Sender(bot, on_forbidden=hooks.on_forbidden, on_migrated=hooks.on_migrated), bot, hooks
+    return Outbox(Sender(bot), hooks.on_forbidden, hooks.on_migrated), bot, hooks
 
 
 async def test_send_ok_returns_message_and_file_id():
@@ -83,23 +90,25 @@ async def test_gone_message(text):
 
 
 async def test_forbidden_marks_unreachable_and_does_not_raise():
-    sender, _, hooks = make(Forbidden("Forbidden: bot was blocked by the user"))
+    sender, _, hooks = make_told(Forbidden("Forbidden: bot was blocked by the user"))
     sent = await sender.send_text(42, "hi")
     assert sent.outcome is Outcome.FORBIDDEN and not sent.ok
     assert hooks.forbidden == [42]
+    assert sent.chat_id == 42  # the refusal is a value: the sender itself calls nobody
 
 
 async def test_private_chat_not_found_is_forbidden():
-    sender, _, hooks = make(BadRequest("Chat not found"))
+    sender, _, hooks = make_told(BadRequest("Chat not found"))
     assert (await sender.send_text(42, "hi")).outcome is Outcome.FORBIDDEN
     assert hooks.forbidden == [42]
 
 
 async def test_chat_migrated_is_followed_once():
-    sender, bot, hooks = make(ChatMigrated(-100777))
+    sender, bot, hooks = make_told(ChatMigrated(-100777))
     sent = await sender.send_text(-5, "hello group")
     assert sent.ok and sent.chat_id == -100777
     assert hooks.migrated == [(-5, -100777)]
+    assert sent.migrated_from == -5
     assert [c[1] for c in bot.calls] == [-5, -100777]
 
 

@@ -9,12 +9,24 @@ import pytest
 from engine.game import Action, ActionKind, legal_actions, public_view, replay, start, view_for
 from engine.rules import RuleSet
 from engine.tiles import Tile
-from kwx_bot.captions import hand_caption, lobby_text, result_caption, table_caption
-from kwx_bot.codec import Op, decode
-from kwx_bot.i18n import translator
-from kwx_bot.keyboards import hand_keyboard, lobby_keyboard
-from kwx_bot.texts import clean, esc, name
-from kwx_bot.ui import Ui
+from kwx_bot.edge.codec import Op, decode
+from kwx_bot.edge.sender import markup_of
+from kwx_bot.service import keyboards
+from kwx_bot.words.captions import hand_caption, lobby_text, result_caption, table_caption
+from kwx_bot.words.i18n import translator
+from kwx_bot.words.texts import clean, esc, name
+from kwx_bot.words.ui import Ui
+
+
+def hand_keyboard(*args, **kwargs):
+    """The hand keyboard as Telegram gets it (callback data encoded by the edge)."""
+    return markup_of(keyboards.hand_keyboard(*args, **kwargs))
+
+
+def lobby_keyboard(*args, **kwargs):
+    """The lobby keyboard as Telegram gets it."""
+    return markup_of(keyboards.lobby_keyboard(*args, **kwargs))
+
 
 HOSTILE = ["<b>&", "*_[`", "</i><script>", "A" * 80, "😀🀄 ‮RTL"]
 
@@ -121,7 +133,7 @@ def test_lobby_keyboard_has_a_private_chat_link():
 
 
 def test_rules_in_words():
-    from kwx_bot.texts import rules_label
+    from kwx_bot.words.texts import rules_label
 
     assert rules_label("standard", translator("zh_CN")) == "标准"
     assert rules_label({"preset": "shiyan", "base": 2}, translator("en")) == "Shiyan (changed)"

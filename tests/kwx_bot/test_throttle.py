@@ -8,7 +8,7 @@ import pytest
 from telegram.error import RetryAfter
 from telegram.ext import _aioratelimiter as aioratelimiter
 
-from kwx_bot.throttle import ThrottleLog, TrackingRateLimiter
+from kwx_bot.edge.throttle import ThrottleLog, TrackingRateLimiter
 
 
 class Clock:

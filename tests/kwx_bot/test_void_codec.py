@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from kwx_bot.codec import CodecError, VoidButton, decode, decode_config, decode_void, encode_void, is_config, is_void
+from kwx_bot.edge.codec import (
+    CodecError,
+    VoidButton,
+    decode,
+    decode_config,
+    decode_void,
+    encode_void,
+    is_config,
+    is_void,
+)
 
 
 def test_void_buttons_round_trip_and_stay_short():

@@ -1,6 +1,6 @@
 """Message texts: lobby, private hand captions, the group's table / reveal / result captions.
 
-All return HTML (names escaped by :func:`kwx_bot.texts.name`) within Telegram's limits (captions
+All return HTML (names escaped by :func:`kwx_bot.words.texts.name`) within Telegram's limits (captions
 <= 1024 characters: names are truncated, lists are short).  Private captions never mention another
 seat's concealed tiles; group captions never mention any concealed tile except the revealed hand of
 a 亮倒 seat (public by the rules, RULES A9.2) and winners' hands after the hand (in the pictures).
@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.analysis import waits as waits_of
+from engine.game import Action, ActionKind
 from engine.tiles import Tile, counts_of
+from engine.views import HandResultView, PublicView, SeatView
 
-from .game import Action, ActionKind, HandResultView, PublicView, SeatView
 from .i18n import Translator
 from .texts import fan_label, name, signed, tile_label, tiles_label
 from .ui import Ui

@@ -14,8 +14,8 @@ else ``KWX_DEFAULT_LANGUAGE``.
 
 Maintainers (after changing strings)::
 
-    python -m kwx_bot.i18n update   # extract msgids from kwx_bot/*.py, merge them into each .po
-    python -m kwx_bot.i18n check    # every msgid translated in zh_CN, placeholders consistent
+    python -m kwx_bot.words.i18n update   # extract msgids from kwx_bot/**/*.py, merge them into each .po
+    python -m kwx_bot.words.i18n check    # every msgid translated in zh_CN, placeholders consistent
 
 ``tests/kwx_bot/test_i18n.py`` runs the same check.
 """
@@ -34,12 +34,14 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-from .settings import LANGUAGES
+from ..settings import LANGUAGES
 
 __all__ = ["DOMAIN", "LOCALE_DIR", "N_", "Translator", "check_catalogs", "extract", "translator"]
 
 DOMAIN = "kwx"
-LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
+"""The ``kwx_bot`` package: the msgids are extracted from all its source files."""
+LOCALE_DIR = PACKAGE_DIR / "locale"
 KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None}
 _PLACEHOLDER = re.compile(r"\{[a-z_0-9]*\}")
 _TAG = re.compile(r"</?[a-z]+>")
@@ -95,7 +97,7 @@ def translator(lang: str) -> Translator:
 def extract() -> Catalog:
     """All msgids used in ``kwx_bot`` source files, as a Babel catalog (the ``.pot``)."""
     pot = Catalog(project="kwx", domain=DOMAIN)
-    root = LOCALE_DIR.parent
+    root = PACKAGE_DIR
     for filename, lineno, message, comments, context in extract_from_dir(
         str(root), method_map=[("**.py", "python")], keywords=KEYWORDS
     ):
@@ -153,7 +155,7 @@ def update_catalogs() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m kwx_bot.i18n update|check``."""
+    """``python -m kwx_bot.words.i18n update|check``."""
     args = sys.argv[1:] if argv is None else argv
     if args == ["update"]:
         update_catalogs()
@@ -163,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
         for p in problems:
             print(p)
         return 1 if problems else 0
-    print("usage: python -m kwx_bot.i18n update|check", file=sys.stderr)
+    print("usage: python -m kwx_bot.words.i18n update|check", file=sys.stderr)
     return 2
 
 

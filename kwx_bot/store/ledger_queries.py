@@ -19,11 +19,12 @@ import contextlib
 import json
 import weakref
 from collections.abc import AsyncIterator, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
+
+from .rows import GroupStanding, HandRecord, LedgerEntry, SeatResult, Standing
 
 __all__ = [
     "GroupStanding",
@@ -33,113 +34,15 @@ __all__ = [
     "Standing",
     "current_season",
     "group_title",
+    "hand_void_state",
     "ledger_entries",
     "open_readonly",
     "recent_hands",
+    "scored_hands_numbered",
     "season_hands",
     "season_standings",
     "user_standings",
 ]
-
-
-# ----------------------------------------------------------------------------------------- rows
-
-
-@dataclass(frozen=True, slots=True)
-class Standing:
-    """One party's season in a group.
-
-    ``user_id`` None = all AI seats together (``name`` is then "").  ``name`` is the display name as
-    last seen (unescaped).  ``points``: sum of every ledger row (hands, kong money, corrections).
-    ``hands``: hands with a row for this party; ``wins``; ``dealt_in``: hands in which this party
-    was the 点炮者 / robbed player; ``best_multiplier``: the largest uncapped M of a win (0 = no win)
-    with that win's 番 names ``best_fans`` (Chinese, as the engine spells them).
-    """
-
-    user_id: int | None
-    name: str
-    points: int
-    hands: int
-    wins: int
-    dealt_in: int
-    best_multiplier: int = 0
-    best_fans: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class GroupStanding:
-    """A user's standing in one group's current season: ``rank`` of ``players`` (1 + how many have more points)."""
-
-    group_id: int
-    title: str
-    season: int
-    rank: int
-    players: int
-    standing: Standing
-
-
-@dataclass(frozen=True, slots=True)
-class SeatResult:
-    """One seat of a finished hand (ledger row ``kind = 'hand'``, plus any correction rows).
-
-    ``by``: for a winner, ``self_draw`` / ``discard`` / ``rob_kong`` (from the hand's result; None if
-    unknown); ``baohu``: this winner was paid by 包胡; ``correction``: the sum of correction rows.
-    """
-
-    seat: int
-    user_id: int | None
-    name: str
-    delta: int
-    hand_delta: int
-    kong_delta: int
-    won: bool = False
-    dealt_in: bool = False
-    multiplier: int = 0
-    fans: tuple[str, ...] = ()
-    by: str | None = None
-    baohu: bool = False
-    correction: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class HandRecord:
-    """A finished hand of a group: ``hand_no`` within table ``table_id``; ``ended_at`` unix seconds."""
-
-    hand_id: int
-    table_id: int
-    hand_no: int
-    season: int
-    ended_at: float | None
-    seats: tuple[SeatResult, ...]
-
-    @property
-    def winners(self) -> tuple[SeatResult, ...]:
-        """The winning seats (two on 一炮双响; none on 荒庄)."""
-        return tuple(s for s in self.seats if s.won)
-
-
-@dataclass(frozen=True, slots=True)
-class LedgerEntry:
-    """One ledger row as exported (``created_at`` unix seconds; ``fans`` space-separated names)."""
-
-    entry_id: int
-    created_at: float
-    season: int
-    table_id: int
-    hand_id: int
-    hand_no: int | None
-    seat: int
-    user_id: int | None
-    name: str
-    kind: str
-    hand_delta: int
-    kong_delta: int
-    delta: int
-    won: bool
-    dealt_in: bool
-    multiplier: int
-    fans: str
-    corrects: int | None
 
 
 # ----------------------------------------------------------------------------------- connection
@@ -409,3 +312,22 @@ async def ledger_entries(db: aiosqlite.Connection, group_id: int, *, season: int
         )
         for r in rows
     ]
+
+
+async def scored_hands_numbered(db: aiosqlite.Connection, group_id: int, hand_no: int) -> list[tuple[int, int]]:
+    """``(hand_id, table_id)`` of the group's hands numbered ``hand_no`` that were scored (they have
+    ``kind = 'hand'`` ledger rows), newest first (by end, else start, then hand id)."""
+    sql = (
+        "SELECT h.hand_id, h.table_id FROM hands h WHERE h.hand_no = ? AND EXISTS "
+        "(SELECT 1 FROM ledger l WHERE l.hand_id = h.hand_id AND l.group_id = ? AND l.kind = 'hand') "
+        "ORDER BY coalesce(h.ended_at, h.started_at) DESC, h.hand_id DESC"
+    )
+    return [(int(r[0]), int(r[1])) for r in await _rows(db, sql, (hand_no, group_id))]
+
+
+async def hand_void_state(db: aiosqlite.Connection, hand_id: int) -> tuple[bool, bool]:
+    """``(every seat nets to zero, the hand has correction rows)`` over the hand's ledger rows."""
+    rows = await _rows(
+        db, "SELECT SUM(delta), SUM(kind = 'correction') FROM ledger WHERE hand_id = ? GROUP BY seat", (hand_id,)
+    )
+    return all(int(r[0]) == 0 for r in rows), any(int(r[1]) for r in rows)

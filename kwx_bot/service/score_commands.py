@@ -2,15 +2,15 @@
 ``/export`` (issue 6 §1).
 
 Each method takes a :class:`~.values.Command` and returns the messages to send (:class:`~.values.Out`);
-the SQL is in :mod:`kwx_bot.store.reports` (read-only, on the store's reader connection) and the
-wording in :mod:`kwx_bot.reports`.  Group reports are in the group's language; ``/score me`` in a
+the SQL is in :mod:`kwx_bot.store.ledger_queries` (read-only, on the store's reader connection) and the
+wording in :mod:`kwx_bot.words.ledger_text`.  Group reports are in the group's language; ``/score me`` in a
 private chat is in the user's language and covers every group the user played in.
 """
 
 from __future__ import annotations
 
-from ..i18n import Translator
-from ..reports import (
+from ..words.i18n import Translator
+from ..words.ledger_text import (
     ReportArgError,
     export_filename,
     format_history,
@@ -20,15 +20,7 @@ from ..reports import (
     ledger_csv,
     parse_history_count,
 )
-from ..store.reports import (
-    current_season,
-    ledger_entries,
-    recent_hands,
-    season_hands,
-    season_standings,
-    user_standings,
-)
-from ..texts import name
+from ..words.texts import name
 from .tables import Tables
 from .values import Command, Out
 
@@ -58,16 +50,12 @@ class Reports:
         gid, tr = await self._group(cmd)
         if gid is None:
             return [Out(tr.gettext("No hands scored yet in this group."))]
-        async with self.store.reader() as db:
-            season = await current_season(db, gid)
-            rows = await season_standings(db, gid, season)
-            hands = await season_hands(db, gid, season)
-        return [Out(page) for page in format_standings(rows, tr, season=season, hands=hands)]
+        report = await self.store.season_report(gid)
+        return [Out(page) for page in format_standings(report.standings, tr, season=report.season, hands=report.hands)]
 
     async def _score_me(self, cmd: Command) -> list[Out]:
         who = cmd.user.first_name if not cmd.user.last_name else f"{cmd.user.first_name} {cmd.user.last_name}"
-        async with self.store.reader() as db:
-            rows = await user_standings(db, cmd.user.user_id)
+        rows = await self.store.user_standings(cmd.user.user_id)
         if cmd.private:
             tr = self.tables.user_tr(cmd.user.language_code)
             return [Out(page) for page in format_my_standings(rows, tr)]
@@ -86,8 +74,7 @@ class Reports:
             return [Out(e.render(tr), reply=True)]
         if gid is None:
             return [Out(tr.gettext("No hands scored yet in this group."))]
-        async with self.store.reader() as db:
-            records = await recent_hands(db, gid, count)
+        records = await self.store.recent_hands(gid, count)
         return [Out(page) for page in format_history(records, tr)]
 
     async def settle(self, cmd: Command) -> list[Out]:
@@ -97,10 +84,8 @@ class Reports:
         gid, tr = await self._group(cmd)
         if gid is None:
             return [Out(tr.gettext("No hands scored yet in this group."))]
-        async with self.store.reader() as db:
-            season = await current_season(db, gid)
-            rows = await season_standings(db, gid, season)
-        return [Out(format_settlement(rows, tr, season=season))]
+        report = await self.store.season_report(gid)
+        return [Out(format_settlement(report.standings, tr, season=report.season))]
 
     async def export(self, cmd: Command) -> list[Out]:
         """``/export``: the group's whole ledger (every season) as a CSV document."""
@@ -109,8 +94,7 @@ class Reports:
         gid, tr = await self._group(cmd)
         if gid is None:
             return [Out(tr.gettext("No hands scored yet in this group."))]
-        async with self.store.reader() as db:
-            entries = await ledger_entries(db, gid)
+        entries = await self.store.ledger_entries(gid)
         if not entries:
             return [Out(tr.gettext("No hands scored yet in this group."))]
         caption = tr.ngettext(

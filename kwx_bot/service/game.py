@@ -1,7 +1,8 @@
-"""The bot's one door into the engine: deal, replay, decide, views, and the AI seam (DESIGN.md §2).
+"""The bot's one door into the engine: deal, replay, decide, views, and the AI seam (docs/architecture.md).
 
-Everything the Telegram shell needs from :mod:`engine` goes through here, so the shell never touches
-engine internals (states are opaque values to it) and an engine API change touches one file.
+Everything the service and the edge need from :mod:`engine` goes through here (its value types
+included), so they never touch engine internals (states are opaque values to them) and an engine
+API change touches one file; the words format engine values (tiles, views, 番) on their own floor.
 
 Deals: a table's next hand is dealt from a :class:`Deal` — a shuffle ``seed`` (a fresh random one in
 production; tests pass a fixed one) or prepared ``hands`` + ``wall`` (scripted test deals, in the
@@ -41,29 +42,41 @@ from engine.game import (
     step,
     view_for,
 )
-from engine.rules import RuleError, RuleSet
-from engine.tiles import Tile, parse_tiles
+from engine.rules import KNOWN_OPTIONS, PRESETS, RuleError, RuleSet
+from engine.tiles import NotationError, Tile, parse_tile, parse_tiles
 from engine.views import HandResultView, PublicView, SeatView
 
 from . import players
 
 __all__ = [
+    "KNOWN_OPTIONS",
+    "PRESETS",
     "Action",
     "ActionKind",
     "Deal",
+    "Discarded",
     "Event",
+    "HandEnded",
+    "HandResultView",
+    "HandStarted",
     "IllegalAction",
+    "NotationError",
+    "PublicView",
     "Reason",
     "RuleError",
     "RuleSet",
+    "SeatView",
     "State",
+    "Tile",
     "ai_rng",
     "apply",
+    "check_rules",
     "choose_action",
     "deal_events",
     "event_json",
     "legal",
     "load_events",
+    "parse_tile",
     "public_view",
     "result_of",
     "rules_from_json",
@@ -185,7 +198,7 @@ def choose_action(
     rules: RuleSet | None = None,
 ) -> Action:
     """The AI's choice among ``legal_now`` for the seat of ``view`` (托管 and AI seats) under the
-    table's ``rules`` (its 番 values and cap guide the AI); see :mod:`kwx_bot.players`."""
+    table's ``rules`` (its 番 values and cap guide the AI); see :mod:`kwx_bot.service.players`."""
     return players.choose_action(view, legal_now, level, rng, rules)
 
 

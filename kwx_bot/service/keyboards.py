@@ -1,7 +1,7 @@
-"""Inline keyboards: lobby, hand (turn / claim / 亮倒 menu), next hand (DESIGN.md §5).
+"""Inline keyboards as plain values: lobby, hand (turn / claim / 亮倒 menu), next hand (docs/telegram.md).
 
-Buttons carry :mod:`kwx_bot.codec` data bound to the table's current event seq.  Discard buttons are
-text labels (``5条``), one per tile kind in hand, at most 7 per row (Telegram allows 8); the drawn
+Keys carry :class:`~kwx_bot.service.buttons.Button` presses bound to the table's current event seq.
+Discard buttons are text labels (``5条``), one per tile kind in hand, at most 7 per row (Telegram allows 8); the drawn
 tile's button is marked ``▶``, a tile some 亮倒 opponent waits on is marked ``⚠`` (discarding it
 means 包胡, RULES E#13).  Claim buttons (胡 / 杠 / 碰 / 过) sit on their own row and are only ever
 shown to seats that can claim.
@@ -11,21 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
-
-from engine.tiles import Tile
-
-from .codec import Button, Op, encode
-from .game import Action, ActionKind
-from .i18n import Translator
-from .texts import tile_label
-from .ui import Ui
+from ..words.i18n import Translator
+from ..words.texts import tile_label
+from ..words.ui import Ui
+from .buttons import Button, Key, Keyboard, Op, keyboard
+from .game import Action, ActionKind, Tile
 
 __all__ = [
     "close_confirm_keyboard",
     "hand_keyboard",
     "lobby_keyboard",
-    "markup_key",
     "next_hand_keyboard",
     "take_back_keyboard",
 ]
@@ -33,24 +28,15 @@ __all__ = [
 ROW = 7
 
 
-def _b(text: str, table_id: int, seq: int, op: Op, tile: Tile | None = None) -> InlineKeyboardButton:
-    return InlineKeyboardButton(text, callback_data=encode(Button(table_id, seq, op, tile)))
+def _b(text: str, table_id: int, seq: int, op: Op, tile: Tile | None = None) -> Key:
+    return Key(text, Button(table_id, seq, op, tile))
 
 
-def _rows(buttons: Sequence[InlineKeyboardButton], width: int = ROW) -> list[list[InlineKeyboardButton]]:
+def _rows(buttons: Sequence[Key], width: int = ROW) -> list[list[Key]]:
     return [list(buttons[i : i + width]) for i in range(0, len(buttons), width)]
 
 
-def markup_key(markup: InlineKeyboardMarkup | None) -> tuple[tuple[tuple[str, str], ...], ...]:
-    """A comparable summary of a keyboard (texts and callback data / urls)."""
-    if markup is None:
-        return ()
-    return tuple(tuple((b.text, str(b.callback_data or b.url or "")) for b in row) for row in markup.inline_keyboard)
-
-
-def lobby_keyboard(
-    tr: Translator, table_id: int, seq: int, *, deep_link: str, full: bool, has_ai: bool
-) -> InlineKeyboardMarkup:
+def lobby_keyboard(tr: Translator, table_id: int, seq: int, *, deep_link: str, full: bool, has_ai: bool) -> Keyboard:
     """Join / leave / add AI / remove AI / start, plus a URL button that opens the private chat."""
     _ = tr.gettext
     row1 = [_b(_("Join"), table_id, seq, Op.JOIN), _b(_("Leave"), table_id, seq, Op.LEAVE)]
@@ -60,34 +46,32 @@ def lobby_keyboard(
     if has_ai:
         row2.append(_b(_("Remove AI"), table_id, seq, Op.REMOVE_AI))
     row2.append(_b(_("Start"), table_id, seq, Op.START))
-    row3 = [InlineKeyboardButton(_("Open a private chat with me"), url=deep_link)]
-    return InlineKeyboardMarkup([row1, row2, row3])
+    row3 = [Key(_("Open a private chat with me"), url=deep_link)]
+    return keyboard(row1, row2, row3)
 
 
-def next_hand_keyboard(tr: Translator, table_id: int, seq: int) -> InlineKeyboardMarkup:
+def next_hand_keyboard(tr: Translator, table_id: int, seq: int) -> Keyboard:
     """Under a result: deal the next hand, or close the table."""
     _ = tr.gettext
-    return InlineKeyboardMarkup(
-        [[_b(_("Next hand"), table_id, seq, Op.NEXT_HAND), _b(_("End the table"), table_id, seq, Op.CLOSE)]]
-    )
+    return keyboard([_b(_("Next hand"), table_id, seq, Op.NEXT_HAND), _b(_("End the table"), table_id, seq, Op.CLOSE)])
 
 
-def close_confirm_keyboard(tr: Translator, table_id: int, seq: int) -> InlineKeyboardMarkup:
+def close_confirm_keyboard(tr: Translator, table_id: int, seq: int) -> Keyboard:
     """The second step of End the table: confirm, or go back to the Next hand / End choice."""
     _ = tr.gettext
-    return InlineKeyboardMarkup(
-        [[_b(_("Yes, end the table"), table_id, seq, Op.CLOSE_CONFIRM), _b(_("Back"), table_id, seq, Op.CLOSE_CANCEL)]]
+    return keyboard(
+        [_b(_("Yes, end the table"), table_id, seq, Op.CLOSE_CONFIRM), _b(_("Back"), table_id, seq, Op.CLOSE_CANCEL)]
     )
 
 
-def take_back_keyboard(tr: Translator, table_id: int, seq: int) -> InlineKeyboardMarkup:
+def take_back_keyboard(tr: Translator, table_id: int, seq: int) -> Keyboard:
     """For a seat on 托管: take the seat back."""
-    return InlineKeyboardMarkup([[_b(tr.gettext("I'm back: let me play"), table_id, seq, Op.TAKE_BACK)]])
+    return keyboard([_b(tr.gettext("I'm back: let me play"), table_id, seq, Op.TAKE_BACK)])
 
 
 def _discard_buttons(
     tr: Translator, table_id: int, seq: int, tiles: Iterable[Tile], drawn: Tile | None, danger: set[Tile], op: Op
-) -> list[InlineKeyboardButton]:
+) -> list[Key]:
     out = []
     for t in tiles:
         label = tile_label(t, tr)
@@ -109,7 +93,7 @@ def hand_keyboard(
     danger: set[Tile],
     ui: Ui = Ui.NORMAL,
     ui_tile: Tile | None = None,
-) -> InlineKeyboardMarkup | None:
+) -> Keyboard | None:
     """The buttons of a hand message for the seat's ``legal`` actions (None: nothing to do).
 
     ``ui`` selects the 亮倒 menu (choose the discard) or its confirmation for ``ui_tile``.
@@ -122,12 +106,10 @@ def hand_keyboard(
     if ui is Ui.CONFIRM and ui_tile in liangdao_tiles:
         assert ui_tile is not None
         label = _("Confirm liangdao, discard {tile}").format(tile=tile_label(ui_tile, tr))
-        return InlineKeyboardMarkup(
-            [[_b(label, table_id, seq, Op.LIANGDAO, ui_tile)], [_b(_("Back"), table_id, seq, Op.BACK)]]
-        )
+        return keyboard([_b(label, table_id, seq, Op.LIANGDAO, ui_tile)], [_b(_("Back"), table_id, seq, Op.BACK)])
     if ui in (Ui.LIANGDAO, Ui.CONFIRM) and liangdao_tiles:
         buttons = _discard_buttons(tr, table_id, seq, liangdao_tiles, drawn, danger, Op.LIANGDAO_PICK)
-        return InlineKeyboardMarkup([*_rows(buttons), [_b(_("Back"), table_id, seq, Op.BACK)]])
+        return keyboard(*_rows(buttons), [_b(_("Back"), table_id, seq, Op.BACK)])
     if ActionKind.PASS in kinds:  # a claim window
         row = []
         if ActionKind.WIN in kinds:
@@ -137,7 +119,7 @@ def hand_keyboard(
         if ActionKind.PONG in kinds:
             row.append(_b(_("Pong"), table_id, seq, Op.PONG))
         row.append(_b(_("Pass"), table_id, seq, Op.PASS))
-        return InlineKeyboardMarkup([row])
+        return keyboard(row)
     discard_tiles = [a.tile for a in legal if a.kind is ActionKind.DISCARD and a.tile is not None]
     rows = _rows(_discard_buttons(tr, table_id, seq, discard_tiles, drawn, danger, Op.DISCARD))
     extra = []
@@ -161,4 +143,4 @@ def hand_keyboard(
     if liangdao_tiles:
         extra.append(_b(_("Liangdao…"), table_id, seq, Op.LIANGDAO_MENU))
     rows.extend(_rows(extra, 4))
-    return InlineKeyboardMarkup(rows)
+    return keyboard(*rows)

@@ -1,13 +1,13 @@
 """Ledger reports: ``/score``, ``/score me``, ``/history [n]``, ``/settle`` and ``/export`` (issue 6 item 1).
 
-Pure functions over the plain rows of :mod:`kwx_bot.store.reports` and a translator; they return
+Pure functions over the plain rows of :mod:`kwx_bot.store.ledger_queries` and a translator; they return
 HTML messages (lists of pages, each at most :data:`MESSAGE_LIMIT` characters counted in UTF-16
 units as Telegram counts them) or CSV bytes.  Every user-provided string (player names, group
-titles) is HTML-escaped; 番 names go through :func:`kwx_bot.texts.fan_label`.
+titles) is HTML-escaped; 番 names go through :func:`kwx_bot.words.texts.fan_label`.
 
 Typical handler use::
 
-    db = await open_readonly(store.path)            # kwx_bot.store.reports
+    db = await open_readonly(store.path)            # kwx_bot.store.ledger_queries
     season = await current_season(db, group_id)
     rows = await season_standings(db, group_id, season)
     for page in format_standings(rows, tr, season=season, hands=await season_hands(db, group_id, season)):
@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from typing import Generic, TypeVar
 
+from ..store.rows import GroupStanding, HandRecord, LedgerEntry, SeatResult, Standing
 from .i18n import N_, Translator
-from .store.reports import GroupStanding, HandRecord, LedgerEntry, SeatResult, Standing
 from .texts import esc, fan_label, name, signed
 
 __all__ = [

@@ -31,7 +31,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
-from engine.views import PublicView, SeatView
+from .game import PublicView, SeatView
 
 __all__ = ["Pictures", "RenderPictures", "default_render_processes", "hand_key", "table_key"]
 

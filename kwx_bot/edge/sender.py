@@ -5,15 +5,17 @@ Each method returns a :class:`Sent` instead of raising:
 * ``message is not modified`` -> ``NOT_MODIFIED`` (harmless: the message already shows that);
 * the message to edit/delete is gone or no longer editable -> ``GONE`` (callers send a new one);
 * 403 (the user never started the bot, blocked it, or the bot left the group), and "chat not found"
-  for a private chat -> ``FORBIDDEN``, after calling ``on_forbidden(chat_id)`` (the table service
-  marks the player unreachable);
+  for a private chat -> ``FORBIDDEN`` with the chat's id (the table service, told by its
+  :class:`~kwx_bot.service.outbox.Outbox`, marks the player unreachable);
 * 429 ``RetryAfter`` that survived the rate limiter's own retries -> waited out (``sleep``, real
   time by default) and retried ``flood_retries`` times, then ``FAILED``; each wait is recorded per
-  chat in :attr:`Sender.throttle` (a :class:`~kwx_bot.throttle.ThrottleLog`: time a player must not
+  chat in :attr:`Sender.throttle` (a :class:`~kwx_bot.edge.throttle.ThrottleLog`: time a player must not
   be charged for) and added to :attr:`Sender.throttled_seconds`;
-* ``ChatMigrated`` -> ``on_migrated(old, new)`` and one retry against the new chat id;
+* ``ChatMigrated`` -> one retry against the new chat id; the result names both (``chat_id``,
+  ``migrated_from``);
 * anything else (network errors, other 400s) -> logged with method and chat, ``FAILED``.
 
+The sender never calls back into the service: what happened is in the :class:`Sent` it returns.
 Callback queries are answered through :meth:`Sender.answer`, which ignores "query is too old" (a
 press answered late, e.g. across a restart) and never raises.  All texts use HTML parse mode: every
 user-provided string must be passed through :func:`html.escape` by the caller (see ``texts``).
@@ -22,17 +24,17 @@ user-provided string must be passed through :func:`html.escape` by the caller (s
 from __future__ import annotations
 
 import asyncio
-import enum
 import logging
 import warnings
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import replace
 from typing import Any
 
 from telegram import (
     Bot,
     CallbackQuery,
     ChatMember,
+    InlineKeyboardButton,
     InlineKeyboardMarkup,
     InputMediaPhoto,
     LinkPreviewOptions,
@@ -42,9 +44,12 @@ from telegram import (
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
+from ..service.buttons import Keyboard
+from ..service.ports import Outcome, Sent
+from .codec import encode_press
 from .throttle import ThrottleLog
 
-__all__ = ["Outcome", "Sender", "Sent", "retry_seconds"]
+__all__ = ["Outcome", "Sender", "Sent", "markup", "retry_seconds"]
 
 log = logging.getLogger("kwx.sender")
 
@@ -62,31 +67,6 @@ _NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 _QUERY_OLD = ("query is too old", "query id is invalid", "query_id_invalid")
 
 
-class Outcome(enum.Enum):
-    """How a call ended (see the module docstring)."""
-
-    OK = "ok"
-    NOT_MODIFIED = "not_modified"
-    GONE = "gone"
-    FORBIDDEN = "forbidden"
-    FAILED = "failed"
-
-
-@dataclass(frozen=True, slots=True)
-class Sent:
-    """Result of one call: the message id of a sent message, the largest photo's ``file_id``."""
-
-    outcome: Outcome
-    message_id: int | None = None
-    file_id: str | None = None
-    chat_id: int | None = None
-
-    @property
-    def ok(self) -> bool:
-        """The message shows what was asked (sent, edited, or already identical)."""
-        return self.outcome in (Outcome.OK, Outcome.NOT_MODIFIED)
-
-
 def retry_seconds(error: RetryAfter) -> float:
     """``retry_after`` in seconds (PTB 22 deprecates the int form; read it without warnings)."""
     value = getattr(error, "_retry_after", None)
@@ -98,6 +78,27 @@ def retry_seconds(error: RetryAfter) -> float:
     return float(raw.total_seconds() if hasattr(raw, "total_seconds") else raw)
 
 
+def markup(keyboard: Keyboard) -> InlineKeyboardMarkup:
+    """A :data:`~kwx_bot.service.buttons.Keyboard` as Telegram's inline keyboard (presses encoded
+    by :func:`~kwx_bot.edge.codec.encode_press`)."""
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(key.text, url=key.url)
+                if key.press is None
+                else InlineKeyboardButton(key.text, callback_data=encode_press(key.press))
+                for key in row
+            ]
+            for row in keyboard
+        ]
+    )
+
+
+def markup_of(keyboard: Keyboard | None) -> InlineKeyboardMarkup | None:
+    """:func:`markup`, or None for no buttons."""
+    return None if keyboard is None else markup(keyboard)
+
+
 def _filename(photo: bytes | str) -> str | None:
     """An upload's file name from its bytes (JPEG or PNG); None for a file_id."""
     if isinstance(photo, str):
@@ -105,8 +106,6 @@ def _filename(photo: bytes | str) -> str | None:
     return "kwx.jpg" if photo[:2] == b"\xff\xd8" else "kwx.png"
 
 
-ForbiddenHook = Callable[[int], Awaitable[None]]
-MigratedHook = Callable[[int, int], Awaitable[None]]
 Sleep = Callable[[float], Awaitable[None]]
 
 
@@ -117,33 +116,44 @@ class Sender:
         self,
         bot: Bot,
         *,
-        on_forbidden: ForbiddenHook | None = None,
-        on_migrated: MigratedHook | None = None,
         flood_retries: int = 3,
         max_flood_wait: float = 60.0,
         throttle: ThrottleLog | None = None,
         sleep: Sleep | None = None,
     ) -> None:
         self.bot = bot
-        self.on_forbidden = on_forbidden
-        self.on_migrated = on_migrated
         self.flood_retries = flood_retries
         self.max_flood_wait = max_flood_wait
         self.throttle = throttle or ThrottleLog()
         self.sleep: Sleep = sleep or asyncio.sleep
         self.throttled_seconds = 0.0
 
-    async def _call(self, what: str, chat_id: int, fn: Callable[[int], Awaitable[Any]]) -> tuple[Outcome, Any]:
-        migrated = False
+    @property
+    def username(self) -> str:
+        """The bot's username (``"bot"`` before ``getMe``)."""
+        return self.bot.username or "bot"
+
+    def throttled(self, chats: Iterable[int], *, since: float) -> float:
+        """Seconds of flood-control waits for ``chats`` since ``since`` (see :class:`ThrottleLog`)."""
+        return self.throttle.blocked(chats, since=since)
+
+    async def _call(self, what: str, chat_id: int, fn: Callable[[int], Awaitable[Any]]) -> tuple[Sent, Any]:
+        """Run ``fn(chat_id)`` under the failure policy: the outcome (with the chat and, after a
+        migration, the old chat) and what the call returned (None unless OK)."""
+        first = chat_id
         floods = 0
+
+        def done(outcome: Outcome, value: Any = None) -> tuple[Sent, Any]:
+            return Sent(outcome, chat_id=chat_id, migrated_from=first if chat_id != first else None), value
+
         while True:
             try:
-                return Outcome.OK, await fn(chat_id)
+                return done(Outcome.OK, await fn(chat_id))
             except RetryAfter as e:
                 wait = min(retry_seconds(e), self.max_flood_wait)
                 if floods >= self.flood_retries:
                     log.warning("%s to chat %s: flood control, giving up after %d retries", what, chat_id, floods)
-                    return Outcome.FAILED, None
+                    return done(Outcome.FAILED)
                 floods += 1
                 self.throttled_seconds += wait
                 log.info("%s to chat %s: flood control, waiting %.1f s", what, chat_id, wait)
@@ -153,40 +163,33 @@ class Sender:
                 finally:
                     self.throttle.end(chat_id, token)
             except ChatMigrated as e:
-                if migrated:
-                    return Outcome.FAILED, None
-                migrated = True
+                if chat_id != first:
+                    return done(Outcome.FAILED)
                 log.info("chat %s migrated to %s", chat_id, e.new_chat_id)
-                if self.on_migrated is not None:
-                    await self.on_migrated(chat_id, e.new_chat_id)
                 chat_id = e.new_chat_id
             except Forbidden as e:
                 log.info("%s to chat %s forbidden: %s", what, chat_id, e)
-                if self.on_forbidden is not None:
-                    await self.on_forbidden(chat_id)
-                return Outcome.FORBIDDEN, None
+                return done(Outcome.FORBIDDEN)
             except BadRequest as e:
                 text = str(e).lower()
                 if "not modified" in text:
-                    return Outcome.NOT_MODIFIED, None
+                    return done(Outcome.NOT_MODIFIED)
                 if any(g in text for g in _GONE):
-                    return Outcome.GONE, None
+                    return done(Outcome.GONE)
                 if "chat not found" in text and chat_id > 0:
-                    if self.on_forbidden is not None:
-                        await self.on_forbidden(chat_id)
-                    return Outcome.FORBIDDEN, None
+                    return done(Outcome.FORBIDDEN)
                 log.error("%s to chat %s refused: %s", what, chat_id, e)
-                return Outcome.FAILED, None
+                return done(Outcome.FAILED)
             except TelegramError as e:
                 log.warning("%s to chat %s failed: %s: %s", what, chat_id, type(e).__name__, e)
-                return Outcome.FAILED, None
+                return done(Outcome.FAILED)
 
     @staticmethod
-    def _message_sent(outcome: Outcome, msg: Any) -> Sent:
-        if outcome is not Outcome.OK or not isinstance(msg, Message):
-            return Sent(outcome)
+    def _message_sent(sent: Sent, msg: Any) -> Sent:
+        if sent.outcome is not Outcome.OK or not isinstance(msg, Message):
+            return sent
         file_id = msg.photo[-1].file_id if msg.photo else None
-        return Sent(Outcome.OK, msg.message_id, file_id, msg.chat_id)
+        return replace(sent, message_id=msg.message_id, file_id=file_id, chat_id=msg.chat_id)
 
     async def answer(
         self, query: CallbackQuery, text: str | None = None, *, alert: bool = False, url: str | None = None
@@ -208,7 +211,7 @@ class Sender:
         self,
         chat_id: int,
         text: str,
-        markup: InlineKeyboardMarkup | None = None,
+        markup: Keyboard | None = None,
         *,
         notify: bool = True,
         reply_to: int | None = None,
@@ -218,7 +221,7 @@ class Sender:
 
         async def call(cid: int) -> Any:
             return await self.bot.send_message(
-                cid, text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_notification=not notify,
+                cid, text, parse_mode=ParseMode.HTML, reply_markup=markup_of(markup), disable_notification=not notify,
                 reply_parameters=reply, link_preview_options=_NO_PREVIEW,
             )  # fmt: skip
 
@@ -229,7 +232,7 @@ class Sender:
         chat_id: int,
         photo: bytes | str,
         caption: str,
-        markup: InlineKeyboardMarkup | None = None,
+        markup: Keyboard | None = None,
         *,
         notify: bool = True,
         filename: str | None = None,
@@ -238,7 +241,7 @@ class Sender:
 
         async def call(cid: int) -> Any:
             return await self.bot.send_photo(
-                cid, photo, caption=caption, parse_mode=ParseMode.HTML, reply_markup=markup,
+                cid, photo, caption=caption, parse_mode=ParseMode.HTML, reply_markup=markup_of(markup),
                 disable_notification=not notify, filename=filename or _filename(photo),
             )  # fmt: skip
 
@@ -257,36 +260,32 @@ class Sender:
 
         return self._message_sent(*await self._call("sendDocument", chat_id, call))
 
-    async def member_status(self, chat_id: int, user_id: int) -> str | None:
-        """``getChatMember``: the user's status in a group (``creator``, ``administrator``,
-        ``member``, ``restricted``, ``left``, ``kicked``), or None if Telegram would not say."""
+    async def member_status(self, chat_id: int, user_id: int) -> Sent:
+        """``getChatMember``: ``status`` = the user's status in a group (``creator``,
+        ``administrator``, ``member``, ``restricted``, ``left``, ``kicked``), None if Telegram would not say."""
 
         async def call(cid: int) -> Any:
             return await self.bot.get_chat_member(cid, user_id)
 
-        outcome, member = await self._call("getChatMember", chat_id, call)
-        return str(member.status) if outcome is Outcome.OK and isinstance(member, ChatMember) else None
+        sent, member = await self._call("getChatMember", chat_id, call)
+        return replace(sent, status=str(member.status)) if isinstance(member, ChatMember) else sent
 
-    async def edit_text(
-        self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None = None
-    ) -> Sent:
+    async def edit_text(self, chat_id: int, message_id: int, text: str, markup: Keyboard | None = None) -> Sent:
         """editMessageText (HTML); ``markup=None`` removes the buttons."""
 
         async def call(cid: int) -> Any:
             return await self.bot.edit_message_text(
-                text, cid, message_id, parse_mode=ParseMode.HTML, reply_markup=markup
+                text, cid, message_id, parse_mode=ParseMode.HTML, reply_markup=markup_of(markup)
             )
 
         return self._message_sent(*await self._call("editMessageText", chat_id, call))
 
-    async def edit_caption(
-        self, chat_id: int, message_id: int, caption: str, markup: InlineKeyboardMarkup | None = None
-    ) -> Sent:
+    async def edit_caption(self, chat_id: int, message_id: int, caption: str, markup: Keyboard | None = None) -> Sent:
         """editMessageCaption (HTML); ``markup=None`` removes the buttons."""
 
         async def call(cid: int) -> Any:
             return await self.bot.edit_message_caption(
-                cid, message_id, caption=caption, parse_mode=ParseMode.HTML, reply_markup=markup
+                cid, message_id, caption=caption, parse_mode=ParseMode.HTML, reply_markup=markup_of(markup)
             )
 
         return self._message_sent(*await self._call("editMessageCaption", chat_id, call))
@@ -297,7 +296,7 @@ class Sender:
         message_id: int,
         photo: bytes | str,
         caption: str,
-        markup: InlineKeyboardMarkup | None = None,
+        markup: Keyboard | None = None,
         *,
         filename: str | None = None,
     ) -> Sent:
@@ -307,15 +306,15 @@ class Sender:
         )
 
         async def call(cid: int) -> Any:
-            return await self.bot.edit_message_media(media, cid, message_id, reply_markup=markup)
+            return await self.bot.edit_message_media(media, cid, message_id, reply_markup=markup_of(markup))
 
         return self._message_sent(*await self._call("editMessageMedia", chat_id, call))
 
-    async def edit_markup(self, chat_id: int, message_id: int, markup: InlineKeyboardMarkup | None) -> Sent:
+    async def edit_markup(self, chat_id: int, message_id: int, markup: Keyboard | None) -> Sent:
         """editMessageReplyMarkup; ``None`` removes the buttons."""
 
         async def call(cid: int) -> Any:
-            return await self.bot.edit_message_reply_markup(cid, message_id, reply_markup=markup)
+            return await self.bot.edit_message_reply_markup(cid, message_id, reply_markup=markup_of(markup))
 
         return self._message_sent(*await self._call("editMessageReplyMarkup", chat_id, call))
 
@@ -325,5 +324,5 @@ class Sender:
         async def call(cid: int) -> Any:
             return await self.bot.delete_message(cid, message_id)
 
-        outcome, _ = await self._call("deleteMessage", chat_id, call)
-        return Sent(outcome)
+        sent, _ = await self._call("deleteMessage", chat_id, call)
+        return sent

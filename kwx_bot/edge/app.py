@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 
 from telegram import (
     BotCommand,
@@ -23,19 +23,19 @@ from telegram import (
     BotCommandScopeAllGroupChats,
     BotCommandScopeAllPrivateChats,
 )
-from telegram.ext import Application, ApplicationBuilder
+from telegram.ext import ApplicationBuilder
 
+from ..service import TableService
+from ..service.pictures import Pictures, RenderPictures
+from ..service.timers import JobQueueTimers
+from ..settings import Settings
+from ..store import Store
+from ..words.help_text import MenuScope, command_menu
+from ..words.i18n import translator
+from .context import CONTEXT_TYPES, KwxApplication
 from .handlers import register
-from .handlers.common import SERVICE_KEY
-from .help_text import MenuScope, command_menu
-from .i18n import translator
-from .pictures import Pictures, RenderPictures
 from .processor import PerChatProcessor
 from .sender import Sender
-from .service import TableService
-from .service.timers import JobQueueTimers
-from .settings import Settings
-from .store import Store
 from .throttle import ThrottleLog, TrackingRateLimiter
 
 __all__ = ["build_application", "register_commands"]
@@ -49,9 +49,9 @@ _SCOPES: tuple[tuple[MenuScope, BotCommandScope], ...] = (
 )
 
 
-async def register_commands(app: Application[Any, Any, Any, Any, Any, Any], default_language: str) -> None:
+async def register_commands(app: KwxApplication, default_language: str) -> None:
     """Command menus (``setMyCommands``) for private chats, groups and group administrators, from
-    :func:`kwx_bot.help_text.command_menu`: in the default language, and for Chinese and English
+    :func:`kwx_bot.words.help_text.command_menu`: in the default language, and for Chinese and English
     clients in theirs."""
     bot = app.bot
     for menu, scope in _SCOPES:
@@ -67,7 +67,7 @@ def build_application(
     pictures: Pictures | None = None,
     store: Store | None = None,
     flood_sleep: Callable[[float], Awaitable[None]] | None = None,
-) -> Application[Any, Any, Any, Any, Any, Any]:
+) -> KwxApplication:
     """The kwx ``Application``.  ``builder``: a pre-configured builder (tests: the fake Bot API);
     ``store``: an already open store (tests restarting on the same database use a fresh one);
     ``flood_sleep``: how the sender waits out a 429 (tests: on the fake's clock)."""
@@ -81,13 +81,18 @@ def build_application(
     if settings.rate_limit:  # production (tests opt in): PTB's limiter, retrying 429s, reporting its pauses
         builder = builder.rate_limiter(TrackingRateLimiter(throttle, max_retries=2))
 
-    async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
-        opened = store if store is not None else await Store.open(settings.db_path)
+    owned: list[Store] = []  # a store this application opened (and closes)
+
+    async def post_init(app: KwxApplication) -> None:
+        if store is None:
+            owned.append(await Store.open(settings.db_path))
+        opened = store if store is not None else owned[0]
         drawing = pictures or RenderPictures(settings.picture_format, processes=settings.render_processes)
-        service = TableService(opened, Sender(app.bot, throttle=throttle, sleep=flood_sleep), drawing, settings)
+        sender = Sender(app.bot, throttle=throttle, sleep=flood_sleep)
+        service = TableService(opened, sender, drawing, settings)
         if app.job_queue is not None:
             service.use_timers(JobQueueTimers(app.job_queue, service.on_timer))
-        app.bot_data[SERVICE_KEY] = service
+        app.bot_data.start(service, sender)
         try:
             await register_commands(app, settings.default_language)
         except Exception:
@@ -95,17 +100,17 @@ def build_application(
         await service.startup()
         log.info("kwx bot @%s running (database %s)", app.bot.username, opened.path)
 
-    async def post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
-        service = app.bot_data.pop(SERVICE_KEY, None)
-        if isinstance(service, TableService):
+    async def post_shutdown(app: KwxApplication) -> None:
+        service = app.bot_data.stop()
+        if service is not None:
             await service.shutdown()
             close = getattr(service.present.pictures, "close", None)
             if callable(close):
                 close()
-            if store is None:
-                await service.store.close()
+        while owned:
+            await owned.pop().close()
 
     builder = builder.concurrent_updates(PerChatProcessor()).post_init(post_init).post_shutdown(post_shutdown)
-    app = builder.build()
+    app = cast(KwxApplication, builder.context_types(CONTEXT_TYPES).build())
     register(app)
     return app

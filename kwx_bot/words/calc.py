@@ -1,7 +1,7 @@
 """``/calc``: the in-chat scoring calculator for hands played at a real table (issue 6 item 6).
 
 The handler passes the command's argument text, the group's :class:`~engine.rules.RuleSet` and a
-:class:`~kwx_bot.i18n.Translator`; :func:`calc_reply` returns one HTML message (under 4096
+:class:`~kwx_bot.words.i18n.Translator`; :func:`calc_reply` returns one HTML message (under 4096
 characters): the 番 with their values, the multiplier, and who pays whom — or a polite message
 saying what is wrong with the input.  No Telegram objects; no exception escapes for bad input.
 
