@@ -17,7 +17,7 @@ Maintainers (after changing strings)::
     python -m kwx_bot.words.i18n update   # extract msgids from kwx_bot/**/*.py, merge them into each .po
     python -m kwx_bot.words.i18n check    # every msgid translated in zh_CN, placeholders consistent
 
-``tests/kwx_bot/test_i18n.py`` runs the same check.
+``tests/kwx_bot/words/test_i18n.py`` runs the same check.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The pictures' labels agree with the bot's texts: tile names of the discard buttons, 番 names of /calc."""
+"""Text helpers: names escaped, truncated and freed of bidi controls, rule labels, and the tile and
+番 labels that the pictures share with the buttons and /calc."""
 
 from __future__ import annotations
 
@@ -12,11 +13,48 @@ from engine.tiles import Tile
 from kwx_bot.edge.sender import markup_of
 from kwx_bot.service.keyboards import hand_keyboard
 from kwx_bot.settings import LANGUAGES
+from kwx_bot.words.captions import lobby_text
 from kwx_bot.words.i18n import translator
+from kwx_bot.words.texts import BIDI_CONTROLS, clean, name
 from kwx_bot.words.texts import fan_label as bot_fan_label
 from kwx_bot.words.texts import tile_label as bot_tile_label
 from render import LANGUAGES as RENDER_LANGUAGES
 from render.labels import FAN_NAMES, fan_label, tile_label
+
+HOSTILE = ["<b>&", "*_[`", "</i><script>", "A" * 80, "😀🀄 ‮RTL"]
+
+
+@pytest.mark.parametrize("raw", HOSTILE)
+def test_names_are_escaped_and_truncated(raw):
+    out = name(raw)
+    assert "<" not in out and "&<" not in out
+    assert len(name("x" * 80)) == 24
+
+
+def test_rules_in_words():
+    from kwx_bot.words.texts import rules_label
+
+    assert rules_label("standard", translator("zh_CN")) == "标准"
+    assert rules_label({"preset": "shiyan", "base": 2}, translator("en")) == "Shiyan (changed)"
+    assert rules_label("<odd>", translator("en")) == "&lt;odd&gt;"
+
+
+BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f"
+
+
+def test_every_listed_bidi_control_is_dropped():
+    assert set(BIDI) <= BIDI_CONTROLS
+    for ch in BIDI:
+        assert name(f"A{ch}nn") == "Ann" and clean(f"{ch}Ann{ch}") == "Ann"
+    assert name(BIDI) == "?"
+
+
+def test_a_right_to_left_override_cannot_flip_the_following_text():
+    tr = translator("en")
+    evil = "\u202eمرحبا\u2066 x"
+    text = lobby_text(tr, title=evil, seats=[evil, "Bob", None], rules="Standard", base=1, state="open")
+    assert not set(text) & BIDI_CONTROLS
+    assert "مرحبا x" in text  # the letters themselves are kept
 
 
 def test_render_draws_every_language_of_the_bot():

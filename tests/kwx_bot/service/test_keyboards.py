@@ -1,20 +1,15 @@
-"""Captions and keyboards: escaping, limits, buttons that match the legal actions."""
+"""Keyboards: buttons that match the legal actions, the 亮倒 menu, danger marks, the lobby's private-chat
+link (checked as Telegram gets them, callback data encoded by the edge)."""
 
 from __future__ import annotations
 
-import random
-
-import pytest
-
-from engine.game import Action, ActionKind, legal_actions, public_view, replay, start, view_for
+from engine.game import Action, ActionKind, legal_actions, replay, start, view_for
 from engine.rules import RuleSet
 from engine.tiles import Tile
 from kwx_bot.edge.codec import Op, decode
 from kwx_bot.edge.sender import markup_of
 from kwx_bot.service import keyboards
-from kwx_bot.words.captions import hand_caption, lobby_text, result_caption, table_caption
 from kwx_bot.words.i18n import translator
-from kwx_bot.words.texts import clean, esc, name
 from kwx_bot.words.ui import Ui
 
 
@@ -26,16 +21,6 @@ def hand_keyboard(*args, **kwargs):
 def lobby_keyboard(*args, **kwargs):
     """The lobby keyboard as Telegram gets it."""
     return markup_of(keyboards.lobby_keyboard(*args, **kwargs))
-
-
-HOSTILE = ["<b>&", "*_[`", "</i><script>", "A" * 80, "😀🀄 ‮RTL"]
-
-
-@pytest.mark.parametrize("raw", HOSTILE)
-def test_names_are_escaped_and_truncated(raw):
-    out = name(raw)
-    assert "<" not in out and "&<" not in out
-    assert len(name("x" * 80)) == 24
 
 
 def _state(seed: str = "t1"):
@@ -86,55 +71,9 @@ def test_danger_tiles_are_marked():
     assert [b.text for b in kb.inline_keyboard[0]] == ["1筒", "⚠5条"]
 
 
-@pytest.mark.parametrize("raw", HOSTILE)
-def test_captions_escape_names_and_fit(raw):
-    state = _state("t2")
-    names = [raw, raw + "2", raw + "3"]
-    for lang in ("zh_CN", "en"):
-        tr = translator(lang)
-        view = view_for(state, 0)
-        cap = hand_caption(tr, title=raw, hand_no=3, view=view, legal=legal_actions(state, 0), names=names,
-                           on_auto=False, ui=Ui.NORMAL, ui_tile=None, danger=set())  # fmt: skip
-        assert raw not in cap or esc(raw) == raw
-        assert len(cap) <= 1024
-        tcap = table_caption(tr, hand_no=1, view=public_view(state), names=names)
-        assert "<b>" in tcap and len(tcap) <= 1024 and (raw not in tcap or esc(raw) == raw)
-        text = lobby_text(tr, title=raw, seats=[raw, None, None], rules="standard", base=1, state="open")
-        assert esc(clean(raw)[:10]) in text or len(raw) > 24  # as typed, bidi controls dropped
-
-
-def test_no_concealed_tile_in_group_captions():
-    state = _state("t3")
-    tr = translator("zh_CN")
-    text = table_caption(tr, hand_no=1, view=public_view(state), names=["a", "b", "c"])
-    assert not any(t.chinese in text for t in Tile)
-
-
-def test_result_caption_of_random_hands_fits():
-    rng = random.Random(5)
-    tr = translator("zh_CN")
-    for seed in range(10):
-        state = _state(f"r{seed}")
-        while state.result is None:
-            seat = state.to_act()[0]
-            from engine.game import step
-
-            state, _ = step(state, rng.choice(legal_actions(state, seat)))
-        cap = result_caption(tr, hand_no=12, result=state.result, names=["甲" * 30, "<b>", "c"], totals=[1, 2, -3])
-        assert len(cap) <= 1024 and "&lt;b&gt;" in cap
-
-
 def test_lobby_keyboard_has_a_private_chat_link():
     kb = lobby_keyboard(translator("en"), 5, 0, deep_link="https://t.me/bot?start=j5", full=False, has_ai=True)
     flat = [b for row in kb.inline_keyboard for b in row]
     assert any(b.url == "https://t.me/bot?start=j5" for b in flat)
     assert {decode(b.callback_data).op for b in flat if b.callback_data} == {
         Op.JOIN, Op.LEAVE, Op.ADD_AI, Op.REMOVE_AI, Op.START}  # fmt: skip
-
-
-def test_rules_in_words():
-    from kwx_bot.words.texts import rules_label
-
-    assert rules_label("standard", translator("zh_CN")) == "标准"
-    assert rules_label({"preset": "shiyan", "base": 2}, translator("en")) == "Shiyan (changed)"
-    assert rules_label("<odd>", translator("en")) == "&lt;odd&gt;"

@@ -1,22 +1,64 @@
-"""Texts never raise and never mislead: plural forms, no waits after the hand, 亮倒 captions safe on
-forged or odd input."""
+"""Captions: escaping, limits, no concealed tile in the group, plural forms, no waits after the hand,
+亮倒 captions safe on forged or odd input."""
 
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import pytest
 
 from engine.game import ActionKind, legal_actions, public_view, replay, start, view_for
 from engine.rules import RuleSet
 from engine.tiles import Tile
-from kwx_bot.words.captions import hand_caption, liangdao_waits, table_caption
+from kwx_bot.words.captions import hand_caption, liangdao_waits, lobby_text, result_caption, table_caption
 from kwx_bot.words.i18n import translator
+from kwx_bot.words.texts import clean, esc
 from kwx_bot.words.ui import Ui
+
+HOSTILE = ["<b>&", "*_[`", "</i><script>", "A" * 80, "😀🀄 ‮RTL"]
 
 
 def _state(seed: str = "t1"):
     return replay(start(RuleSet(), 0, seed=seed))
+
+
+@pytest.mark.parametrize("raw", HOSTILE)
+def test_captions_escape_names_and_fit(raw):
+    state = _state("t2")
+    names = [raw, raw + "2", raw + "3"]
+    for lang in ("zh_CN", "en"):
+        tr = translator(lang)
+        view = view_for(state, 0)
+        cap = hand_caption(tr, title=raw, hand_no=3, view=view, legal=legal_actions(state, 0), names=names,
+                           on_auto=False, ui=Ui.NORMAL, ui_tile=None, danger=set())  # fmt: skip
+        assert raw not in cap or esc(raw) == raw
+        assert len(cap) <= 1024
+        tcap = table_caption(tr, hand_no=1, view=public_view(state), names=names)
+        assert "<b>" in tcap and len(tcap) <= 1024 and (raw not in tcap or esc(raw) == raw)
+        text = lobby_text(tr, title=raw, seats=[raw, None, None], rules="standard", base=1, state="open")
+        assert esc(clean(raw)[:10]) in text or len(raw) > 24  # as typed, bidi controls dropped
+
+
+def test_no_concealed_tile_in_group_captions():
+    state = _state("t3")
+    tr = translator("zh_CN")
+    text = table_caption(tr, hand_no=1, view=public_view(state), names=["a", "b", "c"])
+    assert not any(t.chinese in text for t in Tile)
+
+
+def test_result_caption_of_random_hands_fits():
+    rng = random.Random(5)
+    tr = translator("zh_CN")
+    for seed in range(10):
+        state = _state(f"r{seed}")
+        while state.result is None:
+            seat = state.to_act()[0]
+            from engine.game import step
+
+            state, _ = step(state, rng.choice(legal_actions(state, seat)))
+        cap = result_caption(tr, hand_no=12, result=state.result, names=["甲" * 30, "<b>", "c"], totals=[1, 2, -3])
+        assert len(cap) <= 1024 and "&lt;b&gt;" in cap
 
 
 def _with_wall(view, n):

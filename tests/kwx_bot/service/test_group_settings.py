@@ -1,22 +1,18 @@
-"""Group settings: values with defaults, changes validated by the rules engine, the inline menu."""
+"""Group settings: values with defaults, changes validated by the rules engine, rules people type
+refused when the state machine cannot play them (engine.game.check_rules)."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
-from engine.rules import Cap, RuleSet
-from kwx_bot.edge.codec import decode_config
-from kwx_bot.edge.sender import markup
-from kwx_bot.service import settings_menu
-from kwx_bot.service.group_settings import ITEMS, ConfigError, GroupConfig, item_by_code, parse_change
-from kwx_bot.service.settings_menu import menu_text
+from engine.cli_simulate import main as simulate_main
+from engine.game import check_rules
+from engine.rules import Cap, RuleError, RuleSet
+from kwx_bot.service.game import rules_from_json
+from kwx_bot.service.group_settings import ITEMS, ConfigError, GroupConfig, parse_change
 from kwx_bot.words.i18n import translator
-
-
-def menu_keyboard(*args, **kwargs):
-    """The menu's keyboard as Telegram gets it (callback data encoded by the edge)."""
-    return markup(settings_menu.menu_keyboard(*args, **kwargs))
-
 
 EN, ZH = translator("en"), translator("zh_CN")
 
@@ -96,17 +92,33 @@ def test_every_menu_choice_is_accepted_by_the_rules_engine_and_shown_as_current(
     assert config({"rules": {"preset": "standard", "cap": "16"}}).ruleset().cap is Cap.SIXTEEN
 
 
-def test_menu_buttons_are_compact_and_lead_to_items():
-    c = config({"rules": {"preset": "standard", "cap": "16"}, "discard_seconds": 45})
-    main = menu_keyboard(c, EN, 12)
-    data = [b.callback_data for row in main.inline_keyboard for b in row]
-    assert all(len(d.encode()) <= 64 for d in data)
-    assert {item_by_code(decode_config(d).item) for d in data[:-1]} == set(ITEMS)
-    text = menu_text(c, EN, title="<b>Friends</b>")
-    assert "Cap (封顶): ×16" in text and "Time to discard: 45 s" in text and "&lt;b&gt;Friends" in text
-    cap = item_by_code("c")
-    page = menu_keyboard(c, EN, 12, cap)
-    labels = [b.text for row in page.inline_keyboard for b in row]
-    assert "✓ ×16" in labels and labels[-1] == "« Back"
-    assert sum(label.startswith("✓") for label in labels) == 1
-    assert "封顶" in menu_text(c, ZH, title="x", item=cap) and "当前" in menu_text(c, ZH, title="x", item=cap)
+UNPLAYABLE = {"preset": "standard", "liangdao_reveal": "kou"}
+
+
+def test_check_rules_accepts_presets_and_refuses_partial_reveals() -> None:
+    for name in ("standard", "shiyan", "nocap"):
+        check_rules(RuleSet.preset(name))
+    with pytest.raises(RuleError, match="liangdao_reveal"):
+        check_rules(RuleSet.from_json(UNPLAYABLE))
+
+
+def test_settings_refuse_an_unplayable_option_and_change_nothing() -> None:
+    config = GroupConfig.of({}, discard=30.0, claim=15.0, language="zh_CN")
+    with pytest.raises(ConfigError):
+        config.change("liangdao_reveal", "kou")
+    assert config.change("cap", "none") == {"rules": {"preset": "standard", "cap": "none"}}
+
+
+def test_stored_rules_must_be_playable() -> None:
+    with pytest.raises(RuleError):
+        rules_from_json(UNPLAYABLE)
+    assert rules_from_json("standard") == RuleSet.preset("standard")
+
+
+def test_simulate_refuses_unplayable_rules_with_exit_2() -> None:
+    out = io.StringIO()
+    status = simulate_main(
+        ["--hands", "3", "--rules", '{"preset": "standard", "liangdao_reveal": "kou"}'], io.StringIO(), out
+    )
+    assert status == 2
+    assert "liangdao_reveal" in out.getvalue() and "Traceback" not in out.getvalue()

@@ -5,7 +5,7 @@ happen: who draws which tile (A3.2), every seat's legal own-turn actions (A4, A6
 A9.5, A9.8, E#42), who may claim a discard and how (A5, A8.2, A8.3/E#9 漏胡 in every mode, E#40),
 automatic 亮倒 play (A9.3, A9.4), kong money and 杠上杠 chains (A13, E#17), 杠上开花 / 杠上炮 /
 海底 flags (A16, E#30, E#31), settlement and the next dealer (A12, A14.2, A15).  Hand values come from
-``engine.scoring.score_win``, which ``test_audit_scoring`` checks against a brute-force scorer.
+``engine.scoring.score_win``, which ``test_scoring_reference`` checks against a brute-force scorer.
 
 Every §C option value the state machine supports is drawn at random per hand.
 """

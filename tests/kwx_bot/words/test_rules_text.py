@@ -1,5 +1,5 @@
 """/rules in plain words (every option that differs from the standard game has its own sentence,
-in both languages), 番 values, and the /help text and command menus."""
+in both languages) and 番 values."""
 
 from __future__ import annotations
 
@@ -11,13 +11,15 @@ import pytest
 
 from engine.rules import PRESETS, FanValues, RuleSet
 from kwx_bot.words import rules_text
-from kwx_bot.words.calc import calc_usage
-from kwx_bot.words.help_text import COMMANDS, MenuScope, command_menu, help_text
 from kwx_bot.words.i18n import translator
 from kwx_bot.words.rules_text import _NOT_OPTIONS, FAN_KEYS, describe_rules, fan_value, option_lines, preset_label
 
 EN = translator("en")
+
+
 ZH = translator("zh_CN")
+
+
 STANDARD = RuleSet()
 
 
@@ -121,40 +123,3 @@ def test_fan_values() -> None:
     assert fan_value("亮倒", STANDARD) == 2 and fan_value("亮倒", STANDARD, liangdao=4) == 4
     assert fan_value("小三元七对", STANDARD, ("小三元七对",)) == 8
     assert fan_value("大三元七对", STANDARD, ("龙七对", "大三元七对")) == 4
-
-
-# ------------------------------------------------------------------------------------------- help
-
-
-@pytest.mark.parametrize("tr", [EN, ZH], ids=["en", "zh_CN"])
-def test_help_mentions_every_command(tr) -> None:
-    text = help_text(tr)
-    for command in ("/new", "/hand", "/score", "/score me", "/history", "/settle", "/export", "/rules",
-                    "/settings", "/calc", "/back", "/kill", "/kick", "/help", "/season new"):  # fmt: skip
-        assert command in text, command
-    assert len(text) < 4096
-    assert text.count("<b>") == text.count("</b>")
-
-
-def test_help_is_translated_and_has_a_calc_topic() -> None:
-    en, zh = help_text(EN).splitlines(), help_text(ZH).splitlines()
-    assert len(en) == len(zh)
-    assert all(e != z for e, z in zip(en, zh, strict=True) if e)
-    assert help_text(EN, "calc") == calc_usage(EN) == help_text(EN, " /calc ")
-
-
-def test_command_menus() -> None:
-    for scope in MenuScope:
-        for tr in (EN, ZH):
-            menu = command_menu(tr, scope)
-            assert menu and len({c for c, _ in menu}) == len(menu)
-            for command, description in menu:
-                assert re.fullmatch(r"[a-z0-9_]{1,32}", command)
-                assert 1 <= len(description) <= 256
-    private = [c for c, _ in command_menu(EN, MenuScope.PRIVATE)]
-    group = [c for c, _ in command_menu(EN, MenuScope.GROUP)]
-    admins = [c for c, _ in command_menu(EN, MenuScope.ADMINS)]
-    assert "hand" in private and "new" not in private and "settings" not in group
-    assert set(group) <= set(admins) and {"settings", "kill", "kick", "season"} <= set(admins)
-    assert command_menu(ZH, MenuScope.GROUP) != command_menu(EN, MenuScope.GROUP)
-    assert {c for c, _, _ in COMMANDS} == set(admins) | set(private)
