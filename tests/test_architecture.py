@@ -1,4 +1,4 @@
-"""Imports point one way (docs/architecture.md): kwx_bot -> render -> engine, and kwx_bot -> engine.
+"""Imports point one way (docs/architecture.md §1): kwx_bot -> render -> engine, and kwx_bot -> engine.
 
 `engine` never imports telegram, PIL, aiosqlite or asyncio; `render` never imports telegram or
 aiosqlite.  Inside `kwx_bot` the floors point down only:

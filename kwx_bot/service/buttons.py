@@ -6,7 +6,11 @@ or a ``/void`` :class:`VoidButton`) or a URL.  The Telegram edge turns presses i
 and back (:mod:`kwx_bot.edge.codec`); the service only ever sees decoded values.
 
 Deep-link payloads (``t.me/<bot>?start=<payload>``, ``A-Za-z0-9_-``, <= 64 chars), made by the
-service for its URL keys: ``j<table36>`` = join that table, ``h<table36>`` = send me my hand there.
+service for its URL keys: ``j<table36>_<token>`` = join that table, where ``<token>`` is the table's
+random join secret (24 lower-case hex digits, ``TableRow.join_token``) — a link cannot be guessed or
+derived from the table id; ``h<table36>`` = send me my hand (at the user's own seat: the id picks
+nothing the user does not already have).  An old-style ``j<table36>`` decodes with ``token=None`` and
+is refused by the lobby.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ __all__ = [
 ]
 
 _B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
-_START_RE = re.compile(r"^([jh])([0-9a-z]{1,10})$")
+_START_RE = re.compile(r"^([jh])([0-9a-z]{1,10})(?:_([0-9a-f]{24}))?$")
 
 
 class CodecError(ValueError):
@@ -165,11 +169,13 @@ class StartPayload:
 
     kind: StartKind
     table_id: int
+    token: str | None = None
+    """The join secret of a ``j`` payload (None if the payload carries none)."""
 
 
-def encode_start(kind: StartKind, table_id: int) -> str:
-    """Deep-link payload for ``t.me/<bot>?start=...``."""
-    return f"{kind.value}{b36(table_id)}"
+def encode_start(kind: StartKind, table_id: int, token: str | None = None) -> str:
+    """Deep-link payload for ``t.me/<bot>?start=...``; ``token``: the table's join secret (``j``)."""
+    return f"{kind.value}{b36(table_id)}" + (f"_{token}" if token else "")
 
 
 def decode_start(payload: str | None) -> StartPayload:
@@ -177,4 +183,4 @@ def decode_start(payload: str | None) -> StartPayload:
     m = _START_RE.fullmatch(payload or "")
     if m is None:
         raise CodecError("unknown start payload")
-    return StartPayload(StartKind(m.group(1)), from_b36(m.group(2)))
+    return StartPayload(StartKind(m.group(1)), from_b36(m.group(2)), m.group(3))

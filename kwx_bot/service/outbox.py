@@ -70,6 +70,14 @@ class Outbox:
         """See :meth:`.ports.Messenger.member_status`."""
         return await self._seen(await self.messenger.member_status(chat_id, user_id))
 
+    async def membership(self, chat_id: int, user_id: int) -> Sent:
+        """See :meth:`.ports.Messenger.membership`."""
+        return await self._seen(await self.messenger.membership(chat_id, user_id))
+
+    async def is_member(self, chat_id: int, user_id: int) -> bool | None:
+        """See :meth:`.ports.Messenger.is_member` (a refusal is told to the service)."""
+        return (await self.membership(chat_id, user_id)).member
+
     async def edit_text(self, chat_id: int, message_id: int, text: str, markup: Keyboard | None = None) -> Sent:
         """See :meth:`.ports.Messenger.edit_text`."""
         return await self._seen(await self.messenger.edit_text(chat_id, message_id, text, markup))

@@ -39,7 +39,8 @@ class Outcome(enum.Enum):
 class Sent:
     """Result of one call: the message id of a sent message, the largest photo's ``file_id``, the
     chat it went to (the new id after a group -> supergroup migration: ``migrated_from`` is then the
-    old one), a member's ``status`` (:meth:`Messenger.member_status`)."""
+    old one), a member's ``status`` (:meth:`Messenger.member_status`) or ``member``ship
+    (:meth:`Messenger.membership`)."""
 
     outcome: Outcome
     message_id: int | None = None
@@ -47,6 +48,7 @@ class Sent:
     chat_id: int | None = None
     migrated_from: int | None = None
     status: str | None = None
+    member: bool | None = None
 
     @property
     def ok(self) -> bool:
@@ -101,6 +103,15 @@ class Messenger(Protocol):
     async def member_status(self, chat_id: int, user_id: int) -> Sent:
         """``status``: a user's status in a group (``creator``, ``administrator``, ``member``, ...),
         or None."""
+        ...
+
+    async def membership(self, chat_id: int, user_id: int) -> Sent:
+        """``member``: the user is a member of the group now (creator, administrator, member, or
+        restricted but still a member); False if not; None if Telegram would not answer."""
+        ...
+
+    async def is_member(self, chat_id: int, user_id: int) -> bool | None:
+        """:meth:`membership`'s ``member`` alone."""
         ...
 
     async def edit_text(self, chat_id: int, message_id: int, text: str, markup: Keyboard | None = None) -> Sent:

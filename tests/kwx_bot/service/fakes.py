@@ -61,12 +61,14 @@ class Message:
 @dataclass
 class RecordingMessenger:
     """Every call recorded; messages kept as the chat would show them.  Chats in ``refused``
-    answer 403 (``FORBIDDEN``)."""
+    answer 403 (``FORBIDDEN``); users in ``outsiders`` are members of no group."""
 
     username: str = "kwx_test_bot"
     calls: list[tuple[str, int]] = field(default_factory=list)
     messages: dict[tuple[int, int], Message] = field(default_factory=dict)
     refused: set[int] = field(default_factory=set)
+    outsiders: set[int] = field(default_factory=set)
+    """Users who are not members of any group."""
     _next_id: int = 100
 
     def throttled(self, chats: Iterable[int], *, since: float) -> float:
@@ -111,6 +113,13 @@ class RecordingMessenger:
     async def member_status(self, chat_id: int, user_id: int) -> Sent:
         self.calls.append(("member_status", chat_id))
         return Sent(Outcome.OK, chat_id=chat_id, status="member")
+
+    async def membership(self, chat_id: int, user_id: int) -> Sent:
+        self.calls.append(("membership", chat_id))
+        return Sent(Outcome.OK, chat_id=chat_id, member=user_id not in self.outsiders)
+
+    async def is_member(self, chat_id: int, user_id: int) -> bool | None:
+        return (await self.membership(chat_id, user_id)).member
 
     async def edit_text(self, chat_id: int, message_id: int, text: str, markup: Keyboard | None = None) -> Sent:
         return self._edit("edit_text", chat_id, message_id, text=text, markup=markup)
