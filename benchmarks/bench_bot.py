@@ -1,4 +1,4 @@
-"""Bot latency and message budget under load (DESIGN.md §7), against the fake Bot API.
+"""Bot latency and message budget under load (docs/architecture.md §7), against the fake Bot API.
 
 Runs ``--tables`` tables at once (three human players each, the production renderer unless
 ``--tiny``), every table's players pressing random legal buttons as soon as their buttons show.

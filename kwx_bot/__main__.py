@@ -1,4 +1,4 @@
-"""``kwx-bot`` / ``python -m kwx_bot``: the operator's command line (issue 8 §2).
+"""``kwx-bot`` / ``python -m kwx_bot``: the operator's command line.
 
 Commands::
 

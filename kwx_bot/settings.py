@@ -1,4 +1,4 @@
-"""Operator settings, read once from the environment (DESIGN.md §4; README "Configuration").
+"""Operator settings, read once from the environment (docs/architecture.md §4; README "Configuration").
 
 =========================  =========================================================================
 variable                   meaning

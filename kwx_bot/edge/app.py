@@ -1,4 +1,4 @@
-"""Application wiring: builder, handlers, start-up and shutdown (DESIGN.md §4 "main() only wires").
+"""Application wiring: builder, handlers, start-up and shutdown (docs/architecture.md §4 "main() only wires").
 
 :func:`build_application` makes the production ``Application`` from :class:`Settings` (token,
 optional own Bot API server, :class:`~kwx_bot.edge.throttle.PacingRateLimiter`); tests pass their own

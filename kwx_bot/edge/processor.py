@@ -1,4 +1,4 @@
-"""Per-chat ordering with cross-chat concurrency (TELEGRAM.md §3, "PerChatProcessor").
+"""Per-chat ordering with cross-chat concurrency (docs/telegram.md §3, "PerChatProcessor").
 
 PTB's default runs updates one at a time, so one group waiting on Telegram's rate limiter stalls
 every other table; ``concurrent_updates(True)`` loses the order within a chat.  This processor takes

@@ -1,4 +1,4 @@
-"""All outgoing Telegram calls, with every failure handled in one place (DESIGN.md §4, issue 6 §4).
+"""All outgoing Telegram calls, with every failure handled in one place (docs/architecture.md §4).
 
 Each method returns a :class:`Sent` instead of raising:
 

@@ -1,4 +1,4 @@
-"""Group administration (issue 6 §1 and §3): ``/settings`` (menu and text form), ``/season new``,
+"""Group administration: ``/settings`` (menu and text form), ``/season new``,
 ``/kill`` and ``/kick``, and ending a table when the bot is removed from its group.
 
 Only group administrators may use these commands.  A message sent on behalf of the group itself

@@ -1,4 +1,4 @@
-"""Turn and claim deadlines firing (issue 6 §2; RULES E#33): time-outs, 托管 after repeated
+"""Turn and claim deadlines firing (docs/rules.md §E#33): time-outs, 托管 after repeated
 time-outs, 漏胡 by time-out told privately, and no time charged while the bot was rate-limited.
 
 The deadline itself is stored with each move (:meth:`~.play.Play.commit`) and armed in the timers;
@@ -34,7 +34,7 @@ class Deadlines:
 
         Time the bot spent rate-limited on the table's chats since the deadline started does not
         count: the deadline is first moved back by that much (:class:`~kwx_bot.edge.throttle.ThrottleLog`).
-        A seat that times out plays the time-out action (RULES E#33); if that passed a legal win
+        A seat that times out plays the time-out action (docs/rules.md §E#33); if that passed a legal win
         (漏胡) the player is told privately.  Returns True if the table changed (caller presents).
         Lobby and idle expiry are handled by the lobby service.
         """
@@ -110,7 +110,7 @@ class Deadlines:
         return True
 
     async def _tell_louhu(self, live: LiveTable, seat: LiveSeat, tile: Tile | None) -> None:
-        """Tell a player privately that their time-out passed a legal win (漏胡, RULES A8.3)."""
+        """Tell a player privately that their time-out passed a legal win (漏胡, docs/rules.md §A8.3)."""
         if seat.user_id is None or not seat.can_pm:
             return
         tr = self.play.tables.tr(seat.lang)

@@ -89,7 +89,7 @@ NUM_SEATS = 3
 
 @dataclass(frozen=True, slots=True)
 class Deal:
-    """How to deal a hand: ``seed`` (shuffle, RULES A3) or ``hands`` + ``wall`` in notation.
+    """How to deal a hand: ``seed`` (shuffle, docs/rules.md §A3) or ``hands`` + ``wall`` in notation.
 
     ``dealer`` overrides the table's dealer (scripted deals; None = the table's next dealer).
     JSON form: ``{"seed": "..."}`` or ``{"hands": ["<14>", "<13>", "<13>"], "wall": "...", "dealer": 0}``.
@@ -203,7 +203,7 @@ def choose_action(
 
 
 def timeout_action(state: State, seat: int) -> Action:
-    """What a time-out does (RULES E#33): discard the drawn tile (else the last tile of the hand),
+    """What a time-out does (docs/rules.md §E#33): discard the drawn tile (else the last tile of the hand),
     pass a claim window."""
     acts = legal(state, seat)
     for a in acts:

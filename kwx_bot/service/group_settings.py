@@ -2,7 +2,7 @@
 
 A group's settings are rows of the store's ``settings`` table (key -> JSON value):
 
-* ``rules`` — a preset name (``"standard"``) or ``{"preset": name, "<RULES §C option>": value, ...}``,
+* ``rules`` — a preset name (``"standard"``) or ``{"preset": name, "<docs/rules.md §C option>": value, ...}``,
   always accepted by :meth:`engine.rules.RuleSet.from_json` (every change is validated through it
   before it is stored; options equal to the preset's value are dropped, so the stored object lists
   exactly what differs);
@@ -70,7 +70,7 @@ class Choice:
 
 @dataclass(frozen=True, slots=True)
 class Item:
-    """A menu line: ``code`` (one letter in callback data), ``key`` (``preset``, a RULES §C option,
+    """A menu line: ``code`` (one letter in callback data), ``key`` (``preset``, a docs/rules.md §C option,
     ``discard_seconds``, ``claim_seconds`` or ``language``), ``title`` (msgid) and its choices."""
 
     code: str
@@ -227,7 +227,7 @@ class GroupConfig:
     def change(self, key: str, value: Any) -> dict[str, Any]:
         """The settings rows (key -> JSON value) that set ``key`` to ``value``.
 
-        ``key``: ``preset`` (resets the options to that preset), a RULES §C option, ``reset`` (the
+        ``key``: ``preset`` (resets the options to that preset), a docs/rules.md §C option, ``reset`` (the
         preset without options), ``discard_seconds``, ``claim_seconds`` or ``language``.  Raises
         :class:`ConfigError` for an unknown key or a value the rules engine refuses.
         """

@@ -1,4 +1,4 @@
-"""Answers that change nothing: ``/help``, ``/rules`` and ``/calc`` (issue 6 §3 and §6).
+"""Answers that change nothing: ``/help``, ``/rules`` and ``/calc``.
 
 In a group they use the group's language and settings (the rules the next hand is dealt with); in a
 private chat the user's language and the rules of the table they sit at (else the standard game).

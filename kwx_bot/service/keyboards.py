@@ -3,7 +3,7 @@
 Keys carry :class:`~kwx_bot.service.buttons.Button` presses bound to the table's current event seq.
 Discard buttons are text labels (``5条``), one per tile kind in hand, at most 7 per row (Telegram allows 8); the drawn
 tile's button is marked ``▶``, a tile some 亮倒 opponent waits on is marked ``⚠`` (discarding it
-means 包胡, RULES E#13).  Claim buttons (胡 / 杠 / 碰 / 过) sit on their own row and are only ever
+means 包胡, docs/rules.md §E#13).  Claim buttons (胡 / 杠 / 碰 / 过) sit on their own row and are only ever
 shown to seats that can claim.
 """
 

@@ -1,5 +1,5 @@
 """Lobbies and table life: /new, join (with the deep-link fallback), leave, AI seats, start, next
-hand, close, and expiry of idle lobbies and tables (DESIGN.md §5 step 1; issue 5 §1).
+hand, close, and expiry of idle lobbies and tables (docs/architecture.md §5 step 1).
 
 Rules enforced here and by the store's unique indexes: one open table per group; a player sits at
 one open table at a time; joining needs a private chat with the bot — without one, the join is

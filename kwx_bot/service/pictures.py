@@ -4,7 +4,7 @@ Rendering and encoding are CPU-bound (a few to 20 ms), so they never run on the 
 default in a worker *process* (``KWX_RENDER_PROCESSES``, default 1 on machines with 2+ cores;
 started with ``spawn``, sprite cache warmed once), so drawing does not hold the bot's GIL — with 50
 busy tables, drawing in threads made the p99 press -> answer latency several times longer — else in
-a thread (``asyncio.to_thread``, TELEGRAM.md §6).  A broken worker pool falls back to threads.
+a thread (``asyncio.to_thread``, docs/telegram.md §6).  A broken worker pool falls back to threads.
 
 A *photo key* names what a picture shows: a message is only given a new photo when its key changes,
 otherwise its caption or buttons are edited alone (cheaper, and no re-upload).  The hand picture's

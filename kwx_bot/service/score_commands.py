@@ -1,5 +1,5 @@
 """Ledger reports for chat commands: ``/score``, ``/score me``, ``/history [n]``, ``/settle``,
-``/export`` (issue 6 §1).
+``/export``.
 
 Each method takes a :class:`~.values.Command` and returns the messages to send (:class:`~.values.Out`);
 the SQL is in :mod:`kwx_bot.store.ledger_queries` (read-only, on the store's reader connection) and the

@@ -1,4 +1,4 @@
-"""``/void <hand> [table]``: a group administrator cancels a scored hand's points (issue 6 §1).
+"""``/void <hand> [table]``: a group administrator cancels a scored hand's points.
 
 The ledger is append-only: voiding writes compensating ``correction`` rows
 (:meth:`kwx_bot.store.tx.Tx.reverse_hand`) so the hand nets to zero for every seat; nothing is

@@ -4,7 +4,7 @@ One :class:`Store` per process holds one aiosqlite connection (its own worker th
 autocommit mode with WAL, ``synchronous=NORMAL``, ``foreign_keys=ON`` and a 5 s busy timeout.
 Writes happen only inside ``async with store.transaction() as tx:`` — an ``asyncio.Lock`` plus
 ``BEGIN IMMEDIATE``, so coroutines sharing the connection never interleave statements inside each
-other's transaction (TELEGRAM.md §5), and everything a move changes (events, seq, deadline, hand
+other's transaction (docs/telegram.md §5), and everything a move changes (events, seq, deadline, hand
 result, ledger) commits or rolls back together.  Reads outside a transaction see committed data.
 
 The table service sees it only through :class:`~.port.TableStore`, a narrow ``Protocol`` (rows in,

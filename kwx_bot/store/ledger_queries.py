@@ -7,7 +7,7 @@ transaction on the shared connection — a separate read-only connection from :f
 (SQLite WAL lets it read while the bot writes).  Multi-statement reports run inside one read
 transaction, so they see one consistent snapshot.
 
-Points are the ledger's units (底金 × capped multiplier, RULES A11/A12).  The season of a group is
+Points are the ledger's units (底金 × capped multiplier, docs/rules.md §A11/§A12).  The season of a group is
 its ``season`` setting (a JSON integer, default 1; ``/season new`` increments it); ledger rows carry
 the season they were written in.  All AI seats of a group are reported together as one party with
 ``user_id`` None (they are not people who could pay or be paid).

@@ -1,4 +1,4 @@
-"""``/calc``: the in-chat scoring calculator for hands played at a real table (issue 6 item 6).
+"""``/calc``: the in-chat scoring calculator for hands played at a real table.
 
 The handler passes the command's argument text, the group's :class:`~engine.rules.RuleSet` and a
 :class:`~kwx_bot.words.i18n.Translator`; :func:`calc_reply` returns one HTML message (under 4096
@@ -9,13 +9,13 @@ Syntax (words are case-insensitive; order is free; Chinese and English spellings
 
     /calc <tiles in hand> [<winning tile>] [melds] [how] [options]
 
-* **Tiles** in the notation of RULES §0.3 (``123p789p234s46s88s``; several groups may be separated
+* **Tiles** in the notation of docs/rules.md §0.3 (``123p789p234s46s88s``; several groups may be separated
   by spaces).  All tile groups are read in written order and the **last tile written is the winning
   tile**, so ``123p789p234s46s88s 5s`` and ``123p789p234s46s88s5s`` mean the same.  With
   ``win:5s`` (``胡:5s``) the winning tile is given explicitly and every tile group is the hand.
-  In hand before the winning tile: 13 − 3 × melds tiles (RULES §0.3 "Concealed").
+  In hand before the winning tile: 13 − 3 × melds tiles (docs/rules.md §0.3 "Concealed").
 * **Melds**: ``pong:111p`` (``碰``), ``kong:8888p`` (``直杠``, ``明杠``), ``ankong:2222s``
-  (``暗杠``), ``bukong:7777s`` (``补杠``); the tile part may be one tile (``pong:1p``).  The RULES
+  (``暗杠``), ``bukong:7777s`` (``补杠``); the tile part may be one tile (``pong:1p``).  The docs/rules.md
   bracket forms ``[碰 111p]``, ``[暗杠 2222s]``, ``【补杠 7777s】`` work too.
 * **How**: ``self`` / ``zimo`` / ``自摸`` (the default), ``discard`` / ``dianpao`` / ``点炮`` /
   ``ron`` / ``捉炮``, ``rob`` / ``qianggang`` / ``抢杠`` / ``抢杠胡``.
@@ -26,9 +26,9 @@ Syntax (words are case-insensitive; order is free; Chinese and English spellings
   (海底捞月 / 海底炮; ``海底捞月``/``海底炮`` imply how); ``base:2`` / ``底金:2`` and
   ``cap:none|8|8_sl16|16|32`` / ``封顶:…`` override the group's rules for this one question.
 
-Seats in the answer (RULES §0.3): W = the winner, D = the discarder (or the robbed player), X = the
+Seats in the answer (docs/rules.md §0.3): W = the winner, D = the discarder (or the robbed player), X = the
 third player on a discard; on a self-draw the two payers are X and Y.  Points are 底金 × capped M
-(RULES A11, A12).
+(docs/rules.md §A11, §A12).
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ class CalcQuery:
     """A parsed ``/calc`` question.
 
     ``concealed``: the winner's tiles in hand before the winning tile (13 − 3 × melds).
-    ``liangdao``: the roles that have 亮倒, a subset of ``{"W", "D", "X", "Y"}`` (RULES §0.3).
+    ``liangdao``: the roles that have 亮倒, a subset of ``{"W", "D", "X", "Y"}`` (docs/rules.md §0.3).
     ``base`` / ``cap``: per-question overrides of the group's rules (None = the group's).
     ``how_given``: the user named how the tile arrived (else 自摸 is assumed and said so).
     ``written``: the hand's tile groups as the user wrote them, without the winning tile (display).

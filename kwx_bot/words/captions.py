@@ -3,7 +3,7 @@
 All return HTML (names escaped by :func:`kwx_bot.words.texts.name`) within Telegram's limits (captions
 <= 1024 characters: names are truncated, lists are short).  Private captions never mention another
 seat's concealed tiles; group captions never mention any concealed tile except the revealed hand of
-a 亮倒 seat (public by the rules, RULES A9.2) and winners' hands after the hand (in the pictures).
+a 亮倒 seat (public by the rules, docs/rules.md §A9.2) and winners' hands after the hand (in the pictures).
 Captions of hand messages show only what changes with the player's own situation (turn, claim,
 waits), so other players' routine turns do not force an edit of everybody's message.
 """
@@ -77,7 +77,7 @@ def lobby_text(
 
 
 def liangdao_waits(view: SeatView, discard: Tile) -> list[Tile]:
-    """The waits the seat would publish by declaring 亮倒 with ``discard`` (RULES A9.2).
+    """The waits the seat would publish by declaring 亮倒 with ``discard`` (docs/rules.md §A9.2).
 
     Never raises: a ``discard`` the seat does not hold (a forged button), or a hand that is not
     ``14 - 3*melds`` tiles with its drawn tile, gives ``[]``.
@@ -198,7 +198,7 @@ def table_caption(
 
 
 def reveal_caption(tr: Translator, *, view: PublicView, seat: int, names: Sequence[str]) -> str:
-    """The group's 亮倒 announcement (the revealed hand is public, RULES A9.2)."""
+    """The group's 亮倒 announcement (the revealed hand is public, docs/rules.md §A9.2)."""
     _ = tr.gettext
     s = view.seats[seat]
     return _cut(_("<b>{name} declares liangdao!</b> Waiting on: {waits}").format(

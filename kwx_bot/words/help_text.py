@@ -1,4 +1,4 @@
-"""``/help`` text and the command menus for ``setMyCommands`` (issue 6 item 6).
+"""``/help`` text and the command menus for ``setMyCommands``.
 
 :func:`help_text` is one HTML message explaining every command; ``/help calc`` gives the ``/calc``
 usage.  :func:`command_menu` lists ``(command, description)`` pairs per menu scope: what a player

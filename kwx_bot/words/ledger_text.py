@@ -1,4 +1,4 @@
-"""Ledger reports: ``/score``, ``/score me``, ``/history [n]``, ``/settle`` and ``/export`` (issue 6 item 1).
+"""Ledger reports: ``/score``, ``/score me``, ``/history [n]``, ``/settle`` and ``/export``.
 
 Pure functions over the plain rows of :mod:`kwx_bot.store.ledger_queries` and a translator; they return
 HTML messages (lists of pages, each at most :data:`MESSAGE_LIMIT` characters counted in UTF-16

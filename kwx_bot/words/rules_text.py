@@ -1,8 +1,8 @@
-"""``/rules``: a :class:`~engine.rules.RuleSet` described in plain words (issue 6 item 3).
+"""``/rules``: a :class:`~engine.rules.RuleSet` described in plain words.
 
 :func:`describe_rules` returns one HTML message in the reader's language: the preset, 底金 (base
-stake), 封顶 (cap), kong money, every option that differs from the standard game (RULES §C), and the
-番 values (RULES A10).  An option this module has no sentence for is still listed (``name = value``),
+stake), 封顶 (cap), kong money, every option that differs from the standard game (docs/rules.md §C), and the
+番 values (docs/rules.md §A10).  An option this module has no sentence for is still listed (``name = value``),
 so a new engine option never disappears from ``/rules``.
 
 :func:`fan_value` is shared with ``/calc``: the multiplier one 番 name stands for under a RuleSet.
@@ -49,7 +49,7 @@ _LONG_FAMILY = ("龙七对", "双龙七对", "三龙七对")
 
 
 def fan_value(name: str, rules: RuleSet, fans: Sequence[str] = (), *, liangdao: int | None = None) -> int:
-    """The factor the 番 ``name`` contributes under ``rules`` (RULES A10, Appendix 1 ``values``).
+    """The factor the 番 ``name`` contributes under ``rules`` (docs/rules.md §A10, Appendix 1 ``values``).
 
     ``fans`` is the whole 番 list of the hand: 小三元七对/大三元七对 are totals on a plain 七对 but
     worth ``total // qidui`` beside a 龙七对-family name (engine.fans).  ``liangdao`` overrides the
@@ -322,7 +322,7 @@ def _fan_list(rules: RuleSet, tr: Translator) -> str:
 
 
 def option_lines(rules: RuleSet, tr: Translator) -> list[str]:
-    """One plain sentence per option that differs from the standard game (RULES §C), in field order."""
+    """One plain sentence per option that differs from the standard game (docs/rules.md §C), in field order."""
     standard = PRESETS["standard"]
     lines = []
     for f in fields(RuleSet):

@@ -1,7 +1,7 @@
 """Telegram handlers: thin adapters from updates to :class:`~kwx_bot.service.TableService` calls.
 
 A handler turns an update into plain values (user, chat, a decoded button press), calls one service
-method and sends what it returns; no rules and no SQL here (DESIGN.md §4).
+method and sends what it returns; no rules and no SQL here (docs/architecture.md §4).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Group administrators' commands: ``/settings``, ``/season``, ``/kill``, ``/kick`` (issue 6 §1, §3).
+"""Group administrators' commands: ``/settings``, ``/season``, ``/kill``, ``/kick``.
 
 Who may use them is decided by the service (anonymous administrators included)."""
 

@@ -1,4 +1,4 @@
-"""Score commands: ``/score [me]``, ``/history [n]``, ``/settle``, ``/export`` (issue 6 §1)."""
+"""Score commands: ``/score [me]``, ``/history [n]``, ``/settle``, ``/export``."""
 
 from __future__ import annotations
 
