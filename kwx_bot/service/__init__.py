@@ -65,19 +65,20 @@ class TableService:
     def __init__(
         self,
         store: TableStore,
-        sender: Messenger,
+        messenger: Messenger,
         pictures: Pictures,
         settings: Settings,
         *,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
-        self.sender: Messenger = Outbox(sender, self.on_forbidden, self.on_migrated)
-        sender = self.sender
+        self.sender: Messenger = Outbox(messenger, self.on_forbidden, self.on_migrated)
+        """The chat as the service sees it: ``messenger`` (the edge's sender), whose refusals and
+        migrations are told to :meth:`on_forbidden` and :meth:`on_migrated`."""
         self.settings = settings
         self.tables = Tables(store, settings, clock)
         self.present = Presenter(
-            self.tables, sender, pictures, table_edit_seconds=settings.table_edit_seconds,
+            self.tables, self.sender, pictures, table_edit_seconds=settings.table_edit_seconds,
             remind_seconds=settings.remind_seconds,
         )  # fmt: skip
         self.timers: Timers = AsyncioTimers(self.on_timer, clock)
@@ -85,7 +86,7 @@ class TableService:
         self.lobby = Lobby(self.tables, self.play, self.present, self.timers)
         self.deadlines = Deadlines(self.play)
         self.reports = Reports(self.tables)
-        self.admin = Admin(self.tables, self.play, self.lobby, self.present, sender)
+        self.admin = Admin(self.tables, self.play, self.lobby, self.present, self.sender)
         self.voids = Voids(self.tables, self.admin)
         self.info = Info(self.tables)
         self._users: dict[int, UserInfo] = {}
