@@ -1,4 +1,4 @@
-"""Operator settings, read once from the environment (DESIGN.md §4; README "Configuration").
+"""Operator settings, read once from the environment (docs/architecture.md §4; README "Configuration").
 
 =========================  =========================================================================
 variable                   meaning
@@ -71,7 +71,7 @@ class Settings:
     render_processes: int = 0
     picture_format: str = "jpeg"
     rate_limit: bool = True
-    """Pace calls with :class:`~kwx_bot.throttle.PacingRateLimiter` (production); tests turn it off
+    """Pace calls with :class:`~kwx_bot.edge.throttle.PacingRateLimiter` (production); tests turn it off
     so they never sleep."""
     group_messages: int = 20
     group_window_seconds: float = 60.0
