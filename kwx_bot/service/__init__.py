@@ -123,11 +123,15 @@ class TableService:
         return tables
 
     async def shutdown(self) -> None:
-        """Stop background work (pending edits, timers)."""
+        """Stop background work (pending edits, timers) and remember what the messages show."""
         for task in list(self._bg):
             task.cancel()
         await asyncio.gather(*self._bg, return_exceptions=True)
         await self.present.aclose()
+        try:
+            await self.present.remember_shown()
+        except Exception:  # never stop a shutdown: the next start then edits the messages once
+            log.exception("could not remember what the messages show")
         if isinstance(self.timers, AsyncioTimers):
             await self.timers.aclose()
 
