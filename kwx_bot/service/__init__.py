@@ -129,9 +129,10 @@ class TableService:
         await asyncio.gather(*self._bg, return_exceptions=True)
         await self.present.aclose()
         try:
+            await self.deadlines.keep_throttled_time()
             await self.present.remember_shown()
         except Exception:  # never stop a shutdown: the next start then edits the messages once
-            log.exception("could not remember what the messages show")
+            log.exception("could not store the deadlines' throttled time or what the messages show")
         if isinstance(self.timers, AsyncioTimers):
             await self.timers.aclose()
 

@@ -179,3 +179,23 @@ async def test_an_internal_error_gets_a_short_group_message_and_the_table_stays_
         await kwx.press(users[1], kwx.fake.last_message(group), "Next hand")
         assert (await service.store.current_hand(table_id)).hand_no == 2
         await asyncio.sleep(0)
+
+
+async def test_time_spent_rate_limited_is_kept_across_a_clean_restart(kwx):
+    """The time Telegram held the table back is known in memory only; a clean stop stores the
+    deadline moved back by it, so the player does not lose it to the restart."""
+    kwx.discard_seconds = 30.0
+    users = kwx.players("Ann", "Ben", "Cat")
+    ann = users[0]
+    group = kwx.group(users)
+    async with kwx.running() as service:
+        await kwx.start_bot(*users)
+        table_id = await open_table(kwx, users, group)
+        await service.prepare_deal(table_id, {"seed": "throttle-2", "dealer": 0})
+        kwx.fake.faults.flood(chats=kwx.fake.private_chat(ann), retry_after=2, times=1)
+        kwx.fake.press(ann, kwx.fake.last_message(group), "Start")
+        await kwx.fake.wait_for(lambda: kwx.game_buttons(ann), 10)
+        before = (await service.store.get_table(table_id)).deadline_at
+    async with kwx.running() as service:
+        after = (await service.store.get_table(table_id)).deadline_at
+    assert after - before > 1.5  # moved back by the ~2 s the bot waited on Ann's chat
