@@ -296,11 +296,12 @@ class TableService:
         return await self.tables.group_lang(await self._group_id(chat_id, title))
 
     async def _reachable_again(self, user_id: int) -> None:
+        """The user opened the private chat again.  What their hand message shows is still known
+        (refused edits never changed it), so nothing is re-sent or re-edited needlessly."""
         for live in self.tables.cached():
             seat = live.seat_of(user_id)
             if seat is not None and not seat.can_pm:
                 seat.can_pm = True
-                seat.shown = None
 
     # -- buttons ---------------------------------------------------------------------------------
 
