@@ -16,9 +16,11 @@ from tests.fakebot import MESSAGE_WRITE_METHODS, clocked_limiter
 from .scenarios import deal_scenario, engine_play, load, open_table, perform
 
 
-@pytest.mark.parametrize("retrying", ["sender", "rate_limiter"])
+@pytest.mark.parametrize(("retrying", "fraction"), [("sender", 0.2), ("rate_limiter", 0.2), ("rate_limiter", 0.3)])
 @pytest.mark.fakebot(callback_query_ttl=3600)
-async def test_a_whole_hand_with_429_on_a_fifth_of_the_calls_loses_nothing(kwx, caplog, monkeypatch, retrying):
+async def test_a_whole_hand_with_429_on_a_fifth_of_the_calls_loses_nothing(
+    kwx, caplog, monkeypatch, retrying, fraction
+):
     """``sender``: no rate limiter; ``rate_limiter``: production's pacing limiter in front (its
     buckets on the fake clock).  Either way the sender is the one retry layer: one WARNING line per
     wait, no ERROR line and no traceback."""
@@ -35,7 +37,7 @@ async def test_a_whole_hand_with_429_on_a_fifth_of_the_calls_loses_nothing(kwx, 
         table_id = await open_table(kwx, users, group)
         await service.prepare_deal(table_id, {"seed": "floods-1"})
         mark = kwx.fake.mark()
-        kwx.fake.faults.random_floods(0.2, seed=20)
+        kwx.fake.faults.random_floods(fraction, seed=20)
         await kwx.press(users[0], kwx.fake.last_message(group), "Start")
         await kwx.play_randomly(users, group, random.Random(20))
         await kwx.settle()
@@ -55,7 +57,8 @@ async def test_a_whole_hand_with_429_on_a_fifth_of_the_calls_loses_nothing(kwx, 
         hand = await service.store.current_hand(table_id)
         rows = await service.store.ledger_of_hand(hand.hand_id)
         assert [r.delta for r in rows] == hand.result["deltas"]
-    assert "giving up" not in caplog.text
+    if fraction <= 0.2:  # at 30% a call is refused 4 times in a row now and then: presentation heals it later
+        assert "giving up" not in caplog.text
     assert sender.throttled_seconds > 0  # the sender waited and retried
     waits = [r for r in caplog.records if "flood control, waiting" in r.getMessage()]
     assert len(waits) >= 10 and {r.levelname for r in waits} == {"WARNING"}
