@@ -2,8 +2,10 @@
 
 Commands::
 
-    kwx-bot [run]          run the bot (long polling) until Ctrl-C / SIGTERM
-    kwx-bot check-db       integrity check and migration status of KWX_DB_PATH
+    kwx-bot [run]          run the bot (long polling, or a webhook with KWX_WEBHOOK_URL) until
+                           Ctrl-C / SIGTERM
+    kwx-bot check-db       SQLite's quick_check and the migration status of KWX_DB_PATH;
+                           ``--full``: SQLite's integrity_check instead (also compares every index)
     kwx-bot backup PATH    online backup of the database to PATH (safe while the bot runs)
     kwx-bot simulate ...   AI self-play statistics (``python -m engine simulate ...``)
     kwx-bot render-demo --out DIR   one picture of each kind (``python -m render demo ...``)
@@ -39,7 +41,9 @@ def _fail(message: str, status: int) -> int:
 
 
 def cmd_run(settings: Settings) -> int:
-    """Build the application and poll until stopped."""
+    """Build the application and run it until stopped: long polling, or a webhook server when
+    ``KWX_WEBHOOK_URL`` is set (``run_webhook`` registers the URL and the secret with ``setWebhook``
+    at every start; a stop leaves the webhook set, so Telegram keeps the updates until the next start)."""
     from telegram.error import InvalidToken, NetworkError
 
     from .edge.app import build_application
@@ -47,11 +51,20 @@ def cmd_run(settings: Settings) -> int:
 
     setup_logging(settings.log_level, settings.token)
     application = build_application(settings, handle_signals=True)
+    updates = ["message", "callback_query", "my_chat_member"]
     try:
-        application.run_polling(  # SIGINT/SIGTERM: kwx's own handlers (build_application), not PTB's
-            allowed_updates=["message", "callback_query", "my_chat_member"], drop_pending_updates=False,
-            stop_signals=None,
-        )  # fmt: skip
+        if settings.webhook_url is None:
+            application.run_polling(  # SIGINT/SIGTERM: kwx's own handlers (build_application), not PTB's
+                allowed_updates=updates, drop_pending_updates=False, stop_signals=None,
+            )  # fmt: skip
+        else:  # PTB calls setWebhook with the secret and answers 403 to a request without it
+            application.run_webhook(
+                listen=settings.webhook_listen, port=settings.webhook_port, url_path=settings.webhook_path,
+                webhook_url=settings.webhook_url, secret_token=settings.webhook_secret, allowed_updates=updates,
+                drop_pending_updates=False, stop_signals=None,
+            )  # fmt: skip
+    except OSError as e:  # a port of the webhook or of the health / metrics endpoints is taken
+        return _fail(f"cannot listen: {e}", 1)
     except InvalidToken:
         return _fail("Telegram rejected TELEGRAM_BOT_TOKEN (revoked or mistyped?); check it with @BotFather", 2)
     except NetworkError as e:
@@ -63,7 +76,7 @@ def cmd_run(settings: Settings) -> int:
     return 0
 
 
-async def _check_db(path: Path) -> int:
+async def _check_db(path: Path, *, full: bool = False) -> int:
     from .store import SCHEMA_VERSION, Store
 
     if not path.exists():
@@ -71,11 +84,11 @@ async def _check_db(path: Path) -> int:
     store = await Store.open(path, migrate=False)
     try:
         version = await store.schema_version()
-        problems = await store.integrity_check()
+        problems = await store.integrity_check(quick=not full)
         print(f"database: {path}")
         pending = "" if version == SCHEMA_VERSION else " - migrations pending, applied on next run"
         print(f"schema version: {version} (this kwx: {SCHEMA_VERSION}){pending}")
-        print("integrity: " + "; ".join(problems))
+        print("integrity: " + "; ".join(problems) + (" (integrity_check)" if full else " (quick_check)"))
         if version <= SCHEMA_VERSION and version > 0:
             counts = await store.counts()
             print("rows: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
@@ -106,7 +119,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="kwx-bot", description="卡五星 mahjong for Telegram group chats")
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("run", help="run the bot (the default)")
-    sub.add_parser("check-db", help="database integrity check and migration status")
+    check = sub.add_parser("check-db", help="database quick check and migration status")
+    check.add_argument("--full", action="store_true", help="full integrity check (slower: compares every index)")
     backup = sub.add_parser("backup", help="online backup of the database")
     backup.add_argument("path", type=Path, help="the new backup file")
     sub.add_parser("simulate", help="AI self-play statistics (options: see kwx-bot simulate --help)", add_help=False)
@@ -130,7 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return _fail(str(e), 2)
             return cmd_run(settings)
         if command == "check-db":
-            return asyncio.run(_check_db(_db_path()))
+            return asyncio.run(_check_db(_db_path(), full=args.full))
         if command == "backup":
             return asyncio.run(_backup(_db_path(), args.path))
     except StoreError as e:

@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -106,6 +106,8 @@ class Store:
         self.path = path
         self._reader: aiosqlite.Connection | None = None
         self._read_lock = asyncio.Lock()
+        self.on_commit: Callable[[float], None] | None = None
+        """Told the seconds of every committed write transaction, ``BEGIN`` to ``COMMIT`` (metrics)."""
 
     # -- lifecycle -------------------------------------------------------------------------------
 
@@ -201,9 +203,12 @@ class Store:
             applied.append(version)
         return applied
 
-    async def integrity_check(self) -> list[str]:
-        """``PRAGMA integrity_check`` lines (``["ok"]`` when healthy) plus foreign-key violations."""
-        async with self._db.execute("PRAGMA integrity_check") as cur:
+    async def integrity_check(self, *, quick: bool = False) -> list[str]:
+        """``PRAGMA integrity_check`` lines (``["ok"]`` when healthy) plus foreign-key violations.
+
+        ``quick``: ``PRAGMA quick_check`` instead — the same checks except that indexes are not
+        compared with their tables' rows, so it runs in about linear time of the file's size."""
+        async with self._db.execute("PRAGMA quick_check" if quick else "PRAGMA integrity_check") as cur:
             lines = [str(r[0]) for r in await cur.fetchall()]
         async with self._db.execute("PRAGMA foreign_key_check") as cur:
             lines += [f"foreign key violation: {tuple(r)}" for r in await cur.fetchall()]
@@ -223,6 +228,7 @@ class Store:
     async def transaction(self) -> AsyncIterator[Tx]:
         """One write transaction (``BEGIN IMMEDIATE``), committed on exit, rolled back on error."""
         async with self._lock:
+            started = time.perf_counter()
             await self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield Tx(self._db, time.time())
@@ -230,6 +236,8 @@ class Store:
                 await self._db.execute("ROLLBACK")
                 raise
             await self._db.execute("COMMIT")
+            if self.on_commit is not None:
+                self.on_commit(time.perf_counter() - started)
 
     # -- small helpers ---------------------------------------------------------------------------
 
