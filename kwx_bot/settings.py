@@ -30,6 +30,7 @@ KWX_WEBHOOK_LISTEN         address the webhook server binds (default ``127.0.0.1
 KWX_WEBHOOK_PORT           port of the webhook server (default 8443)
 KWX_WEBHOOK_SECRET         required in webhook mode: 1-256 characters ``A-Z a-z 0-9 _ -``; passed to
                            ``setWebhook`` as ``secret_token``, every request without it gets 403
+                           (docs/security.md §5, docs/telegram.md §1.4)
 KWX_HEALTH_PORT            optional port of the liveness endpoint ``GET /healthz`` (200 ok, 503 stalled;
                            unset = no endpoint)
 KWX_HEALTH_STALL_SECONDS   the update loop counts as stalled when no ``getUpdates`` succeeded, or
@@ -44,6 +45,7 @@ missing or malformed value; ``kwx-bot run`` prints it and exits with status 2.
 
 from __future__ import annotations
 
+import importlib.util
 import ipaddress
 import os
 import re
@@ -247,6 +249,9 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     raw_db = env.get("KWX_DB_PATH", "").strip()
     db_path = Path(raw_db).expanduser() if raw_db else default_db_path(env)
     webhook_url, webhook_secret = _webhook(env)
+    metrics_port = _port(env, "KWX_METRICS_PORT", None)
+    if metrics_port is not None and importlib.util.find_spec("prometheus_client") is None:
+        raise SettingsError("KWX_METRICS_PORT needs prometheus-client: pip install 'kwx[metrics]'")
     stall = _seconds(env, "KWX_HEALTH_STALL_SECONDS", 60.0)
     if stall < 1:
         raise SettingsError(f"KWX_HEALTH_STALL_SECONDS must be at least 1 second, got {stall!r}")
@@ -270,6 +275,6 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         webhook_secret=webhook_secret,
         health_port=_port(env, "KWX_HEALTH_PORT", None),
         health_stall_seconds=stall,
-        metrics_port=_port(env, "KWX_METRICS_PORT", None),
+        metrics_port=metrics_port,
         ops_listen=_address(env, "KWX_OPS_LISTEN"),
     )

@@ -1,4 +1,4 @@
-"""Optional Prometheus metrics (``KWX_METRICS_PORT``; off by default) behind no-op hooks.
+"""Optional Prometheus metrics (``KWX_METRICS_PORT``; off by default) behind no-op hooks (docs/architecture.md §4).
 
 The edge calls a :class:`Metrics` everywhere; :data:`NO_METRICS` does nothing, so the hooks cost a
 method call when metrics are off.  :class:`PrometheusMetrics` (``prometheus-client``, imported only

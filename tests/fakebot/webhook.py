@@ -1,4 +1,4 @@
-"""Webhook delivery of the fake: with a webhook set, queued updates are POSTed to it, as Telegram does.
+"""Webhook delivery of the fake, as Telegram does it (docs/telegram.md §1.4).
 
 ``setWebhook(url, secret_token=, allowed_updates=)`` starts a :class:`WebhookDelivery` (one per
 fake); ``deleteWebhook`` (or closing the fake) stops it.  Updates go out one at a time, oldest
