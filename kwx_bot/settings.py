@@ -171,6 +171,8 @@ def _processes(env: Mapping[str, str]) -> int:
 
 
 _SECRET_RE = re.compile(r"^[A-Za-z0-9_-]{1,256}$")
+_WEBHOOK_PORTS = (443, 80, 88, 8443)
+"""The only ports Telegram posts webhooks to (docs/telegram.md §1.4)."""
 
 
 def _port(env: Mapping[str, str], name: str, default: int | None) -> int | None:
@@ -200,6 +202,8 @@ def _webhook(env: Mapping[str, str]) -> tuple[str | None, str | None]:
     parts = urlsplit(url)
     if parts.scheme != "https" or not parts.hostname or parts.query or parts.fragment:
         raise SettingsError(f"KWX_WEBHOOK_URL must be a public https:// URL without query, got {url!r}")
+    if (parts.port or 443) not in _WEBHOOK_PORTS:
+        raise SettingsError(f"KWX_WEBHOOK_URL's port must be one Telegram posts to (443, 80, 88 or 8443), got {url!r}")
     if secret is None:
         raise SettingsError(
             "KWX_WEBHOOK_SECRET is required with KWX_WEBHOOK_URL: 1-256 characters A-Z a-z 0-9 _ -, "

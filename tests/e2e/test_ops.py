@@ -42,12 +42,13 @@ async def test_webhook_mode_refuses_a_wrong_secret_and_plays_a_hand(
     fake = fakebot
     users = [fake.create_user(n, language_code="en") for n in ("Ann", "Ben", "Cat")]
     group = fake.create_group("Mahjong night", members=users)
-    port = free_port()
+    port, health = free_port(), free_port()
     fake.webhook_routes[PUBLIC] = f"http://127.0.0.1:{port}"  # the reverse proxy: TLS ends there
     proc = await start_bot(
         fake, fakebot_server, str(tmp_path / "kwx.sqlite3"),
         started=lambda: fake.webhook is not None,
         KWX_WEBHOOK_URL=f"{PUBLIC}/kwx/hook", KWX_WEBHOOK_PORT=str(port), KWX_WEBHOOK_SECRET=SECRET,
+        KWX_HEALTH_PORT=str(health),
     )  # fmt: skip
     try:
         [call] = fake.calls_to("setWebhook")
@@ -70,8 +71,12 @@ async def test_webhook_mode_refuses_a_wrong_secret_and_plays_a_hand(
         assert len([m for m in fake.bot_messages(group) if "Points:" in m.content]) == 1
         assert fake.webhook is not None and fake.webhook.delivered == len(fake.update_log)
         assert fake.poll_count == 0
+        # nothing to poll in webhook mode: a quiet bot is alive
+        assert await http_get(f"http://127.0.0.1:{health}/healthz") == (200, "ok\n")
+        started = time.monotonic()
     finally:
         stderr = await stop_bot(proc)
+    assert time.monotonic() - started < 5  # SIGTERM stops the webhook server as it stops polling
     assert proc.returncode == 0, stderr[-2000:]
     assert "Traceback" not in stderr and " ERROR " not in stderr, stderr[-2000:]
     assert SECRET not in stderr

@@ -26,6 +26,7 @@ import mimetypes
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from .errors import (
     BLOCKED_BY_USER,
@@ -448,6 +449,8 @@ async def set_webhook(fake: FakeBotAPI, p: Params) -> bool:
     url = p.str("url") or ""
     if url and not url.startswith("https://"):
         raise bad_request("bad webhook: An HTTPS URL must be provided for webhook")
+    if url and (urlsplit(url).port or 443) not in (443, 80, 88, 8443):
+        raise bad_request("bad webhook: Webhook can be set up only on ports 80, 88, 443 or 8443")
     secret = p.str("secret_token") or None
     if secret is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", secret):
         raise bad_request("secret token contains unallowed characters")

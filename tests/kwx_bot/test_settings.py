@@ -58,6 +58,8 @@ def test_every_variable_is_read():
          "KWX_WEBHOOK_SECRET is required with KWX_WEBHOOK_URL"),
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_WEBHOOK_URL": "https://kwx.example/hook", "KWX_WEBHOOK_SECRET": "a b"},
          "KWX_WEBHOOK_SECRET must be 1-256 characters"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_WEBHOOK_URL": "https://kwx.example:8080/hook", "KWX_WEBHOOK_SECRET": "s"},
+         "KWX_WEBHOOK_URL's port must be one Telegram posts to"),
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_WEBHOOK_PORT": "70000"}, "KWX_WEBHOOK_PORT must be a TCP port"),
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_WEBHOOK_LISTEN": "localhost"}, "KWX_WEBHOOK_LISTEN must be an IP"),
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_HEALTH_PORT": "x"}, "KWX_HEALTH_PORT must be a TCP port"),
