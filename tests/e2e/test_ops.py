@@ -138,3 +138,21 @@ async def test_health_flips_to_503_when_polls_stop_and_back_and_metrics_count_th
         stderr = await stop_bot(proc)
     assert proc.returncode == 0, stderr[-2000:]
     assert "Traceback" not in stderr, stderr[-2000:]
+
+
+@pytest.mark.fakebot(token=TOKEN)
+async def test_a_taken_health_port_is_one_line_and_exit_status_1(
+    fakebot: FakeBotAPI, fakebot_server: FakeBotServer, tmp_path
+):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = {"KWX_HEALTH_PORT": str(port)}
+        with pytest.raises(AssertionError, match="the bot exited with 1") as exited:
+            await start_bot(fakebot, fakebot_server, str(tmp_path / "kwx.sqlite3"), **env)
+    lines = [line for line in str(exited.value).split(": ", 1)[1].splitlines() if line.startswith("kwx-bot:")]
+    assert len(lines) == 1 and lines[0].startswith("kwx-bot: cannot listen:"), str(exited.value)
+    assert "Traceback" not in str(exited.value)
