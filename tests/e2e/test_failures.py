@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import pytest
 from telegram.ext import _aioratelimiter as aioratelimiter
 
-from tests.fakebot import MESSAGE_WRITE_METHODS
+from tests.fakebot import MESSAGE_WRITE_METHODS, clocked_limiter
 
 from .scenarios import deal_scenario, engine_play, load, open_table, perform
 
@@ -21,7 +21,7 @@ from .scenarios import deal_scenario, engine_play, load, open_table, perform
 @pytest.mark.fakebot(callback_query_ttl=3600)
 async def test_a_whole_hand_with_429_on_a_fifth_of_the_calls_loses_nothing(kwx, caplog, monkeypatch, retrying):
     """``sender``: the sender's own retries; ``rate_limiter``: production's AIORateLimiter(max_retries=2)
-    retries first (its pauses also on the fake clock)."""
+    retries first (its pauses and its throughput limits also on the fake clock)."""
     caplog.set_level(logging.INFO, logger="kwx")
     kwx.wait_floods_on_fake_clock()
     if retrying == "rate_limiter":
@@ -32,6 +32,8 @@ async def test_a_whole_hand_with_429_on_a_fifth_of_the_calls_loses_nothing(kwx, 
             await asyncio.sleep(0)
 
         monkeypatch.setattr(aioratelimiter, "asyncio", SimpleNamespace(sleep=pause, Event=asyncio.Event))
+        # its throughput limits (20 a minute per group) on the fake clock too
+        monkeypatch.setattr(aioratelimiter, "AsyncLimiter", clocked_limiter(kwx.fake.clock))
     users = kwx.players("Ann", "Ben", "Cat")
     group = kwx.group(users)
     async with kwx.running() as service:
