@@ -16,6 +16,7 @@ from tests.fakebot import MESSAGE_WRITE_METHODS
 WRITES = MESSAGE_WRITE_METHODS | {"deleteMessage"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("humans", [3, 2, 1])
 async def test_calls_per_turn_over_whole_hands(kwx, humans):
     kwx.table_edit_seconds = 3.0
