@@ -1,4 +1,4 @@
-"""The deterministic shuffle and deal (RULES A3.1): anyone holding the seed can re-derive the wall.
+"""The deterministic shuffle and deal (docs/rules.md §A3.1): anyone holding the seed can re-derive the wall.
 
 Algorithm (version 1, fixed — changing it would change every published seed's deal):
 

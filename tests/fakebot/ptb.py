@@ -35,7 +35,7 @@ __all__ = ["application_builder", "clocked_limiter", "fake_bot", "http_request",
 
 def http_request(*, pool_size: int = 16, read_timeout: float = 5.0, connect_timeout: float = 2.0) -> HTTPXRequest:
     """An ``HTTPXRequest`` with test-friendly timeouts that ignores proxy environment variables
-    (httpx honours ``HTTP_PROXY`` even for 127.0.0.1 — TELEGRAM.md §1.2)."""
+    (httpx honours ``HTTP_PROXY`` even for 127.0.0.1 — docs/telegram.md §1.2)."""
     return HTTPXRequest(
         connection_pool_size=pool_size,
         read_timeout=read_timeout,
