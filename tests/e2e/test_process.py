@@ -17,6 +17,7 @@ from tests.fakebot import MESSAGE_WRITE_METHODS, FakeBotAPI, FakeBotServer
 from .process import TOKEN, game_buttons, hand_message, play_to_the_end, press, start_bot
 
 
+@pytest.mark.slow
 @pytest.mark.fakebot(token=TOKEN)
 async def test_sigterm_in_a_flood_stops_within_5_seconds_and_the_hand_finishes_after_a_restart(
     fakebot: FakeBotAPI, fakebot_server: FakeBotServer, tmp_path
