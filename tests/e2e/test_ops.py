@@ -35,6 +35,7 @@ def _forged_command(fake: FakeBotAPI, user_id: int, chat_id: int, update_id: int
     }  # fmt: skip
 
 
+@pytest.mark.slow
 @pytest.mark.fakebot(token=TOKEN)
 async def test_webhook_mode_refuses_a_wrong_secret_and_plays_a_hand(
     fakebot: FakeBotAPI, fakebot_server: FakeBotServer, tmp_path
@@ -90,6 +91,7 @@ def _samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.fakebot(token=TOKEN)
 async def test_health_flips_to_503_when_polls_stop_and_back_and_metrics_count_the_presses(
     fakebot: FakeBotAPI, fakebot_server: FakeBotServer, tmp_path
