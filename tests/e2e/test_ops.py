@@ -108,9 +108,15 @@ async def test_health_flips_to_503_when_polls_stop_and_back_and_metrics_count_th
     try:
         assert await http_get(healthz) == (200, "ok\n")
         await open_table(fake, users, group)  # 2 joins + start: 3 presses
-        status, text = await http_get(f"http://127.0.0.1:{metrics}/metrics")
-        assert status == 200
-        values = _samples(text)
+        # a press is counted when its handler returns, after the answer and the pictures
+        started = time.monotonic()
+        while True:
+            status, text = await http_get(f"http://127.0.0.1:{metrics}/metrics")
+            assert status == 200
+            values = _samples(text)
+            if values[("kwx_presses_total", ())] >= 3 or time.monotonic() - started > 10:
+                break
+            await fake.wait_idle(quiet=0.3, timeout=10)
         assert values[("kwx_presses_total", ())] == 3
         assert values[("kwx_updates_total", ())] >= 3 + 3 + 1  # presses, /start x3, /new
         assert values[("kwx_sends_total", (("outcome", "ok"),))] >= 5
