@@ -125,13 +125,16 @@ async def open_table(fake: FakeBotAPI, users: Sequence[FakeUser], group: FakeCha
 
 async def play_to_the_end(fake: FakeBotAPI, users: Sequence[FakeUser], group: FakeChat, rng: random.Random) -> None:
     """Random legal presses until the group shows the hand's result."""
+    answers: list[str] = []
     for _ in range(400):
         if any("Points:" in m.content for m in fake.bot_messages(group)):
             return
         movers = [(u, bs) for u in users if (bs := game_buttons(fake, u))]
         if not movers:
+            answers.append("(no buttons)")
             await fake.wait_idle(quiet=0.5, timeout=20)
             continue
         user, buttons = rng.choice(movers)
-        await press(fake, user, hand_message(fake, user), data=rng.choice(buttons))
-    raise AssertionError("the hand did not end")
+        query = await press(fake, user, hand_message(fake, user), data=rng.choice(buttons))
+        answers.append(f"{user.first_name} {query.data}: {query.answer.text if query.answer else None}")
+    raise AssertionError("the hand did not end; the last presses and answers:\n" + "\n".join(answers[-15:]))

@@ -62,6 +62,10 @@ async def test_sigterm_in_a_flood_stops_within_5_seconds_and_the_hand_finishes_a
     proc = await start_bot(fake, fakebot_server, db)
     try:
         # the discard made before the stop is shown after the start, and the hand plays to its end
+        # (waited for, not read after a quiet spell: a loaded machine can draw for longer than one)
+        await fake.wait_for(
+            lambda: not game_buttons(fake, mover) or decode(game_buttons(fake, mover)[0]).op.value != "d", 30
+        )
         await fake.wait_idle(quiet=0.5, timeout=20)
         assert not game_buttons(fake, mover) or decode(game_buttons(fake, mover)[0]).op.value != "d"
         await play_to_the_end(fake, users, group, random.Random(7))
