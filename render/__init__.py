@@ -91,14 +91,17 @@ def render_result(view: PublicView, names: Sequence[str], lang: str = "zh_CN") -
     """The hand result picture from ``view.result`` (:class:`engine.views.HandResultView`), labels
     and 番 names in ``lang`` (English 番 names are the bot's ``/calc`` names).
 
-    A win (``outcome == "win"``): title 胡牌, then per winner (two on 一炮双响): name, 自摸 / 点炮 /
-    抢杠 badge, who discarded (``X放炮``) or was robbed, a red 包胡 badge when it applies; the
+    A win (``outcome == "win"``): title 胡牌, then per winner (two on 一炮双响): name, a gold badge
+    saying how the winner won (胡 on a discard, 自摸, 抢杠胡 -- never 点炮, which is what the
+    discarder did), who dealt in (``X放炮``) or was robbed, a red 包胡 badge when it applies; the
     winning hand (melds, concealed tiles, and the winning tile apart, highlighted); the 番 as gold
-    chips (``WinView.fans``); the uncapped multiplier per payer (``X ×8``).  A 荒庄 (``outcome ==
+    chips (``WinView.fans``; the 亮倒 chip names whose 亮倒 it is, ``X亮倒``); after the label
+    ``各家倍数`` the uncapped multiplier per payer (``X ×8``, docs/rules.md §A11.1).  A 荒庄 (``outcome ==
     "draw"``): title 荒庄 and the revealed hands of 亮倒 seats with their waits.  Both end with the
     payments table in points of 底金 -- per player 胡牌 (hand payments or 荒庄 penalties), 杠钱
-    (kong money), 合计 -- gains in red with ``+``, losses in green with ``−`` (Chinese convention),
-    and the next dealer (庄 disc and a line ``下局庄家：X``).
+    (kong money), 合计 -- gains in red with ``+``, losses in green with ``−`` (Chinese convention);
+    the 庄 disc marks this hand's dealer (``view.dealer``), a red 点炮 badge the discarder of a
+    discard win (被抢杠 the robbed seat); a last line names the next dealer (``下局庄家：X``).
 
     Raises ValueError if ``view.result`` is None or ``lang`` is not in :data:`LANGUAGES`.
     """

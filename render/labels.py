@@ -26,6 +26,7 @@ __all__ = [
     "BAOHU",
     "BY_LABEL",
     "DEALER",
+    "DEALT_IN",
     "DRAW",
     "EN",
     "FAN_NAMES",
@@ -33,9 +34,12 @@ __all__ = [
     "HAND_MONEY",
     "KONG",
     "KONG_MONEY",
+    "KONG_ROBBED",
     "LANGUAGES",
     "LIANGDAO",
+    "LIANGDAO_OF",
     "MINUS",
+    "MULTIPLIER_LABEL",
     "NEXT_DEALER",
     "NUMERALS",
     "PAYS",
@@ -89,10 +93,19 @@ PAYS = "{name} {times}{m}"
 """Per-payer multiplier line item: a name, ``×`` and the uncapped multiplier M (docs/rules.md §A11)."""
 SEAT_FALLBACK = "玩家{n}"
 """Name drawn for a seat whose name is empty or has no drawable character; ``n`` is seat + 1."""
-BY_LABEL = {"self_draw": "自摸", "discard": "点炮", "rob_kong": "抢杠"}
-"""How a win was made (``WinView.by``) -> label."""
+BY_LABEL = {"self_draw": "自摸", "discard": "胡", "rob_kong": "抢杠胡"}
+"""The winner's badge: how the win was made (``WinView.by``) -> label.  胡 on a discard, never 点炮:
+点炮 names what the discarder did (:data:`DEALT_IN`)."""
 FROM = "{name}放炮"
-"""The discarder of a discard win (点炮者)."""
+"""Beside the winner: who dealt in (the 点炮者 of a discard win)."""
+DEALT_IN = "点炮"
+"""Badge on the discarder of a discard win in the payments table (点炮, docs/glossary.md)."""
+KONG_ROBBED = "被抢杠"
+"""Badge on the seat whose 补杠 was robbed (抢杠胡, docs/rules.md §A6.6) in the payments table."""
+LIANGDAO_OF = "{name}亮倒"
+"""The 亮倒 番 chip of a win, naming whose 亮倒 doubled it (the winner's or a payer's, docs/rules.md §A9.6)."""
+MULTIPLIER_LABEL = "各家倍数"
+"""Before the per-payer multiplier chips: each chip is one payer's uncapped M (docs/rules.md §A11.1)."""
 ROBBED = "抢{name}的杠"
 """The robbed seat of 抢杠胡."""
 NEXT_DEALER = "下局庄家"
@@ -161,6 +174,10 @@ class Labels:
     from_: str
     robbed: str
     next_dealer: str
+    dealt_in: str
+    kong_robbed: str
+    liangdao_of: str
+    multiplier_label: str
     colon: str
     tiles: tuple[str, ...]
     fans: Mapping[str, str]
@@ -179,7 +196,8 @@ class Labels:
             self.dealer, self.liangdao, self.auto, self.waits, self.wall, self.unseen, self.kong,
             self.hand_money, self.kong_money, self.total, self.win, self.draw, self.baohu, self.pays,
             self.seat_fallback, *self.by_label.values(), self.from_, self.robbed, self.next_dealer,
-            self.colon, *self.tiles, *self.fans.values(),
+            self.dealt_in, self.kong_robbed, self.liangdao_of, self.multiplier_label, self.colon, *self.tiles,
+            *self.fans.values(),
         )  # fmt: skip
 
 
@@ -204,6 +222,10 @@ ZH = Labels(
     from_=FROM,
     robbed=ROBBED,
     next_dealer=NEXT_DEALER,
+    dealt_in=DEALT_IN,
+    kong_robbed=KONG_ROBBED,
+    liangdao_of=LIANGDAO_OF,
+    multiplier_label=MULTIPLIER_LABEL,
     colon="：",
     tiles=tuple(t.chinese for t in Tile),
     fans=MappingProxyType({}),
@@ -262,10 +284,14 @@ EN = Labels(
     baohu="Baohu",
     pays=PAYS,
     seat_fallback="Player {n}",
-    by_label=MappingProxyType({"self_draw": "Self-draw", "discard": "On discard", "rob_kong": "Robbed kong"}),
-    from_="from {name}",
+    by_label=MappingProxyType({"self_draw": "Self-draw", "discard": "Won on a discard", "rob_kong": "Robbed a kong"}),
+    from_="{name} dealt in",
     robbed="robbed {name}'s kong",
     next_dealer="Next dealer",
+    dealt_in="Dealt in",
+    kong_robbed="Kong robbed",
+    liangdao_of="Liangdao: {name}",
+    multiplier_label="Multiplier per payer",
     colon=": ",
     tiles=tuple(_en_tile(t) for t in Tile),
     fans=MappingProxyType(_EN_FANS),
@@ -298,7 +324,8 @@ def label_strings() -> tuple[str, ...]:
     """Every fixed string the pictures draw (placeholders removed), for the font-coverage test."""
     fixed = [
         DEALER, LIANGDAO, AUTO, WAITS, WALL, UNSEEN, KONG, HAND_MONEY, KONG_MONEY, TOTAL, WIN, DRAW,
-        BAOHU, PAYS, SEAT_FALLBACK, FROM, ROBBED, NEXT_DEALER, TIMES, MINUS, NUMERALS, WAN,
+        BAOHU, PAYS, SEAT_FALLBACK, FROM, ROBBED, NEXT_DEALER, DEALT_IN, KONG_ROBBED, LIANGDAO_OF, MULTIPLIER_LABEL,
+        TIMES, MINUS, NUMERALS, WAN,
         *BY_LABEL.values(), *FAN_NAMES, *(tile_label(t) for t in Tile), *(k.chinese for k in MeldKind),
         "中發白", *(s for lb in _BY_LANG.values() for s in lb.strings()),
     ]  # fmt: skip

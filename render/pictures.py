@@ -496,12 +496,45 @@ def _payers_text(win: WinView, names: Sequence[str], lb: Labels) -> list[str]:
     ]
 
 
+def liangdao_seats(win: WinView, view: PublicView) -> list[int]:
+    """Whose 亮倒 the 亮倒 番 of ``win`` stands for: the winner if the winner declared 亮倒 (it doubles
+    every payer), else the payers who declared it (docs/rules.md §A9.6).  Under 对亮翻番 (both) only
+    the winner is named: the chip stands for the factor, and the winner's 亮倒 alone brings it."""
+    declared = {s.seat for s in view.seats if s.liangdao}
+    if win.seat in declared:
+        return [win.seat]
+    return [p for p in sorted(win.multiplier) if p in declared]
+
+
+def _fan_texts(win: WinView, view: PublicView, names: Sequence[str], lb: Labels) -> list[str]:
+    """The 番 chips' texts; the 亮倒 chip names whose 亮倒 it is (:data:`render.labels.LIANGDAO_OF`)."""
+    whose = liangdao_seats(win, view)
+    out = []
+    for f in win.fans:
+        if f == "亮倒" and whose:
+            who = ("、" if lb.lang == "zh_CN" else ", ").join(fit(_name(names, s, lb), CHIP_SIZE, 200) for s in whose)
+            out.append(lb.liangdao_of.format(name=who))
+        else:
+            out.append(lb.fan(f))
+    return out
+
+
 CHIP_ROW = 36
 
 
-def _winner_height(win: WinView, names: Sequence[str], inner: int, lb: Labels) -> int:
-    fans = _flow([_chip_width(lb.fan(f)) for f in win.fans], inner)
-    pays = _flow([_chip_width(t) for t in _payers_text(win, names, lb)], inner)
+def _multiplier_items(win: WinView, names: Sequence[str], lb: Labels) -> list[str]:
+    """The multiplier row: its label, then one chip per payer."""
+    return [lb.multiplier_label, *_payers_text(win, names, lb)]
+
+
+def _item_width(text: str, i: int) -> int:
+    """Width of item ``i`` of the multiplier row: the label is plain text, the rest are chips."""
+    return text_width(text, CHIP_SIZE - 2) + 4 if i == 0 else _chip_width(text)
+
+
+def _winner_height(win: WinView, view: PublicView, names: Sequence[str], inner: int, lb: Labels) -> int:
+    fans = _flow([_chip_width(t) for t in _fan_texts(win, view, names, lb)], inner)
+    pays = _flow([_item_width(t, i) for i, t in enumerate(_multiplier_items(win, names, lb))], inner)
     fan_rows = fans[-1][1] + 1 if fans else 0
     pay_rows = pays[-1][1] + 1 if pays else 0
     stack = _stack(HAND) if any(m.kind.is_kong for m in win.melds) else 0
@@ -520,20 +553,7 @@ def _draw_winner(c: Canvas, top: int, win: WinView, view: PublicView, names: Seq
     name_max = max(60, min(520, c.width - MARGIN - x - 12 - by_w - from_min - baohu_w))
     box = c.text(x, cy, _name(names, s, lb), 26, TEXT, max_width=name_max, role="winner_name", seat=s, raw=True)
     x = max(box[2], x) + 12
-    x = (
-        _badge(
-            c,
-            x,
-            cy,
-            by,
-            GOLD if win.by == "self_draw" else BADGE_RED,
-            DARK if win.by == "self_draw" else TEXT,
-            20,
-            role="by",
-            seat=s,
-        )
-        + 10
-    )
+    x = _badge(c, x, cy, by, GOLD, DARK, 20, role="by", seat=s) + 10
     if win.from_seat is not None:
         template = lb.robbed if win.by == "rob_kong" else lb.from_
         from_max = max(40, min(300, c.width - MARGIN - x - baohu_w))
@@ -563,12 +583,16 @@ def _draw_winner(c: Canvas, top: int, win: WinView, view: PublicView, names: Seq
     y = row_top + HAND.height + 12
     inner = c.width - 2 * MARGIN
     for texts, role, outline, fg in (
-        ([lb.fan(f) for f in win.fans], "fan", GOLD, GOLD),
-        (_payers_text(win, names, lb), "multiplier", MUTED, TEXT),
+        (_fan_texts(win, view, names, lb), "fan", GOLD, GOLD),
+        (_multiplier_items(win, names, lb), "multiplier", MUTED, TEXT),
     ):
-        flow = _flow([_chip_width(t) for t in texts], inner)
-        for text, (dx, row) in zip(texts, flow, strict=True):
+        widths = [_item_width(t, i) if role == "multiplier" else _chip_width(t) for i, t in enumerate(texts)]
+        flow = _flow(widths, inner)
+        for i, (text, (dx, row)) in enumerate(zip(texts, flow, strict=True)):
             cx, cyy = MARGIN + dx, y + row * CHIP_ROW + CHIP_ROW // 2
+            if role == "multiplier" and i == 0:
+                c.text(cx, cyy, text, CHIP_SIZE - 2, MUTED, role="multiplier_label", seat=s)
+                continue
             cw = _chip_width(text)
             c.rect((cx, cyy - 15, cx + cw, cyy + 15), None, outline=outline, width=2, radius=8, role=role, seat=s)
             c.text(cx + cw // 2, cyy, text, CHIP_SIZE, fg, anchor="mm", role=role + "_text", seat=s)
@@ -614,7 +638,22 @@ PAY_ROW = 38
 PAY_SIZE = 22
 
 
-def _draw_payments(c: Canvas, top: int, result: HandResultView, names: Sequence[str], n: int, lb: Labels) -> None:
+def _payer_badges(result: HandResultView, lb: Labels) -> dict[int, str]:
+    """Badges on the payments table for the seats that lost the hand by a discard: 点炮 on the
+    discarder of a discard win, 被抢杠 on the robbed seat of 抢杠胡 (never on a winner)."""
+    out: dict[int, str] = {}
+    for w in result.winners:
+        if w.from_seat is not None:
+            out[w.from_seat] = lb.kong_robbed if w.by == "rob_kong" else lb.dealt_in
+    return out
+
+
+def _draw_payments(
+    c: Canvas, top: int, view: PublicView, result: HandResultView, names: Sequence[str], n: int, lb: Labels
+) -> None:
+    """The payments table: per seat the name (庄 disc on this hand's dealer, a 点炮 / 被抢杠 badge on
+    the seat that dealt in), 胡牌, 杠钱 and 合计."""
+    badges = _payer_badges(result, lb)
     cols = (lb.hand_money, lb.kong_money, lb.total)
     col_right = [c.width - MARGIN - 20 - i * 150 for i in (2, 1, 0)]
     c.rect((MARGIN, top, c.width - MARGIN, top + PAY_ROW * (n + 1) + 8), PANEL, radius=10, role="payments")
@@ -624,19 +663,23 @@ def _draw_payments(c: Canvas, top: int, result: HandResultView, names: Sequence[
     for seat in range(n):
         cy = top + PAY_ROW * (seat + 1) + PAY_ROW // 2 + 4
         x = MARGIN + 14
-        if seat == result.next_dealer:
+        if seat == view.dealer:
             _dealer_badge(c, x, cy, 12, seat, lb)
-        c.text(
+        badge = badges.get(seat)
+        badge_w = text_width(badge, 16) + 2 * (16 // 3) + 10 if badge else 0
+        box = c.text(
             x + 34,
             cy,
             _name(names, seat, lb),
             PAY_SIZE,
             TEXT,
-            max_width=col_right[0] - 110 - x - 34,
+            max_width=col_right[0] - 110 - x - 34 - badge_w,
             role="pay_name",
             seat=seat,
             raw=True,
         )
+        if badge:
+            _badge(c, max(box[2], x + 34) + 10, cy, badge, BADGE_RED, TEXT, 16, role="dealt_in", seat=seat)
         values = (result.hand_deltas, result.kong_deltas, result.deltas)
         for i, (vals, xr) in enumerate(zip(values, col_right, strict=True)):
             v = vals[seat] if seat < len(vals) else 0
@@ -667,7 +710,7 @@ def result_canvas(view: PublicView, names: Sequence[str], lang: str = "zh_CN") -
     blocks = (
         [_liangdao_height(s) for s in liangdao_seats]
         if draw
-        else [_winner_height(w, names, inner, lb) for w in result.winners]
+        else [_winner_height(w, view, names, inner, lb) for w in result.winners]
     )
     n = len(view.seats)
     pay_h = PAY_ROW * (n + 1) + 8
@@ -690,7 +733,7 @@ def result_canvas(view: PublicView, names: Sequence[str], lang: str = "zh_CN") -
             )
             _draw_winner(c, top, win, view, names, lb)
             top += bh + 10
-    _draw_payments(c, top, result, names, n, lb)
+    _draw_payments(c, top, view, result, names, n, lb)
     c.text(
         MARGIN,
         top + pay_h + 20,

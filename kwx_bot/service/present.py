@@ -545,7 +545,10 @@ class Presenter:
                 names = self.display_names(live)
                 view = game.public_view(state)
                 totals = await self._totals(live)
-                caption = result_caption(tr, hand_no=hand.hand_no, result=event.result, names=names, totals=totals)
+                liangdao = [s.seat for s in view.seats if s.liangdao]
+                caption = result_caption(
+                    tr, hand_no=hand.hand_no, result=event.result, names=names, totals=totals, liangdao=liangdao
+                )
                 photo = await self.pictures.result(view, names, lang=live.group_lang)
                 markup = next_hand_keyboard(tr, live.table_id, live.row.seq)
                 sent = await self.sender.send_photo(live.row.chat_id, photo, caption, markup)

@@ -10,12 +10,12 @@ waits), so other players' routine turns do not force an edit of everybody's mess
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from engine.analysis import waits as waits_of
 from engine.game import Action, ActionKind
 from engine.tiles import Tile, counts_of
-from engine.views import HandResultView, PublicView, SeatView
+from engine.views import HandResultView, PublicView, SeatView, WinView
 
 from .i18n import Translator
 from .texts import fan_label, name, signed, tile_label, tiles_label
@@ -205,11 +205,16 @@ def reveal_caption(tr: Translator, *, view: PublicView, seat: int, names: Sequen
         name=name(names[seat]), waits=tiles_label(s.waits, tr) or "—"))  # fmt: skip
 
 
-def _win_line(tr: Translator, w: object, names: Sequence[str]) -> list[str]:
-    _ = tr.gettext
-    from engine.views import WinView
+def _liangdao_of(w: WinView, liangdao: Collection[int]) -> list[int]:
+    """Whose 亮倒 the 亮倒 番 of ``w`` stands for: the winner's if declared, else the declaring
+    payers' (docs/rules.md §A9.6; as :func:`render.pictures.liangdao_seats`)."""
+    if w.seat in liangdao:
+        return [w.seat]
+    return [p for p in sorted(w.multiplier) if p in liangdao]
 
-    assert isinstance(w, WinView)
+
+def _win_line(tr: Translator, w: WinView, names: Sequence[str], liangdao: Collection[int] = ()) -> list[str]:
+    _ = tr.gettext
     tile = tile_label(w.win_tile, tr)
     if w.by == "self_draw":
         how = _("{name} wins by self-draw on {tile}").format(name=name(names[w.seat]), tile=tile)
@@ -222,23 +227,36 @@ def _win_line(tr: Translator, w: object, names: Sequence[str]) -> list[str]:
             name=name(names[w.seat]), other=name(names[w.from_seat or 0]), tile=tile
         )
     lines = ["<b>" + how + "</b>"]
-    fans = " · ".join(fan_label(f, tr) for f in w.fans)
+    whose = ", ".join(name(names[p], 16) for p in _liangdao_of(w, liangdao))
+    fans = " · ".join(
+        _("liangdao by {names}").format(names=whose) if f == "亮倒" and whose else fan_label(f, tr) for f in w.fans
+    )
+    lines.append(_("Patterns: {fans}").format(fans=fans))
     mult = ", ".join(_("{name} ×{m}").format(name=name(names[p], 12), m=m) for p, m in sorted(w.multiplier.items()))
-    lines.append(_("Patterns: {fans}").format(fans=fans) + (f" ({mult})" if mult else ""))
+    if mult:  # its own line: 番 names may carry brackets, and brackets do not nest
+        lines.append(_("Multiplier per payer: {list}").format(list=mult))
     if w.baohu:
         lines.append(_("Baohu: the discarder pays for everybody."))
     return lines
 
 
 def result_caption(
-    tr: Translator, *, hand_no: int, result: HandResultView, names: Sequence[str], totals: Sequence[int] | None = None
+    tr: Translator,
+    *,
+    hand_no: int,
+    result: HandResultView,
+    names: Sequence[str],
+    totals: Sequence[int] | None = None,
+    liangdao: Collection[int] = (),
 ) -> str:
-    """The end-of-hand text breakdown: winners, patterns, payments per player, next dealer."""
+    """The end-of-hand text breakdown: winners, patterns (the 亮倒 番 names whose 亮倒 it is, from
+    ``liangdao``: the seats that declared it), the multiplier per payer on its own line, payments
+    per player, next dealer."""
     _ = tr.gettext
     if result.outcome == "win":
         lines = [_("<b>Hand {n} is over</b>").format(n=hand_no)]
         for w in result.winners:
-            lines.extend(_win_line(tr, w, names))
+            lines.extend(_win_line(tr, w, names, liangdao))
     else:
         lines = [_("<b>Hand {n}: exhaustive draw</b> (no winner)").format(n=hand_no)]
     lines.append(_("Points:"))

@@ -169,7 +169,9 @@ def test_english_result_win_with_the_longest_fan_names(demo: Demo) -> None:
     c = result_canvas(d.result, d.names, "en")
     assert_photo_limits(c.image)
     assert [p.text for p in c.find("title")] == ["Win"]
-    assert [p.text for p in c.find("fan_text")] == [EN.fan(f) for f in fans]
+    # the winner (seat 2) declared 亮倒: the 亮倒 chip names them instead of the bare 番 name
+    expected = [EN.liangdao_of.format(name="Zhang_San_with_…") if f == "亮倒" else EN.fan(f) for f in fans]
+    assert [p.text for p in c.find("fan_text")] == expected
     for text, chip in zip(c.find("fan_text"), c.find("fan"), strict=True):
         assert inside(text.box, chip.box), (text, chip)
     chips = c.find("fan") + c.find("multiplier")
@@ -201,7 +203,7 @@ def test_english_result_win_kinds(demo: Demo, by: str) -> None:
     c = result_canvas(view, ("W" * 80,) * 3, "en")
     assert c.find("by_text")[0].text == EN.by_label[by]
     if by == "discard":
-        assert c.find("from")[0].text.startswith("from ")
+        assert c.find("from")[0].text.endswith(" dealt in")
     if by == "rob_kong":
         assert c.find("from")[0].text.startswith("robbed ") and c.find("from")[0].text.endswith("'s kong")
     for p in c.placed:

@@ -30,7 +30,22 @@ from render.__main__ import main as cli_main
 from render.art import GOLD, TileState
 from render.canvas import Canvas, Placed
 from render.demo import DEMO_NAMES, Demo, demo_views
-from render.pictures import FELT, TABLE_MARGIN, hand_canvas, result_canvas, reveal_canvas, table_canvas, unseen_counts
+from render.pictures import (
+    BADGE_RED,
+    DARK,
+    FELT,
+    PANEL,
+    TABLE_MARGIN,
+    TEXT,
+    _badge,
+    hand_canvas,
+    result_canvas,
+    reveal_canvas,
+    table_canvas,
+    unseen_counts,
+)
+from render.pictures import GOLD as GOLD_BADGE
+from render.text import text_width
 
 
 @pytest.fixture(scope="module")
@@ -342,7 +357,7 @@ def test_result_win(demo: Demo) -> None:
     assert near(px(c, rim(win)), GOLD)
     hand = c.find("winner_hand")
     assert win.box[0] - hand[-1].box[2] >= 10, "the winning tile is set apart"
-    assert [p.text for p in c.find("fan_text")] == ["清一色", "亮倒"]
+    assert [p.text for p in c.find("fan_text")] == ["清一色", "Zhang_San_with_…亮倒"], "whose 亮倒: the winner's"
     assert [p.text for p in c.find("multiplier_text")] == ["Lǐ Míng ×8", "Wáng ×8"]
     assert c.find("baohu_text")[0].text == "包胡"
     assert [p.text for p in c.find("pay_total")] == ["+4", "−18", "+14"]
@@ -352,7 +367,53 @@ def test_result_win(demo: Demo) -> None:
     loss = region(c, c.find("pay_total", seat=1)[0].box).reshape(-1, 3)
     assert ((gain[:, 0] > 200) & (gain[:, 1] < 170)).any(), "gains are red"
     assert ((loss[:, 1] > 200) & (loss[:, 0] < 170)).any(), "losses are green"
-    assert [p.seat for p in c.find("dealer")] == [2]
+    assert [p.seat for p in c.find("dealer")] == [demo.result.dealer] == [0], "this hand's dealer, not the next"
+    assert [p.text for p in c.find("multiplier_label")] == ["各家倍数"]
+
+
+def badge_alone(text: str, bg: tuple[int, int, int], fg: tuple[int, int, int], size: int) -> np.ndarray:
+    """A badge drawn by itself on the winner panel's colour, as the pictures draw one."""
+    h = round(size * 1.35)
+    c = Canvas(text_width(text, size) + 2 * (size // 3), h, PANEL)
+    _badge(c, 0, h // 2, text, bg, fg, size, role="alone")
+    return np.asarray(c.image, dtype=np.int32)
+
+
+def badge_pixels(c: Canvas, role: str, seat: int) -> np.ndarray:
+    (p,) = c.find(role, seat=seat)
+    return region(c, p.box)
+
+
+@pytest.mark.parametrize(
+    ("lang", "by", "winner", "dealt_in"),
+    [("zh_CN", "discard", "胡", "点炮"), ("en", "discard", "Won on a discard", "Dealt in"),
+     ("zh_CN", "self_draw", "自摸", None), ("zh_CN", "rob_kong", "抢杠胡", "被抢杠")],
+)  # fmt: skip
+def test_result_badges_say_how_the_winner_won_and_who_dealt_in(
+    demo: Demo, lang: str, by: str, winner: str, dealt_in: str | None
+) -> None:
+    """Pixel probe: the winner's badge is exactly the badge of 胡 / 自摸 (never 点炮), and 点炮 sits
+    on the discarder's row of the payments table (on a panel of the payments' colour)."""
+    assert demo.result.result is not None
+    win = dataclasses.replace(demo.result.result.winners[0], by=by, from_seat=None if by == "self_draw" else 1)
+    view = dataclasses.replace(demo.result, result=dataclasses.replace(demo.result.result, winners=(win,)))
+    c = result_canvas(view, demo.names, lang)
+    got = badge_pixels(c, "by", win.seat)
+    assert got.shape == badge_alone(winner, GOLD_BADGE, DARK, 20).shape
+    assert (got == badge_alone(winner, GOLD_BADGE, DARK, 20)).all()
+    for wrong in ("点炮", "Dealt in", "On discard"):
+        other = badge_alone(wrong, GOLD_BADGE, DARK, 20)
+        assert other.shape != got.shape or (other != got).any()
+    if dealt_in is None:
+        assert c.find("dealt_in") == []
+        return
+    (badge,) = c.find("dealt_in")
+    assert badge.seat == 1 and badge.seat != win.seat
+    got = badge_pixels(c, "dealt_in", 1)
+    h = round(16 * 1.35)
+    alone = Canvas(text_width(dealt_in, 16) + 2 * (16 // 3), h, PANEL)
+    _badge(alone, 0, h // 2, dealt_in, BADGE_RED, TEXT, 16, role="alone")
+    assert (got == np.asarray(alone.image, dtype=np.int32)).all()
 
 
 def test_result_draw(demo: Demo) -> None:

@@ -116,3 +116,32 @@ def test_a_confirm_caption_for_a_tile_that_is_no_liangdao_discard_does_not_raise
         cap = hand_caption(tr, title="t", hand_no=1, view=view, legal=legal, names=["a", "b", "c"], on_auto=False,
                            ui=Ui.CONFIRM, ui_tile=tile, danger=set())  # fmt: skip
         assert tile in offered or "亮倒并打出" not in cap
+
+
+def _depth(text: str) -> int:
+    """The deepest nesting of round brackets in ``text``."""
+    depth = deepest = 0
+    for ch in text:
+        if ch in "(（":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in ")）":
+            depth -= 1
+    return deepest
+
+
+def test_result_caption_names_whose_liangdao_and_labels_the_multipliers():
+    from render.demo import demo_views
+
+    result = demo_views(7).result.result  # seat 2 (亮倒) wins on seat 1's 4p: 清一色, 亮倒, ×8 each, 包胡
+    assert result is not None
+    names = ["Ann", "Bob", "Cy"]
+    en = result_caption(translator("en"), hand_no=4, result=result, names=names, totals=[1, 2, -3], liangdao=[2])
+    assert "liangdao by Cy" in en
+    assert "Multiplier per payer: Ann ×8, Bob ×8" in en
+    assert _depth(en) <= 1, en
+    zh = result_caption(translator("zh_CN"), hand_no=4, result=result, names=names, liangdao=[2])
+    assert "Cy亮倒" in zh and "各家倍数：Ann ×8, Bob ×8" in zh
+    # a payer's 亮倒 (the winner's own is not declared): the chip names the payer
+    payer = result_caption(translator("en"), hand_no=4, result=result, names=names, liangdao=[1])
+    assert "liangdao by Bob" in payer
