@@ -61,21 +61,28 @@ def render_hand(view: SeatView, lang: str = "zh_CN") -> Image.Image:
     return hand_canvas(view, lang).image
 
 
-def render_table(view: PublicView, names: Sequence[str], lang: str = "zh_CN") -> Image.Image:
-    """The public table picture, labels in ``lang`` (ValueError if not in :data:`LANGUAGES`): about
-    720 x 860 pixels, RGB (taller when a pond exceeds 2 rows).
+def render_table(
+    view: PublicView, names: Sequence[str], lang: str = "zh_CN", totals: Sequence[int] | None = None
+) -> Image.Image:
+    """The public table picture, labels in ``lang`` (ValueError if not in :data:`LANGUAGES`), RGB,
+    579 pixels wide (12 pond tiles of 44 px; a phone showing it 400 px wide draws each tile about
+    30 x 41 px); its height follows the content: per seat about 165 px with one pond row and no
+    melds, about 195 px with melds (210 with a kong), 64 px more per further pond row.
 
-    Header: the wall count.  Then one panel per seat in seat order: a gold ▶ and a lighter,
-    gold-edged panel for the seats the table waits for (``to_act``, else ``turn``; none once over),
-    a red 庄 disc for the dealer, the player's name (``names[seat]``; characters the font lacks are
-    dropped, long names cut with ``…``, an empty result becomes ``玩家N``), 亮倒 / 托管 badges, the
-    hand's kong money (``杠+2``), and for a 亮倒 seat ``听`` + its published waits.  Below: the
-    revealed hand of a 亮倒 seat face up, otherwise one small face-down tile per concealed tile
-    and the count; the melds (another seat's 暗杠 face down); then the discard pond in order,
-    15 per row: claimed discards dimmed, the 亮倒 discard lying sideways, the discard now on the
-    table (``view.last_discard``) highlighted gold.
+    Header: the wall count.  Then one panel per seat in seat order (as many as ``view.seats``): a
+    gold ▶ and a lighter, gold-edged panel for the seats the table waits for (``to_act``, else
+    ``turn``; none once over), a red 庄 disc for the dealer, the player's name (``names[seat]``;
+    characters the font lacks are dropped, long names cut with ``…``, an empty result becomes
+    ``玩家N``), 亮倒 / 托管 badges, the hand's kong money (``杠+2``), for a 亮倒 seat ``听`` + its
+    published waits, and at the right the seat's running match total (``累计+12``: ``totals[seat]``,
+    points of 底金 summed over the table's ledger so far; omitted when ``totals`` is None; ValueError
+    unless one per seat).  Below: the revealed hand of a 亮倒 seat face up, otherwise one small
+    face-down tile per concealed tile and the count; the melds (another seat's 暗杠 face down;
+    smaller tiles when the row would not fit); then the discard pond in order, 12 per row and only
+    as many rows as it fills (at least one): claimed discards dimmed, the 亮倒 discard lying
+    sideways, the discard now on the table (``view.last_discard``) highlighted gold.
     """
-    return table_canvas(view, names, lang).image
+    return table_canvas(view, names, lang, totals).image
 
 
 def render_reveal(view: PublicView, seat: int, names: Sequence[str], lang: str = "zh_CN") -> Image.Image:

@@ -38,6 +38,7 @@ __all__ = [
     "LANGUAGES",
     "LIANGDAO",
     "LIANGDAO_OF",
+    "MATCH_TOTAL",
     "MINUS",
     "MULTIPLIER_LABEL",
     "NEXT_DEALER",
@@ -108,6 +109,9 @@ MULTIPLIER_LABEL = "各家倍数"
 """Before the per-payer multiplier chips: each chip is one payer's uncapped M (docs/rules.md §A11.1)."""
 ROBBED = "抢{name}的杠"
 """The robbed seat of 抢杠胡."""
+MATCH_TOTAL = "累计{v}"
+"""Table picture, seat header: the player's running total at this table (points of 底金, all hands
+so far); ``v`` is :func:`signed`."""
 NEXT_DEALER = "下局庄家"
 """Result picture: the dealer of the next hand (docs/rules.md §A15)."""
 
@@ -178,6 +182,7 @@ class Labels:
     kong_robbed: str
     liangdao_of: str
     multiplier_label: str
+    match_total: str
     colon: str
     tiles: tuple[str, ...]
     fans: Mapping[str, str]
@@ -196,7 +201,8 @@ class Labels:
             self.dealer, self.liangdao, self.auto, self.waits, self.wall, self.unseen, self.kong,
             self.hand_money, self.kong_money, self.total, self.win, self.draw, self.baohu, self.pays,
             self.seat_fallback, *self.by_label.values(), self.from_, self.robbed, self.next_dealer,
-            self.dealt_in, self.kong_robbed, self.liangdao_of, self.multiplier_label, self.colon, *self.tiles,
+            self.dealt_in, self.kong_robbed, self.liangdao_of, self.multiplier_label, self.match_total,
+            self.colon, *self.tiles,
             *self.fans.values(),
         )  # fmt: skip
 
@@ -226,6 +232,7 @@ ZH = Labels(
     kong_robbed=KONG_ROBBED,
     liangdao_of=LIANGDAO_OF,
     multiplier_label=MULTIPLIER_LABEL,
+    match_total=MATCH_TOTAL,
     colon="：",
     tiles=tuple(t.chinese for t in Tile),
     fans=MappingProxyType({}),
@@ -292,6 +299,7 @@ EN = Labels(
     kong_robbed="Kong robbed",
     liangdao_of="Liangdao: {name}",
     multiplier_label="Multiplier per payer",
+    match_total="Match {v}",
     colon=": ",
     tiles=tuple(_en_tile(t) for t in Tile),
     fans=MappingProxyType(_EN_FANS),
@@ -325,7 +333,7 @@ def label_strings() -> tuple[str, ...]:
     fixed = [
         DEALER, LIANGDAO, AUTO, WAITS, WALL, UNSEEN, KONG, HAND_MONEY, KONG_MONEY, TOTAL, WIN, DRAW,
         BAOHU, PAYS, SEAT_FALLBACK, FROM, ROBBED, NEXT_DEALER, DEALT_IN, KONG_ROBBED, LIANGDAO_OF, MULTIPLIER_LABEL,
-        TIMES, MINUS, NUMERALS, WAN,
+        MATCH_TOTAL, TIMES, MINUS, NUMERALS, WAN,
         *BY_LABEL.values(), *FAN_NAMES, *(tile_label(t) for t in Tile), *(k.chinese for k in MeldKind),
         "中發白", *(s for lb in _BY_LANG.values() for s in lb.strings()),
     ]  # fmt: skip

@@ -261,7 +261,10 @@ def hand_canvas(view: SeatView, lang: str = "zh_CN") -> Canvas:
 # -- the public table ------------------------------------------------------------------------------------
 
 TABLE = TileSize.TABLE
-POND_PER_ROW = 15
+POND_PER_ROW = 12
+"""Discards per pond row.  12 (not 15) keeps the picture narrow, so its tiles stay large when a
+phone shows it about 400 px wide; a pond rarely needs a second row (the wall is 44 tiles after the
+deal, shared by all seats)."""
 POND_GAP = 1
 PAD = 10
 NAME_ROW = 50
@@ -269,7 +272,8 @@ NAME_SIZE = 22
 TABLE_MARGIN = 10
 TABLE_WIDTH = 2 * TABLE_MARGIN + 2 * PAD + POND_PER_ROW * (TABLE.width + POND_GAP) - POND_GAP
 HEADER = 46
-TABLE_MELD_GAP = 8  # 14 tile slots and 4 gaps fit the pond's width exactly
+TABLE_MELD_GAP = 8
+TOTAL_SIZE = 18
 
 
 def _pond_layout(discards: Sequence[DiscardView], inner: int) -> list[tuple[int, int]]:
@@ -286,12 +290,70 @@ def _pond_layout(discards: Sequence[DiscardView], inner: int) -> list[tuple[int,
 
 
 def _pond_rows(seat: PublicSeatView, inner: int) -> int:
+    """Rows the pond needs: as many as its discards fill, at least one (an empty pond is one row)."""
     layout = _pond_layout(seat.discards, inner)
-    return max(2, layout[-1][1] + 1 if layout else 0)
+    return max(1, layout[-1][1] + 1 if layout else 0)
+
+
+def _row_stack(seat: PublicSeatView) -> int:
+    """Room above a seat's hand row for a kong's 4th tile: only when the seat has a kong."""
+    return _stack(TABLE) if any(m.kind.is_kong for m in seat.melds) else 0
+
+
+def _row_height(seat: PublicSeatView) -> int:
+    """Height of a seat's hand row: a table tile's when it shows tiles face up (melds, a 亮倒 hand),
+    else just the small backs of the hidden hand."""
+    return TABLE.height if seat.melds or seat.revealed else TileSize.TINY.height + 4
+
+
+def _hand_row_size(seat: PublicSeatView, inner: int) -> TileSize:
+    """The tile size of a seat's hand row (revealed tiles or backs, then melds): the table size if
+    the row fits ``inner`` pixels, else the small size (a 亮倒 hand with melds, or four melds)."""
+    for size in (TABLE, TileSize.SMALL):
+        step = size.width + TILE_GAP
+        if seat.revealed:
+            hand = len(seat.revealed) * step
+        else:
+            tiny = TileSize.TINY
+            hand = seat.concealed_count * (tiny.width + 1) + 4 + text_width(str(seat.concealed_count), 16)
+        if hand + len(seat.melds) * (TABLE_MELD_GAP + _meld_width(size)) <= inner:
+            return size
+    return TileSize.SMALL
+
+
+WAITS_ROW = TileSize.SMALL.height + 8
+NAME_MIN = 120
+"""Pixels of name a seat header keeps before its 亮倒 waits move to a row of their own."""
+
+
+def _waits_on_own_row(seat: PublicSeatView, view: PublicView, lb: Labels, total: int | None) -> bool:
+    """A 亮倒 seat's published waits get a row of their own under the name when the name row could
+    not hold them beside :data:`NAME_MIN` pixels of name, the badges (smallest size) and the match
+    total."""
+    if not (seat.liangdao and seat.waits):
+        return False
+    inner = TABLE_WIDTH - 2 * TABLE_MARGIN - 2 * PAD
+    need = 22 + (34 if seat.seat == view.dealer else 0) + NAME_MIN + 8
+    need += text_width(lb.liangdao, 12) + 2 * (12 // 3) + 8
+    if seat.on_auto:
+        need += text_width(lb.auto, 12) + 2 * (12 // 3) + 8
+    if total is not None:
+        need += text_width(lb.match_total.format(v=L.signed(total)), TOTAL_SIZE) + 12
+    if seat.kong_money:
+        need += text_width(L.signed(seat.kong_money), 13) + 10
+    return need + _waits_width(len(seat.waits), TileSize.SMALL, 18, lb) + 12 > inner
 
 
 def _seat_panel(
-    c: Canvas, view: PublicView, seat: PublicSeatView, name: str, top: int, height: int, active: bool, lb: Labels
+    c: Canvas,
+    view: PublicView,
+    seat: PublicSeatView,
+    name: str,
+    top: int,
+    height: int,
+    active: bool,
+    lb: Labels,
+    total: int | None,
 ) -> None:
     x0, x1 = TABLE_MARGIN, c.width - TABLE_MARGIN
     s = seat.seat
@@ -312,10 +374,18 @@ def _seat_panel(
     if seat.seat == view.dealer:
         x = _dealer_badge(c, x, cy, 13, s, lb) + 8
 
-    # right side: the published waits of a 亮倒 seat
+    # right side: the running match total, then the published waits of a 亮倒 seat
     right = x1 - PAD
+    if total is not None:
+        text = lb.match_total.format(v=L.signed(total))
+        colour = GAIN if total > 0 else LOSS if total < 0 else MUTED
+        box = c.text(right, cy, text, TOTAL_SIZE, colour, anchor="rm", role="match_total", seat=s)
+        right = box[0] - 12
     small = TileSize.SMALL
-    if seat.liangdao and seat.waits:
+    own_row = _waits_on_own_row(seat, view, lb, total)
+    if own_row:
+        _waits_block(c, x0 + PAD + 22, top + NAME_ROW - 4, seat.waits, small, s, None, 18, lb)
+    elif seat.liangdao and seat.waits:
         ww = _waits_width(len(seat.waits), small, 18, lb)
         _waits_block(c, right - ww, cy - small.height // 2, seat.waits, small, s, None, 18, lb)
         right -= ww + 12
@@ -332,7 +402,7 @@ def _seat_panel(
         return badges + (text_width(kong, size + 1) + 10 if kong else 0)
 
     # a crowded row (long English badges and many waits): smaller badges, then the kong money's value alone
-    badge_size, room = 17, right - x - 40 - 8
+    badge_size, room = 17, right - x - NAME_MIN - 8
     while badge_size > 12 and extras_width(badge_size, kong) > room:
         badge_size -= 1
     if kong and extras_width(badge_size, kong) > room:
@@ -348,20 +418,24 @@ def _seat_panel(
     if kong:
         c.text(x + 2, cy, kong, badge_size + 1, GOLD if seat.kong_money > 0 else MUTED, role="kong_money", seat=s)
 
-    # hand row: revealed (亮倒) tiles face up, else a row of backs; then the melds
-    stack = _stack(TABLE)
-    row_top = top + NAME_ROW + stack
+    # hand row: revealed (亮倒) tiles face up, else a row of backs; then the melds (smaller tiles
+    # when the row would not fit), bottoms aligned
+    inner = x1 - x0 - 2 * PAD
+    row_size = _hand_row_size(seat, inner)
+    row_top = top + NAME_ROW + (WAITS_ROW if own_row else 0) + _row_stack(seat)
+    row_h = _row_height(seat)
+    size_top = row_top + row_h - row_size.height
     x = x0 + PAD
     if seat.revealed:
-        x = _tile_row(c, x, row_top, seat.revealed, TABLE, s, role="revealed")
+        x = _tile_row(c, x, size_top, seat.revealed, row_size, s, role="revealed")
     else:
         tiny = TileSize.TINY
         for i in range(seat.concealed_count):
-            c.tile(x + i * (tiny.width + 1), row_top + TABLE.height - tiny.height, None, tiny, role="hidden", seat=s)
+            c.tile(x + i * (tiny.width + 1), row_top + row_h - tiny.height, None, tiny, role="hidden", seat=s)
         x += seat.concealed_count * (tiny.width + 1)
         c.text(
             x + 4,
-            row_top + TABLE.height - tiny.height // 2,
+            row_top + row_h - tiny.height // 2,
             str(seat.concealed_count),
             16,
             MUTED,
@@ -370,11 +444,10 @@ def _seat_panel(
         )
         x += 4 + text_width(str(seat.concealed_count), 16)
     for meld in seat.melds:
-        x = _meld(c, x + TABLE_MELD_GAP, row_top, meld, TABLE, s)
+        x = _meld(c, x + TABLE_MELD_GAP, size_top, meld, row_size, s)
 
     # the pond, on a darker strip
-    pond_top = row_top + TABLE.height + 8
-    inner = x1 - x0 - 2 * PAD
+    pond_top = row_top + row_h + 8
     pond_bottom = top + height - PAD + 4
     c.rect((x0 + PAD - 4, pond_top - 4, x1 - PAD + 4, pond_bottom), POND_BG, radius=6, role="pond_area", seat=s)
     layout = _pond_layout(seat.discards, inner)
@@ -397,16 +470,22 @@ def _seat_panel(
         )
 
 
-def _panel_height(seat: PublicSeatView) -> int:
+def _panel_height(seat: PublicSeatView, view: PublicView, lb: Labels, total: int | None) -> int:
     inner = TABLE_WIDTH - 2 * TABLE_MARGIN - 2 * PAD
     rows = _pond_rows(seat, inner)
-    return NAME_ROW + _stack(TABLE) + TABLE.height + 8 + rows * (TABLE.height + 4) - 4 + PAD + 4
+    waits = WAITS_ROW if _waits_on_own_row(seat, view, lb, total) else 0
+    return NAME_ROW + waits + _row_stack(seat) + _row_height(seat) + 8 + rows * (TABLE.height + 4) - 4 + PAD + 4
 
 
-def table_canvas(view: PublicView, names: Sequence[str], lang: str = "zh_CN") -> Canvas:
+def table_canvas(
+    view: PublicView, names: Sequence[str], lang: str = "zh_CN", totals: Sequence[int] | None = None
+) -> Canvas:
     """The public table picture in ``lang`` (see :func:`render.render_table`)."""
     lb = L.labels_for(lang)
-    heights = [_panel_height(s) for s in view.seats]
+    if totals is not None and len(totals) != len(view.seats):
+        raise ValueError(f"{len(totals)} match totals for {len(view.seats)} seats")
+    seat_totals: list[int | None] = list(totals) if totals is not None else [None] * len(view.seats)
+    heights = [_panel_height(s, view, lb, seat_totals[s.seat]) for s in view.seats]
     height = HEADER + sum(heights) + 8 * len(heights) + TABLE_MARGIN - 8 + 8
     c = Canvas(TABLE_WIDTH, height, FELT)
     cy = HEADER // 2 + 2
@@ -416,7 +495,9 @@ def table_canvas(view: PublicView, names: Sequence[str], lang: str = "zh_CN") ->
     active = _active(view)
     top = HEADER
     for seat, ph in zip(view.seats, heights, strict=True):
-        _seat_panel(c, view, seat, _name(names, seat.seat, lb), top, ph, seat.seat in active, lb)
+        _seat_panel(
+            c, view, seat, _name(names, seat.seat, lb), top, ph, seat.seat in active, lb, seat_totals[seat.seat]
+        )
         top += ph + 8
     return c
 

@@ -449,7 +449,8 @@ class Presenter:
         tr = self.tables.tr(live.group_lang)
         view = game.public_view(state)
         names = self.display_names(live)
-        key = table_key(view, names, live.group_lang)
+        totals = await self._totals(live)
+        key = table_key(view, names, live.group_lang, totals)
         caption = table_caption(tr, hand_no=hand.hand_no, view=view, names=names)
         desired = Shown(key, caption, ())
         if live.table_shown == desired:
@@ -459,7 +460,7 @@ class Presenter:
             if live.table_file is not None and live.table_file[0] == key:
                 photo = live.table_file[1]
             else:
-                photo = await self.pictures.table(view, names, lang=live.group_lang)
+                photo = await self.pictures.table(view, names, lang=live.group_lang, totals=totals)
             sent = await self.sender.edit_media(live.row.chat_id, msg_id, photo, caption)
         else:
             sent = await self.sender.edit_caption(live.row.chat_id, msg_id, caption)
@@ -490,9 +491,10 @@ class Presenter:
         tr = self.tables.tr(live.group_lang)
         view = game.public_view(state)
         names = self.display_names(live)
-        key = table_key(view, names, live.group_lang)
+        totals = await self._totals(live)
+        key = table_key(view, names, live.group_lang, totals)
         caption = table_caption(tr, hand_no=hand.hand_no, view=view, names=names, started=started)
-        photo = await self.pictures.table(view, names, lang=live.group_lang)
+        photo = await self.pictures.table(view, names, lang=live.group_lang, totals=totals)
         sent = await self.sender.send_photo(live.row.chat_id, photo, caption)
         live.table_last_edit = self.clock()
         if sent.ok and sent.message_id is not None:
@@ -566,9 +568,21 @@ class Presenter:
         return ok and table_ok
 
     async def _totals(self, live: LiveTable) -> list[int]:
-        totals = [0, 0, 0]
+        """Each seat's running match total at this table: the sum of its ledger deltas (points of
+        底金, every hand so far, /void corrections included), one entry per seat of the rules
+        (``rules.players``).  Read from the store once per hand and once more when the hand is
+        over (the ledger changes only then, or by a /void, which shows from the next picture of
+        a new hand on)."""
+        state, hand = live.state, live.hand
+        n = state.rules.players if state is not None else len(live.names())
+        key = (hand.hand_no if hand is not None else 0, state is not None and state.result is not None, n)
+        if live.totals is not None and live.totals[0] == key:
+            return list(live.totals[1])
+        totals = [0] * n
         for r in await self.store.ledger_of_table(live.table_id):
-            totals[r.seat] += r.delta
+            if 0 <= r.seat < n:
+                totals[r.seat] += r.delta
+        live.totals = (key, tuple(totals))
         return totals
 
     # -- group: notices --------------------------------------------------------------------------

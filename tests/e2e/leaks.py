@@ -93,7 +93,9 @@ class SpyPictures:
     async def hand(self, view: SeatView, lang: str = "zh_CN") -> bytes:
         return self._png("hand", view)
 
-    async def table(self, view: PublicView, names: Sequence[str], lang: str = "zh_CN") -> bytes:
+    async def table(
+        self, view: PublicView, names: Sequence[str], lang: str = "zh_CN", totals: Sequence[int] | None = None
+    ) -> bytes:
         return self._png("table", view)
 
     async def reveal(self, view: PublicView, seat: int, names: Sequence[str], lang: str = "zh_CN") -> bytes:

@@ -131,6 +131,11 @@ def test_english_table_crowded_and_with_empty_names(demo: Demo) -> None:
     crowded_c = table_canvas(crowded(demo.table), demo.names, "en")
     assert {"Liangdao", "Auto"} <= {p.text for p in crowded_c.find("badge_text")}
     kongs = {p.text for p in crowded_c.find("kong_money")}
+    # the nine waits now take a row of their own, so the name row keeps the label; with long match
+    # totals as well it is crowded again and keeps the value only
+    assert kongs == {"Kong −123"}
+    totals_c = table_canvas(crowded(demo.table), ("W" * 40,) * 3, "en", totals=[-123456789, 0, 123456789])
+    kongs = {p.text for p in totals_c.find("kong_money")}
     assert "−123" in kongs and kongs <= {"−123", "Kong −123"}, "a crowded row keeps the value only"
     kong_c = table_canvas(dataclasses.replace(demo.table, seats=tuple(
         dataclasses.replace(s, kong_money=-123) for s in demo.table.seats)), demo.names, "en")  # fmt: skip

@@ -27,7 +27,7 @@ from render import (
     render_table,
 )
 from render.__main__ import main as cli_main
-from render.art import GOLD, TileState
+from render.art import GOLD, TileSize, TileState
 from render.canvas import Canvas, Placed
 from render.demo import DEMO_NAMES, Demo, demo_views
 from render.pictures import (
@@ -201,7 +201,58 @@ def test_unseen_counts_never_double_count_claimed_discards(demo: Demo) -> None:
 def test_table_size_and_limits(demo: Demo) -> None:
     img = render_table(demo.table, demo.names)
     assert_photo_limits(img)
-    assert 600 <= img.width <= 800 and 700 <= img.height <= 1000
+    assert img.width == 579 and 600 <= img.height <= 760
+    # shown 400 px wide on a phone, a pond tile is at least 30 px wide
+    (tile, *_) = table_canvas(demo.table, demo.names).find("pond")
+    assert (tile.box[2] - tile.box[0]) * 400 / img.width >= 30
+
+
+def test_table_ponds_take_only_the_rows_they_fill(demo: Demo) -> None:
+    """No empty pond rows: an empty pond is one row, 12 discards one row, 13 two rows."""
+    empty = dataclasses.replace(demo.table, seats=tuple(dataclasses.replace(s, discards=()) for s in demo.table.seats))
+    base = table_canvas(empty, demo.names)
+
+    def with_pond(n: int) -> Canvas:
+        seats = list(empty.seats)
+        seats[1] = dataclasses.replace(seats[1], discards=tuple(DiscardView(Tile.P1) for _ in range(n)))
+        return table_canvas(dataclasses.replace(empty, seats=tuple(seats)), demo.names)
+
+    def panel_height(c: Canvas, seat: int) -> int:
+        box = c.find("panel", seat=seat)[0].box
+        return box[3] - box[1]
+
+    one_row = panel_height(base, 1)
+    assert panel_height(with_pond(12), 1) == one_row
+    assert panel_height(with_pond(13), 1) == one_row + TileSize.TABLE.height + 4
+    assert with_pond(13).height == base.height + TileSize.TABLE.height + 4
+    # a seat without a kong has no room reserved for a kong's fourth tile
+    assert panel_height(base, 1) < panel_height(base, 0)  # seat 0 has 暗杠 2222s
+    for s in range(3):
+        pond = base.find("pond_area", seat=s)[0].box
+        assert pond[3] - pond[1] <= TileSize.TABLE.height + 12
+
+
+@pytest.mark.parametrize("lang", ["zh_CN", "en"])
+def test_table_shows_each_seats_running_match_total(demo: Demo, lang: str) -> None:
+    c = table_canvas(demo.table, demo.names, lang, totals=[12, -20, 0])
+    label = "累计{v}" if lang == "zh_CN" else "Match {v}"
+    assert [(p.seat, p.text) for p in c.find("match_total")] == [
+        (0, label.format(v="+12")),
+        (1, label.format(v="−20")),
+        (2, label.format(v="0")),
+    ]
+    for p in c.find("match_total"):
+        assert inside(p.box, c.find("panel", seat=p.seat)[0].box)
+        for other in c.placed:
+            if other.seat == p.seat and other.role not in ("panel", "match_total", "name_box"):
+                assert not boxes_overlap(p.box, other.box), other
+    gain = region(c, c.find("match_total", seat=0)[0].box).reshape(-1, 3)
+    loss = region(c, c.find("match_total", seat=1)[0].box).reshape(-1, 3)
+    assert ((gain[:, 0] > 200) & (gain[:, 1] < 170)).any(), "gains are red"
+    assert ((loss[:, 1] > 200) & (loss[:, 0] < 170)).any(), "losses are green"
+    assert table_canvas(demo.table, demo.names, lang).find("match_total") == []
+    with pytest.raises(ValueError, match="2 match totals for 3 seats"):
+        render_table(demo.table, demo.names, lang, totals=[1, -1])
 
 
 def test_table_turn_marker_is_gold_only_for_the_seat_to_act(demo: Demo) -> None:
