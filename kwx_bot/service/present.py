@@ -285,6 +285,7 @@ class Presenter:
             tr, title=live.title, hand_no=live.hand.hand_no, view=view, legal=legal, names=live.names(),
             on_auto=seat.automatic and not over, ui=ui, ui_tile=seat.ui_tile if ui_valid else None, danger=danger,
             result_delta=state.result.deltas[seat.seat] if state.result is not None else None,
+            events=live.events,
         )  # fmt: skip
         if seat.automatic and not over:
             markup: Keyboard | None = take_back_keyboard(tr, live.table_id, 0) if seat.can_pm else None

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from engine.analysis import waits as waits_of
-from engine.game import Action, ActionKind
-from engine.tiles import Tile, counts_of
+from engine.game import Action, ActionKind, Discarded, Event, Konged, Ponged
+from engine.tiles import MeldKind, Tile, counts_of
 from engine.views import HandResultView, PublicView, SeatView, WinView
 
 from .i18n import Translator
@@ -27,6 +27,7 @@ __all__ = [
     "lobby_text",
     "result_caption",
     "reveal_caption",
+    "since_last_turn",
     "table_caption",
 ]
 
@@ -96,6 +97,54 @@ def liangdao_waits(view: SeatView, discard: Tile) -> list[Tile]:
         return []
 
 
+def since_last_turn(
+    tr: Translator, events: Sequence[Event], seat: int, names: Sequence[str], *, last_discard: bool = True
+) -> list[str]:
+    """What happened at the table since ``seat``'s previous turn, for its hand caption: the other
+    seats' claims and kongs and 亮倒 declarations in order (a 暗杠 without its tile: it is
+    concealed), then (with ``last_discard``) the last discard and who made it.
+
+    "Since the previous turn" means after the seat's own last discard (or since the deal, if it
+    has not discarded yet); moves of the seat itself are not repeated.  Only public facts are
+    named (docs/rules.md §A9.2 for a 亮倒 hand; no concealed tile ever).
+    """
+    _ = tr.gettext
+    start = 0
+    for i, e in enumerate(events):
+        if isinstance(e, Discarded) and e.seat == seat:
+            start = i + 1
+    lines: list[str] = []
+    last: Discarded | None = None
+    for e in events[start:]:
+        if isinstance(e, Discarded):
+            last = e if e.seat != seat else None
+            if e.liangdao and e.seat != seat:
+                lines.append(_("{name} declared liangdao.").format(name=name(names[e.seat])))
+        elif isinstance(e, Ponged) and e.seat != seat:
+            lines.append(
+                _("{name} ponged {tile} from {other}.").format(
+                    name=name(names[e.seat]), tile=tile_label(e.tile, tr), other=name(names[e.from_seat])
+                )
+            )
+        elif isinstance(e, Konged) and e.seat != seat:
+            who = name(names[e.seat])
+            if e.kind is MeldKind.CONCEALED_KONG:
+                lines.append(_("{name} declared a concealed kong.").format(name=who))
+            elif e.kind is MeldKind.ADDED_KONG:
+                lines.append(_("{name} added a kong of {tile}.").format(name=who, tile=tile_label(e.tile, tr)))
+            else:
+                lines.append(
+                    _("{name} konged {tile} from {other}.").format(
+                        name=who, tile=tile_label(e.tile, tr), other=name(names[e.from_seat or 0])
+                    )
+                )
+    if last is not None and last_discard:
+        lines.append(
+            _("Last discard: {tile} by {name}.").format(tile=tile_label(last.tile, tr), name=name(names[last.seat]))
+        )
+    return lines
+
+
 def hand_caption(
     tr: Translator,
     *,
@@ -109,13 +158,25 @@ def hand_caption(
     ui_tile: Tile | None,
     danger: set[Tile],
     result_delta: int | None = None,
+    events: Sequence[Event] = (),
 ) -> str:
-    """The caption of a player's private hand message."""
+    """The caption of a player's private hand message.
+
+    When the player has something to do (their turn, or a claim on a discard), it first says what
+    happened since their previous turn (:func:`since_last_turn` over the hand's ``events``: claims,
+    kongs, 亮倒, the last discard and who made it), then whose turn it is (``Your turn``, or whose
+    discard awaits their call).  While the player only waits, the caption stays as it is, so that
+    other players' routine turns cost no edit of every hand message (docs/architecture.md §4
+    "Presentation"); it is brought up to date by the next edit the player's own situation makes.
+    """
     _ = tr.gettext
     pub = view.public
     me = pub.seats[view.seat]
     lines = [_("Hand {n} · {title}").format(n=hand_no, title=name(title, 32))]
     kinds = {a.kind for a in legal}
+    if legal and result_delta is None and not on_auto:
+        # a claim's own line names the discard on the table: no second "last discard"
+        lines.extend(since_last_turn(tr, events, view.seat, names, last_discard=ActionKind.PASS not in kinds))
     if result_delta is not None:
         lines.append(_("<b>The hand is over.</b> Your points: {delta}").format(delta=signed(result_delta)))
     elif on_auto:
