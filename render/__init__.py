@@ -18,13 +18,14 @@ from engine.views import PublicView, SeatView
 
 from .art import TileSize, TileState, warm_cache
 from .labels import LANGUAGES
-from .pictures import hand_canvas, result_canvas, reveal_canvas, table_canvas
+from .pictures import HandTiles, hand_canvas, result_canvas, reveal_canvas, table_canvas
 
 __all__ = [
     "LANGUAGES",
     "PHOTO_MAX_BYTES",
     "PHOTO_MAX_RATIO",
     "PHOTO_MAX_SIDES",
+    "HandTiles",
     "TileSize",
     "TileState",
     "encode",
@@ -94,7 +95,9 @@ def render_reveal(view: PublicView, seat: int, names: Sequence[str], lang: str =
     return reveal_canvas(view, seat, names, lang).image
 
 
-def render_result(view: PublicView, names: Sequence[str], lang: str = "zh_CN") -> Image.Image:
+def render_result(
+    view: PublicView, names: Sequence[str], lang: str = "zh_CN", hands: Sequence[HandTiles] | None = None
+) -> Image.Image:
     """The hand result picture from ``view.result`` (:class:`engine.views.HandResultView`), labels
     and 番 names in ``lang`` (English 番 names are the bot's ``/calc`` names).
 
@@ -110,9 +113,14 @@ def render_result(view: PublicView, names: Sequence[str], lang: str = "zh_CN") -
     the 庄 disc marks this hand's dealer (``view.dealer``), a red 点炮 badge the discarder of a
     discard win (被抢杠 the robbed seat); a last line names the next dealer (``下局庄家：X``).
 
-    Raises ValueError if ``view.result`` is None or ``lang`` is not in :data:`LANGUAGES`.
+    With ``hands`` (one :data:`HandTiles` per seat: concealed tiles and melds, the hand being over
+    they are public), every seat not shown above (neither a winner nor a 荒庄 亮倒 seat) gets a row
+    between the blocks and the payments: its name, its concealed tiles and its melds face up.
+
+    Raises ValueError if ``view.result`` is None, ``hands`` is not one per seat, or ``lang`` is
+    not in :data:`LANGUAGES`.
     """
-    return result_canvas(view, names, lang).image
+    return result_canvas(view, names, lang, hands).image
 
 
 def encode(image: Image.Image, fmt: str = "png") -> bytes:

@@ -38,9 +38,9 @@ def main(argv: list[str] | None = None) -> int:
     d = engine_demo(args.seed) if args.source == "engine" else demo_views(args.seed)
     pictures = {
         "hand": render_hand(d.hand),
-        "table": render_table(d.table, d.names),
+        "table": render_table(d.table, d.names, totals=d.totals),
         "reveal": render_reveal(d.reveal, d.reveal_seat, d.names),
-        "result": render_result(d.result, d.names),
+        "result": render_result(d.result, d.names, hands=d.hands),
         "draw": render_result(d.draw, d.names),
     }
     for name, image in pictures.items():

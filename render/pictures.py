@@ -12,6 +12,7 @@ All pictures are RGB on a dark felt background and stay far inside Telegram's ph
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from engine.tiles import MeldKind, Tile
 from engine.views import DiscardView, HandResultView, MeldView, PublicSeatView, PublicView, SeatView, WinView
@@ -22,7 +23,7 @@ from .canvas import Canvas, Placed
 from .labels import Labels
 from .text import clean_name, fit, text_width
 
-__all__ = ["hand_canvas", "result_canvas", "reveal_canvas", "table_canvas", "unseen_counts"]
+__all__ = ["HandTiles", "hand_canvas", "result_canvas", "reveal_canvas", "table_canvas", "unseen_counts"]
 
 # -- palette and metrics ---------------------------------------------------------------------------
 FELT: RGB = (22, 86, 58)
@@ -306,13 +307,28 @@ def _row_height(seat: PublicSeatView) -> int:
     return TABLE.height if seat.melds or seat.revealed else TileSize.TINY.height + 4
 
 
-def _hand_row_size(seat: PublicSeatView, inner: int) -> TileSize:
-    """The tile size of a seat's hand row (revealed tiles or backs, then melds): the table size if
-    the row fits ``inner`` pixels, else the small size (a 亮倒 hand with melds, or four melds)."""
+def _final_seats(view: PublicView) -> tuple[tuple[PublicSeatView, ...], dict[int, WinView]]:
+    """The seats as the table picture draws them, and the winners by seat: once a hand is won, a
+    winner's hand is public (its ``WinView``), so it is drawn face up -- concealed tiles, then the
+    winning tile (last in ``revealed``), then the melds."""
+    wins = {w.seat: w for w in view.result.winners} if view.result is not None else {}
+    seats = tuple(
+        replace(s, revealed=(*wins[s.seat].concealed, wins[s.seat].win_tile), melds=wins[s.seat].melds)
+        if s.seat in wins
+        else s
+        for s in view.seats
+    )
+    return seats, wins
+
+
+def _hand_row_size(seat: PublicSeatView, inner: int, extra: int = 0) -> TileSize:
+    """The tile size of a seat's hand row (revealed tiles or backs, then melds; ``extra`` pixels of
+    gaps): the table size if the row fits ``inner`` pixels, else the small size (a 亮倒 hand with
+    melds, or four melds)."""
     for size in (TABLE, TileSize.SMALL):
         step = size.width + TILE_GAP
         if seat.revealed:
-            hand = len(seat.revealed) * step
+            hand = len(seat.revealed) * step + extra
         else:
             tiny = TileSize.TINY
             hand = seat.concealed_count * (tiny.width + 1) + 4 + text_width(str(seat.concealed_count), 16)
@@ -337,6 +353,9 @@ def _waits_on_own_row(seat: PublicSeatView, view: PublicView, lb: Labels, total:
     need += text_width(lb.liangdao, 12) + 2 * (12 // 3) + 8
     if seat.on_auto:
         need += text_width(lb.auto, 12) + 2 * (12 // 3) + 8
+    for w in view.result.winners if view.result is not None else ():
+        if w.seat == seat.seat:
+            need += text_width(lb.by_label.get(w.by, w.by), 12) + 2 * (12 // 3) + 8
     if total is not None:
         need += text_width(lb.match_total.format(v=L.signed(total)), TOTAL_SIZE) + 12
     if seat.kong_money:
@@ -354,7 +373,10 @@ def _seat_panel(
     active: bool,
     lb: Labels,
     total: int | None,
+    win: WinView | None = None,
 ) -> None:
+    """One seat's panel of the table picture; ``win``: the seat won this (finished) hand -- its
+    ``revealed`` then ends with the winning tile, which is drawn apart and highlighted."""
     x0, x1 = TABLE_MARGIN, c.width - TABLE_MARGIN
     s = seat.seat
     c.rect(
@@ -395,6 +417,8 @@ def _seat_panel(
         extras.append((lb.liangdao, GOLD, DARK))
     if seat.on_auto:
         extras.append((lb.auto, BADGE_GREY, TEXT))
+    if win is not None:
+        extras.insert(0, (lb.by_label.get(win.by, win.by), GOLD, DARK))
     kong = lb.kong.format(v=L.signed(seat.kong_money)) if seat.kong_money else ""
 
     def extras_width(size: int, kong: str) -> int:
@@ -421,12 +445,16 @@ def _seat_panel(
     # hand row: revealed (亮倒) tiles face up, else a row of backs; then the melds (smaller tiles
     # when the row would not fit), bottoms aligned
     inner = x1 - x0 - 2 * PAD
-    row_size = _hand_row_size(seat, inner)
+    row_size = _hand_row_size(seat, inner, TABLE_MELD_GAP if win is not None else 0)
     row_top = top + NAME_ROW + (WAITS_ROW if own_row else 0) + _row_stack(seat)
     row_h = _row_height(seat)
     size_top = row_top + row_h - row_size.height
     x = x0 + PAD
-    if seat.revealed:
+    if win is not None:
+        x = _tile_row(c, x, size_top, seat.revealed[:-1], row_size, s, role="revealed")
+        x += TABLE_MELD_GAP + (TILE_GAP if len(seat.revealed) > 1 else 0)
+        x = c.tile(x, size_top, win.win_tile, row_size, TileState.HIGHLIGHT, role="win_tile", seat=s)[2]
+    elif seat.revealed:
         x = _tile_row(c, x, size_top, seat.revealed, row_size, s, role="revealed")
     else:
         tiny = TileSize.TINY
@@ -452,8 +480,12 @@ def _seat_panel(
     c.rect((x0 + PAD - 4, pond_top - 4, x1 - PAD + 4, pond_bottom), POND_BG, radius=6, role="pond_area", seat=s)
     layout = _pond_layout(seat.discards, inner)
     last = view.last_discard
+    winners = view.result.winners if view.result is not None else ()
+    won_on = {w.win_tile for w in winners if w.by == "discard" and w.from_seat == s}
     for i, (d, (dx, row)) in enumerate(zip(seat.discards, layout, strict=True)):
-        is_last = last is not None and last[0] == s and i == len(seat.discards) - 1 and last[1] == d.tile
+        final = i == len(seat.discards) - 1
+        won = final and d.tile in won_on  # the discard a winner took: the winning tile
+        is_last = won or (last is not None and last[0] == s and final and last[1] == d.tile)
         state = TileState.HIGHLIGHT if is_last else TileState.DIM if d.claimed else TileState.NORMAL
         y = pond_top + row * (TABLE.height + 4)
         if d.liangdao:
@@ -465,7 +497,7 @@ def _seat_panel(
             TABLE,
             state,
             rotated=d.liangdao,
-            role="last_discard" if is_last else "pond",
+            role="win_discard" if won else "last_discard" if is_last else "pond",
             seat=s,
         )
 
@@ -485,7 +517,8 @@ def table_canvas(
     if totals is not None and len(totals) != len(view.seats):
         raise ValueError(f"{len(totals)} match totals for {len(view.seats)} seats")
     seat_totals: list[int | None] = list(totals) if totals is not None else [None] * len(view.seats)
-    heights = [_panel_height(s, view, lb, seat_totals[s.seat]) for s in view.seats]
+    seats, wins = _final_seats(view)
+    heights = [_panel_height(s, view, lb, seat_totals[s.seat]) for s in seats]
     height = HEADER + sum(heights) + 8 * len(heights) + TABLE_MARGIN - 8 + 8
     c = Canvas(TABLE_WIDTH, height, FELT)
     cy = HEADER // 2 + 2
@@ -494,10 +527,10 @@ def table_canvas(
     c.text(TABLE_MARGIN + PAD + tiny.width + 10, cy, lb.wall.format(n=view.wall_remaining), 22, TEXT, role="wall")
     active = _active(view)
     top = HEADER
-    for seat, ph in zip(view.seats, heights, strict=True):
-        _seat_panel(
-            c, view, seat, _name(names, seat.seat, lb), top, ph, seat.seat in active, lb, seat_totals[seat.seat]
-        )
+    for seat, ph in zip(seats, heights, strict=True):
+        name = _name(names, seat.seat, lb)
+        total = seat_totals[seat.seat]
+        _seat_panel(c, view, seat, name, top, ph, seat.seat in active, lb, total, wins.get(seat.seat))
         top += ph + 8
     return c
 
@@ -715,6 +748,55 @@ def _liangdao_height(ps: PublicSeatView) -> int:
     return 44 + stack + TABLE.height + 12
 
 
+HandTiles = tuple[tuple[Tile, ...], tuple[MeldView, ...]]
+"""One seat's whole hand at the end of a hand: its concealed tiles and its melds (every tile face
+up, 暗杠 included)."""
+
+SHOWN_NAME_W = 170
+"""Width of the name column of the result picture's hands section."""
+
+
+def _shown_seats(view: PublicView, hands: Sequence[HandTiles] | None) -> list[int]:
+    """Seats whose hands the result picture adds face up: every seat not already shown (a winner's
+    hand is in its block, a 亮倒 seat's in the 荒庄 blocks)."""
+    if hands is None or view.result is None:
+        return []
+    if len(hands) != len(view.seats):
+        raise ValueError(f"{len(hands)} hands for {len(view.seats)} seats")
+    if view.result.outcome == "win":
+        done = {w.seat for w in view.result.winners}
+    else:
+        done = {s.seat for s in view.seats if s.liangdao and s.revealed}
+    return [s.seat for s in view.seats if s.seat not in done]
+
+
+def _shown_height(hand: HandTiles) -> int:
+    stack = _stack(TABLE) if any(m.kind.is_kong for m in hand[1]) else 0
+    return stack + TABLE.height + 12
+
+
+def _draw_shown_hand(c: Canvas, top: int, seat: int, hand: HandTiles, names: Sequence[str], lb: Labels) -> None:
+    """One row of the hands section: the name, then the concealed tiles and the melds face up."""
+    concealed, melds = hand
+    stack = _stack(TABLE) if any(m.kind.is_kong for m in melds) else 0
+    row_top = top + stack
+    c.text(
+        MARGIN + 8,
+        row_top + TABLE.height // 2,
+        _name(names, seat, lb),
+        20,
+        TEXT,
+        max_width=SHOWN_NAME_W - 16,
+        role="shown_name",
+        seat=seat,
+        raw=True,
+    )
+    x = _tile_row(c, MARGIN + SHOWN_NAME_W, row_top, concealed, TABLE, seat, role="shown_hand")
+    for meld in melds:
+        face_up = MeldView(meld.kind, meld.tile, meld.source)
+        x = _meld(c, x + GROUP_GAP, row_top, face_up, TABLE, seat, role="shown_meld")
+
+
 PAY_ROW = 38
 PAY_SIZE = 22
 
@@ -777,7 +859,9 @@ def _draw_payments(
             )
 
 
-def result_canvas(view: PublicView, names: Sequence[str], lang: str = "zh_CN") -> Canvas:
+def result_canvas(
+    view: PublicView, names: Sequence[str], lang: str = "zh_CN", hands: Sequence[HandTiles] | None = None
+) -> Canvas:
     """The hand result picture in ``lang`` (see :func:`render.render_result`)."""
     lb = L.labels_for(lang)
     result = view.result
@@ -793,9 +877,12 @@ def result_canvas(view: PublicView, names: Sequence[str], lang: str = "zh_CN") -
         if draw
         else [_winner_height(w, view, names, inner, lb) for w in result.winners]
     )
+    shown = _shown_seats(view, hands)
+    shown_h = [_shown_height(hands[s]) for s in shown] if hands is not None else []
+    shown_total = sum(shown_h) + 12 if shown else 0
     n = len(view.seats)
     pay_h = PAY_ROW * (n + 1) + 8
-    height = MARGIN + head + sum(b + 10 for b in blocks) + pay_h + 34 + MARGIN
+    height = MARGIN + head + sum(b + 10 for b in blocks) + shown_total + pay_h + 34 + MARGIN
     c = Canvas(width, height, FELT)
     c.text(MARGIN, MARGIN + head // 2, lb.draw if draw else lb.win, 36, GOLD, role="title")
     top = MARGIN + head
@@ -814,6 +901,13 @@ def result_canvas(view: PublicView, names: Sequence[str], lang: str = "zh_CN") -
             )
             _draw_winner(c, top, win, view, names, lb)
             top += bh + 10
+    if shown and hands is not None:
+        c.rect((MARGIN - 6, top - 4, width - MARGIN + 6, top + shown_total - 8), PANEL, radius=10, role="hands_panel")
+        y = top + 4
+        for seat, sh in zip(shown, shown_h, strict=True):
+            _draw_shown_hand(c, y, seat, hands[seat], names, lb)
+            y += sh
+        top += shown_total
     _draw_payments(c, top, view, result, names, n, lb)
     c.text(
         MARGIN,

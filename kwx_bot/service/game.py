@@ -44,7 +44,7 @@ from engine.game import (
 )
 from engine.rules import KNOWN_OPTIONS, PRESETS, RuleError, RuleSet
 from engine.tiles import NotationError, Tile, parse_tile, parse_tiles
-from engine.views import HandResultView, PublicView, SeatView
+from engine.views import HandResultView, MeldView, PublicView, SeatView
 
 from . import players
 
@@ -219,14 +219,35 @@ def timeout_action(state: State, seat: int) -> Action:
     return acts[0]
 
 
+HandTiles = tuple[tuple[Tile, ...], tuple[MeldView, ...]]
+"""One seat's whole hand: concealed tiles (sorted) and melds with every tile (as
+:data:`render.HandTiles`)."""
+
+
+def all_hands(state: State) -> tuple[HandTiles, ...]:
+    """Every seat's whole hand once the hand is over -- public then, shown face up on the result
+    picture (docs/architecture.md §5 "Result").  Raises ValueError while the hand is being played:
+    concealed tiles never leave a seat's own view before the end."""
+    if state.result is None:
+        raise ValueError("the hand is not over: its concealed tiles are private")
+    out = []
+    for seat in range(len(state.seats)):
+        v = view_for(state, seat)
+        tiles = v.concealed + ((v.drawn,) if v.drawn is not None else ())
+        out.append((tiles, v.melds))
+    return tuple(out)
+
+
 __all__ += [
     "NUM_SEATS",
     "Discarded",
     "HandEnded",
     "HandResultView",
     "HandStarted",
+    "HandTiles",
     "PublicView",
     "SeatView",
     "Tile",
+    "all_hands",
     "timeout_action",
 ]

@@ -31,9 +31,9 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
-from .game import PublicView, SeatView
+from .game import HandTiles, PublicView, SeatView
 
-__all__ = ["Pictures", "RenderPictures", "default_render_processes", "hand_key", "table_key"]
+__all__ = ["HandTiles", "Pictures", "RenderPictures", "default_render_processes", "hand_key", "table_key"]
 
 log = logging.getLogger("kwx.pictures")
 
@@ -94,8 +94,10 @@ class Pictures(Protocol):
         """The public 亮倒 reveal picture of ``seat``."""
         ...
 
-    async def result(self, view: PublicView, names: Sequence[str], lang: str = "zh_CN") -> bytes:
-        """The end-of-hand result picture."""
+    async def result(
+        self, view: PublicView, names: Sequence[str], lang: str = "zh_CN", hands: Sequence[HandTiles] | None = None
+    ) -> bytes:
+        """The end-of-hand result picture, with every seat's hand face up (``hands``, one per seat)."""
         ...
 
 
@@ -149,6 +151,8 @@ class RenderPictures:
         """See :func:`render.render_reveal`."""
         return await self._run("render_reveal", lang, view, seat, list(names))
 
-    async def result(self, view: PublicView, names: Sequence[str], lang: str = "zh_CN") -> bytes:
+    async def result(
+        self, view: PublicView, names: Sequence[str], lang: str = "zh_CN", hands: Sequence[HandTiles] | None = None
+    ) -> bytes:
         """See :func:`render.render_result`."""
-        return await self._run("render_result", lang, view, list(names))
+        return await self._run("render_result", lang, view, list(names), hands=None if hands is None else list(hands))

@@ -552,7 +552,7 @@ class Presenter:
                 caption = result_caption(
                     tr, hand_no=hand.hand_no, result=event.result, names=names, totals=totals, liangdao=liangdao
                 )
-                photo = await self.pictures.result(view, names, lang=live.group_lang)
+                photo = await self.pictures.result(view, names, lang=live.group_lang, hands=game.all_hands(state))
                 markup = next_hand_keyboard(tr, live.table_id, live.row.seq)
                 sent = await self.sender.send_photo(live.row.chat_id, photo, caption, markup)
                 if sent.ok and sent.message_id is not None:

@@ -3,9 +3,10 @@
 All return HTML (names escaped by :func:`kwx_bot.words.texts.name`) within Telegram's limits (captions
 <= 1024 characters: names are truncated, lists are short).  Private captions never mention another
 seat's concealed tiles; group captions never mention any concealed tile except the revealed hand of
-a 亮倒 seat (public by the rules, docs/rules.md §A9.2) and winners' hands after the hand (in the pictures).
-Captions of hand messages show only what changes with the player's own situation (turn, claim,
-waits), so other players' routine turns do not force an edit of everybody's message.
+a 亮倒 seat (public by the rules, docs/rules.md §A9.2) and every hand after the hand (in the result picture).
+Captions of hand messages change only with the player's own situation (turn, claim, waits), so
+other players' routine turns do not force an edit of everybody's message; when the player has
+something to do, the caption also tells what happened since their previous turn.
 """
 
 from __future__ import annotations

@@ -38,10 +38,12 @@ async def test_live_table_edits_are_spaced_and_catch_up(kwx):
 
 
 class TotalsPictures(TinyPictures):
-    """Records the running match totals each table picture was drawn with."""
+    """Records the running match totals each table picture was drawn with, and the hands each
+    result picture shows."""
 
     def __init__(self) -> None:
         self.totals: list[list[int] | None] = []
+        self.hands: list[list[Any] | None] = []
 
     async def table(
         self, view: Any, names: Sequence[str], lang: str = "zh_CN", totals: Sequence[int] | None = None
@@ -49,8 +51,14 @@ class TotalsPictures(TinyPictures):
         self.totals.append(None if totals is None else list(totals))
         return await super().table(view, names, lang, totals)
 
+    async def result(
+        self, view: Any, names: Sequence[str], lang: str = "zh_CN", hands: Sequence[Any] | None = None
+    ) -> bytes:
+        self.hands.append(None if hands is None else list(hands))
+        return await super().result(view, names, lang, hands)
 
-async def test_the_table_picture_shows_each_seats_running_match_total_from_the_ledger(kwx):
+
+async def test_table_pictures_show_match_totals_and_the_result_every_hand(kwx):
     kwx.pictures = spy = TotalsPictures()
     scenario = load("d05_liangdao_baohu")  # a discard win into a 亮倒 hand (包胡)
     users = kwx.players("Ann", "Ben", "Cat")
@@ -67,6 +75,9 @@ async def test_the_table_picture_shows_each_seats_running_match_total_from_the_l
             ledger[row.seat] += row.delta
         assert sum(ledger) == 0 and any(ledger), ledger
         assert spy.totals[-1] == ledger, "the final table already counts the hand"
+        (hands,) = spy.hands  # the result picture shows every seat's whole hand
+        assert hands is not None and len(hands) == 3
+        assert all(len(tiles) + 3 * len(melds) in (13, 14) for tiles, melds in hands)
         await kwx.press(users[1], kwx.fake.last_message(group), "Next hand")
         await kwx.settle()
         assert spy.totals[-1] == ledger, "the next hand's table starts from the match totals"

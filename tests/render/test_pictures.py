@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from engine.tiles import MeldKind, Tile
+from engine.tiles import MeldKind, Tile, parse_tiles
 from engine.views import DiscardView, MeldView, PublicView
 from render import (
     PHOTO_MAX_BYTES,
@@ -37,6 +37,7 @@ from render.pictures import (
     PANEL,
     TABLE_MARGIN,
     TEXT,
+    HandTiles,
     _badge,
     hand_canvas,
     result_canvas,
@@ -539,3 +540,78 @@ def test_demo_conserves_tiles(demo: Demo) -> None:
     seen += list(demo.hand.concealed)
     counts = np.bincount(np.array([int(t) for t in seen]), minlength=30)
     assert counts.max() <= 4
+
+
+def demo_hands(demo: Demo) -> tuple[HandTiles, ...]:
+    """Whole hands for the demo result: seat 0's from its hand view, seat 1's made up, the winner's."""
+    assert demo.result.result is not None
+    win = demo.result.result.winners[0]
+    seat1 = (tuple(parse_tiles("1p1p2s3s4s6z6z7p8p9p")), demo.result.seats[1].melds)
+    return ((*demo.hand.concealed, Tile.S9), demo.hand.melds), seat1, (win.concealed, win.melds)
+
+
+def test_result_shows_every_other_hand_face_up(demo: Demo) -> None:
+    hands = demo_hands(demo)
+    plain = result_canvas(demo.result, demo.names)
+    c = result_canvas(demo.result, demo.names, hands=hands)
+    assert_photo_limits(c.image)
+    assert plain.find("shown_hand") == [] and c.height > plain.height
+    assert [p.seat for p in c.find("shown_name")] == [0, 1], "the winner (seat 2) is shown above"
+    for seat in (0, 1):
+        assert [p.tile for p in c.find("shown_hand", seat=seat)] == list(hands[seat][0])
+        tops = [p for p in c.find("shown_meld_top", seat=seat)]
+        assert len(tops) == sum(m.kind.is_kong for m in hands[seat][1])
+    for p in c.find("shown_hand"):
+        assert p.state is TileState.NORMAL and p.tile is not None  # face up, not a back
+    payments = c.find("payments")[0].box
+    assert all(p.box[3] <= payments[1] for p in c.find("shown_hand"))
+    with pytest.raises(ValueError, match="2 hands for 3 seats"):
+        result_canvas(demo.result, demo.names, hands=hands[:2])
+    # a 荒庄: every seat but the 亮倒 one (already shown with its waits)
+    d = result_canvas(demo.draw, demo.names, hands=hands)
+    assert [p.seat for p in d.find("shown_name")] == [0, 1]
+
+
+def test_final_table_marks_the_winning_tile(demo: Demo) -> None:
+    assert demo.result.result is not None
+    win = demo.result.result.winners[0]  # seat 2 wins on seat 1's 4p
+    c = table_canvas(demo.result, demo.names)
+    (tile,) = c.find("win_tile")
+    assert tile.seat == win.seat and tile.tile == win.win_tile and tile.state is TileState.HIGHLIGHT
+    r, g, b = px(c, rim(tile))
+    assert r > 230 and g > 160 and b < 130, "a gold rim"
+    hand = c.find("revealed", seat=win.seat)
+    assert [p.tile for p in hand] == list(win.concealed) and tile.box[0] - hand[-1].box[2] >= 8
+    (won,) = c.find("win_discard")
+    assert won.seat == win.from_seat and won.tile == win.win_tile and won.state is TileState.HIGHLIGHT
+    assert near(px(c, rim(won)), GOLD)
+    assert "胡" in [p.text for p in c.find("badge_text", seat=win.seat)]
+    # during the hand: neither mark
+    assert table_canvas(demo.table, demo.names).find("win_tile") == []
+
+
+def test_final_table_of_an_engine_discard_win_marks_the_discard_taken() -> None:
+    """The engine leaves the won discard in the discarder's pond (unclaimed, no discard on the
+    table any more): it is still the one marked."""
+    import random
+
+    from engine.game import ActionKind, legal_actions, public_view, replay, start, step
+    from engine.rules import RuleSet
+
+    rng = random.Random(2)
+    for seed in range(300):
+        state = replay(start(RuleSet(), 0, seed=f"s{seed}"))
+        while state.result is None:
+            acts = legal_actions(state, state.to_act()[0])
+            wins = [a for a in acts if a.kind is ActionKind.WIN]
+            state, _ = step(state, wins[0] if wins else rng.choice(acts))
+        if state.result.outcome == "win" and state.result.winners[0].by == "discard":
+            break
+    else:
+        pytest.fail("no discard win in 300 seeded hands")
+    view = public_view(state)
+    win = state.result.winners[0]
+    c = table_canvas(view, ("A", "B", "C"))
+    (won,) = c.find("win_discard")
+    assert (won.seat, won.tile) == (win.from_seat, win.win_tile)
+    assert [p.tile for p in c.find("win_tile")] == [win.win_tile]
