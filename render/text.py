@@ -91,8 +91,10 @@ def clean_name(name: str, seat: int, fallback: str = SEAT_FALLBACK) -> str:
     return cleaned if cleaned.strip(" ?.-_·") else fallback.format(n=seat + 1)
 
 
+@functools.lru_cache(maxsize=8192)
 def text_width(text: str, size: int) -> int:
-    """Advance width of ``text`` in pixels at font ``size``."""
+    """Advance width of ``text`` in pixels at font ``size`` (memoised: labels and names repeat from
+    one picture to the next)."""
     return round(font(size).getlength(text))
 
 
