@@ -1,4 +1,4 @@
-"""Commands: /new (groups), /start [payload] and /hand (private), /back, /help, /rules, /calc."""
+"""Commands: /new (groups), /start [payload] and /hand (private), /back, /help, /rules, /calc, /verify."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from telegram import Update
 from ..context import Context
 from .common import run_command
 
-__all__ = ["on_back", "on_calc", "on_hand", "on_help", "on_new", "on_rules", "on_start"]
+__all__ = ["on_back", "on_calc", "on_hand", "on_help", "on_new", "on_rules", "on_start", "on_verify"]
 
 
 async def on_new(update: Update, context: Context) -> None:
@@ -43,3 +43,8 @@ async def on_calc(update: Update, context: Context) -> None:
 async def on_back(update: Update, context: Context) -> None:
     """/back: end 托管 and play the seat again."""
     await run_command(update, context, lambda s: s.back)
+
+
+async def on_verify(update: Update, context: Context) -> None:
+    """``/verify [N [T]]``: a hand's commitment, and once it is over its seed and the command to check it."""
+    await run_command(update, context, lambda s: s.info.verify)
