@@ -1,4 +1,5 @@
-"""Answers that change nothing: ``/help``, ``/rules``, ``/calc`` and ``/verify``.
+"""Answers that change nothing: ``/help``, ``/rules``, ``/calc``, ``/verify``, and the hint for
+private messages that are no command the bot knows.
 
 In a group they use the group's language and settings (the rules the next hand is dealt with); in a
 private chat the user's language and the rules of the table they sit at (else the standard game).
@@ -11,6 +12,7 @@ from ..words.calc import calc_reply
 from ..words.help_text import help_text
 from ..words.i18n import Translator
 from ..words.rules_text import describe_rules
+from ..words.texts import esc
 from ..words.verify_text import verify_text
 from . import game
 from .group_settings import GroupConfig
@@ -108,4 +110,20 @@ class Info:
             commitment=None if seed is None else game.commitment(seed), dealer=int(started.get("dealer", hand.dealer)),
             rules=started.get("rules"), table_id=hand.table_id if several else None,
         )  # fmt: skip
+        return [Out(text, reply=True)]
+
+    async def private_other(self, cmd: Command) -> list[Out]:
+        """A private message that is not one of the bot's commands: an unknown ``/command`` or plain
+        text gets a short hint pointing to ``/help`` (in the user's language)."""
+        tr = self.tables.user_tr(cmd.user.language_code)
+        word = cmd.text.split(maxsplit=1)[0] if cmd.text.startswith("/") else ""
+        if len(word) > 1:
+            text = tr.gettext("I don't know {command}. Send /help to see what I can do.").format(
+                command=esc(word.split("@", 1)[0][:32])
+            )
+        else:
+            text = tr.gettext(
+                "I only answer commands here. Send /help to see them; your hand appears here when you sit at a "
+                "table (/hand sends it again)."
+            )
         return [Out(text, reply=True)]

@@ -405,6 +405,23 @@ def test_demo_command_writes_every_picture(tmp_path: Path, capsys: pytest.Captur
     assert "table.png" in capsys.readouterr().out
 
 
+def test_demo_command_draws_in_the_language_asked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for lang in ("zh_CN", "en"):
+        argv = ["demo", "--out", str(tmp_path / lang), "--seed", "3", "--source", "scripted", "--lang", lang]
+        assert cli_main(argv) == 0
+    zh, en = (Image.open(tmp_path / lang / "result.png").convert("RGB") for lang in ("zh_CN", "en"))
+    assert zh.size[0] == en.size[0] and zh.tobytes() != en.tobytes()  # same hand, other labels
+    with pytest.raises(SystemExit):
+        cli_main(["demo", "--out", str(tmp_path), "--lang", "fr"])
+    assert "invalid choice: 'fr'" in capsys.readouterr().err
+
+
+def test_the_demo_help_names_its_program(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        cli_main(["demo", "--help"])
+    assert capsys.readouterr().out.startswith("usage: python -m render demo")
+
+
 def test_demo_views_are_seeded() -> None:
     a, b, c = demo_views(1), demo_views(1), demo_views(2)
     assert a == b
