@@ -343,7 +343,7 @@ def test_result_win(demo: Demo) -> None:
     hand = c.find("winner_hand")
     assert win.box[0] - hand[-1].box[2] >= 10, "the winning tile is set apart"
     assert [p.text for p in c.find("fan_text")] == ["清一色", "亮倒"]
-    assert [p.text for p in c.find("multiplier_text")] == ["Lǐ Míng ×8", "Wáng ×8"]
+    assert [p.text for p in c.find("multiplier_text")] == ["Lǐ Míng ×8", "Wáng □ ×8"]  # 🀄✨: one placeholder
     assert c.find("baohu_text")[0].text == "包胡"
     assert [p.text for p in c.find("pay_total")] == ["+4", "−18", "+14"]
     assert [p.text for p in c.find("pay_kong")] == ["+4", "−2", "−2"]
