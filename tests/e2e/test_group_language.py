@@ -18,13 +18,17 @@ class LangPictures(TinyPictures):
     def __init__(self) -> None:
         self.calls: list[tuple[str, str]] = []
 
-    async def table(self, view: Any, names: Sequence[str], lang: str = "zh_CN") -> bytes:
+    async def table(
+        self, view: Any, names: Sequence[str], lang: str = "zh_CN", totals: Sequence[int] | None = None
+    ) -> bytes:
         self.calls.append(("table", lang))
-        return await super().table(view, names, lang)
+        return await super().table(view, names, lang, totals)
 
-    async def result(self, view: Any, names: Sequence[str], lang: str = "zh_CN") -> bytes:
+    async def result(
+        self, view: Any, names: Sequence[str], lang: str = "zh_CN", hands: Sequence[Any] | None = None
+    ) -> bytes:
         self.calls.append(("result", lang))
-        return await super().result(view, names, lang)
+        return await super().result(view, names, lang, hands)
 
 
 async def _command(kwx, user, chat, *words):
