@@ -9,8 +9,8 @@ import json
 import pytest
 from PIL import Image
 
-from tests.fakebot import MESSAGE_WRITE_METHODS, FakeBotAPI, WaitTimeout
-from tests.fakebot.errors import MESSAGE_NOT_MODIFIED, QUERY_TOO_OLD
+from fakebot import MESSAGE_WRITE_METHODS, FakeBotAPI, WaitTimeout
+from fakebot.errors import MESSAGE_NOT_MODIFIED, QUERY_TOO_OLD
 
 NOT_MODIFIED = f"Bad Request: {MESSAGE_NOT_MODIFIED}"
 TOO_OLD = f"Bad Request: {QUERY_TOO_OLD}"
@@ -702,7 +702,7 @@ async def test_wait_for_times_out_with_a_report(fakebot):
 
 
 async def test_a_crash_inside_the_fake_answers_500_and_is_recorded(monkeypatch):
-    from tests.fakebot import methods
+    from fakebot import methods
 
     fake = FakeBotAPI()
 
