@@ -187,7 +187,7 @@ class Playground:
             self._tmp = None
 
     async def start_bot(self) -> None:
-        """``python -m kwx_bot run`` against the fake; returns once it polls.
+        """``python -m kwx_bot run`` against the fake; returns once it starts polling.
 
         Raises:
             RuntimeError: if the process exits first (with the tail of its stderr).
@@ -199,7 +199,7 @@ class Playground:
             KWX_DEFAULT_LANGUAGE=self.lang, NO_PROXY=loopback, no_proxy=loopback,
         )  # fmt: skip
         self.fake.reopen()
-        polls = self.fake.poll_count
+        starts = self.fake.count_calls("deleteWebhook")  # run_polling's first call, once post_init is done
         self.bot_state = "starting"
         self._proc = proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "kwx_bot", "run", env=env, stdout=asyncio.subprocess.DEVNULL,
@@ -207,7 +207,9 @@ class Playground:
         )  # fmt: skip
         assert proc.stderr is not None
         self._stderr_task = asyncio.ensure_future(self._relay(proc.stderr))
-        await self.fake.wait_for(lambda: self.fake.poll_count > polls or proc.returncode is not None, 60)
+        await self.fake.wait_for(
+            lambda: self.fake.count_calls("deleteWebhook") > starts or proc.returncode is not None, 60
+        )
         if proc.returncode is not None:
             await self._stderr_task
             raise RuntimeError(f"the bot exited with status {proc.returncode}:\n{''.join(self._stderr_tail)}")

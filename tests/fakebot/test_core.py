@@ -741,3 +741,13 @@ async def test_fixture_marker_configures_the_fake(fakebot):
     group = fakebot.create_group("G", members=[alice])
     fakebot.user_sends(alice, group, "plain talk reaches a bot without privacy mode")
     assert len(fakebot.updates) == 1
+
+
+def test_a_user_sees_their_own_private_chat_and_their_groups_only() -> None:
+    fake = FakeBotAPI()
+    ann, ben, eve = fake.create_user("Ann"), fake.create_user("Ben"), fake.create_user("Eve")
+    group = fake.create_group("Table", members=[ann, ben])
+    assert fake.can_see(ann, group) and fake.can_see(ann, ann) and not fake.can_see(ann, ben)
+    assert not fake.can_see(eve, group) and not fake.can_see(ann, 999)
+    assert [c.id for c in fake.visible_chats(ben)] == [group.id, ben.id]
+    assert [c.id for c in fake.visible_chats(eve)] == [eve.id]
