@@ -149,14 +149,13 @@ class Playground:
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
-        """Serve the fake, start the bot, then serve the page.
+        """Serve the fake and the page, then start the bot (returns once it polls).
 
         Raises:
             RuntimeError: if the bot process exits instead of polling (its stderr tail attached).
             OSError: if the page's port is taken.
         """
         await self.server.start()
-        await self.start_bot()
         app = web.Application(middlewares=[self._errors])
         app.router.add_get("/", self._index)
         app.router.add_static("/static/", STATIC)
@@ -174,6 +173,7 @@ class Playground:
         await site.start()
         self._runner = runner
         self.port = runner.addresses[0][1]
+        await self.start_bot()
 
     async def close(self) -> None:
         """Stop the page, the bot (SIGTERM, then kill after 10 s) and the fake; drop a throw-away db."""
@@ -259,6 +259,8 @@ class Playground:
     def _message_json(self, user: FakeUser, message: FakeMessage) -> dict[str, Any]:
         text = message.text if message.text is not None else message.caption or ""
         entities = message.entities if message.text is not None else message.caption_entities
+        if message.chat.is_private and not message.from_bot and text.startswith("/start "):
+            text, entities = "/start", ()  # Telegram shows a deep link's /start without its payload
         photo = None
         if message.photo is not None:
             photo = (
@@ -415,5 +417,9 @@ def run_playground(*, port: int = 0, db: Path | None = None, lang: str = "en") -
         asyncio.run(_serve(playground))
     except RuntimeError as e:
         print(f"kwx-bot playground: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:  # the page's port is taken
+        reason = os.strerror(e.errno) if e.errno else str(e)
+        print(f"kwx-bot playground: cannot serve on 127.0.0.1:{port} ({reason}); try --port 0", file=sys.stderr)
         return 1
     return 0
