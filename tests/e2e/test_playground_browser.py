@@ -63,7 +63,7 @@ def playground(tmp_path: Path) -> Iterator[str]:
 
 
 @pytest.fixture
-def browser(tmp_path: Path) -> Iterator[WebDriver]:
+def browser(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[WebDriver]:
     """Headless Chromium with a fresh profile (fails, never skips, if it is not installed)."""
     missing = [p for p in (CHROMIUM, CHROMEDRIVER) if shutil.which(p) is None]
     if missing:
@@ -71,7 +71,7 @@ def browser(tmp_path: Path) -> Iterator[WebDriver]:
             f"{', '.join(missing)} missing: install Debian's browser first "
             "(apt-get update && apt-get install -y --no-install-recommends chromium chromium-driver; .ci/run does)"
         )
-    os.environ.setdefault("SE_OFFLINE", "true")  # Selenium Manager: never download anything
+    monkeypatch.setenv("SE_OFFLINE", "true")  # Selenium Manager: never download anything
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for flag in (*CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'chromium-profile'}", "--window-size=1280,900"):
@@ -168,7 +168,8 @@ def test_a_newcomer_plays_a_turn_in_the_browser(playground: str, browser: WebDri
     wide = tmp_path / "playground.png"
     browser.save_screenshot(str(wide))
     browser.set_window_size(420, 900)
-    time.sleep(0.5)
+    _wait(browser, "stacked chats", lambda: _panel(browser, "private").rect["y"] > _panel(browser, "group").rect["y"])
+    assert _panel(browser, "group").rect["width"] <= 420
     narrow = tmp_path / "playground-narrow.png"
     browser.save_screenshot(str(narrow))
     assert wide.stat().st_size > 20_000 and narrow.stat().st_size > 10_000
