@@ -21,6 +21,7 @@ from .events import (
     event_from_json,
 )
 from .machine import check_rules, decide, evolve, kinds_for, legal_actions, replay, start, step
+from .shuffle import commitment
 from .state import EMPTY, ClaimOption, Phase, SeatState, State, Window, WindowKind
 from .views import public_view, view_for
 
@@ -47,6 +48,7 @@ __all__ = [
     "WindowOpened",
     "action_from_json",
     "check_rules",
+    "commitment",
     "decide",
     "event_from_json",
     "evolve",

@@ -120,6 +120,7 @@ def _snapshot(message: WebElement) -> tuple[str, str]:
     return (message.find_element(By.CSS_SELECTOR, "img").get_attribute("src") or "", message.text)
 
 
+@pytest.mark.slow  # the bot as its own process, and a browser
 def test_a_newcomer_plays_a_turn_in_the_browser(playground: str, browser: WebDriver, tmp_path: Path) -> None:
     started = time.monotonic()
     browser.get(playground + "?user=Ann&lang=en")
