@@ -27,6 +27,7 @@ from engine.game import check_rules
 from engine.rules import KNOWN_OPTIONS, PRESETS, RuleError, RuleSet
 
 from .codec import ConfigButton, encode_config
+from .game import NUM_SEATS
 from .i18n import N_, Translator
 from .texts import esc, name, rules_label
 
@@ -258,7 +259,7 @@ class GroupConfig:
         else:
             raise ConfigError(N_("There is no setting called {key}."), key=key)
         try:
-            check_rules(RuleSet.from_json(new))
+            check_rules(RuleSet.from_json(new), seats=NUM_SEATS)
         except RuleError as e:
             raise ConfigError(N_("These rules were refused; nothing was changed."), str(e)) from None
         return {"rules": new}

@@ -122,7 +122,7 @@ def rules_from_json(value: Any) -> RuleSet:
     """A table's stored rules (a preset name or an options object) -> RuleSet (RuleError if bad or
     not playable by the state machine)."""
     rules = RuleSet.from_json(value)
-    check_rules(rules)
+    check_rules(rules, seats=NUM_SEATS)
     return rules
 
 

@@ -1,4 +1,5 @@
-"""The game state machine of one hand of 3-player 卡五星 (RULES.md §A; DESIGN.md §2).
+"""The game state machine of one hand of 卡五星 at ``rules.players`` seats (docs/rules.md §A;
+docs/architecture.md).
 
 ``decide(state, action) -> events``, ``evolve(state, event) -> state``, ``legal_actions(state, seat)``;
 ``start(rules, dealer, seed=...)`` deals; ``view_for`` / ``public_view`` are the only doors out.

@@ -10,10 +10,15 @@ from ..rules import (
 from ..tiles import MeldKind, Suit, Tile
 from .state import SeatState, State
 
-__all__ = ["NUM_SEATS", "auto_win", "kinds_for", "kong_money", "liangdao_flags", "protected_mask", "replace_seat"]
-
-
-NUM_SEATS = 3
+__all__ = [
+    "auto_win",
+    "kinds_for",
+    "kong_money",
+    "liangdao_flags",
+    "protected_mask",
+    "replace_seat",
+    "seat_list",
+]
 
 
 def kinds_for(rules: RuleSet) -> tuple[Tile, ...]:
@@ -42,7 +47,7 @@ def _chain_factor(rules: RuleSet, n: int) -> int:
 def kong_money(rules: RuleSet, kind: MeldKind, seat: int, from_seat: int | None, chain: int) -> tuple[int, ...]:
     """Kong money per seat (A13.1, A13.3)."""
     factor = _chain_factor(rules, chain) * rules.base
-    money = [0] * NUM_SEATS
+    money = [0] * rules.players
     if kind is MeldKind.KONG:
         assert from_seat is not None
         amount = rules.gang_values.zhi * factor
@@ -50,7 +55,7 @@ def kong_money(rules: RuleSet, kind: MeldKind, seat: int, from_seat: int | None,
         money[seat] += amount
     else:
         amount = (rules.gang_values.an if kind is MeldKind.CONCEALED_KONG else rules.gang_values.bu) * factor
-        for s in range(NUM_SEATS):
+        for s in range(rules.players):
             if s != seat:
                 money[s] -= amount
                 money[seat] += amount
@@ -83,3 +88,9 @@ def protected_mask(state: State, seat: int) -> int:
 def auto_win(rules: RuleSet) -> bool:
     """Whether a 亮倒 seat must win when it can (A9.4); ``guohu_fanfan`` lets it decline."""
     return rules.liangdao_auto_win and not rules.guohu_fanfan
+
+
+def seat_list(players: int) -> str:
+    """The seat numbers of a table of ``players`` in words: ``"0, 1 or 2"`` (for messages)."""
+    seats = [str(s) for s in range(players)]
+    return f"{', '.join(seats[:-1])} or {seats[-1]}"

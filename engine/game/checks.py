@@ -10,7 +10,7 @@ from ..rules import (
 from ..scoring import IllegalReason, WinBy, WinContext, WinScore, score_win
 from ..tiles import Tile, format_tiles
 from .actions import Action, ActionKind, IllegalAction, Reason
-from .basics import NUM_SEATS, liangdao_flags, protected_mask
+from .basics import liangdao_flags, protected_mask
 from .claims import claim_score
 from .hands import keys_plus, liangdao_waits, liangdao_waits_kept
 from .state import Phase, State, WindowKind
@@ -25,7 +25,7 @@ def validate(state: State, action: Action) -> None:
     if state.phase is Phase.DEAL:
         raise IllegalAction(Reason.HAND_OVER, "the hand has not been dealt")
     seat_no = action.seat
-    if not 0 <= seat_no < NUM_SEATS:
+    if not 0 <= seat_no < state.rules.players:
         raise IllegalAction(Reason.BAD_SEAT, f"there is no seat {seat_no}")
     kind = action.kind
     if kind.takes_tile and action.tile is None:
@@ -92,6 +92,7 @@ def self_win_score(state: State) -> WinScore | None:
         last_tile=state.wall_remaining == 0,
         kong_chain=max(state.chain, 1),
         declined_wins=seat.declined,
+        num_players=state.rules.players,
     )
     return score_win(ctx, state.rules)
 

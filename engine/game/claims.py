@@ -11,7 +11,7 @@ from ..rules import (
 )
 from ..scoring import WinBy, WinContext, WinScore, score_win
 from ..tiles import Tile
-from .basics import NUM_SEATS, liangdao_flags
+from .basics import liangdao_flags
 from .hands import keys_plus, liangdao_waits_kept
 from .state import ClaimOption, SeatState, State, Window, WindowKind
 
@@ -37,6 +37,7 @@ def claim_score(state: State, seat_no: int, window: Window) -> WinScore | None:
         last_tile=window.last and not rob,
         kong_chain=max(state.chain, 1),
         declined_wins=seat.declined,
+        num_players=state.rules.players,
     )
     return score_win(ctx, state.rules)
 
@@ -62,7 +63,7 @@ def window_options(
     rules = state.rules
     probe = Window(kind, from_seat, tile, (), (), gangpao, last)
     out = []
-    for s in range(NUM_SEATS):
+    for s in range(rules.players):
         if s == from_seat:
             continue
         seat = state.seats[s]

@@ -9,7 +9,7 @@ from ..rules import (
 )
 from ..tiles import MeldKind, Tile
 from .actions import Action, ActionKind
-from .basics import NUM_SEATS, auto_win, kong_money
+from .basics import auto_win, kong_money
 from .checks import can_self_win, validate
 from .claims import window_options
 from .endings import finish_claim_win, finish_draw, finish_self_draw
@@ -154,7 +154,7 @@ def _next_draw(b: Builder, after: int) -> None:
     if s.wall_remaining == 0:
         finish_draw(b)
         return
-    b.emit(Drew(b.seq, (after + 1) % NUM_SEATS, s.wall[s.front], False))
+    b.emit(Drew(b.seq, (after + 1) % s.rules.players, s.wall[s.front], False))
 
 
 def _resolve(b: Builder) -> None:

@@ -12,7 +12,7 @@ from ..rules import (
 from ..scoring import WinBy, WinContext, WinScore, score_win
 from ..tiles import Tile
 from ..views import HandResultView, MeldView, WinView
-from .basics import NUM_SEATS, liangdao_flags
+from .basics import liangdao_flags
 from .checks import self_win_score
 from .claims import claim_score
 from .events import (
@@ -66,9 +66,9 @@ def finish_claim_win(b: Builder, winners: list[int]) -> None:
     w = s.window
     assert w is not None
     by = WinBy.ROB_KONG if w.kind is WindowKind.ROB else WinBy.DISCARD
-    order = sorted(winners, key=lambda seat: (seat - w.from_seat) % NUM_SEATS)
+    order = sorted(winners, key=lambda seat: (seat - w.from_seat) % s.rules.players)
     views = []
-    deltas = [0] * NUM_SEATS
+    deltas = [0] * s.rules.players
     for seat_no in order:
         score = claim_score(s, seat_no, w)
         assert score is not None and score.legal
@@ -106,6 +106,7 @@ def _chajiao_share(state: State, winner: int, payer: int) -> int:
             win_by=WinBy.SELF_DRAW,
             winner=winner,
             liangdao=liangdao_flags(state),
+            num_players=state.rules.players,
         )
         score = score_win(ctx, state.rules)
         if score.complete:
@@ -115,11 +116,25 @@ def _chajiao_share(state: State, winner: int, payer: int) -> int:
 
 
 def finish_draw(b: Builder) -> None:
-    """荒庄 (A14): the 亮倒 penalty of ``huangzhuang_liangdao`` and the next dealer (A15.3)."""
+    """End the hand in 荒庄 (docs/rules.md §A14): the 亮倒 penalty of ``huangzhuang_liangdao`` and
+    the next dealer (§A15.3), for any number of seats (``rules.players``).
+
+    Payments (§A14.2, generalised from 3 seats; the same code at 3 seats): ``s000`` — every 亮倒
+    seat pays every seat that has not declared 亮倒 1 × base (nobody pays when all or none declared);
+    ``s004_first`` — the first seat to declare 亮倒 pays every other seat 1 × base; ``chajiao`` —
+    every ready seat collects from every seat that is not ready, and a ready seat without 亮倒 also
+    from every 亮倒 seat, that payer's capped share of the ready seat's best 自摸 over its waits;
+    ``none``.  Next dealer under ``dealer_on_draw = chajiao``: exactly one seat paid → it deals;
+    every seat but one paid → the one that paid nothing deals (at 2 seats the first rule decides);
+    otherwise (4 seats, two payers) the first seat to declare 亮倒 among those that paid nothing
+    deals, and the dealer stays when there is none or nobody paid — the 流局 rule of the seed text
+    for four players (docs/rules.md §B).
+    """
     s = b.state
     rules = s.rules
     mode = rules.huangzhuang_liangdao
-    hand = [0] * NUM_SEATS
+    seats = range(rules.players)
+    hand = [0] * rules.players
     paid: set[int] = set()
 
     def pay(p: int, q: int, amount: int) -> None:
@@ -130,14 +145,14 @@ def finish_draw(b: Builder) -> None:
 
     flags = liangdao_flags(s)
     if mode is HuangzhuangLiangdao.S000:
-        for p in range(NUM_SEATS):
-            for q in range(NUM_SEATS):
+        for p in seats:
+            for q in seats:
                 if flags[p] and not flags[q]:
                     pay(p, q, rules.base)
     elif mode is HuangzhuangLiangdao.S004_FIRST:
         if s.liangdao_order:
             first = s.liangdao_order[0]
-            for q in range(NUM_SEATS):
+            for q in seats:
                 if q != first:
                     pay(first, q, rules.base)
     elif mode is HuangzhuangLiangdao.CHAJIAO:
@@ -145,10 +160,10 @@ def finish_draw(b: Builder) -> None:
             bool(seat.waits) if seat.liangdao else bool(wait_tiles(seat.hand, seat.keys, seat.melds))
             for seat in s.seats
         ]
-        for w in range(NUM_SEATS):
+        for w in seats:
             if not ready[w]:
                 continue
-            for p in range(NUM_SEATS):
+            for p in seats:
                 if p == w or (ready[p] and not (flags[p] and not flags[w])):
                     continue
                 pay(p, w, _chajiao_share(s, w, p))
@@ -156,8 +171,11 @@ def finish_draw(b: Builder) -> None:
     if rules.dealer_on_draw is DealerOnDraw.LAST_DRAWER and s.last_drawer is not None:
         dealer = s.last_drawer
     elif rules.dealer_on_draw is DealerOnDraw.CHAJIAO:
+        unpaid = [p for p in seats if p not in paid]
         if len(paid) == 1:
             dealer = next(iter(paid))
-        elif len(paid) == 2:
-            dealer = next(p for p in range(NUM_SEATS) if p not in paid)
+        elif len(unpaid) == 1:
+            dealer = unpaid[0]
+        elif paid:
+            dealer = next((p for p in s.liangdao_order if p not in paid), dealer)
     _emit_result(b, "draw", (), tuple(hand), dealer)

@@ -1,4 +1,4 @@
-"""The state machine of one hand of 3-player 卡五星: ``decide`` / ``evolve`` / ``legal_actions``.
+"""The state machine of one hand of 卡五星 at 2, 3 or 4 seats: ``decide`` / ``evolve`` / ``legal_actions``.
 
 * :func:`start` — the events of a new deal (from a seed through :mod:`engine.game.shuffle`, or from
   given hands and wall).  ``functools.reduce(evolve, start(...), EMPTY)`` is the dealt hand.
@@ -17,14 +17,22 @@ The parts live in their own modules: :mod:`~engine.game.evolve` (events -> state
 (wins, 荒庄, next dealer), :mod:`~engine.game.legal` (legal actions), :mod:`~engine.game.basics`
 (shared helpers).  This module deals (:func:`start`) and gathers the public functions.
 
-Rules implemented (RULES.md §A, §C, §E), with the decisions taken where RULES is silent:
+Rules implemented (docs/rules.md §A, §C, §E), with the decisions taken where the rules are silent:
 
+* Seats (§A2.1): ``rules.players`` — 3 in the standard game, 2 or 4 as options (presets
+  ``two_seats``, ``four_seats``); seat numbers 0 .. players-1, play passes to ``(seat + 1) mod
+  players`` (§A2.3).  §A is written for 3 seats; every rule below is the same code for any number
+  of seats, which is the natural generalisation where §A says "the two others" or "each other
+  player": a 自摸, 暗杠 or 补杠 is paid by every other seat, a 荒庄 penalty or 查叫 between every pair
+  of seats it names, 包胡 by the discarder for every other seat's share, and one discard may be won
+  by up to players - 1 seats.
 * Deal A3: 13 each, the dealer 14; draws from the wall's front, kong replacements from its back.
   The dealer's first turn is a drawn turn whose drawn tile is his 14th (E#23/E#43: a complete
   initial hand is a 自摸 on that tile; he may also 暗杠).
 * Claims A5 / E#40: a window opens after a discard for every seat with a legal 胡, a 直杠 or a 碰;
   it waits for those seats (once a seat answered 胡, only for seats that could also 胡); then all
-  胡 answers win (一炮双响), else 直杠, else 碰, else the next seat draws.  Seats with no option are
+  胡 answers win (一炮双响 / 一炮多响, listed nearest the discarder first in turn order), else 直杠,
+  else 碰 (one seat at most can 杠 or 碰 a tile: three copies are left), else the next seat draws.  Seats with no option are
   never asked.  The last discard (wall empty) can only be won (A5.4); a 亮倒 seat never 碰s (A5.3).
 * Kongs A6: only while the wall has a tile (A6.5); none right after 碰 unless ``kong_after_peng``
   (A6.3: kongs need a turn with a draw); 补杠 only of a tile drawn this turn (E#42; a 亮倒 seat only
@@ -68,10 +76,12 @@ Rules implemented (RULES.md §A, §C, §E), with the decisions taken where RULES
   seat that is not ready, and a ready non-亮倒 seat also from each 亮倒 seat, that payer's capped share
   of the ready seat's best 自摸 over its waits (patterns × 亮倒 factor, no situational factors, D H5);
   ``none``.  Kong money always stands.
-* Next dealer A15: the single winner; the discarder / robbed seat on two winners (E#45); on 荒庄 by
-  ``dealer_on_draw``: ``stay``; ``last_drawer`` (the last seat that drew from the wall);
-  ``chajiao`` — exactly one seat paid anything at 荒庄 → it deals; two seats paid → the seat that paid
-  nothing deals (D H5: A and C pay, B deals); otherwise the dealer stays.
+* Next dealer A15: the single winner; the discarder / robbed seat on two or more winners (§A15.2,
+  E#45; 一炮多响 at 4 seats too); on 荒庄 by ``dealer_on_draw``: ``stay``; ``last_drawer`` (the last
+  seat that drew from the wall); ``chajiao`` — exactly one seat paid anything at 荒庄 → it deals;
+  every seat but one paid → the seat that paid nothing deals (D H5: A and C pay, B deals); at 4
+  seats with two payers, the first 亮倒 seat that paid nothing (the seed's 4-player 流局 rule, §B),
+  else the dealer stays; otherwise the dealer stays (see :func:`engine.game.endings.finish_draw`).
 
 Not supported (start raises RuleError): ``liangdao_reveal`` other than ``full``.
 """
@@ -82,7 +92,7 @@ from collections.abc import Sequence
 
 from ..rules import LiangdaoReveal, RuleError, RuleSet
 from ..tiles import NotationError, Tile, counts_of, format_tiles
-from .basics import NUM_SEATS, kinds_for
+from .basics import kinds_for, seat_list
 from .decide import decide, step
 from .events import Event, HandStarted
 from .evolve import evolve, replay
@@ -92,13 +102,17 @@ from .shuffle import deal
 __all__ = ["check_rules", "decide", "evolve", "kinds_for", "legal_actions", "replay", "start", "step"]
 
 
-def check_rules(rules: RuleSet) -> None:
-    """Raise :class:`RuleError` if the state machine cannot play ``rules``.
+def check_rules(rules: RuleSet, seats: int | None = None) -> None:
+    """Raise :class:`RuleError` if the state machine cannot play ``rules`` (at a table of ``seats``).
 
     Every RuleSet option is playable except ``liangdao_reveal`` other than ``full`` (the 扣/暗铺 and
-    廊起 reveals of RULES A9.2 are not implemented).  Callers that accept rules from people (group
-    settings, the ``simulate`` command) check here before storing them.
+    廊起 reveals of docs/rules.md §A9.2 are not implemented).  ``seats``: the number of seats of the
+    caller's table, when it is fixed; rules for another number of players (``rules.players``) are
+    refused.  Callers that accept rules from people (group settings, the ``simulate`` command) check
+    here before storing them.
     """
+    if seats is not None and rules.players != seats:
+        raise RuleError(f"rule option 'players' = {rules.players} is not supported here: this table has {seats} seats")
     if rules.liangdao_reveal is not LiangdaoReveal.FULL:
         raise RuleError(
             f"rule option 'liangdao_reveal' = {rules.liangdao_reveal.value!r} is not supported by the game "
@@ -123,18 +137,19 @@ def start(
     :class:`RuleError` for unsupported rules) saying what is wrong.
     """
     check_rules(rules)
-    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < NUM_SEATS:
-        raise ValueError(f"dealer must be a seat 0, 1 or 2, got {dealer!r}")
+    n = rules.players
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
+        raise ValueError(f"dealer must be a seat {seat_list(n)}, got {dealer!r}")
     kinds = kinds_for(rules)
     if seed is not None:
         if hands is not None or wall is not None:
             raise ValueError("give either a seed or hands and wall, not both")
-        dealt, live = deal(seed, dealer, kinds)
+        dealt, live = deal(seed, dealer, kinds, n)
     else:
         if hands is None or wall is None:
             raise ValueError("give a seed, or both hands and wall")
-        if len(hands) != NUM_SEATS:
-            raise ValueError(f"hands must list {NUM_SEATS} seats, got {len(hands)}")
+        if len(hands) != n:
+            raise ValueError(f"hands must list {n} seats, got {len(hands)}")
         for s, h in enumerate(hands):
             want = 14 if s == dealer else 13
             if len(h) != want:

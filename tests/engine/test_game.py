@@ -139,7 +139,7 @@ def test_shuffle_matches_its_documented_algorithm() -> None:
         j = w % m
         tiles[i], tiles[j] = tiles[j], tiles[i]
     assert shuffled(seed, kinds) == tiles
-    hands, wall = seed_deal(seed, 1, kinds)
+    hands, wall = seed_deal(seed, 1, kinds, 3)
     assert sorted(hands[1][:13]) == sorted(tiles[0:13]) and hands[1][13] == tiles[39]
     assert sorted(hands[2]) == sorted(tiles[13:26]) and sorted(hands[0]) == sorted(tiles[26:39])
     assert wall == tuple(tiles[40:])
