@@ -32,8 +32,9 @@ Rules implemented (docs/rules.md §A, §C, §E), with the decisions taken where 
 * Claims A5 / E#40: a window opens after a discard for every seat with a legal 胡, a 直杠 or a 碰;
   it waits for those seats (once a seat answered 胡, only for seats that could also 胡); then all
   胡 answers win (一炮双响 / 一炮多响, listed nearest the discarder first in turn order), else 直杠,
-  else 碰 (one seat at most can 杠 or 碰 a tile: three copies are left), else the next seat draws.  Seats with no option are
-  never asked.  The last discard (wall empty) can only be won (A5.4); a 亮倒 seat never 碰s (A5.3).
+  else 碰 (one seat at most can 杠 or 碰 a tile: three copies are left), else the next seat draws.
+  Seats with no option are never asked.  The last discard (wall empty) can only be won (A5.4); a
+  亮倒 seat never 碰s (A5.3).
 * Kongs A6: only while the wall has a tile (A6.5); none right after 碰 unless ``kong_after_peng``
   (A6.3: kongs need a turn with a draw); 补杠 only of a tile drawn this turn (E#42; a 亮倒 seat only
   the tile just drawn; ``bugang_immediate = false`` lifts this); 暗杠 of a held quad any drawn turn
