@@ -17,7 +17,6 @@ __all__ = [
     "liangdao_flags",
     "protected_mask",
     "replace_seat",
-    "seat_list",
 ]
 
 
@@ -88,9 +87,3 @@ def protected_mask(state: State, seat: int) -> int:
 def auto_win(rules: RuleSet) -> bool:
     """Whether a 亮倒 seat must win when it can (A9.4); ``guohu_fanfan`` lets it decline."""
     return rules.liangdao_auto_win and not rules.guohu_fanfan
-
-
-def seat_list(players: int) -> str:
-    """The seat numbers of a table of ``players`` in words: ``"0, 1 or 2"`` (for messages)."""
-    seats = [str(s) for s in range(players)]
-    return f"{', '.join(seats[:-1])} or {seats[-1]}"

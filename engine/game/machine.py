@@ -93,7 +93,8 @@ from collections.abc import Sequence
 
 from ..rules import LiangdaoReveal, RuleError, RuleSet
 from ..tiles import NotationError, Tile, counts_of, format_tiles
-from .basics import kinds_for, seat_list
+from .actions import seat_list
+from .basics import kinds_for
 from .decide import decide, step
 from .events import Event, HandStarted
 from .evolve import evolve, replay

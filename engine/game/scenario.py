@@ -48,8 +48,8 @@ from ..cli_io import InputError as JsonInputError
 from ..cli_io import emit, read_json
 from ..rules import RuleSet
 from ..tiles import parse_tiles
-from .actions import Action, IllegalAction, action_from_json
-from .basics import kinds_for, seat_list
+from .actions import Action, IllegalAction, action_from_json, seat_list
+from .basics import kinds_for
 from .events import Event
 from .machine import legal_actions, replay, start, step
 from .state import State
@@ -109,7 +109,7 @@ def parse_scenario(obj: object) -> tuple[list[Event], list[Action]]:
         actions = []
         for i, raw in enumerate(raw_actions):
             try:
-                actions.append(action_from_json(raw))
+                actions.append(action_from_json(raw, players))
             except ValueError as exc:
                 raise InputError(f"action {i}: {exc}") from None
     except InputError:
