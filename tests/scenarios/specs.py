@@ -936,3 +936,18 @@ SPECS += [
         },
     ),
 ]
+
+SPECS += [
+    Spec(
+        "p4_chajiao_two_payers",
+        "4 seats, H5 generalised (chajiao, dealer_on_draw chajiao): A and B have 亮倒 (A on 5s: 卡五星 ×2 "
+        "× 亮倒 ×2 = 4; B 屁胡 × 亮倒 = 2; every wait dead), C and D are not ready: C and D each pay A 4 and "
+        "B 2 (A +8, B +4, C -6, D -6); two payers, so the first 亮倒 seat that paid nothing (A) deals",
+        rules={"preset": "four_seats", "huangzhuang_liangdao": "chajiao", "dealer_on_draw": "chajiao"},
+        dealer=3,
+        hands=[W1_KWX, "555s234p567p66z78s", "5s66s99s147p5z7z147m", "258p3s6s99s5z6z7z258m"],
+        actions=["0 liangdao *", "1 liangdao *"],
+        finish=True,
+        expect={"result": {"outcome": "draw", "hand_deltas": [8, 4, -6, -6], "next_dealer": 0}},
+    ),
+]
