@@ -11,6 +11,7 @@ from ..analysis import keys_of
 from ..tiles import Meld, MeldKind, counts_of
 from ..views import DiscardView
 from .basics import kinds_for, replace_seat
+from .checks import can_self_win
 from .events import (
     Answered,
     Discarded,
@@ -36,6 +37,8 @@ def evolve(state: State, event: Event) -> State:
     if isinstance(event, Discarded):
         i = event.seat
         seat = state.seats[i]
+        # a 亮倒 seat that discards instead of a 自摸 it could declare declines a win (过胡翻番)
+        declined = seat.declined + 1 if seat.liangdao and can_self_win(state) else seat.declined
         hand, keys = moved(seat, event.tile, -1)
         seat = updated(
             seat,
@@ -44,6 +47,7 @@ def evolve(state: State, event: Event) -> State:
             discards=(*seat.discards, DiscardView(event.tile, False, event.liangdao)),
             liangdao=seat.liangdao or event.liangdao,
             waits=event.waits if event.liangdao else seat.waits,
+            declined=declined,
         )
         order = (*state.liangdao_order, i) if event.liangdao else state.liangdao_order
         return updated(

@@ -57,8 +57,8 @@ Rules implemented (docs/rules.md §A, §C, §E), with the decisions taken where 
   Automatic 胡 (A9.4, ``liangdao_auto_win``): when the seat can legally win it wins, without being
   asked; in a window the other seats that could also 胡 are still asked (E#40).  With
   ``liangdao_auto_win = false`` or ``guohu_fanfan`` a 亮倒 seat may pass a win (under
-  ``guohu_fanfan`` each win passed in a claim window after 亮倒 adds ×2 — a declined 自摸 is not
-  counted; 漏胡 applies to passed discard wins as to anyone).
+  ``guohu_fanfan`` every win declined after 亮倒 adds ×2 to its eventual win — one passed in a claim
+  window or a 自摸 it discards instead (§C 过胡翻番); 漏胡 applies to passed discard wins as to anyone).
   ``liangdao_protect`` (A9.8): a non-亮倒 seat may not discard (or 补杠, or declare 亮倒 with) a
   tile some other 亮倒 seat waits on while it holds any tile that is not such a tile.
   ``liangdao_min_wall``: 亮倒 only while at least that many tiles remain in the wall.
