@@ -21,7 +21,7 @@ from .events import (
     WindowOpened,
     event_from_json,
 )
-from .machine import check_rules, decide, evolve, kinds_for, legal_actions, replay, start, step
+from .machine import check_rules, decide, evolve, first_dealer, kinds_for, legal_actions, replay, start, step
 from .state import EMPTY, ClaimOption, Phase, SeatState, State, Window, WindowKind
 from .views import public_view, view_for
 
@@ -51,6 +51,7 @@ __all__ = [
     "decide",
     "event_from_json",
     "evolve",
+    "first_dealer",
     "kinds_for",
     "legal_actions",
     "public_view",

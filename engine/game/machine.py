@@ -89,9 +89,10 @@ Not supported (start raises RuleError): ``liangdao_reveal`` other than ``full``.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
-from ..rules import LiangdaoReveal, RuleError, RuleSet
+from ..rules import FirstDealer, LiangdaoReveal, RuleError, RuleSet
 from ..tiles import NotationError, Tile, counts_of, format_tiles
 from .actions import seat_list
 from .basics import kinds_for
@@ -101,7 +102,17 @@ from .evolve import evolve, replay
 from .legal import legal_actions
 from .shuffle import deal
 
-__all__ = ["check_rules", "decide", "evolve", "kinds_for", "legal_actions", "replay", "start", "step"]
+__all__ = [
+    "check_rules",
+    "decide",
+    "evolve",
+    "first_dealer",
+    "kinds_for",
+    "legal_actions",
+    "replay",
+    "start",
+    "step",
+]
 
 
 def check_rules(rules: RuleSet, seats: int | None = None) -> None:
@@ -172,3 +183,19 @@ def start(
                 f"with {', '.join(wrong)}"
             )
     return [HandStarted(1, rules, dealer, dealt, live, seed)]
+
+
+def first_dealer(rules: RuleSet, host: int | None, chance: str) -> int:
+    """The dealer of a table's first hand (docs/rules.md §A2.2, option ``first_dealer``).
+
+    ``host``: the seat of the table's host (0 .. ``rules.players`` - 1), or None when the host has no
+    seat.  ``chance``: any text the caller draws at random (e.g. the deal's seed); the same text gives
+    the same seat.  Under ``first_dealer = host`` the host deals; otherwise — and when the host has no
+    seat — a seat drawn uniformly by ``random.Random(chance)``.  Raises ``ValueError`` for a host
+    that is not a seat of the table.
+    """
+    if host is not None and not 0 <= host < rules.players:
+        raise ValueError(f"the host's seat must be {seat_list(rules.players)}, got {host!r}")
+    if rules.first_dealer is FirstDealer.HOST and host is not None:
+        return host
+    return random.Random(chance).randrange(rules.players)
