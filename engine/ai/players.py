@@ -87,7 +87,7 @@ class Tuning:
     Discard score (higher is better), for each tile that may be discarded::
 
         log2(route value) + log2(1 + 有效牌) - shanten_cost * shanten - w * danger(tile)
-        w = defence * (1 + best shanten) * (defence_early + share of the 44-tile wall drawn)
+        w = defence * (1 + best shanten) * (defence_early + share of the dealt wall drawn)
 
     and for a discard that leaves the hand ready: log2(1 + sum over live waits of copies * 番 *
     (``ron_factor`` if the wait can also win on a discard)).
@@ -502,7 +502,8 @@ def _normal_discard(ctx: _Ctx, discards: list[int], liangdao: set[int], tuning: 
     near = near_mask(counts)
     threats = _threats(ctx)
     wall = ctx.view.public.wall_remaining
-    drawn_share = max(0.0, 1.0 - wall / 44.0)
+    dealt_wall = 4 * len(_kinds(ctx.rules)) - 13 * len(ctx.view.public.seats) - 1  # 44 at the standard table
+    drawn_share = max(0.0, 1.0 - wall / dealt_wall)
     w_def = tuning.defence * (1 + best) * (tuning.defence_early + drawn_share)
     suit = _dominant_suit(ctx)
     flush_route = _flush_route(ctx, suit, near, tuning) if suit >= 0 else None
