@@ -3,10 +3,7 @@ kong money (docs/rules.md §A13), the 亮倒 flags and protected tiles (§A9.8).
 
 from __future__ import annotations
 
-from ..rules import (
-    GangChain,
-    RuleSet,
-)
+from ..rules import GangChain, RuleSet
 from ..tiles import MeldKind, Suit, Tile
 from .state import SeatState, State
 
@@ -21,7 +18,8 @@ __all__ = [
 
 
 def kinds_for(rules: RuleSet) -> tuple[Tile, ...]:
-    """The tile kinds in play: the two ``suits`` (1-9 each) and, with ``dragons``, 白 發 中 (A1.1)."""
+    """The tile kinds in play: the ``suits`` (two or three, 1-9 each) and, with ``dragons``, 白 發 中
+    (docs/rules.md §A1.1): 21 kinds (84 tiles) in the standard game, 30 (120 tiles) in ``four_seats``."""
     kinds = [t for t in Tile if t.suit is not Suit.DRAGONS and t.suit.value in rules.suits]
     if rules.dragons:
         kinds += [Tile.WHITE, Tile.GREEN, Tile.RED]
