@@ -1,4 +1,4 @@
-"""Table-driven hand analysis: win check, waits (听) and shanten (DESIGN.md §2, RULES A7).
+"""Table-driven hand analysis: win check, waits (听) and shanten (docs/architecture.md §2, docs/rules.md §A7).
 
 A hand is read per suit.  Each suit's nine counts form a base-5 *suit key* (digit ``i`` = count of
 tile ``i+1``, worth ``5**i``); the dragons form a three-digit key (白 發 中).  A hand is the 4-tuple
@@ -7,15 +7,15 @@ adds :data:`TILE_INC` ``[t]`` to slot :data:`TILE_SLOT` ``[t]``).  Every questio
 table reads:
 
 * ``_STD[key]``: 1 if the suit splits into sets only (the empty suit included), 3 if into sets plus
-  one pair, 16 otherwise.  A hand is a standard win (RULES A7.1) iff the four codes sum to 6.
-* ``_PAIRS[key]``: pairs in the suit, a quad counting as two (RULES A7.2: 七对 with 龙).
+  one pair, 16 otherwise.  A hand is a standard win (docs/rules.md §A7.1) iff the four codes sum to 6.
+* ``_PAIRS[key]``: pairs in the suit, a quad counting as two (docs/rules.md §A7.2: 七对 with 龙).
 * ``_WS[key]`` / ``_WP[key]``: bit masks of the tiles whose addition makes the suit sets-only /
   sets-plus-pair complete (for waits).
 * the shipped distance table (``engine/data/suit_distance.bin.zlib``, built by
   ``tools/build_shanten_table.py``): least tiles to add for ``m`` sets and ``h`` pairs, per suit.
 
 Tables are built (or loaded) once at import, in about 0.1 s; no call is ever slow the first time.
-Dragons never form runs (RULES A7.1, E#35).  Every function takes the number of declared melds so
+Dragons never form runs (docs/rules.md §A7.1, §E#35).  Every function takes the number of declared melds so
 that ``13 - 3*melds`` concealed tiles (14 - 3*melds with the winning tile) are understood; 七对 is
 possible only with no melds at all (A7.2).
 """
@@ -168,7 +168,7 @@ def keys_of(counts: Sequence[int]) -> Keys:
 def is_complete_keys(keys: Keys, melds: int = 0) -> bool:
     """Whether the concealed tiles ``keys`` (14 - 3*melds of them) form a winning shape.
 
-    Standard: sets plus exactly one pair (RULES A7.1).  七对 (A7.2): only with ``melds == 0``, seven
+    Standard: sets plus exactly one pair (docs/rules.md §A7.1).  七对 (A7.2): only with ``melds == 0``, seven
     pairs where a quad counts as two.  The 起胡 restrictions of A8 are not checked here.
     """
     p, s, m, z = keys
@@ -183,7 +183,7 @@ def is_complete(counts: Sequence[int], melds: int = 0) -> bool:
 
 
 def seven_pairs_count(keys: Keys) -> int:
-    """Pairs toward 七对, a quad counting as two (RULES A7.2)."""
+    """Pairs toward 七对, a quad counting as two (docs/rules.md §A7.2)."""
     p, s, m, z = keys
     return _PAIRS[p] + _PAIRS[s] + _PAIRS[m] + _PAIRSZ[z]
 
@@ -192,7 +192,7 @@ def waits_mask(keys: Keys, melds: int = 0) -> int:
     """Bit mask (bit ``t`` for :class:`Tile` ``t``) of the tiles completing ``keys`` (13 - 3*melds tiles).
 
     A tile whose four copies are all in ``keys`` is never a wait (the tables stop at 4 copies); copies
-    held in melds are the caller's to exclude (see :func:`waits`).  RULES A7.4.
+    held in melds are the caller's to exclude (see :func:`waits`).  docs/rules.md §A7.4.
     """
     p, s, m, z = keys
     cp, cs, cm, cz = _STD[p], _STD[s], _STD[m], _STDZ[z]
@@ -249,7 +249,7 @@ def waits(counts: Sequence[int], melds: int = 0, held: Sequence[int] | None = No
     """Waits (听) of the concealed ``counts`` (13 - 3*melds tiles), in :class:`Tile` order.
 
     ``held``: 30 counts of every tile the player holds, melds included; tiles held four times are
-    excluded (there is no fifth copy, RULES Appendix 2).  Defaults to ``counts``.
+    excluded (there is no fifth copy, docs/rules.md Appendix 2).  Defaults to ``counts``.
     """
     mask = waits_mask(keys_of(counts), melds)
     tiles = mask_to_tiles(mask)
@@ -279,7 +279,7 @@ def _kernel_source(need: int) -> str:
     ``kernel(A, ai, B, bi, Z, zi)`` reads the records of two numbered suits (A, B) and of the
     dragons (Z) and returns min over (m_a + m_b + m_z = need, one pair among them) of the summed
     distances: the :func:`_combine` of A and B, then of the result with Z, unrolled (2.1 us against
-    4.4 us for the loops, which matters for the DESIGN.md §7 shanten bar).
+    4.4 us for the loops, which matters for the docs/architecture.md §7 shanten bar).
     """
     lines = ["def kernel(A, ai, B, bi, Z, zi):"]
     for name, base, start in (("a", "A", "ai"), ("b", "B", "bi"), ("z", "Z", "zi")):
@@ -315,13 +315,13 @@ def shanten_keys(keys: Keys, melds: int = 0) -> int:
     Defined as (least tiles to add for ``4 - melds`` sets plus a pair, or for 七对 when there are no
     melds) minus one; for a 14-tile hand this equals the shanten after its best discard.  Targets may
     use the numbered suits in the hand, the dragons, and one numbered suit the hand lacks (two suits
-    are in play, RULES A1.1); the fourth copy sitting in a meld is not excluded.
+    are in play, docs/rules.md §A1.1); the fourth copy sitting in a meld is not excluded.
     """
     p, s, m, z = keys
     need = 4 - melds
     if not m:
         best = _KERNELS[need](_DIST, 10 * p, _DIST, 10 * s, _DISTZ, 10 * z)
-    else:  # a variant hand holding 万 (RULES A1.1 option `suits`)
+    else:  # a variant hand holding 万 (docs/rules.md §A1.1 option `suits`)
         present = [k for k in (p, s, m) if k] + [0]  # an absent suit is used only when fewer than 2
         acc = _DIST[10 * present[0] : 10 * present[0] + 10]
         for k in present[1:-2]:

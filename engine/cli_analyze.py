@@ -6,7 +6,7 @@ Input: one hand per line on stdin, or one hand as the argument.  Output: one JSO
 
 * ``waits`` for a 13 - 3k tile hand (k implied melds, so no 七对), ``complete`` for 14 - 3k tiles;
 * ``shanten`` counts 七对 (when k = 0): -1 complete, 0 ready; for 14 - 3k tiles it is the value after
-  the best discard.  Standard rules (RULES A7), no melds declared.
+  the best discard.  Standard rules (docs/rules.md §A7), no melds declared.
 
 A malformed line prints ``{"tiles": "<line>", "error": "..."}``; the exit status is 2 if any line
 was malformed, else 0.

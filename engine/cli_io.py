@@ -1,7 +1,7 @@
 """Shared input/output of the engine's commands (``score``, ``analyze``, ``play``).
 
-Every command answers with JSON lines on stdout and never prints a traceback for bad input
-(issues 2 and 3): :func:`emit` falls back to ``\\u`` escapes when the stream cannot encode Chinese
+Every command answers with JSON lines on stdout and never prints a traceback for bad input:
+:func:`emit` falls back to ``\\u`` escapes when the stream cannot encode Chinese
 (e.g. ``PYTHONIOENCODING=ascii``), and :func:`read_json` turns every way ``json.loads`` can refuse a
 text (not only ``JSONDecodeError``: >4300-digit integers, deep nesting) into one :class:`InputError`.
 """

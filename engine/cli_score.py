@@ -1,8 +1,8 @@
-"""``python -m engine score``: score one win given as a JSON object on stdin (issue 2, item 6).
+"""``python -m engine score``: score one win given as a JSON object on stdin.
 
 Input (one JSON object; the contract is fixed, other programs use it)::
 
-    {"rules": "standard" | {"preset": "standard", "<option>": <value>, ...},   # optional, RULES §C
+    {"rules": "standard" | {"preset": "standard", "<option>": <value>, ...},   # optional, docs/rules.md §C
      "concealed": "123p789p234s46s88s",   # winner's tiles in hand before the winning tile
      "melds": ["pong 111p", "kong 8888p", "concealed_kong 2222s", "added_kong 7777s"],  # optional
      "win_tile": "5s",

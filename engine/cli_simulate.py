@@ -1,4 +1,4 @@
-"""``python -m engine simulate``: AI-only hands with statistics and rule checks (the AI players issue).
+"""``python -m engine simulate``: AI-only hands with statistics and rule checks.
 
 Usage::
 

@@ -1,16 +1,16 @@
-"""The hand patterns (番) of one reading, one small unit per 番 (RULES A10, Appendix 2 step 3).
+"""The hand patterns (番) of one reading, one small unit per 番 (docs/rules.md §A10, Appendix 2 step 3).
 
 Each unit is ``count(reading, hand, rules) -> int``: how many times its 番 applies to that reading
 (0 = not at all; more than 1 only for 四归 under ``sigui_multi``).  Its multiplier comes from
 ``rules.values``; a reading's pattern product is the product of ``value ** count`` over all units
-(RULES A10: "以上各种胡牌类型之间可以累加（相乘）").  Situational factors (杠上开花, 杠上炮, 抢杠胡,
+(docs/rules.md §A10: "以上各种胡牌类型之间可以累加（相乘）").  Situational factors (杠上开花, 杠上炮, 抢杠胡,
 海底) and 亮倒 do not depend on the reading and live in :mod:`engine.scoring`.
 
-Exclusions (RULES A10.1–A10.3): 七对-family readings get only 七对/龙/双龙/三龙七对, 清一色 and (option)
+Exclusions (docs/rules.md §A10.1–§A10.3): 七对-family readings get only 七对/龙/双龙/三龙七对, 清一色 and (option)
 三元七对; never 碰碰胡, 四归一, 卡五星, 大/小三元, 手抓一.  手抓一 replaces 碰碰胡 unless
 ``szy_with_pph``.  龙七对 etc. are totals (they replace 七对).
 
-Decisions where RULES is open (also in the unit docstrings):
+Decisions where docs/rules.md is open (also in the unit docstrings):
 
 * 四归 counting (F2′, ``sigui_multi``): by default at most one 明四归一 and one 暗四归一 per reading;
   with ``sigui_multi`` every qualifying tile counts (each multiplies).
@@ -53,14 +53,14 @@ class Hand:
 
     @property
     def qingyise(self) -> bool:
-        """All 14 tiles, melds included, of one suit and no dragons (RULES F12)."""
+        """All 14 tiles, melds included, of one suit and no dragons (docs/rules.md §F12)."""
         kinds = [t for t in Tile if self.counts14[t]] + [m.tile for m in self.melds]
         suits = {t.suit for t in kinds}
         return len(suits) == 1 and not kinds[0].is_dragon
 
 
 def _quan(hand: Hand, rules: RuleSet) -> bool:
-    """True when the 全频道 四归 logic (RULES F2′) applies: 清一色 hands, or every hand under ``quan``."""
+    """True when the 全频道 四归 logic (docs/rules.md §F2′) applies: 清一色 hands, or every hand under ``quan``."""
     return rules.sigui_scope is SiguiScope.QUAN or hand.qingyise
 
 
@@ -69,12 +69,12 @@ def _limit(n: int, rules: RuleSet) -> int:
 
 
 def shouzhuayi(reading: Reading, hand: Hand, rules: RuleSet) -> int:
-    """手抓一 (全求人), RULES A10 F13: four melds, one concealed tile, won on its pair (单吊)."""
+    """手抓一 (全求人), docs/rules.md §F13: four melds, one concealed tile, won on its pair (单吊)."""
     return int(not reading.qidui and len(reading.melds) == 4)
 
 
 def pengpeng(reading: Reading, hand: Hand, rules: RuleSet) -> int:
-    """碰碰胡, RULES A10 F1: a standard reading whose four sets are all pungs/kongs.
+    """碰碰胡, docs/rules.md §F1: a standard reading whose four sets are all pungs/kongs.
 
     Not counted together with 手抓一 (F13 replaces it, E#7) unless ``szy_with_pph``.
     """
@@ -86,7 +86,7 @@ def pengpeng(reading: Reading, hand: Hand, rules: RuleSet) -> int:
 
 
 def mingsigui(reading: Reading, hand: Hand, rules: RuleSet) -> int:
-    """明四归一, RULES A10 F2 / F2′: the winning tile is the 4th copy of one of W's exposed 碰.
+    """明四归一, docs/rules.md §F2 / §F2′: the winning tile is the 4th copy of one of W's exposed 碰.
 
     With the 全频道 logic (清一色, or ``sigui_scope = quan``) also any 碰 whose 4th copy is in the
     concealed hand.  Under ``liangdao_revealed_sigui_ming`` a 亮倒 winner's 暗四归一 tiles count here
@@ -106,7 +106,7 @@ def mingsigui(reading: Reading, hand: Hand, rules: RuleSet) -> int:
 
 
 def ansigui(reading: Reading, hand: Hand, rules: RuleSet) -> int:
-    """暗四归一, RULES A10 F3 / F2′: W held 3 concealed copies of the winning tile and wins the 4th.
+    """暗四归一, docs/rules.md §F3 / §F2′: W held 3 concealed copies of the winning tile and wins the 4th.
 
     By self-draw or discard ("逮炮也算").  With the 全频道 logic (清一色, or ``sigui_scope = quan``)
     also any concealed 4-of-a-kind used in the hand.  Never in a 七对 reading (龙七对 does not add it).
@@ -144,56 +144,57 @@ def _sanyuan_qidui_kind(reading: Reading, rules: RuleSet) -> str | None:
 
 
 def qidui(reading: Reading, hand: Hand, rules: RuleSet) -> int:
-    """七对, RULES A10 F4: seven pairs, no melds, no 4-of-a-kind (replaced by 小/大三元七对 when those apply)."""
+    """七对, docs/rules.md §F4: seven pairs, no melds, no 4-of-a-kind (replaced by 小/大三元七对 when those apply)."""
     return int(reading.qidui and reading.longs == 0 and _sanyuan_qidui_kind(reading, rules) is None)
 
 
 def longqidui(reading: Reading, hand: Hand, rules: RuleSet) -> int:
-    """龙七对 (豪华七对), RULES A10 F5: 七对 with one 4-of-a-kind (not kong'd); total value, replaces 七对."""
+    """龙七对 (豪华七对), docs/rules.md §F5: 七对 with one 4-of-a-kind (not kong'd); total value, replaces 七对."""
     return int(reading.qidui and reading.longs == 1)
 
 
 def shuanglong(reading: Reading, hand: Hand, rules: RuleSet) -> int:
-    """双龙七对 (超豪华), RULES A10 F6: 七对 with two 4-of-a-kinds; total value; cap exception (A11.5)."""
+    """双龙七对 (超豪华), docs/rules.md §F6: 七对 with two 4-of-a-kinds; total value; cap exception (A11.5)."""
     return int(reading.qidui and reading.longs == 2)
 
 
 def sanlong(reading: Reading, hand: Hand, rules: RuleSet) -> int:
-    """三龙七对, RULES A10 F6′: 七对 with three 4-of-a-kinds; total value (``sanlong_value``)."""
+    """三龙七对, docs/rules.md §F6′: 七对 with three 4-of-a-kinds; total value (``sanlong_value``)."""
     return int(reading.qidui and reading.longs == 3)
 
 
 def xiaosanyuan_qidui(reading: Reading, hand: Hand, rules: RuleSet) -> int:
-    """小三元七对, RULES A10.3 option ``sanyuan_qidui``: a 七对 reading holding all three dragons (D41)."""
+    """小三元七对, docs/rules.md §A10.3 option ``sanyuan_qidui``: a 七对 reading holding all three dragons (D41)."""
     return int(_sanyuan_qidui_kind(reading, rules) == "xiao")
 
 
 def dasanyuan_qidui(reading: Reading, hand: Hand, rules: RuleSet) -> int:
-    """大三元七对, RULES A10.3 option ``sanyuan_qidui``: a 七对 reading with all three dragons as 4-of-a-kinds."""
+    """大三元七对, docs/rules.md §A10.3 option ``sanyuan_qidui``: a 七对 reading with all three dragons as
+    4-of-a-kinds."""
     return int(_sanyuan_qidui_kind(reading, rules) == "da")
 
 
 def dasanyuan(reading: Reading, hand: Hand, rules: RuleSet) -> int:
-    """大三元, RULES A10 F7: three dragon pungs/kongs (standard readings only)."""
+    """大三元, docs/rules.md §F7: three dragon pungs/kongs (standard readings only)."""
     if reading.qidui:
         return 0
     return int(sum(1 for t in reading.pung_tiles() if t.is_dragon) == 3)
 
 
 def xiaosanyuan(reading: Reading, hand: Hand, rules: RuleSet) -> int:
-    """小三元, RULES A10 F8: two dragon pungs/kongs and the pair is the third dragon."""
+    """小三元, docs/rules.md §F8: two dragon pungs/kongs and the pair is the third dragon."""
     if reading.qidui or reading.pair is None or not reading.pair.is_dragon:
         return 0
     return int(sum(1 for t in reading.pung_tiles() if t.is_dragon) == 2)
 
 
 def qingyise(reading: Reading, hand: Hand, rules: RuleSet) -> int:
-    """清一色, RULES A10 F12: all 14 tiles (melds included) of one suit, no dragons; any reading."""
+    """清一色, docs/rules.md §F12: all 14 tiles (melds included) of one suit, no dragons; any reading."""
     return int(hand.qingyise)
 
 
 def kawuxing(reading: Reading, hand: Hand, rules: RuleSet) -> int:
-    """卡五星, RULES A10 F16 / A10.2: the winning 5 is the middle of a 4-5-6 run of this reading.
+    """卡五星, docs/rules.md §F16 / §A10.2: the winning 5 is the middle of a 4-5-6 run of this reading.
 
     Generous rule (default, E#1): it is enough that this reading has the run; other waits do not
     matter.  ``kwx_rule = strict_single_wait``: the 13-tile hand's complete wait set must also be
@@ -218,7 +219,7 @@ def _total_or_relative(total: Callable[[FanValues], int]) -> Callable[[Reading, 
 
 @dataclass(frozen=True, slots=True)
 class Pattern:
-    """One 番: Chinese ``name`` (RULES A10 table), ``count`` unit and ``value`` for a reading."""
+    """One 番: Chinese ``name`` (docs/rules.md §A10 table), ``count`` unit and ``value`` for a reading."""
 
     name: str
     count: Callable[[Reading, Hand, RuleSet], int]
@@ -241,7 +242,7 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("手抓一", shouzhuayi, lambda r, v: v.shouzhuayi),
     Pattern("卡五星", kawuxing, lambda r, v: v.kawuxing),
 )
-"""Every reading pattern, in RULES A10 table order (the order of ``WinScore.fans``)."""
+"""Every reading pattern, in docs/rules.md §A10 table order (the order of ``WinScore.fans``)."""
 
 
 def reading_fans(reading: Reading, hand: Hand, rules: RuleSet) -> tuple[tuple[str, ...], int]:

@@ -1,9 +1,9 @@
-"""Readings of a winning hand: every way to read its tiles as sets (RULES A7, A10.1, Appendix 2 step 2).
+"""Readings of a winning hand: every way to read its tiles as sets (docs/rules.md §A7, §A10.1, Appendix 2 step 2).
 
 A *reading* is one decomposition of the winner's 14 - 3k concealed tiles (concealed hand + winning
 tile) into one pair (将) and 4 - k sets, combined with the k declared melds; or, with no melds at
-all, the 七对 reading (seven pairs, a 4-of-a-kind counting as two pairs, RULES A7.2).  Runs are three
-consecutive numbers of one suit; dragons (白 發 中) never form runs (RULES A7.1, E#35).
+all, the 七对 reading (seven pairs, a 4-of-a-kind counting as two pairs, docs/rules.md §A7.2).  Runs are three
+consecutive numbers of one suit; dragons (白 發 中) never form runs (docs/rules.md §A7.1, §E#35).
 
 Scoring evaluates the 番 of every reading and keeps the best one (:mod:`engine.fans`,
 :mod:`engine.scoring`).  This module is a plain enumerator over 30-count lists (index = ``Tile``), kept
@@ -27,7 +27,7 @@ class Reading:
     Standard reading (``qidui`` False): ``pair`` is the 将, ``pungs`` the concealed pungs (刻子),
     ``runs`` the lowest tile of each concealed run, ``melds`` the declared 碰/杠 (each a pung).
     七对 reading (``qidui`` True): ``pairs`` lists the seven pairs in tile order; a 4-of-a-kind
-    appears twice (RULES A7.2); ``pair`` is None and ``pungs``/``runs``/``melds`` are empty.
+    appears twice (docs/rules.md §A7.2); ``pair`` is None and ``pungs``/``runs``/``melds`` are empty.
     """
 
     qidui: bool
@@ -47,7 +47,7 @@ class Reading:
         return self.pungs + tuple(m.tile for m in self.melds)
 
     def __str__(self) -> str:
-        """For people, e.g. ``"123p 789p 234s 456s 88s"``; melds in RULES notation ``[碰 111p]``."""
+        """For people, e.g. ``"123p 789p 234s 456s 88s"``; melds in docs/rules.md notation ``[碰 111p]``."""
         if self.qidui:
             groups: list[tuple[Tile, ...]] = []
             for tile in self.pairs:
@@ -148,7 +148,7 @@ def is_complete(counts: Sequence[int], num_melds: int = 0) -> bool:
 
 
 def waits(counts: Sequence[int], melds: Sequence[Meld] = ()) -> tuple[Tile, ...]:
-    """The tiles that complete a 13 - 3k tile concealed hand (RULES A7.4, Appendix 2 last line).
+    """The tiles that complete a 13 - 3k tile concealed hand (docs/rules.md §A7.4, Appendix 2 last line).
 
     A tile of which the player already holds all 4 copies (concealed or in melds) is not a wait.
     """

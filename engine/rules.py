@@ -1,12 +1,12 @@
-"""House rules: :class:`RuleSet`, every option of RULES.md §C and Appendix 1, with named presets.
+"""House rules: :class:`RuleSet`, every option of docs/rules.md §C and Appendix 1, with named presets.
 
 A :class:`RuleSet` is a frozen, hashable value passed explicitly to scoring and to the game state
-machine (DESIGN.md §2).  Option names and value spellings are exactly those of RULES.md §C and
+machine (docs/architecture.md §2).  Option names and value spellings are exactly those of docs/rules.md §C and
 Appendix 1; closed vocabularies are :class:`enum.StrEnum` members, so ``rules.cap == "8_sl16"`` holds.
 
 Construction:
 
-* ``RuleSet()`` / ``RuleSet.preset("standard")`` — the RULES §A defaults.
+* ``RuleSet()`` / ``RuleSet.preset("standard")`` — the docs/rules.md §A defaults.
 * ``RuleSet.preset(name)`` — ``standard``, ``xiangyang``, ``suizhou``, ``zaoyang`` (all: cap 8 with
   双龙/三龙七对 16, i.e. ``8_sl16``, [S004]), ``shiyan`` (十堰 flat cap 8, 双龙 also 8), ``nocap``
   (no cap, as [S000]).  Table sizes (docs/rules.md §A2.1, §A1.1; the same scoring and options):
@@ -25,20 +25,20 @@ gangpao, ``qianggang_value`` -> qianggang, ``msgy_value`` -> mingsigui, ``szy_va
 Not supported (accepted only with their "off"/default value, anything else raises :class:`RuleError`
 saying "not supported"): the regional add-ons ``piao``, ``maima``, ``shukan``, ``chuzi`` (also inside
 ``extras``), ``ruleset`` other than ``kawuxing`` (卡心五 is a separate game,
-RULES §B), and ``four_players = bawangzhuang``.
+docs/rules.md §B), and ``four_players = bawangzhuang``.
 
-Decisions on spellings RULES leaves open (documented here, see also the option docstrings):
+Decisions on spellings docs/rules.md leaves open (documented here, see also the option docstrings):
 
 * ``cap`` accepts the strings of §C and also the integers 8, 16, 32 (normalised to strings).
 * ``sigui_scope``: Appendix 1 spells the default ``ban_qys_quan`` (半频道, but 清一色 hands use the
-  全频道 logic, RULES F2′); §C's ``ban`` means that same default and is normalised to it; ``quan``
+  全频道 logic, docs/rules.md §F2′); §C's ``ban`` means that same default and is normalised to it; ``quan``
   extends F2′ to every hand.
 * ``haidi_pihu`` accepts §C's ``2`` / ``"off"`` (and booleans); it is stored as a bool.
 * ``sanyuan_qidui`` accepts ``false``/``"off"`` and ``true``/``"on"``; when on, a 七对-family reading
   holding all three dragons scores ``xiaosanyuan_qidui`` (×8, replaces 七对) if all three are pairs and
   ``dasanyuan_qidui`` (×16) when all three are 4-of-a-kinds ([CS] options 4–5; mixed → 小三元七对).  These two
   ``values`` keys are extensions of Appendix 1.
-* ``liangdao_revealed_sigui_ming`` (RULES E#36, [TS]) is accepted too: a 亮倒 winner's 暗四归一 is
+* ``liangdao_revealed_sigui_ming`` (docs/rules.md §E#36, [TS]) is accepted too: a 亮倒 winner's 暗四归一 is
   scored as 明四归一 (his concealed tiles are face up).
 * ``values`` entries are integers 1..1024; ``haidipao`` also accepts 0 (= not a 番, the default).
 """
@@ -82,7 +82,7 @@ class RuleError(ValueError):
 
 
 class Cap(enum.StrEnum):
-    """封顶, per-share cap (RULES A11.5)."""
+    """封顶, per-share cap (docs/rules.md §A11.5)."""
 
     NONE = "none"
     EIGHT = "8"  # 十堰 满和: 双龙 also 8
@@ -92,7 +92,7 @@ class Cap(enum.StrEnum):
 
 
 class Louhu(enum.StrEnum):
-    """漏胡 after passing a legal discard win (RULES A8.3)."""
+    """漏胡 after passing a legal discard win (docs/rules.md §A8.3)."""
 
     BIGGER_EXCEPTION = "bigger_exception"
     STRICT = "strict"
@@ -100,7 +100,7 @@ class Louhu(enum.StrEnum):
 
 
 class LiangdaoReveal(enum.StrEnum):
-    """What 亮倒 reveals (RULES A9.2)."""
+    """What 亮倒 reveals (docs/rules.md §A9.2)."""
 
     FULL = "full"
     KOU = "kou"
@@ -108,7 +108,7 @@ class LiangdaoReveal(enum.StrEnum):
 
 
 class LiangdaoKong(enum.StrEnum):
-    """Kongs allowed after 亮倒 (RULES A9.5)."""
+    """Kongs allowed after 亮倒 (docs/rules.md §A9.5)."""
 
     WAITS_UNCHANGED = "waits_unchanged"
     NONE = "none"
@@ -116,7 +116,7 @@ class LiangdaoKong(enum.StrEnum):
 
 
 class HuangzhuangLiangdao(enum.StrEnum):
-    """亮倒 penalty on 荒庄 (RULES A14.2)."""
+    """亮倒 penalty on 荒庄 (docs/rules.md §A14.2)."""
 
     S000 = "s000"
     S004_FIRST = "s004_first"
@@ -125,7 +125,7 @@ class HuangzhuangLiangdao(enum.StrEnum):
 
 
 class DealerOnDraw(enum.StrEnum):
-    """Dealer after 荒庄 (RULES A15.3)."""
+    """Dealer after 荒庄 (docs/rules.md §A15.3)."""
 
     STAY = "stay"
     LAST_DRAWER = "last_drawer"
@@ -133,35 +133,35 @@ class DealerOnDraw(enum.StrEnum):
 
 
 class FirstDealer(enum.StrEnum):
-    """First dealer of a session (RULES A2.2)."""
+    """First dealer of a session (docs/rules.md §A2.2)."""
 
     RANDOM = "random"
     HOST = "host"
 
 
 class FourPlayers(enum.StrEnum):
-    """Four members at a 3-seat table (RULES A2.1); ``bawangzhuang`` is not supported."""
+    """Four members at a 3-seat table (docs/rules.md §A2.1); ``bawangzhuang`` is not supported."""
 
     WINNER_SITS_OUT = "winner_sits_out"
     OFF = "off"
 
 
 class KwxRule(enum.StrEnum):
-    """卡五星 test (RULES A10.2, E#1)."""
+    """卡五星 test (docs/rules.md §A10.2, §E#1)."""
 
     GENEROUS = "generous"
     STRICT_SINGLE_WAIT = "strict_single_wait"
 
 
 class SiguiScope(enum.StrEnum):
-    """四归 not involving the winning tile (RULES F2′, E#11): 半频道 with 清一色 全频道, or 全频道."""
+    """四归 not involving the winning tile (docs/rules.md §F2′, §E#11): 半频道 with 清一色 全频道, or 全频道."""
 
     BAN_QYS_QUAN = "ban_qys_quan"
     QUAN = "quan"
 
 
 class GangChain(enum.StrEnum):
-    """杠上杠 progression of kong money (RULES A13.3)."""
+    """杠上杠 progression of kong money (docs/rules.md §A13.3)."""
 
     DOUBLE = "double"
     FLAT2 = "flat2"
@@ -169,14 +169,14 @@ class GangChain(enum.StrEnum):
 
 
 class GangChainSelf(enum.StrEnum):
-    """Which own kongs continue a 杠上杠 chain (RULES A13.3, E#17)."""
+    """Which own kongs continue a 杠上杠 chain (docs/rules.md §A13.3, §E#17)."""
 
     REPLACEMENT_ONLY = "replacement_only"
     ANY_KONG_SAME_TURN = "any_kong_same_turn"
 
 
 class GangshangChainHu(enum.StrEnum):
-    """杠上开花/杠上炮 after 杠上杠 (RULES A13.4): ×value only, or ×value × 2^(chain-1)."""
+    """杠上开花/杠上炮 after 杠上杠 (docs/rules.md §A13.4): ×value only, or ×value × 2^(chain-1)."""
 
     X2_ONLY = "x2_only"
     COMPOUND = "compound"
@@ -184,7 +184,7 @@ class GangshangChainHu(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class FanValues:
-    """Multiplier of each 番 (RULES A10 table, Appendix 1 ``values``).  Integers; 1 = no effect."""
+    """Multiplier of each 番 (docs/rules.md §A10 table, Appendix 1 ``values``).  Integers; 1 = no effect."""
 
     pengpeng: int = 2  # 碰碰胡 F1
     mingsigui: int = 2  # 明四归一 F2
@@ -210,7 +210,7 @@ class FanValues:
 
 @dataclass(frozen=True, slots=True)
 class GangValues:
-    """Kong money in units of 底金 (RULES A13.1): 暗杠 each other player, 补杠 each, 直杠 the discarder."""
+    """Kong money in units of 底金 (docs/rules.md §A13.1): 暗杠 each other player, 补杠 each, 直杠 the discarder."""
 
     an: int = 2
     bu: int = 1
@@ -219,7 +219,7 @@ class GangValues:
 
 @dataclass(frozen=True, slots=True)
 class RuleSet:
-    """Every option of RULES §C / Appendix 1; the defaults are the standard game (RULES §A).
+    """Every option of docs/rules.md §C / Appendix 1; the defaults are the standard game (docs/rules.md §A).
 
     Frozen and hashable.  Build with :meth:`preset` or :meth:`from_json`; derive with
     :meth:`with_options`.  Raises :class:`RuleError` (a ``ValueError``) on unknown/bad options.
@@ -274,7 +274,7 @@ class RuleSet:
 
     def cap_for(self, longs: int) -> int | None:
         """Per-share cap in multiples of 底金 for a chosen reading with ``longs`` 4-of-a-kinds in a
-        七对-family reading (0 for any other reading); None = uncapped (RULES A11.5, E#46)."""
+        七对-family reading (0 for any other reading); None = uncapped (docs/rules.md §A11.5, §E#46)."""
         if self.cap is Cap.NONE:
             return None
         if self.cap is Cap.EIGHT_SL16:
@@ -295,7 +295,7 @@ class RuleSet:
     def from_json(cls, value: object) -> RuleSet:
         """A RuleSet from a preset name, ``None`` (standard), or ``{"preset": name, "<option>": v, ...}``.
 
-        Option keys and values are spelled as in RULES §C / Appendix 1.  Raises :class:`RuleError`
+        Option keys and values are spelled as in docs/rules.md §C / Appendix 1.  Raises :class:`RuleError`
         naming the option and its allowed values when something is unknown or invalid.
         """
         if value is None:
@@ -475,7 +475,7 @@ def _parse_four_players(key: str, raw: Any) -> FourPlayers:
 
 
 _PARSERS: dict[str, _Parser] = {
-    "ruleset": _only("kawuxing", "卡心五 (kaxinwu) is a separate game, RULES §B"),
+    "ruleset": _only("kawuxing", "卡心五 (kaxinwu) is a separate game, docs/rules.md §B"),
     "players": _int_range(2, 4),
     "suits": _parse_suits,
     "dragons": _boolean,

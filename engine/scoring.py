@@ -1,6 +1,6 @@
 """Scoring of one win: readings -> 番 -> best reading -> situational -> 亮倒 -> M -> legality -> cap -> payments.
 
-Follows RULES.md A8–A12 and Appendix 2 (DESIGN.md §2 "Scoring like the `mahjong` library").
+Follows docs/rules.md §A8–§A12 and Appendix 2 (docs/architecture.md §2 "Scoring like the `mahjong` library").
 
 * Readings: :func:`engine.readings.readings` (every standard decomposition + the 七对 reading).
 * Patterns per reading: :mod:`engine.fans`; the reading with the largest pattern product is used
@@ -26,7 +26,7 @@ Follows RULES.md A8–A12 and Appendix 2 (DESIGN.md §2 "Scoring like the `mahjo
   has 亮倒 and the discarder has not, the discarder pays the sum of every non-winner's share, each
   share computed with that payer's own 亮倒 state (E#44).
 
-Decisions where RULES is open (tests pin them):
+Decisions where docs/rules.md is open (tests pin them):
 
 * ``qihu_2fan`` on a self-draw: the threshold is the hand's own M — patterns × situational ×
   (``values.liangdao`` if the winner has 亮倒) — not raised by a payer's 亮倒.
@@ -34,7 +34,7 @@ Decisions where RULES is open (tests pin them):
 * ``after_kong`` and ``last_tile`` are ignored on a robbed kong (a 补杠 is never the last tile, A6.5).
 * A robbed kong's tile: the winner cannot hold a copy of it (the robbed 碰 + the added tile are all
   four); such a context is malformed.
-* ``fans`` lists the chosen reading's 番 in RULES A10 order, then situational factors, then "亮倒" once
+* ``fans`` lists the chosen reading's 番 in docs/rules.md §A10 order, then situational factors, then "亮倒" once
   if the 亮倒 factor multiplies any payer's M; ``("屁胡",)`` when the list would be empty.
 """
 
@@ -56,7 +56,7 @@ class ScoringError(ValueError):
 
 
 class WinBy(enum.Enum):
-    """How the winning tile arrived (RULES A8, A12)."""
+    """How the winning tile arrived (docs/rules.md §A8, §A12)."""
 
     SELF_DRAW = "self_draw"  # 自摸 (incl. a kong replacement, 杠上开花)
     DISCARD = "discard"  # 点炮 / 捉炮
@@ -64,7 +64,7 @@ class WinBy(enum.Enum):
 
 
 class IllegalReason(enum.Enum):
-    """Why a complete hand may not be declared (RULES A8)."""
+    """Why a complete hand may not be declared (docs/rules.md §A8)."""
 
     BELOW_TWO = "below_two"  # M < 2 on a discard/robbed kong (屁胡不能捉炮), or under qihu_2fan
     QIANGGANG_OFF = "qianggang_off"  # robbing a kong is switched off (rules.qianggang = false)
@@ -160,7 +160,7 @@ class WinContext:
 class WinScore:
     """The scored win.
 
-    ``complete``: the tiles form a winning shape.  ``legal``: the win may be declared (RULES A8;
+    ``complete``: the tiles form a winning shape.  ``legal``: the win may be declared (docs/rules.md §A8;
     see ``illegal`` for why not).  ``fans``: Chinese 番 names (chosen reading, situational, 亮倒);
     ``("屁胡",)`` when none; ``()`` when not complete.  ``multiplier``: uncapped M per paying seat —
     every other seat on 自摸 and on 包胡, only the discarder on 点炮.  ``shares``: points (底金 ×
@@ -185,7 +185,7 @@ class WinScore:
 
     @property
     def discarder_multiplier(self) -> int | None:
-        """Uncapped M against the discarder, for 漏胡 comparisons (RULES A8.3, E#9); None on 自摸."""
+        """Uncapped M against the discarder, for 漏胡 comparisons (docs/rules.md §A8.3, §E#9); None on 自摸."""
         return None if self.discarder is None else self.multiplier.get(self.discarder)
 
 
@@ -214,7 +214,7 @@ def _check_suits(ctx: WinContext, rules: RuleSet) -> None:
 
 
 def best_reading(ctx: WinContext, rules: RuleSet) -> tuple[Reading, tuple[str, ...], int] | None:
-    """The chosen reading, its 番 names and pattern product (RULES A10.1), or None if not complete."""
+    """The chosen reading, its 番 names and pattern product (docs/rules.md §A10.1), or None if not complete."""
     counts13 = counts_of(ctx.concealed)
     counts14 = list(counts13)
     counts14[ctx.win_tile] += 1
@@ -261,7 +261,7 @@ def _situational(ctx: WinContext, rules: RuleSet, patterns: int) -> list[tuple[s
 
 
 def _liangdao_factor(ctx: WinContext, rules: RuleSet, payer: int) -> int:
-    """L(W, p) of RULES A11.1 / A9.6."""
+    """L(W, p) of docs/rules.md §A11.1 / §A9.6."""
     value = rules.values.liangdao
     winner = ctx.liangdao[ctx.winner]
     paying = ctx.liangdao[payer] and rules.liangdao_payer_double

@@ -1,7 +1,7 @@
-"""Tiles, suits, melds and the text notation of kwx (DESIGN.md §2, RULES.md §0.3, A1).
+"""Tiles, suits, melds and the text notation of kwx (docs/architecture.md §2, docs/rules.md §0.3, §A1).
 
 Notation (MPSZ-like): ``1p..9p`` 筒 (dots), ``1s..9s`` 条 (bamboo), ``1m..9m`` 万 (characters, variant
-rule sets only, RULES A1.1), ``5z`` 白, ``6z`` 發, ``7z`` 中.  Runs of digits share the suit letter that
+rule sets only, docs/rules.md §A1.1), ``5z`` 白, ``6z`` 發, ``7z`` 中.  Runs of digits share the suit letter that
 follows them: ``123p46s88s`` is 1p 2p 3p 4s 6s 8s 8s.  White space between groups is allowed.
 
 Tiles are an :class:`~enum.IntEnum` with 30 members, so that they index count arrays directly:
@@ -105,7 +105,7 @@ class Tile(enum.IntEnum):
 
     @property
     def is_dragon(self) -> bool:
-        """True for 白 發 中, which form pungs and pairs but never runs (RULES A7.1, E#35)."""
+        """True for 白 發 中, which form pungs and pairs but never runs (docs/rules.md §A7.1, §E#35)."""
         return self >= 27
 
     @property
@@ -140,7 +140,7 @@ _TILE_NUMBER = {t: (t % 9 + 1) if t < 27 else (t - 22) for t in Tile}
 
 DRAGONS: tuple[Tile, ...] = (Tile.WHITE, Tile.GREEN, Tile.RED)
 STANDARD_KINDS: tuple[Tile, ...] = tuple(t for t in Tile if t.suit in (Suit.DOTS, Suit.BAMBOO)) + DRAGONS
-"""The 21 kinds of the standard 84-tile set (RULES A1.1)."""
+"""The 21 kinds of the standard 84-tile set (docs/rules.md §A1.1)."""
 
 _SUIT_LETTERS = {s.value: s for s in Suit}
 _TOKEN = re.compile(r"\s+|[0-9]+[a-zA-Z]?|[^\s0-9]")
@@ -150,7 +150,7 @@ def parse_tiles(text: str, *, max_copies: int = 4) -> list[Tile]:
     """Parse notation such as ``"123p46s88s"`` or ``"5z 6z 7z"`` into tiles, in written order.
 
     Raises :class:`NotationError` for an unknown suit letter, digits without a suit letter, the
-    digit 0, a wind (``1z``-``4z``), or more than ``max_copies`` copies of one tile (RULES A1.1).
+    digit 0, a wind (``1z``-``4z``), or more than ``max_copies`` copies of one tile (docs/rules.md §A1.1).
     """
     tiles: list[Tile] = []
     pos = 0
@@ -214,7 +214,7 @@ def counts_of(tiles: Iterable[int]) -> list[int]:
 
 
 class MeldKind(enum.Enum):
-    """Exposed or declared sets (RULES A5, A6.1). Values are the command-line spellings."""
+    """Exposed or declared sets (docs/rules.md §A5, §A6.1). Values are the command-line spellings."""
 
     PONG = "pong"  # 碰
     KONG = "kong"  # 直杠 (claimed from a discard)
@@ -269,9 +269,9 @@ class Meld:
 def parse_meld(text: str) -> Meld:
     """Parse ``"pong 111p"``, ``"kong 8888p"``, ``"concealed_kong 2222s"``, ``"added_kong 7777s"``.
 
-    The bracketed RULES form ``"[碰 111p]"`` is accepted too.  Raises :class:`NotationError` when the
+    The bracketed docs/rules.md form ``"[碰 111p]"`` is accepted too.  Raises :class:`NotationError` when the
     kind is unknown or the tiles are not 3 (碰) or 4 (kongs) copies of one tile — runs are never melds
-    in 卡五星 (no 吃, RULES A5.1).
+    in 卡五星 (no 吃, docs/rules.md §A5.1).
     """
     body = text.strip().strip("[]").strip()
     parts = body.split(None, 1)

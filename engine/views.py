@@ -1,12 +1,12 @@
-"""Views: the only doors through which a hand's state leaves the engine (DESIGN.md §2).
+"""Views: the only doors through which a hand's state leaves the engine (docs/architecture.md §2).
 
 A :class:`PublicView` holds what every player at the table may see; a :class:`SeatView` adds one
 seat's own concealed tiles.  Renderers and handlers take views, never the full state, so hidden tiles
 cannot leak by accident.  Concealed tiles of another seat appear only when that seat has declared
-亮倒 (RULES A9.2: the whole concealed hand is revealed) or when the hand is over and a winner's hand
+亮倒 (docs/rules.md §A9.2: the whole concealed hand is revealed) or when the hand is over and a winner's hand
 is shown in its :class:`WinView`.
 
-All tile fields use :class:`engine.tiles.Tile`; seats are 0, 1, 2 in turn order (RULES A2.3).
+All tile fields use :class:`engine.tiles.Tile`; seats are 0, 1, 2 in turn order (docs/rules.md §A2.3).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ __all__ = ["DiscardView", "HandResultView", "MeldView", "PublicSeatView", "Publi
 class MeldView:
     """An exposed set as others see it.
 
-    ``tile`` is None for another seat's 暗杠 (shown face down, RULES A6.1); the owner's own view
+    ``tile`` is None for another seat's 暗杠 (shown face down, docs/rules.md §A6.1); the owner's own view
     carries the tile.  ``source`` is the seat a claimed tile came from, if any.
     """
 
@@ -36,7 +36,7 @@ class DiscardView:
     """One tile of a discard pond, in discard order.
 
     ``claimed``: taken by another seat's 碰/直杠 (drawn dimmed).  ``liangdao``: the discard made
-    with the seat's 亮倒 declaration (RULES A9.1).
+    with the seat's 亮倒 declaration (docs/rules.md §A9.1).
     """
 
     tile: Tile
@@ -50,8 +50,8 @@ class PublicSeatView:
 
     ``concealed_count``: tiles in hand (13 - 3*melds, +1 while holding a drawn tile).
     ``revealed``: the whole concealed hand once the seat has 亮倒 (sorted), else ().
-    ``waits``: the published wait set of a 亮倒 seat (RULES A9.2), else ().
-    ``kong_money``: points of 底金 won (+) or paid (-) through kongs so far this hand (RULES A13).
+    ``waits``: the published wait set of a 亮倒 seat (docs/rules.md §A9.2), else ().
+    ``kong_money``: points of 底金 won (+) or paid (-) through kongs so far this hand (docs/rules.md §A13).
     """
 
     seat: int
@@ -111,7 +111,7 @@ class WinView:
     """A winner's hand at the end (public by then).
 
     ``concealed``: the 13 - 3*melds tiles before the winning tile; ``win_tile``: the winning tile;
-    ``fans``: Chinese names of the chosen reading's 番 with situational factors and 亮倒 (RULES A10);
+    ``fans``: Chinese names of the chosen reading's 番 with situational factors and 亮倒 (docs/rules.md §A10);
     ``multiplier``: uncapped M per paying seat; ``by``: "self_draw", "discard" or "rob_kong";
     ``from_seat``: the discarder / robbed seat, or None on 自摸; ``baohu``: 包胡 applied (A9.7).
     """

@@ -47,11 +47,12 @@ def cmd_run(settings: Settings) -> int:
     from .logs import setup_logging
 
     setup_logging(settings.log_level, settings.token)
-    application = build_application(settings)
+    application = build_application(settings, handle_signals=True)
     try:
-        application.run_polling(
-            allowed_updates=["message", "callback_query", "my_chat_member"], drop_pending_updates=False
-        )
+        application.run_polling(  # SIGINT/SIGTERM: kwx's own handlers (build_application), not PTB's
+            allowed_updates=["message", "callback_query", "my_chat_member"], drop_pending_updates=False,
+            stop_signals=None,
+        )  # fmt: skip
     except InvalidToken:
         return _fail("Telegram rejected TELEGRAM_BOT_TOKEN (revoked or mistyped?); check it with @BotFather", 2)
     except NetworkError as e:

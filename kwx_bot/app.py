@@ -1,7 +1,7 @@
 """Application wiring: builder, handlers, start-up and shutdown (DESIGN.md §4 "main() only wires").
 
 :func:`build_application` makes the production ``Application`` from :class:`Settings` (token,
-optional own Bot API server, ``AIORateLimiter(max_retries=2)``); tests pass their own
+optional own Bot API server, :class:`~kwx_bot.throttle.PacingRateLimiter`); tests pass their own
 ``ApplicationBuilder`` (wired to the fake Bot API) and, if they like, their own pictures.
 
 ``post_init`` opens the store (running migrations), creates the :class:`TableService` with JobQueue
@@ -12,7 +12,9 @@ open table (replaying its events, re-arming its deadline, refreshing its message
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import signal
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -36,7 +38,7 @@ from .service import TableService
 from .service.timers import JobQueueTimers
 from .settings import Settings
 from .store import Store
-from .throttle import ThrottleLog, TrackingRateLimiter
+from .throttle import PacingRateLimiter, ThrottleLog
 
 __all__ = ["build_application", "register_commands"]
 
@@ -60,6 +62,24 @@ async def register_commands(app: Application[Any, Any, Any, Any, Any, Any], defa
             await bot.set_my_commands(commands, scope=scope, language_code=code or None)
 
 
+def _stop_on_signals(
+    app: Application[Any, Any, Any, Any, Any, Any], sender: Sender, limiter: PacingRateLimiter | None
+) -> None:
+    """SIGINT/SIGTERM: end the sender's and the rate limiter's waits, then stop polling (PTB then
+    finishes the updates in hand — quickly, as nothing waits on Telegram any more — and shuts down)."""
+    loop = asyncio.get_running_loop()
+
+    def stop(signum: int) -> None:
+        log.info("%s: stopping", signal.Signals(signum).name)
+        sender.stop()
+        if limiter is not None:
+            limiter.stop()
+        app.stop_running()
+
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop, signum)
+
+
 def build_application(
     settings: Settings,
     *,
@@ -67,10 +87,14 @@ def build_application(
     pictures: Pictures | None = None,
     store: Store | None = None,
     flood_sleep: Callable[[float], Awaitable[None]] | None = None,
+    handle_signals: bool = False,
 ) -> Application[Any, Any, Any, Any, Any, Any]:
     """The kwx ``Application``.  ``builder``: a pre-configured builder (tests: the fake Bot API);
     ``store``: an already open store (tests restarting on the same database use a fresh one);
-    ``flood_sleep``: how the sender waits out a 429 (tests: on the fake's clock)."""
+    ``flood_sleep``: how the sender waits out a 429 (tests: on the fake's clock);
+    ``handle_signals``: on SIGINT/SIGTERM end every wait on Telegram (flood waits, pacing) at once
+    and stop — the process exits within seconds whatever Telegram is doing, and what was not shown
+    yet is shown after the next start (run with ``run_polling(stop_signals=None)``)."""
     throttle = ThrottleLog()
     if builder is None:
         builder = ApplicationBuilder().token(settings.token)
@@ -78,8 +102,9 @@ def build_application(
             builder = builder.base_url(f"{settings.api_base_url}/bot").base_file_url(
                 f"{settings.api_base_url}/file/bot"
             )
-    if settings.rate_limit:  # production (tests opt in): PTB's limiter, retrying 429s, reporting its pauses
-        builder = builder.rate_limiter(TrackingRateLimiter(throttle, max_retries=2))
+    limiter = PacingRateLimiter() if settings.rate_limit else None
+    if limiter is not None:  # production (tests opt in): pacing only; the sender is the one retry layer
+        builder = builder.rate_limiter(limiter)
 
     async def post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         opened = store if store is not None else await Store.open(settings.db_path)
@@ -93,6 +118,8 @@ def build_application(
         except Exception:
             log.exception("could not register the command menus")
         await service.startup()
+        if handle_signals:
+            _stop_on_signals(app, service.sender, limiter)
         log.info("kwx bot @%s running (database %s)", app.bot.username, opened.path)
 
     async def post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:

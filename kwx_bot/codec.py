@@ -18,7 +18,10 @@ hand, ``n`` = cancel); voiding is idempotent (a voided hand is never voided twic
 repeated press is harmless.
 
 Deep-link payloads (``t.me/<bot>?start=<payload>``, ``A-Za-z0-9_-``, <= 64 chars):
-``j<table36>`` = join that table, ``h<table36>`` = send me my hand at that table.
+``j<table36>_<token>`` = join that table, where ``<token>`` is the table's random join secret (24
+lower-case hex digits, ``TableRow.join_token``) — a link cannot be guessed or derived from the table
+id; ``h<table36>`` = send me my hand (at the user's own seat: the id picks nothing the user does not
+already have).  An old-style ``j<table36>`` decodes with ``token=None`` and is refused by the lobby.
 
 :func:`decode` raises :class:`CodecError` for anything that is not exactly this grammar (forged or
 garbage data), so handlers answer politely and change nothing.
@@ -48,7 +51,7 @@ __all__ = [
 MAX_CALLBACK_BYTES = 64
 _B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 _DATA_RE = re.compile(r"^([0-9a-z]{1,10}):([0-9a-z]{1,10}):([A-Za-z])([1-9][psmz])?$")
-_START_RE = re.compile(r"^([jh])([0-9a-z]{1,10})$")
+_START_RE = re.compile(r"^([jh])([0-9a-z]{1,10})(?:_([0-9a-f]{24}))?$")
 _CONFIG_RE = re.compile(r"^G:([0-9a-z]{1,10}):([a-z])(?::([0-9]))?$")
 _VOID_RE = re.compile(r"^V:([0-9a-z]{1,10}):([0-9a-z]{1,10}):([yn])$")
 
@@ -224,11 +227,13 @@ class StartPayload:
 
     kind: StartKind
     table_id: int
+    token: str | None = None
+    """The join secret of a ``j`` payload (None if the payload carries none)."""
 
 
-def encode_start(kind: StartKind, table_id: int) -> str:
-    """Deep-link payload for ``t.me/<bot>?start=...``."""
-    return f"{kind.value}{b36(table_id)}"
+def encode_start(kind: StartKind, table_id: int, token: str | None = None) -> str:
+    """Deep-link payload for ``t.me/<bot>?start=...``; ``token``: the table's join secret (``j``)."""
+    return f"{kind.value}{b36(table_id)}" + (f"_{token}" if token else "")
 
 
 def decode_start(payload: str | None) -> StartPayload:
@@ -236,7 +241,7 @@ def decode_start(payload: str | None) -> StartPayload:
     m = _START_RE.fullmatch(payload or "")
     if m is None:
         raise CodecError("unknown start payload")
-    return StartPayload(StartKind(m.group(1)), from_b36(m.group(2)))
+    return StartPayload(StartKind(m.group(1)), from_b36(m.group(2)), m.group(3))
 
 
 __all__ += ["TILE_OPS", "ConfigButton", "StartKind", "decode_config", "encode_config", "is_config"]

@@ -7,10 +7,15 @@ Each method returns a :class:`Sent` instead of raising:
 * 403 (the user never started the bot, blocked it, or the bot left the group), and "chat not found"
   for a private chat -> ``FORBIDDEN``, after calling ``on_forbidden(chat_id)`` (the table service
   marks the player unreachable);
-* 429 ``RetryAfter`` that survived the rate limiter's own retries -> waited out (``sleep``, real
-  time by default) and retried ``flood_retries`` times, then ``FAILED``; each wait is recorded per
-  chat in :attr:`Sender.throttle` (a :class:`~kwx_bot.throttle.ThrottleLog`: time a player must not
-  be charged for) and added to :attr:`Sender.throttled_seconds`;
+* 429 ``RetryAfter`` -> waited out (``sleep``, real time by default) and retried ``flood_retries``
+  times, then ``FAILED``.  This is the bot's one retry layer (the rate limiter only paces): one
+  WARNING line per wait, never a traceback; only the refused chat's call waits, never the whole bot.
+  Each wait is recorded per chat in :attr:`Sender.throttle` (a
+  :class:`~kwx_bot.throttle.ThrottleLog`: time a player must not be charged for) and added to
+  :attr:`Sender.throttled_seconds`;
+* after :meth:`Sender.stop` (the process is shutting down) every wait ends at once and no new call
+  is made (``FAILED``): a stop is never held up by Telegram; what was not shown is shown after the
+  next start, from the state in the database;
 * ``ChatMigrated`` -> ``on_migrated(old, new)`` and one retry against the new chat id;
 * anything else (network errors, other 400s) -> logged with method and chat, ``FAILED``.
 
@@ -33,6 +38,7 @@ from telegram import (
     Bot,
     CallbackQuery,
     ChatMember,
+    ChatMemberRestricted,
     InlineKeyboardMarkup,
     InputMediaPhoto,
     LinkPreviewOptions,
@@ -132,11 +138,35 @@ class Sender:
         self.throttle = throttle or ThrottleLog()
         self.sleep: Sleep = sleep or asyncio.sleep
         self.throttled_seconds = 0.0
+        self._stopping = asyncio.Event()
+
+    def stop(self) -> None:
+        """The process is stopping: end every flood wait now and make no more calls."""
+        self._stopping.set()
+
+    @property
+    def stopping(self) -> bool:
+        """:meth:`stop` was called."""
+        return self._stopping.is_set()
+
+    async def _wait(self, seconds: float) -> None:
+        """Sleep ``seconds`` (through :attr:`sleep`), or less if :meth:`stop` is called meanwhile."""
+        if self._stopping.is_set():
+            return
+        sleeping = asyncio.ensure_future(self.sleep(seconds))
+        stopping = asyncio.ensure_future(self._stopping.wait())
+        try:
+            await asyncio.wait({sleeping, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (sleeping, stopping):
+                task.cancel()
 
     async def _call(self, what: str, chat_id: int, fn: Callable[[int], Awaitable[Any]]) -> tuple[Outcome, Any]:
         migrated = False
         floods = 0
         while True:
+            if self._stopping.is_set():
+                return Outcome.FAILED, None
             try:
                 return Outcome.OK, await fn(chat_id)
             except RetryAfter as e:
@@ -146,10 +176,10 @@ class Sender:
                     return Outcome.FAILED, None
                 floods += 1
                 self.throttled_seconds += wait
-                log.info("%s to chat %s: flood control, waiting %.1f s", what, chat_id, wait)
+                log.warning("%s to chat %s: flood control, waiting %.1f s (retry %d)", what, chat_id, wait, floods)
                 token = self.throttle.begin(chat_id)
                 try:
-                    await self.sleep(wait + 0.05)
+                    await self._wait(wait + 0.05)
                 finally:
                     self.throttle.end(chat_id, token)
             except ChatMigrated as e:
@@ -178,6 +208,9 @@ class Sender:
                 log.error("%s to chat %s refused: %s", what, chat_id, e)
                 return Outcome.FAILED, None
             except TelegramError as e:
+                if self._stopping.is_set():  # the rate limiter let go of the call: we are stopping
+                    log.debug("%s to chat %s not made: stopping", what, chat_id)
+                    return Outcome.FAILED, None
                 log.warning("%s to chat %s failed: %s: %s", what, chat_id, type(e).__name__, e)
                 return Outcome.FAILED, None
 
@@ -266,6 +299,29 @@ class Sender:
 
         outcome, member = await self._call("getChatMember", chat_id, call)
         return str(member.status) if outcome is Outcome.OK and isinstance(member, ChatMember) else None
+
+    async def is_member(self, chat_id: int, user_id: int) -> bool | None:
+        """``getChatMember``: whether the user is a member of the group now (creator, administrator,
+        member, or restricted but still a member); False if they left, were banned or are unknown
+        to the group; None if Telegram would not answer (flood, network), so the caller can refuse
+        and ask to try again instead of guessing."""
+
+        async def call(cid: int) -> Any:
+            try:
+                return await self.bot.get_chat_member(cid, user_id)
+            except BadRequest as e:  # "user not found": never seen in the group — an answer, not a failure
+                if "not found" in str(e).lower() and "chat not found" not in str(e).lower():
+                    return False
+                raise
+
+        outcome, member = await self._call("getChatMember", chat_id, call)
+        if outcome is not Outcome.OK:
+            return None
+        if isinstance(member, ChatMemberRestricted):
+            return bool(member.is_member)
+        if isinstance(member, ChatMember):
+            return member.status in (ChatMember.OWNER, ChatMember.ADMINISTRATOR, ChatMember.MEMBER)
+        return False
 
     async def edit_text(
         self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None = None

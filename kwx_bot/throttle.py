@@ -1,9 +1,10 @@
-"""Time the bot itself spent rate-limited, per chat (issue 6 §2: "time spent while the bot itself was
-rate-limited does not count against a player").
+"""Rate limits: the bot's own pacing (:class:`PacingRateLimiter`) and the time Telegram held it back,
+per chat (:class:`ThrottleLog`) — time spent while the bot itself was rate-limited does not count
+against a player.
 
 :class:`ThrottleLog` records intervals (unix seconds on the service clock) during which a send to a
-chat was held back by Telegram: the sender's own waits after a 429 ``RetryAfter`` and, in
-production, the ``retry_after`` pauses of PTB's ``AIORateLimiter`` (:class:`TrackingRateLimiter`).
+chat was held back by Telegram: the sender's waits after a 429 ``RetryAfter`` (the one retry layer;
+:class:`PacingRateLimiter` only paces and never retries).
 A table's deadline is then extended by :meth:`ThrottleLog.blocked` — the length of the union of its
 chats' intervals since the deadline started — so a player is never timed out while the bot could
 not show them their turn.
@@ -11,15 +12,17 @@ not show them their turn.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections import deque
 from collections.abc import Callable, Coroutine, Iterable
 from typing import Any
 
-from telegram.error import RetryAfter
-from telegram.ext import AIORateLimiter
+from aiolimiter import AsyncLimiter
+from telegram.error import NetworkError
+from telegram.ext import BaseRateLimiter
 
-__all__ = ["ThrottleLog", "TrackingRateLimiter"]
+__all__ = ["PacingRateLimiter", "ThrottleLog"]
 
 KEEP_SECONDS = 3600.0
 """Intervals older than this are forgotten (no deadline is that long)."""
@@ -81,14 +84,73 @@ class ThrottleLog:
         return total
 
 
-class TrackingRateLimiter(AIORateLimiter):
-    """``AIORateLimiter`` that reports, per chat, the pauses it makes after a 429 ``RetryAfter``
-    (from the refusal to the retry) to a :class:`ThrottleLog`.  Its own pacing of group messages
-    (20 a minute) is not counted: that is the bot's choice, not Telegram holding it back."""
+class PacingRateLimiter(BaseRateLimiter[int]):
+    """PTB rate limiter that only paces: at most ``overall_max_rate`` chat-bound calls per
+    ``overall_time_period`` seconds for the whole bot and ``group_max_rate`` per
+    ``group_time_period`` per group (Telegram's ~30/s and 20/min, docs/telegram.md §2), each a
+    leaky bucket (aiolimiter's ``AsyncLimiter``, the one PTB's ``AIORateLimiter`` uses).
 
-    def __init__(self, log: ThrottleLog, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.log = log
+    It never retries and never pauses the whole bot: a 429 ``RetryAfter`` reaches the
+    :class:`~kwx_bot.sender.Sender`, the one retry layer, which waits out that chat only and logs
+    one WARNING per wait (PTB's ``AIORateLimiter`` retries too, logs a traceback when it gives up,
+    and stops every request of the bot while it waits — one busy group would slow every table).
+
+    :meth:`stop` makes every pending and later wait end at once (the call then fails with
+    ``NetworkError``), so a shutdown is never held up by pacing.  Pacing waits are the bot's own
+    choice, not Telegram holding it back, so they are not recorded in the :class:`ThrottleLog`.
+    """
+
+    def __init__(
+        self,
+        *,
+        overall_max_rate: float = 30,
+        overall_time_period: float = 1,
+        group_max_rate: float = 20,
+        group_time_period: float = 60,
+    ) -> None:
+        self._overall = AsyncLimiter(overall_max_rate, overall_time_period) if overall_max_rate > 0 else None
+        self._group_rate = (group_max_rate, group_time_period)
+        self._groups: dict[int, AsyncLimiter] = {}
+        self._stopping = asyncio.Event()
+
+    async def initialize(self) -> None:
+        """Nothing to set up (PTB calls it on start)."""
+
+    async def shutdown(self) -> None:
+        """PTB calls it on shutdown: pending waits end."""
+        self.stop()
+
+    def stop(self) -> None:
+        """End every pending pacing wait now and skip later ones (the process is stopping)."""
+        self._stopping.set()
+
+    def _group(self, chat_id: int) -> AsyncLimiter | None:
+        rate, period = self._group_rate
+        if rate <= 0 or chat_id >= 0:
+            return None
+        limiter = self._groups.get(chat_id)
+        if limiter is None:
+            if len(self._groups) > 10_000:  # forget idle groups' buckets (a full bucket is a new one)
+                self._groups = {k: v for k, v in self._groups.items() if not v.has_capacity(rate)}
+            limiter = self._groups[chat_id] = AsyncLimiter(rate, period)
+        return limiter
+
+    async def _acquire(self, limiter: AsyncLimiter) -> None:
+        if self._stopping.is_set():
+            raise NetworkError("kwx is stopping")
+        if limiter.has_capacity():
+            await limiter.acquire()
+            return
+        acquire = asyncio.ensure_future(limiter.acquire())
+        stopping = asyncio.ensure_future(self._stopping.wait())
+        try:
+            await asyncio.wait({acquire, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stopping.cancel()
+            if not acquire.done():
+                acquire.cancel()
+        if not acquire.done() or acquire.cancelled():
+            raise NetworkError("kwx is stopping")
 
     async def process_request(
         self,
@@ -99,29 +161,15 @@ class TrackingRateLimiter(AIORateLimiter):
         data: dict[str, Any],
         rate_limit_args: int | None,
     ) -> Any:
-        """See ``AIORateLimiter.process_request``; records the 429 pauses of chat-bound calls."""
+        """Wait for the group's and the bot's buckets (chat-bound calls only), then call once."""
         chat_id = _chat_id(data.get("chat_id"))
-        if chat_id is None:
-            return await super().process_request(callback, args, kwargs, endpoint, data, rate_limit_args)
-        log = self.log
-        pausing: list[int] = []  # the open ThrottleLog interval of a pause after a 429
-
-        def resume() -> None:
-            while pausing:
-                log.end(chat_id, pausing.pop())
-
-        async def tracked(*a: Any, **kw: Any) -> Any:
-            resume()
-            try:
-                return await callback(*a, **kw)
-            except RetryAfter:
-                pausing.append(log.begin(chat_id))
-                raise
-
-        try:
-            return await super().process_request(tracked, args, kwargs, endpoint, data, rate_limit_args)
-        finally:
-            resume()
+        if chat_id is not None:
+            group = self._group(chat_id)
+            if group is not None:
+                await self._acquire(group)
+            if self._overall is not None:
+                await self._acquire(self._overall)
+        return await callback(*args, **kwargs)
 
 
 def _chat_id(value: Any) -> int | None:

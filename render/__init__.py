@@ -1,4 +1,4 @@
-"""render -- pure pictures: engine views -> Pillow images -> PNG/JPEG bytes (DESIGN.md §3).
+"""render -- pure pictures: engine views -> Pillow images -> PNG/JPEG bytes (docs/architecture.md §3).
 
 Imports only :mod:`engine`, Pillow and the standard library (never telegram or aiosqlite).  Tile art
 is drawn by the project (:mod:`render.art`), text uses the shipped OFL font subset
@@ -52,7 +52,7 @@ def render_hand(view: SeatView, lang: str = "zh_CN") -> Image.Image:
     each concealed and drawn tile is its short label (``5条``, ``3筒``, ``中``; ``5 Bam``, ``3 Dot``,
     ``Red`` in English): the same text as the bot's discard buttons in that language
     (:func:`render.labels.tile_label`), not an index.  Tiles that
-    a 亮倒 opponent waits on are drawn with a red rim (discarding one means 包胡, RULES A9.7).
+    a 亮倒 opponent waits on are drawn with a red rim (discarding one means 包胡, docs/rules.md §A9.7).
     Below: ``听`` and the waits when ``view.waits`` is non-empty, each with the number of copies
     the player has not seen (``N张``); the wall count, and a ``亮倒`` badge once declared.
     The width is fixed for up to 14 tiles and four melds, so successive pictures line up.

@@ -17,7 +17,7 @@ colours so they survive phone-sized display and Telegram's JPEG recompression:
 
 States (:class:`TileState`): ``NORMAL``; ``HIGHLIGHT`` (pale yellow face and a thick gold rim: the
 drawn tile, the winning tile, the last discard); ``DIM`` (greyed: claimed discards); ``DANGER``
-(pale red face and a red rim: a tile in one's hand that a 亮倒 opponent waits on, RULES A9.7).
+(pale red face and a red rim: a tile in one's hand that a 亮倒 opponent waits on, docs/rules.md §A9.7).
 """
 
 from __future__ import annotations

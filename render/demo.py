@@ -111,7 +111,7 @@ def demo_views(seed: int = 7) -> Demo:
     after[0].append(DiscardView(s0_drawn))
     table = public(after, counts=(7, 10, 13), phase="claim", turn=0, to_act=(1,), last=(0, s0_drawn), wall_left=wall)
 
-    # seat 1 draws and discards 4p into seat 2's 清一色: 包胡 (RULES A9.7), seat 1 pays both shares
+    # seat 1 draws and discards 4p into seat 2's 清一色: 包胡 (docs/rules.md §A9.7), seat 1 pays both shares
     ended = [list(p) for p in after]
     ended[1].append(DiscardView(win_tile, claimed=True))
     win = WinView(
@@ -135,7 +135,7 @@ def demo_views(seed: int = 7) -> Demo:
         ended, counts=(7, 10, 13), phase="over", turn=1, to_act=(), last=(1, win_tile), wall_left=wall - 1, result=won
     )
 
-    # or nobody wins: 荒庄, the single 亮倒 seat pays each other seat 1 (RULES A14.2)
+    # or nobody wins: 荒庄, the single 亮倒 seat pays each other seat 1 (docs/rules.md §A14.2)
     penalty = (1, 1, -2)
     drawn_out = HandResultView("draw", (), penalty, kong, tuple(a + b for a, b in zip(penalty, kong, strict=True)), 0)
     draw = public(after, counts=(7, 10, 13), phase="over", turn=0, to_act=(), last=None, wall_left=0, result=drawn_out)

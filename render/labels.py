@@ -2,7 +2,7 @@
 
 The shipped font (``render/fonts/``) is a subset made by ``render/fonts/build_subset.py`` from
 :func:`font_charset`; ``tests/render/test_font.py`` asserts that every character listed here has a
-glyph in it.  A character missing from the font would render as nothing, silently (TELEGRAM.md §6),
+glyph in it.  A character missing from the font would render as nothing, silently (docs/telegram.md §6),
 so text that is not listed here (player names) goes through :func:`render.text.clean_name` first.
 
 Pictures are drawn in one of :data:`LANGUAGES`: Chinese (``zh_CN``, the default: the module
@@ -60,9 +60,9 @@ __all__ = [
 
 # -- labels drawn on the pictures -------------------------------------------------------------------
 DEALER = "庄"
-"""Dealer badge (庄家, RULES A2)."""
+"""Dealer badge (庄家, docs/rules.md §A2)."""
 LIANGDAO = "亮倒"
-"""Badge of a seat that has declared 亮倒 (RULES A9)."""
+"""Badge of a seat that has declared 亮倒 (docs/rules.md §A9)."""
 AUTO = "托管"
 """Tag of a seat on auto-play (托管)."""
 WAITS = "听"
@@ -74,19 +74,19 @@ UNSEEN = "{n}张"
 KONG = "杠{v}"
 """Kong money of the hand so far in a seat header; ``v`` is :func:`signed` points of 底金."""
 HAND_MONEY = "胡牌"
-"""Result column: win payments (or 荒庄 亮倒 penalties, RULES A14.2)."""
+"""Result column: win payments (or 荒庄 亮倒 penalties, docs/rules.md §A14.2)."""
 KONG_MONEY = "杠钱"
-"""Result column: kong money of the hand (RULES A13)."""
+"""Result column: kong money of the hand (docs/rules.md §A13)."""
 TOTAL = "合计"
 """Result column: the sum of the two above."""
 WIN = "胡牌"
 """Result header of a won hand."""
 DRAW = "荒庄"
-"""Result header of an exhaustive draw (RULES A14)."""
+"""Result header of an exhaustive draw (docs/rules.md §A14)."""
 BAOHU = "包胡"
-"""Marker of a win paid entirely by the discarder (RULES A9.7)."""
+"""Marker of a win paid entirely by the discarder (docs/rules.md §A9.7)."""
 PAYS = "{name} {times}{m}"
-"""Per-payer multiplier line item: a name, ``×`` and the uncapped multiplier M (RULES A11)."""
+"""Per-payer multiplier line item: a name, ``×`` and the uncapped multiplier M (docs/rules.md §A11)."""
 SEAT_FALLBACK = "玩家{n}"
 """Name drawn for a seat whose name is empty or has no drawable character; ``n`` is seat + 1."""
 BY_LABEL = {"self_draw": "自摸", "discard": "点炮", "rob_kong": "抢杠"}
@@ -96,25 +96,25 @@ FROM = "{name}放炮"
 ROBBED = "抢{name}的杠"
 """The robbed seat of 抢杠胡."""
 NEXT_DEALER = "下局庄家"
-"""Result picture: the dealer of the next hand (RULES A15)."""
+"""Result picture: the dealer of the next hand (docs/rules.md §A15)."""
 
 TIMES = "×"
 MINUS = "−"
 NUMERALS = "一二三四五六七八九"
-"""Numerals on 万 tiles (variant rule sets, RULES A1.1)."""
+"""Numerals on 万 tiles (variant rule sets, docs/rules.md §A1.1)."""
 WAN = "萬"
 """The character on 万 tiles (traditional form, as printed on real tiles)."""
 
 FAN_NAMES: tuple[str, ...] = (
-    # RULES A10, the standard 番 and situational factors
+    # docs/rules.md §A10, the standard 番 and situational factors
     "屁胡", "碰碰胡", "明四归一", "暗四归一", "七对", "龙七对", "双龙七对", "三龙七对", "大三元",
     "小三元", "杠上开花", "杠上炮", "抢杠胡", "清一色", "手抓一", "海底捞月", "海底炮", "亮倒", "卡五星",
-    # RULES §B / §C house options and common synonyms a rule set may name
+    # docs/rules.md §B / §C house options and common synonyms a rule set may name
     "卡心五", "平胡", "小胡", "杠上花", "海底捞", "豪华七对", "超豪华七对", "全求人", "四归一",
     "大三元七对", "小三元七对", "三元七对", "对亮", "过胡", "飘", "买马", "数坎", "出子", "廊起", "顶穿",
     "自摸", "点炮", "一炮双响", "过胡翻番",
 )  # fmt: skip
-"""Chinese names of every 番 the scoring may report (RULES A10, §B, §C)."""
+"""Chinese names of every 番 the scoring may report (docs/rules.md §A10, §B, §C)."""
 
 
 def signed(points: int) -> str:

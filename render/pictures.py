@@ -1,4 +1,4 @@
-"""The pictures: private hand, public table, 亮倒 reveal and hand result (DESIGN.md §3).
+"""The pictures: private hand, public table, 亮倒 reveal and hand result (docs/architecture.md §3).
 
 Each ``*_canvas`` function lays out and draws one picture from an engine view and returns the
 :class:`~render.canvas.Canvas` (image + what was placed where); the ``render_*`` functions in

@@ -2,7 +2,7 @@
 
 The font is ``render/fonts/KwxSansCJK-Bold.otf``, a subset of Noto Sans CJK SC Bold (SIL OFL 1.1,
 licence in ``render/fonts/OFL.txt``); it covers exactly :func:`render.labels.font_charset`.
-A character outside the subset would render as *nothing* (no .notdef box, TELEGRAM.md §6), so:
+A character outside the subset would render as *nothing* (no .notdef box, docs/telegram.md §6), so:
 
 - player names pass :func:`clean_name`: characters the font lacks (emoji, Arabic, Hebrew, rare
   control and zero-width characters, hanzi outside GB 2312) are dropped, and a name left empty

@@ -1,4 +1,4 @@
-"""Imports point one way (DESIGN.md §1): kwx_bot -> render -> engine, and kwx_bot -> engine.
+"""Imports point one way (docs/architecture.md §1): kwx_bot -> render -> engine, and kwx_bot -> engine.
 
 `engine` never imports telegram, PIL, aiosqlite or asyncio; `render` never imports telegram or
 aiosqlite.  Checked statically over every module's import statements.

@@ -1,4 +1,4 @@
-"""AI players for 卡五星: pure functions of one seat's view (DESIGN.md §2; the AI players issue).
+"""AI players for 卡五星: pure functions of one seat's view (docs/architecture.md §2).
 
 * :func:`choose_action` ``(view, legal, level, rng, *, rules=None) -> Action`` — one decision;
   levels :class:`Level` ``random``, ``greedy``, ``easy``, ``normal`` (see :mod:`engine.ai.players`).

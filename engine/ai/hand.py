@@ -6,10 +6,10 @@ suit keys of :mod:`engine.analysis` and the seat's view; nothing reads a game st
 * :func:`unseen_counts` — copies of each tile the seat cannot see (4 minus its own tiles, every
   unclaimed pond tile, every meld tile shown, every revealed 亮倒 hand).  The wall and the other
   hidden hands hold exactly these.
-* :func:`danger_mask` — the tiles that win for another seat that has declared 亮倒 (RULES A9.2
+* :func:`danger_mask` — the tiles that win for another seat that has declared 亮倒 (docs/rules.md §A9.2
   publishes its waits; feeding one is 包胡, A9.7).
 * :func:`ukeire` — 有效牌: unseen copies of the tiles whose draw lowers the shanten.
-* :func:`pattern_value` — an estimate of the pattern product (番, RULES A10) of a complete hand:
+* :func:`pattern_value` — an estimate of the pattern product (番, docs/rules.md §A10) of a complete hand:
   七对 family, 清一色, 碰碰胡 / 手抓一, 卡五星, 大/小三元, 明/暗四归一.  It is a quick AI estimate,
   not the scorer (:func:`engine.scoring.score_win` is exact); it is exact for the common hands.
 * :func:`pengpeng_shanten` — tiles short of an all-pungs hand (碰碰胡), minus one.
@@ -103,7 +103,7 @@ _STANDARD = (*range(18), 27, 28, 29)
 
 def danger_mask(view: SeatView) -> int:
     """Bit mask (bit ``t`` = tile ``t``) of the tiles that win for another seat that has declared
-    亮倒 (its published waits, RULES A9.2).  Feeding one makes a non-亮倒 discarder pay 包胡 (A9.7)."""
+    亮倒 (its published waits, docs/rules.md §A9.2).  Feeding one makes a non-亮倒 discarder pay 包胡 (A9.7)."""
     mask = 0
     me = view.seat
     for seat in view.public.seats:
@@ -147,7 +147,7 @@ def ukeire(keys: Keys, melds: int, shanten: int, unseen: Sequence[int], mask: in
 
 def pengpeng_shanten(counts: Sequence[int], melds: int) -> int:
     """Tiles to add (minus one) to make the concealed ``counts`` into ``4 - melds`` pungs and a pair
-    (碰碰胡, RULES A10 F1), ignoring which copies are still live."""
+    (碰碰胡, docs/rules.md §F1), ignoring which copies are still live."""
     need = 4 - melds
     held = sorted((c for c in counts if c), reverse=True)
     cost = 0
@@ -180,7 +180,7 @@ def _suit_of_hand(counts: Sequence[int], melds: Sequence[MeldView]) -> int:
 
 
 def pattern_value(counts: Sequence[int], keys: Keys, melds: Sequence[MeldView], win: int, rules: RuleSet) -> int:
-    """Estimated pattern product (RULES A10, without situational factors and 亮倒) of the complete
+    """Estimated pattern product (docs/rules.md §A10, without situational factors and 亮倒) of the complete
     hand ``counts`` (14 - 3*len(melds) concealed tiles, the winning tile ``win`` included) with
     ``melds``; 0 when the tiles are not a winning hand.  The best of the 七对 reading and the standard
     readings (A10.1), where the standard factors are combined as if one reading held them all."""

@@ -1,4 +1,4 @@
-"""AI players: one decision from one seat's view (DESIGN.md §2; the AI players issue).
+"""AI players: one decision from one seat's view (docs/architecture.md §2).
 
 :func:`choose_action` takes a :class:`~engine.views.SeatView` and that seat's legal actions (as
 :func:`engine.game.legal_actions` lists them) and returns one of those actions.  It never sees a
@@ -22,7 +22,7 @@ Levels (:class:`Level`):
     that advance the hand), times the value of the shape it is heading for — 七对, 清一色 (a
     one-suit route is weighed against the fastest route), 碰碰胡, 卡五星 (a 4-6 pair of a suit with
     its 5 to come), 三元 — and, once ready, the live waits times the estimated 番 of each wait
-    (:func:`engine.ai.hand.pattern_value`; a 屁胡 wait cannot win on a discard, RULES A8.2).
+    (:func:`engine.ai.hand.pattern_value`; a 屁胡 wait cannot win on a discard, docs/rules.md §A8.2).
     Defence: never discards a 亮倒 player's wait while a safe tile exists (包胡, A9.7; when every
     tile feeds, the cheapest one); against players who have not declared, a danger estimate per
     tile (5筒/5条 for 卡五星, a suspected 清一色 suit, dragons next to a dragon pong, less for the
@@ -97,10 +97,10 @@ class Tuning:
       route; ``kawuxing_factor``: a 4 and a 6 of a suit held (卡五星); ``sanyuan_factor``: two dragon
       pairs or pungs.
     * ``ron_factor``: weight of a wait that may win on a discard (番 >= 2, or any wait while some
-      other seat has 亮倒: its discards are then open to a 屁胡, RULES A8.2) — only with ``ron_open``
+      other seat has 亮倒: its discards are then open to a 屁胡, docs/rules.md §A8.2) — only with ``ron_open``
       for the latter.
     * ``defence``, ``defence_early``: the danger weight ``w`` above.
-    * 亮倒 (RULES A9) is declared when gain - cost > ``liangdao_margin``, with p = live waits / unseen
+    * 亮倒 (docs/rules.md §A9) is declared when gain - cost > ``liangdao_margin``, with p = live waits / unseen
       tiles, n seats, P_self = 1 - (1 - p)^(my draws left), P_any = 1 - (1 - p)^(n * my draws left)::
 
           gain = P_self * (n-1) * (min(2V, cap) - min(V, cap))       # ×2 on every payer of a 自摸
@@ -463,7 +463,7 @@ def _threats(ctx: _Ctx) -> list[float]:
 def _tenpai_value(ctx: _Ctx, after: Keys, counts: list[int], tuning: Tuning) -> tuple[float, int, float]:
     """(expected-value weight, live wait tiles, mean 番 of the live waits) of a ready hand ``after``
     (13 - 3*melds tiles, ``counts`` its 30 counts).  A wait whose estimated value is 1 (屁胡) can
-    only win by 自摸 (RULES A8.2); the others also on discards (weight ``ron_factor``)."""
+    only win by 自摸 (docs/rules.md §A8.2); the others also on discards (weight ``ron_factor``)."""
     mask = waits_mask(after, ctx.nm)
     unseen = ctx.unseen
     melds = ctx.view.melds

@@ -18,7 +18,7 @@ of every kind in hands, melds, ponds and wall), ``decide(state, a) == step(state
 ``replay(events) == state`` at the end, and kong money adding up to the result's kong deltas.
 
 Feeding: a player who has not declared 亮倒 and discards (or 补杠s) a tile some 亮倒 player waits on
-*feeds* it (RULES A9.7 包胡).  ``feeds`` counts them; ``forced_feeds`` those made when every legal
+*feeds* it (docs/rules.md §A9.7 包胡).  ``feeds`` counts them; ``forced_feeds`` those made when every legal
 discard was such a tile.
 """
 

@@ -1,4 +1,4 @@
-"""Player actions of one hand and the error raised for an illegal one (RULES A4-A9).
+"""Player actions of one hand and the error raised for an illegal one (docs/rules.md §A4-§A9).
 
 An :class:`Action` is what a seat asks for: ``Action(seat, ActionKind.DISCARD, Tile.S5)``.  Its JSON
 form is the ``play`` command line's action form (``{"seat": 0, "act": "discard", "tile": "5s"}``).

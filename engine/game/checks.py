@@ -126,18 +126,19 @@ def kong_check(state: State, kind: ActionKind, tile: Tile) -> IllegalAction | No
         if not seat.hand[tile]:
             return IllegalAction(Reason.TILE_NOT_IN_HAND, f"补杠: seat {i} holds no {tile}")
     if state.wall_remaining == 0:
-        return IllegalAction(Reason.KONG_ON_LAST_TILE, "no kong when the wall is empty (RULES A6.5)")
+        return IllegalAction(Reason.KONG_ON_LAST_TILE, "no kong when the wall is empty (docs/rules.md §A6.5)")
     if state.drawn is None and not rules.kong_after_peng:
         return IllegalAction(
             Reason.KONG_NOT_ALLOWED_AFTER_PONG,
-            f"no {name} right after 碰: kongs wait for a turn with a draw (RULES A6.3)",
+            f"no {name} right after 碰: kongs wait for a turn with a draw (docs/rules.md §A6.3)",
         )
     if kind is ActionKind.ADDED_KONG and rules.bugang_immediate:
         fresh = (tile == state.drawn) if seat.liangdao else (tile in state.turn_draws)
         if not fresh:
             return IllegalAction(
                 Reason.BUGANG_NOT_IMMEDIATE,
-                f"补杠 of {tile} must be made on the turn the 4th {tile} is drawn, or never (RULES A6.2, E#42)",
+                f"补杠 of {tile} must be made on the turn the 4th {tile} is drawn, or never "
+                "(docs/rules.md §A6.2, §E#42)",
             )
     if seat.liangdao:
         mode = rules.liangdao_kong
@@ -146,13 +147,13 @@ def kong_check(state: State, kind: ActionKind, tile: Tile) -> IllegalAction | No
         ):
             return IllegalAction(
                 Reason.LIANGDAO_KONG_FORBIDDEN,
-                f"{name} after 亮倒 is not allowed under liangdao_kong = {mode.value} (RULES A9.5)",
+                f"{name} after 亮倒 is not allowed under liangdao_kong = {mode.value} (docs/rules.md §A9.5)",
             )
         n = 4 if kind is ActionKind.CONCEALED_KONG else 1
         if not liangdao_waits_kept(seat, tile, n, 1 if kind is ActionKind.CONCEALED_KONG else 0):
             return IllegalAction(
                 Reason.LIANGDAO_KONG_CHANGES_WAITS,
-                f"{name} of {tile} would change the 亮倒 waits {format_tiles(seat.waits)} (RULES A9.5)",
+                f"{name} of {tile} would change the 亮倒 waits {format_tiles(seat.waits)} (docs/rules.md §A9.5)",
             )
     elif kind is ActionKind.ADDED_KONG and protected_mask(state, i) >> tile & 1:
         return IllegalAction(
@@ -173,7 +174,7 @@ def turn_check(state: State, action: Action) -> IllegalAction | None:
         if state.drawn is None:
             return IllegalAction(Reason.NO_DRAWN_TILE, "自摸 needs a drawn tile; after 碰 you must discard")
         if not is_complete_keys(seat.keys, len(seat.melds)):
-            return IllegalAction(Reason.NOT_COMPLETE, f"seat {i}'s hand is not a winning hand (RULES A7)")
+            return IllegalAction(Reason.NOT_COMPLETE, f"seat {i}'s hand is not a winning hand (docs/rules.md §A7)")
         if rules.qihu_2fan and not can_self_win(state):
             return IllegalAction(Reason.QIHU_2FAN, "under qihu_2fan even a 自摸 needs a multiplier of at least 2")
         return None
@@ -187,12 +188,12 @@ def turn_check(state: State, action: Action) -> IllegalAction | None:
         if seat.liangdao and tile != state.drawn:
             return IllegalAction(
                 Reason.LIANGDAO_MUST_DISCARD_DRAWN,
-                f"after 亮倒 the drawn tile {state.drawn} is discarded (RULES A4.3, A9.3)",
+                f"after 亮倒 the drawn tile {state.drawn} is discarded (docs/rules.md §A4.3, §A9.3)",
             )
         if protected_mask(state, i) >> tile & 1:
             return IllegalAction(
                 Reason.PROTECTED_TILE,
-                f"{tile} wins for a 亮倒 player: discard another tile (liangdao_protect, RULES A9.8)",
+                f"{tile} wins for a 亮倒 player: discard another tile (liangdao_protect, docs/rules.md §A9.8)",
             )
         return None
     # liangdao
@@ -206,12 +207,12 @@ def turn_check(state: State, action: Action) -> IllegalAction | None:
     if protected_mask(state, i) >> tile & 1:
         return IllegalAction(
             Reason.PROTECTED_TILE,
-            f"{tile} wins for a 亮倒 player: declare 亮倒 with another discard (liangdao_protect, RULES A9.8)",
+            f"{tile} wins for a 亮倒 player: declare 亮倒 with another discard (liangdao_protect, docs/rules.md §A9.8)",
         )
     if not liangdao_waits(seat, tile):
         return IllegalAction(
             Reason.NOT_READY_FOR_LIANGDAO,
-            f"after discarding {tile} the hand is not ready (听), so 亮倒 is not possible (RULES A9.1)",
+            f"after discarding {tile} the hand is not ready (听), so 亮倒 is not possible (docs/rules.md §A9.1)",
         )
     return None
 
@@ -225,7 +226,9 @@ def claim_failure(state: State, seat_no: int, kind: ActionKind) -> IllegalAction
     if kind is ActionKind.WIN:
         keys = keys_plus(seat.keys, t, 1)
         if not is_complete_keys(keys, len(seat.melds)):
-            return IllegalAction(Reason.NOT_COMPLETE, f"{t} does not complete seat {seat_no}'s hand (RULES A7)")
+            return IllegalAction(
+                Reason.NOT_COMPLETE, f"{t} does not complete seat {seat_no}'s hand (docs/rules.md §A7)"
+            )
         score = claim_score(state, seat_no, window)
         if score is not None and not score.legal:
             if score.illegal is IllegalReason.QIANGGANG_OFF:
@@ -233,23 +236,25 @@ def claim_failure(state: State, seat_no: int, kind: ActionKind) -> IllegalAction
             return IllegalAction(
                 Reason.PIHU_CANNOT_WIN_ON_DISCARD,
                 f"a win on {t} from seat {window.from_seat} is worth ×{score.discarder_multiplier}: "
-                "a win on a discard needs at least ×2 (屁胡 cannot 捉炮, RULES A8.2)",
+                "a win on a discard needs at least ×2 (屁胡 cannot 捉炮, docs/rules.md §A8.2)",
             )
         return IllegalAction(
             Reason.LOUHU,
             "漏胡: you passed a win since your last draw, so you may not win this discard "
-            "unless it is worth more (RULES A8.3)",
+            "unless it is worth more (docs/rules.md §A8.3)",
         )
     if window.kind is WindowKind.ROB:
         return IllegalAction(
             Reason.CANNOT_PONG if kind is ActionKind.PONG else Reason.CANNOT_KONG,
-            "a declared 补杠 can only be robbed (抢杠胡), not claimed for 碰/杠 (RULES A6.6)",
+            "a declared 补杠 can only be robbed (抢杠胡), not claimed for 碰/杠 (docs/rules.md §A6.6)",
         )
     if window.last:
-        return IllegalAction(Reason.LAST_DISCARD_WIN_ONLY, "the last discard can only be claimed for 胡 (RULES A5.4)")
+        return IllegalAction(
+            Reason.LAST_DISCARD_WIN_ONLY, "the last discard can only be claimed for 胡 (docs/rules.md §A5.4)"
+        )
     if kind is ActionKind.PONG:
         if seat.liangdao:
-            return IllegalAction(Reason.LIANGDAO_CANNOT_PONG, "a 亮倒 player may not 碰 (RULES A5.3)")
+            return IllegalAction(Reason.LIANGDAO_CANNOT_PONG, "a 亮倒 player may not 碰 (docs/rules.md §A5.3)")
         if seat.hand[t] < 2:
             return IllegalAction(Reason.CANNOT_PONG, f"碰 of {t} needs two {t} in hand")
         return IllegalAction(Reason.GUOSHOU_PENG, f"you declined 碰 of {t} since your last draw (guoshou_peng, A5.5)")
@@ -258,4 +263,6 @@ def claim_failure(state: State, seat_no: int, kind: ActionKind) -> IllegalAction
         return IllegalAction(Reason.CANNOT_KONG, f"直杠 of {t} needs three {t} in hand")
     if state.rules.liangdao_kong is not LiangdaoKong.WAITS_UNCHANGED:
         return IllegalAction(Reason.LIANGDAO_KONG_FORBIDDEN, "直杠 after 亮倒 is not allowed under these rules (A9.5)")
-    return IllegalAction(Reason.LIANGDAO_KONG_CHANGES_WAITS, f"直杠 of {t} would change the 亮倒 waits (RULES A9.5)")
+    return IllegalAction(
+        Reason.LIANGDAO_KONG_CHANGES_WAITS, f"直杠 of {t} would change the 亮倒 waits (docs/rules.md §A9.5)"
+    )

@@ -1,4 +1,4 @@
-"""Events: the facts of a hand, in order (DESIGN.md §2 "decide / evolve").
+"""Events: the facts of a hand, in order (docs/architecture.md §2 "decide / evolve").
 
 Every event is a frozen value with a ``seq`` (1, 2, 3, ... within the hand) and a stable JSON form:
 ``event.to_json()`` is a plain dict with ``"seq"`` and ``"type"`` first, and

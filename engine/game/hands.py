@@ -48,7 +48,7 @@ def _waits(keys: Keys, melds: tuple[Meld, ...]) -> tuple[Tile, ...]:
 
 
 def wait_tiles(hand: Sequence[int], keys: Keys, melds: Sequence[Meld]) -> tuple[Tile, ...]:
-    """Waits (听, RULES A7.4) of a 13 - 3*melds hand, in tile order, excluding tiles the seat holds all
+    """Waits (听, docs/rules.md §A7.4) of a 13 - 3*melds hand, in tile order, excluding tiles the seat holds all
     four of (concealed and melds together: there is no fifth copy).  ``hand`` is the 30 counts of
     ``keys`` (kept for the callers' convenience; the answer depends on ``keys`` and ``melds`` only)."""
     return _waits(keys, tuple(melds))

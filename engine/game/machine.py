@@ -129,7 +129,7 @@ def check_rules(rules: RuleSet, seats: int | None = None) -> None:
     if rules.liangdao_reveal is not LiangdaoReveal.FULL:
         raise RuleError(
             f"rule option 'liangdao_reveal' = {rules.liangdao_reveal.value!r} is not supported by the game "
-            "state machine; only 'full' (RULES A9.2 default)"
+            "state machine; only 'full' (docs/rules.md §A9.2 default)"
         )
 
 

@@ -1,4 +1,4 @@
-"""``python -m engine play``: play one hand scenario given as JSON on stdin (issue 3; fixed contract).
+"""``python -m engine play``: play one hand scenario given as JSON on stdin (fixed contract).
 
 Input (one JSON object)::
 

@@ -1,4 +1,4 @@
-"""The state of one hand: immutable values built by :func:`engine.game.evolve` (DESIGN.md §2).
+"""The state of one hand: immutable values built by :func:`engine.game.evolve` (docs/architecture.md §2).
 
 A :class:`State` is the whole truth of a hand (every seat's concealed tiles and the wall included);
 only :mod:`engine.game.views` turns it into what a seat may see.  All values are frozen, so a state
@@ -229,7 +229,7 @@ class State:
 
     def tile_counts(self) -> list[int]:
         """Every tile of the hand, 30 counts: concealed hands, melds, unclaimed pond tiles and the
-        live wall.  Always four of each kind in play (84 tiles in the standard game, RULES A1.1)."""
+        live wall.  Always four of each kind in play (84 tiles in the standard game, docs/rules.md §A1.1)."""
         counts = [0] * 30
         for seat in self.seats:
             for t, n in enumerate(seat.hand):

@@ -1,4 +1,4 @@
-"""Views of a hand (DESIGN.md §2 "Views are the only doors"): what one seat, or everybody, may see.
+"""Views of a hand (docs/architecture.md §2 "Views are the only doors"): what one seat, or everybody, may see.
 
 * :func:`public_view` — the table: melds (another seat's 暗杠 face down: ``tile`` None), ponds,
   revealed 亮倒 hands and waits, counts of hidden tiles, kong money, whose turn, the discard on the

@@ -222,7 +222,7 @@ class TableService:
             except CodecError:
                 start = None
             if start is not None and start.kind is StartKind.JOIN:
-                return await self.lobby.start_payload(user.user_id, start.kind, start.table_id, tr)
+                return await self.lobby.start_payload(user.user_id, start, tr)
         if await self.resend_hand(user.user_id):
             return None
         return await self.lobby.pending_or_welcome(user.user_id, tr)

@@ -5,15 +5,24 @@ Rules enforced here and by the store's unique indexes: one open table per group;
 one open table at a time; joining needs a private chat with the bot — without one, the join is
 remembered (``users.pending_table_id``) and the player gets a deep link; ``/start <payload>`` or a
 bare ``/start`` completes it.
+
+Only members of a group sit at its table.  Every way to a seat — the Join button, a join link, a
+bare ``/start`` completing a remembered join — goes through :meth:`Lobby.join`, which asks Telegram
+(``getChatMember``) whether the user is a member of the table's group right now.  A join link
+carries the table's random secret (``TableRow.join_token``), is checked in constant time and works
+only while the lobby is open; an outsider's, a guessed, a forged or an expired link all get one
+refusal that names no group, so a stranger learns nothing (not even whether the table exists).  A
+non-seated user's other lobby buttons (the creator's AI and next-hand buttons) need membership too.
 """
 
 from __future__ import annotations
 
 import enum
 import logging
+import secrets
 from collections.abc import Callable
 
-from ..codec import Button, Op, StartKind
+from ..codec import Button, Op, StartKind, StartPayload
 from ..i18n import Translator
 from ..keyboards import close_confirm_keyboard, next_hand_keyboard
 from ..sender import Outcome
@@ -42,6 +51,10 @@ class JoinResult(enum.Enum):
     FULL = "full"
     NOT_LOBBY = "not_lobby"
     NEED_PM = "need_pm"
+    NOT_MEMBER = "not_member"
+    """Telegram says the user is not a member of the table's group (left, banned, never there)."""
+    UNCHECKED = "unchecked"
+    """Telegram could not be asked about the membership right now (try again)."""
 
 
 class Lobby:
@@ -124,11 +137,18 @@ class Lobby:
         return JoinResult.JOINED
 
     async def join(self, live: LiveTable, user_id: int) -> JoinResult:
-        """Seat ``user_id`` (caller holds ``live.lock``); remembers the join if a PM is needed."""
+        """Seat ``user_id`` (caller holds ``live.lock``) if they are a member of the table's group
+        (``getChatMember``, asked on every attempt); remembers the join if a PM is needed."""
         if live.row.status != TableStatus.LOBBY:
             return JoinResult.NOT_LOBBY
         if live.seat_of(user_id) is not None:
             return JoinResult.ALREADY_HERE
+        member = await self.present.sender.is_member(live.row.chat_id, user_id)
+        if member is None:
+            return JoinResult.UNCHECKED
+        if not member:
+            log.info("table %s: user %s is not a member of the group; not seated", live.table_id, user_id)
+            return JoinResult.NOT_MEMBER
         if await self.store.open_seat_of_user(user_id) is not None:
             return JoinResult.ELSEWHERE
         if len(live.seats) >= 3:
@@ -156,13 +176,35 @@ class Lobby:
             await self.tables.refresh(live)
         return False
 
-    async def start_payload(self, user_id: int, kind: StartKind, table_id: int, tr: Translator) -> str:
-        """``/start <payload>`` in a private chat (the user can be messaged now).  A join that
-        cannot happen (the table closed, started or filled up) also drops a pending join of that
-        table, so a later bare ``/start`` does not refuse it again."""
-        if kind is StartKind.HAND:
+    async def start_payload(self, user_id: int, start: StartPayload, tr: Translator) -> str:
+        """``/start <payload>`` in a private chat (the user can be messaged now).  A join link is
+        honoured only with the table's secret while its lobby is open; anything else gets
+        :meth:`bad_link` (no group named).  A join that cannot happen (the table closed, started or
+        filled up) also drops a pending join of that table, so a later bare ``/start`` does not
+        refuse it again."""
+        if start.kind is StartKind.HAND:
             return await self.pending_or_welcome(user_id, tr)
-        return await self._join_by_link(user_id, table_id, tr)
+        live = await self.tables.get(start.table_id)
+        secret = None if live is None else live.row.join_token
+        if (
+            live is None
+            or secret is None
+            or start.token is None
+            or not secrets.compare_digest(start.token, secret)
+            or live.row.status != TableStatus.LOBBY
+        ):
+            log.info("user %s: join link refused (unknown, forged or expired)", user_id)
+            await self._drop_pending(user_id, start.table_id)
+            return self.bad_link(tr)
+        return await self._join_by_link(user_id, start.table_id, tr)
+
+    @staticmethod
+    def bad_link(tr: Translator) -> str:
+        """The one refusal of a join link that is forged, guessed, expired or not the user's group's."""
+        return tr.gettext(
+            "Sorry, this join link does not work for you: it works only for members of the table's group, "
+            "and only while its lobby is open. Ask in your group for a new one."
+        )
 
     async def _join_by_link(self, user_id: int, table_id: int, tr: Translator) -> str:
         """Seat the user at ``table_id`` (the user can be messaged); returns the reply.  Any outcome
@@ -173,8 +215,10 @@ class Lobby:
             return tr.gettext("That table is closed. Send /new in your group to open one.")
         async with live.lock:
             result = await self.join(live, user_id)
-        if result is not JoinResult.NEED_PM:
+        if result not in (JoinResult.NEED_PM, JoinResult.UNCHECKED):
             await self._drop_pending(user_id, table_id)
+        if result is JoinResult.NOT_MEMBER:
+            return self.bad_link(tr)
         if result is JoinResult.JOINED:
             await self.present.lobby(live)
             self._arm_lobby(live)
@@ -212,6 +256,8 @@ class Lobby:
             JoinResult.FULL: _("This table is full."),
             JoinResult.NOT_LOBBY: _("This table has already started."),
             JoinResult.NEED_PM: _("Open a private chat with me first."),
+            JoinResult.NOT_MEMBER: _("Only members of this group can sit at its table."),
+            JoinResult.UNCHECKED: _("I could not check that you are a member of this group. Please try again."),
             JoinResult.JOINED: _("You took a seat."),
         }[result]
 
@@ -237,7 +283,8 @@ class Lobby:
             if op is Op.JOIN:
                 result = await self.join(live, user_id)
                 if result is JoinResult.NEED_PM:
-                    await answer(Reply(url=self.present.deep_link(StartKind.JOIN, live.table_id)))
+                    link = self.present.deep_link(StartKind.JOIN, live.table_id, live.row.join_token)
+                    await answer(Reply(url=link))
                     return
                 await answer(Reply(self._join_refusal(result, tr), alert=result is not JoinResult.JOINED))
                 if result is JoinResult.JOINED and not await self._confirm_privately(live, user_id):
@@ -253,7 +300,7 @@ class Lobby:
                 await self.tables.refresh(live)
                 await answer(Reply(_("You left the table.")))
             elif op in (Op.ADD_AI, Op.REMOVE_AI):
-                if not seated and user_id != live.row.created_by:
+                if not seated and (user_id != live.row.created_by or not await self._member(live, user_id)):
                     await answer(Reply(_("Only players at the table can do that."), alert=True))
                     return
                 await self._ai_seat(live, add=op is Op.ADD_AI)
@@ -278,6 +325,10 @@ class Lobby:
             await self.present.sync(live)
         else:
             self._arm_lobby(live)
+
+    async def _member(self, live: LiveTable, user_id: int) -> bool:
+        """The user is a member of the table's group now (False when Telegram cannot say)."""
+        return bool(await self.present.sender.is_member(live.row.chat_id, user_id))
 
     def _cannot_start(self, live: LiveTable, tr: Translator) -> str | None:
         _ = tr.gettext
@@ -310,7 +361,8 @@ class Lobby:
         op = button.op
         async with live.lock:
             seat = live.seat_of(user_id)
-            if seat is None and (op is not Op.NEXT_HAND or user_id != live.row.created_by):
+            creator = op is Op.NEXT_HAND and user_id == live.row.created_by
+            if seat is None and not (creator and await self._member(live, user_id)):
                 await answer(Reply(_("Only players at the table can do that."), alert=True))
                 return
             if live.row.status != TableStatus.BETWEEN or button.seq != live.row.seq:

@@ -91,19 +91,24 @@ class Play:
         state, events = game.deal_events(rules, dealer, deal)
         record = deal if deal.hands is not None else Deal(seed=state.seed)
         hand_no = row.hand_no + 1
-        live.hand, live.state, live.events = None, None, []
-        for s in live.seats:
-            s.hand_msg_id, s.shown, s.ui, s.file_id, s.file_key = None, None, Ui.NORMAL, None, None
-        live.table_shown, live.table_file = None, None
-        async with self.store.transaction() as tx:
-            await tx.start_hand(live.table_id, hand_no, dealer, record.to_json() | {"dealer": dealer})
-            await tx.set_messages(live.table_id, table_msg_id=None)  # the hand-start announcement sends one
+        # The message ids and the state change together under the presentation lock: a presenter
+        # that read the old hand's state and message id (and is still drawing its picture) finishes
+        # with both before they change, and never edits the old hand's picture onto the new hand's
+        # message or sends an edit without a message id.
+        async with live.present_lock:
+            live.hand, live.state, live.events = None, None, []
             for s in live.seats:
-                await tx.set_hand_msg(live.table_id, s.seat, None)
-        live.hand = await self.store.current_hand(live.table_id)
-        await self.tables.refresh(live)
-        state, pairs = self.drive(live, state, [(e, actor) for e in events])
-        await self.commit(live, state, pairs)
+                s.hand_msg_id, s.shown, s.ui, s.file_id, s.file_key = None, None, Ui.NORMAL, None, None
+            live.table_shown, live.table_file = None, None
+            async with self.store.transaction() as tx:
+                await tx.start_hand(live.table_id, hand_no, dealer, record.to_json() | {"dealer": dealer})
+                await tx.set_messages(live.table_id, table_msg_id=None)  # the hand-start announcement sends one
+                for s in live.seats:
+                    await tx.set_hand_msg(live.table_id, s.seat, None)
+            live.hand = await self.store.current_hand(live.table_id)
+            await self.tables.refresh(live)
+            state, pairs = self.drive(live, state, [(e, actor) for e in events])
+            await self.commit(live, state, pairs)
         log.info("table %s: hand %s dealt, dealer seat %s", live.table_id, hand_no, dealer)  # no seed: it is the wall
 
     # -- the decision loop -----------------------------------------------------------------------

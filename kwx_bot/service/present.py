@@ -108,9 +108,9 @@ class Presenter:
         """The bot's @username (known after getMe)."""
         return self.sender.bot.username or "bot"
 
-    def deep_link(self, kind: StartKind, table_id: int) -> str:
-        """``https://t.me/<bot>?start=<payload>``."""
-        return f"https://t.me/{self.bot_username()}?start={encode_start(kind, table_id)}"
+    def deep_link(self, kind: StartKind, table_id: int, token: str | None = None) -> str:
+        """``https://t.me/<bot>?start=<payload>`` (``token``: the table's join secret, for a join)."""
+        return f"https://t.me/{self.bot_username()}?start={encode_start(kind, table_id, token)}"
 
     def chat_link(self) -> str:
         """A link that only opens the private chat: its ``/start`` payload (:data:`CHAT_PAYLOAD`)
@@ -304,21 +304,26 @@ class Presenter:
         desired, view, markup = self.hand_desired(live, seat)
         shown = seat.shown
         await self._reminders(live, seat)
-        if seat.hand_msg_id is not None and shown == desired:
+        msg_id, hand = seat.hand_msg_id, live.hand  # read together with ``desired``; see _moved_on
+        if msg_id is not None and shown == desired:
             return True
         user = seat.user_id
-        if seat.hand_msg_id is None:
+        if msg_id is None:
             photo = await self._hand_photo(seat, desired, view)
+            if self._moved_on(live, seat, msg_id, hand):
+                return False
             sent = await self.sender.send_photo(user, photo, desired.caption, markup)
             if sent.ok and sent.message_id is not None:
                 await self._set_hand_msg(live, seat, sent.message_id)
         elif shown is None or shown.photo_key != desired.photo_key:
             photo = await self._hand_photo(seat, desired, view)
-            sent = await self.sender.edit_media(user, seat.hand_msg_id, photo, desired.caption, markup)
+            if self._moved_on(live, seat, msg_id, hand):
+                return False
+            sent = await self.sender.edit_media(user, msg_id, photo, desired.caption, markup)
         elif shown.caption != desired.caption:
-            sent = await self.sender.edit_caption(user, seat.hand_msg_id, desired.caption, markup)
+            sent = await self.sender.edit_caption(user, msg_id, desired.caption, markup)
         else:
-            sent = await self.sender.edit_markup(user, seat.hand_msg_id, markup)
+            sent = await self.sender.edit_markup(user, msg_id, markup)
         if sent.outcome is Outcome.GONE and retry:
             await self._set_hand_msg(live, seat, None)
             seat.shown = None
@@ -339,6 +344,14 @@ class Presenter:
                 await self._set_hand_msg(live, seat, old)
             return False
         return sent.outcome is not Outcome.FAILED  # refused (403): the seat is played for; no retry
+
+    @staticmethod
+    def _moved_on(live: LiveTable, seat: LiveSeat, msg_id: int | None, hand: object) -> bool:
+        """While a picture was drawn, the seat's hand message or the hand itself changed (a new
+        deal, ``/hand``): what was drawn belongs to neither, so the step is dropped (False to the
+        caller, which presents the current state next).  Holding the presentation lock, as every
+        such change does, makes this a safety net rather than the rule."""
+        return seat.hand_msg_id != msg_id or live.hand is not hand
 
     async def _reminders(self, live: LiveTable, seat: LiveSeat) -> None:
         """Delete an answered reminder; schedule one for a seat that must act now."""

@@ -57,7 +57,7 @@ __all__ = [
 _TABLE_COLUMNS = (
     "t.table_id, t.group_id, c.chat_id, t.status, t.rules, t.options, t.created_by, t.created_at, "
     "t.updated_at, t.seq, t.hand_no, t.next_dealer, t.next_deal, t.lobby_msg_id, t.table_msg_id, "
-    "t.deadline_at, t.deadline_seq, t.deadline_kind, t.announced_seq"
+    "t.deadline_at, t.deadline_seq, t.deadline_kind, t.announced_seq, t.join_token"
 )
 
 
@@ -67,7 +67,7 @@ def table_row(r: Sequence[Any]) -> TableRow:
         table_id=r[0], group_id=r[1], chat_id=r[2], status=r[3], rules=loads(r[4]), options=loads(r[5]),
         created_by=r[6], created_at=r[7], updated_at=r[8], seq=r[9], hand_no=r[10], next_dealer=r[11],
         next_deal=loads(r[12]), lobby_msg_id=r[13], table_msg_id=r[14], deadline_at=r[15],
-        deadline_seq=r[16], deadline_kind=r[17], announced_seq=r[18],
+        deadline_seq=r[16], deadline_kind=r[17], announced_seq=r[18], join_token=r[19],
     )  # fmt: skip
 
 

@@ -14,6 +14,7 @@ Schema (version 1):
 * ``settings`` per-group key -> JSON value (language, rules, timers, season).
 * ``tables``   a table in a group: ``status`` lobby | playing | between | closed; at most one
   non-closed table per group (partial unique index).  ``seq`` = seq of its last event.
+  ``join_token`` (version 2) = the random secret of the table's join links.
   ``deadline_*`` = the pending timer (unix seconds), re-armed after a restart.  ``announced_seq`` =
   the last event whose group announcement (hand start, 亮倒 reveal, result) was sent, so a restart
   between a commit and its announcement still announces.
@@ -149,5 +150,12 @@ _V1: tuple[str, ...] = (
         BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END""",
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1,)
+_V2 = (
+    # 1 -> 2: a table's join links carry an unguessable token (not derivable from the table id);
+    # open tables of an older database get one here, new tables when they are created.
+    "ALTER TABLE tables ADD COLUMN join_token TEXT",
+    "UPDATE tables SET join_token = lower(hex(randomblob(12))) WHERE status != 'closed'",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2)
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -74,6 +74,9 @@ class TableRow:
     deadline_seq: int | None
     deadline_kind: str | None
     announced_seq: int = 0
+    join_token: str | None = None
+    """The secret of the table's join links (``/start j<table36>_<token>``); None on closed tables
+    of an old database."""
 
     @property
     def is_open(self) -> bool:

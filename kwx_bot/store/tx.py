@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import sqlite3
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -124,12 +125,13 @@ class Tx:
     # -- tables and seats ------------------------------------------------------------------------
 
     async def create_table(self, group_id: int, rules: Any, options: dict[str, Any], created_by: int | None) -> int:
-        """A new table in lobby state; raises :class:`Conflict` ``open_table`` if one is open."""
+        """A new table in lobby state with a fresh random join token (96 bits, hex); raises
+        :class:`Conflict` ``open_table`` if one is open."""
         try:
             cur = await self._exec(
-                "INSERT INTO tables (group_id, status, rules, options, created_by, created_at, updated_at) "
-                "VALUES (?, 'lobby', ?, ?, ?, ?, ?)",
-                (group_id, dumps(rules), dumps(options), created_by, self.now, self.now),
+                "INSERT INTO tables (group_id, status, rules, options, created_by, created_at, updated_at, join_token) "
+                "VALUES (?, 'lobby', ?, ?, ?, ?, ?, ?)",
+                (group_id, dumps(rules), dumps(options), created_by, self.now, self.now, secrets.token_hex(12)),
             )
         except sqlite3.IntegrityError:
             raise Conflict("open_table") from None

@@ -12,7 +12,7 @@ Steps:
 2. Keep exactly the characters of :func:`render.labels.font_charset` (every label, 番 name and tile
    character the renderer draws, plus ASCII / Latin / Cyrillic letters and punctuation for player
    names), drop all OpenType layout features (``--layout-features=''``: the renderer uses Pillow's
-   basic layout; TELEGRAM.md §6 measured this pixel-identical), keep hinting and every name record.
+   basic layout; docs/telegram.md §6 measured this pixel-identical), keep hinting and every name record.
 3. Rename the family to ``Kwx Sans CJK`` (a subset is a Modified Version under the OFL; renaming keeps
    clear of Reserved Font Name questions) and note the origin in the version string.
 

@@ -51,7 +51,7 @@ def public_and_own(events: Sequence[dict[str, Any]]) -> tuple[set[Tile], list[se
             public.add(parse_tiles(e["tile"])[0])
             public |= set(parse_tiles(e.get("waits") or ""))
             if e.get("liangdao"):
-                public |= own[e["seat"]]  # the whole hand is revealed (RULES A9.2)
+                public |= own[e["seat"]]  # the whole hand is revealed (docs/rules.md §A9.2)
         elif kind in ("ponged", "window_opened") or (kind == "konged" and e["kind"] != "concealed_kong"):
             public.add(parse_tiles(e["tile"])[0])
         elif kind == "hand_ended":

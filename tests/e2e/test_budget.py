@@ -1,4 +1,4 @@
-"""Bot API calls per turn (DESIGN §7: chat messages sent or edited per discard, over whole hands,
+"""Bot API calls per turn (docs/architecture.md §7: chat messages sent or edited per discard, over whole hands,
 <= 2.5 on average; answerCallbackQuery not counted) with the production table-edit interval (3 s).
 
 Players press as fast as the bot answers, so consecutive group-table changes coalesce; the numbers

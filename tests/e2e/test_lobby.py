@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 
 
 async def _lobby(kwx, creator, group):
@@ -19,10 +20,12 @@ async def test_a_user_who_never_started_the_bot_joins_via_the_deep_link(kwx):
         lobby = await _lobby(kwx, ann, group)
         assert "1. Ann" in lobby.content  # the creator sits at once
         query = await kwx.press(dave, lobby, "Join")
-        assert query.answer.url == "https://t.me/kwx_test_bot?start=j1"
+        token = (await service.store.get_table(1)).join_token
+        assert query.answer.url == f"https://t.me/kwx_test_bot?start=j1_{token}"
+        assert re.fullmatch(r"[0-9a-f]{24}", token)
         assert "Dave" not in kwx.fake.message(group, lobby.message_id).content
-        # Dave follows the link: Telegram sends /start j1 in the private chat
-        kwx.fake.start_bot(dave, "j1")
+        # Dave follows the link: Telegram sends /start j1_<token> in the private chat
+        kwx.fake.start_bot(dave, f"j1_{token}")
         await kwx.settle()
         assert "2. Dave" in kwx.fake.message(group, lobby.message_id).content
         assert "You took a seat" in kwx.fake.last_message(kwx.fake.private_chat(dave)).content

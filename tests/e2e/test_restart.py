@@ -3,8 +3,11 @@ while the bot was down (or on messages sent before the restart) still work."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
+from .harness import TinyPictures
 from .scenarios import ACT_OPS, deal_scenario, engine_play, load, perform
 
 
@@ -70,3 +73,49 @@ async def test_deadline_is_rearmed_after_a_restart(kwx):
         first_mover = scenario["dealer"]
         timed_out = [e for e in events if e.kind == "discarded" and e.data["seat"] == first_mover]
         assert timed_out and timed_out[0].actor is None  # discarded by the time-out, not a press
+
+
+class SlowHandPictures(TinyPictures):
+    """Hand pictures that take a while to draw, so a deal can happen in the middle of one."""
+
+    async def hand(self, view, lang="zh_CN"):
+        await asyncio.sleep(0.4)
+        return await super().hand(view, lang)
+
+
+async def test_next_hand_pressed_while_a_restart_redraws_the_old_hands(kwx):
+    """After a restart the old hand's messages are redrawn (slowly); "Next hand", pressed while the
+    bot was down, deals meanwhile: no edit goes out without a message id, and no old picture lands
+    on a new hand message."""
+    scenario = load("d57_double_ron")
+    users = kwx.players("Ann", "Ben", "Cat")
+    group = kwx.group(users)
+    async with kwx.running() as service:
+        await kwx.start_bot(*users)
+        table_id = await deal_scenario(kwx, users, group, scenario)
+        for action in scenario["actions"]:
+            await perform(kwx, users, action)
+        await kwx.settle()
+        assert (await service.store.get_table(table_id)).status == "between"
+        old_hand_msgs = {u.id: kwx.hand_message(u).message_id for u in users}
+    offer = next(m for m in reversed(kwx.fake.bot_messages(group)) if any(
+        b.text == "Next hand" for row in m.buttons for b in row))  # fmt: skip
+    kwx.fake.press(users[0], offer, "Next hand")  # queued while the bot is down
+    kwx.pictures = SlowHandPictures()
+    mark = kwx.fake.mark()
+    async with kwx.running() as service:
+        await kwx.settle()
+        assert (await service.store.current_hand(table_id)).hand_no == 2
+        live = service.tables.cached()[0]
+        edits = kwx.fake.calls_to(["editMessageMedia", "editMessageCaption", "editMessageReplyMarkup"], since=mark)
+        assert [c for c in edits if not c.ok] == []
+        assert all(c.params.get("message_id") is not None for c in edits)
+        for user in users:
+            seat = live.seat_of(user.id)
+            new_msg = kwx.hand_message(user)
+            assert new_msg.message_id == seat.hand_msg_id != old_hand_msgs[user.id]
+            # nothing of the new hand was written onto the old message and vice versa
+            old_edits = [c for c in edits if int(c.params["message_id"]) == old_hand_msgs[user.id]]
+            new_edits = [c for c in edits if int(c.params["message_id"]) == new_msg.message_id]
+            assert all("Hand 2" not in str(c.params.get("caption", "")) for c in old_edits)
+            assert all("Hand 1" not in str(c.params.get("caption", "")) for c in new_edits)

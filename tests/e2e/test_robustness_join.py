@@ -16,7 +16,8 @@ async def test_a_stale_pending_join_is_cleared_and_start_greets_normally(kwx):
         await kwx.settle()
         lobby = kwx.fake.last_message(group)
         query = await kwx.press(dave, lobby, "Join")  # no private chat yet: a deep link, join remembered
-        assert query.answer.url == "https://t.me/kwx_test_bot?start=j1"
+        token = (await service.store.get_table(1)).join_token
+        assert query.answer.url == f"https://t.me/kwx_test_bot?start=j1_{token}"
         assert (await service.store.get_user(dave.id)).pending_table_id == 1
         await kwx.press(ben, kwx.fake.message(group, lobby.message_id), "Join")
         await kwx.press(ann, kwx.fake.message(group, lobby.message_id), "Add AI")
@@ -37,13 +38,13 @@ async def test_a_refused_join_link_also_drops_the_pending_join(kwx):
         kwx.fake.user_command(ann, group, "new")
         await kwx.settle()
         lobby = kwx.fake.last_message(group)
-        await kwx.press(dave, lobby, "Join")
+        query = await kwx.press(dave, lobby, "Join")
         for _ in range(2):
             await kwx.press(ann, kwx.fake.message(group, lobby.message_id), "Add AI")
         await kwx.press(ann, kwx.fake.message(group, lobby.message_id), "Start")
-        kwx.fake.start_bot(dave, "j1")
+        kwx.fake.start_bot(dave, query.answer.url.split("start=", 1)[1])  # the link expired with the lobby
         await kwx.settle()
-        assert "already started" in kwx.fake.last_message(kwx.fake.private_chat(dave)).content
+        assert "does not work for you" in kwx.fake.last_message(kwx.fake.private_chat(dave)).content
         assert (await service.store.get_user(dave.id)).pending_table_id is None
 
 

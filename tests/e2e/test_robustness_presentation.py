@@ -21,7 +21,7 @@ def _fast_retries(service) -> None:
 
 
 async def test_a_flooded_result_is_sent_when_the_flood_ends(kwx):
-    """The issue's reproduction: 429 on the group's sendPhoto three times right before the win."""
+    """Reproduction: 429 on the group's sendPhoto three times right before the win."""
     scenario = load("d57_double_ron")
     users = kwx.players("Ann", "Ben", "Cat")
     group = kwx.group(users)

@@ -1,7 +1,7 @@
 """Seeded hand generators and an independent brute-force decomposer for differential tests.
 
 The brute force knows nothing of the engine's tables: it removes a pair and then sets from the lowest
-tile upward, recursively (RULES A7.1), and checks 七对 (A7.2, a quad as two pairs) by counting.
+tile upward, recursively (docs/rules.md §A7.1), and checks 七对 (A7.2, a quad as two pairs) by counting.
 """
 
 from __future__ import annotations

@@ -123,7 +123,7 @@ def _to_34(counts: list[int]) -> list[int]:
 
 
 def test_win_check_against_mahjong_package_differs_only_on_long_qidui() -> None:
-    """Rules coincide except 龙七对: a quad counts as two pairs here, never in riichi (RULES A7.2)."""
+    """Rules coincide except 龙七对: a quad counts as two pairs here, never in riichi (docs/rules.md §A7.2)."""
     agari = Agari()
     hands = mixed_hands(seed=7, count=20_000, size=14)
     explained = 0
@@ -218,7 +218,7 @@ def test_analyze_rejects_bad_lines(bad: str) -> None:
 
 
 def test_relabelling_suits_keeps_every_answer() -> None:
-    """p <-> s and p -> m (a variant suit, RULES A1.1) change no verdict, wait or shanten."""
+    """p <-> s and p -> m (a variant suit, docs/rules.md §A1.1) change no verdict, wait or shanten."""
     for h in mixed_hands(seed=11, count=2_000, size=13) + mixed_hands(seed=12, count=2_000, size=14):
         counts = counts_of(h)
         swapped = counts[9:18] + counts[0:9] + counts[18:]

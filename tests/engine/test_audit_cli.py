@@ -1,4 +1,4 @@
-"""Rules audit: the command-line contracts of issues 2 and 3 on hostile input (never a traceback).
+"""Rules audit: the command-line contracts on hostile input (never a traceback).
 
 ``python -m engine score`` and ``python -m engine play`` must answer malformed input with exit status 2
 and one JSON line ``{"error": ...}`` — also for JSON that Python's decoder rejects with something other

@@ -1,6 +1,6 @@
-"""Rules audit: ``engine.scoring.score_win`` against an independent brute-force scorer (RULES A7–A12).
+"""Rules audit: ``engine.scoring.score_win`` against an independent brute-force scorer (docs/rules.md §A7–§A12).
 
-The reference scorer below is written from RULES.md alone (A10 table, A10.1–A10.3, A11, A12,
+The reference scorer below is written from docs/rules.md alone (A10 table, A10.1–A10.3, A11, A12,
 Appendix 2) and shares no code with the engine: it enumerates every decomposition of the 14 - 3k
 concealed tiles by choosing a multiset of candidate sets (``itertools.combinations_with_replacement``)
 rather than by the engine's lowest-tile recursion, computes each reading's 番, keeps the best, applies
@@ -42,7 +42,7 @@ def _candidate_sets(counts: list[int]) -> list[tuple[int, ...]]:
 
 
 def ref_decompositions(counts14: list[int], n_sets: int) -> list[tuple[int, tuple[tuple[int, ...], ...]]]:
-    """Every (pair, sets) with sum exactly ``counts14`` (RULES A7.1): multisets of candidate sets."""
+    """Every (pair, sets) with sum exactly ``counts14`` (docs/rules.md §A7.1): multisets of candidate sets."""
     out = []
     for pair in KINDS:
         if counts14[pair] < 2:
@@ -235,7 +235,7 @@ def ref_score(
 
     best = max(product_of(r) for r in readings)
     best_names = [r for r in readings if product_of(r) == best]
-    # the cap follows the chosen reading (E#46); when best readings tie with different caps, RULES
+    # the cap follows the chosen reading (E#46); when best readings tie with different caps, docs/rules.md
     # Appendix 2 says "ties: any" -- the reference accepts the payments of every tied reading
     tied_longs = {
         max((["七对", "龙七对", "双龙七对", "三龙七对"].index(n) for n in r if "七对" in n), default=0)

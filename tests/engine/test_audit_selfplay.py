@@ -1,6 +1,6 @@
 """Rules audit: random self-play under random §C options, checked by an independent referee.
 
-The referee follows the hand from the engine's events only and re-derives, from RULES.md, what must
+The referee follows the hand from the engine's events only and re-derives, from docs/rules.md, what must
 happen: who draws which tile (A3.2), every seat's legal own-turn actions (A4, A6.2–A6.5, A9.1, A9.3,
 A9.5, A9.8, E#42), who may claim a discard and how (A5, A8.2, A8.3/E#9 漏胡 in every mode, E#40),
 automatic 亮倒 play (A9.3, A9.4), kong money and 杠上杠 chains (A13, E#17), 杠上开花 / 杠上炮 /
@@ -287,7 +287,7 @@ class Referee:
                     if mode == "none" or (mode == "anpu_and_bugang_only" and t != self.drawn):
                         continue
                     # A9.5's "不影响听牌" holds in both modes that allow a 补杠: it changes the waits when
-                    # the drawn 4th copy was itself a wait (the engine's reading; RULES does not say)
+                    # the drawn 4th copy was itself a wait (the engine's reading; docs/rules.md does not say)
                     new = [(MeldKind.ADDED_KONG if (k, x) == (kind, t) else k, x) for k, x in seat.melds]
                     if self.waits_after(i, {t: 1}, new) != seat.waits:
                         continue
@@ -663,7 +663,7 @@ def play_checked(seed: str, smart: bool = False) -> dict[str, Any]:
                 seen["rob"] = seen.get("rob", 0) + 1
     assert state.over, "the hand must end"
     loaded = [event_from_json(json.loads(json.dumps(e.to_json(), ensure_ascii=False))) for e in all_events]
-    assert replay(loaded) == state, "the events' JSON form replays the hand exactly (issue 3)"
+    assert replay(loaded) == state, "the events' JSON form replays the hand exactly"
     return seen
 
 

@@ -1,4 +1,4 @@
-"""``python -m engine score``: the fixed JSON contract (issue 2 item 6), in-process and as a subprocess."""
+"""``python -m engine score``: the fixed JSON contract, in-process and as a subprocess."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Seeded random self-play of whole hands with invariant checks after every event (issue 3).
+"""Seeded random self-play of whole hands with invariant checks after every event.
 
 Checked after every event: the tile set is conserved (hands + melds + unclaimed pond tiles + live
 wall = 4 of each kind); the state built by ``step`` equals the events applied one by one with

@@ -1,4 +1,4 @@
-"""RuleSet: defaults, presets, JSON round trip and rejection of unknown options (RULES §C, Appendix 1)."""
+"""RuleSet: defaults, presets, JSON round trip and rejection of unknown options (docs/rules.md §C, Appendix 1)."""
 
 from __future__ import annotations
 

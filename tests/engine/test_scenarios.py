@@ -2,7 +2,7 @@
 
 Each ``<name>.json`` is an exact ``python -m engine play`` input (plus ``description`` and ``expect``,
 which the runner ignores); ``<name>.out.json`` is the checked-in output, diffed here.  ``expect`` holds
-what RULES.md says must happen (the G/H/K/L vectors, the numbered rules), checked independently of
+what docs/rules.md says must happen (the G/H/K/L vectors, the numbered rules), checked independently of
 the golden file: ``result`` / ``error`` / ``state`` (subset match; error index -1 = the last action),
 ``events_include`` (each must match some event), ``events_exclude`` (none may match),
 ``state.legal_actions_include``.
@@ -88,7 +88,7 @@ def test_scenario(path: Path) -> None:
 
 
 def test_every_vector_has_a_scenario() -> None:
-    """RULES §D G, H, K and L vectors each have a scenario file."""
+    """docs/rules.md §D G, H, K and L vectors each have a scenario file."""
     names = {p.stem.split("_")[0] for p in FILES}
     for vector in ("g1", "g2", "g3", "g6", "h1", "h2", "h4", "h5", "k2", "l1", "l3", "l4", "l5"):
         assert vector in names, vector

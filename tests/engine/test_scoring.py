@@ -1,6 +1,6 @@
 """Scoring units: readings, each 番 and its exclusions, every §C option that touches scoring, errors.
 
-RULES.md §A8–A12, A10 table, §C, §E.  The D-series vectors are in test_vectors_d.py.
+docs/rules.md §A8–§A12, §A10 table, §C, §E.  The D-series vectors are in test_vectors_d.py.
 """
 
 from __future__ import annotations

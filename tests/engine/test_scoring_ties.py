@@ -1,4 +1,4 @@
-"""Readings that tie on their pattern product: the one with the higher cap pays (RULES E#1, E#46)."""
+"""Readings that tie on their pattern product: the one with the higher cap pays (docs/rules.md §E#1, §E#46)."""
 
 from __future__ import annotations
 

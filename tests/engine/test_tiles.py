@@ -1,4 +1,4 @@
-"""Tile notation (DESIGN.md §2, RULES §0.3): parsing, formatting, melds and errors."""
+"""Tile notation (docs/architecture.md §2, docs/rules.md §0.3): parsing, formatting, melds and errors."""
 
 from __future__ import annotations
 

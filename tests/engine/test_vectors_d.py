@@ -1,4 +1,4 @@
-"""Every hand vector of RULES.md §D (D-series), run through the ``score`` command's code path.
+"""Every hand vector of docs/rules.md §D (D-series), run through the ``score`` command's code path.
 
 Seats: the winner W is 0; on a discard the discarder D is 1 (X = 2) unless the vector says the
 discarder is "Y" (then 2).  On a self-draw X = 1, Y = 2.  底金 B = 1.  ``deltas`` are the hand

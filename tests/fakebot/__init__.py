@@ -39,7 +39,7 @@ from .model import (
     MessageVersion,
     StoredFile,
 )
-from .ptb import application_builder, fake_bot, http_request, run_application
+from .ptb import application_builder, clocked_limiter, fake_bot, http_request, run_application
 
 __all__ = [
     "MESSAGE_WRITE_METHODS",
@@ -65,6 +65,7 @@ __all__ = [
     "StoredFile",
     "WaitTimeout",
     "application_builder",
+    "clocked_limiter",
     "fake_bot",
     "http_request",
     "parse_html",

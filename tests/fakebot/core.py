@@ -49,7 +49,7 @@ MESSAGE_WRITE_METHODS = frozenset(
         "editMessageReplyMarkup",
     }
 )
-"""Methods that send or edit a chat message (DESIGN §7 counts these per turn)."""
+"""Methods that send or edit a chat message (docs/architecture.md §7 counts these per turn)."""
 DEFAULT_EXCLUDED_UPDATES = frozenset({"chat_member", "message_reaction", "message_reaction_count"})
 """Update kinds Telegram does not send unless ``allowed_updates`` names them."""
 
@@ -400,7 +400,7 @@ class FakeBotAPI(ApiMethods, Actors):
         ok: bool | None = None,
     ) -> int:
         """How many calls match (see :meth:`calls_to`). ``count_calls(MESSAGE_WRITE_METHODS,
-        since=m)`` counts sends and edits, the DESIGN §7 per-turn budget."""
+        since=m)`` counts sends and edits, the docs/architecture.md §7 per-turn budget."""
         return len(self.calls_to(methods, chat=chat, since=since, ok=ok))
 
     def callback_queries_since(self, since: int = 0) -> list[CallbackQueryRecord]:

@@ -7,7 +7,7 @@ server sends (``{"ok": false, "error_code": 400, "description": "Bad Request: ..
 ``parameters.migrate_to_chat_id`` -> ``ChatMigrated``.
 
 Texts were taken from live Bot API responses (quoted in client libraries' test suites and issue
-trackers, see TELEGRAM.md §1.3/§4). Where Telegram's behaviour is undocumented and the text is
+trackers, see docs/telegram.md §1.3/§4). Where Telegram's behaviour is undocumented and the text is
 unknown, the description starts with ``"fake: "`` so that nobody mistakes it for the real one.
 Remember that PTB rewrites descriptions (strips ``"Bad Request: "`` and ``.capitalize()``s the
 rest), so compare case-insensitively on the PTB side.

@@ -8,7 +8,7 @@ Point PTB at it with ``ApplicationBuilder().base_url(server.base_url)
 * ``GET /file/bot<token>/<file_path>`` — file downloads (``getFile`` paths).
 * A wrong token answers 401 (PTB: ``InvalidToken``).
 
-Pitfalls handled (TELEGRAM.md §1.1-1.2): ``client_max_size`` is raised to 64 MiB (aiohttp's 1 MiB
+Pitfalls handled (docs/telegram.md §1.1-§1.2): ``client_max_size`` is raised to 64 MiB (aiohttp's 1 MiB
 default would 413 photo uploads); :meth:`FakeBotServer.close` first closes the fake, which wakes
 long polls, and the runner uses ``shutdown_timeout=1`` plus ``handler_cancellation`` so a client
 that disconnects mid-poll does not leave the shutdown waiting.

@@ -3,7 +3,7 @@
 These are mutable records owned by :class:`~tests.fakebot.core.FakeBotAPI`; tests read them (and
 may tweak them) but normally change the world through the fake's helper methods. Each record can
 render itself as Bot API JSON (``to_json``) exactly as PTB 22.8 expects it (all required fields
-present, see TELEGRAM.md §1.3).
+present, see docs/telegram.md §1.3).
 """
 
 from __future__ import annotations

@@ -7,30 +7,35 @@
   pytest-asyncio): initialize -> post_init -> start_polling -> start, and on exit, *always*,
   updater.stop -> stop -> post_stop -> shutdown -> post_shutdown, like ``run_polling`` does.
 * :func:`fake_bot` — a plain ``telegram.Bot`` for contract tests.
+* :func:`clocked_limiter` — aiolimiter's ``AsyncLimiter`` on the fake's clock, for tests that run
+  PTB's ``AIORateLimiter`` (its throughput limits then take fake time, not real time).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import datetime as dtm
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
+from aiolimiter import AsyncLimiter
 from telegram import Bot, Update
 from telegram.error import TelegramError
 from telegram.ext import Application, ApplicationBuilder
 from telegram.request import HTTPXRequest
 
+from .clock import FakeClock
 from .core import FakeBotAPI
 from .http import FakeBotServer
 from .inprocess import FakeRequest
 
-__all__ = ["application_builder", "fake_bot", "http_request", "run_application"]
+__all__ = ["application_builder", "clocked_limiter", "fake_bot", "http_request", "run_application"]
 
 
 def http_request(*, pool_size: int = 16, read_timeout: float = 5.0, connect_timeout: float = 2.0) -> HTTPXRequest:
     """An ``HTTPXRequest`` with test-friendly timeouts that ignores proxy environment variables
-    (httpx honours ``HTTP_PROXY`` even for 127.0.0.1 — TELEGRAM.md §1.2)."""
+    (httpx honours ``HTTP_PROXY`` even for 127.0.0.1 — docs/telegram.md §1.2)."""
     return HTTPXRequest(
         connection_pool_size=pool_size,
         read_timeout=read_timeout,
@@ -75,6 +80,43 @@ def fake_bot(fake: FakeBotAPI, server: FakeBotServer | None = None) -> Bot:
             get_updates_request=http_request(pool_size=1),
         )
     return Bot(fake.token, request=FakeRequest(fake), get_updates_request=FakeRequest(fake))
+
+
+class _ClockedLoop:
+    """The running event loop as ``AsyncLimiter`` sees it: ``time()`` is the fake clock, and a timer
+    (``call_at``) advances the clock to its moment and fires on the next loop iteration."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, clock: FakeClock) -> None:
+        self._loop = loop
+        self._clock = clock
+
+    def time(self) -> float:
+        return self._clock.monotonic()
+
+    def call_at(self, when: float, callback: Callable[..., object], *args: Any) -> asyncio.Handle:
+        self._clock.advance(max(0.0, when - self._clock.monotonic()))
+        return self._loop.call_soon(callback, *args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._loop, name)
+
+
+def clocked_limiter(clock: FakeClock) -> type[AsyncLimiter]:
+    """An ``AsyncLimiter`` class whose leaky bucket runs on ``clock``.
+
+    PTB's ``AIORateLimiter`` throttles with aiolimiter (30 calls/s overall, 20 per group per minute);
+    a whole hand in one group then waits minutes of real time. Patched in with
+    ``monkeypatch.setattr(telegram.ext._aioratelimiter, "AsyncLimiter", clocked_limiter(fake.clock))``,
+    the limiter admits and queues calls exactly as before, but where it would sleep for capacity it
+    advances ``clock`` by that wait instead (the fake then sees the calls that much later).
+    """
+
+    class ClockedLimiter(AsyncLimiter):
+        @property
+        def _loop(self) -> asyncio.AbstractEventLoop:
+            return _ClockedLoop(asyncio.get_running_loop(), clock)  # type: ignore[return-value]
+
+    return ClockedLimiter
 
 
 @contextlib.asynccontextmanager

@@ -1,6 +1,6 @@
-"""``/calc``: every RULES §D hand vector as a chat command, and malformed input.
+"""``/calc``: every docs/rules.md §D hand vector as a chat command, and malformed input.
 
-The expected 番 and payments are the RULES §D values (底金 1, standard rules unless the row says
+The expected 番 and payments are the docs/rules.md §D values (底金 1, standard rules unless the row says
 otherwise).  Deltas are in role order: (W, D, X) with a discarder, (W, X, Y) on a self-draw.
 """
 
@@ -92,7 +92,7 @@ VECTORS = [
     C("D43", "7z7z123p88s pong:5z pong:6z 8s discard", ("小三元",), (4, -4, 0)),
     C("D44", "7z7z222p99s pong:555z kong:6666z 9s self", ("小三元", "碰碰胡"), (16, -8, -8)),
     C("D46", "111p234p46p789p99p 5p discard", ("清一色", "卡五星"), (8, -8, 0)),
-    # D.6 kong-related and last-tile wins (the discarder is D here; RULES calls him Y)
+    # D.6 kong-related and last-tile wins (the discarder is D here; docs/rules.md calls him Y)
     C("D48", "123s456s789s9p ankong:3333p 9p self after_kong", ("杠上开花",), (4, -2, -2)),
     C("D48/word", "123s456s789s9p 【暗杠 3333p】 9p 杠上开花", ("杠上开花",), (4, -2, -2)),
     C("D49", "123p456p789p67s99p 8s discard 杠上", ("杠上炮",), (2, -2, 0)),

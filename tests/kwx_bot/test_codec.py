@@ -15,6 +15,7 @@ from kwx_bot.codec import (
     CodecError,
     Op,
     StartKind,
+    StartPayload,
     b36,
     decode,
     decode_start,
@@ -69,15 +70,22 @@ def test_b36_roundtrip(n):
     assert from_b36(b36(n)) == n
 
 
-@given(st.integers(0, 36**10 - 1), st.sampled_from(list(StartKind)))
-def test_start_payload_roundtrip_and_charset(table_id, kind):
-    payload = encode_start(kind, table_id)
+@given(st.integers(0, 36**10 - 1), st.sampled_from(list(StartKind)), st.none() | st.binary(min_size=12, max_size=12))
+def test_start_payload_roundtrip_and_charset(table_id, kind, secret):
+    token = None if secret is None else secret.hex()
+    payload = encode_start(kind, table_id, token)
     assert re.fullmatch(r"[A-Za-z0-9_-]{1,64}", payload)
     p = decode_start(payload)
-    assert (p.kind, p.table_id) == (kind, table_id)
+    assert (p.kind, p.table_id, p.token) == (kind, table_id, token)
 
 
-@pytest.mark.parametrize("payload", [None, "", "j", "x12", "j1:2", "jZ", "hello world"])
+def test_an_old_style_join_payload_carries_no_token():
+    assert decode_start("j1") == StartPayload(StartKind.JOIN, 1, None)
+
+
+@pytest.mark.parametrize(
+    "payload", [None, "", "j", "x12", "j1:2", "jZ", "hello world", "j1_", "j1_abc", "j1_" + "A" * 24, "j1_" + "0" * 25]
+)
 def test_bad_start_payload(payload):
     with pytest.raises(CodecError):
         decode_start(payload)

@@ -163,3 +163,20 @@ def test_retry_seconds_reads_timedelta_without_warning(recwarn):
     recwarn.clear()
     assert [retry_seconds(e) for e in errors] == [4.0, 7.0]
     assert not [w for w in recwarn if "retry_after" in str(w.message)]
+
+
+async def test_a_flood_wait_logs_one_warning_and_stop_ends_it_at_once(caplog):
+    import asyncio
+    import logging
+
+    caplog.set_level(logging.INFO, logger="kwx")
+    sender, bot, _ = make(RetryAfter(30))
+    sending = asyncio.ensure_future(sender.send_text(-5, "x"))  # real time: a 30 s wait begins
+    await asyncio.sleep(0.05)
+    assert not sending.done()
+    sender.stop()  # SIGTERM: the wait ends now and no new call is made
+    sent = await asyncio.wait_for(sending, 1)
+    assert sent.outcome is Outcome.FAILED and len(bot.calls) == 1
+    waits = [r for r in caplog.records if "flood control" in r.getMessage()]
+    assert [r.levelname for r in waits] == ["WARNING"] and not any(r.exc_info for r in caplog.records)
+    assert (await sender.send_text(7, "later")).outcome is Outcome.FAILED and len(bot.calls) == 1

@@ -105,7 +105,9 @@ def test_check_db_and_backup(tmp_path, monkeypatch, capsys):
     asyncio.run(create())
     assert main(["check-db"]) == 0
     out = capsys.readouterr().out
-    assert "integrity: ok" in out and "schema version: 1" in out
+    from kwx_bot.store import SCHEMA_VERSION
+
+    assert "integrity: ok" in out and f"schema version: {SCHEMA_VERSION} " in out
     target = tmp_path / "b" / "copy.sqlite3"
     assert main(["backup", str(target)]) == 0 and target.exists()
     assert main(["backup", str(target)]) == 2  # never overwrites

@@ -43,6 +43,34 @@ async def test_open_applies_all_migrations_and_pragmas(tmp_path):
         await store.close()
 
 
+async def test_join_tokens_are_random_and_an_old_database_gets_them_for_its_open_tables(tmp_path):
+    path = tmp_path / "v1.sqlite3"
+    with sqlite3.connect(path) as db:  # a version-1 database with a closed and an open table
+        for statement in mig.MIGRATIONS[0]:
+            db.execute(statement)
+        db.execute("PRAGMA user_version = 1")
+        db.execute("INSERT INTO chats (group_id, chat_id, title, created_at) VALUES (1, -5, 'g', 0)")
+        for status in ("closed", "lobby"):
+            db.execute(
+                "INSERT INTO tables (group_id, status, rules, created_at, updated_at) "
+                "VALUES (1, ?, '\"standard\"', 0, 0)",
+                (status,),
+            )
+    store = await Store.open(path)
+    try:
+        closed, lobby = await store.get_table(1), await store.get_table(2)
+        assert closed.join_token is None
+        assert len(lobby.join_token) == 24 and int(lobby.join_token, 16) >= 0
+        async with store.transaction() as tx:
+            await tx.set_status(2, "closed", "test")
+        _, third = await _group_with_table(store, -6)
+        _, fourth = await _group_with_table(store, -7)
+        tokens = {lobby.join_token} | {(await store.get_table(t)).join_token for t in (third, fourth)}
+        assert len(tokens) == 3  # one secret per table, never derived from the id
+    finally:
+        await store.close()
+
+
 async def test_newer_schema_is_refused(tmp_path):
     path = tmp_path / "kwx.sqlite3"
     async with aiosqlite.connect(path) as db:

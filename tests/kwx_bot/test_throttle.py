@@ -1,14 +1,14 @@
-"""Time the bot was held back by rate limits, per chat (ThrottleLog) and inside AIORateLimiter."""
+"""Rate limits: time the bot was held back, per chat (ThrottleLog), and the bot's own pacing
+(PacingRateLimiter: per group and overall, no retries, no global pause, stoppable)."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
+import asyncio
 
 import pytest
-from telegram.error import RetryAfter
-from telegram.ext import _aioratelimiter as aioratelimiter
+from telegram.error import NetworkError, RetryAfter
 
-from kwx_bot.throttle import ThrottleLog, TrackingRateLimiter
+from kwx_bot.throttle import PacingRateLimiter, ThrottleLog
 
 
 class Clock:
@@ -48,29 +48,47 @@ def test_a_wait_still_going_on_counts_up_to_now_and_tiny_waits_do_not_count():
     assert log.blocked([5], since=115.0, until=130.0) == 0.0
 
 
-async def test_tracking_rate_limiter_records_the_time_held_back_per_chat(monkeypatch):
-    slept: list[float] = []
-
-    async def fake_sleep(seconds: float) -> None:  # the pause passes on the fake clock
-        slept.append(seconds)
-        clock.now += seconds
-
-    clock = Clock()
-    log = ThrottleLog(clock)
-    limiter = TrackingRateLimiter(log, max_retries=1, group_max_rate=0)
-    monkeypatch.setattr(aioratelimiter, "asyncio", SimpleNamespace(sleep=fake_sleep))  # only PTB's limiter
+async def test_pacing_rate_limiter_never_retries_a_429_and_passes_chatless_calls():
+    limiter = PacingRateLimiter()
     calls = []
 
-    async def request(*args, **kwargs):
+    async def refused(*args, **kwargs):
         calls.append(args)
-        if len(calls) == 1:
-            raise RetryAfter(1)
+        raise RetryAfter(1)
+
+    # the 429 reaches the caller at once (the sender is the one retry layer), nothing is paused
+    with pytest.raises(RetryAfter):
+        await limiter.process_request(refused, ("x",), {}, "sendMessage", {"chat_id": -7}, None)
+    assert len(calls) == 1
+
+    async def ok(*args, **kwargs):
         return {"ok": True}
 
-    # the call is made again after the pause, and the pause is logged for chat -7 (not for chat 8)
-    result = await limiter.process_request(request, ("x",), {}, "sendMessage", {"chat_id": -7}, None)
-    assert result == {"ok": True} and len(calls) == 2 and slept == [pytest.approx(1.1)]
-    assert log.blocked([-7], since=0.0) == pytest.approx(1.1)
-    assert log.blocked([8], since=0.0) == 0.0
-    # chat-less calls are passed through
-    assert await limiter.process_request(request, (), {}, "getMe", {}, None) == {"ok": True}
+    assert await limiter.process_request(ok, (), {}, "getMe", {}, None) == {"ok": True}
+    assert await limiter.process_request(ok, (), {}, "sendMessage", {"chat_id": 8}, None) == {"ok": True}
+
+
+async def test_pacing_rate_limiter_paces_each_group_on_its_own_and_stop_ends_the_waits():
+    limiter = PacingRateLimiter(group_max_rate=2, group_time_period=60)
+    sent: list[int] = []
+
+    async def call(chat_id):
+        sent.append(chat_id)
+        return True
+
+    async def send(chat_id):
+        return await limiter.process_request(call, (chat_id,), {}, "sendMessage", {"chat_id": chat_id}, None)
+
+    await send(-1)
+    await send(-1)
+    third = asyncio.ensure_future(send(-1))  # the group's bucket is full: this one waits
+    await send(-2)  # another group is not held up, nor is a private chat
+    await send(5)
+    await asyncio.sleep(0.05)
+    assert not third.done() and sent == [-1, -1, -2, 5]
+    limiter.stop()  # shutting down: the wait ends at once, the call is not made
+    with pytest.raises(NetworkError):
+        await asyncio.wait_for(third, 1)
+    assert sent == [-1, -1, -2, 5]
+    with pytest.raises(NetworkError):
+        await send(-3)

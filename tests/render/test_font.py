@@ -1,4 +1,4 @@
-"""The shipped font covers every string the pictures draw; names fall back cleanly (TELEGRAM.md §6)."""
+"""The shipped font covers every string the pictures draw; names fall back cleanly (docs/telegram.md §6)."""
 
 from __future__ import annotations
 

@@ -18,7 +18,7 @@ A spec names the interesting tiles and actions only; the builder completes the d
 
 The scenario file is the exact ``python -m engine play`` input (plus ``description`` and ``expect``,
 which the runner ignores); ``<name>.out.json`` is the runner's output (golden).  ``expect`` holds the
-hand-derived expectations (from RULES.md vectors) that tests/engine/test_scenarios.py checks.
+hand-derived expectations (from docs/rules.md vectors) that tests/engine/test_scenarios.py checks.
 """
 
 from __future__ import annotations

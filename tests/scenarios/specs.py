@@ -1,6 +1,6 @@
 """Compact specs of the scenario files (see build.py).  Seats: 0 = A/W, 1 = B/X, 2 = C/Y.
 
-Every ``expect`` is derived by hand from RULES.md (the vector or rule named in ``description``), not
+Every ``expect`` is derived by hand from docs/rules.md (the vector or rule named in ``description``), not
 from the engine's output.
 """
 
