@@ -4,9 +4,7 @@ an :class:`~engine.game.actions.IllegalAction` with its reason, or None when the
 from __future__ import annotations
 
 from ..analysis import is_complete_keys
-from ..rules import (
-    LiangdaoKong,
-)
+from ..rules import LiangdaoKong
 from ..scoring import IllegalReason, WinBy, WinContext, WinScore, score_win
 from ..tiles import Tile, format_tiles
 from .actions import Action, ActionKind, IllegalAction, Reason

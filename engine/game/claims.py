@@ -4,11 +4,7 @@ what a win on it is worth; 漏胡 (§A8.3)."""
 from __future__ import annotations
 
 from ..analysis import is_complete_keys
-from ..rules import (
-    LiangdaoKong,
-    Louhu,
-    RuleSet,
-)
+from ..rules import LiangdaoKong, Louhu, RuleSet
 from ..scoring import WinBy, WinContext, WinScore, score_win
 from ..tiles import Tile
 from .basics import liangdao_flags

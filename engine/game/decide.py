@@ -4,24 +4,14 @@ hand) until some seat has a real choice or the hand is over.  See :mod:`engine.g
 
 from __future__ import annotations
 
-from ..rules import (
-    GangChainSelf,
-)
+from ..rules import GangChainSelf
 from ..tiles import MeldKind, Tile
 from .actions import Action, ActionKind
 from .basics import auto_win, kong_money
 from .checks import can_self_win, validate
 from .claims import window_options
 from .endings import finish_claim_win, finish_draw, finish_self_draw
-from .events import (
-    Answered,
-    Discarded,
-    Drew,
-    Event,
-    Konged,
-    Ponged,
-    WindowOpened,
-)
+from .events import Answered, Discarded, Drew, Event, Konged, Ponged, WindowOpened
 from .evolve import Builder
 from .hands import liangdao_waits
 from .legal import kong_actions

@@ -5,19 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..rules import (
-    DealerOnDraw,
-    HuangzhuangLiangdao,
-)
+from ..rules import DealerOnDraw, HuangzhuangLiangdao
 from ..scoring import WinBy, WinContext, WinScore, score_win
 from ..tiles import Tile
 from ..views import HandResultView, MeldView, WinView
 from .basics import liangdao_flags
 from .checks import self_win_score
 from .claims import claim_score
-from .events import (
-    HandEnded,
-)
+from .events import HandEnded
 from .evolve import Builder
 from .hands import wait_tiles
 from .state import State, WindowKind

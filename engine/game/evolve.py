@@ -12,17 +12,7 @@ from ..tiles import Meld, MeldKind, counts_of
 from ..views import DiscardView
 from .basics import kinds_for, replace_seat
 from .checks import can_self_win
-from .events import (
-    Answered,
-    Discarded,
-    Drew,
-    Event,
-    HandEnded,
-    HandStarted,
-    Konged,
-    Ponged,
-    WindowOpened,
-)
+from .events import Answered, Discarded, Drew, Event, HandEnded, HandStarted, Konged, Ponged, WindowOpened
 from .hands import moved
 from .state import EMPTY, Phase, SeatState, State, Window, WindowKind, updated
 
