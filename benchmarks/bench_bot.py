@@ -1,4 +1,4 @@
-"""Bot latency and message budget under load (DESIGN.md §7), against the fake Bot API.
+"""Bot latency and message budget under load (docs/architecture.md §7), against the fake Bot API.
 
 Runs ``--tables`` tables at once (three human players each, the production renderer unless
 ``--tiny``), every table's players pressing random legal buttons as soon as their buttons show.
@@ -27,8 +27,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from kwx_bot.codec import decode
-from kwx_bot.pictures import RenderPictures
+from kwx_bot.edge.codec import decode
+from kwx_bot.service.pictures import RenderPictures
 from tests.e2e.harness import Kwx
 from tests.fakebot import MESSAGE_WRITE_METHODS, FakeBotAPI, application_builder
 

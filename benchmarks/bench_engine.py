@@ -4,10 +4,10 @@ Measures, per hand, the median over repeated batches of:
 * win check of 14-tile hands (half random, half winning): ours `is_complete_keys` vs `Agari.is_agari`;
 * waits of 13-tile ready hands: ours `waits_mask` vs 21 calls of `is_agari` (one per tile kind);
 * shanten of 13- and 14-tile hands: ours `shanten_keys` vs `Shanten.calculate_shanten`.
-Ours reads the per-suit keys the game keeps up to date as tiles move (DESIGN.md §2); the line
+Ours reads the per-suit keys the game keeps up to date as tiles move (docs/architecture.md §2); the line
 "incl. keys_of" also charges ours for building the keys from a 30-count list.
 
-Bars (DESIGN.md §7): win <= 0.5 us and >= 5x; waits <= 2.5 us and >= 30x; shanten <= 6 us and >= 6x.
+Bars (docs/architecture.md §7): win <= 0.5 us and >= 5x; waits <= 2.5 us and >= 30x; shanten <= 6 us and >= 6x.
 Usage: python benchmarks/bench_engine.py [--hands N] [--repeat R]
 """
 

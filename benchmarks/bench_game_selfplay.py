@@ -1,4 +1,4 @@
-"""Game state machine: seeded random self-play, with and without the invariant checks (issue 3).
+"""Game state machine: seeded random self-play, with and without the invariant checks.
 
 1. ``checked``: N whole hands (default 10,000) over ten rule variants, half uniform-random and half
    eager policy, with every invariant of ``tests/engine/test_game_selfplay.py`` asserted after every

@@ -1,4 +1,4 @@
-"""Render + encode speed of the pictures (DESIGN.md §7: hand <= 15 ms, table <= 40 ms).
+"""Render + encode speed of the pictures (docs/architecture.md §7: hand <= 15 ms, table <= 40 ms).
 
 Usage: ``python benchmarks/bench_render.py [--runs N]``.  Builds the demo views
 (:func:`render.demo.demo_views`), warms the sprite cache once (as the bot should at start-up), then

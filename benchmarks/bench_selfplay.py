@@ -1,4 +1,4 @@
-"""AI self-play: speed, strength and a long invariant-checked soak (the AI players issue, DESIGN.md §7).
+"""AI self-play: speed, strength and a long invariant-checked soak (docs/architecture.md §7).
 
 Subcommands (``python benchmarks/bench_selfplay.py <cmd> [--hands N] [--jobs J] [--seed S]``):
 
@@ -13,7 +13,7 @@ Subcommands (``python benchmarks/bench_selfplay.py <cmd> [--hands N] [--jobs J] 
     of the other, and the reverse), default 21,000 hands each (3,500 deals x 6 seatings; duplicate
     seating, see :mod:`engine.ai.selfplay`), with average points per hand and 95% confidence
     intervals, the difference normal - other, win / 点炮 / 亮倒 rates, and feeds (discarding a 亮倒
-    player's winning tile, 包胡 RULES A9.7) per 1,000 hands.
+    player's winning tile, 包胡 docs/rules.md §A9.7) per 1,000 hands.
 ``soak``
     Long self-play with every invariant checked after every event (``simulate(check=True)``): tile
     conservation, decide == step, replay(events) == state, zero-sum payments and kong money — over

@@ -1,4 +1,4 @@
-"""``kwx-bot`` / ``python -m kwx_bot``: the operator's command line (issue 8 §2).
+"""``kwx-bot`` / ``python -m kwx_bot``: the operator's command line.
 
 Commands::
 
@@ -18,13 +18,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from .settings import Settings, SettingsError, default_db_path, load_settings
-from .store import StoreError
+from .store import DatabaseError, StoreError
 
 __all__ = ["main"]
 
@@ -43,7 +42,7 @@ def cmd_run(settings: Settings) -> int:
     """Build the application and poll until stopped."""
     from telegram.error import InvalidToken, NetworkError
 
-    from .app import build_application
+    from .edge.app import build_application
     from .logs import setup_logging
 
     setup_logging(settings.log_level, settings.token)
@@ -59,7 +58,7 @@ def cmd_run(settings: Settings) -> int:
         return _fail(f"cannot reach the Telegram Bot API: {e}", 1)
     except StoreError as e:  # the database cannot be opened (opened in post_init)
         return _fail(str(e), 1)
-    except sqlite3.Error as e:  # e.g. migrating a SQLite file that belongs to something else
+    except DatabaseError as e:  # e.g. migrating a SQLite file that belongs to something else
         return _fail(f"database at {settings.db_path} cannot be used: {e}", 1)
     return 0
 

@@ -1,4 +1,4 @@
-"""Logging setup: one line per record, the bot token never printed (issue 8 §5).
+"""Logging setup: one line per record, the bot token never printed.
 
 httpx logs every request URL at INFO, and the Bot API puts the token in the URL
 (``.../bot<token>/sendMessage``); PTB's own errors quote it too (``InvalidToken: The token `...` was

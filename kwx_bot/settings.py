@@ -1,4 +1,4 @@
-"""Operator settings, read once from the environment (DESIGN.md §4; README "Configuration").
+"""Operator settings, read once from the environment (docs/architecture.md §4; README "Configuration").
 
 =========================  =========================================================================
 variable                   meaning
@@ -71,7 +71,12 @@ class Settings:
     render_processes: int = 0
     picture_format: str = "jpeg"
     rate_limit: bool = True
-    """Use PTB's AIORateLimiter (production); tests turn it off so they never sleep."""
+    """Pace calls with :class:`~kwx_bot.edge.throttle.PacingRateLimiter` (production); tests turn it off
+    so they never sleep."""
+    group_messages: int = 20
+    group_window_seconds: float = 60.0
+    """A group gets at most ``group_messages`` writes (sends, edits, deletions) per
+    ``group_window_seconds`` from the bot (Telegram's limit; tests shrink the window)."""
 
     @property
     def bot_id(self) -> int:

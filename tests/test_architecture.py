@@ -1,12 +1,25 @@
 """Imports point one way (docs/architecture.md §1): kwx_bot -> render -> engine, and kwx_bot -> engine.
 
 `engine` never imports telegram, PIL, aiosqlite or asyncio; `render` never imports telegram or
-aiosqlite.  Checked statically over every module's import statements.
+aiosqlite.  Inside `kwx_bot` the floors point down only:
+
+    entry (__main__)  ->  edge  ->  service  ->  words, store  ->  ground (settings, logs)
+
+* only the Telegram edge (and the entry point) imports `telegram`;
+* the service and the words never import the edge; the words never import the service;
+* the words may read the store's plain row types (`kwx_bot.store.rows`), nothing else of it;
+* the store imports nothing of kwx_bot above the ground;
+* no module outside `kwx_bot/store` imports aiosqlite or sqlite3, or contains SQL;
+* one way into the engine: of the edge and the service, only `kwx_bot/service/game.py` (and the AI
+  seam `players.py` it loads) imports `engine`; the words format engine values on their own.
+
+Checked statically over every module's import statements (relative imports resolved).
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -16,6 +29,29 @@ FORBIDDEN = {
     "engine": {"telegram", "PIL", "aiosqlite", "asyncio", "render", "kwx_bot", "httpx", "sqlite3"},
     "render": {"telegram", "aiosqlite", "kwx_bot", "sqlite3", "httpx"},
 }
+
+FLOORS = {
+    "kwx_bot.__main__": "entry",
+    "kwx_bot.edge": "edge",
+    "kwx_bot.service": "service",
+    "kwx_bot.words": "words",
+    "kwx_bot.store": "store",
+    "kwx_bot.settings": "ground",
+    "kwx_bot.logs": "ground",
+    "kwx_bot": "ground",
+}
+"""Module prefix -> floor (the longest prefix wins)."""
+MAY_IMPORT = {
+    "entry": {"entry", "edge", "service", "words", "store", "ground"},
+    "edge": {"edge", "service", "words", "store", "ground"},
+    "service": {"service", "words", "store", "ground"},
+    "words": {"words", "ground", "store.rows"},
+    "store": {"store", "ground"},
+    "ground": {"ground"},
+}
+"""Which floors a floor may import (``store.rows``: the store's plain row types only)."""
+TELEGRAM_FLOORS = {"entry", "edge"}
+SQL = re.compile(r"\b(SELECT\s+\S.*\bFROM|INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|CREATE\s+TABLE|PRAGMA\s+\w)")
 
 
 def imported_roots(path: Path) -> set[str]:
@@ -27,6 +63,50 @@ def imported_roots(path: Path) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             roots.add(node.module.split(".")[0])
     return roots
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Every module ``path`` imports, absolute (``from . import x`` counts as ``pkg.x``)."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            out.add(module)
+            out.update(f"{module}.{alias.name}" for alias in node.names)
+    return out
+
+
+def floor_of(module: str) -> str | None:
+    """The floor of a kwx_bot module (``store.rows`` for the store's row types), None outside kwx_bot."""
+    if module == "kwx_bot.store.rows" or module.startswith("kwx_bot.store.rows."):
+        return "store.rows"
+    best = max((p for p in FLOORS if module == p or module.startswith(p + ".")), key=len, default=None)
+    return None if best is None else FLOORS[best]
+
+
+def allowed(source: str, target: str) -> bool:
+    may = MAY_IMPORT[source]
+    return target in may or (target == "store.rows" and "store" in may)
+
+
+def kwx_modules() -> list[Path]:
+    files = sorted((ROOT / "kwx_bot").rglob("*.py"))
+    assert files, "no modules found in kwx_bot/"
+    return files
 
 
 @pytest.mark.parametrize("package", sorted(FORBIDDEN))
@@ -41,7 +121,70 @@ def test_imports_point_one_way(package: str) -> None:
     assert offenders == {}
 
 
+def test_every_kwx_bot_module_sits_on_a_floor() -> None:
+    loose = [module_name(f) for f in kwx_modules() if floor_of(module_name(f)) is None]
+    assert loose == []
+    top = sorted(f.name for f in (ROOT / "kwx_bot").glob("*.py"))
+    assert top == ["__init__.py", "__main__.py", "logs.py", "settings.py"]
+    floors = sorted(d.name for d in (ROOT / "kwx_bot").iterdir() if (d / "__init__.py").exists())
+    assert floors == ["edge", "service", "store", "words"]
+
+
+def test_kwx_bot_floors_import_down_only() -> None:
+    offenders = {}
+    for f in kwx_modules():
+        source = floor_of(module_name(f))
+        assert (source is not None and source != "store.rows") or module_name(f) == "kwx_bot.store.rows"
+        source = "store" if source == "store.rows" else source
+        bad = sorted(m for m in imported_modules(f) if (t := floor_of(m)) is not None and not allowed(source, t))
+        if bad:
+            offenders[str(f.relative_to(ROOT))] = bad
+    assert offenders == {}
+
+
+def test_only_the_edge_speaks_telegram() -> None:
+    offenders = [
+        str(f.relative_to(ROOT))
+        for f in kwx_modules()
+        if "telegram" in imported_roots(f) and floor_of(module_name(f)) not in TELEGRAM_FLOORS
+    ]
+    assert offenders == []
+
+
+def test_no_sql_and_no_database_driver_outside_the_store() -> None:
+    offenders = {}
+    for f in kwx_modules():
+        if module_name(f).startswith("kwx_bot.store"):
+            continue
+        drivers = imported_roots(f) & {"aiosqlite", "sqlite3"}
+        sql = SQL.findall(f.read_text(encoding="utf-8"))
+        if drivers or sql:
+            offenders[str(f.relative_to(ROOT))] = sorted(drivers) + sql
+    assert offenders == {}
+
+
+def test_one_door_into_the_engine() -> None:
+    doors = {"kwx_bot.service.game", "kwx_bot.service.players"}
+    offenders = [
+        module_name(f)
+        for f in kwx_modules()
+        if floor_of(module_name(f)) in ("edge", "service")
+        and "engine" in imported_roots(f)
+        and module_name(f) not in doors
+    ]
+    assert offenders == []
+
+
 def test_the_checker_sees_forbidden_imports(tmp_path: Path) -> None:
     sample = tmp_path / "m.py"
     sample.write_text("import asyncio\nfrom PIL import Image\nfrom .x import y\n", encoding="utf-8")
     assert imported_roots(sample) == {"asyncio", "PIL"}
+
+
+def test_the_floor_checker_resolves_relative_imports_and_refuses_upward_ones() -> None:
+    service_play = ROOT / "kwx_bot" / "service" / "play.py"
+    assert "kwx_bot.service.game" in imported_modules(service_play)
+    assert floor_of("kwx_bot.edge.sender") == "edge" and floor_of("kwx_bot.store.rows") == "store.rows"
+    assert not allowed("service", "edge") and not allowed("words", "service") and not allowed("words", "store")
+    assert allowed("words", "store.rows") and allowed("edge", "service")
+    assert SQL.search('"SELECT h.hand_id FROM hands h"') and not SQL.search("select a tile from the wall")

@@ -31,9 +31,8 @@ DOCS = ROOT / "docs"
 CODE_DIRS = ("engine", "render", "kwx_bot", "tests", "benchmarks")
 SUFFIXES = {".py", ".json", ".md", ".txt", ".po", ".pot"}
 
-REWRITTEN_DIRS = ("engine", "render", "tests")
-"""Directories ``tools/cite_docs.py`` has been run over; add ``kwx_bot`` and ``benchmarks`` once it has
-been run there too."""
+REWRITTEN_DIRS = ("engine", "render", "kwx_bot", "tests", "benchmarks")
+"""Directories ``tools/cite_docs.py`` has been run over (all the code directories)."""
 
 _ID = r"§(?:E#\d+|[A-Z]\d*(?:\.\d+)*[a-z]?′?|\d+(?:\.\d+)*)(?![\w#])|Appendix \d+"
 _SEP = r", | / |/|–|-| and | or "

@@ -1,15 +1,21 @@
-"""The table service: what handlers call (DESIGN.md §4 "Handlers are thin").
+"""The table service: plain values in, plain values out; no Telegram here (docs/architecture.md).
 
-:class:`TableService` wires :class:`~.tables.Tables` (open tables, loaded from SQLite),
+:class:`TableService` wires :class:`~.tables.Tables` (open tables, loaded from the store),
 :class:`~.play.Play` (decisions and commits), :class:`~.deadlines.Deadlines` (time-outs),
 :class:`~.lobby.Lobby` (table life), :class:`~.present.Presenter` (messages), the timers, and the
-command services :class:`~.reports.Reports` (``/score`` ...), :class:`~.admin.Admin`
-(``/settings``, ``/season``, ``/kill``, ``/kick``) and :class:`~.info.Info` (``/help``, ``/rules``,
-``/calc``); command replies go out through :meth:`TableService.deliver`.  Failures inside a table's
-work are logged with the table and chat, and the group gets a short notice
-(:meth:`TableService.trouble`).  Each entry point takes plain values (user id, chat id, callback
-data) — never Telegram objects — and an ``answer`` callback for button presses, which it calls
-exactly once, before any slow work (rendering, sends).
+command services :class:`~.score_commands.Reports` (``/score`` ...), :class:`~.admin.Admin`
+(``/settings``, ``/season``, ``/kill``, ``/kick``), :class:`~.voids.Voids` (``/void``) and
+:class:`~.info.Info` (``/help``, ``/rules``, ``/calc``).
+
+Each entry point takes plain values (a :class:`~.values.Command`, a user, a decoded button
+:data:`~.buttons.Press`) — never Telegram objects.  Commands return :class:`~.values.Out` replies that
+the edge delivers; a button press gets an ``answer`` callback, called exactly once, before any slow
+work.  Table messages go out through a :class:`~.ports.Messenger` (the edge's sender) wrapped in an
+:class:`~.outbox.Outbox`, which tells the service about refused (403) and migrated chats.  The
+service reaches the engine only through :mod:`.game`, the store only through
+:class:`~kwx_bot.store.TableStore`, and finds its words in :mod:`kwx_bot.words`.  Failures inside a
+table's work are logged with the table and chat, and the group gets a short notice
+(:meth:`TableService.trouble`).
 """
 
 from __future__ import annotations
@@ -20,24 +26,23 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
-
-from ..codec import Button, CodecError, Op, StartKind, decode, decode_start, is_config, is_void
-from ..game import Deal
-from ..i18n import Translator, translator
-from ..pictures import Pictures
-from ..sender import Sender
 from ..settings import Settings, normalize_language
-from ..store import Store, TableStatus
-from ..texts import esc, name
+from ..store import TableStatus, TableStore
+from ..words.i18n import Translator, translator
+from ..words.texts import esc, name
 from .admin import Admin
+from .buttons import Button, CodecError, ConfigButton, Key, Op, Press, StartKind, VoidButton, decode_start, keyboard
 from .deadlines import Deadlines
+from .game import Deal
 from .info import Info
 from .live import LiveTable
 from .lobby import LOBBY_OPS, JoinResult, Lobby
+from .outbox import Outbox
+from .pictures import Pictures
 from .play import GAME_OPS, Answer, Play, Reply
+from .ports import Messenger
 from .present import Presenter
-from .reports import Reports
+from .score_commands import Reports
 from .tables import Tables
 from .timers import AsyncioTimers, Timers
 from .values import Command, Out, UserInfo
@@ -59,19 +64,21 @@ class TableService:
 
     def __init__(
         self,
-        store: Store,
-        sender: Sender,
+        store: TableStore,
+        messenger: Messenger,
         pictures: Pictures,
         settings: Settings,
         *,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
-        self.sender = sender
+        self.sender: Messenger = Outbox(messenger, self.on_forbidden, self.on_migrated)
+        """The chat as the service sees it: ``messenger`` (the edge's sender), whose refusals and
+        migrations are told to :meth:`on_forbidden` and :meth:`on_migrated`."""
         self.settings = settings
         self.tables = Tables(store, settings, clock)
         self.present = Presenter(
-            self.tables, sender, pictures, table_edit_seconds=settings.table_edit_seconds,
+            self.tables, self.sender, pictures, table_edit_seconds=settings.table_edit_seconds,
             remind_seconds=settings.remind_seconds,
         )  # fmt: skip
         self.timers: Timers = AsyncioTimers(self.on_timer, clock)
@@ -79,15 +86,13 @@ class TableService:
         self.lobby = Lobby(self.tables, self.play, self.present, self.timers)
         self.deadlines = Deadlines(self.play)
         self.reports = Reports(self.tables)
-        self.admin = Admin(self.tables, self.play, self.lobby, self.present, sender)
+        self.admin = Admin(self.tables, self.play, self.lobby, self.present, self.sender)
         self.voids = Voids(self.tables, self.admin)
         self.info = Info(self.tables)
         self._users: dict[int, UserInfo] = {}
         self._bg: set[asyncio.Task[Any]] = set()
         self._trouble: dict[int, float] = {}
         self._last_report = -REPORT_INTERVAL
-        sender.on_forbidden = self.on_forbidden
-        sender.on_migrated = self.on_migrated
 
     def use_timers(self, timers: Timers) -> None:
         """Replace the timers (before :meth:`startup`)."""
@@ -174,16 +179,6 @@ class TableService:
         except Exception:  # pragma: no cover - the sender never raises for Telegram errors
             log.exception("table %s: could not tell the group", live.table_id)
 
-    async def deliver(self, chat_id: int, outs: list[Out], *, reply_to: int | None = None) -> None:
-        """Send a command's replies (texts, menus, documents) to ``chat_id``."""
-        for out in outs:
-            target = reply_to if out.reply else None
-            if out.document is not None:
-                filename, data = out.document
-                await self.sender.send_document(chat_id, data, filename, out.text)
-            else:
-                await self.sender.send_text(chat_id, out.text, out.markup, reply_to=target)
-
     # -- users -----------------------------------------------------------------------------------
 
     async def touch_user(self, user: UserInfo, *, can_pm: bool | None = None) -> None:
@@ -196,6 +191,34 @@ class TableService:
             self._users[user.user_id] = user
 
     # -- commands --------------------------------------------------------------------------------
+
+    async def new(self, cmd: Command) -> list[Out]:
+        """``/new``: in a group, open a table (a refusal replies to the command); in private, say where."""
+        if cmd.private:
+            return [Out(self.user_tr(cmd.user).gettext("Send /new in a group chat to open a table there."))]
+        refusal = await self.new_table(cmd.chat_id, cmd.title, cmd.user)
+        return [Out(refusal, reply=True)] if refusal else []
+
+    async def start(self, cmd: Command) -> list[Out]:
+        """``/start [payload]``: in private see :meth:`private_start`; in a group, the help."""
+        if not cmd.private:
+            return await self.info.help(cmd)
+        text = await self.private_start(cmd.user, cmd.args[0] if cmd.args else None)
+        return [Out(text)] if text else []
+
+    async def hand(self, cmd: Command) -> list[Out]:
+        """``/hand`` in private: :meth:`resend_hand` (or say there is none); in a group, where to send it."""
+        tr = self.user_tr(cmd.user)
+        if not cmd.private:
+            return [Out(tr.gettext("Send /hand to me in a private chat."))]
+        await self.touch_user(cmd.user, can_pm=True)
+        if not await self.resend_hand(cmd.user.user_id):
+            return [Out(tr.gettext("You have no hand in play right now."))]
+        return []
+
+    async def back(self, cmd: Command) -> list[Out]:
+        """``/back``: :meth:`take_back`."""
+        return [Out(await self.take_back(cmd.user))]
 
     async def new_table(self, chat_id: int, title: str, user: UserInfo) -> str | None:
         """``/new`` in a group; returns a refusal text for the group, or None."""
@@ -276,21 +299,20 @@ class TableService:
 
     # -- buttons ---------------------------------------------------------------------------------
 
-    async def button(
-        self, user: UserInfo, chat_id: int | None, message_id: int | None, data: str | None, answer: Answer
+    async def press(
+        self, user: UserInfo, chat_id: int | None, message_id: int | None, button: Press | None, answer: Answer
     ) -> None:
-        """A callback query: decode, route, answer once, then present."""
+        """A button press (decoded by the edge; None: data that is not one of ours): route, answer
+        once, then present."""
         await self.touch_user(user)
         tr = self.user_tr(user)
-        if is_config(data):
-            await self.admin.settings_press(user, chat_id, message_id, data or "", answer)
+        if isinstance(button, ConfigButton):
+            await self.admin.settings_press(user, chat_id, message_id, button, answer)
             return
-        if is_void(data):
-            await self.voids.press(user, chat_id, message_id, data or "", answer)
+        if isinstance(button, VoidButton):
+            await self.voids.press(user, chat_id, message_id, button, answer)
             return
-        try:
-            button = decode(data)
-        except CodecError:
+        if button is None:
             await answer(Reply(tr.gettext("This button is not one of mine (or it is too old).")))
             return
         live = await self.tables.get(button.table_id)
@@ -307,7 +329,7 @@ class TableService:
                 await answer(Reply())
         except Exception as error:  # the press's transaction rolled back or committed whole
             log.exception("table %s (chat %s): user %s's press %r failed", live.table_id, live.row.chat_id,
-                          user.user_id, data)  # fmt: skip
+                          user.user_id, button)  # fmt: skip
             await self.trouble(live, error)
 
     async def _after_change(self, live: LiveTable, user_id: int, button: Button) -> None:
@@ -347,7 +369,7 @@ class TableService:
             return
         tr = self.tr(live.group_lang)
         link = self.present.deep_link(StartKind.HAND, live.table_id)
-        markup = InlineKeyboardMarkup([[InlineKeyboardButton(tr.gettext("Resume in private chat"), url=link)]])
+        markup = keyboard([Key(tr.gettext("Resume in private chat"), url=link)])
         text = tr.gettext(
             "I cannot message {name} privately: the AI plays for them. Open the private chat to come back."
         )

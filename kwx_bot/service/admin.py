@@ -1,4 +1,4 @@
-"""Group administration (issue 6 §1 and §3): ``/settings`` (menu and text form), ``/season new``,
+"""Group administration: ``/settings`` (menu and text form), ``/season new``,
 ``/kill`` and ``/kick``, and ending a table when the bot is removed from its group.
 
 Only group administrators may use these commands.  A message sent on behalf of the group itself
@@ -11,19 +11,19 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
 from typing import Protocol, TypeVar
 
-from ..codec import CodecError, decode_config
-from ..config_menu import CLOSE, MAIN, ConfigError, GroupConfig, item_by_code, menu_keyboard, menu_text, parse_change
-from ..i18n import N_, Translator
-from ..sender import Sender
 from ..store import TableStatus
-from ..texts import name
+from ..words.i18n import N_, Translator
+from ..words.texts import name
+from .buttons import ConfigButton
+from .group_settings import CLOSE, MAIN, ConfigError, GroupConfig, item_by_code, parse_change
 from .live import LiveSeat, LiveTable
 from .lobby import Lobby
 from .play import Answer, Play, Reply
+from .ports import Messenger
 from .present import Presenter
+from .settings_menu import menu_keyboard, menu_text
 from .tables import Tables
 from .values import Command, Out, UserInfo
 
@@ -47,7 +47,7 @@ ADMIN_CACHE_SECONDS = 60.0
 class Admin:
     """See the module docstring."""
 
-    def __init__(self, tables: Tables, play: Play, lobby: Lobby, present: Presenter, sender: Sender) -> None:
+    def __init__(self, tables: Tables, play: Play, lobby: Lobby, present: Presenter, sender: Messenger) -> None:
         self.tables = tables
         self.store = tables.store
         self.play = play
@@ -65,7 +65,7 @@ class Admin:
         now = time.monotonic()
         if self._admins.get((chat_id, user_id), 0.0) > now:
             return True
-        status = await self.sender.member_status(chat_id, user_id)
+        status = (await self.sender.member_status(chat_id, user_id)).status
         if status in ("creator", "administrator"):
             self._admins[(chat_id, user_id)] = now + ADMIN_CACHE_SECONDS
             return True
@@ -128,23 +128,17 @@ class Admin:
         user: UserInfo,
         chat_id: int | None,
         message_id: int | None,
-        data: str,
-        decode: Callable[[str], _B],
+        button: _B,
         answer: Answer,
         refusal: str,
     ) -> _B | None:
-        """The decoded button of an admin-only group menu, or None after answering why not.
+        """``button`` of an admin-only group menu if it may act, or None after answering why not.
 
-        Refused (each answered once, nothing changed): data that ``decode`` rejects, a button of
-        another group's menu (or a press without its message), a presser who is not an admin of
-        the group (``refusal``, shown as an alert).  ``decode`` returns a button with ``group_id``.
+        Refused (each answered once, nothing changed): a button of another group's menu (or a press
+        without its message), a presser who is not an admin of the group (``refusal``, shown as an
+        alert).
         """
         tr = self.tables.user_tr(user.language_code)
-        try:
-            button = decode(data)
-        except CodecError:
-            await answer(Reply(tr.gettext("This button is not one of mine (or it is too old).")))
-            return None
         gid = await self.store.group_id_for_chat(chat_id) if chat_id is not None else None
         if gid != button.group_id or chat_id is None or message_id is None:
             await answer(Reply(tr.gettext("This menu belongs to another group.")))
@@ -155,7 +149,7 @@ class Admin:
         return button
 
     async def settings_press(
-        self, user: UserInfo, chat_id: int | None, message_id: int | None, data: str, answer: Answer
+        self, user: UserInfo, chat_id: int | None, message_id: int | None, pressed: ConfigButton, answer: Answer
     ) -> None:
         """A settings-menu button (answered exactly once; the menu message is then edited)."""
         tr = self.tables.user_tr(user.language_code)
@@ -163,8 +157,7 @@ class Admin:
             user,
             chat_id,
             message_id,
-            data,
-            decode_config,
+            pressed,
             answer,
             tr.gettext("Sorry, only the group's administrators can change the settings."),
         )

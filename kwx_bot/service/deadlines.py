@@ -1,4 +1,4 @@
-"""Turn and claim deadlines firing (issue 6 §2; RULES E#33): time-outs, 托管 after repeated
+"""Turn and claim deadlines firing (docs/rules.md §E#33): time-outs, 托管 after repeated
 time-outs, 漏胡 by time-out told privately, and no time charged while the bot was rate-limited.
 
 The deadline itself is stored with each move (:meth:`~.play.Play.commit`) and armed in the timers;
@@ -11,10 +11,10 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 
-from .. import game
-from ..game import ActionKind, Event, State, Tile
 from ..store import Tx
-from ..texts import name, tile_label
+from ..words.texts import name, tile_label
+from . import game
+from .game import ActionKind, Event, State, Tile
 from .live import LiveSeat, LiveTable
 from .play import AUTO_AFTER_TIMEOUTS, Play
 
@@ -33,8 +33,8 @@ class Deadlines:
         """A table's timer fired: act on the stored deadline if it is due and still current.
 
         Time the bot spent rate-limited on the table's chats since the deadline started does not
-        count: the deadline is first moved back by that much (:class:`~kwx_bot.throttle.ThrottleLog`).
-        A seat that times out plays the time-out action (RULES E#33); if that passed a legal win
+        count: the deadline is first moved back by that much (:class:`~kwx_bot.edge.throttle.ThrottleLog`).
+        A seat that times out plays the time-out action (docs/rules.md §E#33); if that passed a legal win
         (漏胡) the player is told privately.  Returns True if the table changed (caller presents).
         Lobby and idle expiry are handled by the lobby service.
         """
@@ -96,7 +96,7 @@ class Deadlines:
         row = live.row
         assert row.deadline_at is not None
         chats = [row.chat_id] + [s.user_id for s in live.humans() if s.user_id is not None]
-        blocked = self.play.present.sender.throttle.blocked(chats, since=live.deadline_from)
+        blocked = self.play.present.sender.throttled(chats, since=live.deadline_from)
         extra = blocked - live.deadline_credit
         if extra < 0.05:
             return False
@@ -110,7 +110,7 @@ class Deadlines:
         return True
 
     async def _tell_louhu(self, live: LiveTable, seat: LiveSeat, tile: Tile | None) -> None:
-        """Tell a player privately that their time-out passed a legal win (漏胡, RULES A8.3)."""
+        """Tell a player privately that their time-out passed a legal win (漏胡, docs/rules.md §A8.3)."""
         if seat.user_id is None or not seat.can_pm:
             return
         tr = self.play.tables.tr(seat.lang)

@@ -1,4 +1,4 @@
-"""Answers that change nothing: ``/help``, ``/rules`` and ``/calc`` (issue 6 §3 and §6).
+"""Answers that change nothing: ``/help``, ``/rules`` and ``/calc``.
 
 In a group they use the group's language and settings (the rules the next hand is dealt with); in a
 private chat the user's language and the rules of the table they sit at (else the standard game).
@@ -6,12 +6,12 @@ private chat the user's language and the rules of the table they sit at (else th
 
 from __future__ import annotations
 
-from ..calc import calc_reply
-from ..config_menu import GroupConfig
-from ..help_text import help_text
-from ..i18n import Translator
-from ..rules_text import describe_rules
 from ..store import TableStatus
+from ..words.calc import calc_reply
+from ..words.help_text import help_text
+from ..words.i18n import Translator
+from ..words.rules_text import describe_rules
+from .group_settings import GroupConfig
 from .tables import Tables
 from .values import Command, Out
 

@@ -12,22 +12,21 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.tiles import Tile
-
-from ..game import Event, State
 from ..store import HandRow, TableRow
-from ..ui import Ui
+from ..words.ui import Ui
+from .buttons import Keyboard
+from .game import Event, State, Tile
 
 __all__ = ["LiveSeat", "LiveTable", "Shown", "Ui"]
 
 
 @dataclass(frozen=True, slots=True)
 class Shown:
-    """What a message shows: a picture key (None for text), caption/text and buttons (callback data)."""
+    """What a message shows: a picture key (None for text), caption/text and buttons."""
 
     photo_key: str | None
     caption: str
-    markup: tuple[tuple[tuple[str, str], ...], ...]
+    markup: Keyboard
 
 
 @dataclass(slots=True)

@@ -1,5 +1,5 @@
 """Lobbies and table life: /new, join (with the deep-link fallback), leave, AI seats, start, next
-hand, close, and expiry of idle lobbies and tables (DESIGN.md §5 step 1; issue 5 §1).
+hand, close, and expiry of idle lobbies and tables (docs/architecture.md §5 step 1).
 
 Rules enforced here and by the store's unique indexes: one open table per group; a player sits at
 one open table at a time; joining needs a private chat with the bot — without one, the join is
@@ -22,14 +22,14 @@ import logging
 import secrets
 from collections.abc import Callable
 
-from ..codec import Button, Op, StartKind, StartPayload
-from ..i18n import Translator
-from ..keyboards import close_confirm_keyboard, next_hand_keyboard
-from ..sender import Outcome
 from ..store import Conflict, TableStatus
-from ..texts import name
+from ..words.i18n import Translator
+from ..words.texts import name
+from .buttons import Button, Op, StartKind, StartPayload
+from .keyboards import close_confirm_keyboard, next_hand_keyboard
 from .live import LiveTable
 from .play import Answer, Play, Reply
+from .ports import Outcome
 from .present import Presenter
 from .tables import Tables
 from .timers import Timers

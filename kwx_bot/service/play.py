@@ -20,12 +20,12 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 
-from .. import game
-from ..codec import Button, Op
-from ..game import Action, ActionKind, Deal, Event, IllegalAction, Reason, State
-from ..i18n import Translator
 from ..store import LedgerRow, TableStatus, Tx
-from ..texts import reason_text, tile_label
+from ..words.i18n import Translator
+from ..words.texts import reason_text, tile_label
+from . import game
+from .buttons import Button, Op
+from .game import Action, ActionKind, Deal, Event, IllegalAction, Reason, State
 from .live import LiveSeat, LiveTable, Ui
 from .present import Presenter
 from .tables import Tables
@@ -36,7 +36,7 @@ __all__ = ["Answer", "Play", "Reply"]
 log = logging.getLogger("kwx.table")
 
 AUTO_AFTER_TIMEOUTS = 2
-"""Consecutive time-outs after which a seat goes on 托管 (issue 6)."""
+"""Consecutive time-outs after which a seat goes on 托管."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -346,7 +346,7 @@ class Play:
 
 def _liangdao_refusal(state: State, seat: int, button: Button, tr: Translator) -> str | None:
     """Why a 亮倒 menu / pick press must be refused, or None if the hand message offers it: the
-    menu needs a legal 亮倒, a pick one of the legal 亮倒 discards (RULES A9.2)."""
+    menu needs a legal 亮倒, a pick one of the legal 亮倒 discards (docs/rules.md §A9.2)."""
     offered = {a.tile for a in game.legal(state, seat) if a.kind is ActionKind.LIANGDAO}
     if not offered:
         return tr.gettext("This button does nothing here.")

@@ -44,20 +44,16 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
-from telegram import InlineKeyboardMarkup
-
-from engine.tiles import Tile
-
-from .. import game
-from ..captions import hand_caption, lobby_text, result_caption, reveal_caption, table_caption
-from ..codec import StartKind, encode_start
-from ..game import Discarded, HandEnded, HandStarted
-from ..keyboards import hand_keyboard, lobby_keyboard, markup_key, next_hand_keyboard, take_back_keyboard
-from ..pictures import Pictures, hand_key, table_key
-from ..sender import Outcome, Sender
 from ..store import TableStatus
-from ..texts import clean, name, rules_label
+from ..words.captions import hand_caption, lobby_text, result_caption, reveal_caption, table_caption
+from ..words.texts import clean, name, rules_label
+from . import game
+from .buttons import Keyboard, StartKind, encode_start
+from .game import Discarded, HandEnded, HandStarted, Tile
+from .keyboards import hand_keyboard, lobby_keyboard, next_hand_keyboard, take_back_keyboard
 from .live import LiveSeat, LiveTable, Shown, Ui
+from .pictures import Pictures, hand_key, table_key
+from .ports import Messenger, Outcome
 from .tables import Tables
 
 __all__ = ["Presenter"]
@@ -68,13 +64,18 @@ CHAT_PAYLOAD = "hello"
 """The ``/start`` payload of the lobby's "Open a private chat with me" button (not a codec payload)."""
 
 
+TABLE_RESERVE = 6
+"""Writes of every minute's group budget that live-table edits leave to announcements (a hand's
+start, up to three 亮倒 reveals, the result, a notice): edits use at most 20 - 6 = 14 a minute."""
+
+
 class Presenter:
     """See the module docstring."""
 
     def __init__(
         self,
         tables: Tables,
-        sender: Sender,
+        sender: Messenger,
         pictures: Pictures,
         *,
         table_edit_seconds: float = 3.0,
@@ -106,7 +107,7 @@ class Presenter:
 
     def bot_username(self) -> str:
         """The bot's @username (known after getMe)."""
-        return self.sender.bot.username or "bot"
+        return self.sender.username
 
     def deep_link(self, kind: StartKind, table_id: int, token: str | None = None) -> str:
         """``https://t.me/<bot>?start=<payload>`` (``token``: the table's join secret, for a join)."""
@@ -141,9 +142,7 @@ class Presenter:
 
     # -- lobby -----------------------------------------------------------------------------------
 
-    def lobby_shown(
-        self, live: LiveTable, state: str, notes: list[str] | None = None
-    ) -> tuple[str, InlineKeyboardMarkup | None]:
+    def lobby_shown(self, live: LiveTable, state: str, notes: list[str] | None = None) -> tuple[str, Keyboard | None]:
         """Text and keyboard of the lobby message in ``state`` (open / started / expired / closed)."""
         tr = self.tables.tr(live.group_lang)
         seats: list[str | None] = [None, None, None]
@@ -168,7 +167,7 @@ class Presenter:
         if state in ("closed", "expired"):
             await self.clear_offers(live, closing=True)
         text, markup = self.lobby_shown(live, state)
-        desired = Shown(None, text, markup_key(markup))
+        desired = Shown(None, text, markup or ())
         async with live.present_lock:
             if live.row.lobby_msg_id is not None and live.lobby_shown != desired:
                 sent = await self.sender.edit_text(live.row.chat_id, live.row.lobby_msg_id, text, markup)
@@ -271,7 +270,7 @@ class Presenter:
                 out.update(s.waits)
         return out
 
-    def hand_desired(self, live: LiveTable, seat: LiveSeat) -> tuple[Shown, game.SeatView, InlineKeyboardMarkup | None]:
+    def hand_desired(self, live: LiveTable, seat: LiveSeat) -> tuple[Shown, game.SeatView, Keyboard | None]:
         """What the seat's hand message should show now."""
         state = live.state
         assert state is not None and live.hand is not None
@@ -288,13 +287,13 @@ class Presenter:
             result_delta=state.result.deltas[seat.seat] if state.result is not None else None,
         )  # fmt: skip
         if seat.automatic and not over:
-            markup: InlineKeyboardMarkup | None = take_back_keyboard(tr, live.table_id, 0) if seat.can_pm else None
+            markup: Keyboard | None = take_back_keyboard(tr, live.table_id, 0) if seat.can_pm else None
             key = seat.shown.photo_key if seat.shown is not None and seat.shown.photo_key else hand_key(view, seat.lang)
         else:
             markup = hand_keyboard(tr, live.table_id, live.row.seq, legal, drawn=view.drawn, danger=danger,
                                    ui=ui, ui_tile=seat.ui_tile)  # fmt: skip
             key = hand_key(view, seat.lang)
-        return Shown(key, caption, markup_key(markup)), view, markup
+        return Shown(key, caption, markup or ()), view, markup
 
     async def _sync_hand(self, live: LiveTable, seat: LiveSeat, *, retry: bool = True, fresh: bool = False) -> bool:
         """Make the seat's hand message show :meth:`hand_desired`; False if a call failed (the
@@ -413,18 +412,23 @@ class Presenter:
     # -- group: live table -----------------------------------------------------------------------
 
     def schedule_table(self, live: LiveTable) -> None:
-        """Edit the live table message soon, at most once per ``table_edit_seconds``."""
+        """Edit the live table message soon: at most once per ``table_edit_seconds``, and only while
+        the group's budget keeps :data:`TABLE_RESERVE` writes of the minute free for announcements
+        (:meth:`.ports.Messenger.group_wait`) — in a busy hand the picture follows
+        every few seconds and the group stays within Telegram's 20 messages a minute."""
         if live.table_task is not None and not live.table_task.done():
             return
         delay = max(0.0, live.table_last_edit + self.table_edit_seconds - self.clock())
+        delay = max(delay, self.sender.group_wait(live.row.chat_id, TABLE_RESERVE))
         task = asyncio.get_running_loop().create_task(self._table_later(live, delay))
         live.table_task = task
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
     async def _table_later(self, live: LiveTable, delay: float) -> None:
-        if delay > 0:
+        while delay > 0:  # announcements may have taken the budget meanwhile: wait for a free slot
             await asyncio.sleep(delay)
+            delay = self.sender.group_wait(live.row.chat_id, TABLE_RESERVE)
         live.table_task = None
         try:
             async with live.present_lock:
@@ -567,7 +571,7 @@ class Presenter:
     # -- group: notices --------------------------------------------------------------------------
 
     async def notice(
-        self, live: LiveTable, text: str, markup: InlineKeyboardMarkup | None = None, *, resume_for: int | None = None
+        self, live: LiveTable, text: str, markup: Keyboard | None = None, *, resume_for: int | None = None
     ) -> None:
         """A short group message (e.g. a player went on auto-play).  ``resume_for``: the user whose
         "Resume in private chat" button ``markup`` is; it is removed once they are back."""
@@ -586,7 +590,7 @@ class Presenter:
         if msg_id is not None:
             await self.sender.edit_markup(live.row.chat_id, msg_id, None)
 
-    async def offer_next_hand(self, live: LiveTable, text: str, markup: InlineKeyboardMarkup) -> None:
+    async def offer_next_hand(self, live: LiveTable, text: str, markup: Keyboard) -> None:
         """A between-hands message with the Next hand / End the table buttons (``/new`` between
         hands); its buttons are removed like the result's once stale."""
         sent = await self.sender.send_text(live.row.chat_id, text, markup)

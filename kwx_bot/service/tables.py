@@ -15,11 +15,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..config_menu import GroupConfig
-from ..game import RuleError, RuleSet, load_events
-from ..i18n import Translator, translator
 from ..settings import Settings, normalize_language
-from ..store import Store, TableRow, TableStatus
+from ..store import TableRow, TableStatus, TableStore
+from ..words.i18n import Translator, translator
+from .game import RuleError, RuleSet, load_events
+from .group_settings import GroupConfig
 from .live import LiveSeat, LiveTable
 
 __all__ = ["Tables"]
@@ -30,7 +30,7 @@ log = logging.getLogger("kwx.table")
 class Tables:
     """Open tables by id, loaded lazily from the store (see module docstring)."""
 
-    def __init__(self, store: Store, settings: Settings, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, store: TableStore, settings: Settings, clock: Callable[[], float] = time.time) -> None:
         self.store = store
         self.settings = settings
         self.clock = clock

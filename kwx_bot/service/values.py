@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from telegram import InlineKeyboardMarkup
+from .buttons import Keyboard
 
 __all__ = ["Command", "Out", "UserInfo"]
 
@@ -51,6 +51,6 @@ class Out:
     optional ``document`` (file name, bytes), and whether it replies to the command."""
 
     text: str
-    markup: InlineKeyboardMarkup | None = None
+    markup: Keyboard | None = None
     document: tuple[str, bytes] | None = None
     reply: bool = False

@@ -1,9 +1,9 @@
-"""``/void <hand> [table]``: a group administrator cancels a scored hand's points (issue 6 §1).
+"""``/void <hand> [table]``: a group administrator cancels a scored hand's points.
 
 The ledger is append-only: voiding writes compensating ``correction`` rows
 (:meth:`kwx_bot.store.tx.Tx.reverse_hand`) so the hand nets to zero for every seat; nothing is
 updated or deleted, and ``/score``, ``/history`` and ``/export`` show the corrections.  The command
-shows the hand as ``/history`` does with two buttons (:class:`kwx_bot.codec.VoidButton`): "Void this
+shows the hand as ``/history`` does with two buttons (:class:`kwx_bot.edge.codec.VoidButton`): "Void this
 hand" and "Cancel".  A hand already voided is never voided twice (checked inside the writing
 transaction, so a repeated or concurrent press adds nothing).
 
@@ -16,13 +16,11 @@ from __future__ import annotations
 
 import logging
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
-
-from ..codec import VoidButton, decode_void, encode_void
-from ..i18n import Translator
-from ..reports import format_hand
-from ..store.reports import HandRecord, recent_hands
+from ..store import HandRecord
+from ..words.i18n import Translator
+from ..words.ledger_text import format_hand
 from .admin import Admin
+from .buttons import Key, Keyboard, VoidButton, keyboard
 from .play import Answer, Reply
 from .tables import Tables
 from .values import Command, Out, UserInfo
@@ -46,33 +44,14 @@ class Voids:
     async def _find(self, gid: int, hand_no: int, table_id: int | None) -> tuple[int, bool] | None:
         """``(hand_id, several tables have a hand with this number)`` of the group's newest scored
         hand numbered ``hand_no`` (at ``table_id`` if given), or None."""
-        async with self.store.reader() as db:
-            sql = (
-                "SELECT h.hand_id, h.table_id FROM hands h WHERE h.hand_no = ? AND EXISTS "
-                "(SELECT 1 FROM ledger l WHERE l.hand_id = h.hand_id AND l.group_id = ? AND l.kind = 'hand') "
-                "ORDER BY coalesce(h.ended_at, h.started_at) DESC, h.hand_id DESC"
-            )
-            async with db.execute(sql, (hand_no, gid)) as cur:
-                rows = [(int(r[0]), int(r[1])) for r in await cur.fetchall()]
+        rows = await self.store.scored_hands_numbered(gid, hand_no)
         several = len({t for _h, t in rows}) > 1
         rows = [r for r in rows if table_id is None or r[1] == table_id]
         return (rows[0][0], several) if rows else None
 
     async def _record(self, gid: int, hand_id: int) -> HandRecord | None:
-        async with self.store.reader() as db:
-            records = await recent_hands(db, gid, 1, hand_id=hand_id)
+        records = await self.store.recent_hands(gid, 1, hand_id=hand_id)
         return records[0] if records else None
-
-    async def _state(self, hand_id: int) -> tuple[bool, bool]:
-        """``(every seat nets to zero, the hand has correction rows)``."""
-        async with (
-            self.store.reader() as db,
-            db.execute(
-                "SELECT SUM(delta), SUM(kind = 'correction') FROM ledger WHERE hand_id = ? GROUP BY seat", (hand_id,)
-            ) as cur,
-        ):
-            rows = await cur.fetchall()
-        return all(int(r[0]) == 0 for r in rows), any(int(r[1]) for r in rows)
 
     async def void(self, cmd: Command) -> list[Out]:
         """``/void N [T]``: the hand and the two confirmation buttons (administrators only)."""
@@ -93,7 +72,7 @@ class Voids:
             text = tr.gettext("There is no scored hand {n} in this group (see /history).").format(n=hand_no)
             return [Out(text, reply=True)]
         hand_id, several = found
-        zero, corrected = await self._state(hand_id)
+        zero, corrected = await self.store.hand_void_state(hand_id)
         block = format_hand(record, tr, show_table=several)
         if zero:
             if corrected:
@@ -105,12 +84,12 @@ class Voids:
         return [Out(block + "\n\n" + question, _keyboard(tr, gid, hand_id), reply=True)]
 
     async def press(
-        self, user: UserInfo, chat_id: int | None, message_id: int | None, data: str, answer: Answer
+        self, user: UserInfo, chat_id: int | None, message_id: int | None, pressed: VoidButton, answer: Answer
     ) -> None:
         """A "Void this hand" / "Cancel" button (answered exactly once; the question is then edited)."""
         tr = self.tables.user_tr(user.language_code)
         refusal = tr.gettext("Sorry, only the group's administrators can use /{command}.").format(command="void")
-        button = await self.admin.admin_button(user, chat_id, message_id, data, decode_void, answer, refusal)
+        button = await self.admin.admin_button(user, chat_id, message_id, pressed, answer, refusal)
         if button is None:
             return
         assert chat_id is not None and message_id is not None
@@ -141,13 +120,8 @@ class Voids:
         await self.sender.send_text(chat_id, notice.format(n=record.hand_no))
 
 
-def _keyboard(tr: Translator, gid: int, hand_id: int) -> InlineKeyboardMarkup:
+def _keyboard(tr: Translator, gid: int, hand_id: int) -> Keyboard:
     _ = tr.gettext
-    return InlineKeyboardMarkup(
-        [
-            [
-                InlineKeyboardButton(_("Void this hand"), callback_data=encode_void(VoidButton(gid, hand_id, True))),
-                InlineKeyboardButton(_("Cancel"), callback_data=encode_void(VoidButton(gid, hand_id, False))),
-            ]
-        ]
+    return keyboard(
+        [Key(_("Void this hand"), VoidButton(gid, hand_id, True)), Key(_("Cancel"), VoidButton(gid, hand_id, False))]
     )

@@ -1,14 +1,15 @@
-"""The SQLite store: all SQL of kwx lives here and in :mod:`.migrations` (DESIGN.md §4).
+"""The SQLite store: all SQL of kwx lives in this package (docs/architecture.md).
 
 One :class:`Store` per process holds one aiosqlite connection (its own worker thread) opened in
 autocommit mode with WAL, ``synchronous=NORMAL``, ``foreign_keys=ON`` and a 5 s busy timeout.
 Writes happen only inside ``async with store.transaction() as tx:`` — an ``asyncio.Lock`` plus
 ``BEGIN IMMEDIATE``, so coroutines sharing the connection never interleave statements inside each
-other's transaction (TELEGRAM.md §5), and everything a move changes (events, seq, deadline, hand
+other's transaction (docs/telegram.md §5), and everything a move changes (events, seq, deadline, hand
 result, ledger) commits or rolls back together.  Reads outside a transaction see committed data.
 
-The interface is deliberately narrow (rows in, rows out) so a PostgreSQL implementation can replace
-it (DESIGN.md §8).
+The table service sees it only through :class:`~.port.TableStore`, a narrow ``Protocol`` (rows in,
+rows out, ledger reports as methods), so another implementation can replace it; no SQL and no
+connection leave this package.
 """
 
 from __future__ import annotations
@@ -23,13 +24,21 @@ from typing import Any
 
 import aiosqlite
 
+from . import ledger_queries
+from .ledger_queries import open_readonly
 from .migrations import MIGRATIONS, SCHEMA_VERSION
-from .reports import open_readonly
+from .port import TableStore
 from .rows import (
     EventRow,
+    GroupStanding,
+    HandRecord,
     HandRow,
+    LedgerEntry,
     LedgerRow,
+    SeasonReport,
+    SeatResult,
     SeatRow,
+    Standing,
     TableRow,
     TableStatus,
     UserRow,
@@ -42,14 +51,21 @@ __all__ = [
     "SCHEMA_VERSION",
     "Conflict",
     "EventRow",
+    "GroupStanding",
+    "HandRecord",
     "HandRow",
+    "LedgerEntry",
     "LedgerRow",
+    "SeasonReport",
+    "SeatResult",
     "SeatRow",
     "StaleSeq",
+    "Standing",
     "Store",
     "StoreError",
     "TableRow",
     "TableStatus",
+    "TableStore",
     "Tx",
     "UserRow",
 ]
@@ -357,5 +373,44 @@ class Store:
             out[name] = int(await self._scalar(f"SELECT count(*) FROM {name}"))
         return out
 
+    # -- ledger reports (read-only, on the reader connection: see :meth:`reader`) ----------------
 
-__all__ += ["dumps", "loads", "table_row"]
+    async def season_report(self, group_id: int) -> SeasonReport:
+        """The group's current season, its standings and how many hands it scored (one snapshot)."""
+        async with self.reader() as db:
+            season = await ledger_queries.current_season(db, group_id)
+            rows = await ledger_queries.season_standings(db, group_id, season)
+            hands = await ledger_queries.season_hands(db, group_id, season)
+        return SeasonReport(season, rows, hands)
+
+    async def user_standings(self, user_id: int) -> list[GroupStanding]:
+        """A user's standing in every group and season (see :func:`.ledger_queries.user_standings`)."""
+        async with self.reader() as db:
+            return await ledger_queries.user_standings(db, user_id)
+
+    async def recent_hands(self, group_id: int, count: int, *, hand_id: int | None = None) -> list[HandRecord]:
+        """The group's last ``count`` scored hands, newest first (only ``hand_id`` if given)."""
+        async with self.reader() as db:
+            return await ledger_queries.recent_hands(db, group_id, count, hand_id=hand_id)
+
+    async def ledger_entries(self, group_id: int, *, season: int | None = None) -> list[LedgerEntry]:
+        """Every ledger row of the group (of one ``season`` if given), oldest first."""
+        async with self.reader() as db:
+            return await ledger_queries.ledger_entries(db, group_id, season=season)
+
+    async def scored_hands_numbered(self, group_id: int, hand_no: int) -> list[tuple[int, int]]:
+        """``(hand_id, table_id)`` of the group's scored hands numbered ``hand_no`` (the hand's
+        ``kind = 'hand'`` ledger rows exist), newest first."""
+        async with self.reader() as db:
+            return await ledger_queries.scored_hands_numbered(db, group_id, hand_no)
+
+    async def hand_void_state(self, hand_id: int) -> tuple[bool, bool]:
+        """``(every seat of the hand nets to zero, the hand has correction rows)``."""
+        async with self.reader() as db:
+            return await ledger_queries.hand_void_state(db, hand_id)
+
+
+DatabaseError = sqlite3.Error
+"""The database driver's own error (a file that is not kwx's database, say), for the entry point."""
+
+__all__ += ["DatabaseError", "dumps", "loads", "table_row"]

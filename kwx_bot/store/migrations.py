@@ -1,4 +1,4 @@
-"""Schema migrations, applied in order by ``PRAGMA user_version`` (DESIGN.md §4, TELEGRAM.md §5).
+"""Schema migrations, applied in order by ``PRAGMA user_version`` (docs/architecture.md §4, docs/telegram.md §5).
 
 ``MIGRATIONS[i]`` brings the schema from version ``i`` to ``i + 1``.  Each migration is a tuple of
 single SQL statements (no ``executescript``: it would commit mid-transaction), run together with the

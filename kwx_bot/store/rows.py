@@ -8,9 +8,15 @@ from typing import Any
 
 __all__ = [
     "EventRow",
+    "GroupStanding",
+    "HandRecord",
     "HandRow",
+    "LedgerEntry",
     "LedgerRow",
+    "SeasonReport",
+    "SeatResult",
     "SeatRow",
+    "Standing",
     "TableRow",
     "TableStatus",
     "UserRow",
@@ -152,3 +158,112 @@ def loads(text: str | None) -> Any:
 def dumps(value: Any) -> str:
     """Compact, key-sorted JSON (stable text, so equal values store equal strings)."""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+# ------------------------------------------------------------------------------ ledger reports
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One party's season in a group.
+
+    ``user_id`` None = all AI seats together (``name`` is then "").  ``name`` is the display name as
+    last seen (unescaped).  ``points``: sum of every ledger row (hands, kong money, corrections).
+    ``hands``: hands with a row for this party; ``wins``; ``dealt_in``: hands in which this party
+    was the 点炮者 / robbed player; ``best_multiplier``: the largest uncapped M of a win (0 = no win)
+    with that win's 番 names ``best_fans`` (Chinese, as the engine spells them).
+    """
+
+    user_id: int | None
+    name: str
+    points: int
+    hands: int
+    wins: int
+    dealt_in: int
+    best_multiplier: int = 0
+    best_fans: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class GroupStanding:
+    """A user's standing in one group's current season: ``rank`` of ``players`` (1 + how many have more points)."""
+
+    group_id: int
+    title: str
+    season: int
+    rank: int
+    players: int
+    standing: Standing
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    """One seat of a finished hand (ledger row ``kind = 'hand'``, plus any correction rows).
+
+    ``by``: for a winner, ``self_draw`` / ``discard`` / ``rob_kong`` (from the hand's result; None if
+    unknown); ``baohu``: this winner was paid by 包胡; ``correction``: the sum of correction rows.
+    """
+
+    seat: int
+    user_id: int | None
+    name: str
+    delta: int
+    hand_delta: int
+    kong_delta: int
+    won: bool = False
+    dealt_in: bool = False
+    multiplier: int = 0
+    fans: tuple[str, ...] = ()
+    by: str | None = None
+    baohu: bool = False
+    correction: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """A finished hand of a group: ``hand_no`` within table ``table_id``; ``ended_at`` unix seconds."""
+
+    hand_id: int
+    table_id: int
+    hand_no: int
+    season: int
+    ended_at: float | None
+    seats: tuple[SeatResult, ...]
+
+    @property
+    def winners(self) -> tuple[SeatResult, ...]:
+        """The winning seats (two on 一炮双响; none on 荒庄)."""
+        return tuple(s for s in self.seats if s.won)
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerEntry:
+    """One ledger row as exported (``created_at`` unix seconds; ``fans`` space-separated names)."""
+
+    entry_id: int
+    created_at: float
+    season: int
+    table_id: int
+    hand_id: int
+    hand_no: int | None
+    seat: int
+    user_id: int | None
+    name: str
+    kind: str
+    hand_delta: int
+    kong_delta: int
+    delta: int
+    won: bool
+    dealt_in: bool
+    multiplier: int
+    fans: str
+    corrects: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonReport:
+    """A group's current ``season``, its :class:`Standing` rows and the number of ``hands`` scored in it."""
+
+    season: int
+    standings: list[Standing]
+    hands: int

@@ -10,49 +10,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import io
 import random
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from PIL import Image
 from telegram.ext import Application, ApplicationBuilder
 
-from kwx_bot.app import build_application
-from kwx_bot.codec import Op, decode
-from kwx_bot.handlers.common import SERVICE_KEY
+from kwx_bot.edge.app import build_application
+from kwx_bot.edge.codec import Op, decode
+from kwx_bot.edge.sender import Sender
 from kwx_bot.service import TableService
 from kwx_bot.settings import Settings
 from tests.fakebot import CallbackQueryRecord, FakeBotAPI, FakeChat, FakeMessage, FakeUser, run_application
+from tests.kwx_bot.service.fakes import TinyPictures
 
 GAME_OPS = {"d", "l", "w", "p", "k", "c", "b", "x"}
 
 
 @functools.cache
-def _tiny_png() -> bytes:
-    buf = io.BytesIO()
-    Image.new("RGB", (96, 48), (20, 90, 40)).save(buf, "PNG")
-    return buf.getvalue()
-
-
-class TinyPictures:
-    """Pictures stand-in: a small valid PNG (rendering is tested in tests/render)."""
-
-    async def hand(self, view: Any, lang: str = "zh_CN") -> bytes:
-        return _tiny_png()
-
-    async def table(self, view: Any, names: Sequence[str], lang: str = "zh_CN") -> bytes:
-        return _tiny_png()
-
-    async def reveal(self, view: Any, seat: int, names: Sequence[str], lang: str = "zh_CN") -> bytes:
-        return _tiny_png()
-
-    async def result(self, view: Any, names: Sequence[str], lang: str = "zh_CN") -> bytes:
-        return _tiny_png()
-
-
 @dataclass
 class Kwx:
     """The bot under test plus its fake world."""
@@ -69,7 +46,11 @@ class Kwx:
     remind_seconds: float = 0.0
     admin_chat_id: int | None = None
     rate_limit: bool = False
-    """Use the production rate limiter (AIORateLimiter with retries)."""
+    """Use the production rate limiter (pacing per group and overall)."""
+    group_messages: int = 0
+    group_window_seconds: float = 60.0
+    """The group budget: ``group_messages`` writes per ``group_window_seconds`` (production: 20 per
+    60 s).  Off (0) by default, like the rate limiter: tests play far faster than people do."""
     flood_sleep: Callable[[float], Any] | None = None
     """How the bot waits out a 429 (None: real time); see :meth:`wait_floods_on_fake_clock`."""
     app: Application | None = None  # type: ignore[type-arg]
@@ -92,12 +73,19 @@ class Kwx:
             discard_seconds=self.discard_seconds, claim_seconds=self.claim_seconds,
             lobby_idle_seconds=self.lobby_idle_seconds, default_language=self.default_language,
             remind_seconds=self.remind_seconds, admin_chat_id=self.admin_chat_id,
+            group_messages=self.group_messages, group_window_seconds=self.group_window_seconds,
         )  # fmt: skip
 
     @property
     def service(self) -> TableService:
         assert self.app is not None
-        return self.app.bot_data[SERVICE_KEY]  # type: ignore[no-any-return]
+        return self.app.bot_data.service
+
+    @property
+    def sender(self) -> Sender:
+        """The edge's sender (the service talks to it through its outbox)."""
+        assert self.app is not None
+        return self.app.bot_data.sender
 
     @contextlib.asynccontextmanager
     async def running(self) -> AsyncIterator[TableService]:

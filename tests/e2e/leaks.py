@@ -20,8 +20,8 @@ from PIL import Image, PngImagePlugin
 
 from engine.tiles import Tile, parse_tiles
 from engine.views import PublicView, SeatView
-from kwx_bot.i18n import translator
-from kwx_bot.texts import tile_label
+from kwx_bot.words.i18n import translator
+from kwx_bot.words.texts import tile_label
 
 _LABELS = {lang: {tile_label(t, translator(lang)): t for t in Tile} for lang in ("en", "zh_CN")}
 _EN = re.compile(r"\b[1-9] (?:Dot|Bam|Crak)\b|\bWhite\b|\bGreen\b|\bRed\b")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from kwx_bot.codec import b36
+from kwx_bot.edge.codec import b36
 
 from .scenarios import open_table
 

@@ -7,6 +7,7 @@ are printed (run with ``-s``) for the report.  deleteMessage is counted too.
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
@@ -57,3 +58,47 @@ async def test_calls_per_turn_over_whole_hands(kwx, humans):
         f"{totals['writes'] / totals['hands']:.1f} per hand"
     )
     assert per_turn <= 2.5
+
+
+async def test_a_busy_hand_keeps_the_group_within_its_budget_in_every_window(kwx):
+    """Three humans at a brisk pace, on a time scale of 1:10 (a 6 s window for Telegram's 20
+    messages a minute, 0.3 s between table edits, a press every 0.15 s): every 6 s window of the
+    group's writes, edits and deletions included, holds at most 20, the result is announced, and
+    the live table shows the final state."""
+    scale = 0.1
+    kwx.table_edit_seconds = 3.0 * scale
+    kwx.group_messages, kwx.group_window_seconds = 20, 60.0 * scale
+    users = kwx.players("Ann", "Ben", "Cat")
+    group = kwx.group(users)
+    rng = random.Random(11)
+    async with kwx.running() as service:
+        await kwx.start_bot(*users)
+        kwx.fake.user_command(users[0], group, "new")
+        await kwx.settle()
+        lobby = kwx.fake.last_message(group)
+        for u in users[1:]:
+            await kwx.press(u, lobby, "Join")
+        table = await service.store.open_table_of_group(await service.store.group_id_for_chat(group.id))
+        await service.prepare_deal(table.table_id, {"seed": "budget-busy-1"})
+        mark = kwx.fake.mark()
+        await kwx.press(users[0], kwx.fake.message(group, lobby.message_id), "Start")
+        for _ in range(400):
+            if any("Points:" in m.content for m in kwx.fake.bot_messages(group)):
+                break
+            movers = [(u, bs) for u in users if (bs := kwx.game_buttons(u))]
+            if movers:
+                user, buttons = rng.choice(movers)
+                kwx.fake.press(user, kwx.hand_message(user), data=rng.choice(buttons)[1])
+            await asyncio.sleep(0.15)
+        else:
+            raise AssertionError("the hand did not end")
+        await asyncio.sleep(60.0 * scale)  # the live table catches up
+        await kwx.settle()
+        live = service.tables.cached()[0]
+        assert kwx.fake.message(group, live.row.table_msg_id).source_caption == live.table_shown.caption
+    times = sorted(c.time for c in kwx.fake.calls_to(WRITES, chat=group, since=mark) if c.ok)
+    window = 60.0 * scale
+    peak = max(sum(1 for u in times if t <= u < t + window) for t in times)
+    print(f"\ngroup writes in a busy hand: {len(times)}; peak in any {window:.0f} s window (1:10 scale): {peak}")
+    assert peak <= 20
+    assert len(times) > 20  # the hand was long enough to need the budget

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from kwx_bot.handlers import COMMANDS
-from kwx_bot.help_text import MenuScope, command_menu
-from kwx_bot.i18n import translator
+from kwx_bot.edge.handlers import COMMANDS
+from kwx_bot.words.help_text import MenuScope, command_menu
+from kwx_bot.words.i18n import translator
 
 SCOPES = {
     MenuScope.PRIVATE: {"type": "all_private_chats"},
@@ -76,7 +76,7 @@ async def test_a_failing_command_gets_a_short_apology_in_the_chats_language(kwx,
 async def test_calc_in_chat_on_rules_d_vectors_under_the_groups_rules(kwx):
     import re
 
-    from tests.kwx_bot.test_calc import VECTORS
+    from tests.kwx_bot.words.test_calc import VECTORS
 
     ann = kwx.players("Ann")[0]
     group = kwx.group([ann])  # Ann created the group: she may change its rules

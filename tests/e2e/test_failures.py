@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from kwx_bot import throttle
+from kwx_bot.edge import throttle
 from tests.fakebot import MESSAGE_WRITE_METHODS, clocked_limiter
 
 from .scenarios import deal_scenario, engine_play, load, open_table, perform
@@ -30,6 +30,7 @@ async def test_a_whole_hand_with_429_on_a_fifth_of_the_calls_loses_nothing(kwx, 
     users = kwx.players("Ann", "Ben", "Cat")
     group = kwx.group(users)
     async with kwx.running() as service:
+        sender = kwx.sender  # the edge's sender (the service sends through its outbox)
         await kwx.start_bot(*users)
         table_id = await open_table(kwx, users, group)
         await service.prepare_deal(table_id, {"seed": "floods-1"})
@@ -55,7 +56,7 @@ async def test_a_whole_hand_with_429_on_a_fifth_of_the_calls_loses_nothing(kwx, 
         rows = await service.store.ledger_of_hand(hand.hand_id)
         assert [r.delta for r in rows] == hand.result["deltas"]
     assert "giving up" not in caplog.text
-    assert service.sender.throttled_seconds > 0  # the sender waited and retried
+    assert sender.throttled_seconds > 0  # the sender waited and retried
     waits = [r for r in caplog.records if "flood control, waiting" in r.getMessage()]
     assert len(waits) >= 10 and {r.levelname for r in waits} == {"WARNING"}
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info] == []

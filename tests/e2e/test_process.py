@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from kwx_bot.codec import decode
+from kwx_bot.edge.codec import decode
 from tests.fakebot import MESSAGE_WRITE_METHODS, FakeBotAPI, FakeBotServer, FakeChat, FakeUser
 
 from .harness import GAME_OPS

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.tiles import Tile
-from kwx_bot.codec import Button, Op, encode
+from kwx_bot.edge.codec import Button, Op, encode
 
 from .leaks import leaked
 from .scenarios import deal_scenario, load, perform

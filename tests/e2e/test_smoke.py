@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from kwx_bot.pictures import RenderPictures
+from kwx_bot.service.pictures import RenderPictures
 
 
 async def _play_one_hand(kwx, seed: str):

@@ -7,8 +7,6 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from kwx_bot.store.reports import ledger_entries
-
 from .scenarios import deal_scenario, engine_play, load, perform
 
 MATCH = ["d05_liangdao_baohu", "d57_double_ron"]
@@ -49,8 +47,7 @@ async def _play(kwx, users, group, service):
 
 async def _ledger(service, group):
     gid = await service.store.group_id_for_chat(group.id)
-    async with service.store.reader() as db:
-        return await ledger_entries(db, gid)
+    return await service.store.ledger_entries(gid)
 
 
 def _labels(message):

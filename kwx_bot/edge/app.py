@@ -1,0 +1,146 @@
+"""Application wiring: builder, handlers, start-up and shutdown (docs/architecture.md §4 "main() only wires").
+
+:func:`build_application` makes the production ``Application`` from :class:`Settings` (token,
+optional own Bot API server, :class:`~kwx_bot.edge.throttle.PacingRateLimiter`); tests pass their own
+``ApplicationBuilder`` (wired to the fake Bot API) and, if they like, their own pictures.
+
+``post_init`` opens the store (running migrations), creates the :class:`TableService` with JobQueue
+timers, registers the command menus per scope and language (``setMyCommands``) and resumes every
+open table (replaying its events, re-arming its deadline, refreshing its messages).
+``post_shutdown`` stops background work and closes the store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from collections.abc import Awaitable, Callable
+from typing import Any, cast
+
+from telegram import (
+    BotCommand,
+    BotCommandScope,
+    BotCommandScopeAllChatAdministrators,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+)
+from telegram.ext import ApplicationBuilder
+
+from ..service import TableService
+from ..service.pictures import Pictures, RenderPictures
+from ..service.timers import JobQueueTimers
+from ..settings import Settings
+from ..store import Store
+from ..words.help_text import MenuScope, command_menu
+from ..words.i18n import translator
+from .context import CONTEXT_TYPES, KwxApplication
+from .handlers import register
+from .processor import PerChatProcessor
+from .sender import Sender
+from .throttle import GroupBudget, PacingRateLimiter, ThrottleLog
+
+__all__ = ["build_application", "register_commands"]
+
+log = logging.getLogger("kwx")
+
+_SCOPES: tuple[tuple[MenuScope, BotCommandScope], ...] = (
+    (MenuScope.PRIVATE, BotCommandScopeAllPrivateChats()),
+    (MenuScope.GROUP, BotCommandScopeAllGroupChats()),
+    (MenuScope.ADMINS, BotCommandScopeAllChatAdministrators()),
+)
+
+
+async def register_commands(app: KwxApplication, default_language: str) -> None:
+    """Command menus (``setMyCommands``) for private chats, groups and group administrators, from
+    :func:`kwx_bot.words.help_text.command_menu`: in the default language, and for Chinese and English
+    clients in theirs."""
+    bot = app.bot
+    for menu, scope in _SCOPES:
+        for code, lang in (("", default_language), ("zh", "zh_CN"), ("en", "en")):
+            commands = [BotCommand(cmd, desc) for cmd, desc in command_menu(translator(lang), menu)]
+            await bot.set_my_commands(commands, scope=scope, language_code=code or None)
+
+
+def _stop_on_signals(app: KwxApplication, sender: Sender, limiter: PacingRateLimiter | None) -> None:
+    """SIGINT/SIGTERM: end the sender's and the rate limiter's waits, then stop polling (PTB then
+    finishes the updates in hand — quickly, as nothing waits on Telegram any more — and shuts down)."""
+    loop = asyncio.get_running_loop()
+
+    def stop(signum: int) -> None:
+        log.info("%s: stopping", signal.Signals(signum).name)
+        sender.stop()
+        if limiter is not None:
+            limiter.stop()
+        app.stop_running()
+
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop, signum)
+
+
+def build_application(
+    settings: Settings,
+    *,
+    builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] | None = None,
+    pictures: Pictures | None = None,
+    store: Store | None = None,
+    flood_sleep: Callable[[float], Awaitable[None]] | None = None,
+    handle_signals: bool = False,
+) -> KwxApplication:
+    """The kwx ``Application``.  ``builder``: a pre-configured builder (tests: the fake Bot API);
+    ``store``: an already open store (tests restarting on the same database use a fresh one);
+    ``flood_sleep``: how the sender waits out a 429 (tests: on the fake's clock);
+    ``handle_signals``: on SIGINT/SIGTERM end every wait on Telegram (flood waits, pacing) at once
+    and stop — the process exits within seconds whatever Telegram is doing, and what was not shown
+    yet is shown after the next start (run with ``run_polling(stop_signals=None)``)."""
+    throttle = ThrottleLog()
+    budget = GroupBudget(settings.group_messages, settings.group_window_seconds)
+    if builder is None:
+        builder = ApplicationBuilder().token(settings.token)
+        if settings.api_base_url:
+            builder = builder.base_url(f"{settings.api_base_url}/bot").base_file_url(
+                f"{settings.api_base_url}/file/bot"
+            )
+    limiter = (
+        PacingRateLimiter(group_max_rate=settings.group_messages, group_time_period=settings.group_window_seconds)
+        if settings.rate_limit
+        else None
+    )
+    if limiter is not None:  # production (tests opt in): pacing only; the sender is the one retry layer
+        builder = builder.rate_limiter(limiter)
+
+    owned: list[Store] = []  # a store this application opened (and closes)
+
+    async def post_init(app: KwxApplication) -> None:
+        if store is None:
+            owned.append(await Store.open(settings.db_path))
+        opened = store if store is not None else owned[0]
+        drawing = pictures or RenderPictures(settings.picture_format, processes=settings.render_processes)
+        sender = Sender(app.bot, throttle=throttle, sleep=flood_sleep, budget=budget)
+        service = TableService(opened, sender, drawing, settings)
+        if app.job_queue is not None:
+            service.use_timers(JobQueueTimers(app.job_queue, service.on_timer))
+        app.bot_data.start(service, sender)
+        try:
+            await register_commands(app, settings.default_language)
+        except Exception:
+            log.exception("could not register the command menus")
+        await service.startup()
+        if handle_signals:
+            _stop_on_signals(app, sender, limiter)
+        log.info("kwx bot @%s running (database %s)", app.bot.username, opened.path)
+
+    async def post_shutdown(app: KwxApplication) -> None:
+        service = app.bot_data.stop()
+        if service is not None:
+            await service.shutdown()
+            close = getattr(service.present.pictures, "close", None)
+            if callable(close):
+                close()
+        while owned:
+            await owned.pop().close()
+
+    builder = builder.concurrent_updates(PerChatProcessor()).post_init(post_init).post_shutdown(post_shutdown)
+    app = cast(KwxApplication, builder.context_types(CONTEXT_TYPES).build())
+    register(app)
+    return app

@@ -1,0 +1,82 @@
+"""Shared helpers of the handlers: the service from ``bot_data``, updates as plain values, replies out.
+
+One reply convention: a service call returns :class:`~kwx_bot.service.Out` values and the edge
+sends them (:func:`deliver`); handlers never build Telegram messages themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+
+from telegram import Update, User
+
+from ...service import Command, Out, TableService, UserInfo
+from ..context import Context
+from ..sender import Sender
+
+Service = Callable[[Command], Awaitable[list[Out]]]
+"""A service entry point for a command: the command in, the replies out."""
+
+__all__ = ["command_of", "deliver", "is_private", "reply", "run_command", "service_of", "user_info"]
+
+
+def service_of(context: Context) -> TableService:
+    """The application's table service (created in ``post_init``; ``NotRunning`` before)."""
+    return context.bot_data.service
+
+
+def user_info(user: User) -> UserInfo:
+    """A Telegram user as plain values."""
+    return UserInfo(user.id, user.first_name or "", user.last_name, user.username, user.language_code)
+
+
+def is_private(update: Update) -> bool:
+    """The update comes from a private chat."""
+    chat = update.effective_chat
+    return chat is not None and chat.type == "private"
+
+
+def command_of(update: Update, context: Context) -> Command | None:
+    """A command message as a plain :class:`~kwx_bot.service.Command` (None if it has no sender)."""
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    if message is None or chat is None or user is None:
+        return None
+    replied = message.reply_to_message
+    reply_user = replied.from_user if replied is not None and replied.from_user is not None else None
+    return Command(
+        chat_id=chat.id,
+        title=chat.title or "",
+        private=chat.type == "private",
+        user=user_info(user),
+        args=tuple(context.args or ()),
+        text=message.text or "",
+        message_id=message.message_id,
+        sender_chat_id=message.sender_chat.id if message.sender_chat is not None else None,
+        reply_to=user_info(reply_user) if reply_user is not None and not reply_user.is_bot else None,
+    )
+
+
+async def deliver(sender: Sender, chat_id: int, outs: Sequence[Out], *, reply_to: int | None = None) -> None:
+    """Send a service call's replies (texts, menus, documents) to ``chat_id``; an :class:`Out`
+    with ``reply`` set answers the message ``reply_to``."""
+    for out in outs:
+        if out.document is not None:
+            filename, data = out.document
+            await sender.send_document(chat_id, data, filename, out.text)
+        else:
+            await sender.send_text(chat_id, out.text, out.markup, reply_to=reply_to if out.reply else None)
+
+
+async def reply(context: Context, chat_id: int, text: str | None, *, reply_to: int | None = None) -> None:
+    """Send one plain text reply (nothing for None or ``""``)."""
+    if text:
+        await deliver(context.bot_data.sender, chat_id, [Out(text, reply=reply_to is not None)], reply_to=reply_to)
+
+
+async def run_command(update: Update, context: Context, pick: Callable[[TableService], Service]) -> None:
+    """Parse the command, make one service call (``pick(service)(command)``), send its replies."""
+    cmd = command_of(update, context)
+    if cmd is None:
+        return
+    service = service_of(context)
+    await deliver(context.bot_data.sender, cmd.chat_id, await pick(service)(cmd), reply_to=cmd.message_id)

@@ -1,0 +1,30 @@
+"""Score commands: ``/score [me]``, ``/history [n]``, ``/settle``, ``/export``."""
+
+from __future__ import annotations
+
+from telegram import Update
+
+from ..context import Context
+from .common import run_command
+
+__all__ = ["on_export", "on_history", "on_score", "on_settle"]
+
+
+async def on_score(update: Update, context: Context) -> None:
+    """``/score`` (the group's season) and ``/score me`` (your standing; also in private)."""
+    await run_command(update, context, lambda s: s.reports.score)
+
+
+async def on_history(update: Update, context: Context) -> None:
+    """``/history [n]``: the group's last hands, paged."""
+    await run_command(update, context, lambda s: s.reports.history)
+
+
+async def on_settle(update: Update, context: Context) -> None:
+    """``/settle``: the fewest transfers that square the season."""
+    await run_command(update, context, lambda s: s.reports.settle)
+
+
+async def on_export(update: Update, context: Context) -> None:
+    """``/export``: the group's ledger as a CSV document."""
+    await run_command(update, context, lambda s: s.reports.export)

@@ -1,0 +1,408 @@
+"""All outgoing Telegram calls, with every failure handled in one place (docs/architecture.md §4).
+
+Each method returns a :class:`Sent` instead of raising:
+
+* ``message is not modified`` -> ``NOT_MODIFIED`` (harmless: the message already shows that);
+* the message to edit/delete is gone or no longer editable -> ``GONE`` (callers send a new one);
+* 403 (the user never started the bot, blocked it, or the bot left the group), and "chat not found"
+  for a private chat -> ``FORBIDDEN`` with the chat's id (the table service, told by its
+  :class:`~kwx_bot.service.outbox.Outbox`, marks the player unreachable);
+* 429 ``RetryAfter`` -> waited out (``sleep``, real time by default) and retried ``flood_retries``
+  times, then ``FAILED``.  This is the bot's one retry layer (the rate limiter only paces): one
+  WARNING line per wait, never a traceback; only the refused chat's call waits, never the whole bot.
+  Each wait is recorded per chat in :attr:`Sender.throttle` (a
+  :class:`~kwx_bot.edge.throttle.ThrottleLog`: time a player must not be charged for) and added to
+  :attr:`Sender.throttled_seconds`;
+* after :meth:`Sender.stop` (the process is shutting down) every wait ends at once and no new call
+  is made (``FAILED``): a stop is never held up by Telegram; what was not shown is shown after the
+  next start, from the state in the database;
+* ``ChatMigrated`` -> one retry against the new chat id; the result names both (``chat_id``,
+  ``migrated_from``);
+* anything else (network errors, other 400s) -> logged with method and chat, ``FAILED``.
+
+The sender never calls back into the service: what happened is in the :class:`Sent` it returns.
+Callback queries are answered through :meth:`Sender.answer`, which ignores "query is too old" (a
+press answered late, e.g. across a restart) and never raises.  All texts use HTML parse mode: every
+user-provided string must be passed through :func:`html.escape` by the caller (see ``texts``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import warnings
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import replace
+from typing import Any
+
+from telegram import (
+    Bot,
+    CallbackQuery,
+    ChatMember,
+    ChatMemberRestricted,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputMediaPhoto,
+    LinkPreviewOptions,
+    Message,
+    ReplyParameters,
+)
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
+
+from ..service.buttons import Keyboard
+from ..service.ports import Outcome, Sent
+from .codec import encode_press
+from .throttle import GroupBudget, ThrottleLog
+
+__all__ = ["Outcome", "Sender", "Sent", "markup", "retry_seconds"]
+
+log = logging.getLogger("kwx.sender")
+
+_GONE = (
+    "message to edit not found",
+    "message can't be edited",
+    "message to delete not found",
+    "message can't be deleted",
+    "there is no caption in the message to edit",
+    "there is no text in the message to edit",
+    "there is no media in the message to edit",
+    "message_id_invalid",
+)
+_NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+_QUERY_OLD = ("query is too old", "query id is invalid", "query_id_invalid")
+
+
+def retry_seconds(error: RetryAfter) -> float:
+    """``retry_after`` in seconds (PTB 22 deprecates the int form; read it without warnings)."""
+    value = getattr(error, "_retry_after", None)
+    if value is not None and hasattr(value, "total_seconds"):
+        return float(value.total_seconds())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        raw = error.retry_after
+    return float(raw.total_seconds() if hasattr(raw, "total_seconds") else raw)
+
+
+def markup(keyboard: Keyboard) -> InlineKeyboardMarkup:
+    """A :data:`~kwx_bot.service.buttons.Keyboard` as Telegram's inline keyboard (presses encoded
+    by :func:`~kwx_bot.edge.codec.encode_press`)."""
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(key.text, url=key.url)
+                if key.press is None
+                else InlineKeyboardButton(key.text, callback_data=encode_press(key.press))
+                for key in row
+            ]
+            for row in keyboard
+        ]
+    )
+
+
+def markup_of(keyboard: Keyboard | None) -> InlineKeyboardMarkup | None:
+    """:func:`markup`, or None for no buttons."""
+    return None if keyboard is None else markup(keyboard)
+
+
+def _filename(photo: bytes | str) -> str | None:
+    """An upload's file name from its bytes (JPEG or PNG); None for a file_id."""
+    if isinstance(photo, str):
+        return None
+    return "kwx.jpg" if photo[:2] == b"\xff\xd8" else "kwx.png"
+
+
+WRITE_METHODS = frozenset(
+    {"sendMessage", "sendPhoto", "sendDocument", "editMessageText", "editMessageCaption", "editMessageMedia",
+     "editMessageReplyMarkup", "deleteMessage"}
+)  # fmt: skip
+"""Calls that count against a group's 20 messages a minute (:class:`~kwx_bot.edge.throttle.GroupBudget`)."""
+
+Sleep = Callable[[float], Awaitable[None]]
+
+
+class Sender:
+    """Wraps a PTB ``Bot``; see the module docstring for the failure policy."""
+
+    def __init__(
+        self,
+        bot: Bot,
+        *,
+        flood_retries: int = 3,
+        max_flood_wait: float = 60.0,
+        throttle: ThrottleLog | None = None,
+        sleep: Sleep | None = None,
+        budget: GroupBudget | None = None,
+    ) -> None:
+        self.bot = bot
+        self.flood_retries = flood_retries
+        self.max_flood_wait = max_flood_wait
+        self.throttle = throttle or ThrottleLog()
+        self.budget = budget or GroupBudget()
+        """Writes per group in the last minute (every write Telegram took, edits included)."""
+        self.sleep: Sleep = sleep or asyncio.sleep
+        self.throttled_seconds = 0.0
+        self._stopping = asyncio.Event()
+
+    def stop(self) -> None:
+        """The process is stopping: end every flood wait now and make no more calls."""
+        self._stopping.set()
+
+    @property
+    def stopping(self) -> bool:
+        """:meth:`stop` was called."""
+        return self._stopping.is_set()
+
+    async def _wait(self, seconds: float) -> None:
+        """Sleep ``seconds`` (through :attr:`sleep`), or less if :meth:`stop` is called meanwhile."""
+        if self._stopping.is_set():
+            return
+        sleeping = asyncio.ensure_future(self.sleep(seconds))
+        stopping = asyncio.ensure_future(self._stopping.wait())
+        try:
+            await asyncio.wait({sleeping, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (sleeping, stopping):
+                task.cancel()
+
+    @property
+    def username(self) -> str:
+        """The bot's username (``"bot"`` before ``getMe``)."""
+        return self.bot.username or "bot"
+
+    def throttled(self, chats: Iterable[int], *, since: float) -> float:
+        """Seconds of flood-control waits for ``chats`` since ``since`` (see :class:`ThrottleLog`)."""
+        return self.throttle.blocked(chats, since=since)
+
+    def group_wait(self, chat_id: int, reserve: int) -> float:
+        """See :meth:`GroupBudget.wait` (the writes this sender made)."""
+        return self.budget.wait(chat_id, reserve)
+
+    async def _call(self, what: str, chat_id: int, fn: Callable[[int], Awaitable[Any]]) -> tuple[Sent, Any]:
+        """Run ``fn(chat_id)`` under the failure policy: the outcome (with the chat and, after a
+        migration, the old chat) and what the call returned (None unless OK)."""
+        first = chat_id
+        floods = 0
+
+        def done(outcome: Outcome, value: Any = None) -> tuple[Sent, Any]:
+            return Sent(outcome, chat_id=chat_id, migrated_from=first if chat_id != first else None), value
+
+        while True:
+            if self._stopping.is_set():
+                return done(Outcome.FAILED)
+            try:
+                result = await fn(chat_id)
+                if what in WRITE_METHODS:
+                    self.budget.record(chat_id)
+                return done(Outcome.OK, result)
+            except RetryAfter as e:
+                wait = min(retry_seconds(e), self.max_flood_wait)
+                if floods >= self.flood_retries:
+                    log.warning("%s to chat %s: flood control, giving up after %d retries", what, chat_id, floods)
+                    return done(Outcome.FAILED)
+                floods += 1
+                self.throttled_seconds += wait
+                log.warning("%s to chat %s: flood control, waiting %.1f s (retry %d)", what, chat_id, wait, floods)
+                token = self.throttle.begin(chat_id)
+                try:
+                    await self._wait(wait + 0.05)
+                finally:
+                    self.throttle.end(chat_id, token)
+            except ChatMigrated as e:
+                if chat_id != first:
+                    return done(Outcome.FAILED)
+                log.info("chat %s migrated to %s", chat_id, e.new_chat_id)
+                chat_id = e.new_chat_id
+            except Forbidden as e:
+                log.info("%s to chat %s forbidden: %s", what, chat_id, e)
+                return done(Outcome.FORBIDDEN)
+            except BadRequest as e:
+                if what in WRITE_METHODS:  # Telegram took the call (and may count it)
+                    self.budget.record(chat_id)
+                text = str(e).lower()
+                if "not modified" in text:
+                    return done(Outcome.NOT_MODIFIED)
+                if any(g in text for g in _GONE):
+                    return done(Outcome.GONE)
+                if "chat not found" in text and chat_id > 0:
+                    return done(Outcome.FORBIDDEN)
+                log.error("%s to chat %s refused: %s", what, chat_id, e)
+                return done(Outcome.FAILED)
+            except TelegramError as e:
+                if self._stopping.is_set():  # the rate limiter let go of the call: we are stopping
+                    log.debug("%s to chat %s not made: stopping", what, chat_id)
+                    return done(Outcome.FAILED)
+                log.warning("%s to chat %s failed: %s: %s", what, chat_id, type(e).__name__, e)
+                return done(Outcome.FAILED)
+
+    @staticmethod
+    def _message_sent(sent: Sent, msg: Any) -> Sent:
+        if sent.outcome is not Outcome.OK or not isinstance(msg, Message):
+            return sent
+        file_id = msg.photo[-1].file_id if msg.photo else None
+        return replace(sent, message_id=msg.message_id, file_id=file_id, chat_id=msg.chat_id)
+
+    async def answer(
+        self, query: CallbackQuery, text: str | None = None, *, alert: bool = False, url: str | None = None
+    ) -> bool:
+        """Answer a callback query (toast ``text``, popup if ``alert``, or open ``url``); never raises."""
+        try:
+            await query.answer(text=text[:200] if text else None, show_alert=alert, url=url)
+            return True
+        except BadRequest as e:
+            if any(q in str(e).lower() for q in _QUERY_OLD):
+                log.debug("callback query %s too old to answer", query.id)
+            else:
+                log.warning("answerCallbackQuery refused: %s", e)
+        except TelegramError as e:
+            log.warning("answerCallbackQuery failed: %s: %s", type(e).__name__, e)
+        return False
+
+    async def send_text(
+        self,
+        chat_id: int,
+        text: str,
+        markup: Keyboard | None = None,
+        *,
+        notify: bool = True,
+        reply_to: int | None = None,
+    ) -> Sent:
+        """sendMessage (HTML, no link previews)."""
+        reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
+
+        async def call(cid: int) -> Any:
+            return await self.bot.send_message(
+                cid, text, parse_mode=ParseMode.HTML, reply_markup=markup_of(markup), disable_notification=not notify,
+                reply_parameters=reply, link_preview_options=_NO_PREVIEW,
+            )  # fmt: skip
+
+        return self._message_sent(*await self._call("sendMessage", chat_id, call))
+
+    async def send_photo(
+        self,
+        chat_id: int,
+        photo: bytes | str,
+        caption: str,
+        markup: Keyboard | None = None,
+        *,
+        notify: bool = True,
+        filename: str | None = None,
+    ) -> Sent:
+        """sendPhoto from PNG/JPEG bytes or a known ``file_id``; returns the largest size's file_id."""
+
+        async def call(cid: int) -> Any:
+            return await self.bot.send_photo(
+                cid, photo, caption=caption, parse_mode=ParseMode.HTML, reply_markup=markup_of(markup),
+                disable_notification=not notify, filename=filename or _filename(photo),
+            )  # fmt: skip
+
+        return self._message_sent(*await self._call("sendPhoto", chat_id, call))
+
+    async def send_document(
+        self, chat_id: int, data: bytes, filename: str, caption: str = "", *, notify: bool = False
+    ) -> Sent:
+        """sendDocument of ``data`` (bytes) named ``filename`` with an HTML caption."""
+
+        async def call(cid: int) -> Any:
+            return await self.bot.send_document(
+                cid, data, filename=filename, caption=caption or None, parse_mode=ParseMode.HTML,
+                disable_notification=not notify,
+            )  # fmt: skip
+
+        return self._message_sent(*await self._call("sendDocument", chat_id, call))
+
+    async def member_status(self, chat_id: int, user_id: int) -> Sent:
+        """``getChatMember``: ``status`` = the user's status in a group (``creator``,
+        ``administrator``, ``member``, ``restricted``, ``left``, ``kicked``), None if Telegram would not say."""
+
+        async def call(cid: int) -> Any:
+            return await self.bot.get_chat_member(cid, user_id)
+
+        sent, member = await self._call("getChatMember", chat_id, call)
+        return replace(sent, status=str(member.status)) if isinstance(member, ChatMember) else sent
+
+    async def membership(self, chat_id: int, user_id: int) -> Sent:
+        """``getChatMember``: ``member`` = whether the user is a member of the group now (creator,
+        administrator, member, or restricted but still a member); False if they left, were banned or
+        are unknown to the group; None if Telegram would not answer (flood, network), so the caller
+        can refuse and ask to try again instead of guessing."""
+
+        async def call(cid: int) -> Any:
+            try:
+                return await self.bot.get_chat_member(cid, user_id)
+            except BadRequest as e:  # "user not found": never seen in the group — an answer, not a failure
+                if "not found" in str(e).lower() and "chat not found" not in str(e).lower():
+                    return False
+                raise
+
+        sent, member = await self._call("getChatMember", chat_id, call)
+        if sent.outcome is not Outcome.OK:
+            return sent
+        if isinstance(member, ChatMemberRestricted):
+            return replace(sent, member=bool(member.is_member))
+        if isinstance(member, ChatMember):
+            return replace(
+                sent, member=member.status in (ChatMember.OWNER, ChatMember.ADMINISTRATOR, ChatMember.MEMBER)
+            )
+        return replace(sent, member=False)
+
+    async def is_member(self, chat_id: int, user_id: int) -> bool | None:
+        """:meth:`membership`'s answer alone."""
+        return (await self.membership(chat_id, user_id)).member
+
+    async def edit_text(self, chat_id: int, message_id: int, text: str, markup: Keyboard | None = None) -> Sent:
+        """editMessageText (HTML); ``markup=None`` removes the buttons."""
+
+        async def call(cid: int) -> Any:
+            return await self.bot.edit_message_text(
+                text, cid, message_id, parse_mode=ParseMode.HTML, reply_markup=markup_of(markup)
+            )
+
+        return self._message_sent(*await self._call("editMessageText", chat_id, call))
+
+    async def edit_caption(self, chat_id: int, message_id: int, caption: str, markup: Keyboard | None = None) -> Sent:
+        """editMessageCaption (HTML); ``markup=None`` removes the buttons."""
+
+        async def call(cid: int) -> Any:
+            return await self.bot.edit_message_caption(
+                cid, message_id, caption=caption, parse_mode=ParseMode.HTML, reply_markup=markup_of(markup)
+            )
+
+        return self._message_sent(*await self._call("editMessageCaption", chat_id, call))
+
+    async def edit_media(
+        self,
+        chat_id: int,
+        message_id: int,
+        photo: bytes | str,
+        caption: str,
+        markup: Keyboard | None = None,
+        *,
+        filename: str | None = None,
+    ) -> Sent:
+        """editMessageMedia with a new photo (bytes or file_id) and caption."""
+        media = InputMediaPhoto(
+            photo, caption=caption, parse_mode=ParseMode.HTML, filename=filename or _filename(photo)
+        )
+
+        async def call(cid: int) -> Any:
+            return await self.bot.edit_message_media(media, cid, message_id, reply_markup=markup_of(markup))
+
+        return self._message_sent(*await self._call("editMessageMedia", chat_id, call))
+
+    async def edit_markup(self, chat_id: int, message_id: int, markup: Keyboard | None) -> Sent:
+        """editMessageReplyMarkup; ``None`` removes the buttons."""
+
+        async def call(cid: int) -> Any:
+            return await self.bot.edit_message_reply_markup(cid, message_id, reply_markup=markup_of(markup))
+
+        return self._message_sent(*await self._call("editMessageReplyMarkup", chat_id, call))
+
+    async def delete(self, chat_id: int, message_id: int) -> Sent:
+        """deleteMessage (a message already gone counts as ``GONE``)."""
+
+        async def call(cid: int) -> Any:
+            return await self.bot.delete_message(cid, message_id)
+
+        sent, _ = await self._call("deleteMessage", chat_id, call)
+        return sent

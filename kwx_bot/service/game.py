@@ -1,0 +1,234 @@
+"""The bot's one door into the engine: deal, replay, decide, views, and the AI seam (docs/architecture.md).
+
+Everything the service and the edge need from :mod:`engine` goes through here (its value types
+included), so they never touch engine internals (states are opaque values to them) and an engine
+API change touches one file; the words format engine values (tiles, views, 番) on their own floor.
+
+Deals: a table's next hand is dealt from a :class:`Deal` — a shuffle ``seed`` (a fresh random one in
+production; tests pass a fixed one) or prepared ``hands`` + ``wall`` (scripted test deals, in the
+``python -m engine play`` scenario form).  The deal is stored with the hand, and the ``hand_started``
+event carries the whole dealt wall, so a hand replays exactly from its events.
+
+AI seam: :func:`choose_action` ``(seat_view, legal_actions, level, rng) -> Action`` is used for AI
+seats and for 托管; it only ever sees a :class:`~engine.views.SeatView`.  Its randomness comes from
+:func:`ai_rng`, seeded by the hand and the event seq, so replaying a hand after a restart makes the
+same AI choices.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.game import (
+    Action,
+    ActionKind,
+    Discarded,
+    Event,
+    HandEnded,
+    HandStarted,
+    IllegalAction,
+    Reason,
+    State,
+    check_rules,
+    event_from_json,
+    first_dealer,
+    legal_actions,
+    public_view,
+    replay,
+    start,
+    step,
+    view_for,
+)
+from engine.rules import KNOWN_OPTIONS, PRESETS, RuleError, RuleSet
+from engine.tiles import NotationError, Tile, parse_tile, parse_tiles
+from engine.views import HandResultView, PublicView, SeatView
+
+from . import players
+
+__all__ = [
+    "KNOWN_OPTIONS",
+    "PRESETS",
+    "Action",
+    "ActionKind",
+    "Deal",
+    "Discarded",
+    "Event",
+    "HandEnded",
+    "HandResultView",
+    "HandStarted",
+    "IllegalAction",
+    "NotationError",
+    "PublicView",
+    "Reason",
+    "RuleError",
+    "RuleSet",
+    "SeatView",
+    "State",
+    "Tile",
+    "ai_rng",
+    "apply",
+    "check_rules",
+    "choose_action",
+    "deal_events",
+    "event_json",
+    "first_dealer",
+    "legal",
+    "load_events",
+    "parse_tile",
+    "public_view",
+    "result_of",
+    "rules_from_json",
+    "to_act",
+    "view_for",
+]
+
+NUM_SEATS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """How to deal a hand: ``seed`` (shuffle, docs/rules.md §A3) or ``hands`` + ``wall`` in notation.
+
+    ``dealer`` overrides the table's dealer (scripted deals; None = the table's next dealer).
+    JSON form: ``{"seed": "..."}`` or ``{"hands": ["<14>", "<13>", "<13>"], "wall": "...", "dealer": 0}``.
+    """
+
+    seed: str | None = None
+    hands: tuple[str, ...] | None = None
+    wall: str | None = None
+    dealer: int | None = None
+
+    @classmethod
+    def random(cls) -> Deal:
+        """A fresh unpredictable seed (published with the hand, so anyone can re-derive the wall)."""
+        return cls(seed=secrets.token_hex(8))
+
+    @classmethod
+    def from_json(cls, value: dict[str, Any]) -> Deal:
+        """Inverse of :meth:`to_json`; raises ValueError on a malformed object."""
+        if not isinstance(value, dict):
+            raise ValueError("a deal must be an object")
+        hands = value.get("hands")
+        return cls(
+            seed=value.get("seed"),
+            hands=None if hands is None else tuple(hands),
+            wall=value.get("wall"),
+            dealer=value.get("dealer"),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form (keys with None values omitted)."""
+        out: dict[str, Any] = {}
+        if self.seed is not None:
+            out["seed"] = self.seed
+        if self.hands is not None:
+            out["hands"] = list(self.hands)
+            out["wall"] = self.wall or ""
+        if self.dealer is not None:
+            out["dealer"] = self.dealer
+        return out
+
+
+def rules_from_json(value: Any) -> RuleSet:
+    """A table's stored rules (a preset name or an options object) -> RuleSet (RuleError if bad or
+    not playable by the state machine)."""
+    rules = RuleSet.from_json(value)
+    check_rules(rules, seats=NUM_SEATS)
+    return rules
+
+
+def deal_events(rules: RuleSet, dealer: int, deal: Deal) -> tuple[State, list[Event]]:
+    """Deal a new hand: the state after the deal and its events (``hand_started`` + automatic steps).
+
+    Raises ValueError (NotationError/RuleError) for a deal that does not make a legal wall.
+    """
+    if deal.hands is not None:
+        events = start(rules, dealer, hands=[parse_tiles(h) for h in deal.hands], wall=parse_tiles(deal.wall or ""))
+    else:
+        events = start(rules, dealer, seed=deal.seed or Deal.random().seed)
+    return replay(events), events
+
+
+def load_events(data: Sequence[dict[str, Any]]) -> tuple[State, list[Event]]:
+    """Rebuild a hand from its stored event JSON (in seq order)."""
+    events = [event_from_json(d) for d in data]
+    return replay(events), events
+
+
+def apply(state: State, action: Action) -> tuple[State, list[Event]]:
+    """Validate and apply one action: the new state and the events (with every automatic step).
+
+    Raises :class:`IllegalAction` (reason code + message) and leaves ``state`` as it was.
+    """
+    return step(state, action)
+
+
+def event_json(event: Event) -> dict[str, Any]:
+    """An event's stable JSON object (what the store keeps)."""
+    return event.to_json()
+
+
+def legal(state: State, seat: int) -> list[Action]:
+    """Exactly the actions the engine accepts from ``seat`` now (empty: nothing to decide)."""
+    return legal_actions(state, seat)
+
+
+def to_act(state: State) -> tuple[int, ...]:
+    """Seats the hand waits for."""
+    return state.to_act()
+
+
+def result_of(state: State) -> HandResultView | None:
+    """The hand's result once it is over, else None."""
+    return state.result
+
+
+def ai_rng(hand_key: str, seq: int, seat: int) -> random.Random:
+    """Deterministic randomness for an AI decision at ``seq`` (same after a restart)."""
+    return random.Random(f"{hand_key}:{seq}:{seat}")
+
+
+def choose_action(
+    view: SeatView,
+    legal_now: Sequence[Action],
+    level: str = "normal",
+    rng: random.Random | None = None,
+    rules: RuleSet | None = None,
+) -> Action:
+    """The AI's choice among ``legal_now`` for the seat of ``view`` (托管 and AI seats) under the
+    table's ``rules`` (its 番 values and cap guide the AI); see :mod:`kwx_bot.service.players`."""
+    return players.choose_action(view, legal_now, level, rng, rules)
+
+
+def timeout_action(state: State, seat: int) -> Action:
+    """What a time-out does (docs/rules.md §E#33): discard the drawn tile (else the last tile of the hand),
+    pass a claim window."""
+    acts = legal(state, seat)
+    for a in acts:
+        if a.kind is ActionKind.PASS:
+            return a
+    drawn = view_for(state, seat).drawn
+    discards = [a for a in acts if a.kind is ActionKind.DISCARD]
+    for a in discards:
+        if a.tile == drawn:
+            return a
+    if discards:
+        return discards[-1]
+    return acts[0]
+
+
+__all__ += [
+    "NUM_SEATS",
+    "Discarded",
+    "HandEnded",
+    "HandResultView",
+    "HandStarted",
+    "PublicView",
+    "SeatView",
+    "Tile",
+    "timeout_action",
+]

@@ -1,0 +1,280 @@
+"""Group settings (``/settings``): the values and how they change (the menu: :mod:`.settings_menu`).
+
+A group's settings are rows of the store's ``settings`` table (key -> JSON value):
+
+* ``rules`` — a preset name (``"standard"``) or ``{"preset": name, "<docs/rules.md §C option>": value, ...}``,
+  always accepted by :meth:`engine.rules.RuleSet.from_json` (every change is validated through it
+  before it is stored; options equal to the preset's value are dropped, so the stored object lists
+  exactly what differs);
+* ``discard_seconds`` / ``claim_seconds`` — the table timers (0 = no deadline);
+* ``language`` — ``zh_CN`` or ``en``, the language of the group's messages.
+
+Changes apply to the next table or hand, never to a hand in play (the table service copies them when
+it deals).  :class:`GroupConfig` reads the current values, :meth:`GroupConfig.change` computes the
+rows to write for one change (raising :class:`ConfigError` with a polite message when refused).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+from ..words.i18n import N_, Translator
+from ..words.texts import esc
+from .game import KNOWN_OPTIONS, NUM_SEATS, PRESETS, RuleError, RuleSet, check_rules
+
+__all__ = [
+    "CLOSE",
+    "ITEMS",
+    "MAIN",
+    "ConfigError",
+    "GroupConfig",
+    "Item",
+    "item_by_code",
+    "parse_change",
+]
+
+MAIN = "m"
+"""Item code of the menu's main page."""
+CLOSE = "x"
+"""Item code that closes the menu."""
+
+MAX_SECONDS = 600
+
+
+class ConfigError(ValueError):
+    """A refused change; :meth:`render` is the polite message (``detail``: the engine's reason)."""
+
+    def __init__(self, msgid: str, detail: str = "", **params: object) -> None:
+        super().__init__(msgid.format(**params) + (f": {detail}" if detail else ""))
+        self.msgid = msgid
+        self.detail = detail
+        self.params = params
+
+    def render(self, tr: Translator) -> str:
+        """The refusal in the reader's language (HTML)."""
+        text = tr.gettext(self.msgid).format(**{k: esc(str(v)) for k, v in self.params.items()})
+        return text + (f"\n<code>{esc(self.detail)}</code>" if self.detail else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One value of a menu item: the stored JSON ``value`` and its ``label`` (a msgid, or a literal
+    when ``literal``)."""
+
+    value: Any
+    label: str
+    literal: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """A menu line: ``code`` (one letter in callback data), ``key`` (``preset``, a docs/rules.md §C option,
+    ``discard_seconds``, ``claim_seconds`` or ``language``), ``title`` (msgid) and its choices."""
+
+    code: str
+    key: str
+    title: str
+    choices: tuple[Choice, ...]
+
+    @property
+    def is_rule(self) -> bool:
+        """The item changes the ``rules`` setting."""
+        return self.key not in ("discard_seconds", "claim_seconds", "language")
+
+
+_ON_OFF = (Choice(False, N_("off")), Choice(True, N_("on")))
+
+
+def _seconds_choices(values: tuple[int, ...]) -> tuple[Choice, ...]:
+    return tuple(Choice(v, str(v), literal=True) for v in values)
+
+
+ITEMS: tuple[Item, ...] = (
+    Item("p", "preset", N_("Rules preset"), (
+        Choice("standard", N_("Standard")), Choice("shiyan", N_("Shiyan")), Choice("nocap", N_("No cap")),
+    )),
+    Item("c", "cap", N_("Cap (封顶)"), (
+        Choice("8_sl16", N_("×8, 双龙 ×16")), Choice("8", "×8", literal=True), Choice("16", "×16", literal=True),
+        Choice("32", "×32", literal=True), Choice("none", N_("no cap")),
+    )),
+    Item("b", "base", N_("Base stake (底金)"), tuple(Choice(v, str(v), literal=True) for v in (1, 2, 5, 10))),
+    Item("h", "pihu_ron", N_("屁胡 wins on a discard"), _ON_OFF),
+    Item("l", "louhu", N_("漏胡 after passing a win"), (
+        Choice("bigger_exception", N_("a bigger hand may win")), Choice("strict", N_("strict")),
+        Choice("same_tile", N_("same tile only (过手胡)")),
+    )),
+    Item("g", "liangdao_protect", N_("Protect 亮倒 waits (炮牌禁打)"), _ON_OFF),
+    Item("k", "kong_after_peng", N_("Kong right after a pong"), _ON_OFF),
+    Item("z", "huangzhuang_liangdao", N_("荒庄 payment for 亮倒"), (
+        Choice("s000", N_("each 亮倒 pays")), Choice("s004_first", N_("first 亮倒 pays")),
+        Choice("chajiao", N_("查叫")), Choice("none", N_("none")),
+    )),
+    Item("v", "kwx_value", N_("卡五星 value"), (Choice(2, "×2", literal=True), Choice(4, "×4", literal=True))),
+    Item("d", "discard_seconds", N_("Time to discard"), _seconds_choices((15, 30, 45, 60, 90, 0))),
+    Item("w", "claim_seconds", N_("Time to claim"), _seconds_choices((8, 10, 15, 20, 30, 0))),
+    Item("n", "language", N_("Group language"), (
+        Choice("zh_CN", "中文", literal=True), Choice("en", "English", literal=True),
+    )),
+)  # fmt: skip
+
+_BY_CODE = {item.code: item for item in ITEMS}
+_ALIASES = {
+    "discard": "discard_seconds", "claim": "claim_seconds", "lang": "language", "timer": "discard_seconds",
+    "底金": "base", "封顶": "cap", "语言": "language",
+}  # fmt: skip
+_LANGS = {"zh": "zh_CN", "zh_cn": "zh_CN", "zh-cn": "zh_CN", "中文": "zh_CN", "cn": "zh_CN", "en": "en",
+          "english": "en", "英文": "en"}  # fmt: skip
+
+
+def item_by_code(code: str) -> Item | None:
+    """The menu item with this callback code, or None."""
+    return _BY_CODE.get(code)
+
+
+def _rules_dict(stored: Any) -> dict[str, Any]:
+    if isinstance(stored, str):
+        return {"preset": stored}
+    if isinstance(stored, Mapping):
+        out = dict(stored)
+        out.setdefault("preset", "standard")
+        return out
+    return {"preset": "standard"}
+
+
+def _compact(rules: dict[str, Any]) -> Any:
+    """Drop options equal to the preset's value; a bare preset is stored as its name."""
+    preset = str(rules.get("preset", "standard"))
+    base = PRESETS.get(preset)
+    out: dict[str, Any] = {"preset": preset}
+    for key, value in rules.items():
+        if key == "preset":
+            continue
+        try:
+            same = base is not None and RuleSet.from_json({"preset": preset, key: value}) == base
+        except RuleError:
+            same = False
+        if not same:
+            out[key] = value
+    return preset if len(out) == 1 else out
+
+
+def _jsonish(value: Any) -> Any:
+    return getattr(value, "value", value)
+
+
+_FIELDS = frozenset(f.name for f in fields(RuleSet))
+
+
+def _canonical(preset: Any, key: str, value: Any) -> Any:
+    """An option's value as the engine spells it (``cap`` 16 -> ``"16"``); unchanged if refused
+    (the caller's validation then explains why) or if it is not a plain RuleSet field."""
+    if key not in _FIELDS:
+        return value
+    try:
+        parsed = getattr(RuleSet.from_json({"preset": preset, key: value}), key)
+    except RuleError:
+        return value
+    parsed = _jsonish(parsed)
+    return list(parsed) if isinstance(parsed, tuple) else parsed
+
+
+@dataclass(frozen=True, slots=True)
+class GroupConfig:
+    """A group's settings with defaults filled in (``rules`` as stored)."""
+
+    rules: Any
+    discard_seconds: float
+    claim_seconds: float
+    language: str
+
+    @classmethod
+    def of(cls, stored: Mapping[str, Any], *, discard: float, claim: float, language: str) -> GroupConfig:
+        """From the group's stored settings; ``discard`` / ``claim`` / ``language``: the defaults."""
+
+        def seconds(key: str, default: float) -> float:
+            value = stored.get(key, default)
+            ok = isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= 86400
+            return float(value) if ok else default
+
+        lang = stored.get("language")
+        return cls(
+            rules=stored.get("rules", "standard"),
+            discard_seconds=seconds("discard_seconds", discard),
+            claim_seconds=seconds("claim_seconds", claim),
+            language=lang if lang in ("zh_CN", "en") else language,
+        )
+
+    def ruleset(self) -> RuleSet:
+        """The rules as a RuleSet (standard if the stored value is no longer valid)."""
+        try:
+            return RuleSet.from_json(self.rules)
+        except RuleError:
+            return RuleSet()
+
+    def value(self, item: Item) -> Any:
+        """The item's current value, in the JSON form of its choices."""
+        if item.key == "preset":
+            return _rules_dict(self.rules)["preset"]
+        if item.key == "kwx_value":
+            return self.ruleset().values.kawuxing
+        if not item.is_rule:
+            value = getattr(self, item.key)
+            return int(value) if isinstance(value, float) and value.is_integer() else value
+        return _jsonish(getattr(self.ruleset(), item.key))
+
+    def change(self, key: str, value: Any) -> dict[str, Any]:
+        """The settings rows (key -> JSON value) that set ``key`` to ``value``.
+
+        ``key``: ``preset`` (resets the options to that preset), a docs/rules.md §C option, ``reset`` (the
+        preset without options), ``discard_seconds``, ``claim_seconds`` or ``language``.  Raises
+        :class:`ConfigError` for an unknown key or a value the rules engine refuses.
+        """
+        if key in ("discard_seconds", "claim_seconds"):
+            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= MAX_SECONDS:
+                raise ConfigError(N_("Timers take a number of seconds from 0 (no limit) to {max}."), max=MAX_SECONDS)
+            return {key: int(value) if float(value).is_integer() else float(value)}
+        if key == "language":
+            lang = _LANGS.get(str(value).strip().lower())
+            if lang is None:
+                raise ConfigError(N_("The language is zh (中文) or en (English)."))
+            return {"language": lang}
+        rules = _rules_dict(self.rules)
+        if key == "reset":
+            new: Any = rules["preset"]
+        elif key == "preset":
+            new = str(value)
+        elif key in KNOWN_OPTIONS:
+            new = _compact({**rules, key: _canonical(rules["preset"], key, value)})
+        else:
+            raise ConfigError(N_("There is no setting called {key}."), key=key)
+        try:
+            check_rules(RuleSet.from_json(new), seats=NUM_SEATS)
+        except RuleError as e:
+            raise ConfigError(N_("These rules were refused; nothing was changed."), str(e)) from None
+        return {"rules": new}
+
+
+def parse_change(args: list[str]) -> tuple[str, Any]:
+    """``/settings <key> <value>`` -> ``(key, value)``: ``true``/``on``/``false``/``off`` become
+    booleans, integers become numbers, anything else stays text.  ``/settings reset`` resets the
+    options.  Raises :class:`ConfigError` if the arguments are not a key and one value."""
+    if len(args) == 1 and args[0].lower() == "reset":
+        return "reset", None
+    if len(args) != 2:
+        raise ConfigError(N_("Use /settings for the menu, or /settings OPTION VALUE, e.g. /settings cap 16."))
+    key = _ALIASES.get(args[0].lower(), args[0].lower())
+    raw = args[1]
+    low = raw.lower()
+    value: Any = raw
+    if low in ("true", "on", "yes"):
+        value = True
+    elif low in ("false", "off", "no"):
+        value = False
+    elif low.lstrip("-").isdigit():
+        value = int(low)
+    return key, value
+
+
+# --------------------------------------------------------------------------------------- menu

@@ -1,0 +1,146 @@
+"""Pictures for messages: :mod:`render` off the event loop, plus the keys that decide re-uploads.
+
+Rendering and encoding are CPU-bound (a few to 20 ms), so they never run on the event loop: by
+default in a worker *process* (``KWX_RENDER_PROCESSES``, default 1 on machines with 2+ cores;
+started with ``spawn``, sprite cache warmed once), so drawing does not hold the bot's GIL — with 50
+busy tables, drawing in threads made the p99 press -> answer latency several times longer — else in
+a thread (``asyncio.to_thread``, docs/telegram.md §6).  A broken worker pool falls back to threads.
+
+A *photo key* names what a picture shows: a message is only given a new photo when its key changes,
+otherwise its caption or buttons are edited alone (cheaper, and no re-upload).  The hand picture's
+key is the seat's own tiles (concealed, drawn, melds, waits, 亮倒): the wall count and unseen-copy
+numbers drawn in it are a snapshot of the last time the seat's tiles changed.  The table picture's
+key is the whole public view plus the names.  Both keys include the picture's language.
+
+Languages: a private hand picture is drawn in its player's language, the group's pictures (table,
+亮倒 reveal, result) in the group's language (``lang``: a catalog name of
+:data:`kwx_bot.settings.LANGUAGES`, which :data:`render.LANGUAGES` matches; labels come from
+:mod:`render.labels`, whose English tile names are the English discard buttons').  The language
+travels with each job to the worker process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import multiprocessing
+import os
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Protocol
+
+from .game import PublicView, SeatView
+
+__all__ = ["Pictures", "RenderPictures", "default_render_processes", "hand_key", "table_key"]
+
+log = logging.getLogger("kwx.pictures")
+
+
+def default_render_processes() -> int:
+    """1 worker process on a machine with at least 2 cores, else 0 (render in a thread)."""
+    return 1 if (os.cpu_count() or 1) >= 2 else 0
+
+
+def _render(fmt: str, name: str, args: tuple[Any, ...], lang: str = "zh_CN") -> bytes:
+    """Draw and encode one picture in ``lang`` (runs in a worker process or thread): the job is
+    ``render.<name>(*args, lang=lang)`` encoded as ``fmt``."""
+    import render
+
+    image = getattr(render, name)(*args, lang=lang)
+    data: bytes = render.encode(image, fmt)
+    return data
+
+
+def _warm() -> None:
+    import render
+
+    render.warm_cache()
+
+
+def _digest(text: str) -> str:
+    return hashlib.blake2b(text.encode(), digest_size=10).hexdigest()
+
+
+def hand_key(view: SeatView, lang: str = "zh_CN") -> str:
+    """Photo key of a hand picture in ``lang`` (see module docstring)."""
+    own = view.public.seats[view.seat]
+    return "h" + _digest(repr((view.concealed, view.drawn, view.melds, view.waits, own.liangdao, lang)))
+
+
+def table_key(view: PublicView, names: Sequence[str], lang: str = "zh_CN") -> str:
+    """Photo key of a table picture in ``lang``."""
+    return "t" + _digest(repr((view, tuple(names), lang)))
+
+
+class Pictures(Protocol):
+    """What the presenter needs: encoded pictures (PNG bytes) for each kind of message, with labels
+    in ``lang`` (the player's language for a hand, the group's for the others)."""
+
+    async def hand(self, view: SeatView, lang: str = "zh_CN") -> bytes:
+        """A player's private hand picture."""
+        ...
+
+    async def table(self, view: PublicView, names: Sequence[str], lang: str = "zh_CN") -> bytes:
+        """The group's live table picture."""
+        ...
+
+    async def reveal(self, view: PublicView, seat: int, names: Sequence[str], lang: str = "zh_CN") -> bytes:
+        """The public 亮倒 reveal picture of ``seat``."""
+        ...
+
+    async def result(self, view: PublicView, names: Sequence[str], lang: str = "zh_CN") -> bytes:
+        """The end-of-hand result picture."""
+        ...
+
+
+class RenderPictures:
+    """:class:`Pictures` drawn by :mod:`render`, encoded as ``fmt`` (``"jpeg"`` or ``"png"``), in
+    ``processes`` worker processes (0: a thread)."""
+
+    def __init__(self, fmt: str = "jpeg", processes: int = 0) -> None:
+        self.fmt = fmt
+        self.processes = processes
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _executor(self) -> ProcessPoolExecutor | None:
+        if self.processes <= 0:
+            return None
+        if self._pool is None:
+            context = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(self.processes, mp_context=context, initializer=_warm)
+        return self._pool
+
+    async def _run(self, name: str, lang: str, *args: object) -> bytes:
+        pool = self._executor()
+        if pool is not None:
+            try:
+                return await asyncio.get_running_loop().run_in_executor(pool, _render, self.fmt, name, args, lang)
+            except BrokenProcessPool:
+                log.error("the render worker process died; rendering in threads from now on")
+                self.processes = 0
+                self._pool = None
+        return await asyncio.to_thread(_render, self.fmt, name, args, lang)
+
+    def close(self) -> None:
+        """Stop the worker processes (shutdown)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    async def hand(self, view: SeatView, lang: str = "zh_CN") -> bytes:
+        """See :func:`render.render_hand`."""
+        return await self._run("render_hand", lang, view)
+
+    async def table(self, view: PublicView, names: Sequence[str], lang: str = "zh_CN") -> bytes:
+        """See :func:`render.render_table`."""
+        return await self._run("render_table", lang, view, list(names))
+
+    async def reveal(self, view: PublicView, seat: int, names: Sequence[str], lang: str = "zh_CN") -> bytes:
+        """See :func:`render.render_reveal`."""
+        return await self._run("render_reveal", lang, view, seat, list(names))
+
+    async def result(self, view: PublicView, names: Sequence[str], lang: str = "zh_CN") -> bytes:
+        """See :func:`render.render_result`."""
+        return await self._run("render_result", lang, view, list(names))

@@ -1,0 +1,103 @@
+"""Ledger reports for chat commands: ``/score``, ``/score me``, ``/history [n]``, ``/settle``,
+``/export``.
+
+Each method takes a :class:`~.values.Command` and returns the messages to send (:class:`~.values.Out`);
+the SQL is in :mod:`kwx_bot.store.ledger_queries` (read-only, on the store's reader connection) and the
+wording in :mod:`kwx_bot.words.ledger_text`.  Group reports are in the group's language; ``/score me`` in a
+private chat is in the user's language and covers every group the user played in.
+"""
+
+from __future__ import annotations
+
+from ..words.i18n import Translator
+from ..words.ledger_text import (
+    ReportArgError,
+    export_filename,
+    format_history,
+    format_my_standings,
+    format_settlement,
+    format_standings,
+    ledger_csv,
+    parse_history_count,
+)
+from ..words.texts import name
+from .tables import Tables
+from .values import Command, Out
+
+__all__ = ["Reports"]
+
+
+class Reports:
+    """See the module docstring."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        self.store = tables.store
+
+    async def _group(self, cmd: Command) -> tuple[int | None, Translator]:
+        gid = await self.store.group_id_for_chat(cmd.chat_id)
+        lang = await self.tables.group_lang(gid) if gid is not None else self.tables.settings.default_language
+        return gid, self.tables.tr(lang)
+
+    def _in_group_only(self, cmd: Command, command: str) -> list[Out]:
+        tr = self.tables.user_tr(cmd.user.language_code)
+        return [Out(tr.gettext("Send /{command} in a group where you play.").format(command=command))]
+
+    async def score(self, cmd: Command) -> list[Out]:
+        """``/score`` (group: the season's standings; private: your standings) and ``/score me``."""
+        if cmd.private or (cmd.args and cmd.args[0].lower() in ("me", "我")):
+            return await self._score_me(cmd)
+        gid, tr = await self._group(cmd)
+        if gid is None:
+            return [Out(tr.gettext("No hands scored yet in this group."))]
+        report = await self.store.season_report(gid)
+        return [Out(page) for page in format_standings(report.standings, tr, season=report.season, hands=report.hands)]
+
+    async def _score_me(self, cmd: Command) -> list[Out]:
+        who = cmd.user.first_name if not cmd.user.last_name else f"{cmd.user.first_name} {cmd.user.last_name}"
+        rows = await self.store.user_standings(cmd.user.user_id)
+        if cmd.private:
+            tr = self.tables.user_tr(cmd.user.language_code)
+            return [Out(page) for page in format_my_standings(rows, tr)]
+        gid, tr = await self._group(cmd)
+        mine = [r for r in rows if r.group_id == gid]
+        return [Out(page, reply=True) for page in format_my_standings(mine, tr, who=who)]
+
+    async def history(self, cmd: Command) -> list[Out]:
+        """``/history [n]``: the group's last ``n`` hands (every season), paged."""
+        if cmd.private:
+            return self._in_group_only(cmd, "history")
+        gid, tr = await self._group(cmd)
+        try:
+            count = parse_history_count(" ".join(cmd.args))
+        except ReportArgError as e:
+            return [Out(e.render(tr), reply=True)]
+        if gid is None:
+            return [Out(tr.gettext("No hands scored yet in this group."))]
+        records = await self.store.recent_hands(gid, count)
+        return [Out(page) for page in format_history(records, tr)]
+
+    async def settle(self, cmd: Command) -> list[Out]:
+        """``/settle``: the fewest transfers that square the group's current season."""
+        if cmd.private:
+            return self._in_group_only(cmd, "settle")
+        gid, tr = await self._group(cmd)
+        if gid is None:
+            return [Out(tr.gettext("No hands scored yet in this group."))]
+        report = await self.store.season_report(gid)
+        return [Out(format_settlement(report.standings, tr, season=report.season))]
+
+    async def export(self, cmd: Command) -> list[Out]:
+        """``/export``: the group's whole ledger (every season) as a CSV document."""
+        if cmd.private:
+            return self._in_group_only(cmd, "export")
+        gid, tr = await self._group(cmd)
+        if gid is None:
+            return [Out(tr.gettext("No hands scored yet in this group."))]
+        entries = await self.store.ledger_entries(gid)
+        if not entries:
+            return [Out(tr.gettext("No hands scored yet in this group."))]
+        caption = tr.ngettext(
+            "The ledger of {title}: {n} entry.", "The ledger of {title}: {n} entries.", len(entries)
+        ).format(title=name(cmd.title or "?", 40), n=len(entries))
+        return [Out(caption, document=(export_filename(gid), ledger_csv(entries, tr)))]

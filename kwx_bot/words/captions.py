@@ -1,0 +1,253 @@
+"""Message texts: lobby, private hand captions, the group's table / reveal / result captions.
+
+All return HTML (names escaped by :func:`kwx_bot.words.texts.name`) within Telegram's limits (captions
+<= 1024 characters: names are truncated, lists are short).  Private captions never mention another
+seat's concealed tiles; group captions never mention any concealed tile except the revealed hand of
+a 亮倒 seat (public by the rules, docs/rules.md §A9.2) and winners' hands after the hand (in the pictures).
+Captions of hand messages show only what changes with the player's own situation (turn, claim,
+waits), so other players' routine turns do not force an edit of everybody's message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.analysis import waits as waits_of
+from engine.game import Action, ActionKind
+from engine.tiles import Tile, counts_of
+from engine.views import HandResultView, PublicView, SeatView
+
+from .i18n import Translator
+from .texts import fan_label, name, signed, tile_label, tiles_label
+from .ui import Ui
+
+__all__ = [
+    "hand_caption",
+    "liangdao_waits",
+    "lobby_text",
+    "result_caption",
+    "reveal_caption",
+    "table_caption",
+]
+
+CAPTION_LIMIT = 1024
+
+
+def _cut(text: str, limit: int = CAPTION_LIMIT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def lobby_text(
+    tr: Translator,
+    *,
+    title: str,
+    seats: Sequence[str | None],
+    rules: str,
+    base: int,
+    state: str,
+    notes: Sequence[str] = (),
+) -> str:
+    """The lobby message: rules (already in words, HTML-safe), the three seats (None = free), what to
+    do next.
+
+    ``state``: ``"open"``, ``"started"``, ``"expired"`` or ``"closed"``.  ``notes`` are
+    already-escaped extra lines (e.g. a player who must open a private chat first).
+    """
+    _ = tr.gettext
+    lines = [_("<b>Ka Wu Xing table</b> · {title}").format(title=name(title, 40))]
+    lines.append(_("Rules: {rules} · base stake {base}").format(rules=rules, base=base))
+    for i, s in enumerate(seats):
+        lines.append(f"{i + 1}. " + (name(s) if s else _("(free)")))
+    lines.append("")
+    if state == "open":
+        lines.append(
+            _(
+                "Press Join to take a seat (the bot must be able to message you: open the private chat once). "
+                "Start when three seats are taken; AI players can fill empty seats."
+            )
+        )
+    elif state == "started":
+        lines.append(_("The game is on."))
+    elif state == "expired":
+        lines.append(_("This lobby expired. Send /new to open a table."))
+    else:
+        lines.append(_("This table is closed. Send /new to open a table."))
+    lines.extend(notes)
+    return "\n".join(lines)
+
+
+def liangdao_waits(view: SeatView, discard: Tile) -> list[Tile]:
+    """The waits the seat would publish by declaring 亮倒 with ``discard`` (docs/rules.md §A9.2).
+
+    Never raises: a ``discard`` the seat does not hold (a forged button), or a hand that is not
+    ``14 - 3*melds`` tiles with its drawn tile, gives ``[]``.
+    """
+    tiles = list(view.concealed) + ([view.drawn] if view.drawn is not None else [])
+    if discard not in tiles or len(tiles) != 14 - 3 * len(view.melds):
+        return []
+    tiles.remove(discard)
+    held = counts_of(tiles)
+    for m in view.melds:
+        if m.tile is not None:
+            held[m.tile] += 4 if m.kind.value.endswith("kong") else 3
+    try:
+        return waits_of(counts_of(tiles), len(view.melds), held)
+    except ValueError:  # pragma: no cover - the shape was checked above
+        return []
+
+
+def hand_caption(
+    tr: Translator,
+    *,
+    title: str,
+    hand_no: int,
+    view: SeatView,
+    legal: Sequence[Action],
+    names: Sequence[str],
+    on_auto: bool,
+    ui: Ui,
+    ui_tile: Tile | None,
+    danger: set[Tile],
+    result_delta: int | None = None,
+) -> str:
+    """The caption of a player's private hand message."""
+    _ = tr.gettext
+    pub = view.public
+    me = pub.seats[view.seat]
+    lines = [_("Hand {n} · {title}").format(n=hand_no, title=name(title, 32))]
+    kinds = {a.kind for a in legal}
+    if result_delta is not None:
+        lines.append(_("<b>The hand is over.</b> Your points: {delta}").format(delta=signed(result_delta)))
+    elif on_auto:
+        lines.append(_("<b>Auto-play</b>: the AI plays this seat for you."))
+    elif ActionKind.PASS in kinds and pub.last_discard is not None:
+        who, tile = pub.last_discard
+        if pub.phase == "rob":
+            lines.append(
+                _("<b>{name} adds a kong with {tile}</b>: rob it?").format(
+                    name=name(names[who]), tile=tile_label(tile, tr)
+                )
+            )
+        else:
+            lines.append(
+                _("<b>{name} discards {tile}</b>: your call.").format(name=name(names[who]), tile=tile_label(tile, tr))
+            )
+    elif legal:
+        n = pub.wall_remaining
+        turn = tr.ngettext(
+            "<b>Your turn</b> · {n} tile left in the wall", "<b>Your turn</b> · {n} tiles left in the wall", n
+        )
+        lines.append(turn.format(n=n))
+    else:
+        lines.append(_("Waiting for the other players…"))
+    if me.liangdao and result_delta is None:
+        lines.append(_("You declared liangdao: drawn tiles are discarded automatically."))
+    if view.waits and result_delta is None:  # after the hand, "waiting" means nothing any more
+        lines.append(_("Waiting on: {tiles}").format(tiles=tiles_label(view.waits, tr)))
+    liangdao_tiles = [a.tile for a in legal if a.kind is ActionKind.LIANGDAO and a.tile is not None]
+    if legal and ui is Ui.LIANGDAO:
+        lines.append(
+            _("Liangdao: choose the discard. Your whole hand is then shown to everybody and you play automatically.")
+        )
+        for a in legal:
+            if a.kind is ActionKind.LIANGDAO and a.tile is not None:
+                lines.append(
+                    _("Discard {tile} → waiting on {waits}").format(
+                        tile=tile_label(a.tile, tr), waits=tiles_label(liangdao_waits(view, a.tile), tr)
+                    )
+                )
+    elif legal and ui is Ui.CONFIRM and ui_tile is not None and ui_tile in liangdao_tiles:
+        lines.append(
+            _("Declare liangdao and discard {tile}? You will wait on {waits}.").format(
+                tile=tile_label(ui_tile, tr), waits=tiles_label(liangdao_waits(view, ui_tile), tr)
+            )
+        )
+    if danger and ActionKind.DISCARD in kinds and not me.liangdao:
+        lines.append(_("⚠ = a liangdao player waits on it: discarding it makes you pay for everybody (baohu)."))
+    return _cut("\n".join(lines))
+
+
+def _status(tr: Translator, view: PublicView, names: Sequence[str]) -> str:
+    _ = tr.gettext
+    if view.result is not None:
+        return _("The hand is over.")
+    if view.phase in ("claim", "rob") and view.last_discard is not None:
+        who, tile = view.last_discard
+        return _("{name} discarded {tile}; waiting for claims.").format(
+            name=name(names[who]), tile=tile_label(tile, tr)
+        )
+    return _("{name} to play.").format(name=name(names[view.turn]))
+
+
+def table_caption(
+    tr: Translator, *, hand_no: int, view: PublicView, names: Sequence[str], started: bool = False
+) -> str:
+    """The group's live table caption (also the hand-start message's caption)."""
+    _ = tr.gettext
+    head = _("<b>Hand {n} starts</b>") if started else _("<b>Hand {n}</b>")
+    wall = view.wall_remaining
+    left = tr.ngettext("dealer {name} · {wall} tile left", "dealer {name} · {wall} tiles left", wall)
+    lines = [
+        head.format(n=hand_no) + " · " + left.format(name=name(names[view.dealer]), wall=wall),
+        _status(tr, view, names),
+    ]
+    auto = [name(names[s.seat]) for s in view.seats if s.on_auto]
+    if auto:
+        lines.append(_("Auto-play: {names}").format(names=", ".join(auto)))
+    return _cut("\n".join(lines))
+
+
+def reveal_caption(tr: Translator, *, view: PublicView, seat: int, names: Sequence[str]) -> str:
+    """The group's 亮倒 announcement (the revealed hand is public, docs/rules.md §A9.2)."""
+    _ = tr.gettext
+    s = view.seats[seat]
+    return _cut(_("<b>{name} declares liangdao!</b> Waiting on: {waits}").format(
+        name=name(names[seat]), waits=tiles_label(s.waits, tr) or "—"))  # fmt: skip
+
+
+def _win_line(tr: Translator, w: object, names: Sequence[str]) -> list[str]:
+    _ = tr.gettext
+    from engine.views import WinView
+
+    assert isinstance(w, WinView)
+    tile = tile_label(w.win_tile, tr)
+    if w.by == "self_draw":
+        how = _("{name} wins by self-draw on {tile}").format(name=name(names[w.seat]), tile=tile)
+    elif w.by == "rob_kong":
+        how = _("{name} robs {other}'s kong of {tile}").format(
+            name=name(names[w.seat]), other=name(names[w.from_seat or 0]), tile=tile
+        )
+    else:
+        how = _("{name} wins on {other}'s {tile}").format(
+            name=name(names[w.seat]), other=name(names[w.from_seat or 0]), tile=tile
+        )
+    lines = ["<b>" + how + "</b>"]
+    fans = " · ".join(fan_label(f, tr) for f in w.fans)
+    mult = ", ".join(_("{name} ×{m}").format(name=name(names[p], 12), m=m) for p, m in sorted(w.multiplier.items()))
+    lines.append(_("Patterns: {fans}").format(fans=fans) + (f" ({mult})" if mult else ""))
+    if w.baohu:
+        lines.append(_("Baohu: the discarder pays for everybody."))
+    return lines
+
+
+def result_caption(
+    tr: Translator, *, hand_no: int, result: HandResultView, names: Sequence[str], totals: Sequence[int] | None = None
+) -> str:
+    """The end-of-hand text breakdown: winners, patterns, payments per player, next dealer."""
+    _ = tr.gettext
+    if result.outcome == "win":
+        lines = [_("<b>Hand {n} is over</b>").format(n=hand_no)]
+        for w in result.winners:
+            lines.extend(_win_line(tr, w, names))
+    else:
+        lines = [_("<b>Hand {n}: exhaustive draw</b> (no winner)").format(n=hand_no)]
+    lines.append(_("Points:"))
+    for seat, total in enumerate(result.deltas):
+        parts = _("{name}: {delta} (hand {hand}, kongs {kong})").format(
+            name=name(names[seat], 16), delta=signed(total), hand=signed(result.hand_deltas[seat]),
+            kong=signed(result.kong_deltas[seat]))  # fmt: skip
+        if totals is not None:
+            parts += " · " + _("total {total}").format(total=signed(totals[seat]))
+        lines.append(parts)
+    lines.append(_("Next dealer: {name}").format(name=name(names[result.next_dealer])))
+    return _cut("\n".join(lines))

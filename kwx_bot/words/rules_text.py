@@ -1,0 +1,387 @@
+"""``/rules``: a :class:`~engine.rules.RuleSet` described in plain words.
+
+:func:`describe_rules` returns one HTML message in the reader's language: the preset, 底金 (base
+stake), 封顶 (cap), kong money, every option that differs from the standard game (docs/rules.md §C), and the
+番 values (docs/rules.md §A10).  An option this module has no sentence for is still listed (``name = value``),
+so a new engine option never disappears from ``/rules``.
+
+:func:`fan_value` is shared with ``/calc``: the multiplier one 番 name stands for under a RuleSet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import fields
+from typing import Any
+
+from engine.rules import PRESETS, Cap, FanValues, RuleSet
+
+from .i18n import N_, Translator
+from .texts import esc, fan_label
+
+__all__ = ["FAN_KEYS", "describe_rules", "fan_value", "preset_label"]
+
+FAN_KEYS: dict[str, str] = {
+    "碰碰胡": "pengpeng",
+    "明四归一": "mingsigui",
+    "暗四归一": "ansigui",
+    "七对": "qidui",
+    "龙七对": "longqidui",
+    "双龙七对": "shuanglong",
+    "三龙七对": "sanlong",
+    "大三元": "dasanyuan",
+    "小三元": "xiaosanyuan",
+    "小三元七对": "xiaosanyuan_qidui",
+    "大三元七对": "dasanyuan_qidui",
+    "清一色": "qingyise",
+    "手抓一": "shouzhuayi",
+    "卡五星": "kawuxing",
+    "杠上开花": "gangkai",
+    "杠上炮": "gangpao",
+    "抢杠胡": "qianggang",
+    "海底捞月": "haidilao",
+    "海底炮": "haidipao",
+    "亮倒": "liangdao",
+}
+"""Chinese 番 name (as the engine spells it) -> its :class:`~engine.rules.FanValues` field."""
+
+_LONG_FAMILY = ("龙七对", "双龙七对", "三龙七对")
+
+
+def fan_value(name: str, rules: RuleSet, fans: Sequence[str] = (), *, liangdao: int | None = None) -> int:
+    """The factor the 番 ``name`` contributes under ``rules`` (docs/rules.md §A10, Appendix 1 ``values``).
+
+    ``fans`` is the whole 番 list of the hand: 小三元七对/大三元七对 are totals on a plain 七对 but
+    worth ``total // qidui`` beside a 龙七对-family name (engine.fans).  ``liangdao`` overrides the
+    亮倒 factor (×4 under 对亮翻番 when both sides declared).  屁胡 and unknown names are ×1.
+    """
+    if name == "亮倒" and liangdao is not None:
+        return liangdao
+    key = FAN_KEYS.get(name)
+    if key is None:
+        return 1
+    value: int = getattr(rules.values, key)
+    if name in ("小三元七对", "大三元七对") and any(f in _LONG_FAMILY for f in fans):
+        value = max(1, value // max(1, rules.values.qidui))
+    return value
+
+
+_PRESET_LABELS = {
+    "standard": N_("Standard (随州 / 襄阳 / 枣阳)"),
+    "xiangyang": N_("Xiangyang (襄阳)"),
+    "suizhou": N_("Suizhou (随州)"),
+    "zaoyang": N_("Zaoyang (枣阳)"),
+    "shiyan": N_("Shiyan (十堰, flat cap ×8)"),
+    "nocap": N_("No cap (无封顶)"),
+}
+
+
+def _distance(a: RuleSet, b: RuleSet) -> int:
+    return sum(getattr(a, f.name) != getattr(b, f.name) for f in fields(RuleSet))
+
+
+def preset_label(rules: RuleSet, tr: Translator) -> str:
+    """``Standard (随州 / 襄阳 / 枣阳)``, or ``Custom, based on …`` for a set equal to no preset."""
+    name = rules.preset_name()
+    if name is not None:
+        return tr.gettext(_PRESET_LABELS.get(name, name))
+    closest = min(PRESETS, key=lambda n: _distance(rules, PRESETS[n]))
+    return tr.gettext(N_("Custom, based on {preset}")).format(preset=tr.gettext(_PRESET_LABELS.get(closest, closest)))
+
+
+def _cap_text(rules: RuleSet, tr: Translator) -> str:
+    _ = tr.gettext
+    return {
+        Cap.NONE: _("no cap: every share is paid in full"),
+        Cap.EIGHT: _("×8 per share, also for 双龙七对 (十堰 满和)"),
+        Cap.EIGHT_SL16: _("×8 per share; ×16 for 双龙七对 and 三龙七对"),
+        Cap.SIXTEEN: _("×16 per share"),
+        Cap.THIRTY_TWO: _("×32 per share"),
+    }[rules.cap]
+
+
+_Sentence = Callable[[Any, RuleSet, Translator], str]
+
+
+def _s(msgid: str) -> _Sentence:
+    """A sentence that takes no value (the option is simply on/off against the standard)."""
+    return lambda value, rules, tr: tr.gettext(msgid)
+
+
+def _choice(table: dict[str, str]) -> _Sentence:
+    def sentence(value: Any, rules: RuleSet, tr: Translator) -> str:
+        msgid = table.get(str(getattr(value, "value", value)))
+        return tr.gettext(msgid) if msgid else f"{value}"
+
+    return sentence
+
+
+def _bool(on: str, off: str) -> _Sentence:
+    return lambda value, rules, tr: tr.gettext(on if value else off)
+
+
+_SENTENCES: dict[str, _Sentence] = {
+    "suits": lambda value, rules, tr: tr.gettext(N_("Suits in play: {suits}.")).format(
+        suits=" + ".join(
+            {"p": tr.gettext(N_("筒 (p)")), "s": tr.gettext(N_("条 (s)")), "m": tr.gettext(N_("万 (m)"))}[s]
+            for s in value
+        )
+    ),
+    "dragons": _bool(N_("The dragons 中 發 白 are in play."), N_("No dragons (中 發 白 are not used).")),
+    "pihu_ron": _bool(
+        N_("A plain hand (屁胡) may also win on a discard."),
+        N_("A plain hand (屁胡) may win only by self-draw."),
+    ),
+    "qihu_2fan": _bool(
+        N_("Every win needs ×2, even a self-draw (两番起胡)."),
+        N_("A self-draw needs no minimum multiplier."),
+    ),
+    "situational_for_qihu": _bool(
+        N_("杠上炮, 抢杠胡 and 海底炮 count toward the ×2 needed to win on a discard."),
+        N_("杠上炮, 抢杠胡 and 海底炮 do not count toward the ×2 needed to win on a discard."),
+    ),
+    "louhu": _choice(
+        {
+            "bigger_exception": N_(
+                "漏胡: after passing a win you may win on a discard before your next draw only if it is bigger."
+            ),
+            "strict": N_("漏胡: after passing a win you may not win on any discard until your next draw."),
+            "same_tile": N_("过手胡: after passing a win only that same tile is blocked until your next draw."),
+        }
+    ),
+    "liangdao_reveal": _choice(
+        {
+            "full": N_("亮倒 reveals the whole hand."),
+            "kou": N_("亮倒 may keep concealed triplets face down (扣牌)."),
+            "minimal": N_("亮倒 reveals only the tiles that define the wait."),
+        }
+    ),
+    "liangdao_min_wall": lambda value, rules, tr: (
+        tr.gettext(N_("亮倒 is allowed only while at least {n} tiles remain in the wall.")).format(n=value)
+        if value
+        else tr.gettext(N_("亮倒 is allowed until the end of the wall."))
+    ),
+    "liangdao_kong": _choice(
+        {
+            "waits_unchanged": N_("After 亮倒 a kong is allowed if it does not change the waits."),
+            "none": N_("No kongs after 亮倒."),
+            "anpu_and_bugang_only": N_("After 亮倒 only kongs of hidden triplets and added kongs (补杠) are allowed."),
+        }
+    ),
+    "liangdao_auto_win": _bool(
+        N_("A 亮倒 player wins automatically when he can."),
+        N_("A 亮倒 player may pass a win."),
+    ),
+    "liangdao_payer_double": _bool(
+        N_("A 亮倒 player who pays pays double."),
+        N_("A 亮倒 player who pays does not pay double."),
+    ),
+    "dui_liang_fanfan": _bool(
+        N_("Winner and payer both 亮倒: ×4 (对亮翻番)."),
+        N_("Winner and payer both 亮倒: ×2 once."),
+    ),
+    "baohu": _bool(
+        N_("包胡: who feeds a 亮倒 player without having declared pays for everybody."),
+        N_("No 包胡: feeding a 亮倒 player is an ordinary 点炮."),
+    ),
+    "liangdao_protect": _bool(
+        N_("A tile a 亮倒 player waits on may not be discarded while you hold another tile (炮牌禁打)."),
+        N_("You may discard a tile a 亮倒 player waits on (and pay for it)."),
+    ),
+    "guohu_fanfan": _bool(
+        N_("A 亮倒 player may decline wins; each decline doubles his next win (过胡翻番)."),
+        N_("No 过胡翻番."),
+    ),
+    "huangzhuang_liangdao": _choice(
+        {
+            "s000": N_("荒庄: each 亮倒 player pays each player who has not declared 1."),
+            "s004_first": N_("荒庄: only the first 亮倒 player pays each other player 1."),
+            "chajiao": N_("荒庄: 查叫 — players who are not ready pay the ready players their best win."),
+            "none": N_("荒庄: no payment for 亮倒."),
+        }
+    ),
+    "dealer_on_draw": _choice(
+        {
+            "stay": N_("After 荒庄 the dealer stays."),
+            "last_drawer": N_("After 荒庄 the player who drew the last tile deals."),
+            "chajiao": N_("After 荒庄 the dealer follows 查叫."),
+        }
+    ),
+    "first_dealer": _choice(
+        {"random": N_("The first dealer is chosen at random."), "host": N_("The table's host deals first.")}
+    ),
+    "four_players": _choice(
+        {
+            "winner_sits_out": N_("With four members the winner sits out the next hand."),
+            "off": N_("Only three members play; no bench rotation."),
+        }
+    ),
+    "kwx_rule": _choice(
+        {
+            "generous": N_("卡五星 counts whenever the winning 5 can sit between a 4 and a 6."),
+            "strict_single_wait": N_("卡五星 counts only when the 5 is the hand's only wait."),
+        }
+    ),
+    "szy_with_pph": _bool(N_("手抓一 also counts 碰碰胡."), N_("手抓一 replaces 碰碰胡.")),
+    "sigui_scope": _choice(
+        {
+            "ban_qys_quan": N_("四归一 needs the winning tile, except in 清一色 hands (半频道)."),
+            "quan": N_("四归一 also counts for a held fourth copy (全频道)."),
+        }
+    ),
+    "ansigui_requires_pung": _bool(
+        N_("暗四归一 counts only when the three held copies form a pung."),
+        N_("暗四归一 counts whenever you hold three copies of the winning tile."),
+    ),
+    "sigui_multi": _bool(N_("Several 四归一 each count (双归)."), N_("At most one 明 and one 暗四归一 count.")),
+    "sanyuan_qidui": _bool(
+        N_("Dragons in 七对 count: 小三元七对 and 大三元七对."),
+        N_("Dragons in 七对 give nothing extra."),
+    ),
+    "liangdao_revealed_sigui_ming": _bool(
+        N_("A 亮倒 winner's 暗四归一 counts as 明四归一."),
+        N_("A 亮倒 winner keeps his 暗四归一."),
+    ),
+    "haidi_pihu": _bool(
+        N_("海底捞月 also doubles a plain hand."),
+        N_("海底捞月 does not double a plain hand."),
+    ),
+    "qianggang": _bool(N_("Robbing an added kong (抢杠胡) is allowed."), N_("Robbing a kong (抢杠) is not allowed.")),
+    "gang_chain": _choice(
+        {
+            "double": N_("杠上杠: each further kong in a chain pays double the last."),
+            "flat2": N_("杠上杠: each further kong in a chain pays ×2."),
+            "linear": N_("杠上杠: the n-th kong in a chain pays ×n."),
+        }
+    ),
+    "gang_chain_self": _choice(
+        {
+            "replacement_only": N_("Your own kong chain continues only with the replacement tile."),
+            "any_kong_same_turn": N_("Your own kong chain continues with any kong in the same turn."),
+        }
+    ),
+    "gangshang_chain_hu": _choice(
+        {
+            "x2_only": N_("杠上开花 / 杠上炮 stay ×2 after a kong chain."),
+            "compound": N_("杠上开花 / 杠上炮 double again for each kong in the chain."),
+        }
+    ),
+    "bugang_immediate": _bool(
+        N_("An added kong (补杠) must be made on the turn you draw the tile."),
+        N_("An added kong (补杠) may be made on a later turn."),
+    ),
+    "kong_after_peng": _bool(
+        N_("A kong may be declared right after a pong."),
+        N_("No kong right after a pong."),
+    ),
+    "guoshou_peng": _bool(
+        N_("过手碰: a pong you declined stays blocked until your next draw."),
+        N_("A declined pong may be claimed next time."),
+    ),
+}
+
+_NOT_OPTIONS = {"ruleset", "players", "base", "cap", "values", "gang_values", "piao", "maima", "shukan", "chuzi"}
+
+_FAN_ORDER = (
+    "卡五星",
+    "碰碰胡",
+    "明四归一",
+    "暗四归一",
+    "七对",
+    "龙七对",
+    "双龙七对",
+    "三龙七对",
+    "大三元",
+    "小三元",
+    "清一色",
+    "手抓一",
+    "杠上开花",
+    "杠上炮",
+    "抢杠胡",
+    "海底捞月",
+    "海底炮",
+    "亮倒",
+    "小三元七对",
+    "大三元七对",
+)
+
+
+def _fan_list(rules: RuleSet, tr: Translator) -> str:
+    standard = FanValues()
+    parts = []
+    for name in _FAN_ORDER:
+        key = FAN_KEYS[name]
+        value = getattr(rules.values, key)
+        if name == "海底炮" and value <= 1:
+            continue
+        if name in ("小三元七对", "大三元七对") and not rules.sanyuan_qidui:
+            continue
+        text = f"{fan_label(name, tr)} ×{value}"
+        parts.append(f"<b>{text}</b>" if value != getattr(standard, key) else text)
+    return " · ".join(parts)
+
+
+def option_lines(rules: RuleSet, tr: Translator) -> list[str]:
+    """One plain sentence per option that differs from the standard game (docs/rules.md §C), in field order."""
+    standard = PRESETS["standard"]
+    lines = []
+    for f in fields(RuleSet):
+        if f.name in _NOT_OPTIONS:
+            continue
+        value = getattr(rules, f.name)
+        if value == getattr(standard, f.name):
+            continue
+        sentence = _SENTENCES.get(f.name)
+        lines.append(sentence(value, rules, tr) if sentence else esc(f"{f.name} = {getattr(value, 'value', value)}"))
+    return lines
+
+
+def describe_rules(
+    rules: RuleSet,
+    tr: Translator,
+    *,
+    discard_seconds: float | None = None,
+    claim_seconds: float | None = None,
+) -> str:
+    """The ``/rules`` message (HTML, well under 4096 characters).
+
+    ``discard_seconds`` / ``claim_seconds``: the table's timers, shown when given (0 = no deadline).
+    """
+    _ = tr.gettext
+    g = rules.gang_values
+    lines = [
+        _("<b>Rules: {preset}</b>").format(preset=preset_label(rules, tr)),
+        _("卡五星: 3 players, 84 tiles (筒 条 and 中 發 白); 碰 and 杠 but no 吃; 胡 before 杠 before 碰."),
+        _("Base stake (底金): {base} point(s). Payment = 底金 × multiplier, multiplier capped (封顶): {cap}.").format(
+            base=rules.base, cap=_cap_text(rules, tr)
+        ),
+        _(
+            "Kong money: 暗杠 {an} from each other player, 补杠 {bu} from each, 直杠 {zhi} from the discarder "
+            "(paid at once, not doubled by 亮倒, kept on 荒庄)."
+        ).format(an=g.an * rules.base, bu=g.bu * rules.base, zhi=g.zhi * rules.base),
+        _("番 (multiply together): {fans}").format(fans=_fan_list(rules, tr)),
+    ]
+    options = option_lines(rules, tr)
+    if options:
+        lines.append(_("<b>Different from the standard game:</b>"))
+        lines.extend("• " + line for line in options)
+    else:
+        lines.append(
+            _(
+                "Standard play: 屁胡 wins only by self-draw; 亮倒 doubles; feeding a 亮倒 player is 包胡; "
+                "荒庄 keeps kong money."
+            )
+        )
+    if discard_seconds is not None or claim_seconds is not None:
+        lines.append(
+            _("Timers: {discard} to discard, {claim} to claim.").format(
+                discard=_seconds(discard_seconds, tr), claim=_seconds(claim_seconds, tr)
+            )
+        )
+    return "\n".join(lines)
+
+
+def _seconds(value: float | None, tr: Translator) -> str:
+    if not value:
+        return tr.gettext("no limit")
+    return tr.gettext("{n} s").format(n=round(value))

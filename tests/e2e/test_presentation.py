@@ -1,0 +1,197 @@
+"""Presentation heals itself: a lost group announcement, live table message or hand-message edit
+is sent again once Telegram lets it through, so no table is stuck on a failed send; a presenter
+failure for one seat never skips the others; forged 亮倒 picks change nothing."""
+
+from __future__ import annotations
+
+import logging
+
+from kwx_bot.edge.codec import b36
+from kwx_bot.edge.sender import Outcome, Sent
+
+from .scenarios import deal_scenario, load, perform
+
+
+def _results(kwx, group):
+    return [m for m in kwx.fake.bot_messages(group) if "Points:" in m.content]
+
+
+def _fast_retries(service) -> None:
+    service.present.retry_seconds = 0.2  # the production default is 1 s, doubling up to 60 s
+
+
+async def test_a_flooded_result_is_sent_when_the_flood_ends(kwx):
+    """Reproduction: 429 on the group's sendPhoto three times right before the win."""
+    scenario = load("d57_double_ron")
+    users = kwx.players("Ann", "Ben", "Cat")
+    group = kwx.group(users)
+    async with kwx.running() as service:
+        _fast_retries(service)
+        await kwx.start_bot(*users)
+        await deal_scenario(kwx, users, group, scenario)
+        for action in scenario["actions"][:-1]:
+            await perform(kwx, users, action)
+        kwx.fake.faults.flood(methods="sendPhoto", chats=group, retry_after=1, times=3)
+        await perform(kwx, users, scenario["actions"][-1])
+        result = await kwx.fake.wait_for(lambda: _results(kwx, group), 15)
+        await kwx.settle()
+        assert len(_results(kwx, group)) == 1  # sent once, not once per attempt
+        assert result[0].photo is not None and result[0].button_texts == ["Next hand", "End the table"]
+        assert kwx.fake.count_calls("sendPhoto", chat=group, ok=False) >= 3
+        table = await service.store.get_table(1)
+        assert table.status == "between" and table.announced_seq == table.seq
+        await kwx.press(users[1], result[0], "Next hand")  # and the table goes on
+        assert (await service.store.get_table(1)).hand_no == 2
+
+
+async def test_the_presenter_retries_when_the_sender_gives_up(kwx):
+    """The sender's own flood retries exhausted at once: the presenter's retry delivers, in order."""
+    scenario = load("d57_double_ron")
+    users = kwx.players("Ann", "Ben", "Cat")
+    group = kwx.group(users)
+    async with kwx.running() as service:
+        _fast_retries(service)
+        kwx.sender.flood_retries = 0
+        await kwx.start_bot(*users)
+        await deal_scenario(kwx, users, group, scenario)
+        for action in scenario["actions"][:-1]:
+            await perform(kwx, users, action)
+        kwx.fake.faults.flood(methods="sendPhoto", chats=group, retry_after=1, times=2)
+        await perform(kwx, users, scenario["actions"][-1])
+        assert not _results(kwx, group) and service.present.retry_pending(1)
+        result = await kwx.fake.wait_for(lambda: _results(kwx, group), 15)
+        await kwx.fake.wait_for(lambda: not service.present.retry_pending(1), 15)
+        await kwx.settle()
+        assert len(_results(kwx, group)) == 1
+        assert result[0].button_texts == ["Next hand", "End the table"]
+        table_msg = kwx.fake.message(group, (await service.store.get_table(1)).table_msg_id)
+        assert "The hand is over." in table_msg.content  # the final live-table edit arrived too
+
+
+async def test_a_lost_hand_start_announcement_is_sent_later_and_the_table_lives(kwx):
+    scenario = load("d57_double_ron")
+    users = kwx.players("Ann", "Ben", "Cat")
+    group = kwx.group(users)
+    async with kwx.running() as service:
+        _fast_retries(service)
+        kwx.sender.flood_retries = 0
+        await kwx.start_bot(*users)
+        kwx.fake.faults.flood(methods="sendPhoto", chats=group, retry_after=1, times=1)
+        await deal_scenario(kwx, users, group, scenario)
+        assert (await service.store.get_table(1)).table_msg_id is None
+        await kwx.fake.wait_for(lambda: any("starts" in m.content for m in kwx.fake.bot_messages(group)), 10)
+        for action in scenario["actions"]:
+            await perform(kwx, users, action)
+        await kwx.fake.wait_for(lambda: _results(kwx, group), 10)
+        await kwx.settle()
+        table = await service.store.get_table(1)
+        live_msg = kwx.fake.message(group, table.table_msg_id)
+        assert live_msg.edit_count > 0 and "The hand is over." in live_msg.content
+        starts = [c for c in kwx.fake.calls_to("sendPhoto", chat=group, ok=True) if "starts" in c.param("caption")]
+        assert len(starts) == 1
+
+
+async def test_a_flooded_private_chat_gets_its_buttons_back(kwx):
+    """The hand-message edit that gives the next player their buttons fails; nobody presses
+    anything, yet the buttons arrive once the flood is over."""
+    scenario = load("d57_double_ron")
+    users = kwx.players("Ann", "Ben", "Cat")
+    group = kwx.group(users)
+    async with kwx.running() as service:
+        _fast_retries(service)
+        kwx.sender.flood_retries = 0
+        await kwx.start_bot(*users)
+        await deal_scenario(kwx, users, group, scenario)
+        ben = users[scenario["actions"][1]["seat"]]
+        kwx.fake.faults.flood(chats=kwx.fake.private_chat(ben), retry_after=1, times=2)
+        await perform(kwx, users, scenario["actions"][0])
+        assert not kwx.game_buttons(ben)  # the edit was refused
+        await kwx.fake.wait_for(lambda: kwx.game_buttons(ben), 15)
+        await perform(kwx, users, scenario["actions"][1])
+
+
+async def test_a_hand_message_whose_edits_keep_failing_is_replaced(kwx):
+    scenario = load("d57_double_ron")
+    users = kwx.players("Ann", "Ben", "Cat")
+    group = kwx.group(users)
+    async with kwx.running() as service:
+        _fast_retries(service)
+        await kwx.start_bot(*users)
+        await deal_scenario(kwx, users, group, scenario)
+        ben = users[1]
+        old = kwx.hand_message(ben)
+        sender = service.sender
+
+        def failing(method):
+            async def edit(chat_id, *args, **kwargs):
+                if chat_id == ben.id:
+                    return Sent(Outcome.FAILED)
+                return await method(chat_id, *args, **kwargs)
+
+            return edit
+
+        for attr in ("edit_media", "edit_caption"):
+            setattr(sender, attr, failing(getattr(sender, attr)))
+        await perform(kwx, users, scenario["actions"][0])
+        await kwx.fake.wait_for(lambda: kwx.hand_message(ben).message_id != old.message_id, 15)
+        assert kwx.game_buttons(ben) and not kwx.fake.message(ben, old.message_id).buttons
+        await perform(kwx, users, scenario["actions"][1])
+
+
+async def test_a_presenter_error_for_one_seat_does_not_skip_the_others(kwx, caplog, monkeypatch):
+    scenario = load("d57_double_ron")
+    users = kwx.players("Ann", "Ben", "Cat")
+    group = kwx.group(users)
+    async with kwx.running() as service:
+        _fast_retries(service)
+        await kwx.start_bot(*users)
+        await deal_scenario(kwx, users, group, scenario)
+        present = service.present
+        real = present.hand_desired
+        broken = {"on": True}
+
+        def hand_desired(live, seat):
+            if seat.seat == 0 and broken["on"]:
+                raise RuntimeError("boom")
+            return real(live, seat)
+
+        monkeypatch.setattr(present, "hand_desired", hand_desired)
+        with caplog.at_level(logging.ERROR, logger="kwx"):
+            await perform(kwx, users, scenario["actions"][0])  # Ann discards; Ben's turn
+        assert "boom" in caplog.text
+        assert kwx.game_buttons(users[1])  # seats 1 and 2 were presented all the same
+        assert "Ann discards" not in kwx.hand_message(users[0]).content
+        broken["on"] = False
+        await kwx.fake.wait_for(lambda: not present.retry_pending(1), 10)
+        await kwx.settle()
+        assert "Waiting for the other players" in kwx.hand_message(users[0]).content  # healed
+
+
+async def test_forged_liangdao_picks_are_refused_and_change_nothing(kwx, caplog):
+    users = kwx.players("Ann", "Ben", "Cat")
+    group = kwx.group(users)
+    async with kwx.running() as service:
+        await kwx.start_bot(*users)
+        await deal_scenario(kwx, users, group, load("g1_concealed_kong"))
+        ann = users[0]
+        before = kwx.hand_message(ann)
+        seq = b36((await service.store.get_table(1)).seq)
+        with caplog.at_level(logging.ERROR):
+            for data in (f"1:{seq}:P7z", f"1:{seq}:P1p"):  # 中 is not in hand; 1p keeps nothing ready
+                query = kwx.fake.forge_press(ann, kwx.hand_message(ann), data)
+                await kwx.fake.wait_for_answer(query)
+                await kwx.settle()
+                assert query.answer.show_alert and query.answer.text
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+        after = kwx.hand_message(ann)
+        assert after.message_id == before.message_id and after.button_texts == before.button_texts
+        # the real 亮倒 flow still works for her
+        await kwx.act(ann, "L")
+        pick = kwx.hand_message(ann).callback_datas[0]
+        await kwx.press(ann, kwx.hand_message(ann), data=pick)
+        confirm = kwx.hand_message(ann)
+        assert confirm.button_texts[0].startswith("Confirm liangdao")
+        assert "You will wait on" in confirm.content
+        query = await kwx.press(ann, confirm, confirm.button_texts[0])
+        assert not query.answer.show_alert
+        assert any("declares liangdao" in m.content for m in kwx.fake.bot_messages(group))

@@ -1,0 +1,191 @@
+"""The Sender's failure policy, against a scripted stand-in for telegram.Bot."""
+
+from __future__ import annotations
+
+import datetime as dtm
+
+import pytest
+from telegram import Chat, Message, PhotoSize
+from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
+
+from kwx_bot.edge.sender import Outcome, Sender, retry_seconds
+from kwx_bot.edge.throttle import ThrottleLog
+from kwx_bot.service.outbox import Outbox
+
+
+class ScriptedBot:
+    """Each call pops the next scripted outcome: an exception to raise, or None for success."""
+
+    def __init__(self, *script):
+        self.script = list(script)
+        self.calls = []
+
+    def _next(self, method, chat_id, **kw):
+        self.calls.append((method, chat_id, kw))
+        outcome = self.script.pop(0) if self.script else None
+        if isinstance(outcome, Exception):
+            raise outcome
+        chat = Chat(chat_id, "private" if chat_id > 0 else "supergroup")
+        photo = (PhotoSize("small", "u1", 90, 90), PhotoSize("big", "u2", 900, 900)) if "photo" in kw else ()
+        return Message(len(self.calls), dtm.datetime.now(dtm.UTC), chat, photo=photo)
+
+    async def send_message(self, chat_id, text, **kw):
+        return self._next("sendMessage", chat_id, text=text, **kw)
+
+    async def send_photo(self, chat_id, photo, **kw):
+        return self._next("sendPhoto", chat_id, photo=photo, **kw)
+
+    async def edit_message_caption(self, chat_id, message_id, **kw):
+        return self._next("editMessageCaption", chat_id, **kw)
+
+    async def edit_message_media(self, media, chat_id, message_id, **kw):
+        return self._next("editMessageMedia", chat_id, photo=media, **kw)
+
+    async def delete_message(self, chat_id, message_id):
+        self._next("deleteMessage", chat_id)
+        return True
+
+
+class Hooks:
+    def __init__(self):
+        self.forbidden = []
+        self.migrated = []
+
+    async def on_forbidden(self, chat_id):
+        self.forbidden.append(chat_id)
+
+    async def on_migrated(self, old, new):
+        self.migrated.append((old, new))
+
+
+def make(*script):
+    bot = ScriptedBot(*script)
+    return Sender(bot), bot, Hooks()
+
+
+def make_told(*script):
+    """A sender seen through the service's outbox: the hooks are told what the results say."""
+    bot = ScriptedBot(*script)
+    hooks = Hooks()
+    return Outbox(Sender(bot), hooks.on_forbidden, hooks.on_migrated), bot, hooks
+
+
+async def test_send_ok_returns_message_and_file_id():
+    sender, bot, _ = make()
+    sent = await sender.send_photo(5, b"png", "cap")
+    assert sent.ok and sent.message_id == 1 and sent.file_id == "big" and sent.chat_id == 5
+    assert bot.calls[0][2]["parse_mode"] == "HTML"
+
+
+async def test_not_modified_counts_as_ok():
+    sender, _, _ = make(BadRequest("Message is not modified: specified new message content ..."))
+    sent = await sender.edit_caption(5, 9, "same")
+    assert sent.outcome is Outcome.NOT_MODIFIED and sent.ok
+
+
+@pytest.mark.parametrize("text", ["Message to edit not found", "Message can't be edited"])
+async def test_gone_message(text):
+    sender, _, _ = make(BadRequest(text))
+    assert (await sender.edit_caption(5, 9, "x")).outcome is Outcome.GONE
+
+
+async def test_forbidden_marks_unreachable_and_does_not_raise():
+    sender, _, hooks = make_told(Forbidden("Forbidden: bot was blocked by the user"))
+    sent = await sender.send_text(42, "hi")
+    assert sent.outcome is Outcome.FORBIDDEN and not sent.ok
+    assert hooks.forbidden == [42]
+    assert sent.chat_id == 42  # the refusal is a value: the sender itself calls nobody
+
+
+async def test_private_chat_not_found_is_forbidden():
+    sender, _, hooks = make_told(BadRequest("Chat not found"))
+    assert (await sender.send_text(42, "hi")).outcome is Outcome.FORBIDDEN
+    assert hooks.forbidden == [42]
+
+
+async def test_chat_migrated_is_followed_once():
+    sender, bot, hooks = make_told(ChatMigrated(-100777))
+    sent = await sender.send_text(-5, "hello group")
+    assert sent.ok and sent.chat_id == -100777
+    assert hooks.migrated == [(-5, -100777)]
+    assert sent.migrated_from == -5
+    assert [c[1] for c in bot.calls] == [-5, -100777]
+
+
+async def test_retry_after_is_waited_and_retried():
+    now = [1000.0]
+    slept = []
+
+    async def fake_sleep(s):  # the waits pass on a fake clock
+        slept.append(s)
+        now[0] += s
+
+    sender, bot, _ = make(RetryAfter(3), RetryAfter(2))
+    sender.sleep = fake_sleep
+    sender.throttle = ThrottleLog(clock=lambda: now[0])
+    sent = await sender.send_text(-5, "x")
+    assert sent.ok and len(bot.calls) == 3
+    assert sender.throttled_seconds == 5.0 and len(slept) == 2
+    # the chat was held back for both waits; another chat was not
+    assert sender.throttle.blocked([-5], since=1000.0) == pytest.approx(5.1)
+    assert sender.throttle.blocked([7], since=1000.0) == 0
+
+
+async def test_retry_after_gives_up_after_flood_retries():
+    async def fake_sleep(s):
+        pass
+
+    sender, bot, _ = make(*[RetryAfter(1)] * 10)
+    sender.sleep = fake_sleep
+    assert (await sender.send_text(-5, "x")).outcome is Outcome.FAILED
+    assert len(bot.calls) == sender.flood_retries + 1
+
+
+async def test_other_errors_are_logged_not_raised(caplog):
+    sender, _, _ = make(NetworkError("connection reset"))
+    assert (await sender.delete(5, 1)).outcome is Outcome.FAILED
+    assert "connection reset" in caplog.text
+
+
+async def test_answer_ignores_old_queries():
+    class Query:
+        id = "q1"
+
+        def __init__(self, error):
+            self.error = error
+            self.answered = []
+
+        async def answer(self, **kw):
+            self.answered.append(kw)
+            if self.error:
+                raise self.error
+
+    old = Query(BadRequest("Query is too old and response timeout expired or query id is invalid"))
+    assert await Sender(ScriptedBot()).answer(old, "x") is False
+    fine = Query(None)
+    assert await Sender(ScriptedBot()).answer(fine, "y" * 300, alert=True) is True
+    assert fine.answered == [{"text": "y" * 200, "show_alert": True, "url": None}]
+
+
+def test_retry_seconds_reads_timedelta_without_warning(recwarn):
+    errors = [RetryAfter(dtm.timedelta(seconds=4)), RetryAfter(7)]  # PTB itself warns while constructing
+    recwarn.clear()
+    assert [retry_seconds(e) for e in errors] == [4.0, 7.0]
+    assert not [w for w in recwarn if "retry_after" in str(w.message)]
+
+
+async def test_a_flood_wait_logs_one_warning_and_stop_ends_it_at_once(caplog):
+    import asyncio
+    import logging
+
+    caplog.set_level(logging.INFO, logger="kwx")
+    sender, bot, _ = make(RetryAfter(30))
+    sending = asyncio.ensure_future(sender.send_text(-5, "x"))  # real time: a 30 s wait begins
+    await asyncio.sleep(0.05)
+    assert not sending.done()
+    sender.stop()  # SIGTERM: the wait ends now and no new call is made
+    sent = await asyncio.wait_for(sending, 1)
+    assert sent.outcome is Outcome.FAILED and len(bot.calls) == 1
+    waits = [r for r in caplog.records if "flood control" in r.getMessage()]
+    assert [r.levelname for r in waits] == ["WARNING"] and not any(r.exc_info for r in caplog.records)
+    assert (await sender.send_text(7, "later")).outcome is Outcome.FAILED and len(bot.calls) == 1

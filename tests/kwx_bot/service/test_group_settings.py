@@ -1,0 +1,135 @@
+"""Group settings: values with defaults, changes validated by the rules engine, rules people type
+refused when the state machine cannot play them (engine.game.check_rules)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from engine.cli_simulate import main as simulate_main
+from engine.game import check_rules
+from engine.rules import Cap, RuleError, RuleSet
+from kwx_bot.service.game import rules_from_json
+from kwx_bot.service.group_settings import ITEMS, ConfigError, GroupConfig, parse_change
+from kwx_bot.words.i18n import translator
+
+EN, ZH = translator("en"), translator("zh_CN")
+
+
+def config(stored=None):
+    return GroupConfig.of(stored or {}, discard=30.0, claim=15.0, language="zh_CN")
+
+
+def test_defaults_fill_in_and_malformed_values_fall_back():
+    c = config()
+    assert (c.rules, c.discard_seconds, c.claim_seconds, c.language) == ("standard", 30.0, 15.0, "zh_CN")
+    c = config({"discard_seconds": "soon", "claim_seconds": True, "language": "fr", "rules": {"cap": "7"}})
+    assert (c.discard_seconds, c.claim_seconds, c.language) == (30.0, 15.0, "zh_CN")
+    assert c.ruleset() == RuleSet()  # stored rules the engine refuses are never played
+
+
+def test_changing_an_option_keeps_only_what_differs_from_the_preset():
+    c = config()
+    assert c.change("cap", "16") == {"rules": {"preset": "standard", "cap": "16"}}
+    c = config({"rules": {"preset": "standard", "cap": "16"}})
+    assert c.change("base", 2) == {"rules": {"preset": "standard", "cap": "16", "base": 2}}
+    assert c.change("cap", "8_sl16") == {"rules": "standard"}  # back to the preset's value
+    assert c.change("kwx_value", 4)["rules"]["kwx_value"] == 4
+    assert c.change("preset", "shiyan") == {"rules": "shiyan"}  # a preset resets the options
+    assert c.change("reset", None) == {"rules": "standard"}
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "msg"),
+    [
+        ("kwx_value", 3, "refused"),
+        ("cap", "7", "refused"),
+        ("preset", "mars", "refused"),
+        ("pihu_ron", "maybe", "refused"),
+        ("players", 4, "refused"),
+        ("colour", "red", "no setting"),
+        ("discard_seconds", 601, "seconds"),
+        ("claim_seconds", True, "seconds"),
+        ("language", "fr", "zh"),
+    ],
+)
+def test_bad_changes_are_refused_politely(key, value, msg):
+    with pytest.raises(ConfigError) as info:
+        config().change(key, value)
+    text = info.value.render(EN)
+    assert msg in text
+    assert "<code>" not in text or info.value.detail  # the engine's reason is shown when it has one
+    assert info.value.render(ZH) != text
+
+
+def test_timers_and_language():
+    c = config()
+    assert c.change("discard_seconds", 45) == {"discard_seconds": 45}
+    assert c.change("claim_seconds", 0) == {"claim_seconds": 0}
+    assert c.change("language", "EN") == {"language": "en"} and c.change("language", "中文") == {"language": "zh_CN"}
+
+
+def test_parse_change():
+    assert parse_change(["cap", "16"]) == ("cap", 16)
+    assert parse_change(["pihu_ron", "on"]) == ("pihu_ron", True)
+    assert parse_change(["discard", "45"]) == ("discard_seconds", 45)
+    assert parse_change(["louhu", "strict"]) == ("louhu", "strict")
+    assert parse_change(["reset"]) == ("reset", None)
+    with pytest.raises(ConfigError):
+        parse_change(["cap"])
+    assert config().change(*parse_change(["cap", "16"])) == {"rules": {"preset": "standard", "cap": "16"}}
+
+
+def test_every_menu_choice_is_accepted_by_the_rules_engine_and_shown_as_current():
+    for item in ITEMS:
+        for choice in item.choices:
+            rows = config().change(item.key, choice.value)
+            c = config(rows)
+            assert c.value(item) == choice.value, (item.key, choice.value)
+            if item.is_rule:
+                RuleSet.from_json(rows["rules"])
+    assert config({"rules": {"preset": "standard", "cap": "16"}}).ruleset().cap is Cap.SIXTEEN
+
+
+UNPLAYABLE = {"preset": "standard", "liangdao_reveal": "kou"}
+
+
+def test_check_rules_accepts_presets_and_refuses_partial_reveals() -> None:
+    for name in ("standard", "shiyan", "nocap"):
+        check_rules(RuleSet.preset(name))
+    with pytest.raises(RuleError, match="liangdao_reveal"):
+        check_rules(RuleSet.from_json(UNPLAYABLE))
+
+
+def test_settings_refuse_an_unplayable_option_and_change_nothing() -> None:
+    config = GroupConfig.of({}, discard=30.0, claim=15.0, language="zh_CN")
+    with pytest.raises(ConfigError):
+        config.change("liangdao_reveal", "kou")
+    assert config.change("cap", "none") == {"rules": {"preset": "standard", "cap": "none"}}
+
+
+def test_stored_rules_must_be_playable() -> None:
+    with pytest.raises(RuleError):
+        rules_from_json(UNPLAYABLE)
+    assert rules_from_json("standard") == RuleSet.preset("standard")
+
+
+def test_simulate_refuses_unplayable_rules_with_exit_2() -> None:
+    out = io.StringIO()
+    status = simulate_main(
+        ["--hands", "3", "--rules", '{"preset": "standard", "liangdao_reveal": "kou"}'], io.StringIO(), out
+    )
+    assert status == 2
+    assert "liangdao_reveal" in out.getvalue() and "Traceback" not in out.getvalue()
+
+
+def test_the_bot_refuses_rules_for_another_table_size() -> None:
+    """The engine plays 2 to 4 seats; the bot's tables have three (docs/rules.md §A2.1)."""
+    for rules in ("two_seats", "four_seats", {"preset": "standard", "players": 4}):
+        with pytest.raises(RuleError, match="this table has 3 seats"):
+            rules_from_json(rules)
+    config = GroupConfig.of({}, discard=30.0, claim=15.0, language="zh_CN")
+    for key, value in (("preset", "two_seats"), ("players", 2), ("preset", "four_seats")):
+        with pytest.raises(ConfigError):
+            config.change(key, value)

@@ -1,0 +1,63 @@
+"""Pictures off the event loop: a worker process or a thread, JPEG or PNG, same picture."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from engine.game import public_view, replay, start, view_for
+from engine.rules import RuleSet
+from kwx_bot.service.pictures import RenderPictures, hand_key, table_key
+
+
+@pytest.fixture(scope="module")
+def state():
+    return replay(start(RuleSet(), 0, seed="pictures"))
+
+
+@pytest.mark.parametrize(("fmt", "processes", "magic"), [("jpeg", 1, b"\xff\xd8"), ("png", 0, b"\x89PNG")])
+async def test_render_in_a_process_or_a_thread(state, fmt, processes, magic):
+    pictures = RenderPictures(fmt, processes=processes)
+    try:
+        hand = await pictures.hand(view_for(state, 0))
+        table = await pictures.table(public_view(state), ["A", "B", "C"])
+    finally:
+        pictures.close()
+    assert hand[:4].startswith(magic) and table[:4].startswith(magic)
+    w, h = Image.open(io.BytesIO(table)).size
+    assert w > 400 and h > 400 and w + h <= 10000
+
+
+def test_photo_keys_follow_what_the_picture_shows(state):
+    a = view_for(state, 0)
+    assert hand_key(a) == hand_key(view_for(state, 0))
+    assert hand_key(a) != hand_key(view_for(state, 1))
+    assert table_key(public_view(state), ["A", "B", "C"]) != table_key(public_view(state), ["A", "B", "D"])
+
+
+async def test_hand_pictures_in_the_players_language(state):
+    """An English player's hand picture differs from a Chinese player's for the same view, in a thread
+    and through the worker process (the job carries the language)."""
+    import render
+
+    view = view_for(state, 0)
+    expected = render.encode(render.render_hand(view, "en"), "png")
+    for processes in (0, 1):
+        pictures = RenderPictures("png", processes=processes)
+        try:
+            zh = await pictures.hand(view)
+            en = await pictures.hand(view, lang="en")
+            table_en = await pictures.table(public_view(state), ["A", "B", "C"], lang="en")
+        finally:
+            pictures.close()
+        assert zh != en and en == expected
+        assert zh == render.encode(render.render_hand(view), "png")
+        assert table_en == render.encode(render.render_table(public_view(state), ["A", "B", "C"], "en"), "png")
+
+
+def test_photo_keys_include_the_language(state):
+    view = view_for(state, 0)
+    assert hand_key(view) == hand_key(view, "zh_CN") != hand_key(view, "en")
+    assert table_key(public_view(state), ["A"], "en") != table_key(public_view(state), ["A"], "zh_CN")

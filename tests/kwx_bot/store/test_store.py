@@ -1,0 +1,427 @@
+"""The SQLite store: migrations, pragmas, transactions, uniqueness rules, append-only logs; a database
+that is not ours, or cannot be created, is one clear line (no traceback, no hang)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sqlite3
+import sys
+import threading
+import time
+
+import aiosqlite
+import pytest
+
+from kwx_bot.store import SCHEMA_VERSION, Conflict, LedgerRow, StaleSeq, Store, StoreError
+from kwx_bot.store import migrations as mig
+
+
+@pytest.fixture
+async def store(tmp_path):
+    s = await Store.open(tmp_path / "kwx.sqlite3")
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+async def _group_with_table(store: Store, chat_id: int = -100) -> tuple[int, int]:
+    async with store.transaction() as tx:
+        gid = await tx.ensure_group(chat_id, "friends")
+        tid = await tx.create_table(gid, "standard", {}, None)
+    return gid, tid
+
+
+async def test_open_applies_all_migrations_and_pragmas(tmp_path):
+    path = tmp_path / "sub" / "dir" / "kwx.sqlite3"
+    store = await Store.open(path)
+    try:
+        assert path.exists()
+        assert await store.schema_version() == SCHEMA_VERSION
+        assert await store._scalar("PRAGMA journal_mode") == "wal"
+        assert await store._scalar("PRAGMA foreign_keys") == 1
+        assert await store._scalar("PRAGMA synchronous") == 1  # NORMAL
+        assert await store.integrity_check() == ["ok"]
+        assert await store.migrate() == []  # idempotent
+    finally:
+        await store.close()
+
+
+async def test_join_tokens_are_random_and_an_old_database_gets_them_for_its_open_tables(tmp_path):
+    path = tmp_path / "v1.sqlite3"
+    with sqlite3.connect(path) as db:  # a version-1 database with a closed and an open table
+        for statement in mig.MIGRATIONS[0]:
+            db.execute(statement)
+        db.execute("PRAGMA user_version = 1")
+        db.execute("INSERT INTO chats (group_id, chat_id, title, created_at) VALUES (1, -5, 'g', 0)")
+        for status in ("closed", "lobby"):
+            db.execute(
+                "INSERT INTO tables (group_id, status, rules, created_at, updated_at) "
+                "VALUES (1, ?, '\"standard\"', 0, 0)",
+                (status,),
+            )
+    store = await Store.open(path)
+    try:
+        closed, lobby = await store.get_table(1), await store.get_table(2)
+        assert closed.join_token is None
+        assert len(lobby.join_token) == 24 and int(lobby.join_token, 16) >= 0
+        async with store.transaction() as tx:
+            await tx.set_status(2, "closed", "test")
+        _, third = await _group_with_table(store, -6)
+        _, fourth = await _group_with_table(store, -7)
+        tokens = {lobby.join_token} | {(await store.get_table(t)).join_token for t in (third, fourth)}
+        assert len(tokens) == 3  # one secret per table, never derived from the id
+    finally:
+        await store.close()
+
+
+async def test_newer_schema_is_refused(tmp_path):
+    path = tmp_path / "kwx.sqlite3"
+    async with aiosqlite.connect(path) as db:
+        await db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+        await db.commit()
+    with pytest.raises(StoreError, match="newer"):
+        await Store.open(path)
+
+
+async def test_failing_migration_rolls_back_ddl_and_version(tmp_path, monkeypatch):
+    broken = (*mig.MIGRATIONS, ("CREATE TABLE extra (x INTEGER)", "THIS IS NOT SQL"))
+    monkeypatch.setattr("kwx_bot.store.MIGRATIONS", broken)
+    monkeypatch.setattr("kwx_bot.store.SCHEMA_VERSION", len(broken))
+    path = tmp_path / "kwx.sqlite3"
+    with pytest.raises(sqlite3.OperationalError):
+        await Store.open(path)
+    monkeypatch.undo()
+    store = await Store.open(path)
+    try:
+        assert await store.schema_version() == SCHEMA_VERSION
+        assert await store._scalar("SELECT count(*) FROM sqlite_master WHERE name = 'extra'") == 0
+    finally:
+        await store.close()
+
+
+async def test_transaction_rolls_back_everything_on_error(store):
+    with pytest.raises(RuntimeError):
+        async with store.transaction() as tx:
+            await tx.upsert_user(1, "Ann")
+            raise RuntimeError("boom")
+    assert await store.get_user(1) is None
+
+
+async def test_concurrent_transactions_do_not_interleave(store):
+    # Task A writes then fails after yielding; task B commits meanwhile: A's write must not survive.
+    started = asyncio.Event()
+
+    async def a():
+        with pytest.raises(RuntimeError):
+            async with store.transaction() as tx:
+                await tx.upsert_user(1, "A")
+                started.set()
+                await asyncio.sleep(0.01)
+                raise RuntimeError("abort A")
+
+    async def b():
+        await started.wait()
+        async with store.transaction() as tx:
+            await tx.upsert_user(2, "B")
+
+    await asyncio.gather(a(), b())
+    assert await store.get_user(1) is None
+    assert (await store.get_user(2)).first_name == "B"
+
+
+async def test_users_upsert_keeps_can_pm_and_language(store):
+    async with store.transaction() as tx:
+        await tx.upsert_user(7, "Ann", "Lee", "ann", "zh-hans")
+        await tx.set_can_pm(7, True)
+        await tx.upsert_user(7, "Annie", None, None, None)
+    user = await store.get_user(7)
+    assert user.first_name == "Annie" and user.can_pm and user.language_code == "zh-hans"
+    assert user.display_name == "Annie"
+
+
+async def test_group_migration_keeps_group_id_and_alias(store):
+    async with store.transaction() as tx:
+        gid = await tx.ensure_group(-5, "old")
+        await tx.set_setting(gid, "language", "en")
+    async with store.transaction() as tx:
+        assert await tx.migrate_chat(-5, -1005) == gid
+        assert await tx.migrate_chat(-5, -1005) == gid  # idempotent
+    assert await store.group_id_for_chat(-1005) == gid
+    assert await store.group_id_for_chat(-5) == gid
+    assert await store.chat_id_for_group(gid) == -1005
+    assert await store.group_settings(gid) == {"language": "en"}
+    async with store.transaction() as tx:
+        assert await tx.ensure_group(-5) == gid  # an old id still maps to the same group
+
+
+async def test_one_open_table_per_group(store):
+    gid, tid = await _group_with_table(store)
+    with pytest.raises(Conflict) as err:
+        async with store.transaction() as tx:
+            await tx.create_table(gid, "standard", {}, None)
+    assert err.value.what == "open_table"
+    async with store.transaction() as tx:
+        await tx.set_status(tid, "closed", "test")
+        assert await tx.create_table(gid, "standard", {}, None) != tid
+    assert (await store.open_table_of_group(gid)).status == "lobby"
+
+
+async def test_a_user_sits_at_one_open_table(store):
+    _, t1 = await _group_with_table(store, -1)
+    _, t2 = await _group_with_table(store, -2)
+    async with store.transaction() as tx:
+        await tx.upsert_user(9, "Bo")
+        await tx.sit(t1, 0, user_id=9)
+    with pytest.raises(Conflict) as err:
+        async with store.transaction() as tx:
+            await tx.sit(t2, 0, user_id=9)
+    assert err.value.what == "seated"
+    with pytest.raises(Conflict) as err:
+        async with store.transaction() as tx:
+            await tx.sit(t1, 0, ai_level="easy")
+    assert err.value.what == "seat_taken"
+    assert (await store.open_seat_of_user(9)).table_id == t1
+    async with store.transaction() as tx:
+        await tx.set_status(t1, "closed")
+        await tx.sit(t2, 1, user_id=9)
+    assert (await store.open_seat_of_user(9)).table_id == t2
+
+
+async def test_events_are_keyed_by_seq_and_append_only(store):
+    _, tid = await _group_with_table(store)
+    async with store.transaction() as tx:
+        hid = await tx.start_hand(tid, 1, 0, {"seed": "x"})
+        seq = await tx.append_events(tid, hid, 0, [("deal", {"a": 1}, None), ("draw", {"b": 2}, 5)])
+    assert seq == 2
+    with pytest.raises(StaleSeq):
+        async with store.transaction() as tx:
+            await tx.append_events(tid, hid, 1, [("discard", {}, 5)])  # a double tap with an old seq
+    events = await store.hand_events(hid)
+    assert [(e.seq, e.kind, e.data, e.actor) for e in events] == [(1, "deal", {"a": 1}, None), (2, "draw", {"b": 2}, 5)]
+    for sql in ("UPDATE events SET kind = 'x'", "DELETE FROM events"):
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            async with store.transaction() as tx:
+                await tx._exec(sql)
+    table = await store.get_table(tid)
+    assert table.seq == 2 and table.status == "playing" and table.hand_no == 1
+
+
+async def test_ledger_zero_sum_and_append_only(store):
+    gid, tid = await _group_with_table(store)
+    async with store.transaction() as tx:
+        hid = await tx.start_hand(tid, 1, 0, {"seed": "x"})
+    bad = [LedgerRow(hid, 0, None, 2, 0, 2), LedgerRow(hid, 1, None, -1, 0, -1), LedgerRow(hid, 2, None, 0, 0, 0)]
+    with pytest.raises(StoreError, match="zero"):
+        async with store.transaction() as tx:
+            await tx.record_ledger(gid, 1, tid, bad)
+    good = [
+        LedgerRow(hid, 0, None, 4, 2, 6, won=True, multiplier=4, fans="卡五星"),
+        LedgerRow(hid, 1, None, -4, -1, -5, dealt_in=True),
+        LedgerRow(hid, 2, None, 0, -1, -1),
+    ]
+    async with store.transaction() as tx:
+        await tx.record_ledger(gid, 1, tid, good)
+    assert await store.ledger_of_hand(hid) == good
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        async with store.transaction() as tx:
+            await tx._exec("DELETE FROM ledger")
+
+
+async def test_deadline_and_messages_roundtrip(store):
+    _, tid = await _group_with_table(store)
+    async with store.transaction() as tx:
+        await tx.set_messages(tid, lobby_msg_id=11)
+        await tx.set_messages(tid, table_msg_id=12)
+        await tx.set_deadline(tid, 1234.5, 3, "turn")
+        await tx.set_next_deal(tid, {"seed": "abc"})
+    t = await store.get_table(tid)
+    assert (t.lobby_msg_id, t.table_msg_id, t.deadline_at, t.deadline_seq, t.deadline_kind) == (
+        11,
+        12,
+        1234.5,
+        3,
+        "turn",
+    )
+    assert t.next_deal == {"seed": "abc"}
+    async with store.transaction() as tx:
+        await tx.set_status(tid, "closed")
+    t = await store.get_table(tid)
+    assert t.deadline_at is None and not t.is_open
+    assert await store.open_tables() == []
+
+
+async def test_backup_is_a_consistent_copy(store, tmp_path):
+    gid, _ = await _group_with_table(store)
+    target = tmp_path / "backup" / "copy.sqlite3"
+    await store.backup(target)
+    copy = await Store.open(target, migrate=False)
+    try:
+        assert await copy.schema_version() == SCHEMA_VERSION
+        assert (await copy.counts())["tables"] == 1
+        assert await copy.chat_id_for_group(gid) == -100
+    finally:
+        await copy.close()
+
+
+async def test_corrections_are_compensating_rows(store):
+    gid, tid = await _group_with_table(store)
+    async with store.transaction() as tx:
+        hid = await tx.start_hand(tid, 1, 0, {"seed": "x"})
+        await tx.record_ledger(gid, 1, tid, [
+            LedgerRow(hid, 0, None, 4, 2, 6, won=True), LedgerRow(hid, 1, None, -4, -1, -5),
+            LedgerRow(hid, 2, None, 0, -1, -1),
+        ])  # fmt: skip
+    with pytest.raises(StoreError, match="zero"):
+        async with store.transaction() as tx:
+            await tx.record_correction(hid, {0: -1, 1: 2})
+    async with store.transaction() as tx:
+        await tx.record_correction(hid, {0: -2, 2: 2})
+    async with store.transaction() as tx:
+        ids = await tx.reverse_hand(hid)
+    assert len(ids) == 3  # each seat's remaining net (6-2, -5, -1+2) is cancelled
+    rows = await store._rows(
+        "SELECT seat, kind, delta, corrects FROM ledger WHERE hand_id = ? ORDER BY entry_id", (hid,)
+    )
+    assert [tuple(r) for r in rows[:3]] == [(0, "hand", 6, None), (1, "hand", -5, None), (2, "hand", -1, None)]
+    assert [(r[0], r[1], r[2]) for r in rows[3:]] == [
+        (0, "correction", -2),
+        (2, "correction", 2),
+        (0, "correction", -4),
+        (1, "correction", 5),
+        (2, "correction", -1),
+    ]
+    assert all(r[3] is not None for r in rows[3:])  # each points at the corrected hand row
+    net = await store._rows("SELECT SUM(delta) FROM ledger WHERE hand_id = ? GROUP BY seat", (hid,))
+    assert [r[0] for r in net] == [0, 0, 0]
+    async with store.transaction() as tx:
+        assert await tx.reverse_hand(hid) == []  # nothing left to cancel
+    with pytest.raises(StoreError, match="no ledger rows"):
+        async with store.transaction() as tx:
+            await tx.record_correction(hid + 1, {0: 1, 1: -1})
+    assert [r.delta for r in await store.ledger_of_hand(hid)] == [6, -5, -1]  # the hand rows are unchanged
+
+
+async def test_reports_read_through_a_separate_read_only_connection(store):
+    _gid, tid = await _group_with_table(store)
+    async with store.reader() as db:
+        assert db is not store._db
+        async with db.execute("SELECT count(*) FROM tables") as cur:
+            assert (await cur.fetchone())[0] == 1
+        with pytest.raises(sqlite3.OperationalError):
+            await db.execute("DELETE FROM settings")
+    async with store.transaction() as tx:
+        await tx.set_rules(tid, {"preset": "standard", "cap": "16"})
+    assert (await store.get_table(tid)).rules == {"preset": "standard", "cap": "16"}
+
+
+async def test_in_memory_reports_use_the_main_connection():
+    store = await Store.open(":memory:")
+    try:
+        async with store.reader() as db:
+            assert db is store._db
+    finally:
+        await store.close()
+
+
+def _worker_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if "_connection_worker_thread" in t.name and t.is_alive()]
+
+
+def _no_workers_left(before: int) -> bool:
+    deadline = time.monotonic() + 5
+    while len(_worker_threads()) > before and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return len(_worker_threads()) <= before
+
+
+@pytest.mark.parametrize("content", [b"hello, this is not SQLite\n" * 20, bytes(range(256)) * 16])
+async def test_a_file_that_is_not_sqlite_is_one_clear_error_and_closed(tmp_path, content):
+    path = tmp_path / "kwx.sqlite3"
+    path.write_bytes(content)
+    before = len(_worker_threads())
+    for migrate in (True, False):
+        with pytest.raises(StoreError) as err:
+            await Store.open(path, migrate=migrate)
+        message = str(err.value)
+        assert message.startswith(f"database at {path} is not a kwx SQLite database (") and "\n" not in message
+        assert _no_workers_left(before)  # the connection's thread would keep the process alive
+    assert path.read_bytes() == content  # never overwritten
+
+
+async def test_a_database_directory_that_cannot_be_created_is_one_line(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(StoreError) as err:
+        await Store.open(blocker / "sub" / "kwx.sqlite3")
+    assert str(err.value).startswith(f"cannot create the database directory {blocker / 'sub'}")
+    assert "\n" not in str(err.value)
+
+
+async def test_a_directory_as_the_database_is_one_line(tmp_path):
+    before = len(_worker_threads())
+    with pytest.raises(StoreError) as err:
+        await Store.open(tmp_path)
+    assert str(err.value).startswith(f"cannot open the database at {tmp_path}") and "\n" not in str(err.value)
+    assert _no_workers_left(before)
+
+
+def _env(extra: dict[str, str]) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "KWX_"))}
+    env.update(extra, NO_PROXY="127.0.0.1,localhost")
+    return env
+
+
+async def _cli(args: list[str], env: dict[str, str]) -> tuple[int, str, str]:
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "kwx_bot", *args, env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        out, err = await asyncio.wait_for(proc.communicate(), 60)
+    except TimeoutError:
+        proc.kill()
+        await proc.wait()
+        raise AssertionError(f"kwx-bot {' '.join(args)} hangs") from None
+    assert proc.returncode is not None
+    return proc.returncode, out.decode(), err.decode()
+
+
+def _one_line(err: str) -> str:
+    assert "Traceback" not in err and err.count("\n") == 1, err
+    return err
+
+
+async def test_check_db_on_a_corrupt_file_prints_one_line(tmp_path):
+    db = tmp_path / "kwx.sqlite3"
+    db.write_bytes(b"garbage" * 100)
+    code, out, err = await _cli(["check-db"], _env({"KWX_DB_PATH": str(db)}))
+    assert code == 1 and out == ""
+    assert _one_line(err) == f"kwx-bot: database at {db} is not a kwx SQLite database (file is not a database)\n"
+
+
+REAL_LOOKING = "123456789:AA" + "fake" * 9  # built at run time: no token-shaped literal in the repo
+
+
+@pytest.mark.fakebot(token=REAL_LOOKING)
+async def test_run_on_a_corrupt_file_exits_with_one_line(fakebot, fakebot_server, tmp_path):
+    db = tmp_path / "kwx.sqlite3"
+    db.write_bytes(b"garbage" * 100)
+    env = _env({"TELEGRAM_BOT_TOKEN": fakebot.token, "TELEGRAM_API_BASE_URL": fakebot_server.url,
+                "KWX_DB_PATH": str(db)})  # fmt: skip
+    code, _out, err = await _cli(["run"], env)
+    assert code == 1
+    assert err.endswith(f"kwx-bot: database at {db} is not a kwx SQLite database (file is not a database)\n")
+    assert "Traceback" not in err and fakebot.token not in err
+
+
+@pytest.mark.fakebot(token=REAL_LOOKING)
+async def test_run_with_an_uncreatable_database_directory_exits_with_one_line(fakebot, fakebot_server, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    env = _env({"TELEGRAM_BOT_TOKEN": fakebot.token, "TELEGRAM_API_BASE_URL": fakebot_server.url,
+                "KWX_DB_PATH": str(blocker / "db" / "kwx.sqlite3")})  # fmt: skip
+    code, _out, err = await _cli(["run"], env)
+    assert code == 1 and "Traceback" not in err
+    assert err.endswith(f"kwx-bot: cannot create the database directory {blocker / 'db'}: Not a directory\n")

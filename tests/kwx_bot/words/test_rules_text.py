@@ -1,0 +1,125 @@
+"""/rules in plain words (every option that differs from the standard game has its own sentence,
+in both languages) and 番 values."""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import fields
+
+import pytest
+
+from engine.rules import PRESETS, FanValues, RuleSet
+from kwx_bot.words import rules_text
+from kwx_bot.words.i18n import translator
+from kwx_bot.words.rules_text import _NOT_OPTIONS, FAN_KEYS, describe_rules, fan_value, option_lines, preset_label
+
+EN = translator("en")
+
+
+ZH = translator("zh_CN")
+
+
+STANDARD = RuleSet()
+
+
+def _variants() -> list[tuple[str, object]]:
+    """(option, a non-standard value) for every RuleSet option /rules describes."""
+    out: list[tuple[str, object]] = []
+    for f in fields(RuleSet):
+        if f.name in _NOT_OPTIONS:
+            continue
+        value = getattr(STANDARD, f.name)
+        if isinstance(value, bool):
+            out.append((f.name, not value))
+        elif isinstance(value, enum.Enum):
+            out.extend((f.name, m.value) for m in type(value) if m is not value)
+        elif f.name == "liangdao_min_wall":
+            out.append((f.name, 12))
+        elif f.name == "suits":
+            out.append((f.name, ["p", "m"]))
+        else:  # pragma: no cover - a new kind of option: make this test name it
+            out.append((f.name, "?"))
+    return out
+
+
+VARIANTS = _variants()
+
+
+def test_standard_rules_in_english() -> None:
+    text = describe_rules(STANDARD, EN)
+    lines = text.splitlines()
+    assert lines[0] == "<b>Rules: Standard (随州 / 襄阳 / 枣阳)</b>"
+    assert "Base stake (底金): 1 point(s)" in text and "×8 per share; ×16 for 双龙七对 and 三龙七对" in text
+    assert "暗杠 2 from each other player, 补杠 1 from each, 直杠 2 from the discarder" in text
+    assert "Ka Wu Xing (closed 5) ×2" in text and "Dragon seven pairs ×8" in text and "<b>" not in lines[4]
+    assert "Different from the standard game" not in text and "Standard play" in text
+    assert "Last discard win" not in text  # 海底炮 is not a 番 by default
+    assert len(text) < 4096
+
+
+def test_standard_rules_in_chinese() -> None:
+    text = describe_rules(STANDARD, ZH)
+    assert "规则" in text and "底金" in text and "封顶" in text and "卡五星 ×2" in text
+    assert not re.search(r"\b(the|and|with|per)\b", text)
+
+
+def test_presets_and_custom() -> None:
+    assert preset_label(PRESETS["shiyan"], EN) == "Shiyan (十堰, flat cap ×8)"
+    assert "×8 per share, also for 双龙七对" in describe_rules(PRESETS["shiyan"], EN)
+    assert "no cap" in describe_rules(PRESETS["nocap"], EN)
+    custom = RuleSet.from_json({"preset": "shiyan", "pihu_ron": True, "kwx_value": 4, "base": 2})
+    text = describe_rules(custom, EN)
+    assert text.splitlines()[0] == "<b>Rules: Custom, based on Shiyan (十堰, flat cap ×8)</b>"
+    assert "<b>Ka Wu Xing (closed 5) ×4</b>" in text and "All pongs ×2 ·" in text
+    assert "• A plain hand (屁胡) may also win on a discard." in text
+    assert "Base stake (底金): 2 point(s)" in text and "暗杠 4 from each" in text
+    assert "Standard play" not in text
+
+
+@pytest.mark.parametrize(("option", "value"), VARIANTS, ids=[f"{o}={v}" for o, v in VARIANTS])
+def test_every_option_has_its_own_sentence(option: str, value: object) -> None:
+    rules = STANDARD.with_options({option: value})
+    en = option_lines(rules, EN)
+    zh = option_lines(rules, ZH)
+    assert len(en) == len(zh) >= 1
+    for e, z in zip(en, zh, strict=True):
+        assert "=" not in e  # not the generic fallback
+        assert e != z
+    text = describe_rules(rules, ZH)
+    assert all(z in text for z in zh)
+
+
+def test_gang_values_and_timers() -> None:
+    rules = RuleSet.from_json({"gang_values": {"zhi": 3}})
+    assert "直杠 3 from the discarder" in describe_rules(rules, EN)
+    text = describe_rules(STANDARD, EN, discard_seconds=30, claim_seconds=0)
+    assert text.splitlines()[-1] == "Timers: 30 s to discard, no limit to claim."
+    assert "30" in describe_rules(STANDARD, ZH, discard_seconds=30, claim_seconds=15).splitlines()[-1]
+
+
+def test_option_without_a_sentence_still_shows(monkeypatch) -> None:
+    monkeypatch.delitem(rules_text._SENTENCES, "louhu")
+    assert option_lines(STANDARD.with_options({"louhu": "strict"}), ZH) == ["louhu = strict"]
+    assert option_lines(STANDARD.with_options({"players": 3}), EN) == []
+
+
+def test_many_options_stay_under_the_limit() -> None:
+    options = {}
+    for option, value in VARIANTS:
+        options.setdefault(option, value)
+    rules = STANDARD.with_options(options)
+    for tr in (EN, ZH):
+        text = describe_rules(rules, tr, discard_seconds=30, claim_seconds=15)
+        assert len(text) < 4096
+        assert text.count("• ") == len(options)
+
+
+def test_fan_values() -> None:
+    assert set(FAN_KEYS.values()) <= {f.name for f in fields(FanValues)}
+    assert fan_value("卡五星", STANDARD) == 2
+    assert fan_value("卡五星", RuleSet.from_json({"kwx_value": 4})) == 4
+    assert fan_value("屁胡", STANDARD) == 1 and fan_value("过胡翻番", STANDARD) == 1
+    assert fan_value("亮倒", STANDARD) == 2 and fan_value("亮倒", STANDARD, liangdao=4) == 4
+    assert fan_value("小三元七对", STANDARD, ("小三元七对",)) == 8
+    assert fan_value("大三元七对", STANDARD, ("龙七对", "大三元七对")) == 4

@@ -1,0 +1,92 @@
+"""Text helpers: names escaped, truncated and freed of bidi controls, rule labels, and the tile and
+番 labels that the pictures share with the buttons and /calc."""
+
+from __future__ import annotations
+
+import html
+
+import pytest
+
+from engine.game import ActionKind, legal_actions, replay, start, view_for
+from engine.rules import RuleSet
+from engine.tiles import Tile
+from kwx_bot.edge.sender import markup_of
+from kwx_bot.service.keyboards import hand_keyboard
+from kwx_bot.settings import LANGUAGES
+from kwx_bot.words.captions import lobby_text
+from kwx_bot.words.i18n import translator
+from kwx_bot.words.texts import BIDI_CONTROLS, clean, name
+from kwx_bot.words.texts import fan_label as bot_fan_label
+from kwx_bot.words.texts import tile_label as bot_tile_label
+from render import LANGUAGES as RENDER_LANGUAGES
+from render.labels import FAN_NAMES, fan_label, tile_label
+
+HOSTILE = ["<b>&", "*_[`", "</i><script>", "A" * 80, "😀🀄 ‮RTL"]
+
+
+@pytest.mark.parametrize("raw", HOSTILE)
+def test_names_are_escaped_and_truncated(raw):
+    out = name(raw)
+    assert "<" not in out and "&<" not in out
+    assert len(name("x" * 80)) == 24
+
+
+def test_rules_in_words():
+    from kwx_bot.words.texts import rules_label
+
+    assert rules_label("standard", translator("zh_CN")) == "标准"
+    assert rules_label({"preset": "shiyan", "base": 2}, translator("en")) == "Shiyan (changed)"
+    assert rules_label("<odd>", translator("en")) == "&lt;odd&gt;"
+
+
+BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f"
+
+
+def test_every_listed_bidi_control_is_dropped():
+    assert set(BIDI) <= BIDI_CONTROLS
+    for ch in BIDI:
+        assert name(f"A{ch}nn") == "Ann" and clean(f"{ch}Ann{ch}") == "Ann"
+    assert name(BIDI) == "?"
+
+
+def test_a_right_to_left_override_cannot_flip_the_following_text():
+    tr = translator("en")
+    evil = "\u202eمرحبا\u2066 x"
+    text = lobby_text(tr, title=evil, seats=[evil, "Bob", None], rules="Standard", base=1, state="open")
+    assert not set(text) & BIDI_CONTROLS
+    assert "مرحبا x" in text  # the letters themselves are kept
+
+
+def test_render_draws_every_language_of_the_bot():
+    assert RENDER_LANGUAGES == LANGUAGES
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_tile_labels_match_the_buttons_for_all_tiles(lang):
+    tr = translator(lang)
+    assert [tile_label(t, lang) for t in Tile] == [bot_tile_label(t, tr) for t in Tile]
+    if lang == "en":
+        assert tile_label(Tile.S5, lang) == "5 Bam"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_hand_picture_labels_are_the_discard_button_texts(lang):
+    state = replay(start(RuleSet(), 0, seed="labels"))
+    view = view_for(state, 0)
+    legal = legal_actions(state, 0)
+    kb = markup_of(hand_keyboard(translator(lang), 1, 1, legal, drawn=None, danger=set()))
+    assert kb is not None
+    buttons = {b.text for row in kb.inline_keyboard for b in row}
+    discards = {a.tile for a in legal if a.kind is ActionKind.DISCARD and a.tile is not None}
+    assert discards and {tile_label(t, lang) for t in discards} <= buttons
+    assert view.drawn is None or tile_label(view.drawn, lang) in buttons
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_fan_names_match_calc(lang):
+    """Every 番 the pictures can show is named as the bot's /calc breakdown names it."""
+    tr = translator(lang)
+    for fan in FAN_NAMES:
+        assert fan_label(fan, lang) == html.unescape(bot_fan_label(fan, tr)), fan
+    if lang == "en":
+        assert fan_label("清一色", lang) == "Pure one suit"
