@@ -123,11 +123,16 @@ class TableService:
         return tables
 
     async def shutdown(self) -> None:
-        """Stop background work (pending edits, timers)."""
+        """Stop background work (pending edits, timers) and remember what the messages show."""
         for task in list(self._bg):
             task.cancel()
         await asyncio.gather(*self._bg, return_exceptions=True)
         await self.present.aclose()
+        try:
+            await self.deadlines.keep_throttled_time()
+            await self.present.remember_shown()
+        except Exception:  # never stop a shutdown: the next start then edits the messages once
+            log.exception("could not store the deadlines' throttled time or what the messages show")
         if isinstance(self.timers, AsyncioTimers):
             await self.timers.aclose()
 
@@ -291,11 +296,12 @@ class TableService:
         return await self.tables.group_lang(await self._group_id(chat_id, title))
 
     async def _reachable_again(self, user_id: int) -> None:
+        """The user opened the private chat again.  What their hand message shows is still known
+        (refused edits never changed it), so nothing is re-sent or re-edited needlessly."""
         for live in self.tables.cached():
             seat = live.seat_of(user_id)
             if seat is not None and not seat.can_pm:
                 seat.can_pm = True
-                seat.shown = None
 
     # -- buttons ---------------------------------------------------------------------------------
 

@@ -90,9 +90,18 @@ class Deadlines:
             await self.play.present.notice(live, text.format(name=name(seat.name)))
         return True
 
-    async def _extend_for_throttling(self, live: LiveTable) -> bool:
+    async def keep_throttled_time(self) -> None:
+        """A clean stop: store every pending turn or claim deadline moved back by the time its
+        table was held back by Telegram so far — that time lives in memory only, and the next start
+        re-arms the stored deadlines."""
+        for live in self.play.tables.cached():
+            if live.row.deadline_at is not None and live.row.deadline_kind in ("turn", "claim"):
+                await self._extend_for_throttling(live, arm=False)
+
+    async def _extend_for_throttling(self, live: LiveTable, *, arm: bool = True) -> bool:
         """Move the due deadline back by the time the table's sends were held back by Telegram's
-        rate limits since it started (caller holds ``live.lock``); True if it was moved."""
+        rate limits since it started (caller holds ``live.lock``); True if it was moved.
+        ``arm``: re-arm the timer too (not while stopping)."""
         row = live.row
         assert row.deadline_at is not None
         chats = [row.chat_id] + [s.user_id for s in live.humans() if s.user_id is not None]
@@ -105,7 +114,8 @@ class Deadlines:
             await tx.set_deadline(live.table_id, at, row.deadline_seq, row.deadline_kind)
         live.row = replace(row, deadline_at=at)
         live.deadline_credit = blocked
-        self.play.timers.arm(live.table_id, at)
+        if arm:
+            self.play.timers.arm(live.table_id, at)
         log.info("table %s: deadline extended by %.1f s (the bot was rate-limited)", live.table_id, extra)
         return True
 

@@ -9,6 +9,7 @@ here; losing them costs at most one redundant edit.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +28,12 @@ class Shown:
     photo_key: str | None
     caption: str
     markup: Keyboard
+
+
+def shown_digest(shown: Shown) -> str:
+    """A short stable digest of what a message shows (stored at a clean stop, so a restart does not
+    edit a message that already shows the same)."""
+    return hashlib.sha256(repr(shown).encode()).hexdigest()[:32]
 
 
 @dataclass(slots=True)
@@ -51,6 +58,11 @@ class LiveSeat:
     file_key: str | None = None
     reminder_msg_id: int | None = None
     reminder_seq: int = -1
+    last_press: str | None = None
+    """The last press that changed the hand (``<seq>:<op><tile>``; stored with it)."""
+    shown_digest: str | None = None
+    """What the hand message showed at the last clean stop (:func:`shown_digest`), until the first
+    sync after the start compares it (then None)."""
 
     @property
     def is_ai(self) -> bool:
@@ -77,6 +89,8 @@ class LiveTable:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     present_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     table_shown: Shown | None = None
+    table_digest: str | None = None
+    """What the live table message showed at the last clean stop (:func:`shown_digest`)."""
     table_file: tuple[str, str] | None = None
     table_last_edit: float = 0.0
     table_task: asyncio.Task[Any] | None = None

@@ -12,7 +12,8 @@ bare ``/start`` completing a remembered join — goes through :meth:`Lobby.join`
 carries the table's random secret (``TableRow.join_token``), is checked in constant time and works
 only while the lobby is open; an outsider's, a guessed, a forged or an expired link all get one
 refusal that names no group, so a stranger learns nothing (not even whether the table exists).  A
-non-seated user's other lobby buttons (the creator's AI and next-hand buttons) need membership too.
+non-seated user's other lobby buttons (the creator's AI and next-hand buttons) need membership too
+(docs/security.md §1).
 """
 
 from __future__ import annotations

@@ -99,6 +99,7 @@ class Play:
             live.hand, live.state, live.events = None, None, []
             for s in live.seats:
                 s.hand_msg_id, s.shown, s.ui, s.file_id, s.file_key = None, None, Ui.NORMAL, None, None
+                s.shown_digest, s.last_press = None, None
             live.table_shown, live.table_file = None, None
             async with self.store.transaction() as tx:
                 await tx.start_hand(live.table_id, hand_no, dealer, record.to_json() | {"dealer": dealer})
@@ -157,8 +158,12 @@ class Play:
         state: State,
         pairs: list[tuple[Event, int | None]],
         extra: Callable[[Tx], Awaitable[None]] | None = None,
+        *,
+        reread: bool | None = None,
     ) -> None:
-        """Append the events (one transaction, with deadline / result / ledger), then swap the state."""
+        """Append the events (one transaction, with deadline / result / ledger, and ``extra``), then
+        swap the state.  ``reread``: the table row and seats are read back afterwards (default: when
+        there is an ``extra`` step — pass False when it changed nothing kept in memory)."""
         hand = live.hand
         assert hand is not None
         finishing = state.result is not None and (live.state is None or live.state.result is None)
@@ -175,7 +180,8 @@ class Play:
                 await self._finish(tx, live, state, pairs)
             if extra is not None:
                 await extra(tx)
-        if finishing or extra is not None:
+        reread = extra is not None if reread is None else reread
+        if finishing or reread:
             fresh = await self.store.get_table(live.table_id)  # status, next dealer, seats changed too
             assert fresh is not None
             row = fresh
@@ -190,7 +196,7 @@ class Play:
         # one synchronous swap: presenters never see the new state with the old seq (or vice versa)
         live.row, live.state, live.hand = row, state, hand_row
         live.events = live.events + [e for e, _ in pairs]
-        if finishing or extra is not None:
+        if finishing or reread:
             await self.tables.refresh(live)
         if deadline is None:
             self.timers.cancel(live.table_id)
@@ -253,8 +259,13 @@ class Play:
             if message_id is not None and message_id != seat.hand_msg_id:
                 await answer(Reply(_("This is an old hand message: use the newest one (or send /hand)."), alert=True))
                 return False
+            kind = _OP_KIND.get(button.op)
+            press = f"{button.seq}:{button.op.value}{button.tile or ''}"
             if button.seq != live.row.seq:
-                await answer(Reply(_("This button is outdated: the table has moved on.")))
+                if kind is not None and press == seat.last_press:  # a double tap, or re-delivered after a restart
+                    await answer(Reply(_toast(Action(seat.seat, kind, button.tile), tr)))
+                else:
+                    await answer(Reply(_("This button is outdated: the table has moved on.")))
                 return False
             if seat.automatic:
                 await answer(Reply(_("You are on auto-play: press “I'm back” first.")))
@@ -270,7 +281,6 @@ class Play:
                 seat.ui_seq = live.row.seq
                 await answer(Reply())
                 return True
-            kind = _OP_KIND.get(button.op)
             if kind is None:
                 await answer(Reply(_("This button does nothing here.")))
                 return False
@@ -284,11 +294,13 @@ class Play:
             reset = seat.timeouts > 0
 
             async def extra(tx: Tx) -> None:
+                await tx.set_last_press(live.table_id, seat.seat, press)
                 if reset:
                     await tx.set_seat_auto(live.table_id, seat.seat, on_auto=False, timeouts=0)
 
             new_state, pairs = self.drive(live, new_state, [(e, user_id) for e in events])
-            await self.commit(live, new_state, pairs, extra)
+            await self.commit(live, new_state, pairs, extra, reread=reset)
+            seat.last_press = press  # kept in memory too: no need to read the seats back for it
             await answer(Reply(_toast(action, tr)))
             return True
 

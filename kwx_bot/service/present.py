@@ -51,7 +51,7 @@ from . import game
 from .buttons import Keyboard, StartKind, encode_start
 from .game import Discarded, HandEnded, HandStarted, Tile
 from .keyboards import hand_keyboard, lobby_keyboard, next_hand_keyboard, take_back_keyboard
-from .live import LiveSeat, LiveTable, Shown, Ui
+from .live import LiveSeat, LiveTable, Shown, Ui, shown_digest
 from .pictures import Pictures, hand_key, table_key
 from .ports import Messenger, Outcome
 from .tables import Tables
@@ -118,6 +118,16 @@ class Presenter:
         is no join or hand request, so it acts like a bare ``/start`` (which completes a join the
         user asked for with the Join button, and nothing else)."""
         return f"https://t.me/{self.bot_username()}?start={CHAT_PAYLOAD}"
+
+    async def remember_shown(self) -> None:
+        """A clean stop: store what every hand and live table message shows, so the next start
+        does not edit messages that already show the same (:func:`~.live.shown_digest`)."""
+        for live in self.tables.cached():
+            seats = {s.seat: shown_digest(s.shown) for s in live.seats if s.shown is not None}
+            table = shown_digest(live.table_shown) if live.table_shown is not None else None
+            if seats or table:
+                async with self.store.transaction() as tx:
+                    await tx.set_shown_digests(live.table_id, seats, table)
 
     async def aclose(self) -> None:
         """Cancel pending coalesced table edits, reminders and retries (shutdown)."""
@@ -304,6 +314,9 @@ class Presenter:
         shown = seat.shown
         await self._reminders(live, seat)
         msg_id, hand = seat.hand_msg_id, live.hand  # read together with ``desired``; see _moved_on
+        if msg_id is not None and shown is None and seat.shown_digest == shown_digest(desired):
+            shown = seat.shown = desired  # it already shows this (the bot stopped cleanly since)
+        seat.shown_digest = None
         if msg_id is not None and shown == desired:
             return True
         user = seat.user_id
@@ -452,6 +465,9 @@ class Presenter:
         key = table_key(view, names, live.group_lang)
         caption = table_caption(tr, hand_no=hand.hand_no, view=view, names=names)
         desired = Shown(key, caption, ())
+        if live.table_shown is None and live.table_digest == shown_digest(desired):
+            live.table_shown = desired  # it already shows this (the bot stopped cleanly since)
+        live.table_digest = None
         if live.table_shown == desired:
             return True
         if live.table_shown is None or live.table_shown.photo_key != key:

@@ -71,6 +71,10 @@ class Tables:
                 log.exception("table %s: cannot be resumed", row.table_id)
                 continue
             if live is not None:
+                live.table_digest = row.table_digest
+                if row.table_digest is not None or any(s.shown_digest for s in live.seats):
+                    async with self.store.transaction() as tx:  # read once: a crash later must not reuse them
+                        await tx.set_shown_digests(live.table_id, {s.seat: None for s in live.seats}, None)
                 out.append(live)
         return out
 
@@ -165,6 +169,9 @@ class Tables:
             seat.ai_level = None if srow.user_id is not None else (srow.ai_level or "normal")
             seat.name, seat.lang, seat.can_pm = name, lang, can_pm
             seat.on_auto, seat.timeouts, seat.hand_msg_id = srow.on_auto, srow.timeouts, srow.hand_msg_id
+            seat.last_press = srow.last_press
+            if seat.shown is None and srow.shown_digest is not None:
+                seat.shown_digest = srow.shown_digest
             seats.append(seat)
         live.seats = seats
 

@@ -73,7 +73,7 @@ __all__ = [
 _TABLE_COLUMNS = (
     "t.table_id, t.group_id, c.chat_id, t.status, t.rules, t.options, t.created_by, t.created_at, "
     "t.updated_at, t.seq, t.hand_no, t.next_dealer, t.next_deal, t.lobby_msg_id, t.table_msg_id, "
-    "t.deadline_at, t.deadline_seq, t.deadline_kind, t.announced_seq, t.join_token"
+    "t.deadline_at, t.deadline_seq, t.deadline_kind, t.announced_seq, t.join_token, t.table_digest"
 )
 
 
@@ -83,14 +83,17 @@ def table_row(r: Sequence[Any]) -> TableRow:
         table_id=r[0], group_id=r[1], chat_id=r[2], status=r[3], rules=loads(r[4]), options=loads(r[5]),
         created_by=r[6], created_at=r[7], updated_at=r[8], seq=r[9], hand_no=r[10], next_dealer=r[11],
         next_deal=loads(r[12]), lobby_msg_id=r[13], table_msg_id=r[14], deadline_at=r[15],
-        deadline_seq=r[16], deadline_kind=r[17], announced_seq=r[18], join_token=r[19],
+        deadline_seq=r[16], deadline_kind=r[17], announced_seq=r[18], join_token=r[19], table_digest=r[20],
     )  # fmt: skip
+
+
+_SEAT_COLUMNS = "table_id, seat, user_id, ai_level, on_auto, timeouts, hand_msg_id, last_press, shown_digest"
 
 
 def _seat_row(r: Sequence[Any]) -> SeatRow:
     return SeatRow(
         table_id=r[0], seat=r[1], user_id=r[2], ai_level=r[3], on_auto=bool(r[4]), timeouts=r[5],
-        hand_msg_id=r[6],
+        hand_msg_id=r[6], last_press=r[7], shown_digest=r[8],
     )  # fmt: skip
 
 
@@ -313,8 +316,7 @@ class Store:
     async def seats(self, table_id: int) -> list[SeatRow]:
         """The seats of a table in seat order."""
         rows = await self._rows(
-            "SELECT table_id, seat, user_id, ai_level, on_auto, timeouts, hand_msg_id FROM seats "
-            "WHERE table_id = ? ORDER BY seat",
+            f"SELECT {_SEAT_COLUMNS} FROM seats WHERE table_id = ? ORDER BY seat",
             (table_id,),
         )
         return [_seat_row(r) for r in rows]
@@ -322,8 +324,7 @@ class Store:
     async def open_seat_of_user(self, user_id: int) -> SeatRow | None:
         """The user's seat at an open table, or None (a user sits at one open table at a time)."""
         rows = await self._rows(
-            "SELECT table_id, seat, user_id, ai_level, on_auto, timeouts, hand_msg_id FROM seats "
-            "WHERE user_id = ? AND active = 1",
+            f"SELECT {_SEAT_COLUMNS} FROM seats WHERE user_id = ? AND active = 1",
             (user_id,),
         )
         return _seat_row(rows[0]) if rows else None

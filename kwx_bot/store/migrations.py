@@ -14,7 +14,8 @@ Schema (version 1):
 * ``settings`` per-group key -> JSON value (language, rules, timers, season).
 * ``tables``   a table in a group: ``status`` lobby | playing | between | closed; at most one
   non-closed table per group (partial unique index).  ``seq`` = seq of its last event.
-  ``join_token`` (version 2) = the random secret of the table's join links.
+  ``join_token`` (version 2) = the random secret of the table's join links.  ``table_digest``
+  (version 3) = what the live table message showed when the bot last stopped cleanly.
   ``deadline_*`` = the pending timer (unix seconds), re-armed after a restart.  ``announced_seq`` =
   the last event whose group announcement (hand start, 亮倒 reveal, result) was sent, so a restart
   between a commit and its announcement still announces.
@@ -157,5 +158,13 @@ _V2 = (
     "UPDATE tables SET join_token = lower(hex(randomblob(12))) WHERE status != 'closed'",
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2)
+_V3 = (
+    # 2 -> 3: a press remembered per seat (a repeated or re-delivered press is answered like the
+    # first), and what the messages showed at a clean shutdown (a restart does not re-edit them).
+    "ALTER TABLE seats ADD COLUMN last_press TEXT",
+    "ALTER TABLE seats ADD COLUMN shown_digest TEXT",
+    "ALTER TABLE tables ADD COLUMN table_digest TEXT",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3)
 SCHEMA_VERSION = len(MIGRATIONS)

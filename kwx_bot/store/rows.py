@@ -83,6 +83,8 @@ class TableRow:
     join_token: str | None = None
     """The secret of the table's join links (``/start j<table36>_<token>``); None on closed tables
     of an old database."""
+    table_digest: str | None = None
+    """What the live table message showed when the bot last stopped cleanly (a digest)."""
 
     @property
     def is_open(self) -> bool:
@@ -101,6 +103,10 @@ class SeatRow:
     on_auto: bool
     timeouts: int
     hand_msg_id: int | None
+    last_press: str | None = None
+    """The seat's last accepted press (``<seq>:<op><tile>``): the same press again is answered the same."""
+    shown_digest: str | None = None
+    """What the hand message showed when the bot last stopped cleanly (a digest; None otherwise)."""
 
     @property
     def is_ai(self) -> bool:

@@ -170,6 +170,18 @@ class Tx:
             (int(on_auto), timeouts, table_id, seat),
         )
 
+    async def set_last_press(self, table_id: int, seat: int, press: str | None) -> None:
+        """The seat's last accepted press (see :attr:`SeatRow.last_press`)."""
+        await self._exec("UPDATE seats SET last_press = ? WHERE table_id = ? AND seat = ?", (press, table_id, seat))
+
+    async def set_shown_digests(self, table_id: int, seats: Mapping[int, str | None], table: str | None) -> None:
+        """What the table's messages show (a clean stop) or None for all (a start that read them)."""
+        for seat, digest in seats.items():
+            await self._exec(
+                "UPDATE seats SET shown_digest = ? WHERE table_id = ? AND seat = ?", (digest, table_id, seat)
+            )
+        await self._exec("UPDATE tables SET table_digest = ? WHERE table_id = ?", (table, table_id))
+
     async def set_hand_msg(self, table_id: int, seat: int, msg_id: int | None) -> None:
         """The seat's current private hand message id (older ones' buttons stop working)."""
         await self._exec("UPDATE seats SET hand_msg_id = ? WHERE table_id = ? AND seat = ?", (msg_id, table_id, seat))

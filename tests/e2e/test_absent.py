@@ -3,6 +3,7 @@ seat back; a player who blocks the bot mid-hand is played by the AI and can come
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 from .scenarios import open_table
@@ -123,3 +124,29 @@ async def test_a_slow_player_gets_one_notifying_reminder_deleted_when_they_act(k
         _label, data = kwx.game_buttons(ann)[0]
         await kwx.press(ann, kwx.hand_message(ann), data=data)
         assert kwx.fake.message(chat, reminder.message_id).deleted
+
+
+async def test_one_block_gives_one_notice_and_coming_back_makes_no_useless_edit(kwx):
+    users = kwx.players("Ann", "Ben", "Cat")
+    ann, ben, cat = users
+    group = kwx.group(users)
+    rng = random.Random(5)
+    async with kwx.running() as service:
+        await kwx.start_bot(*users)
+        table_id = await open_table(kwx, users, group)
+        await service.prepare_deal(table_id, {"seed": "blocked-2", "dealer": 0})
+        await kwx.press(ann, kwx.fake.bot_messages(group)[0], "Start")
+        kwx.fake.block_bot(ben)
+        await kwx.settle()
+        for _ in range(8):
+            if _over(kwx, group) or not await _press_random(kwx, [ann, cat], rng):
+                break
+            await asyncio.sleep(0.3)
+        notices = [m for m in kwx.fake.bot_messages(group) if "cannot message Ben" in m.content]
+        assert len(notices) == 1
+        kwx.fake.unblock_bot(ben)
+        mark = kwx.fake.mark()
+        kwx.fake.start_bot(ben, f"h{table_id}")
+        await kwx.settle()
+        useless = [c for c in kwx.fake.calls_to(None, since=mark, ok=False) if "not modified" in (c.error or "")]
+        assert useless == []

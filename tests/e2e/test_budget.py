@@ -17,6 +17,7 @@ from tests.fakebot import MESSAGE_WRITE_METHODS
 WRITES = MESSAGE_WRITE_METHODS | {"deleteMessage"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("humans", [3, 2, 1])
 async def test_calls_per_turn_over_whole_hands(kwx, humans):
     kwx.table_edit_seconds = 3.0
@@ -60,6 +61,7 @@ async def test_calls_per_turn_over_whole_hands(kwx, humans):
     assert per_turn <= 2.5
 
 
+@pytest.mark.slow
 async def test_a_busy_hand_keeps_the_group_within_its_budget_in_every_window(kwx):
     """Three humans at a brisk pace, on a time scale of 1:10 (a 6 s window for Telegram's 20
     messages a minute, 0.3 s between table edits, a press every 0.15 s): every 6 s window of the

@@ -16,9 +16,11 @@ from tests.fakebot import MESSAGE_WRITE_METHODS, clocked_limiter
 from .scenarios import deal_scenario, engine_play, load, open_table, perform
 
 
-@pytest.mark.parametrize("retrying", ["sender", "rate_limiter"])
+@pytest.mark.parametrize(("retrying", "fraction"), [("sender", 0.2), ("rate_limiter", 0.2), ("rate_limiter", 0.3)])
 @pytest.mark.fakebot(callback_query_ttl=3600)
-async def test_a_whole_hand_with_429_on_a_fifth_of_the_calls_loses_nothing(kwx, caplog, monkeypatch, retrying):
+async def test_a_whole_hand_with_429_on_a_fifth_of_the_calls_loses_nothing(
+    kwx, caplog, monkeypatch, retrying, fraction
+):
     """``sender``: no rate limiter; ``rate_limiter``: production's pacing limiter in front (its
     buckets on the fake clock).  Either way the sender is the one retry layer: one WARNING line per
     wait, no ERROR line and no traceback."""
@@ -35,7 +37,7 @@ async def test_a_whole_hand_with_429_on_a_fifth_of_the_calls_loses_nothing(kwx, 
         table_id = await open_table(kwx, users, group)
         await service.prepare_deal(table_id, {"seed": "floods-1"})
         mark = kwx.fake.mark()
-        kwx.fake.faults.random_floods(0.2, seed=20)
+        kwx.fake.faults.random_floods(fraction, seed=20)
         await kwx.press(users[0], kwx.fake.last_message(group), "Start")
         await kwx.play_randomly(users, group, random.Random(20))
         await kwx.settle()
@@ -55,7 +57,8 @@ async def test_a_whole_hand_with_429_on_a_fifth_of_the_calls_loses_nothing(kwx, 
         hand = await service.store.current_hand(table_id)
         rows = await service.store.ledger_of_hand(hand.hand_id)
         assert [r.delta for r in rows] == hand.result["deltas"]
-    assert "giving up" not in caplog.text
+    if fraction <= 0.2:  # at 30% a call is refused 4 times in a row now and then: presentation heals it later
+        assert "giving up" not in caplog.text
     assert sender.throttled_seconds > 0  # the sender waited and retried
     waits = [r for r in caplog.records if "flood control, waiting" in r.getMessage()]
     assert len(waits) >= 10 and {r.levelname for r in waits} == {"WARNING"}
@@ -126,10 +129,10 @@ async def test_a_migration_learnt_from_chat_migrated_is_followed(kwx):
     supergroup = kwx.fake.migrate_group(group, by=ann)
     kwx.fake.updates.clear()
     async with kwx.running() as service:
-        await kwx.settle()  # resuming edits the live table in the old chat: ChatMigrated -> follow it
-        assert await service.store.chat_id_for_group(gid) == supergroup.id
+        await kwx.settle()  # a clean restart edits nothing; the next group write learns ChatMigrated
         await kwx.play_randomly(users, supergroup, random.Random(4))
         await kwx.settle()
+        assert await service.store.chat_id_for_group(gid) == supergroup.id
         assert "Points:" in kwx.fake.last_message(supergroup).content
         rows = await service.store.ledger_of_table(table_id)
         assert len(rows) == 3 and sum(r.delta for r in rows) == 0
@@ -179,3 +182,23 @@ async def test_an_internal_error_gets_a_short_group_message_and_the_table_stays_
         await kwx.press(users[1], kwx.fake.last_message(group), "Next hand")
         assert (await service.store.current_hand(table_id)).hand_no == 2
         await asyncio.sleep(0)
+
+
+async def test_time_spent_rate_limited_is_kept_across_a_clean_restart(kwx):
+    """The time Telegram held the table back is known in memory only; a clean stop stores the
+    deadline moved back by it, so the player does not lose it to the restart."""
+    kwx.discard_seconds = 30.0
+    users = kwx.players("Ann", "Ben", "Cat")
+    ann = users[0]
+    group = kwx.group(users)
+    async with kwx.running() as service:
+        await kwx.start_bot(*users)
+        table_id = await open_table(kwx, users, group)
+        await service.prepare_deal(table_id, {"seed": "throttle-2", "dealer": 0})
+        kwx.fake.faults.flood(chats=kwx.fake.private_chat(ann), retry_after=2, times=1)
+        kwx.fake.press(ann, kwx.fake.last_message(group), "Start")
+        await kwx.fake.wait_for(lambda: kwx.game_buttons(ann), 10)
+        before = (await service.store.get_table(table_id)).deadline_at
+    async with kwx.running() as service:
+        after = (await service.store.get_table(table_id)).deadline_at
+    assert after - before > 1.5  # moved back by the ~2 s the bot waited on Ann's chat

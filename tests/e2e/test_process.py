@@ -73,6 +73,7 @@ async def _play_to_the_end(fake: FakeBotAPI, users: Sequence[FakeUser], group: F
     raise AssertionError("the hand did not end")
 
 
+@pytest.mark.slow
 @pytest.mark.fakebot(token=TOKEN)
 async def test_sigterm_in_a_flood_stops_within_5_seconds_and_the_hand_finishes_after_a_restart(
     fakebot: FakeBotAPI, fakebot_server: FakeBotServer, tmp_path

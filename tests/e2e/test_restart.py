@@ -119,3 +119,63 @@ async def test_next_hand_pressed_while_a_restart_redraws_the_old_hands(kwx):
             new_edits = [c for c in edits if int(c.params["message_id"]) == new_msg.message_id]
             assert all("Hand 2" not in str(c.params.get("caption", "")) for c in old_edits)
             assert all("Hand 1" not in str(c.params.get("caption", "")) for c in new_edits)
+
+
+async def _press_again(kwx, user, msg, data):
+    """A press of a button the message showed earlier (its edit had not reached the client yet)."""
+    query = kwx.fake.forge_press(user, kwx.fake.message(msg.chat, msg.message_id), data)
+    await kwx.fake.wait_for_answer(query, timeout=10)
+    await kwx.settle()
+    return query
+
+
+async def test_a_repeated_press_is_answered_like_the_first_also_after_a_restart(kwx):
+    """A double tap, or a press Telegram delivers again after a restart (committed just before the
+    stop), gets the toast of what it did — not "outdated" — and changes nothing."""
+    scenario = load("d57_double_ron")
+    users = kwx.players("Ann", "Ben", "Cat")
+    group = kwx.group(users)
+    first = scenario["actions"][0]
+    user = users[first["seat"]]
+    async with kwx.running() as service:
+        await kwx.start_bot(*users)
+        table_id = await deal_scenario(kwx, users, group, scenario)
+        msg = kwx.hand_message(user)
+        shown = [b.callback_data for b in msg.iter_buttons() if b.callback_data]
+        data = next(d for d in shown if d.split(":")[2] == ACT_OPS[first["act"]] + (first.get("tile") or ""))
+        other = next(d for d in shown if d != data and d.split(":")[2].startswith("d"))
+        query = await kwx.press(user, msg, data=data)
+        toast = query.answer.text
+        assert toast.startswith("You discarded")
+        seq = (await service.store.get_table(table_id)).seq
+        again = await _press_again(kwx, user, msg, data)  # the double tap, sent before the edit arrived
+        assert again.answer.text == toast and not again.answer.show_alert
+        assert (await service.store.get_table(table_id)).seq == seq
+    async with kwx.running() as service:
+        await kwx.settle()
+        redelivered = await _press_again(kwx, user, msg, data)
+        assert redelivered.answer.text == toast
+        assert (await service.store.get_table(table_id)).seq == seq
+        # another stale button of the same message is still "outdated"
+        stale = await _press_again(kwx, user, msg, other)
+        assert "outdated" in stale.answer.text
+
+
+async def test_a_clean_restart_edits_no_message_that_already_shows_the_same(kwx):
+    scenario = load("d57_double_ron")
+    users = kwx.players("Ann", "Ben", "Cat")
+    group = kwx.group(users)
+    async with kwx.running():
+        await kwx.start_bot(*users)
+        await deal_scenario(kwx, users, group, scenario)
+        await perform(kwx, users, scenario["actions"][0])
+        await kwx.settle()
+    mark = kwx.fake.mark()
+    async with kwx.running():
+        await kwx.settle()
+    edits = kwx.fake.calls_to(["editMessageMedia", "editMessageCaption", "editMessageReplyMarkup"], since=mark)
+    assert edits == []
+    # after a crash (no clean stop) the digests are not reused: the next start edits once, as before
+    async with kwx.running() as service:
+        await kwx.settle()
+        assert all(s.shown is not None for s in service.tables.cached()[0].humans())

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from kwx_bot.edge.codec import b36
+
 from .scenarios import deal_scenario, engine_play, load, perform
 
 MATCH = ["d05_liangdao_baohu", "d57_double_ron"]
@@ -138,3 +140,27 @@ async def test_an_admin_voids_a_hand_with_compensating_rows_once(kwx):
         (nothing,) = await _send(kwx, ann, kwx.fake.private_chat(ann), "void", "1")
         assert "in your group" in nothing.text
     assert kwx.fake.count_calls(ok=False) == 0
+
+
+async def test_an_admin_cannot_void_another_groups_hand_with_a_forged_button(kwx):
+    """The void button names the group and the hand: an administrator of one group who forges the
+    hand id of another group's hand is refused, and that group's ledger is untouched."""
+    users = kwx.players(*NAMES)
+    others = kwx.players("Dan", "Eve", "Fay")
+    group, other_group = kwx.group(users), kwx.group(others, "Other group")
+    async with kwx.running() as service:
+        await kwx.start_bot(*users, *others)
+        await _play(kwx, users, group, service)
+        await _play(kwx, others, other_group, service)
+        theirs = await _ledger(service, other_group)
+        their_hand = theirs[0].hand_id
+        (question,) = await _send(kwx, users[0], group, "void", "1")
+        data = question.buttons[0][0].callback_data  # V:<our group>:<our hand>:y
+        prefix, _hand, choice = data.rsplit(":", 2)
+        forged = f"{prefix}:{b36(their_hand)}:{choice}"
+        assert forged != data
+        query = kwx.fake.forge_press(users[0], question, forged)
+        await kwx.fake.wait_for_answer(query)
+        await kwx.settle()
+        assert "not one of mine" in query.answer.text
+        assert await _ledger(service, other_group) == theirs

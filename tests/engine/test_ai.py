@@ -443,6 +443,7 @@ def _mixed(index: int) -> tuple[Level, Level, Level]:
     return mixes[index % len(mixes)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "rules",
     [

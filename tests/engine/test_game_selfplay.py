@@ -20,6 +20,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -327,6 +328,7 @@ def _play_hand(
     return state, events
 
 
+@pytest.mark.slow
 def test_seeded_selfplay() -> None:
     """1,500 seeded hands, half uniform-random and half eager (wins, kongs, 亮倒 taken often)."""
     stats = Stats()
@@ -343,6 +345,7 @@ def test_seeded_selfplay() -> None:
     assert stats.robs >= 1 and stats.chains >= 5
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.text(min_size=0, max_size=8),

@@ -667,12 +667,14 @@ def play_checked(seed: str, smart: bool = False) -> dict[str, Any]:
     return seen
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("block", range(4))
 def test_random_selfplay_under_random_rules_follows_the_rules(block: int) -> None:
     for n in range(60):
         play_checked(f"audit-selfplay-{block}-{n}")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("block", range(4))
 def test_ai_selfplay_under_random_rules_follows_the_rules(block: int) -> None:
     for n in range(40):
