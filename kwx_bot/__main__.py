@@ -110,7 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     backup = sub.add_parser("backup", help="online backup of the database")
     backup.add_argument("path", type=Path, help="the new backup file")
     sub.add_parser("simulate", help="AI self-play statistics (options: see kwx-bot simulate --help)", add_help=False)
-    sub.add_parser("render-demo", help="write one picture of each kind (--out DIR)", add_help=False)
+    sub.add_parser("render-demo", help="write one picture of each kind (--out DIR [--lang en])", add_help=False)
     raw = list(sys.argv[1:] if argv is None else argv)
     if raw and raw[0] == "simulate":
         from engine.__main__ import main as engine_main
@@ -119,7 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if raw and raw[0] == "render-demo":
         from render.__main__ import main as render_main
 
-        return render_main(["demo", *raw[1:]])
+        return render_main(["demo", *raw[1:]], demo_prog="kwx-bot render-demo")
     args = parser.parse_args(raw)
     command = args.command or "run"
     try:

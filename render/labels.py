@@ -39,8 +39,10 @@ __all__ = [
     "NEXT_DEALER",
     "NUMERALS",
     "PAYS",
+    "PLACEHOLDER",
     "ROBBED",
     "SEAT_FALLBACK",
+    "TGHZ_FILE",
     "TIMES",
     "TOTAL",
     "UNSEEN",
@@ -50,8 +52,10 @@ __all__ = [
     "WIN",
     "ZH",
     "Labels",
+    "big5_common_hanzi",
     "fan_label",
     "font_charset",
+    "gb2312_hanzi",
     "label_strings",
     "labels_for",
     "signed",
@@ -327,6 +331,38 @@ _PUNCTUATION = "…·—–‘’“”•、。，：；！？（）【】《�
 _LATIN_EXTRA = "ĀāĒēĚěĪīŌōŪūŃńŇňŒœ"  # pinyin vowels with tones (with _NAME_RANGES' ǎ ǐ ǒ ǔ ü...)
 
 
+PLACEHOLDER = "□"
+"""Drawn instead of a character the shipped font lacks (an emoji, a rare hanzi): a neutral white
+square (U+25A1), so a name keeps its shape and nothing vanishes (:func:`render.text.clean_name`)."""
+
+TGHZ_FILE = "tghz2013.txt"
+"""``render/fonts/tghz2013.txt``: the 8,105 hanzi of the 通用规范汉字表 (2013), one line, in code point
+order, from the Unicode Unihan database's ``kTGHZ2013`` field (``render/fonts/build_subset.py``)."""
+
+
+def tghz_hanzi() -> str:
+    """The 8,105 hanzi of the 通用规范汉字表 (Table of General Standard Chinese Characters, 2013), the
+    mainland standard that includes the name characters GB 2312 lacks (喆, 堃, 昇, 玥 …)."""
+    from importlib import resources
+
+    return resources.files("render").joinpath("fonts", TGHZ_FILE).read_text(encoding="utf-8").strip()
+
+
+def big5_common_hanzi() -> str:
+    """The 5,401 hanzi of Big5 level 1 (常用字, 0xA440-0xC67E): the common traditional characters of
+    Taiwan and Hong Kong names."""
+    out = []
+    for row in range(0xA4, 0xC7):
+        for col in (*range(0x40, 0x7F), *range(0xA1, 0xFF)):
+            try:
+                ch = bytes((row, col)).decode("big5")
+            except UnicodeDecodeError:
+                continue
+            if "\u4e00" <= ch <= "\u9fff":
+                out.append(ch)
+    return "".join(out)
+
+
 def gb2312_hanzi() -> str:
     """The 6,763 hanzi of GB 2312 (levels 1 and 2): the characters of nearly every Chinese name."""
     out = []
@@ -341,8 +377,11 @@ def gb2312_hanzi() -> str:
 
 def font_charset() -> str:
     """All characters the shipped font must cover, sorted: labels, digits, Latin/Cyrillic letters,
-    punctuation, and the GB 2312 hanzi so that Chinese player names render (:func:`gb2312_hanzi`)."""
-    chars = set("".join(label_strings())) | set(_PUNCTUATION) | set(_LATIN_EXTRA) | set(gb2312_hanzi())
+    punctuation, the :data:`PLACEHOLDER`, and the hanzi of people's names: GB 2312
+    (:func:`gb2312_hanzi`), the 通用规范汉字表 (:func:`tghz_hanzi`) and Big5's common traditional
+    characters (:func:`big5_common_hanzi`), about 10,200 hanzi."""
+    hanzi = set(gb2312_hanzi()) | set(tghz_hanzi()) | set(big5_common_hanzi())
+    chars = set("".join(label_strings())) | set(_PUNCTUATION) | set(_LATIN_EXTRA) | hanzi | {PLACEHOLDER}
     for lo, hi in _NAME_RANGES:
         chars.update(chr(c) for c in range(lo, hi + 1))
     chars.discard("\xad")  # soft hyphen: invisible by definition

@@ -34,6 +34,7 @@ from engine.game import (
     Reason,
     State,
     check_rules,
+    commitment,
     event_from_json,
     first_dealer,
     legal_actions,
@@ -73,6 +74,7 @@ __all__ = [
     "apply",
     "check_rules",
     "choose_action",
+    "commitment",
     "deal_events",
     "event_json",
     "first_dealer",
@@ -104,8 +106,10 @@ class Deal:
 
     @classmethod
     def random(cls) -> Deal:
-        """A fresh unpredictable seed (published with the hand, so anyone can re-derive the wall)."""
-        return cls(seed=secrets.token_hex(8))
+        """A fresh unpredictable seed: 128 random bits as 32 hex digits, so that its published
+        commitment (SHA-256) cannot be searched for the seed while the hand is played; the seed itself
+        is revealed after the hand, so anyone can re-derive the wall (``/verify``)."""
+        return cls(seed=secrets.token_hex(16))
 
     @classmethod
     def from_json(cls, value: dict[str, Any]) -> Deal:

@@ -46,7 +46,9 @@ from typing import Any
 
 from ..store import TableStatus
 from ..words.captions import hand_caption, lobby_text, result_caption, reveal_caption, table_caption
+from ..words.i18n import Translator
 from ..words.texts import clean, name, rules_label
+from ..words.verify_text import add_line, commitment_line, seed_line
 from . import game
 from .buttons import Keyboard, StartKind, encode_start
 from .game import Discarded, HandEnded, HandStarted, Tile
@@ -463,7 +465,7 @@ class Presenter:
         view = game.public_view(state)
         names = self.display_names(live)
         key = table_key(view, names, live.group_lang)
-        caption = table_caption(tr, hand_no=hand.hand_no, view=view, names=names)
+        caption = self._table_caption(live, tr, view, names)
         desired = Shown(key, caption, ())
         if live.table_shown is None and live.table_digest == shown_digest(desired):
             live.table_shown = desired  # it already shows this (the bot stopped cleanly since)
@@ -489,6 +491,17 @@ class Presenter:
             return await self._send_table(live, started=False)
         return sent.outcome is not Outcome.FAILED  # refused (403: the bot left the group): no retry
 
+    @staticmethod
+    def _table_caption(
+        live: LiveTable, tr: Translator, view: game.PublicView, names: list[str], *, started: bool = False
+    ) -> str:
+        """The live table's caption plus the deal's commitment (SHA-256 of its seed, published at the
+        deal while the seed stays secret; a prepared deal says it has none)."""
+        assert live.hand is not None and live.state is not None
+        caption = table_caption(tr, hand_no=live.hand.hand_no, view=view, names=names, started=started)
+        seed = live.state.seed
+        return add_line(caption, commitment_line(tr, None if seed is None else game.commitment(seed)))
+
     def display_names(self, live: LiveTable) -> list[str]:
         """Names as pictures show them (托管 seats marked; bidi controls dropped, :func:`clean`)."""
         names = [clean(n) if n else n for n in live.names()]
@@ -507,7 +520,7 @@ class Presenter:
         view = game.public_view(state)
         names = self.display_names(live)
         key = table_key(view, names, live.group_lang)
-        caption = table_caption(tr, hand_no=hand.hand_no, view=view, names=names, started=started)
+        caption = self._table_caption(live, tr, view, names, started=started)
         photo = await self.pictures.table(view, names, lang=live.group_lang)
         sent = await self.sender.send_photo(live.row.chat_id, photo, caption)
         live.table_last_edit = self.clock()
@@ -562,6 +575,7 @@ class Presenter:
                 view = game.public_view(state)
                 totals = await self._totals(live)
                 caption = result_caption(tr, hand_no=hand.hand_no, result=event.result, names=names, totals=totals)
+                caption = add_line(caption, seed_line(tr, state.seed, hand.hand_no))  # the hand is over
                 photo = await self.pictures.result(view, names, lang=live.group_lang)
                 markup = next_hand_keyboard(tr, live.table_id, live.row.seq)
                 sent = await self.sender.send_photo(live.row.chat_id, photo, caption, markup)

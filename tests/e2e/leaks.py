@@ -25,7 +25,7 @@ from kwx_bot.words.texts import tile_label
 
 _LABELS = {lang: {tile_label(t, translator(lang)): t for t in Tile} for lang in ("en", "zh_CN")}
 _EN = re.compile(r"\b[1-9] (?:Dot|Bam|Crak)\b|\bWhite\b|\bGreen\b|\bRed\b")
-_ZH = re.compile(r"[1-9][筒条万]|[白發中]")
+_ZH = re.compile(r"[1-9][筒条万]|[白發]|中(?!文)")  # "中文" (the lobby's language switch) names no tile
 _WAITS = re.compile(r"[Ww]aiting on|wait on|听")
 
 

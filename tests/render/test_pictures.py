@@ -343,7 +343,7 @@ def test_result_win(demo: Demo) -> None:
     hand = c.find("winner_hand")
     assert win.box[0] - hand[-1].box[2] >= 10, "the winning tile is set apart"
     assert [p.text for p in c.find("fan_text")] == ["清一色", "亮倒"]
-    assert [p.text for p in c.find("multiplier_text")] == ["Lǐ Míng ×8", "Wáng ×8"]
+    assert [p.text for p in c.find("multiplier_text")] == ["Lǐ Míng ×8", "Wáng □ ×8"]  # 🀄✨: one placeholder
     assert c.find("baohu_text")[0].text == "包胡"
     assert [p.text for p in c.find("pay_total")] == ["+4", "−18", "+14"]
     assert [p.text for p in c.find("pay_kong")] == ["+4", "−2", "−2"]
@@ -403,6 +403,23 @@ def test_demo_command_writes_every_picture(tmp_path: Path, capsys: pytest.Captur
     for p in tmp_path.iterdir():
         assert_photo_limits(Image.open(p).convert("RGB"))
     assert "table.png" in capsys.readouterr().out
+
+
+def test_demo_command_draws_in_the_language_asked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for lang in ("zh_CN", "en"):
+        argv = ["demo", "--out", str(tmp_path / lang), "--seed", "3", "--source", "scripted", "--lang", lang]
+        assert cli_main(argv) == 0
+    zh, en = (Image.open(tmp_path / lang / "result.png").convert("RGB") for lang in ("zh_CN", "en"))
+    assert zh.size[0] == en.size[0] and zh.tobytes() != en.tobytes()  # same hand, other labels
+    with pytest.raises(SystemExit):
+        cli_main(["demo", "--out", str(tmp_path), "--lang", "fr"])
+    assert "invalid choice: 'fr'" in capsys.readouterr().err
+
+
+def test_the_demo_help_names_its_program(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        cli_main(["demo", "--help"])
+    assert capsys.readouterr().out.startswith("usage: python -m render demo")
 
 
 def test_demo_views_are_seeded() -> None:
