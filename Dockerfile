@@ -6,6 +6,7 @@ COPY pyproject.toml README.md ./
 COPY engine ./engine
 COPY render ./render
 COPY kwx_bot ./kwx_bot
+COPY fakebot ./fakebot
 RUN pip install --no-cache-dir --prefix=/install .
 
 FROM python:3.11-slim

@@ -36,6 +36,7 @@ from engine.game import (
     check_rules,
     commitment,
     event_from_json,
+    first_dealer,
     legal_actions,
     public_view,
     replay,
@@ -76,6 +77,7 @@ __all__ = [
     "commitment",
     "deal_events",
     "event_json",
+    "first_dealer",
     "legal",
     "load_events",
     "parse_tile",
@@ -139,7 +141,7 @@ def rules_from_json(value: Any) -> RuleSet:
     """A table's stored rules (a preset name or an options object) -> RuleSet (RuleError if bad or
     not playable by the state machine)."""
     rules = RuleSet.from_json(value)
-    check_rules(rules)
+    check_rules(rules, seats=NUM_SEATS)
     return rules
 
 

@@ -10,8 +10,8 @@ import random
 
 import pytest
 
+from fakebot import MESSAGE_WRITE_METHODS, clocked_limiter
 from kwx_bot.edge import throttle
-from tests.fakebot import MESSAGE_WRITE_METHODS, clocked_limiter
 
 from .scenarios import deal_scenario, engine_play, load, open_table, perform
 

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 
 import pytest
 
+from fakebot import MESSAGE_WRITE_METHODS, FakeBotAPI, FakeBotServer, FakeChat, FakeUser
 from kwx_bot.edge.codec import decode
-from tests.fakebot import MESSAGE_WRITE_METHODS, FakeBotAPI, FakeBotServer, FakeChat, FakeUser
 
 from .harness import GAME_OPS
 

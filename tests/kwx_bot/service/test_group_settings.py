@@ -124,6 +124,17 @@ def test_simulate_refuses_unplayable_rules_with_exit_2() -> None:
     assert "liangdao_reveal" in out.getvalue() and "Traceback" not in out.getvalue()
 
 
+def test_the_bot_refuses_rules_for_another_table_size() -> None:
+    """The engine plays 2 to 4 seats; the bot's tables have three (docs/rules.md §A2.1)."""
+    for rules in ("two_seats", "four_seats", {"preset": "standard", "players": 4}):
+        with pytest.raises(RuleError, match="this table has 3 seats"):
+            rules_from_json(rules)
+    config = GroupConfig.of({}, discard=30.0, claim=15.0, language="zh_CN")
+    for key, value in (("preset", "two_seats"), ("players", 2), ("preset", "four_seats")):
+        with pytest.raises(ConfigError):
+            config.change(key, value)
+
+
 @pytest.mark.parametrize(
     ("args", "english", "chinese"),
     [

@@ -1,4 +1,4 @@
-"""Bot API method implementations of the fake (a mixin of :class:`~tests.fakebot.core.FakeBotAPI`).
+"""Bot API method implementations of the fake (a mixin of :class:`~fakebot.core.FakeBotAPI`).
 
 Each ``@api_method("name")`` function takes the fake and the call's :class:`~.params.Params` and
 returns the ``result`` JSON or raises :class:`~.errors.ApiError`. Implemented: getMe, getUpdates,

@@ -31,7 +31,7 @@ from .methods import API_METHODS, ApiMethods
 from .model import ApiCall, CallbackQueryRecord, ChatType, FakeChat, FakeMessage, FakeUser, StoredFile
 from .params import Params, UploadedFile
 
-_log = logging.getLogger("tests.fakebot")
+_log = logging.getLogger("fakebot")
 
 T = TypeVar("T")
 ChatRef = FakeChat | FakeUser | int
