@@ -20,6 +20,7 @@ COPY pyproject.toml README.md ./
 COPY engine ./engine
 COPY render ./render
 COPY kwx_bot ./kwx_bot
+COPY fakebot ./fakebot
 RUN /opt/kwx/bin/pip install --no-cache-dir --no-deps --no-build-isolation .
 
 FROM ${PYTHON_IMAGE}

@@ -8,8 +8,12 @@ Input (one JSON object; the contract is fixed, other programs use it)::
      "win_tile": "5s",
      "win_by": "self_draw" | "discard" | "rob_kong",
      "winner": 0, "discarder": 1,          # discarder: absent (or null) on self_draw
-     "liangdao": [false, false, false],    # optional; shorter lists are padded with false
+     "liangdao": [false, false, false],    # optional, one per seat; shorter lists are padded with false
      "after_kong": false, "last_tile": false}   # optional
+
+Seats: ``rules.players`` (3 unless the rules say ``"players": 2`` or ``4``, or a preset such as
+``two_seats`` / ``four_seats``); ``winner``, ``discarder`` and ``liangdao`` refer to those seats and
+``deltas`` has one entry per seat.
 
 Extensions (optional): ``"kong_chain": n`` (kongs in a 杠上杠 chain, for ``gangshang_chain_hu =
 compound``; 1 to 16), ``"declined_wins": n`` (for ``guohu_fanfan``; 0 to 84).  ``winner`` defaults
@@ -57,7 +61,6 @@ _KEYS = {
     "kong_chain",
     "declined_wins",
 }
-_NUM_PLAYERS = 3
 
 
 class InputError(ValueError):
@@ -132,9 +135,10 @@ def parse_question(obj: object) -> tuple[WinContext, RuleSet]:
     liangdao_raw = obj.get("liangdao", [])
     if not isinstance(liangdao_raw, list) or not all(isinstance(x, bool) for x in liangdao_raw):
         raise InputError("'liangdao' must be a list of true/false, one per seat")
-    if len(liangdao_raw) > _NUM_PLAYERS:
-        raise InputError(f"'liangdao' has {len(liangdao_raw)} entries; there are {_NUM_PLAYERS} seats")
-    liangdao = tuple(liangdao_raw) + (False,) * (_NUM_PLAYERS - len(liangdao_raw))
+    players = rules.players
+    if len(liangdao_raw) > players:
+        raise InputError(f"'liangdao' has {len(liangdao_raw)} entries; there are {players} seats")
+    liangdao = tuple(liangdao_raw) + (False,) * (players - len(liangdao_raw))
     ctx = WinContext(
         concealed=tuple(concealed),
         melds=melds,
@@ -145,7 +149,7 @@ def parse_question(obj: object) -> tuple[WinContext, RuleSet]:
         liangdao=liangdao,
         after_kong=_bool(obj, "after_kong"),
         last_tile=_bool(obj, "last_tile"),
-        num_players=_NUM_PLAYERS,
+        num_players=players,
         kong_chain=_bounded(obj, "kong_chain", 1, 1, MAX_KONG_CHAIN),
         declined_wins=_bounded(obj, "declined_wins", 0, 0, MAX_DECLINED_WINS),
     )

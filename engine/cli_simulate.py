@@ -7,11 +7,14 @@ Usage::
 
 * ``--hands N`` (required, >= 1): hands to play.  ``--seed S`` (required): any text; the same seed,
   players and rules replay the same hands.
-* ``--players``: three levels (random, greedy, easy, normal), comma-separated; default
-  ``normal,normal,normal``.  The players are *not* fixed to seats: hands come in blocks of six that
-  share a deal and rotate the seating through every order (see :mod:`engine.ai.selfplay`).
+* ``--players``: one level (random, greedy, easy, normal) per seat, comma-separated: 2, 3 or 4 of
+  them, as many as the rules' ``players`` (a mismatch is an error, exit 2); default ``normal`` on
+  every seat.  The players are *not* fixed to seats: hands come in blocks (6 at 3 seats, 2 at 2,
+  24 at 4) that share a deal and rotate the seating through every order (see
+  :mod:`engine.ai.selfplay`).
 * ``--rules``: a preset name (``standard``, ...) or a JSON object ``{"preset": ..., "<option>": ...}``
-  as accepted by :meth:`engine.rules.RuleSet.from_json`; default standard.
+  as accepted by :meth:`engine.rules.RuleSet.from_json`; default standard (3 seats); ``two_seats``
+  and ``four_seats`` are the 2- and 4-player tables.
 * ``--check``: also verify the engine's invariants after every event (tile conservation, decide ==
   step, replay(events) == state, kong money); slower.
 * ``--json``: one JSON object instead of the table.
@@ -32,7 +35,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from .ai import Level
-from .ai.selfplay import SimSummary, simulate
+from .ai.selfplay import SimSummary, seatings, simulate
 from .game import check_rules
 from .rules import RuleError, RuleSet
 
@@ -49,10 +52,15 @@ class ArgumentError(ValueError):
     """Malformed command-line arguments; the message is one line."""
 
 
+_WORDS = {2: "two", 3: "three", 4: "four"}
+
+
 def _parse_players(text: str) -> tuple[Level, ...]:
     names = [n.strip() for n in text.split(",")]
-    if len(names) != 3:
-        raise ArgumentError(f"--players needs three levels separated by commas (e.g. normal,normal,easy), got {text!r}")
+    if len(names) not in _WORDS:
+        raise ArgumentError(
+            f"--players takes 2, 3 or 4 levels separated by commas (e.g. normal,normal,easy), got {text!r}"
+        )
     out = []
     for n in names:
         try:
@@ -83,7 +91,7 @@ def parse_args(argv: Sequence[str]) -> dict[str, object]:
     opts: dict[str, object] = {
         "hands": None,
         "seed": None,
-        "players": (Level.NORMAL, Level.NORMAL, Level.NORMAL),
+        "players": None,
         "rules": RuleSet(),
         "check": False,
         "json": False,
@@ -129,6 +137,21 @@ def parse_args(argv: Sequence[str]) -> dict[str, object]:
         raise ArgumentError(f"--hands is required; {USAGE}")
     if opts["seed"] is None:
         raise ArgumentError(f"--seed is required; {USAGE}")
+    rules = opts["rules"]
+    assert isinstance(rules, RuleSet)
+    n = rules.players
+    levels = opts["players"]
+    if levels is None:
+        opts["players"] = (Level.NORMAL,) * n
+    else:
+        assert isinstance(levels, tuple)
+        if len(levels) != n:
+            example = ",".join(["normal"] * (n - 1) + ["easy"])
+            raise ArgumentError(
+                f"--players needs {_WORDS[n]} levels separated by commas (e.g. {example}), one per seat of "
+                f"the rules (players = {n}; --rules two_seats / four_seats for 2 / 4 seats), "
+                f"got {','.join(level.value for level in levels)!r}"
+            )
     return opts
 
 
@@ -142,7 +165,7 @@ def render(summary: SimSummary, seed: str, rules: RuleSet) -> str:
     levels = ",".join(p.level for p in summary.players)
     lines = [
         f"simulate: {summary.hands} hands, seed {seed!r}, rules {name}, players {levels} "
-        "(seating rotated: 6 seat orders per deal)",
+        f"(seating rotated: {len(seatings(rules.players))} seat orders per deal)",
         "player level    win%  (自摸)   点炮%  亮倒%  feeds (forced)  包胡  points/hand  95% CI",
     ]
     for p in summary.players:

@@ -9,7 +9,10 @@ Construction:
 * ``RuleSet()`` / ``RuleSet.preset("standard")`` — the docs/rules.md §A defaults.
 * ``RuleSet.preset(name)`` — ``standard``, ``xiangyang``, ``suizhou``, ``zaoyang`` (all: cap 8 with
   双龙/三龙七对 16, i.e. ``8_sl16``, [S004]), ``shiyan`` (十堰 flat cap 8, 双龙 also 8), ``nocap``
-  (no cap, as [S000]).
+  (no cap, as [S000]).  Table sizes (docs/rules.md §A2.1, §A1.1; the same scoring and options):
+  ``two_seats`` — 2-player 卡五星 with the standard 84 tiles (the apps' 2-player mode);
+  ``four_seats`` — 4-player 卡五星 in its original form (seed 004): the three suits 筒 条 万 and the
+  dragons, 120 tiles.  Any preset takes ``{"players": 2 | 3 | 4}`` and ``suits`` as well.
 * ``RuleSet.from_json(value)`` — a preset name, or ``{"preset": name, "<option>": value, ...}``; the
   ``values``, ``gang_values`` and ``extras`` objects are merged key by key over the preset's.
 * ``rules.to_json()`` — a plain JSON object with every option; ``from_json(to_json())`` round-trips.
@@ -21,7 +24,7 @@ gangpao, ``qianggang_value`` -> qianggang, ``msgy_value`` -> mingsigui, ``szy_va
 
 Not supported (accepted only with their "off"/default value, anything else raises :class:`RuleError`
 saying "not supported"): the regional add-ons ``piao``, ``maima``, ``shukan``, ``chuzi`` (also inside
-``extras``), ``players`` other than 3, ``ruleset`` other than ``kawuxing`` (卡心五 is a separate game,
+``extras``), ``ruleset`` other than ``kawuxing`` (卡心五 is a separate game,
 docs/rules.md §B), and ``four_players = bawangzhuang``.
 
 Decisions on spellings docs/rules.md leaves open (documented here, see also the option docstrings):
@@ -49,6 +52,7 @@ from typing import Any, TypeVar
 
 __all__ = [
     "PRESETS",
+    "STANDARD_PLAYERS",
     "Cap",
     "DealerOnDraw",
     "FanValues",
@@ -67,6 +71,10 @@ __all__ = [
     "RuleSet",
     "SiguiScope",
 ]
+
+
+STANDARD_PLAYERS = 3
+"""Seats in the standard game (docs/rules.md §A2.1): the default of :attr:`RuleSet.players`."""
 
 
 class RuleError(ValueError):
@@ -218,8 +226,8 @@ class RuleSet:
     """
 
     ruleset: str = "kawuxing"
-    players: int = 3
-    suits: tuple[str, ...] = ("p", "s")
+    players: int = STANDARD_PLAYERS  # A2.1: seats at the table, 2 to 4 (the one source of the number of seats)
+    suits: tuple[str, ...] = ("p", "s")  # A1.1: two or three of p, s, m
     dragons: bool = True
     base: int = 1  # 底金 B (A11.4)
     cap: Cap = Cap.EIGHT_SL16  # A11.5
@@ -436,9 +444,18 @@ def _parse_sanyuan_qidui(key: str, raw: Any) -> bool:
 
 
 def _parse_suits(key: str, raw: Any) -> tuple[str, ...]:
+    """``suits`` (docs/rules.md §A1.1): two or three different suits of ``p``, ``s``, ``m``, kept in
+    that order (a list or a string such as ``"psm"``)."""
     letters = list(raw) if isinstance(raw, list | tuple | str) else None
-    if letters is None or len(letters) != 2 or len(set(letters)) != 2 or not set(letters) <= {"p", "s", "m"}:
-        raise RuleError(f"bad value {raw!r} for rule option {key!r}; allowed: two different suits of 'p', 's', 'm'")
+    if (
+        letters is None
+        or len(letters) not in (2, 3)
+        or len(set(letters)) != len(letters)
+        or not set(letters) <= {"p", "s", "m"}
+    ):
+        raise RuleError(
+            f"bad value {raw!r} for rule option {key!r}; allowed: two or three different suits of 'p', 's', 'm'"
+        )
     return tuple(sorted(letters, key="psm".index))
 
 
@@ -459,7 +476,7 @@ def _parse_four_players(key: str, raw: Any) -> FourPlayers:
 
 _PARSERS: dict[str, _Parser] = {
     "ruleset": _only("kawuxing", "卡心五 (kaxinwu) is a separate game, docs/rules.md §B"),
-    "players": _only(3, "the standard game has exactly 3 players, docs/rules.md §A2.1"),
+    "players": _int_range(2, 4),
     "suits": _parse_suits,
     "dragons": _boolean,
     "base": _int_range(1, 1_000_000),
@@ -562,5 +579,9 @@ PRESETS: dict[str, RuleSet] = {
     "zaoyang": _STANDARD,
     "shiyan": replace(_STANDARD, cap=Cap.EIGHT),
     "nocap": replace(_STANDARD, cap=Cap.NONE),
+    "two_seats": replace(_STANDARD, players=2),
+    "four_seats": replace(_STANDARD, players=4, suits=("p", "s", "m")),
 }
-"""Named presets (docs/rules.md §A11.5, [S004]): 随州/襄阳/枣阳 = standard (cap 8, 双龙七对 16); 十堰 flat 8."""
+"""Named presets (docs/rules.md §A11.5, [S004]): 随州/襄阳/枣阳 = standard (cap 8, 双龙七对 16); 十堰
+flat 8; ``two_seats`` 2 players, 84 tiles; ``four_seats`` 4 players, 筒 条 万 + dragons, 120 tiles
+(docs/rules.md §A2.1, §A1.1)."""

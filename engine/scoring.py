@@ -45,7 +45,7 @@ from dataclasses import dataclass
 
 from .fans import Hand, reading_fans
 from .readings import Reading, readings, waits
-from .rules import GangshangChainHu, KwxRule, RuleSet
+from .rules import STANDARD_PLAYERS, GangshangChainHu, KwxRule, RuleSet
 from .tiles import Meld, Suit, Tile, counts_of
 
 __all__ = ["IllegalReason", "ScoringError", "WinBy", "WinContext", "WinScore", "score_win"]
@@ -76,6 +76,7 @@ class WinContext:
 
     ``concealed``: the winner's tiles in hand before the winning tile, 13 - 3*len(melds) of them.
     ``melds``: his 碰/杠 (at most 4).  ``win_tile``: the drawn, discarded or robbed tile.
+    ``num_players``: seats at the table (``rules.players``; default the standard game's).
     ``winner``/``discarder``: seats 0..num_players-1; ``discarder`` is the player who discarded
     (or whose 补杠 was robbed) and must be None on a self-draw.  ``liangdao``: one bool per seat
     (who has declared 亮倒; the discard made *with* a 亮倒 declaration counts as a 亮倒 player's,
@@ -97,7 +98,7 @@ class WinContext:
     liangdao: tuple[bool, ...] = ()
     after_kong: bool = False
     last_tile: bool = False
-    num_players: int = 3
+    num_players: int = STANDARD_PLAYERS
     kong_chain: int = 1
     declined_wins: int = 0
 

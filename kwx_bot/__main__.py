@@ -9,6 +9,8 @@ Commands::
     kwx-bot backup PATH    online backup of the database to PATH (safe while the bot runs)
     kwx-bot simulate ...   AI self-play statistics (``python -m engine simulate ...``)
     kwx-bot render-demo --out DIR   one picture of each kind (``python -m render demo ...``)
+    kwx-bot playground [--port P] [--db PATH] [--lang en|zh_CN]
+                           the bot against a fake Telegram in the browser (no token, no network)
 
 Exit status: 0 success, 1 runtime failure (database unhealthy, Telegram unreachable), 2 usage or
 configuration error.  Configuration errors (a missing or malformed ``TELEGRAM_BOT_TOKEN``, a bad
@@ -124,7 +126,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     backup = sub.add_parser("backup", help="online backup of the database")
     backup.add_argument("path", type=Path, help="the new backup file")
     sub.add_parser("simulate", help="AI self-play statistics (options: see kwx-bot simulate --help)", add_help=False)
-    sub.add_parser("render-demo", help="write one picture of each kind (--out DIR)", add_help=False)
+    sub.add_parser("render-demo", help="write one picture of each kind (--out DIR [--lang en])", add_help=False)
+    play = sub.add_parser("playground", help="try kwx in the browser against a fake Telegram (no token needed)")
+    play.add_argument("--port", type=int, default=8765, help="the page's port on 127.0.0.1 (0 = any free port)")
+    play.add_argument("--db", type=Path, default=None, help="keep the bot's database here (default: throw-away)")
+    play.add_argument("--lang", choices=["en", "zh_CN"], default="en", help="the players' language")
     raw = list(sys.argv[1:] if argv is None else argv)
     if raw and raw[0] == "simulate":
         from engine.__main__ import main as engine_main
@@ -133,7 +139,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if raw and raw[0] == "render-demo":
         from render.__main__ import main as render_main
 
-        return render_main(["demo", *raw[1:]])
+        return render_main(["demo", *raw[1:]], demo_prog="kwx-bot render-demo")
     args = parser.parse_args(raw)
     command = args.command or "run"
     try:
@@ -143,6 +149,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             except SettingsError as e:
                 return _fail(str(e), 2)
             return cmd_run(settings)
+        if command == "playground":
+            from .playground import run_playground
+
+            return run_playground(port=args.port, db=args.db, lang=args.lang)
         if command == "check-db":
             return asyncio.run(_check_db(_db_path(), full=args.full))
         if command == "backup":

@@ -87,7 +87,7 @@ class Tuning:
     Discard score (higher is better), for each tile that may be discarded::
 
         log2(route value) + log2(1 + 有效牌) - shanten_cost * shanten - w * danger(tile)
-        w = defence * (1 + best shanten) * (defence_early + share of the 44-tile wall drawn)
+        w = defence * (1 + best shanten) * (defence_early + share of the dealt wall drawn)
 
     and for a discard that leaves the hand ready: log2(1 + sum over live waits of copies * 番 *
     (``ron_factor`` if the wait can also win on a discard)).
@@ -101,9 +101,9 @@ class Tuning:
       for the latter.
     * ``defence``, ``defence_early``: the danger weight ``w`` above.
     * 亮倒 (docs/rules.md §A9) is declared when gain - cost > ``liangdao_margin``, with p = live waits / unseen
-      tiles, P_self = 1 - (1 - p)^(my draws left), P_any = 1 - (1 - p)^(3 * my draws left)::
+      tiles, n seats, P_self = 1 - (1 - p)^(my draws left), P_any = 1 - (1 - p)^(n * my draws left)::
 
-          gain = P_self * 2 * (min(2V, cap) - min(V, cap))           # ×2 on both payers of a 自摸
+          gain = P_self * (n-1) * (min(2V, cap) - min(V, cap))       # ×2 on every payer of a 自摸
                  + liangdao_ron * (P_any - P_self) * min(2V, cap)     # a 屁胡 may now win on discards
                  - liangdao_hidden_ron * (P_any - P_self) * min(V, cap)   # a 大胡 no longer fed unseen
           cost = liangdao_other_win * (1 - P_self) * 2 (x1.5 when another seat has 亮倒)
@@ -502,7 +502,8 @@ def _normal_discard(ctx: _Ctx, discards: list[int], liangdao: set[int], tuning: 
     near = near_mask(counts)
     threats = _threats(ctx)
     wall = ctx.view.public.wall_remaining
-    drawn_share = max(0.0, 1.0 - wall / 44.0)
+    dealt_wall = 4 * len(_kinds(ctx.rules)) - 13 * len(ctx.view.public.seats) - 1  # 44 at the standard table
+    drawn_share = max(0.0, 1.0 - wall / dealt_wall)
     w_def = tuning.defence * (1 + best) * (tuning.defence_early + drawn_share)
     suit = _dominant_suit(ctx)
     flush_route = _flush_route(ctx, suit, near, tuning) if suit >= 0 else None
@@ -621,7 +622,7 @@ def _least_feeding(ctx: _Ctx, discards: list[int]) -> int:
 def _declare(ctx: _Ctx, info: tuple[float, int, float], tuning: Tuning) -> bool:
     """Whether to declare 亮倒 with a ready hand of ``info`` = (ev, live waits, mean 番) (A9).
 
-    Gain: ×2 on the 自摸 (both others pay, capped, A11.5) and, for a 屁胡, wins on discards.
+    Gain: ×2 on the 自摸 (every other seat pays, capped, A11.5) and, for a 屁胡, wins on discards.
     Loss: a hidden 大胡 wait that others would have fed; paying ×2 when another seat wins; being
     unable to fold; the 荒庄 penalty (A14.2).  The formula is in :class:`Tuning`.
     """
@@ -632,20 +633,21 @@ def _declare(ctx: _Ctx, info: tuple[float, int, float], tuning: Tuning) -> bool:
     cap = rules.cap_for(0) or 1 << 20
     unseen_total = sum(ctx.unseen)
     wall = ctx.view.public.wall_remaining
-    draws = (wall + 2) // 3
+    seats = len(ctx.view.public.seats)
+    others = seats - 1
+    draws = (wall + seats - 1) // seats
     p = live / max(unseen_total, 1)
     p_self = 1.0 - (1.0 - p) ** draws
-    p_any = 1.0 - (1.0 - p) ** (3 * draws)
+    p_any = 1.0 - (1.0 - p) ** (seats * draws)
     double = rules.values.liangdao
     v_open = min(value * double, cap)
     v_hidden = min(value, cap)
-    gain = p_self * 2 * (v_open - v_hidden)
+    gain = p_self * others * (v_open - v_hidden)
     if value < 2:
         gain += tuning.liangdao_ron * (p_any - p_self) * v_open
     else:
         gain -= tuning.liangdao_hidden_ron * (p_any - p_self) * v_hidden
     # others' wins: as a 亮倒 payer (A9.6b) every payment doubles; they also win on my 摸打 discards
-    others = sum(1 for s in ctx.view.public.seats if s.seat != ctx.view.seat)
     cost = tuning.liangdao_other_win * (1.0 - p_self) * others
     if any(s.liangdao for s in ctx.view.public.seats if s.seat != ctx.view.seat):
         cost *= 1.5

@@ -1,12 +1,14 @@
 """AI-only self-play: whole hands played by :func:`engine.ai.choose_action`, with rule checks and
 statistics (the ``simulate`` command, the self-play benchmark and the strength runs).
 
-Seating (so that no player gets a seat advantage): hands come in blocks of six that share one deal
-(seed ``"<seed>/<block>"``, dealer = seat 0).  Within a block, hand ``k`` seats the players by
-permutation ``PERMUTATIONS[k]`` (``seat s`` is played by player ``perm[s]``), so every player plays
-every dealt hand from every seat, and both cyclic orders of the table occur (who sits after whom).
-This is duplicate play: the luck of the deal cancels between players, and confidence intervals are
-computed over blocks (cluster-robust), since the six hands of a block are not independent.
+Seating (so that no player gets a seat advantage): the table has one seat per player
+(``rules.players``: 2, 3 or 4) and hands come in blocks that share one deal (seed
+``"<seed>/<block>"``, dealer = seat 0).  Within a block, hand ``k`` seats the players by permutation
+``seatings(n)[k]`` (``seat s`` is played by player ``perm[s]``): every rotation of every cyclic order
+of the table (who sits after whom) — 2 hands at 2 seats, 6 at 3 (:data:`PERMUTATIONS`), 24 at 4 — so
+every player plays every dealt hand from every seat.  This is duplicate play: the luck of the deal
+cancels between players, and confidence intervals are computed over blocks (cluster-robust), since
+the hands of a block are not independent.
 
 A *rule error* is anything the engine must never do: an exception from ``step``/``decide`` for an
 action ``legal_actions`` listed, a seat that must act but has no legal action (or the reverse), an
@@ -22,6 +24,7 @@ discard was such a tile.
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import time
@@ -42,7 +45,7 @@ from ..game import (
     step,
     view_for,
 )
-from ..rules import RuleSet
+from ..rules import STANDARD_PLAYERS, RuleSet
 from ..views import SeatView
 from .players import Level, Tuning, choose_action
 
@@ -55,11 +58,23 @@ __all__ = [
     "Simulation",
     "ai_agent",
     "play_hand",
+    "seatings",
     "simulate",
 ]
 
-PERMUTATIONS: tuple[tuple[int, int, int], ...] = ((0, 1, 2), (1, 2, 0), (2, 0, 1), (0, 2, 1), (2, 1, 0), (1, 0, 2))
-"""Player of each seat, per hand of a block: the three rotations of both cyclic orders."""
+
+def seatings(players: int) -> tuple[tuple[int, ...], ...]:
+    """Player of each seat, per hand of a block at a table of ``players``: for each cyclic order of
+    the table (player 0 first, the others in lexicographic order), its ``players`` rotations."""
+    out: list[tuple[int, ...]] = []
+    for rest in itertools.permutations(range(1, players)):
+        order = (0, *rest)
+        out.extend(order[k:] + order[:k] for k in range(players))
+    return tuple(out)
+
+
+PERMUTATIONS: tuple[tuple[int, ...], ...] = seatings(STANDARD_PLAYERS)
+"""The block of the standard table: ``(0, 1, 2), (1, 2, 0), (2, 0, 1), (0, 2, 1), (2, 1, 0), (1, 0, 2)``."""
 
 MAX_ACTIONS = 1000
 """A hand that needs more actions than this is reported as not ending (a standard hand needs < 200)."""
@@ -97,9 +112,9 @@ class HandRecord:
     self_draw: bool = False
     dealt_in: int | None = None
     liangdao: tuple[int, ...] = ()
-    feeds: tuple[int, ...] = (0, 0, 0)
-    forced_feeds: tuple[int, ...] = (0, 0, 0)
-    baohu: tuple[int, ...] = (0, 0, 0)
+    feeds: tuple[int, ...] = ()
+    forced_feeds: tuple[int, ...] = ()
+    baohu: tuple[int, ...] = ()
     actions: int = 0
     error: str | None = None
 
@@ -141,8 +156,8 @@ def play_hand(
     """
     events = start(rules, dealer, seed=seed)
     state = replay(events)
-    feeds = [0, 0, 0]
-    forced = [0, 0, 0]
+    feeds = [0] * rules.players
+    forced = [0] * rules.players
     actions = 0
     while not state.over:
         to_act = state.to_act()
@@ -176,7 +191,7 @@ def play_hand(
         except Exception as exc:
             raise RuleViolation(f"step raised {type(exc).__name__} for listed action {action}: {exc}") from exc
         if check:
-            for s in range(3):
+            for s in range(rules.players):
                 if bool(legal_actions(state, s)) != (s in to_act):
                     raise RuleViolation(f"seat {s}: legal actions disagree with to_act {to_act}")
             _check_events(state, action, new_state, new_events)
@@ -195,7 +210,7 @@ def play_hand(
     if check:
         if replay(events) != state:
             raise RuleViolation("replay(events) != final state")
-        kong = [0, 0, 0]
+        kong = [0] * rules.players
         for e in events:
             if isinstance(e, Konged):
                 kong = [a + b for a, b in zip(kong, e.money, strict=True)]
@@ -320,24 +335,31 @@ class SimSummary:
 
 @dataclass
 class Simulation:
-    """Accumulates :class:`HandRecord` s into per-player statistics (block-wise for the CIs)."""
+    """Accumulates :class:`HandRecord` s into per-player statistics (block-wise for the CIs);
+    ``labels`` name the players, one per seat of the table (the per-player lists have that length)."""
 
     labels: tuple[str, ...]
     records: int = 0
     draws: int = 0
     actions: int = 0
     seconds: float = 0.0
-    totals: list[int] = field(default_factory=lambda: [0, 0, 0])
-    wins: list[int] = field(default_factory=lambda: [0, 0, 0])
-    self_draws: list[int] = field(default_factory=lambda: [0, 0, 0])
-    dealt_in: list[int] = field(default_factory=lambda: [0, 0, 0])
-    liangdao: list[int] = field(default_factory=lambda: [0, 0, 0])
-    feeds: list[int] = field(default_factory=lambda: [0, 0, 0])
-    forced_feeds: list[int] = field(default_factory=lambda: [0, 0, 0])
-    baohu: list[int] = field(default_factory=lambda: [0, 0, 0])
+    totals: list[int] = field(default_factory=list)
+    wins: list[int] = field(default_factory=list)
+    self_draws: list[int] = field(default_factory=list)
+    dealt_in: list[int] = field(default_factory=list)
+    liangdao: list[int] = field(default_factory=list)
+    feeds: list[int] = field(default_factory=list)
+    forced_feeds: list[int] = field(default_factory=list)
+    baohu: list[int] = field(default_factory=list)
     blocks: dict[int, list[int]] = field(default_factory=dict)
     block_sizes: dict[int, int] = field(default_factory=dict)
     errors: list[tuple[str, tuple[int, ...], str]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        n = len(self.labels)
+        for name in ("totals", "wins", "self_draws", "dealt_in", "liangdao", "feeds", "forced_feeds", "baohu"):
+            if not getattr(self, name):
+                setattr(self, name, [0] * n)
 
     def add(self, block: int, rec: HandRecord) -> None:
         """Count one hand (``block``: its deal block, for the confidence intervals)."""
@@ -348,8 +370,9 @@ class Simulation:
             self.errors.append((rec.seed, rec.seats, rec.error))
             return
         self.block_sizes[block] = self.block_sizes.get(block, 0) + 1
-        sums = self.blocks.setdefault(block, [0, 0, 0])
-        for p in range(3):
+        n = len(self.labels)
+        sums = self.blocks.setdefault(block, [0] * n)
+        for p in range(n):
             self.totals[p] += rec.deltas[p]
             sums[p] += rec.deltas[p]
             self.feeds[p] += rec.feeds[p]
@@ -394,7 +417,7 @@ class Simulation:
         """The statistics so far."""
         hands = sum(self.block_sizes.values())
         players = []
-        for p in range(3):
+        for p in range(len(self.labels)):
             mean, ci = self.mean_ci(p)
             players.append(
                 PlayerSummary(
@@ -423,10 +446,21 @@ class Simulation:
         )
 
 
-def hand_seed(seed: str, index: int) -> tuple[str, tuple[int, int, int], int]:
-    """(deal seed, seating permutation, block) of hand ``index`` of a simulation seeded ``seed``."""
-    block = index // len(PERMUTATIONS)
-    return f"{seed}/{block}", PERMUTATIONS[index % len(PERMUTATIONS)], block
+def hand_seed(seed: str, index: int, players: int = STANDARD_PLAYERS) -> tuple[str, tuple[int, ...], int]:
+    """(deal seed, seating permutation, block) of hand ``index`` of a simulation seeded ``seed`` at a
+    table of ``players``."""
+    block_of = _seatings(players)
+    block = index // len(block_of)
+    return f"{seed}/{block}", block_of[index % len(block_of)], block
+
+
+_SEATINGS: dict[int, tuple[tuple[int, ...], ...]] = {}
+
+
+def _seatings(players: int) -> tuple[tuple[int, ...], ...]:
+    if players not in _SEATINGS:
+        _SEATINGS[players] = seatings(players)
+    return _SEATINGS[players]
 
 
 def simulate(
@@ -445,20 +479,20 @@ def simulate(
     """Play hands ``start_index .. start_index + hands - 1`` of the seeded series (module docstring)
     with ``players`` (one :class:`Level` per player) and return the accumulated :class:`Simulation`.
 
-    Rule errors are recorded, never raised.  ``progress`` is called after every block of six hands.
+    Rule errors are recorded, never raised.  ``progress`` is called after every block of hands (:func:`seatings`).
     ``agents`` (one per player) replace the AI of ``players`` (tuning runs); ``labels`` name the
     players in the summary (default: the level names).
     """
     rules = rules if rules is not None else RuleSet()
     levels = tuple(players)
-    if len(levels) != 3:
-        raise ValueError(f"a table has 3 players, got {len(levels)}")
+    if len(levels) != rules.players:
+        raise ValueError(f"a table of these rules has {rules.players} players, got {len(levels)}")
     players_agents = list(agents) if agents is not None else [ai_agent(level, rules) for level in levels]
     names = tuple(labels) if labels is not None else tuple(level.value for level in levels)
     sim = sim if sim is not None else Simulation(names)
     t0 = time.perf_counter()
     for index in range(start_index, start_index + hands):
-        deal_seed, perm, block = hand_seed(seed, index)
+        deal_seed, perm, block = hand_seed(seed, index, rules.players)
         by_seat = [players_agents[p] for p in perm]
         rng = random.Random(f"{seed}/{index}")
         try:
@@ -466,9 +500,9 @@ def simulate(
             rec = _record(deal_seed, perm, state, counters)
         except Exception as exc:  # every failure is a rule error to report, never a crash
             message = str(exc) if isinstance(exc, RuleViolation) else f"{type(exc).__name__}: {exc}"
-            rec = HandRecord(deal_seed, perm, (0, 0, 0), "error", error=message)
+            rec = HandRecord(deal_seed, perm, (0,) * rules.players, "error", error=message)
         sim.add(block, rec)
-        if progress is not None and (index + 1) % len(PERMUTATIONS) == 0:
+        if progress is not None and (index + 1) % len(_seatings(rules.players)) == 0:
             sim.seconds += time.perf_counter() - t0
             t0 = time.perf_counter()
             progress(sim)

@@ -1,4 +1,5 @@
-"""The game state machine of one hand of 3-player 卡五星 (docs/rules.md §A; docs/architecture.md §2).
+"""The game state machine of one hand of 卡五星 at ``rules.players`` seats (docs/rules.md §A;
+docs/architecture.md).
 
 ``decide(state, action) -> events``, ``evolve(state, event) -> state``, ``legal_actions(state, seat)``;
 ``start(rules, dealer, seed=...)`` deals; ``view_for`` / ``public_view`` are the only doors out.
@@ -20,7 +21,8 @@ from .events import (
     WindowOpened,
     event_from_json,
 )
-from .machine import check_rules, decide, evolve, kinds_for, legal_actions, replay, start, step
+from .machine import check_rules, decide, evolve, first_dealer, kinds_for, legal_actions, replay, start, step
+from .shuffle import commitment
 from .state import EMPTY, ClaimOption, Phase, SeatState, State, Window, WindowKind
 from .views import public_view, view_for
 
@@ -47,9 +49,11 @@ __all__ = [
     "WindowOpened",
     "action_from_json",
     "check_rules",
+    "commitment",
     "decide",
     "event_from_json",
     "evolve",
+    "first_dealer",
     "kinds_for",
     "legal_actions",
     "public_view",

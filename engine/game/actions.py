@@ -23,9 +23,10 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
+from ..rules import STANDARD_PLAYERS
 from ..tiles import NotationError, Tile, parse_tile
 
-__all__ = ["Action", "ActionKind", "IllegalAction", "Reason", "action", "action_from_json"]
+__all__ = ["Action", "ActionKind", "IllegalAction", "Reason", "action", "action_from_json", "seat_list"]
 
 
 class ActionKind(enum.Enum):
@@ -81,9 +82,16 @@ def action(seat: int, kind: ActionKind, tile: Tile | None = None) -> Action:
     return a
 
 
-def action_from_json(value: object) -> Action:
-    """Parse the ``play`` action form; raises ``ValueError`` (a :class:`NotationError` for bad tiles)
-    saying what is wrong.  Checks shape only — whether the action is legal is :func:`decide`'s job."""
+def seat_list(players: int) -> str:
+    """The seat numbers of a table of ``players`` in words: ``"0, 1 or 2"`` (for messages)."""
+    seats = [str(s) for s in range(players)]
+    return f"{', '.join(seats[:-1])} or {seats[-1]}"
+
+
+def action_from_json(value: object, players: int = STANDARD_PLAYERS) -> Action:
+    """Parse the ``play`` action form at a table of ``players`` seats; raises ``ValueError`` (a
+    :class:`NotationError` for bad tiles) saying what is wrong.  Checks shape only (the seat is one of
+    the table's) — whether the action is legal is :func:`decide`'s job."""
     if not isinstance(value, dict):
         raise ValueError(
             f"an action must be an object like {{'seat': 0, 'act': 'discard', 'tile': '5s'}}, got {value!r}"
@@ -92,8 +100,8 @@ def action_from_json(value: object) -> Action:
     if unknown:
         raise ValueError(f"unknown action key(s) {sorted(unknown)}; an action has seat, act and tile")
     seat = value.get("seat")
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 2:
-        raise ValueError(f"action seat must be 0, 1 or 2, got {seat!r}")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
+        raise ValueError(f"action seat must be {seat_list(players)}, got {seat!r}")
     act = value.get("act")
     try:
         kind = ActionKind(act)

@@ -10,10 +10,10 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from ..analysis import TILE_INC, TILE_SLOT, Keys, mask_to_tiles, shanten_keys, waits_mask
-from ..tiles import Meld, Tile
+from ..tiles import Meld, MeldKind, Tile
 from .state import SeatState
 
-__all__ = ["keys_plus", "moved", "shanten_of", "wait_tiles"]
+__all__ = ["keys_plus", "liangdao_waits", "liangdao_waits_kept", "moved", "shanten_of", "wait_tiles"]
 
 
 def moved(seat: SeatState, tile: int, n: int) -> tuple[tuple[int, ...], Keys]:
@@ -58,3 +58,25 @@ def wait_tiles(hand: Sequence[int], keys: Keys, melds: Sequence[Meld]) -> tuple[
 def shanten_of(keys: Keys, melds: int) -> int:
     """:func:`engine.analysis.shanten_keys`, memoised (-1 complete, 0 ready)."""
     return shanten_keys(keys, melds)
+
+
+def liangdao_waits_kept(seat: SeatState, tile: Tile, remove: int, new_melds: int) -> bool:
+    """Whether a 亮倒 seat's waits stay the same after taking ``remove`` copies of ``tile`` out of its
+    hand for a kong (A9.5): 4 for 暗杠 and 1 for 补杠 (from a turn hand of 14 - 3*melds tiles), 3 for
+    直杠 (from a 13 - 3*melds hand); ``new_melds`` is 1 when the kong is a new meld (暗杠/直杠).  For a
+    暗杠 of a held quad the drawn tile stays in the hand and is part of the compared hand."""
+    hand, keys = moved(seat, tile, -remove)
+    melds = list(seat.melds)
+    if new_melds:
+        melds.append(Meld(MeldKind.CONCEALED_KONG, tile))
+    else:
+        melds = [Meld(MeldKind.ADDED_KONG, tile) if m.tile == tile and m.kind is MeldKind.PONG else m for m in melds]
+    if sum(hand) != 13 - 3 * len(melds):
+        return False
+    return wait_tiles(hand, keys, melds) == seat.waits
+
+
+def liangdao_waits(seat: SeatState, tile: Tile) -> tuple[Tile, ...]:
+    """The waits after discarding ``tile`` (empty = not ready)."""
+    hand, keys = moved(seat, tile, -1)
+    return wait_tiles(hand, keys, seat.melds)

@@ -3,12 +3,16 @@
 Input (one JSON object)::
 
     {"rules": "standard" | {"preset": ..., "<option>": ...},     # optional, read as by `score`
-     "dealer": 0,                                               # optional, default 0
-     "hands": ["<14 tiles, dealer>", "<13 tiles>", "<13 tiles>"],  # seat order; the dealer's 14th
+     "dealer": 0,                                               # optional, default 0; a seat
+     "hands": ["<14 tiles, dealer>", "<13 tiles>", "<13 tiles>"],  # one per seat; the dealer's 14th
                                                                 # tile is the last one written
      "wall": "<the remaining tiles in draw order>",             # draws from the front, kong
                                                                 # replacements from the back
      "actions": [{"seat": 0, "act": "discard", "tile": "9p"}, {"seat": 1, "act": "pass"}, ...]}
+
+Seats: ``rules.players`` (3 in the standard game; ``{"players": 2}`` / ``4`` or the presets
+``two_seats`` / ``four_seats``): ``hands`` has one entry per seat, ``dealer`` is below ``players``,
+and the result's deltas have one entry per seat.
 
 ``"seed": "<text>"`` may replace ``hands`` and ``wall`` (the deal of :mod:`engine.game.shuffle`).
 ``description`` / ``comment`` / ``expect`` (a test's expectations) keys are ignored; any other key is
@@ -44,7 +48,8 @@ from ..cli_io import InputError as JsonInputError
 from ..cli_io import emit, read_json
 from ..rules import RuleSet
 from ..tiles import parse_tiles
-from .actions import Action, IllegalAction, action_from_json
+from .actions import Action, IllegalAction, action_from_json, seat_list
+from .basics import kinds_for
 from .events import Event
 from .machine import legal_actions, replay, start, step
 from .state import State
@@ -69,9 +74,10 @@ def parse_scenario(obj: object) -> tuple[list[Event], list[Action]]:
         raise InputError(f"unknown scenario key(s) {unknown}; known: {', '.join(sorted(_KEYS))}")
     try:
         rules = RuleSet.from_json(obj.get("rules"))
+        players = rules.players
         dealer = obj.get("dealer", 0)
-        if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer <= 2:
-            raise InputError(f"dealer must be 0, 1 or 2, got {dealer!r}")
+        if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < players:
+            raise InputError(f"dealer must be {seat_list(players)}, got {dealer!r}")
         seed = obj.get("seed")
         if seed is not None:
             if not isinstance(seed, str):
@@ -82,8 +88,8 @@ def parse_scenario(obj: object) -> tuple[list[Event], list[Action]]:
         else:
             hands = obj.get("hands")
             wall = obj.get("wall")
-            if not isinstance(hands, list) or len(hands) != 3 or not all(isinstance(h, str) for h in hands):
-                raise InputError("'hands' must be a list of 3 tile strings (seat order), or give a 'seed'")
+            if not isinstance(hands, list) or len(hands) != players or not all(isinstance(h, str) for h in hands):
+                raise InputError(f"'hands' must be a list of {players} tile strings (seat order), or give a 'seed'")
             if not isinstance(wall, str):
                 raise InputError("'wall' must be a tile string (the remaining tiles in draw order)")
             parsed = []
@@ -93,7 +99,7 @@ def parse_scenario(obj: object) -> tuple[list[Event], list[Action]]:
                 except ValueError as exc:
                     raise InputError(f"hand of seat {s}: {exc}") from None
             try:
-                live = parse_tiles(wall, max_copies=84)
+                live = parse_tiles(wall, max_copies=4 * len(kinds_for(rules)))
             except ValueError as exc:
                 raise InputError(f"wall: {exc}") from None
             events = start(rules, dealer, hands=parsed, wall=live)
@@ -103,7 +109,7 @@ def parse_scenario(obj: object) -> tuple[list[Event], list[Action]]:
         actions = []
         for i, raw in enumerate(raw_actions):
             try:
-                actions.append(action_from_json(raw))
+                actions.append(action_from_json(raw, players))
             except ValueError as exc:
                 raise InputError(f"action {i}: {exc}") from None
     except InputError:

@@ -141,7 +141,8 @@ class SeatState:
     wait set.  ``louhu``: (tile, M) of each legal win passed since the seat's last draw / 碰 / 直杠
     (A8.3, E#9).  ``passed_pong``: tiles whose 碰 was declined since then (option guoshou_peng, A5.5).
     ``kong_money``: points of 底金 won (+) or paid (-) through kongs this hand (A13).
-    ``declined``: wins passed in claim windows after 亮倒 (each ×2 under option guohu_fanfan).
+    ``declined``: wins declined after 亮倒 — passed in claim windows, or a 自摸 it could declare and
+    discarded instead (each ×2 under option guohu_fanfan, docs/rules.md §C).
     """
 
     hand: tuple[int, ...]

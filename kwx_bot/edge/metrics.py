@@ -138,17 +138,21 @@ class TimedPictures:
         """See :meth:`Pictures.hand`."""
         return await self._timed(self.inner.hand, view, lang)
 
-    async def table(self, view: Any, names: Sequence[str], lang: str = "zh_CN") -> bytes:
+    async def table(
+        self, view: Any, names: Sequence[str], lang: str = "zh_CN", totals: Sequence[int] | None = None
+    ) -> bytes:
         """See :meth:`Pictures.table`."""
-        return await self._timed(self.inner.table, view, names, lang)
+        return await self._timed(self.inner.table, view, names, lang, totals)
 
     async def reveal(self, view: Any, seat: int, names: Sequence[str], lang: str = "zh_CN") -> bytes:
         """See :meth:`Pictures.reveal`."""
         return await self._timed(self.inner.reveal, view, seat, names, lang)
 
-    async def result(self, view: Any, names: Sequence[str], lang: str = "zh_CN") -> bytes:
+    async def result(
+        self, view: Any, names: Sequence[str], lang: str = "zh_CN", hands: Sequence[Any] | None = None
+    ) -> bytes:
         """See :meth:`Pictures.result`."""
-        return await self._timed(self.inner.result, view, names, lang)
+        return await self._timed(self.inner.result, view, names, lang, hands)
 
     def close(self) -> None:
         """Close the inner pictures (their worker processes), if they have anything to close."""

@@ -17,7 +17,6 @@ A failed send can never undo a committed move.
 from __future__ import annotations
 
 import logging
-import random
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 
@@ -87,7 +86,8 @@ class Play:
         if dealer is None:
             dealer = row.next_dealer
         if dealer is None:
-            dealer = random.Random(deal.seed or repr(deal.hands)).randrange(game.NUM_SEATS)
+            host = live.seat_of(row.created_by) if row.created_by is not None else None
+            dealer = game.first_dealer(rules, None if host is None else host.seat, deal.seed or repr(deal.hands))
         state, events = game.deal_events(rules, dealer, deal)
         record = deal if deal.hands is not None else Deal(seed=state.seed)
         hand_no = row.hand_no + 1

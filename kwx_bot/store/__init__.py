@@ -349,6 +349,18 @@ class Store:
         r = rows[0]
         return HandRow(r[0], r[1], r[2], r[3], loads(r[4]), r[5], r[6], loads(r[7]))
 
+    async def hands_numbered(self, group_id: int, hand_no: int | None = None) -> list[HandRow]:
+        """The group's dealt hands numbered ``hand_no`` (per table, as ``/history`` numbers them; every
+        hand when None), any status, newest first (by start, then hand id); at most 20."""
+        rows = await self._rows(
+            "SELECT h.hand_id, h.table_id, h.hand_no, h.dealer, h.deal, h.first_seq, h.status, h.result "
+            "FROM hands h JOIN tables t ON t.table_id = h.table_id "
+            "WHERE t.group_id = ? AND (? IS NULL OR h.hand_no = ?) "
+            "ORDER BY h.started_at DESC, h.hand_id DESC LIMIT 20",
+            (group_id, hand_no, hand_no),
+        )
+        return [HandRow(r[0], r[1], r[2], r[3], loads(r[4]), r[5], r[6], loads(r[7])) for r in rows]
+
     async def hand_events(self, hand_id: int) -> list[EventRow]:
         """The events of a hand in seq order."""
         rows = await self._rows(

@@ -13,9 +13,9 @@ from collections.abc import Callable, Sequence
 
 import aiohttp
 
+from fakebot import FakeBotAPI, FakeBotServer, FakeChat, FakeMessage, FakeUser
+from fakebot.model import CallbackQueryRecord
 from kwx_bot.edge.codec import decode
-from tests.fakebot import FakeBotAPI, FakeBotServer, FakeChat, FakeMessage, FakeUser
-from tests.fakebot.model import CallbackQueryRecord
 
 from .harness import GAME_OPS
 

@@ -13,7 +13,7 @@ import aiohttp
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.fakebot import FakeBotAPI, FakeBotServer
+from fakebot import FakeBotAPI, FakeBotServer
 
 from .process import TOKEN, free_port, http_get, open_table, play_to_the_end, start_bot, stop_bot
 

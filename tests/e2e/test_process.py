@@ -11,8 +11,8 @@ import time
 
 import pytest
 
+from fakebot import MESSAGE_WRITE_METHODS, FakeBotAPI, FakeBotServer
 from kwx_bot.edge.codec import decode
-from tests.fakebot import MESSAGE_WRITE_METHODS, FakeBotAPI, FakeBotServer
 
 from .process import TOKEN, game_buttons, hand_message, play_to_the_end, press, start_bot
 

@@ -34,6 +34,7 @@ from engine.game import (
     action_from_json,
     decide,
     event_from_json,
+    first_dealer,
     kinds_for,
     legal_actions,
     public_view,
@@ -139,7 +140,7 @@ def test_shuffle_matches_its_documented_algorithm() -> None:
         j = w % m
         tiles[i], tiles[j] = tiles[j], tiles[i]
     assert shuffled(seed, kinds) == tiles
-    hands, wall = seed_deal(seed, 1, kinds)
+    hands, wall = seed_deal(seed, 1, kinds, 3)
     assert sorted(hands[1][:13]) == sorted(tiles[0:13]) and hands[1][13] == tiles[39]
     assert sorted(hands[2]) == sorted(tiles[13:26]) and sorted(hands[0]) == sorted(tiles[26:39])
     assert wall == tuple(tiles[40:])
@@ -584,3 +585,18 @@ def test_seat_view_waits_and_shanten() -> None:
     assert v.drawn == Tile.P9 and v.waits == (Tile.S5,) and v.shanten == 0
     state = play(state, "0 discard 9p")
     assert view_for(state, 0).waits == (Tile.S5,)
+
+
+def test_first_dealer_is_the_host_under_first_dealer_host() -> None:
+    """docs/rules.md §A2.2: option first_dealer = host — the table's host deals the first hand."""
+    host = STD.with_options({"first_dealer": "host"})
+    assert [first_dealer(host, seat, "any") for seat in range(3)] == [0, 1, 2]
+    four = RuleSet.preset("four_seats").with_options({"first_dealer": "host"})
+    assert first_dealer(four, 3, "any") == 3
+    # no seated host, or the default random: a seat drawn from the chance text, the same for the same text
+    drawn = {first_dealer(STD, 1, f"seed {i}") for i in range(60)}
+    assert drawn == {0, 1, 2}
+    assert first_dealer(host, None, "seed 7") == first_dealer(STD, 2, "seed 7") == first_dealer(STD, None, "seed 7")
+    assert {first_dealer(RuleSet.preset("four_seats"), None, f"s{i}") for i in range(80)} == {0, 1, 2, 3}
+    with pytest.raises(ValueError, match="the host's seat must be 0, 1 or 2, got 3"):
+        first_dealer(host, 3, "x")

@@ -400,6 +400,8 @@ class Referee:
             if was_liangdao:
                 assert ev.tile == self.drawn, "a 亮倒 seat discards the tile it drew (A9.3)"
                 assert not ev.liangdao
+                if self.can_self_win():
+                    seat.declined += 1  # a declined 自摸 (过胡翻番 counts every declined win)
             seat.hand[ev.tile] -= 1
             assert seat.hand[ev.tile] >= 0
             if ev.liangdao:

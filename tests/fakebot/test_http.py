@@ -12,7 +12,7 @@ from PIL import Image
 from telegram import Bot
 from telegram.error import InvalidToken
 
-from tests.fakebot import FakeBotAPI, FakeBotServer, fake_bot, http_request, run_application
+from fakebot import FakeBotAPI, FakeBotServer, fake_bot, http_request, run_application
 
 
 async def post(server: FakeBotServer, method: str, *, token: str | None = None, **kwargs):

@@ -743,3 +743,232 @@ SPECS: list[Spec] = [
         },
     ),
 ]
+
+# ---------------------------------------------------------------------- 2 and 4 seats (rules.players)
+# docs/rules.md §A2.1 (options: 2 seats with 84 tiles; 4 seats with 筒 条 万 and the dragons, 120
+# tiles); the §A rules for "each other player" apply to every other seat (engine.game.machine).
+THREE_WINNERS = [W1_KWX, "5s", "234m567m345p46s99m", "123m678m567p46s22p"]  # seats 0, 2, 3 wait on 5s
+
+SPECS += [
+    Spec(
+        "p2_seeded_deal",
+        "2 seats (preset two_seats, 84 tiles): a seeded deal with dealer 1 — 13 tiles each, the dealer 14; "
+        "after the dealer's discard seat 0 draws (turn order (seat + 1) mod 2)",
+        rules="two_seats",
+        seed="kwx seats 2",
+        dealer=1,
+        hands=[],
+        actions=["1 discard *"],
+        stop_at=0,
+        expect={
+            "events_include": [
+                {
+                    "type": "hand_started",
+                    "seed": "kwx seats 2",
+                    "dealer": 1,
+                    "rules": {"preset": "standard", "players": 2},
+                },
+                {"type": "drew", "seat": 0, "replacement": False},
+            ],
+            "state": {"phase": "turn", "to_act": [0]},
+        },
+    ),
+    Spec(
+        "p2_concealed_kong",
+        "2 seats, G1: A declares 暗杠: the only other seat pays 2 (A +2, B -2, A13.1)",
+        rules="two_seats",
+        hands=["1111p2345p678s99s5z", ""],
+        tail="9p",
+        actions=["0 concealed_kong 1p"],
+        expect={
+            "events_include": [
+                {"type": "konged", "seat": 0, "kind": "concealed_kong", "tile": "1p", "money": [2, -2], "chain": 1},
+                {"type": "drew", "seat": 0, "tile": "9p", "replacement": True},
+            ],
+            "state": {"phase": "turn", "to_act": [0]},
+        },
+    ),
+    Spec(
+        "p2_huangzhuang_liangdao",
+        "2 seats, H2: only A has 亮倒 (wait 5z dead): 荒庄, A pays the other seat 1 (A -1, B +1); dealer stays",
+        rules="two_seats",
+        hands=[DEAD_5Z + "9s", "555z"],
+        actions=["0 liangdao 9s"],
+        finish=True,
+        expect={"result": {"outcome": "draw", "hand_deltas": [-1, 1], "kong_deltas": [0, 0], "next_dealer": 0}},
+    ),
+    Spec(
+        "p2_self_draw_rotates_dealer",
+        "2 seats: B (not the dealer) draws 5s to 卡五星 (×2): A pays 2; the winner deals next (A15.1)",
+        rules="two_seats",
+        hands=["", W1_KWX],
+        draws="5s",
+        actions=["1 win"],
+        expect={
+            "result": {
+                "outcome": "win",
+                "winners": [{"seat": 1, "fans": ["卡五星"], "multiplier": {"0": 2}}],
+                "hand_deltas": [-2, 2],
+                "deltas": [-2, 2],
+                "next_dealer": 1,
+            }
+        },
+    ),
+    Spec(
+        "p4_seeded_deal",
+        "4 seats (preset four_seats, 筒 条 万 + dragons, 120 tiles): a seeded deal with dealer 2; play passes "
+        "2 -> 3 -> 0 (turn order (seat + 1) mod 4)",
+        rules="four_seats",
+        seed="kwx seats 4",
+        dealer=2,
+        hands=[],
+        actions=["2 discard *", "3 discard *"],
+        stop_at=0,
+        expect={
+            "events_include": [
+                {
+                    "type": "hand_started",
+                    "seed": "kwx seats 4",
+                    "dealer": 2,
+                    "rules": {"preset": "standard", "players": 4, "suits": ["p", "s", "m"]},
+                },
+                {"type": "drew", "seat": 3, "replacement": False},
+                {"type": "drew", "seat": 0, "replacement": False},
+            ],
+            "state": {"phase": "turn", "to_act": [0]},
+        },
+    ),
+    Spec(
+        "p4_three_winners",
+        "4 seats, 一炮多响 (A5.2, A12.5, A15.2): B discards 5s; A, C and D each win it with 卡五星 (×2): "
+        "B pays 2 to each (-6); winners listed from the discarder's next seat; B deals next",
+        rules="four_seats",
+        dealer=1,
+        hands=THREE_WINNERS,
+        actions=["1 discard 5s", "0 win", "2 win", "3 win"],
+        expect={
+            "result": {
+                "outcome": "win",
+                "winners": [
+                    {"seat": 2, "fans": ["卡五星"], "multiplier": {"1": 2}},
+                    {"seat": 3, "fans": ["卡五星"], "multiplier": {"1": 2}},
+                    {"seat": 0, "fans": ["卡五星"], "multiplier": {"1": 2}},
+                ],
+                "hand_deltas": [2, -6, 2, 2],
+                "next_dealer": 1,
+            }
+        },
+    ),
+    Spec(
+        "p4_two_of_three_winners_wait",
+        "4 seats, E#40: after A answers 胡 on B's 5s the window still waits for C and D, who could also win",
+        rules="four_seats",
+        dealer=1,
+        hands=THREE_WINNERS,
+        actions=["1 discard 5s", "0 win"],
+        expect={"state": {"phase": "claim", "to_act": [2, 3], "legal_actions_include": {"2": [{"act": "win"}]}}},
+    ),
+    Spec(
+        "p4_kong_money",
+        "4 seats, G1 then H1: A's 暗杠 is paid by each of the three others (A +6, B/C/D -2); the hand ends in "
+        "荒庄 and the kong money stands, no hand payments, the dealer stays",
+        rules="four_seats",
+        hands=["1111p2345p678s99s5z", "", "", ""],
+        tail="9p",
+        actions=["0 concealed_kong 1p"],
+        finish=True,
+        expect={
+            "events_include": [
+                {"type": "konged", "seat": 0, "kind": "concealed_kong", "money": [6, -2, -2, -2], "chain": 1}
+            ],
+            "result": {
+                "outcome": "draw",
+                "hand_deltas": [0, 0, 0, 0],
+                "kong_deltas": [6, -2, -2, -2],
+                "deltas": [6, -2, -2, -2],
+                "next_dealer": 0,
+            },
+        },
+    ),
+    Spec(
+        "p4_huangzhuang_liangdao",
+        "4 seats, H2: only A has 亮倒 (wait 5z dead): 荒庄, A pays each of the three others 1 (A -3)",
+        rules="four_seats",
+        hands=[DEAD_5Z + "9s", "555z", "", ""],
+        actions=["0 liangdao 9s"],
+        finish=True,
+        expect={"result": {"outcome": "draw", "hand_deltas": [-3, 1, 1, 1], "next_dealer": 0}},
+    ),
+    Spec(
+        "p4_huangzhuang_two_liangdao",
+        "4 seats, A14.2 s000 with two 亮倒 seats (A, B; waits dead): each pays each seat without 亮倒 1 "
+        "(A -2, B -2, C +2, D +2); dealer_on_draw = chajiao: two payers and no 亮倒 seat among the others, "
+        "so the dealer stays",
+        rules={"preset": "four_seats", "dealer_on_draw": "chajiao"},
+        hands=[DEAD_5Z + "9s", "555z123s456s789s6z", "666z", ""],
+        actions=["0 liangdao 9s", "1 liangdao *"],
+        finish=True,
+        expect={"result": {"outcome": "draw", "hand_deltas": [-2, -2, 2, 2], "next_dealer": 0}},
+    ),
+    Spec(
+        "p4_chajiao_one_payer_deals",
+        "4 seats, dealer_on_draw = chajiao: C alone has 亮倒 (s000, wait 5z dead), so C alone pays; the payer "
+        "deals next",
+        rules={"preset": "four_seats", "dealer_on_draw": "chajiao"},
+        hands=["", "555z", DEAD_5Z, ""],
+        actions=["2 liangdao *"],
+        finish=True,
+        expect={"result": {"outcome": "draw", "hand_deltas": [1, 1, -3, 1], "next_dealer": 2}},
+    ),
+    Spec(
+        "p4_win_rotates_dealer",
+        "4 seats: A (dealer) discards 5s, C wins with 卡五星 (×2): A pays 2; the winner deals next (A15.1)",
+        rules="four_seats",
+        hands=["5s", "", W1_KWX, ""],
+        actions=["0 discard 5s", "2 win"],
+        expect={
+            "result": {
+                "outcome": "win",
+                "winners": [{"seat": 2, "fans": ["卡五星"], "multiplier": {"0": 2}}],
+                "hand_deltas": [-2, 0, 2, 0],
+                "next_dealer": 2,
+            }
+        },
+    ),
+]
+
+SPECS += [
+    Spec(
+        "p4_chajiao_two_payers",
+        "4 seats, H5 generalised (chajiao, dealer_on_draw chajiao): A and B have 亮倒 (A on 5s: 卡五星 ×2 "
+        "× 亮倒 ×2 = 4; B 屁胡 × 亮倒 = 2; every wait dead), C and D are not ready: C and D each pay A 4 and "
+        "B 2 (A +8, B +4, C -6, D -6); two payers, so the first 亮倒 seat that paid nothing (A) deals",
+        rules={"preset": "four_seats", "huangzhuang_liangdao": "chajiao", "dealer_on_draw": "chajiao"},
+        dealer=3,
+        hands=[W1_KWX, "555s234p567p66z78s", "5s66s99s147p5z7z147m", "258p3s6s99s5z6z7z258m"],
+        actions=["0 liangdao *", "1 liangdao *"],
+        finish=True,
+        expect={"result": {"outcome": "draw", "hand_deltas": [8, 4, -6, -6], "next_dealer": 0}},
+    ),
+]
+
+SPECS += [
+    Spec(
+        "guohu_declined_self_draw",
+        "§C 过胡翻番 (guohu_fanfan): A (亮倒 on 5s) draws 5s and discards it instead of 自摸 — a declined win; "
+        "when A then wins C's 5s it counts ×2: 卡五星 2 × 过胡翻番 2 × 亮倒 2 = 8 per share, and C (not 亮倒) "
+        "pays both shares (包胡, A9.7): 16",
+        rules={"preset": "standard", "guohu_fanfan": True},
+        hands=[W1_KWX + "9s", "", "5s"],
+        draws="? ? 5s",
+        actions=["0 liangdao 9s", "0 discard 5s", "2 discard 5s", "0 win"],
+        expect={
+            "events_include": [{"type": "discarded", "seat": 0, "tile": "5s", "auto": False}],
+            "result": {
+                "outcome": "win",
+                "winners": [{"seat": 0, "fans": ["卡五星", "过胡翻番", "亮倒"], "multiplier": {"1": 8, "2": 8}}],
+                "hand_deltas": [16, 0, -16],
+            },
+        },
+    ),
+]

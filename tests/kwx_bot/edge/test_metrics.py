@@ -52,13 +52,13 @@ async def test_timed_pictures_observe_each_picture_and_close_the_inner_ones():
         async def hand(self, view, lang="zh_CN"):
             return b"hand"
 
-        async def table(self, view, names, lang="zh_CN"):
-            return b"table"
+        async def table(self, view, names, lang="zh_CN", totals=None):
+            return b"table" + bytes(totals or ())
 
         async def reveal(self, view, seat, names, lang="zh_CN"):
             return b"reveal"
 
-        async def result(self, view, names, lang="zh_CN"):
+        async def result(self, view, names, lang="zh_CN", hands=None):
             raise ValueError("boom")
 
         def close(self):
@@ -68,7 +68,7 @@ async def test_timed_pictures_observe_each_picture_and_close_the_inner_ones():
     inner = Drawn()
     pictures = TimedPictures(inner, metrics)  # type: ignore[arg-type]
     assert await pictures.hand(None) == b"hand"
-    assert await pictures.table(None, ["a"]) == b"table"
+    assert await pictures.table(None, ["a"], "en", [1, 2]) == b"table\x01\x02"  # totals passed through
     assert await pictures.reveal(None, 1, ["a"]) == b"reveal"
     with pytest.raises(ValueError):
         await pictures.result(None, ["a"])

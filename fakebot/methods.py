@@ -1,4 +1,4 @@
-"""Bot API method implementations of the fake (a mixin of :class:`~tests.fakebot.core.FakeBotAPI`).
+"""Bot API method implementations of the fake (a mixin of :class:`~fakebot.core.FakeBotAPI`).
 
 Each ``@api_method("name")`` function takes the fake and the call's :class:`~.params.Params` and
 returns the ``result`` JSON or raises :class:`~.errors.ApiError`. Implemented: getMe, getUpdates,
@@ -445,7 +445,7 @@ async def delete_webhook(fake: FakeBotAPI, p: Params) -> bool:
 @api_method("setWebhook")
 async def set_webhook(fake: FakeBotAPI, p: Params) -> bool:
     """Set the webhook: queued updates are then POSTed to ``url`` with the ``secret_token`` header
-    (:mod:`tests.fakebot.webhook`); getUpdates answers 409 while it is set. An empty URL removes it."""
+    (:mod:`fakebot.webhook`); getUpdates answers 409 while it is set. An empty URL removes it."""
     url = p.str("url") or ""
     if url and not url.startswith("https://"):
         raise bad_request("bad webhook: An HTTPS URL must be provided for webhook")

@@ -32,7 +32,7 @@ from .model import ApiCall, CallbackQueryRecord, ChatType, FakeChat, FakeMessage
 from .params import Params, UploadedFile
 from .webhook import WebhookDelivery
 
-_log = logging.getLogger("tests.fakebot")
+_log = logging.getLogger("fakebot")
 
 T = TypeVar("T")
 ChatRef = FakeChat | FakeUser | int

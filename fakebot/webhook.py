@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 __all__ = ["SECRET_HEADER", "WebhookDelivery"]
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
-_log = logging.getLogger("tests.fakebot.webhook")
+_log = logging.getLogger("fakebot.webhook")
 
 
 class WebhookDelivery:

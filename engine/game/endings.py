@@ -1,0 +1,176 @@
+"""The end of a hand: 自摸 and discard wins (one or more winners), 荒庄 with its payments and
+查叫, and the next dealer (docs/rules.md §A12, §A14, §A15)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..rules import DealerOnDraw, HuangzhuangLiangdao
+from ..scoring import WinBy, WinContext, WinScore, score_win
+from ..tiles import Tile
+from ..views import HandResultView, MeldView, WinView
+from .basics import liangdao_flags
+from .checks import self_win_score
+from .claims import claim_score
+from .events import HandEnded
+from .evolve import Builder
+from .hands import wait_tiles
+from .state import State, WindowKind
+
+__all__ = ["finish_claim_win", "finish_draw", "finish_self_draw"]
+
+
+def _win_view(
+    state: State,
+    seat_no: int,
+    concealed: Sequence[Tile],
+    win_tile: Tile,
+    by: WinBy,
+    from_seat: int | None,
+    score: WinScore,
+) -> WinView:
+    seat = state.seats[seat_no]
+    return WinView(
+        seat=seat_no,
+        concealed=tuple(sorted(concealed)),
+        melds=tuple(MeldView(m.kind, m.tile, m.source) for m in seat.melds),
+        win_tile=win_tile,
+        by=by.value,
+        from_seat=from_seat,
+        fans=score.fans,
+        multiplier=dict(score.multiplier),
+        baohu=score.baohu,
+        reading=score.reading,
+    )
+
+
+def finish_self_draw(b: Builder) -> None:
+    """End the hand on the turn seat's 自摸 of its drawn tile (docs/rules.md §A12)."""
+    s = b.state
+    score = self_win_score(s)
+    assert score is not None and s.drawn is not None
+    concealed = s.seats[s.turn].tiles()
+    concealed.remove(s.drawn)
+    view = _win_view(s, s.turn, concealed, s.drawn, WinBy.SELF_DRAW, None, score)
+    _emit_result(b, "win", (view,), score.deltas, s.turn)
+
+
+def finish_claim_win(b: Builder, winners: list[int]) -> None:
+    """End the hand on the window's tile won by ``winners`` (each scored independently, §A12)."""
+    s = b.state
+    w = s.window
+    assert w is not None
+    by = WinBy.ROB_KONG if w.kind is WindowKind.ROB else WinBy.DISCARD
+    order = sorted(winners, key=lambda seat: (seat - w.from_seat) % s.rules.players)
+    views = []
+    deltas = [0] * s.rules.players
+    for seat_no in order:
+        score = claim_score(s, seat_no, w)
+        assert score is not None and score.legal
+        views.append(_win_view(s, seat_no, s.seats[seat_no].tiles(), w.tile, by, w.from_seat, score))
+        for k, d in enumerate(score.deltas):
+            deltas[k] += d
+    next_dealer = order[0] if len(order) == 1 else w.from_seat
+    _emit_result(b, "win", tuple(views), tuple(deltas), next_dealer)
+
+
+def _emit_result(b: Builder, outcome: str, winners: tuple[WinView, ...], hand: Sequence[int], next_dealer: int) -> None:
+    s = b.state
+    kong = tuple(seat.kong_money for seat in s.seats)
+    result = HandResultView(
+        outcome=outcome,
+        winners=winners,
+        hand_deltas=tuple(hand),
+        kong_deltas=kong,
+        deltas=tuple(h + k for h, k in zip(hand, kong, strict=True)),
+        next_dealer=next_dealer,
+    )
+    b.emit(HandEnded(b.seq, result))
+
+
+def _chajiao_share(state: State, winner: int, payer: int) -> int:
+    """查叫 (A14.2 option chajiao): ``payer``'s capped share of ``winner``'s best 自摸 over its waits."""
+    seat = state.seats[winner]
+    best = 0
+    concealed = tuple(seat.tiles())
+    for t in seat.waits if seat.liangdao else wait_tiles(seat.hand, seat.keys, seat.melds):
+        ctx = WinContext(
+            concealed=concealed,
+            melds=seat.melds,
+            win_tile=t,
+            win_by=WinBy.SELF_DRAW,
+            winner=winner,
+            liangdao=liangdao_flags(state),
+            num_players=state.rules.players,
+        )
+        score = score_win(ctx, state.rules)
+        if score.complete:
+            share = score.shares.get(payer, 0)
+            best = max(best, share)
+    return best
+
+
+def finish_draw(b: Builder) -> None:
+    """End the hand in 荒庄 (docs/rules.md §A14): the 亮倒 penalty of ``huangzhuang_liangdao`` and
+    the next dealer (§A15.3), for any number of seats (``rules.players``).
+
+    Payments (§A14.2, generalised from 3 seats; the same code at 3 seats): ``s000`` — every 亮倒
+    seat pays every seat that has not declared 亮倒 1 × base (nobody pays when all or none declared);
+    ``s004_first`` — the first seat to declare 亮倒 pays every other seat 1 × base; ``chajiao`` —
+    every ready seat collects from every seat that is not ready, and a ready seat without 亮倒 also
+    from every 亮倒 seat, that payer's capped share of the ready seat's best 自摸 over its waits;
+    ``none``.  Next dealer under ``dealer_on_draw = chajiao``: exactly one seat paid → it deals;
+    every seat but one paid → the one that paid nothing deals (at 2 seats the first rule decides);
+    otherwise (4 seats, two payers) the first seat to declare 亮倒 among those that paid nothing
+    deals, and the dealer stays when there is none or nobody paid — the 流局 rule of the seed text
+    for four players (docs/rules.md §B).
+    """
+    s = b.state
+    rules = s.rules
+    mode = rules.huangzhuang_liangdao
+    seats = range(rules.players)
+    hand = [0] * rules.players
+    paid: set[int] = set()
+
+    def pay(p: int, q: int, amount: int) -> None:
+        if amount:
+            hand[p] -= amount
+            hand[q] += amount
+            paid.add(p)
+
+    flags = liangdao_flags(s)
+    if mode is HuangzhuangLiangdao.S000:
+        for p in seats:
+            for q in seats:
+                if flags[p] and not flags[q]:
+                    pay(p, q, rules.base)
+    elif mode is HuangzhuangLiangdao.S004_FIRST:
+        if s.liangdao_order:
+            first = s.liangdao_order[0]
+            for q in seats:
+                if q != first:
+                    pay(first, q, rules.base)
+    elif mode is HuangzhuangLiangdao.CHAJIAO:
+        ready = [
+            bool(seat.waits) if seat.liangdao else bool(wait_tiles(seat.hand, seat.keys, seat.melds))
+            for seat in s.seats
+        ]
+        for w in seats:
+            if not ready[w]:
+                continue
+            for p in seats:
+                if p == w or (ready[p] and not (flags[p] and not flags[w])):
+                    continue
+                pay(p, w, _chajiao_share(s, w, p))
+    dealer = s.dealer
+    if rules.dealer_on_draw is DealerOnDraw.LAST_DRAWER and s.last_drawer is not None:
+        dealer = s.last_drawer
+    elif rules.dealer_on_draw is DealerOnDraw.CHAJIAO:
+        unpaid = [p for p in seats if p not in paid]
+        if len(paid) == 1:
+            dealer = next(iter(paid))
+        elif len(unpaid) == 1:
+            dealer = unpaid[0]
+        elif paid:
+            dealer = next((p for p in s.liangdao_order if p not in paid), dealer)
+    _emit_result(b, "draw", (), tuple(hand), dealer)

@@ -1,0 +1,78 @@
+"""``legal_actions(state, seat)``: exactly the actions ``decide`` accepts from a seat now."""
+
+from __future__ import annotations
+
+from ..tiles import MeldKind, Tile
+from .actions import Action, ActionKind, action
+from .basics import protected_mask
+from .checks import can_self_win, kong_check
+from .hands import liangdao_waits, shanten_of
+from .state import Phase, State
+
+__all__ = ["kong_actions", "legal_actions"]
+
+_TILES = tuple(Tile)
+
+
+def legal_actions(state: State, seat: int) -> list[Action]:
+    """Every action :func:`decide` accepts from ``seat`` now, in a stable order: own turn — win,
+    暗杠, 补杠, discards (tile order), 亮倒 discards; claim window — win, kong, pong, pass.
+    Empty when the seat has nothing to decide (or the hand is over)."""
+    if state.phase is Phase.TURN:
+        if seat != state.turn:
+            return []
+        return _turn_actions(state)
+    if state.phase in (Phase.CLAIM, Phase.ROB):
+        window = state.window
+        assert window is not None
+        if seat not in window.pending():
+            return []
+        option = window.option(seat)
+        assert option is not None
+        out = []
+        if option.win:
+            out.append(action(seat, ActionKind.WIN))
+        if option.kong:
+            out.append(action(seat, ActionKind.KONG))
+        if option.pong:
+            out.append(action(seat, ActionKind.PONG))
+        out.append(action(seat, ActionKind.PASS))
+        return out
+    return []
+
+
+def kong_actions(state: State) -> list[Action]:
+    """The turn seat's legal 暗杠 / 补杠."""
+    i = state.turn
+    seat = state.seats[i]
+    if state.wall_remaining == 0 or (state.drawn is None and not state.rules.kong_after_peng):
+        return []
+    out = []
+    for t, n in enumerate(seat.hand):
+        if n == 4:
+            tile = _TILES[t]
+            if kong_check(state, ActionKind.CONCEALED_KONG, tile) is None:
+                out.append(action(i, ActionKind.CONCEALED_KONG, tile))
+    for m in seat.melds:
+        if m.kind is MeldKind.PONG and seat.hand[m.tile] and kong_check(state, ActionKind.ADDED_KONG, m.tile) is None:
+            out.append(action(i, ActionKind.ADDED_KONG, m.tile))
+    return out
+
+
+def _turn_actions(state: State) -> list[Action]:
+    i = state.turn
+    seat = state.seats[i]
+    out: list[Action] = []
+    if can_self_win(state):
+        out.append(action(i, ActionKind.WIN))
+    out.extend(kong_actions(state))
+    if seat.liangdao:
+        assert state.drawn is not None
+        out.append(action(i, ActionKind.DISCARD, state.drawn))
+        return out
+    protected = protected_mask(state, i)
+    tiles = [_TILES[t] for t, n in enumerate(seat.hand) if n and not protected >> t & 1]
+    out.extend(action(i, ActionKind.DISCARD, t) for t in tiles)
+    if state.wall_remaining >= state.rules.liangdao_min_wall and shanten_of(seat.keys, len(seat.melds)) <= 0:
+        out.extend(action(i, ActionKind.LIANGDAO, t) for t in tiles if liangdao_waits(seat, t))
+    return out
