@@ -29,7 +29,7 @@ def run_obj(obj: Any) -> tuple[int, dict[str, Any]]:
     return code, json.loads(text)
 
 
-def test_issue_example() -> None:
+def test_readme_example() -> None:
     code, out = run_obj({**KWX, "rules": "standard", "liangdao": [False, True, False]})
     assert code == 0 and set(out) == OUTPUT_KEYS
     assert out == {
@@ -141,3 +141,17 @@ def test_subprocess_contract() -> None:
     assert bad.returncode == 2 and bad.stderr == b""
     lines = bad.stdout.decode("utf-8").splitlines()
     assert len(lines) == 1 and "error" in json.loads(lines[0])
+
+
+def test_a_robbed_kong_names_the_flags_that_do_not_apply_and_scores_as_without_them() -> None:
+    rob = {**KWX, "win_by": "rob_kong"}
+    _, plain = run_obj(rob)
+    assert set(plain) == OUTPUT_KEYS and "抢杠胡" in plain["fans"]
+    code, flagged = run_obj({**rob, "after_kong": True, "last_tile": True})
+    assert code == 0 and flagged.pop("ignored") == ["after_kong", "last_tile"]
+    assert flagged == plain  # the same score: 杠上炮 and 海底 do not apply to a robbed 补杠
+    _, one = run_obj({**rob, "after_kong": True})
+    assert one["ignored"] == ["after_kong"]
+    # other wins keep the contract's keys exactly
+    _, discard = run_obj({**KWX, "after_kong": True})
+    assert set(discard) == OUTPUT_KEYS and "杠上炮" in discard["fans"]
