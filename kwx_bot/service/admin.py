@@ -299,7 +299,13 @@ class Admin:
             return [Out(tr.gettext("No table is open in this group."), reply=True)]
         seat = await self._target(live, cmd)
         if seat is None or seat.user_id is None:
-            text = tr.gettext("Reply to a message of the player with /kick, or write /kick and the player's name.")
+            wanted = " ".join(cmd.args).strip()
+            if wanted and cmd.reply_to is None:
+                text = tr.gettext("No player at this table is called “{name}”. Players: {players}.").format(
+                    name=name(wanted, 40), players=", ".join(name(s.name, 32) for s in live.humans()) or "—"
+                )
+            else:
+                text = tr.gettext("Reply to a message of the player with /kick, or write /kick and the player's name.")
             return [Out(text, reply=True)]
         user_id, player = seat.user_id, seat.name
         async with live.lock:

@@ -72,9 +72,18 @@ class CalcError(ValueError):
         self.params = params
 
     def render(self, tr: Translator) -> str:
-        """The message in the reader's language, HTML-escaped."""
+        """The message in the reader's language, HTML-escaped; a quoted piece of the input is cut to
+        :data:`QUOTE_CHARS` characters, so the reply always fits a Telegram message."""
         text = tr.gettext(self.msgid)
-        return text.format(**{k: esc(str(v)) for k, v in self.params.items()}) if self.params else text
+        return text.format(**{k: esc(_quote(str(v))) for k, v in self.params.items()}) if self.params else text
+
+
+QUOTE_CHARS = 40
+"""The most characters of the user's input an error message quotes."""
+
+
+def _quote(text: str) -> str:
+    return text if len(text) <= QUOTE_CHARS else text[: QUOTE_CHARS - 1] + "…"
 
 
 # ------------------------------------------------------------------------------------------ query

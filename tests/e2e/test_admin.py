@@ -83,7 +83,9 @@ async def test_kick_by_reply_and_by_name_gives_the_seat_to_an_ai(kwx):
         seats = await service.store.seats(table_id)
         assert seats[1].user_id is None and seats[1].ai_level == "normal"
         (unknown,) = await _send(kwx, ann, group, "kick", "Zed")
-        assert "Reply to a message" in unknown.text
+        assert "No player at this table is called “Zed”" in unknown.text and "Cat" in unknown.text
+        (bare,) = await _send(kwx, ann, group, "kick")
+        assert "Reply to a message" in bare.text
         (kicked,) = await _send(kwx, ann, group, "kick", "cat")
         assert "Cat left the table" in kicked.text
         # Ann plays on against two AI seats until the hand ends; it is scored for the AI seats

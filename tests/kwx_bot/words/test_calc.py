@@ -443,3 +443,11 @@ def test_calc_text_means_the_same_as_the_engine_context(question: tuple[str, dic
     assert (got.complete, got.legal, got.fans, got.deltas, got.multiplier) == (
         want.complete, want.legal, want.fans, want.deltas, want.multiplier,
     )  # fmt: skip
+
+
+def test_an_error_quotes_at_most_a_short_piece_of_the_input() -> None:
+    from kwx_bot.words.calc import QUOTE_CHARS, CalcError
+
+    error = CalcError("I do not understand “{word}”.", word="1p" * 2000)
+    text = error.render(translator("en"))
+    assert len(text) < 100 and text.endswith("…”.") and len("1p" * 2000) > QUOTE_CHARS
