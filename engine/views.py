@@ -49,7 +49,10 @@ class PublicSeatView:
     """One seat as everybody sees it.
 
     ``concealed_count``: tiles in hand (13 - 3*melds, +1 while holding a drawn tile).
-    ``revealed``: the whole concealed hand once the seat has 亮倒 (sorted), else ().
+    ``revealed``: the concealed tiles shown at 亮倒 (sorted; the whole hand except a drawn tile, or
+    after a partial reveal — ``liangdao_reveal = kou`` / ``minimal``, docs/rules.md §A9.2, §E#48 — only
+    the shown tiles), else ().  ``hidden_count``: the 亮倒 seat's tiles kept face down (shown as a
+    count; ``concealed_count`` includes them).
     ``waits``: the published wait set of a 亮倒 seat (docs/rules.md §A9.2), else ().
     ``kong_money``: points of 底金 won (+) or paid (-) through kongs so far this hand (docs/rules.md §A13).
     """
@@ -63,6 +66,7 @@ class PublicSeatView:
     waits: tuple[Tile, ...]
     kong_money: int
     on_auto: bool = False
+    hidden_count: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,8 @@ def claim_score(state: State, seat_no: int, window: Window) -> WinScore | None:
     t = window.tile
     if not is_complete_keys(keys_plus(seat.keys, t, 1), len(seat.melds)):
         return None
+    if seat.liangdao and t not in seat.waits:  # the published (shown) waits only (docs/rules.md §E#48)
+        return None
     rob = window.kind is WindowKind.ROB
     ctx = WinContext(
         concealed=tuple(seat.tiles()),

@@ -126,7 +126,9 @@ class Drew:
 @dataclass(frozen=True, slots=True)
 class Discarded:
     """``seat`` discarded ``tile``; with ``liangdao`` it declared 亮倒 (A9.1) and ``waits`` are the
-    published waits (A9.2).  ``auto``: the automatic 摸打 of a 亮倒 seat (A9.3)."""
+    published waits (A9.2).  ``auto``: the automatic 摸打 of a 亮倒 seat (A9.3).  ``hidden``: the kept
+    tiles left face down by a partial reveal (``liangdao_reveal = kou`` / ``minimal``, §E#48); its JSON
+    key ``hidden`` is written only when not empty."""
 
     seq: int
     seat: int
@@ -134,6 +136,7 @@ class Discarded:
     liangdao: bool = False
     waits: tuple[Tile, ...] = ()
     auto: bool = False
+    hidden: tuple[Tile, ...] = ()
     type: ClassVar[str] = "discarded"
 
     def to_json(self) -> dict[str, Any]:
@@ -146,7 +149,7 @@ class Discarded:
             "liangdao": self.liangdao,
             "waits": format_tiles(self.waits),
             "auto": self.auto,
-        }
+        } | ({"hidden": format_tiles(self.hidden)} if self.hidden else {})
 
 
 @dataclass(frozen=True, slots=True)
@@ -375,6 +378,7 @@ def event_from_json(value: object) -> Event:
                 _bool(d, "liangdao"),
                 tuple(parse_tiles(d.get("waits") or "")),
                 _bool(d, "auto"),
+                tuple(parse_tiles(d.get("hidden") or "")),
             )
         if kind == "window_opened":
             options = tuple(
