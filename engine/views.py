@@ -138,6 +138,10 @@ class HandResultView:
 
     ``hand_deltas``: win payments (or 荒庄 亮倒 penalties, A14.2); ``kong_deltas``: kong money of the
     hand (A13); ``deltas``: their sum.  Every list sums to 0.  ``next_dealer``: per A15.
+    卡心五 (docs/rules.md §B): ``outcome`` "guansi" (关死) names the 关死 seat in ``guansi`` (his
+    payments in ``hand_deltas``, ``kong_deltas`` all 0: the hand's kong money is void); on a 流局
+    (``outcome`` "draw") ``chajiao`` lists the 被查叫 seats (every seat without 廊起) when some seat
+    has 廊起.
     """
 
     outcome: str
@@ -146,3 +150,5 @@ class HandResultView:
     kong_deltas: tuple[int, ...]
     deltas: tuple[int, ...]
     next_dealer: int
+    guansi: int | None = None
+    chajiao: tuple[int, ...] = ()

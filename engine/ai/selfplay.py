@@ -214,6 +214,8 @@ def play_hand(
         for e in events:
             if isinstance(e, Konged):
                 kong = [a + b for a, b in zip(kong, e.money, strict=True)]
+        if result.outcome == "guansi":  # 关死 voids the hand's kong money (docs/rules.md §B)
+            kong = [0] * rules.players
         if tuple(kong) != tuple(result.kong_deltas):
             raise RuleViolation(f"kong events pay {kong}, the result says {result.kong_deltas}")
     return state, events, {"actions": actions, "feeds": feeds, "forced_feeds": forced}

@@ -167,6 +167,8 @@ class Reason(enum.Enum):
     NOT_READY_FOR_LIANGDAO = "not_ready_for_liangdao"  # A9.1: the hand after the discard is not 听
     LIANGDAO_WALL_TOO_SHORT = "liangdao_wall_too_short"  # option liangdao_min_wall
     PROTECTED_TILE = "protected_tile"  # option liangdao_protect (A9.8)
+    KONG_MANDATORY = "kong_mandatory"  # 卡心五 有杠必杠 (docs/rules.md §B): the kong must be taken
+    WIN_MANDATORY = "win_mandatory"  # 卡心五 有胡必胡 (docs/rules.md §B, §E#26): a 自摸 must be declared
     BAD_REVEAL = "bad_reveal"  # A9.2, E#48: the tiles named to show are not a legal reveal
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from ..analysis import is_complete_keys
 from ..rules import LiangdaoKong
 from ..scoring import IllegalReason, WinBy, WinContext, WinScore, score_win
-from ..tiles import Tile, counts_of, format_tiles
+from ..tiles import MeldKind, Tile, counts_of, format_tiles
 from .actions import Action, ActionKind, IllegalAction, Reason
-from .basics import liangdao_flags, protected_mask
+from .basics import liangdao_flags, must_self_win, protected_mask
 from .claims import claim_score
 from .hands import keys_plus, liangdao_waits, liangdao_waits_kept, moved
 from .reveal import reveal_problem
@@ -63,6 +63,10 @@ def validate(state: State, action: Action) -> None:
         raise IllegalAction(
             Reason.NOTHING_TO_CLAIM, f"another seat claimed 胡 on {window.tile}; seat {seat_no}'s answer cannot matter"
         )
+    if option.kong and state.rules.kong_mandatory and kind in (ActionKind.PASS, ActionKind.PONG):
+        raise IllegalAction(
+            Reason.KONG_MANDATORY, f"有杠必杠: seat {seat_no} must 杠 {window.tile} (or 胡) (docs/rules.md §B)"
+        )
     ok = (
         kind is ActionKind.PASS
         or (kind is ActionKind.WIN and option.win > 0)
@@ -94,6 +98,8 @@ def self_win_score(state: State) -> WinScore | None:
         kong_chain=max(state.chain, 1),
         declined_wins=seat.declined,
         num_players=state.rules.players,
+        hidden=seat.hidden,
+        waits=seat.waits if seat.liangdao else None,
     )
     return score_win(ctx, state.rules)
 
@@ -172,6 +178,18 @@ def kong_check(state: State, kind: ActionKind, tile: Tile) -> IllegalAction | No
     return None
 
 
+def _can_kong(state: State) -> bool:
+    """Whether the turn seat has any legal 暗杠 / 补杠 now."""
+    seat = state.seats[state.turn]
+    for t, n in enumerate(seat.hand):
+        if n == 4 and kong_check(state, ActionKind.CONCEALED_KONG, Tile(t)) is None:
+            return True
+    return any(
+        m.kind is MeldKind.PONG and seat.hand[m.tile] and kong_check(state, ActionKind.ADDED_KONG, m.tile) is None
+        for m in seat.melds
+    )
+
+
 def turn_check(state: State, action: Action) -> IllegalAction | None:
     """Why the turn seat's own-turn ``action`` is illegal now (None = legal)."""
     rules = state.rules
@@ -189,7 +207,15 @@ def turn_check(state: State, action: Action) -> IllegalAction | None:
         return None
     assert tile is not None
     if kind in (ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG):
+        if must_self_win(rules) and can_self_win(state):
+            return IllegalAction(Reason.WIN_MANDATORY, "有胡必胡: a self-drawn win must be declared (docs/rules.md §B)")
         return kong_check(state, kind, tile)
+    if must_self_win(rules) and can_self_win(state):
+        return IllegalAction(Reason.WIN_MANDATORY, "有胡必胡: a self-drawn win must be declared (docs/rules.md §B)")
+    if rules.kong_mandatory and _can_kong(state):
+        return IllegalAction(
+            Reason.KONG_MANDATORY, "有杠必杠: a possible kong must be declared first (docs/rules.md §B)"
+        )
     # discard / liangdao
     if not seat.hand[tile]:
         return IllegalAction(Reason.TILE_NOT_IN_HAND, f"seat {i} holds no {tile}")

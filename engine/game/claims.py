@@ -36,6 +36,8 @@ def claim_score(state: State, seat_no: int, window: Window) -> WinScore | None:
         kong_chain=max(state.chain, 1),
         declined_wins=seat.declined,
         num_players=state.rules.players,
+        hidden=seat.hidden,
+        waits=seat.waits if seat.liangdao else None,
     )
     return score_win(ctx, state.rules)
 

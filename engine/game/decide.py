@@ -10,7 +10,7 @@ from .actions import Action, ActionKind
 from .basics import auto_win, kong_money
 from .checks import can_self_win, validate
 from .claims import window_options
-from .endings import finish_claim_win, finish_draw, finish_self_draw
+from .endings import finish_claim_win, finish_draw, finish_guansi, finish_self_draw, guansi_seat
 from .events import Answered, Discarded, Drew, Event, Konged, Ponged, WindowOpened
 from .evolve import Builder
 from .hands import liangdao_waits, moved
@@ -97,6 +97,8 @@ def _discard(b: Builder, tile: Tile, liangdao: bool, auto: bool, reveal: tuple[T
             hidden = tuple(_TILES[t] for t, n in enumerate(hidden_counts) for _ in range(n))
             waits = reveal_waits(counts_of(reveal), hidden_counts, s.seats[i].melds)
     b.emit(Discarded(b.seq, i, tile, liangdao, waits, auto, hidden))
+    if _guansi(b):
+        return
     s = b.state
     last = s.wall_remaining == 0
     gangpao = s.chain > 0
@@ -192,6 +194,16 @@ def _resolve(b: Builder) -> None:
     _next_draw(b, w.from_seat)
 
 
+def _guansi(b: Builder) -> bool:
+    """End the hand if some seat is 关死 (卡心五, docs/rules.md §B, §E#49: checked whenever a hand
+    changed, before the next seat acts); True when it did."""
+    g = guansi_seat(b.state)
+    if g is None:
+        return False
+    finish_guansi(b, g)
+    return True
+
+
 def _liangdao_turn_has_choice(s: State) -> bool:
     """Whether a 亮倒 turn seat has anything but discarding its drawn tile (a permitted kong, or a win
     it may decline)."""
@@ -204,6 +216,8 @@ def _advance(b: Builder) -> None:
     """Run the automatic steps until a seat has a real choice or the hand is over."""
     while True:
         s = b.state
+        if s.phase in (Phase.TURN, Phase.CLAIM, Phase.ROB) and _guansi(b):
+            return
         if s.phase is Phase.TURN:
             seat = s.seats[s.turn]
             if not seat.liangdao:

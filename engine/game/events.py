@@ -20,8 +20,9 @@ Types (``type`` value — fields):
 * ``ponged`` — ``seat``, ``tile``, ``from_seat``.
 * ``konged`` — ``seat``, ``kind`` (concealed_kong, added_kong, kong), ``tile``, ``from_seat``,
   ``money`` (kong money per seat, sums to 0, A13), ``chain`` (its place in a 杠上杠 chain, 1 = first).
-* ``hand_ended`` — ``outcome`` ("win" or "draw"), ``winners``, ``hand_deltas``, ``kong_deltas``,
-  ``deltas``, ``next_dealer`` (the :class:`engine.views.HandResultView`).
+* ``hand_ended`` — ``outcome`` ("win", "draw" or, in 卡心五, "guansi"), ``winners``, ``hand_deltas``,
+  ``kong_deltas``, ``deltas``, ``next_dealer``, and when set ``guansi`` / ``chajiao`` (the
+  :class:`engine.views.HandResultView`).
 """
 
 from __future__ import annotations
@@ -255,16 +256,20 @@ class HandEnded:
     def to_json(self) -> dict[str, Any]:
         """JSON form."""
         r = self.result
-        return {
-            "seq": self.seq,
-            "type": self.type,
-            "outcome": r.outcome,
-            "winners": [_win_to_json(w) for w in r.winners],
-            "hand_deltas": list(r.hand_deltas),
-            "kong_deltas": list(r.kong_deltas),
-            "deltas": list(r.deltas),
-            "next_dealer": r.next_dealer,
-        }
+        return (
+            {
+                "seq": self.seq,
+                "type": self.type,
+                "outcome": r.outcome,
+                "winners": [_win_to_json(w) for w in r.winners],
+                "hand_deltas": list(r.hand_deltas),
+                "kong_deltas": list(r.kong_deltas),
+                "deltas": list(r.deltas),
+                "next_dealer": r.next_dealer,
+            }
+            | ({"guansi": r.guansi} if r.guansi is not None else {})
+            | ({"chajiao": list(r.chajiao)} if r.chajiao else {})
+        )
 
 
 Event = HandStarted | Drew | Discarded | WindowOpened | Answered | Ponged | Konged | HandEnded
@@ -422,6 +427,8 @@ def event_from_json(value: object) -> Event:
                 kong_deltas=tuple(int(x) for x in d.get("kong_deltas", [])),
                 deltas=tuple(int(x) for x in d.get("deltas", [])),
                 next_dealer=_int(d, "next_dealer"),
+                guansi=_opt_int(d, "guansi"),
+                chajiao=tuple(int(x) for x in d.get("chajiao", [])),
             )
             return HandEnded(seq, result)
     except (NotationError, RuleError):
