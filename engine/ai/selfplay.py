@@ -143,6 +143,12 @@ def _check_events(before: State, action: Action, after: State, events: list[Even
     if mirror != after:
         raise RuleViolation("evolving the events of a step does not give the step's state")
     _check_protection(before, events)
+    _check_outcome(after, events)
+
+
+def _check_outcome(after: State, events: list[Event]) -> None:
+    """No seat is left 关死 while the hand goes on (docs/rules.md §B), and a 亮倒 / 廊起 winner won on
+    one of its published waits (§E#48)."""
     if not after.over and guansi_seat(after) is not None:
         raise RuleViolation(f"seat {guansi_seat(after)} is 关死 but the hand goes on")
     for e in events:

@@ -226,3 +226,21 @@ def test_views_show_a_langqi_hand_partly() -> None:
     state = play(state, "0 discard 8s") if show not in legal else step(state, show)[0]
     seat = public_view(state).seats[0]
     assert seat.revealed == (Tile.S2, Tile.S2) and seat.hidden_count == 11 and seat.waits == (Tile.S2,)
+
+
+# ============================================================================ the self-play referee
+def test_referee_catches_a_fed_langqi_wait_and_a_missed_guansi() -> None:
+    """The self-play referee's 卡心五 checks (engine.ai.selfplay) fail on forged events."""
+    from engine.ai.selfplay import RuleViolation, _check_outcome, _check_protection
+    from engine.game import Discarded
+
+    state = table(KXW, ["123p456p789p11s5s9s", "123p456p789p11s46s", "", ""], {1: "5s"}, (1,))
+    with pytest.raises(RuleViolation, match="廊起 seat 1 waits on"):
+        _check_protection(state, [Discarded(state.seq + 1, 0, Tile.S5)])
+    _check_protection(state, [Discarded(state.seq + 1, 0, Tile.S9)])
+    melds = (Meld(MeldKind.PONG, Tile.P1, 1), Meld(MeldKind.PONG, Tile.P2, 1), Meld(MeldKind.PONG, Tile.P3, 1))
+    stuck = table(KXW, ["5s8s", "123p456p789p11s46s", "", ""], {1: "58s"}, (1,))
+    stuck = updated(stuck, seats=(updated(stuck.seats[0], melds=melds), *stuck.seats[1:]))
+    with pytest.raises(RuleViolation, match="关死 but the hand goes on"):
+        _check_outcome(stuck, [])
+    _check_outcome(state, [])
