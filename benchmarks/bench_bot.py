@@ -27,10 +27,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from fakebot import MESSAGE_WRITE_METHODS, FakeBotAPI, application_builder
 from kwx_bot.edge.codec import decode
 from kwx_bot.service.pictures import RenderPictures
 from tests.e2e.harness import Kwx
-from tests.fakebot import MESSAGE_WRITE_METHODS, FakeBotAPI, application_builder
 
 os.environ.setdefault("NO_PROXY", "127.0.0.1,localhost")
 

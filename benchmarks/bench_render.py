@@ -63,9 +63,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"warm_cache: {(time.perf_counter() - t0) * 1000:.0f} ms (once, at start-up)")
     print(f"{'picture':8} {'size':>9} {'render':>8} {'+png':>8} {'+jpeg':>8} {'png KiB':>8} {'jpeg KiB':>9}  bar")
     ok = measure("hand", lambda: render_hand(d.hand), args.runs)
-    ok &= measure("table", lambda: render_table(d.table, d.names), args.runs)
+    ok &= measure("table", lambda: render_table(d.table, d.names, totals=d.totals), args.runs)
     ok &= measure("reveal", lambda: render_reveal(d.reveal, d.reveal_seat, d.names), args.runs)
-    ok &= measure("result", lambda: render_result(d.result, d.names), args.runs)
+    ok &= measure("result", lambda: render_result(d.result, d.names, hands=d.hands), args.runs)
     return 0 if ok else 1
 
 

@@ -1,7 +1,8 @@
 """``python -m engine <command>``: the engine's command-line contracts.
 
 Commands: ``score`` (one win, JSON in/out), ``analyze`` (waits/shanten per line), ``play`` (a hand
-scenario, JSON in/out), ``simulate`` (AI self-play statistics).  Unknown commands exit 2 with a
+scenario, JSON in/out), ``simulate`` (AI self-play statistics), ``deal`` (re-derive a hand's deal
+from its shuffle seed, JSON out).  Unknown commands exit 2 with a
 one-line message; no command ever prints a traceback for bad input.
 """
 
@@ -18,6 +19,7 @@ _COMMANDS = {
     "analyze": "engine.cli_analyze",
     "play": "engine.game.scenario",
     "simulate": "engine.cli_simulate",
+    "deal": "engine.cli_deal",
 }
 
 

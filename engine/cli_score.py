@@ -27,6 +27,11 @@ Output (one line)::
     {"complete": true, "legal": true, "fans": ["卡五星", "亮倒"], "multiplier": {"1": 2},
      "deltas": [2, -2, 0], "reading": "123p 789p 234s 456s 88s"}
 
+With ``"win_by": "rob_kong"``, ``after_kong`` and ``last_tile`` do not apply (a robbed 补杠's tile is
+neither a kong's replacement nor the wall's last tile: docs/rules.md §A6.5, §A12.4) and are not
+scored; the answer then also names them, ``"ignored": ["after_kong", "last_tile"]`` (those given as
+true), instead of dropping them silently.
+
 Exit status 0 for every well-formed question (also not complete / not legal); 2 with a one-line
 ``{"error": "..."}`` on stdout for malformed input (bad JSON, notation, tile count, 5 copies, unknown
 rule option...); 1 with ``{"error": "internal error: ..."}`` if the scorer itself fails.  Never a
@@ -167,7 +172,7 @@ def answer(obj: object) -> dict[str, Any]:
     """The output object for a decoded question (raises ``ValueError`` subclasses when malformed)."""
     ctx, rules = parse_question(obj)
     score = score_win(ctx, rules)
-    return {
+    out: dict[str, Any] = {
         "complete": score.complete,
         "legal": score.legal,
         "fans": list(score.fans),
@@ -175,6 +180,11 @@ def answer(obj: object) -> dict[str, Any]:
         "deltas": list(score.deltas),
         "reading": score.reading,
     }
+    if ctx.win_by is WinBy.ROB_KONG:
+        ignored = [key for key, given in (("after_kong", ctx.after_kong), ("last_tile", ctx.last_tile)) if given]
+        if ignored:
+            out["ignored"] = ignored
+    return out
 
 
 def _emit(stdout: TextIO, obj: dict[str, Any]) -> None:

@@ -2,11 +2,15 @@
 
 Commands::
 
-    kwx-bot [run]          run the bot (long polling) until Ctrl-C / SIGTERM
-    kwx-bot check-db       integrity check and migration status of KWX_DB_PATH
+    kwx-bot [run]          run the bot (long polling, or a webhook with KWX_WEBHOOK_URL) until
+                           Ctrl-C / SIGTERM
+    kwx-bot check-db       SQLite's quick_check and the migration status of KWX_DB_PATH;
+                           ``--full``: SQLite's integrity_check instead (also compares every index)
     kwx-bot backup PATH    online backup of the database to PATH (safe while the bot runs)
     kwx-bot simulate ...   AI self-play statistics (``python -m engine simulate ...``)
     kwx-bot render-demo --out DIR   one picture of each kind (``python -m render demo ...``)
+    kwx-bot playground [--port P] [--db PATH] [--lang en|zh_CN]
+                           the bot against a fake Telegram in the browser (no token, no network)
 
 Exit status: 0 success, 1 runtime failure (database unhealthy, Telegram unreachable), 2 usage or
 configuration error.  Configuration errors (a missing or malformed ``TELEGRAM_BOT_TOKEN``, a bad
@@ -39,7 +43,9 @@ def _fail(message: str, status: int) -> int:
 
 
 def cmd_run(settings: Settings) -> int:
-    """Build the application and poll until stopped."""
+    """Build the application and run it until stopped: long polling, or a webhook server when
+    ``KWX_WEBHOOK_URL`` is set (``run_webhook`` registers the URL and the secret with ``setWebhook``
+    at every start; a stop leaves the webhook set, so Telegram keeps the updates until the next start)."""
     from telegram.error import InvalidToken, NetworkError
 
     from .edge.app import build_application
@@ -47,11 +53,20 @@ def cmd_run(settings: Settings) -> int:
 
     setup_logging(settings.log_level, settings.token)
     application = build_application(settings, handle_signals=True)
+    updates = ["message", "callback_query", "my_chat_member"]
     try:
-        application.run_polling(  # SIGINT/SIGTERM: kwx's own handlers (build_application), not PTB's
-            allowed_updates=["message", "callback_query", "my_chat_member"], drop_pending_updates=False,
-            stop_signals=None,
-        )  # fmt: skip
+        if settings.webhook_url is None:
+            application.run_polling(  # SIGINT/SIGTERM: kwx's own handlers (build_application), not PTB's
+                allowed_updates=updates, drop_pending_updates=False, stop_signals=None,
+            )  # fmt: skip
+        else:  # PTB calls setWebhook with the secret and answers 403 to a request without it
+            application.run_webhook(
+                listen=settings.webhook_listen, port=settings.webhook_port, url_path=settings.webhook_path,
+                webhook_url=settings.webhook_url, secret_token=settings.webhook_secret, allowed_updates=updates,
+                drop_pending_updates=False, stop_signals=None,
+            )  # fmt: skip
+    except OSError as e:  # a port of the webhook or of the health / metrics endpoints is taken
+        return _fail(f"cannot listen: {e}", 1)
     except InvalidToken:
         return _fail("Telegram rejected TELEGRAM_BOT_TOKEN (revoked or mistyped?); check it with @BotFather", 2)
     except NetworkError as e:
@@ -63,7 +78,7 @@ def cmd_run(settings: Settings) -> int:
     return 0
 
 
-async def _check_db(path: Path) -> int:
+async def _check_db(path: Path, *, full: bool = False) -> int:
     from .store import SCHEMA_VERSION, Store
 
     if not path.exists():
@@ -71,11 +86,11 @@ async def _check_db(path: Path) -> int:
     store = await Store.open(path, migrate=False)
     try:
         version = await store.schema_version()
-        problems = await store.integrity_check()
+        problems = await store.integrity_check(quick=not full)
         print(f"database: {path}")
         pending = "" if version == SCHEMA_VERSION else " - migrations pending, applied on next run"
         print(f"schema version: {version} (this kwx: {SCHEMA_VERSION}){pending}")
-        print("integrity: " + "; ".join(problems))
+        print("integrity: " + "; ".join(problems) + (" (integrity_check)" if full else " (quick_check)"))
         if version <= SCHEMA_VERSION and version > 0:
             counts = await store.counts()
             print("rows: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
@@ -106,11 +121,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="kwx-bot", description="卡五星 mahjong for Telegram group chats")
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("run", help="run the bot (the default)")
-    sub.add_parser("check-db", help="database integrity check and migration status")
+    check = sub.add_parser("check-db", help="database quick check and migration status")
+    check.add_argument("--full", action="store_true", help="full integrity check (slower: compares every index)")
     backup = sub.add_parser("backup", help="online backup of the database")
     backup.add_argument("path", type=Path, help="the new backup file")
     sub.add_parser("simulate", help="AI self-play statistics (options: see kwx-bot simulate --help)", add_help=False)
-    sub.add_parser("render-demo", help="write one picture of each kind (--out DIR)", add_help=False)
+    sub.add_parser("render-demo", help="write one picture of each kind (--out DIR [--lang en])", add_help=False)
+    play = sub.add_parser("playground", help="try kwx in the browser against a fake Telegram (no token needed)")
+    play.add_argument("--port", type=int, default=8765, help="the page's port on 127.0.0.1 (0 = any free port)")
+    play.add_argument("--db", type=Path, default=None, help="keep the bot's database here (default: throw-away)")
+    play.add_argument("--lang", choices=["en", "zh_CN"], default="en", help="the players' language")
     raw = list(sys.argv[1:] if argv is None else argv)
     if raw and raw[0] == "simulate":
         from engine.__main__ import main as engine_main
@@ -119,7 +139,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if raw and raw[0] == "render-demo":
         from render.__main__ import main as render_main
 
-        return render_main(["demo", *raw[1:]])
+        return render_main(["demo", *raw[1:]], demo_prog="kwx-bot render-demo")
     args = parser.parse_args(raw)
     command = args.command or "run"
     try:
@@ -129,8 +149,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             except SettingsError as e:
                 return _fail(str(e), 2)
             return cmd_run(settings)
+        if command == "playground":
+            from .playground import run_playground
+
+            return run_playground(port=args.port, db=args.db, lang=args.lang)
         if command == "check-db":
-            return asyncio.run(_check_db(_db_path()))
+            return asyncio.run(_check_db(_db_path(), full=args.full))
         if command == "backup":
             return asyncio.run(_backup(_db_path(), args.path))
     except StoreError as e:

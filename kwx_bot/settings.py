@@ -23,6 +23,20 @@ KWX_RENDER_PROCESSES       worker processes that draw pictures (default 1 with 2
                            draw in a thread of the bot process)
 KWX_REMIND_SECONDS         a player who has not acted this long after their turn (or claim) began
                            gets a short notifying reminder (default 10; 0 = never)
+KWX_WEBHOOK_URL            optional public ``https://`` URL Telegram posts updates to (webhook mode;
+                           unset = long polling, the default); its path is the path served locally
+KWX_WEBHOOK_LISTEN         address the webhook server binds (default ``127.0.0.1``: behind a reverse
+                           proxy on the same host; ``0.0.0.0`` in a container)
+KWX_WEBHOOK_PORT           port of the webhook server (default 8443)
+KWX_WEBHOOK_SECRET         required in webhook mode: 1-256 characters ``A-Z a-z 0-9 _ -``; passed to
+                           ``setWebhook`` as ``secret_token``, every request without it gets 403
+                           (docs/security.md §5, docs/telegram.md §1.4)
+KWX_HEALTH_PORT            optional port of the liveness endpoint ``GET /healthz`` (200 ok, 503 stalled;
+                           unset = no endpoint)
+KWX_HEALTH_STALL_SECONDS   the update loop counts as stalled when no ``getUpdates`` succeeded, or
+                           updates wait without one finishing, for this long (default 60)
+KWX_METRICS_PORT           optional port of the Prometheus endpoint ``GET /metrics`` (unset = off)
+KWX_OPS_LISTEN             address the health and metrics endpoints bind (default ``127.0.0.1``)
 =========================  =========================================================================
 
 :func:`load_settings` raises :class:`SettingsError` with a one-line, human-readable message for a
@@ -31,11 +45,14 @@ missing or malformed value; ``kwx-bot run`` prints it and exits with status 2.
 
 from __future__ import annotations
 
+import importlib.util
+import ipaddress
 import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 __all__ = ["LANGUAGES", "Settings", "SettingsError", "default_db_path", "load_settings", "normalize_language"]
 
@@ -77,6 +94,25 @@ class Settings:
     group_window_seconds: float = 60.0
     """A group gets at most ``group_messages`` writes (sends, edits, deletions) per
     ``group_window_seconds`` from the bot (Telegram's limit; tests shrink the window)."""
+    webhook_url: str | None = None
+    """Public ``https://`` URL of the webhook; None = long polling."""
+    webhook_listen: str = "127.0.0.1"
+    webhook_port: int = 8443
+    webhook_secret: str | None = field(default=None, repr=False)
+    """Telegram's ``secret_token`` (required with ``webhook_url``); a secret, never logged."""
+    health_port: int | None = None
+    health_stall_seconds: float = 60.0
+    metrics_port: int | None = None
+    ops_listen: str = "127.0.0.1"
+    """Address of the health and metrics endpoints."""
+
+    @property
+    def webhook_path(self) -> str:
+        """The path of :attr:`webhook_url` without its leading slash (``""`` for the root): what the
+        local webhook server answers on (a reverse proxy passes the path through unchanged)."""
+        if self.webhook_url is None:
+            return ""
+        return urlsplit(self.webhook_url).path.lstrip("/")
 
     @property
     def bot_id(self) -> int:
@@ -134,11 +170,57 @@ def _processes(env: Mapping[str, str]) -> int:
     return int(raw)
 
 
+_SECRET_RE = re.compile(r"^[A-Za-z0-9_-]{1,256}$")
+_WEBHOOK_PORTS = (443, 80, 88, 8443)
+"""The only ports Telegram posts webhooks to (docs/telegram.md §1.4)."""
+
+
+def _port(env: Mapping[str, str], name: str, default: int | None) -> int | None:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    if not raw.isdigit() or not 1 <= int(raw) <= 65535:
+        raise SettingsError(f"{name} must be a TCP port 1..65535, got {raw!r}")
+    return int(raw)
+
+
+def _address(env: Mapping[str, str], name: str) -> str:
+    raw = env.get(name, "").strip() or "127.0.0.1"
+    try:
+        ipaddress.ip_address(raw)
+    except ValueError:
+        raise SettingsError(f"{name} must be an IP address such as 127.0.0.1 or 0.0.0.0, got {raw!r}") from None
+    return raw
+
+
+def _webhook(env: Mapping[str, str]) -> tuple[str | None, str | None]:
+    """``(url, secret)``: both None (polling), or a valid https URL and its secret token."""
+    url = env.get("KWX_WEBHOOK_URL", "").strip() or None
+    secret = env.get("KWX_WEBHOOK_SECRET", "").strip() or None
+    if url is None:
+        return None, secret
+    parts = urlsplit(url)
+    if parts.scheme != "https" or not parts.hostname or parts.query or parts.fragment:
+        raise SettingsError(f"KWX_WEBHOOK_URL must be a public https:// URL without query, got {url!r}")
+    if (parts.port or 443) not in _WEBHOOK_PORTS:
+        raise SettingsError(f"KWX_WEBHOOK_URL's port must be one Telegram posts to (443, 80, 88 or 8443), got {url!r}")
+    if secret is None:
+        raise SettingsError(
+            "KWX_WEBHOOK_SECRET is required with KWX_WEBHOOK_URL: 1-256 characters A-Z a-z 0-9 _ -, "
+            "e.g. from: python -c 'import secrets; print(secrets.token_urlsafe(32))'"
+        )
+    if not _SECRET_RE.match(secret):
+        raise SettingsError("KWX_WEBHOOK_SECRET must be 1-256 characters A-Z a-z 0-9 _ - (Telegram's rule)")
+    return url, secret
+
+
 def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     """Read :class:`Settings` from ``env`` (default ``os.environ``).
 
     Raises :class:`SettingsError` for a missing token, a token that is not ``<digits>:<secret>``,
-    a base URL that is not http(s), a non-integer admin chat id, an unknown log level or language.
+    a base URL that is not http(s), a non-integer admin chat id, an unknown log level or language,
+    a webhook URL that is not https or comes without its secret, a port outside 1..65535, a listen
+    address that is not an IP address.
     """
     env = os.environ if env is None else env
     token = env.get("TELEGRAM_BOT_TOKEN", "").strip()
@@ -170,6 +252,13 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         raise SettingsError(f"KWX_DEFAULT_LANGUAGE must be zh_CN or en, got {raw_lang!r}")
     raw_db = env.get("KWX_DB_PATH", "").strip()
     db_path = Path(raw_db).expanduser() if raw_db else default_db_path(env)
+    webhook_url, webhook_secret = _webhook(env)
+    metrics_port = _port(env, "KWX_METRICS_PORT", None)
+    if metrics_port is not None and importlib.util.find_spec("prometheus_client") is None:
+        raise SettingsError("KWX_METRICS_PORT needs prometheus-client: pip install 'kwx[metrics]'")
+    stall = _seconds(env, "KWX_HEALTH_STALL_SECONDS", 60.0)
+    if stall < 1:
+        raise SettingsError(f"KWX_HEALTH_STALL_SECONDS must be at least 1 second, got {stall!r}")
     return Settings(
         token=token,
         db_path=db_path,
@@ -184,4 +273,12 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         remind_seconds=_seconds(env, "KWX_REMIND_SECONDS", 10.0),
         render_processes=_processes(env),
         picture_format=_picture_format(env),
+        webhook_url=webhook_url,
+        webhook_listen=_address(env, "KWX_WEBHOOK_LISTEN"),
+        webhook_port=_port(env, "KWX_WEBHOOK_PORT", 8443) or 8443,
+        webhook_secret=webhook_secret,
+        health_port=_port(env, "KWX_HEALTH_PORT", None),
+        health_stall_seconds=stall,
+        metrics_port=metrics_port,
+        ops_listen=_address(env, "KWX_OPS_LISTEN"),
     )

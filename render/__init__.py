@@ -18,13 +18,14 @@ from engine.views import PublicView, SeatView
 
 from .art import TileSize, TileState, warm_cache
 from .labels import LANGUAGES
-from .pictures import hand_canvas, result_canvas, reveal_canvas, table_canvas
+from .pictures import HandTiles, hand_canvas, result_canvas, reveal_canvas, table_canvas
 
 __all__ = [
     "LANGUAGES",
     "PHOTO_MAX_BYTES",
     "PHOTO_MAX_RATIO",
     "PHOTO_MAX_SIDES",
+    "HandTiles",
     "TileSize",
     "TileState",
     "encode",
@@ -61,21 +62,28 @@ def render_hand(view: SeatView, lang: str = "zh_CN") -> Image.Image:
     return hand_canvas(view, lang).image
 
 
-def render_table(view: PublicView, names: Sequence[str], lang: str = "zh_CN") -> Image.Image:
-    """The public table picture, labels in ``lang`` (ValueError if not in :data:`LANGUAGES`): about
-    720 x 860 pixels, RGB (taller when a pond exceeds 2 rows).
+def render_table(
+    view: PublicView, names: Sequence[str], lang: str = "zh_CN", totals: Sequence[int] | None = None
+) -> Image.Image:
+    """The public table picture, labels in ``lang`` (ValueError if not in :data:`LANGUAGES`), RGB,
+    579 pixels wide (12 pond tiles of 44 px; a phone showing it 400 px wide draws each tile about
+    30 x 41 px); its height follows the content: per seat about 165 px with one pond row and no
+    melds, about 195 px with melds (210 with a kong), 64 px more per further pond row.
 
-    Header: the wall count.  Then one panel per seat in seat order: a gold ▶ and a lighter,
-    gold-edged panel for the seats the table waits for (``to_act``, else ``turn``; none once over),
-    a red 庄 disc for the dealer, the player's name (``names[seat]``; characters the font lacks are
-    dropped, long names cut with ``…``, an empty result becomes ``玩家N``), 亮倒 / 托管 badges, the
-    hand's kong money (``杠+2``), and for a 亮倒 seat ``听`` + its published waits.  Below: the
-    revealed hand of a 亮倒 seat face up, otherwise one small face-down tile per concealed tile
-    and the count; the melds (another seat's 暗杠 face down); then the discard pond in order,
-    15 per row: claimed discards dimmed, the 亮倒 discard lying sideways, the discard now on the
-    table (``view.last_discard``) highlighted gold.
+    Header: the wall count.  Then one panel per seat in seat order (as many as ``view.seats``): a
+    gold ▶ and a lighter, gold-edged panel for the seats the table waits for (``to_act``, else
+    ``turn``; none once over), a red 庄 disc for the dealer, the player's name (``names[seat]``;
+    characters the font lacks are dropped, long names cut with ``…``, an empty result becomes
+    ``玩家N``), 亮倒 / 托管 badges, the hand's kong money (``杠+2``), for a 亮倒 seat ``听`` + its
+    published waits, and at the right the seat's running match total (``累计+12``: ``totals[seat]``,
+    points of 底金 summed over the table's ledger so far; omitted when ``totals`` is None; ValueError
+    unless one per seat).  Below: the revealed hand of a 亮倒 seat face up, otherwise one small
+    face-down tile per concealed tile and the count; the melds (another seat's 暗杠 face down;
+    smaller tiles when the row would not fit); then the discard pond in order, 12 per row and only
+    as many rows as it fills (at least one): claimed discards dimmed, the 亮倒 discard lying
+    sideways, the discard now on the table (``view.last_discard``) highlighted gold.
     """
-    return table_canvas(view, names, lang).image
+    return table_canvas(view, names, lang, totals).image
 
 
 def render_reveal(view: PublicView, seat: int, names: Sequence[str], lang: str = "zh_CN") -> Image.Image:
@@ -87,22 +95,32 @@ def render_reveal(view: PublicView, seat: int, names: Sequence[str], lang: str =
     return reveal_canvas(view, seat, names, lang).image
 
 
-def render_result(view: PublicView, names: Sequence[str], lang: str = "zh_CN") -> Image.Image:
+def render_result(
+    view: PublicView, names: Sequence[str], lang: str = "zh_CN", hands: Sequence[HandTiles] | None = None
+) -> Image.Image:
     """The hand result picture from ``view.result`` (:class:`engine.views.HandResultView`), labels
     and 番 names in ``lang`` (English 番 names are the bot's ``/calc`` names).
 
-    A win (``outcome == "win"``): title 胡牌, then per winner (two on 一炮双响): name, 自摸 / 点炮 /
-    抢杠 badge, who discarded (``X放炮``) or was robbed, a red 包胡 badge when it applies; the
+    A win (``outcome == "win"``): title 胡牌, then per winner (two on 一炮双响): name, a gold badge
+    saying how the winner won (胡 on a discard, 自摸, 抢杠胡 -- never 点炮, which is what the
+    discarder did), who dealt in (``X放炮``) or was robbed, a red 包胡 badge when it applies; the
     winning hand (melds, concealed tiles, and the winning tile apart, highlighted); the 番 as gold
-    chips (``WinView.fans``); the uncapped multiplier per payer (``X ×8``).  A 荒庄 (``outcome ==
+    chips (``WinView.fans``; the 亮倒 chip names whose 亮倒 it is, ``X亮倒``); after the label
+    ``各家倍数`` the uncapped multiplier per payer (``X ×8``, docs/rules.md §A11.1).  A 荒庄 (``outcome ==
     "draw"``): title 荒庄 and the revealed hands of 亮倒 seats with their waits.  Both end with the
     payments table in points of 底金 -- per player 胡牌 (hand payments or 荒庄 penalties), 杠钱
-    (kong money), 合计 -- gains in red with ``+``, losses in green with ``−`` (Chinese convention),
-    and the next dealer (庄 disc and a line ``下局庄家：X``).
+    (kong money), 合计 -- gains in red with ``+``, losses in green with ``−`` (Chinese convention);
+    the 庄 disc marks this hand's dealer (``view.dealer``), a red 点炮 badge the discarder of a
+    discard win (被抢杠 the robbed seat); a last line names the next dealer (``下局庄家：X``).
 
-    Raises ValueError if ``view.result`` is None or ``lang`` is not in :data:`LANGUAGES`.
+    With ``hands`` (one :data:`HandTiles` per seat: concealed tiles and melds, the hand being over
+    they are public), every seat not shown above (neither a winner nor a 荒庄 亮倒 seat) gets a row
+    between the blocks and the payments: its name, its concealed tiles and its melds face up.
+
+    Raises ValueError if ``view.result`` is None, ``hands`` is not one per seat, or ``lang`` is
+    not in :data:`LANGUAGES`.
     """
-    return result_canvas(view, names, lang).image
+    return result_canvas(view, names, lang, hands).image
 
 
 def encode(image: Image.Image, fmt: str = "png") -> bytes:

@@ -1,10 +1,11 @@
-"""``python -m render demo --out DIR [--seed N] [--source engine|scripted] [--jpeg]``.
+"""``python -m render demo --out DIR [--seed N] [--source engine|scripted] [--lang zh_CN|en] [--jpeg]``.
 
 Writes one of each picture for a look: ``hand.png``, ``table.png``, ``reveal.png``, ``result.png``
 and ``draw.png`` (荒庄).  ``--source engine`` (default) takes them from hands played by the engine's
 AI (:func:`render.demo.engine_demo`); ``--source scripted`` from the hand-built scene
 (:func:`render.demo.demo_views`).  With ``--jpeg`` also a ``.jpg`` of each at quality 80 (roughly
-what Telegram delivers to phones).
+what Telegram delivers to phones).  ``--lang`` picks the labels' language (:data:`render.LANGUAGES`,
+default ``zh_CN``).  ``kwx-bot render-demo`` runs the same command under its own name (``prog``).
 """
 
 from __future__ import annotations
@@ -16,18 +17,22 @@ from pathlib import Path
 
 from PIL import Image
 
-from . import encode, render_hand, render_result, render_reveal, render_table
+from . import LANGUAGES, encode, render_hand, render_result, render_reveal, render_table
 from .demo import demo_views, engine_demo
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Command-line entry point; returns the exit status."""
+def main(argv: list[str] | None = None, *, demo_prog: str | None = None) -> int:
+    """Command-line entry point; returns the exit status.  ``demo_prog``: how usage and ``--help``
+    name the demo command when another program runs it (default ``python -m render demo``)."""
     parser = argparse.ArgumentParser(prog="python -m render", description="kwx pictures")
     sub = parser.add_subparsers(dest="command", required=True)
-    demo = sub.add_parser("demo", help="write one of each picture for a seeded demo hand")
+    demo = sub.add_parser(
+        "demo", help="write one of each picture for a seeded demo hand", prog=demo_prog or "python -m render demo"
+    )
     demo.add_argument("--out", type=Path, required=True, help="directory to write the pictures to")
     demo.add_argument("--seed", type=int, default=7, help="seed of the demo deal (default 7)")
     demo.add_argument("--source", choices=("engine", "scripted"), default="engine", help="where the views come from")
+    demo.add_argument("--lang", choices=LANGUAGES, default="zh_CN", help="language of the labels (default zh_CN)")
     demo.add_argument("--jpeg", action="store_true", help="also write a JPEG q80 copy of each picture")
     args = parser.parse_args(argv)
     try:
@@ -36,12 +41,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cannot create {args.out}: {exc.strerror}", file=sys.stderr)
         return 2
     d = engine_demo(args.seed) if args.source == "engine" else demo_views(args.seed)
+    lang = args.lang
     pictures = {
-        "hand": render_hand(d.hand),
-        "table": render_table(d.table, d.names),
-        "reveal": render_reveal(d.reveal, d.reveal_seat, d.names),
-        "result": render_result(d.result, d.names),
-        "draw": render_result(d.draw, d.names),
+        "hand": render_hand(d.hand, lang),
+        "table": render_table(d.table, d.names, lang, totals=d.totals),
+        "reveal": render_reveal(d.reveal, d.reveal_seat, d.names, lang),
+        "result": render_result(d.result, d.names, lang, hands=d.hands),
+        "draw": render_result(d.draw, d.names, lang),
     }
     for name, image in pictures.items():
         path = args.out / f"{name}.png"

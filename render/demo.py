@@ -34,6 +34,8 @@ from engine.rules import RuleSet
 from engine.tiles import STANDARD_KINDS, MeldKind, Tile, counts_of, parse_tiles, sorted_tiles
 from engine.views import DiscardView, HandResultView, MeldView, PublicSeatView, PublicView, SeatView, WinView
 
+from .pictures import HandTiles
+
 __all__ = ["DEMO_NAMES", "Demo", "demo_views", "engine_demo", "play_states"]
 
 DEMO_NAMES: tuple[str, ...] = ("Lǐ Míng", "Wáng 🀄✨", "Zhang_San_with_a_rather_long_name_2024")
@@ -43,7 +45,9 @@ DEMO_NAMES: tuple[str, ...] = ("Lǐ Míng", "Wáng 🀄✨", "Zhang_San_with_a_r
 @dataclass(frozen=True, slots=True)
 class Demo:
     """The demo views: ``hand`` (seat 0's turn), ``table`` (claim window), ``reveal_seat`` and
-    ``reveal`` (its 亮倒), ``result`` (a 包胡 win) and ``draw`` (荒庄), with the players' ``names``."""
+    ``reveal`` (its 亮倒), ``result`` (a 包胡 win) and ``draw`` (荒庄), with the players' ``names``;
+    ``hands``: every seat's whole hand at the end of the won hand (for the result picture);
+    ``totals``: running match totals for the table picture."""
 
     hand: SeatView
     table: PublicView
@@ -52,6 +56,8 @@ class Demo:
     result: PublicView
     draw: PublicView
     names: tuple[str, ...]
+    hands: tuple[HandTiles, ...] | None = None
+    totals: tuple[int, ...] = (12, -20, 8)
 
 
 def _t(text: str) -> tuple[Tile, ...]:
@@ -76,6 +82,7 @@ def demo_views(seed: int = 7) -> Demo:
         used[m.tile] += m.kind.size
     pool = [t for t in STANDARD_KINDS for _ in range(4 - used[t])]
     rng.shuffle(pool)
+    s1_hidden = tuple(sorted_tiles(pool[-10:]))
     del pool[-10:]  # seat 1's ten hidden tiles
     ponds: list[list[DiscardView]] = [[DiscardView(pool.pop()) for _ in range(n)] for n in (7, 6, 6)]
     # the claimed tiles and the 亮倒 discard, at plausible places in their ponds
@@ -139,7 +146,8 @@ def demo_views(seed: int = 7) -> Demo:
     penalty = (1, 1, -2)
     drawn_out = HandResultView("draw", (), penalty, kong, tuple(a + b for a, b in zip(penalty, kong, strict=True)), 0)
     draw = public(after, counts=(7, 10, 13), phase="over", turn=0, to_act=(), last=None, wall_left=0, result=drawn_out)
-    return Demo(hand, table, 2, turn_view, result, draw, DEMO_NAMES)
+    hands = ((s0_concealed, s0_melds), (s1_hidden, s1_melds), (s2_revealed, ()))
+    return Demo(hand, table, 2, turn_view, result, draw, DEMO_NAMES, hands)
 
 
 # -- views of real hands played by the engine's AI ------------------------------------------------------------
@@ -162,6 +170,12 @@ def play_states(seed: str, rules: RuleSet | None = None, dealer: int = 0) -> Ite
         yield state, any(isinstance(e, Discarded) and e.liangdao for e in events)
 
 
+def _whole_hands(state: State) -> tuple[HandTiles, ...]:
+    """Every seat's whole hand (the hand is over: public), as the bot passes them to the result."""
+    views = [view_for(state, s) for s in range(len(state.seats))]
+    return tuple((v.concealed + ((v.drawn,) if v.drawn is not None else ()), v.melds) for v in views)
+
+
 def engine_demo(seed: int = 7, tries: int = 300) -> Demo:
     """Demo views from real engine hands.
 
@@ -170,7 +184,7 @@ def engine_demo(seed: int = 7, tries: int = 300) -> Demo:
     turn), the reveal (right after the 亮倒) and the result; the first seeded hand ending in 荒庄
     gives the draw.  Raises RuntimeError if ``tries`` hands do not show both.
     """
-    won: tuple[SeatView, PublicView, PublicView, int, PublicView] | None = None
+    won: tuple[SeatView, PublicView, PublicView, int, PublicView, tuple[HandTiles, ...]] | None = None
     draw: PublicView | None = None
     for attempt in range(tries):
         states = list(play_states(f"kwx-render-demo-{seed}-{attempt}"))
@@ -194,8 +208,9 @@ def engine_demo(seed: int = 7, tries: int = 300) -> Demo:
                 public_view(declared[0]),
                 reveal_seat,
                 public_view(final),
+                _whole_hands(final),
             )
         if won is not None and draw is not None:
-            hand, table, reveal, reveal_seat, result = won
-            return Demo(hand, table, reveal_seat, reveal, result, draw, DEMO_NAMES)
+            hand, table, reveal, reveal_seat, result, hands = won
+            return Demo(hand, table, reveal_seat, reveal, result, draw, DEMO_NAMES, hands)
     raise RuntimeError(f"no won hand with a 亮倒 and no 荒庄 among {tries} seeded hands")

@@ -26,6 +26,7 @@ __all__ = [
     "BAOHU",
     "BY_LABEL",
     "DEALER",
+    "DEALT_IN",
     "DRAW",
     "EN",
     "FAN_NAMES",
@@ -33,14 +34,20 @@ __all__ = [
     "HAND_MONEY",
     "KONG",
     "KONG_MONEY",
+    "KONG_ROBBED",
     "LANGUAGES",
     "LIANGDAO",
+    "LIANGDAO_OF",
+    "MATCH_TOTAL",
     "MINUS",
+    "MULTIPLIER_LABEL",
     "NEXT_DEALER",
     "NUMERALS",
     "PAYS",
+    "PLACEHOLDER",
     "ROBBED",
     "SEAT_FALLBACK",
+    "TGHZ_FILE",
     "TIMES",
     "TOTAL",
     "UNSEEN",
@@ -50,8 +57,10 @@ __all__ = [
     "WIN",
     "ZH",
     "Labels",
+    "big5_common_hanzi",
     "fan_label",
     "font_charset",
+    "gb2312_hanzi",
     "label_strings",
     "labels_for",
     "signed",
@@ -89,12 +98,24 @@ PAYS = "{name} {times}{m}"
 """Per-payer multiplier line item: a name, ``×`` and the uncapped multiplier M (docs/rules.md §A11)."""
 SEAT_FALLBACK = "玩家{n}"
 """Name drawn for a seat whose name is empty or has no drawable character; ``n`` is seat + 1."""
-BY_LABEL = {"self_draw": "自摸", "discard": "点炮", "rob_kong": "抢杠"}
-"""How a win was made (``WinView.by``) -> label."""
+BY_LABEL = {"self_draw": "自摸", "discard": "胡", "rob_kong": "抢杠胡"}
+"""The winner's badge: how the win was made (``WinView.by``) -> label.  胡 on a discard, never 点炮:
+点炮 names what the discarder did (:data:`DEALT_IN`)."""
 FROM = "{name}放炮"
-"""The discarder of a discard win (点炮者)."""
+"""Beside the winner: who dealt in (the 点炮者 of a discard win)."""
+DEALT_IN = "点炮"
+"""Badge on the discarder of a discard win in the payments table (点炮, docs/glossary.md)."""
+KONG_ROBBED = "被抢杠"
+"""Badge on the seat whose 补杠 was robbed (抢杠胡, docs/rules.md §A6.6) in the payments table."""
+LIANGDAO_OF = "{name}亮倒"
+"""The 亮倒 番 chip of a win, naming whose 亮倒 doubled it (the winner's or a payer's, docs/rules.md §A9.6)."""
+MULTIPLIER_LABEL = "各家倍数"
+"""Before the per-payer multiplier chips: each chip is one payer's uncapped M (docs/rules.md §A11.1)."""
 ROBBED = "抢{name}的杠"
 """The robbed seat of 抢杠胡."""
+MATCH_TOTAL = "累计{v}"
+"""Table picture, seat header: the player's running total at this table (points of 底金, all hands
+so far); ``v`` is :func:`signed`."""
 NEXT_DEALER = "下局庄家"
 """Result picture: the dealer of the next hand (docs/rules.md §A15)."""
 
@@ -161,6 +182,11 @@ class Labels:
     from_: str
     robbed: str
     next_dealer: str
+    dealt_in: str
+    kong_robbed: str
+    liangdao_of: str
+    multiplier_label: str
+    match_total: str
     colon: str
     tiles: tuple[str, ...]
     fans: Mapping[str, str]
@@ -179,7 +205,9 @@ class Labels:
             self.dealer, self.liangdao, self.auto, self.waits, self.wall, self.unseen, self.kong,
             self.hand_money, self.kong_money, self.total, self.win, self.draw, self.baohu, self.pays,
             self.seat_fallback, *self.by_label.values(), self.from_, self.robbed, self.next_dealer,
-            self.colon, *self.tiles, *self.fans.values(),
+            self.dealt_in, self.kong_robbed, self.liangdao_of, self.multiplier_label, self.match_total,
+            self.colon, *self.tiles,
+            *self.fans.values(),
         )  # fmt: skip
 
 
@@ -204,6 +232,11 @@ ZH = Labels(
     from_=FROM,
     robbed=ROBBED,
     next_dealer=NEXT_DEALER,
+    dealt_in=DEALT_IN,
+    kong_robbed=KONG_ROBBED,
+    liangdao_of=LIANGDAO_OF,
+    multiplier_label=MULTIPLIER_LABEL,
+    match_total=MATCH_TOTAL,
     colon="：",
     tiles=tuple(t.chinese for t in Tile),
     fans=MappingProxyType({}),
@@ -262,10 +295,15 @@ EN = Labels(
     baohu="Baohu",
     pays=PAYS,
     seat_fallback="Player {n}",
-    by_label=MappingProxyType({"self_draw": "Self-draw", "discard": "On discard", "rob_kong": "Robbed kong"}),
-    from_="from {name}",
+    by_label=MappingProxyType({"self_draw": "Self-draw", "discard": "Won on a discard", "rob_kong": "Robbed a kong"}),
+    from_="{name} dealt in",
     robbed="robbed {name}'s kong",
     next_dealer="Next dealer",
+    dealt_in="Dealt in",
+    kong_robbed="Kong robbed",
+    liangdao_of="Liangdao: {name}",
+    multiplier_label="Multiplier per payer",
+    match_total="Match {v}",
     colon=": ",
     tiles=tuple(_en_tile(t) for t in Tile),
     fans=MappingProxyType(_EN_FANS),
@@ -298,7 +336,8 @@ def label_strings() -> tuple[str, ...]:
     """Every fixed string the pictures draw (placeholders removed), for the font-coverage test."""
     fixed = [
         DEALER, LIANGDAO, AUTO, WAITS, WALL, UNSEEN, KONG, HAND_MONEY, KONG_MONEY, TOTAL, WIN, DRAW,
-        BAOHU, PAYS, SEAT_FALLBACK, FROM, ROBBED, NEXT_DEALER, TIMES, MINUS, NUMERALS, WAN,
+        BAOHU, PAYS, SEAT_FALLBACK, FROM, ROBBED, NEXT_DEALER, DEALT_IN, KONG_ROBBED, LIANGDAO_OF, MULTIPLIER_LABEL,
+        MATCH_TOTAL, TIMES, MINUS, NUMERALS, WAN,
         *BY_LABEL.values(), *FAN_NAMES, *(tile_label(t) for t in Tile), *(k.chinese for k in MeldKind),
         "中發白", *(s for lb in _BY_LANG.values() for s in lb.strings()),
     ]  # fmt: skip
@@ -327,6 +366,38 @@ _PUNCTUATION = "…·—–‘’“”•、。，：；！？（）【】《�
 _LATIN_EXTRA = "ĀāĒēĚěĪīŌōŪūŃńŇňŒœ"  # pinyin vowels with tones (with _NAME_RANGES' ǎ ǐ ǒ ǔ ü...)
 
 
+PLACEHOLDER = "□"
+"""Drawn instead of a character the shipped font lacks (an emoji, a rare hanzi): a neutral white
+square (U+25A1), so a name keeps its shape and nothing vanishes (:func:`render.text.clean_name`)."""
+
+TGHZ_FILE = "tghz2013.txt"
+"""``render/fonts/tghz2013.txt``: the 8,105 hanzi of the 通用规范汉字表 (2013), one line, in code point
+order, from the Unicode Unihan database's ``kTGHZ2013`` field (``render/fonts/build_subset.py``)."""
+
+
+def tghz_hanzi() -> str:
+    """The 8,105 hanzi of the 通用规范汉字表 (Table of General Standard Chinese Characters, 2013), the
+    mainland standard that includes the name characters GB 2312 lacks (喆, 堃, 昇, 玥 …)."""
+    from importlib import resources
+
+    return resources.files("render").joinpath("fonts", TGHZ_FILE).read_text(encoding="utf-8").strip()
+
+
+def big5_common_hanzi() -> str:
+    """The 5,401 hanzi of Big5 level 1 (常用字, 0xA440-0xC67E): the common traditional characters of
+    Taiwan and Hong Kong names."""
+    out = []
+    for row in range(0xA4, 0xC7):
+        for col in (*range(0x40, 0x7F), *range(0xA1, 0xFF)):
+            try:
+                ch = bytes((row, col)).decode("big5")
+            except UnicodeDecodeError:
+                continue
+            if "\u4e00" <= ch <= "\u9fff":
+                out.append(ch)
+    return "".join(out)
+
+
 def gb2312_hanzi() -> str:
     """The 6,763 hanzi of GB 2312 (levels 1 and 2): the characters of nearly every Chinese name."""
     out = []
@@ -341,8 +412,11 @@ def gb2312_hanzi() -> str:
 
 def font_charset() -> str:
     """All characters the shipped font must cover, sorted: labels, digits, Latin/Cyrillic letters,
-    punctuation, and the GB 2312 hanzi so that Chinese player names render (:func:`gb2312_hanzi`)."""
-    chars = set("".join(label_strings())) | set(_PUNCTUATION) | set(_LATIN_EXTRA) | set(gb2312_hanzi())
+    punctuation, the :data:`PLACEHOLDER`, and the hanzi of people's names: GB 2312
+    (:func:`gb2312_hanzi`), the 通用规范汉字表 (:func:`tghz_hanzi`) and Big5's common traditional
+    characters (:func:`big5_common_hanzi`), about 10,200 hanzi."""
+    hanzi = set(gb2312_hanzi()) | set(tghz_hanzi()) | set(big5_common_hanzi())
+    chars = set("".join(label_strings())) | set(_PUNCTUATION) | set(_LATIN_EXTRA) | hanzi | {PLACEHOLDER}
     for lo, hi in _NAME_RANGES:
         chars.update(chr(c) for c in range(lo, hi + 1))
     chars.discard("\xad")  # soft hyphen: invisible by definition

@@ -12,6 +12,7 @@ All pictures are RGB on a dark felt background and stay far inside Telegram's ph
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from engine.tiles import MeldKind, Tile
 from engine.views import DiscardView, HandResultView, MeldView, PublicSeatView, PublicView, SeatView, WinView
@@ -22,7 +23,7 @@ from .canvas import Canvas, Placed
 from .labels import Labels
 from .text import clean_name, fit, text_width
 
-__all__ = ["hand_canvas", "result_canvas", "reveal_canvas", "table_canvas", "unseen_counts"]
+__all__ = ["HandTiles", "hand_canvas", "result_canvas", "reveal_canvas", "table_canvas", "unseen_counts"]
 
 # -- palette and metrics ---------------------------------------------------------------------------
 FELT: RGB = (22, 86, 58)
@@ -261,7 +262,10 @@ def hand_canvas(view: SeatView, lang: str = "zh_CN") -> Canvas:
 # -- the public table ------------------------------------------------------------------------------------
 
 TABLE = TileSize.TABLE
-POND_PER_ROW = 15
+POND_PER_ROW = 12
+"""Discards per pond row.  12 (not 15) keeps the picture narrow, so its tiles stay large when a
+phone shows it about 400 px wide; a pond rarely needs a second row (the wall is 44 tiles after the
+deal, shared by all seats)."""
 POND_GAP = 1
 PAD = 10
 NAME_ROW = 50
@@ -269,7 +273,8 @@ NAME_SIZE = 22
 TABLE_MARGIN = 10
 TABLE_WIDTH = 2 * TABLE_MARGIN + 2 * PAD + POND_PER_ROW * (TABLE.width + POND_GAP) - POND_GAP
 HEADER = 46
-TABLE_MELD_GAP = 8  # 14 tile slots and 4 gaps fit the pond's width exactly
+TABLE_MELD_GAP = 8
+TOTAL_SIZE = 18
 
 
 def _pond_layout(discards: Sequence[DiscardView], inner: int) -> list[tuple[int, int]]:
@@ -286,13 +291,92 @@ def _pond_layout(discards: Sequence[DiscardView], inner: int) -> list[tuple[int,
 
 
 def _pond_rows(seat: PublicSeatView, inner: int) -> int:
+    """Rows the pond needs: as many as its discards fill, at least one (an empty pond is one row)."""
     layout = _pond_layout(seat.discards, inner)
-    return max(2, layout[-1][1] + 1 if layout else 0)
+    return max(1, layout[-1][1] + 1 if layout else 0)
+
+
+def _row_stack(seat: PublicSeatView) -> int:
+    """Room above a seat's hand row for a kong's 4th tile: only when the seat has a kong."""
+    return _stack(TABLE) if any(m.kind.is_kong for m in seat.melds) else 0
+
+
+def _row_height(seat: PublicSeatView) -> int:
+    """Height of a seat's hand row: a table tile's when it shows tiles face up (melds, a 亮倒 hand),
+    else just the small backs of the hidden hand."""
+    return TABLE.height if seat.melds or seat.revealed else TileSize.TINY.height + 4
+
+
+def _final_seats(view: PublicView) -> tuple[tuple[PublicSeatView, ...], dict[int, WinView]]:
+    """The seats as the table picture draws them, and the winners by seat: once a hand is won, a
+    winner's hand is public (its ``WinView``), so it is drawn face up -- concealed tiles, then the
+    winning tile (last in ``revealed``), then the melds."""
+    wins = {w.seat: w for w in view.result.winners} if view.result is not None else {}
+    seats = tuple(
+        replace(s, revealed=(*wins[s.seat].concealed, wins[s.seat].win_tile), melds=wins[s.seat].melds)
+        if s.seat in wins
+        else s
+        for s in view.seats
+    )
+    return seats, wins
+
+
+def _hand_row_size(seat: PublicSeatView, inner: int, extra: int = 0) -> TileSize:
+    """The tile size of a seat's hand row (revealed tiles or backs, then melds; ``extra`` pixels of
+    gaps): the table size if the row fits ``inner`` pixels, else the small size (a 亮倒 hand with
+    melds, or four melds)."""
+    for size in (TABLE, TileSize.SMALL):
+        step = size.width + TILE_GAP
+        if seat.revealed:
+            hand = len(seat.revealed) * step + extra
+        else:
+            tiny = TileSize.TINY
+            hand = seat.concealed_count * (tiny.width + 1) + 4 + text_width(str(seat.concealed_count), 16)
+        if hand + len(seat.melds) * (TABLE_MELD_GAP + _meld_width(size)) <= inner:
+            return size
+    return TileSize.SMALL
+
+
+WAITS_ROW = TileSize.SMALL.height + 8
+NAME_MIN = 120
+"""Pixels of name a seat header keeps before its 亮倒 waits move to a row of their own."""
+
+
+def _waits_on_own_row(seat: PublicSeatView, view: PublicView, lb: Labels, total: int | None) -> bool:
+    """A 亮倒 seat's published waits get a row of their own under the name when the name row could
+    not hold them beside :data:`NAME_MIN` pixels of name, the badges (smallest size) and the match
+    total."""
+    if not (seat.liangdao and seat.waits):
+        return False
+    inner = TABLE_WIDTH - 2 * TABLE_MARGIN - 2 * PAD
+    need = 22 + (34 if seat.seat == view.dealer else 0) + NAME_MIN + 8
+    need += text_width(lb.liangdao, 12) + 2 * (12 // 3) + 8
+    if seat.on_auto:
+        need += text_width(lb.auto, 12) + 2 * (12 // 3) + 8
+    for w in view.result.winners if view.result is not None else ():
+        if w.seat == seat.seat:
+            need += text_width(lb.by_label.get(w.by, w.by), 12) + 2 * (12 // 3) + 8
+    if total is not None:
+        need += text_width(lb.match_total.format(v=L.signed(total)), TOTAL_SIZE) + 12
+    if seat.kong_money:
+        need += text_width(L.signed(seat.kong_money), 13) + 10
+    return need + _waits_width(len(seat.waits), TileSize.SMALL, 18, lb) + 12 > inner
 
 
 def _seat_panel(
-    c: Canvas, view: PublicView, seat: PublicSeatView, name: str, top: int, height: int, active: bool, lb: Labels
+    c: Canvas,
+    view: PublicView,
+    seat: PublicSeatView,
+    name: str,
+    top: int,
+    height: int,
+    active: bool,
+    lb: Labels,
+    total: int | None,
+    win: WinView | None = None,
 ) -> None:
+    """One seat's panel of the table picture; ``win``: the seat won this (finished) hand -- its
+    ``revealed`` then ends with the winning tile, which is drawn apart and highlighted."""
     x0, x1 = TABLE_MARGIN, c.width - TABLE_MARGIN
     s = seat.seat
     c.rect(
@@ -312,10 +396,18 @@ def _seat_panel(
     if seat.seat == view.dealer:
         x = _dealer_badge(c, x, cy, 13, s, lb) + 8
 
-    # right side: the published waits of a 亮倒 seat
+    # right side: the running match total, then the published waits of a 亮倒 seat
     right = x1 - PAD
+    if total is not None:
+        text = lb.match_total.format(v=L.signed(total))
+        colour = GAIN if total > 0 else LOSS if total < 0 else MUTED
+        box = c.text(right, cy, text, TOTAL_SIZE, colour, anchor="rm", role="match_total", seat=s)
+        right = box[0] - 12
     small = TileSize.SMALL
-    if seat.liangdao and seat.waits:
+    own_row = _waits_on_own_row(seat, view, lb, total)
+    if own_row:
+        _waits_block(c, x0 + PAD + 22, top + NAME_ROW - 4, seat.waits, small, s, None, 18, lb)
+    elif seat.liangdao and seat.waits:
         ww = _waits_width(len(seat.waits), small, 18, lb)
         _waits_block(c, right - ww, cy - small.height // 2, seat.waits, small, s, None, 18, lb)
         right -= ww + 12
@@ -325,6 +417,8 @@ def _seat_panel(
         extras.append((lb.liangdao, GOLD, DARK))
     if seat.on_auto:
         extras.append((lb.auto, BADGE_GREY, TEXT))
+    if win is not None:
+        extras.insert(0, (lb.by_label.get(win.by, win.by), GOLD, DARK))
     kong = lb.kong.format(v=L.signed(seat.kong_money)) if seat.kong_money else ""
 
     def extras_width(size: int, kong: str) -> int:
@@ -332,7 +426,7 @@ def _seat_panel(
         return badges + (text_width(kong, size + 1) + 10 if kong else 0)
 
     # a crowded row (long English badges and many waits): smaller badges, then the kong money's value alone
-    badge_size, room = 17, right - x - 40 - 8
+    badge_size, room = 17, right - x - NAME_MIN - 8
     while badge_size > 12 and extras_width(badge_size, kong) > room:
         badge_size -= 1
     if kong and extras_width(badge_size, kong) > room:
@@ -348,20 +442,28 @@ def _seat_panel(
     if kong:
         c.text(x + 2, cy, kong, badge_size + 1, GOLD if seat.kong_money > 0 else MUTED, role="kong_money", seat=s)
 
-    # hand row: revealed (亮倒) tiles face up, else a row of backs; then the melds
-    stack = _stack(TABLE)
-    row_top = top + NAME_ROW + stack
+    # hand row: revealed (亮倒) tiles face up, else a row of backs; then the melds (smaller tiles
+    # when the row would not fit), bottoms aligned
+    inner = x1 - x0 - 2 * PAD
+    row_size = _hand_row_size(seat, inner, TABLE_MELD_GAP if win is not None else 0)
+    row_top = top + NAME_ROW + (WAITS_ROW if own_row else 0) + _row_stack(seat)
+    row_h = _row_height(seat)
+    size_top = row_top + row_h - row_size.height
     x = x0 + PAD
-    if seat.revealed:
-        x = _tile_row(c, x, row_top, seat.revealed, TABLE, s, role="revealed")
+    if win is not None:
+        x = _tile_row(c, x, size_top, seat.revealed[:-1], row_size, s, role="revealed")
+        x += TABLE_MELD_GAP + (TILE_GAP if len(seat.revealed) > 1 else 0)
+        x = c.tile(x, size_top, win.win_tile, row_size, TileState.HIGHLIGHT, role="win_tile", seat=s)[2]
+    elif seat.revealed:
+        x = _tile_row(c, x, size_top, seat.revealed, row_size, s, role="revealed")
     else:
         tiny = TileSize.TINY
         for i in range(seat.concealed_count):
-            c.tile(x + i * (tiny.width + 1), row_top + TABLE.height - tiny.height, None, tiny, role="hidden", seat=s)
+            c.tile(x + i * (tiny.width + 1), row_top + row_h - tiny.height, None, tiny, role="hidden", seat=s)
         x += seat.concealed_count * (tiny.width + 1)
         c.text(
             x + 4,
-            row_top + TABLE.height - tiny.height // 2,
+            row_top + row_h - tiny.height // 2,
             str(seat.concealed_count),
             16,
             MUTED,
@@ -370,17 +472,20 @@ def _seat_panel(
         )
         x += 4 + text_width(str(seat.concealed_count), 16)
     for meld in seat.melds:
-        x = _meld(c, x + TABLE_MELD_GAP, row_top, meld, TABLE, s)
+        x = _meld(c, x + TABLE_MELD_GAP, size_top, meld, row_size, s)
 
     # the pond, on a darker strip
-    pond_top = row_top + TABLE.height + 8
-    inner = x1 - x0 - 2 * PAD
+    pond_top = row_top + row_h + 8
     pond_bottom = top + height - PAD + 4
     c.rect((x0 + PAD - 4, pond_top - 4, x1 - PAD + 4, pond_bottom), POND_BG, radius=6, role="pond_area", seat=s)
     layout = _pond_layout(seat.discards, inner)
     last = view.last_discard
+    winners = view.result.winners if view.result is not None else ()
+    won_on = {w.win_tile for w in winners if w.by == "discard" and w.from_seat == s}
     for i, (d, (dx, row)) in enumerate(zip(seat.discards, layout, strict=True)):
-        is_last = last is not None and last[0] == s and i == len(seat.discards) - 1 and last[1] == d.tile
+        final = i == len(seat.discards) - 1
+        won = final and d.tile in won_on  # the discard a winner took: the winning tile
+        is_last = won or (last is not None and last[0] == s and final and last[1] == d.tile)
         state = TileState.HIGHLIGHT if is_last else TileState.DIM if d.claimed else TileState.NORMAL
         y = pond_top + row * (TABLE.height + 4)
         if d.liangdao:
@@ -392,21 +497,28 @@ def _seat_panel(
             TABLE,
             state,
             rotated=d.liangdao,
-            role="last_discard" if is_last else "pond",
+            role="win_discard" if won else "last_discard" if is_last else "pond",
             seat=s,
         )
 
 
-def _panel_height(seat: PublicSeatView) -> int:
+def _panel_height(seat: PublicSeatView, view: PublicView, lb: Labels, total: int | None) -> int:
     inner = TABLE_WIDTH - 2 * TABLE_MARGIN - 2 * PAD
     rows = _pond_rows(seat, inner)
-    return NAME_ROW + _stack(TABLE) + TABLE.height + 8 + rows * (TABLE.height + 4) - 4 + PAD + 4
+    waits = WAITS_ROW if _waits_on_own_row(seat, view, lb, total) else 0
+    return NAME_ROW + waits + _row_stack(seat) + _row_height(seat) + 8 + rows * (TABLE.height + 4) - 4 + PAD + 4
 
 
-def table_canvas(view: PublicView, names: Sequence[str], lang: str = "zh_CN") -> Canvas:
+def table_canvas(
+    view: PublicView, names: Sequence[str], lang: str = "zh_CN", totals: Sequence[int] | None = None
+) -> Canvas:
     """The public table picture in ``lang`` (see :func:`render.render_table`)."""
     lb = L.labels_for(lang)
-    heights = [_panel_height(s) for s in view.seats]
+    if totals is not None and len(totals) != len(view.seats):
+        raise ValueError(f"{len(totals)} match totals for {len(view.seats)} seats")
+    seat_totals: list[int | None] = list(totals) if totals is not None else [None] * len(view.seats)
+    seats, wins = _final_seats(view)
+    heights = [_panel_height(s, view, lb, seat_totals[s.seat]) for s in seats]
     height = HEADER + sum(heights) + 8 * len(heights) + TABLE_MARGIN - 8 + 8
     c = Canvas(TABLE_WIDTH, height, FELT)
     cy = HEADER // 2 + 2
@@ -415,8 +527,10 @@ def table_canvas(view: PublicView, names: Sequence[str], lang: str = "zh_CN") ->
     c.text(TABLE_MARGIN + PAD + tiny.width + 10, cy, lb.wall.format(n=view.wall_remaining), 22, TEXT, role="wall")
     active = _active(view)
     top = HEADER
-    for seat, ph in zip(view.seats, heights, strict=True):
-        _seat_panel(c, view, seat, _name(names, seat.seat, lb), top, ph, seat.seat in active, lb)
+    for seat, ph in zip(seats, heights, strict=True):
+        name = _name(names, seat.seat, lb)
+        total = seat_totals[seat.seat]
+        _seat_panel(c, view, seat, name, top, ph, seat.seat in active, lb, total, wins.get(seat.seat))
         top += ph + 8
     return c
 
@@ -496,12 +610,45 @@ def _payers_text(win: WinView, names: Sequence[str], lb: Labels) -> list[str]:
     ]
 
 
+def liangdao_seats(win: WinView, view: PublicView) -> list[int]:
+    """Whose 亮倒 the 亮倒 番 of ``win`` stands for: the winner if the winner declared 亮倒 (it doubles
+    every payer), else the payers who declared it (docs/rules.md §A9.6).  Under 对亮翻番 (both) only
+    the winner is named: the chip stands for the factor, and the winner's 亮倒 alone brings it."""
+    declared = {s.seat for s in view.seats if s.liangdao}
+    if win.seat in declared:
+        return [win.seat]
+    return [p for p in sorted(win.multiplier) if p in declared]
+
+
+def _fan_texts(win: WinView, view: PublicView, names: Sequence[str], lb: Labels) -> list[str]:
+    """The 番 chips' texts; the 亮倒 chip names whose 亮倒 it is (:data:`render.labels.LIANGDAO_OF`)."""
+    whose = liangdao_seats(win, view)
+    out = []
+    for f in win.fans:
+        if f == "亮倒" and whose:
+            who = ("、" if lb.lang == "zh_CN" else ", ").join(fit(_name(names, s, lb), CHIP_SIZE, 200) for s in whose)
+            out.append(lb.liangdao_of.format(name=who))
+        else:
+            out.append(lb.fan(f))
+    return out
+
+
 CHIP_ROW = 36
 
 
-def _winner_height(win: WinView, names: Sequence[str], inner: int, lb: Labels) -> int:
-    fans = _flow([_chip_width(lb.fan(f)) for f in win.fans], inner)
-    pays = _flow([_chip_width(t) for t in _payers_text(win, names, lb)], inner)
+def _multiplier_items(win: WinView, names: Sequence[str], lb: Labels) -> list[str]:
+    """The multiplier row: its label, then one chip per payer."""
+    return [lb.multiplier_label, *_payers_text(win, names, lb)]
+
+
+def _item_width(text: str, i: int) -> int:
+    """Width of item ``i`` of the multiplier row: the label is plain text, the rest are chips."""
+    return text_width(text, CHIP_SIZE - 2) + 4 if i == 0 else _chip_width(text)
+
+
+def _winner_height(win: WinView, view: PublicView, names: Sequence[str], inner: int, lb: Labels) -> int:
+    fans = _flow([_chip_width(t) for t in _fan_texts(win, view, names, lb)], inner)
+    pays = _flow([_item_width(t, i) for i, t in enumerate(_multiplier_items(win, names, lb))], inner)
     fan_rows = fans[-1][1] + 1 if fans else 0
     pay_rows = pays[-1][1] + 1 if pays else 0
     stack = _stack(HAND) if any(m.kind.is_kong for m in win.melds) else 0
@@ -520,20 +667,7 @@ def _draw_winner(c: Canvas, top: int, win: WinView, view: PublicView, names: Seq
     name_max = max(60, min(520, c.width - MARGIN - x - 12 - by_w - from_min - baohu_w))
     box = c.text(x, cy, _name(names, s, lb), 26, TEXT, max_width=name_max, role="winner_name", seat=s, raw=True)
     x = max(box[2], x) + 12
-    x = (
-        _badge(
-            c,
-            x,
-            cy,
-            by,
-            GOLD if win.by == "self_draw" else BADGE_RED,
-            DARK if win.by == "self_draw" else TEXT,
-            20,
-            role="by",
-            seat=s,
-        )
-        + 10
-    )
+    x = _badge(c, x, cy, by, GOLD, DARK, 20, role="by", seat=s) + 10
     if win.from_seat is not None:
         template = lb.robbed if win.by == "rob_kong" else lb.from_
         from_max = max(40, min(300, c.width - MARGIN - x - baohu_w))
@@ -563,12 +697,16 @@ def _draw_winner(c: Canvas, top: int, win: WinView, view: PublicView, names: Seq
     y = row_top + HAND.height + 12
     inner = c.width - 2 * MARGIN
     for texts, role, outline, fg in (
-        ([lb.fan(f) for f in win.fans], "fan", GOLD, GOLD),
-        (_payers_text(win, names, lb), "multiplier", MUTED, TEXT),
+        (_fan_texts(win, view, names, lb), "fan", GOLD, GOLD),
+        (_multiplier_items(win, names, lb), "multiplier", MUTED, TEXT),
     ):
-        flow = _flow([_chip_width(t) for t in texts], inner)
-        for text, (dx, row) in zip(texts, flow, strict=True):
+        widths = [_item_width(t, i) if role == "multiplier" else _chip_width(t) for i, t in enumerate(texts)]
+        flow = _flow(widths, inner)
+        for i, (text, (dx, row)) in enumerate(zip(texts, flow, strict=True)):
             cx, cyy = MARGIN + dx, y + row * CHIP_ROW + CHIP_ROW // 2
+            if role == "multiplier" and i == 0:
+                c.text(cx, cyy, text, CHIP_SIZE - 2, MUTED, role="multiplier_label", seat=s)
+                continue
             cw = _chip_width(text)
             c.rect((cx, cyy - 15, cx + cw, cyy + 15), None, outline=outline, width=2, radius=8, role=role, seat=s)
             c.text(cx + cw // 2, cyy, text, CHIP_SIZE, fg, anchor="mm", role=role + "_text", seat=s)
@@ -610,11 +748,75 @@ def _liangdao_height(ps: PublicSeatView) -> int:
     return 44 + stack + TABLE.height + 12
 
 
+HandTiles = tuple[tuple[Tile, ...], tuple[MeldView, ...]]
+"""One seat's whole hand at the end of a hand: its concealed tiles and its melds (every tile face
+up, 暗杠 included)."""
+
+SHOWN_NAME_W = 170
+"""Width of the name column of the result picture's hands section."""
+
+
+def _shown_seats(view: PublicView, hands: Sequence[HandTiles] | None) -> list[int]:
+    """Seats whose hands the result picture adds face up: every seat not already shown (a winner's
+    hand is in its block, a 亮倒 seat's in the 荒庄 blocks)."""
+    if hands is None or view.result is None:
+        return []
+    if len(hands) != len(view.seats):
+        raise ValueError(f"{len(hands)} hands for {len(view.seats)} seats")
+    if view.result.outcome == "win":
+        done = {w.seat for w in view.result.winners}
+    else:
+        done = {s.seat for s in view.seats if s.liangdao and s.revealed}
+    return [s.seat for s in view.seats if s.seat not in done]
+
+
+def _shown_height(hand: HandTiles) -> int:
+    stack = _stack(TABLE) if any(m.kind.is_kong for m in hand[1]) else 0
+    return stack + TABLE.height + 12
+
+
+def _draw_shown_hand(c: Canvas, top: int, seat: int, hand: HandTiles, names: Sequence[str], lb: Labels) -> None:
+    """One row of the hands section: the name, then the concealed tiles and the melds face up."""
+    concealed, melds = hand
+    stack = _stack(TABLE) if any(m.kind.is_kong for m in melds) else 0
+    row_top = top + stack
+    c.text(
+        MARGIN + 8,
+        row_top + TABLE.height // 2,
+        _name(names, seat, lb),
+        20,
+        TEXT,
+        max_width=SHOWN_NAME_W - 16,
+        role="shown_name",
+        seat=seat,
+        raw=True,
+    )
+    x = _tile_row(c, MARGIN + SHOWN_NAME_W, row_top, concealed, TABLE, seat, role="shown_hand")
+    for meld in melds:
+        face_up = MeldView(meld.kind, meld.tile, meld.source)
+        x = _meld(c, x + GROUP_GAP, row_top, face_up, TABLE, seat, role="shown_meld")
+
+
 PAY_ROW = 38
 PAY_SIZE = 22
 
 
-def _draw_payments(c: Canvas, top: int, result: HandResultView, names: Sequence[str], n: int, lb: Labels) -> None:
+def _payer_badges(result: HandResultView, lb: Labels) -> dict[int, str]:
+    """Badges on the payments table for the seats that lost the hand by a discard: 点炮 on the
+    discarder of a discard win, 被抢杠 on the robbed seat of 抢杠胡 (never on a winner)."""
+    out: dict[int, str] = {}
+    for w in result.winners:
+        if w.from_seat is not None:
+            out[w.from_seat] = lb.kong_robbed if w.by == "rob_kong" else lb.dealt_in
+    return out
+
+
+def _draw_payments(
+    c: Canvas, top: int, view: PublicView, result: HandResultView, names: Sequence[str], n: int, lb: Labels
+) -> None:
+    """The payments table: per seat the name (庄 disc on this hand's dealer, a 点炮 / 被抢杠 badge on
+    the seat that dealt in), 胡牌, 杠钱 and 合计."""
+    badges = _payer_badges(result, lb)
     cols = (lb.hand_money, lb.kong_money, lb.total)
     col_right = [c.width - MARGIN - 20 - i * 150 for i in (2, 1, 0)]
     c.rect((MARGIN, top, c.width - MARGIN, top + PAY_ROW * (n + 1) + 8), PANEL, radius=10, role="payments")
@@ -624,19 +826,23 @@ def _draw_payments(c: Canvas, top: int, result: HandResultView, names: Sequence[
     for seat in range(n):
         cy = top + PAY_ROW * (seat + 1) + PAY_ROW // 2 + 4
         x = MARGIN + 14
-        if seat == result.next_dealer:
+        if seat == view.dealer:
             _dealer_badge(c, x, cy, 12, seat, lb)
-        c.text(
+        badge = badges.get(seat)
+        badge_w = text_width(badge, 16) + 2 * (16 // 3) + 10 if badge else 0
+        box = c.text(
             x + 34,
             cy,
             _name(names, seat, lb),
             PAY_SIZE,
             TEXT,
-            max_width=col_right[0] - 110 - x - 34,
+            max_width=col_right[0] - 110 - x - 34 - badge_w,
             role="pay_name",
             seat=seat,
             raw=True,
         )
+        if badge:
+            _badge(c, max(box[2], x + 34) + 10, cy, badge, BADGE_RED, TEXT, 16, role="dealt_in", seat=seat)
         values = (result.hand_deltas, result.kong_deltas, result.deltas)
         for i, (vals, xr) in enumerate(zip(values, col_right, strict=True)):
             v = vals[seat] if seat < len(vals) else 0
@@ -653,7 +859,9 @@ def _draw_payments(c: Canvas, top: int, result: HandResultView, names: Sequence[
             )
 
 
-def result_canvas(view: PublicView, names: Sequence[str], lang: str = "zh_CN") -> Canvas:
+def result_canvas(
+    view: PublicView, names: Sequence[str], lang: str = "zh_CN", hands: Sequence[HandTiles] | None = None
+) -> Canvas:
     """The hand result picture in ``lang`` (see :func:`render.render_result`)."""
     lb = L.labels_for(lang)
     result = view.result
@@ -667,11 +875,14 @@ def result_canvas(view: PublicView, names: Sequence[str], lang: str = "zh_CN") -
     blocks = (
         [_liangdao_height(s) for s in liangdao_seats]
         if draw
-        else [_winner_height(w, names, inner, lb) for w in result.winners]
+        else [_winner_height(w, view, names, inner, lb) for w in result.winners]
     )
+    shown = _shown_seats(view, hands)
+    shown_h = [_shown_height(hands[s]) for s in shown] if hands is not None else []
+    shown_total = sum(shown_h) + 12 if shown else 0
     n = len(view.seats)
     pay_h = PAY_ROW * (n + 1) + 8
-    height = MARGIN + head + sum(b + 10 for b in blocks) + pay_h + 34 + MARGIN
+    height = MARGIN + head + sum(b + 10 for b in blocks) + shown_total + pay_h + 34 + MARGIN
     c = Canvas(width, height, FELT)
     c.text(MARGIN, MARGIN + head // 2, lb.draw if draw else lb.win, 36, GOLD, role="title")
     top = MARGIN + head
@@ -690,7 +901,14 @@ def result_canvas(view: PublicView, names: Sequence[str], lang: str = "zh_CN") -
             )
             _draw_winner(c, top, win, view, names, lb)
             top += bh + 10
-    _draw_payments(c, top, result, names, n, lb)
+    if shown and hands is not None:
+        c.rect((MARGIN - 6, top - 4, width - MARGIN + 6, top + shown_total - 8), PANEL, radius=10, role="hands_panel")
+        y = top + 4
+        for seat, sh in zip(shown, shown_h, strict=True):
+            _draw_shown_hand(c, y, seat, hands[seat], names, lb)
+            y += sh
+        top += shown_total
+    _draw_payments(c, top, view, result, names, n, lb)
     c.text(
         MARGIN,
         top + pay_h + 20,

@@ -4,6 +4,12 @@
 aiosqlite.  Inside `kwx_bot` the floors point down only:
 
     entry (__main__)  ->  edge  ->  service  ->  words, store  ->  ground (settings, logs)
+    entry (__main__)  ->  playground  ->  ground
+
+* the playground runs the bot as its own process and talks to it only through the fake Bot API:
+  it imports nothing of the edge, the service, the words or the store, and nothing of the engine;
+* the fake Bot API (top-level `fakebot`) is no floor of the bot: it imports nothing of `kwx_bot`,
+  `engine` or `render`, and of `kwx_bot` only the playground imports it (the tests use it too);
 
 * only the Telegram edge (and the entry point) imports `telegram`;
 * the service and the words never import the edge; the words never import the service;
@@ -38,11 +44,13 @@ FLOORS = {
     "kwx_bot.store": "store",
     "kwx_bot.settings": "ground",
     "kwx_bot.logs": "ground",
+    "kwx_bot.playground": "playground",
     "kwx_bot": "ground",
 }
 """Module prefix -> floor (the longest prefix wins)."""
 MAY_IMPORT = {
-    "entry": {"entry", "edge", "service", "words", "store", "ground"},
+    "entry": {"entry", "edge", "service", "words", "store", "ground", "playground"},
+    "playground": {"playground", "ground"},
     "edge": {"edge", "service", "words", "store", "ground"},
     "service": {"service", "words", "store", "ground"},
     "words": {"words", "ground", "store.rows"},
@@ -127,7 +135,7 @@ def test_every_kwx_bot_module_sits_on_a_floor() -> None:
     top = sorted(f.name for f in (ROOT / "kwx_bot").glob("*.py"))
     assert top == ["__init__.py", "__main__.py", "logs.py", "settings.py"]
     floors = sorted(d.name for d in (ROOT / "kwx_bot").iterdir() if (d / "__init__.py").exists())
-    assert floors == ["edge", "service", "store", "words"]
+    assert floors == ["edge", "playground", "service", "store", "words"]
 
 
 def test_kwx_bot_floors_import_down_only() -> None:
@@ -173,6 +181,31 @@ def test_one_door_into_the_engine() -> None:
         and module_name(f) not in doors
     ]
     assert offenders == []
+
+
+def test_the_fake_bot_api_is_no_part_of_the_bot() -> None:
+    files = sorted((ROOT / "fakebot").rglob("*.py"))
+    assert len(files) > 5, "the fake Bot API is the top-level package fakebot/"
+    offenders = {
+        str(f.relative_to(ROOT)): sorted(imported_roots(f) & {"kwx_bot", "engine", "render"})
+        for f in files
+        if imported_roots(f) & {"kwx_bot", "engine", "render"}
+    }
+    assert offenders == {}
+    users = sorted(module_name(f) for f in kwx_modules() if "fakebot" in imported_roots(f))
+    assert users and all(floor_of(m) == "playground" for m in users), users
+    assert not (ROOT / "tests" / "fakebot" / "core.py").exists(), "one fake, no copy left in tests/"
+
+
+def test_the_playground_reaches_the_bot_only_through_the_fake() -> None:
+    files = sorted((ROOT / "kwx_bot" / "playground").rglob("*.py"))
+    assert files
+    offenders = {
+        str(f.relative_to(ROOT)): sorted(imported_roots(f) & {"engine", "render", "telegram"})
+        for f in files
+        if imported_roots(f) & {"engine", "render", "telegram"}
+    }
+    assert offenders == {}
 
 
 def test_the_checker_sees_forbidden_imports(tmp_path: Path) -> None:

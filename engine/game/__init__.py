@@ -22,6 +22,7 @@ from .events import (
     event_from_json,
 )
 from .machine import check_rules, decide, evolve, first_dealer, kinds_for, legal_actions, replay, start, step
+from .shuffle import commitment
 from .state import EMPTY, ClaimOption, Phase, SeatState, State, Window, WindowKind
 from .views import public_view, view_for
 
@@ -48,6 +49,7 @@ __all__ = [
     "WindowOpened",
     "action_from_json",
     "check_rules",
+    "commitment",
     "decide",
     "event_from_json",
     "evolve",

@@ -16,6 +16,10 @@ Algorithm (version 1, fixed — changing it would change every published seed's 
    replacements from its back ``t[-1]``).  With 3 players: ``t[39]`` and ``t[40:]``.
 
 Re-derive in a few lines of any language; :func:`shuffled` and :func:`deal` are the reference.
+
+**Commitment**: :func:`commitment` is ``SHA-256(UTF-8(seed))`` in lower-case hex.  Published at the
+deal while the seed stays secret, it binds the table to one wall; once the seed is revealed after the
+hand, anyone checks the hash and re-derives the deal (``python -m engine deal --seed S --dealer D``).
 """
 
 from __future__ import annotations
@@ -25,7 +29,12 @@ from collections.abc import Iterator, Sequence
 
 from ..tiles import Tile
 
-__all__ = ["deal", "shuffled", "tile_set"]
+__all__ = ["commitment", "deal", "shuffled", "tile_set"]
+
+
+def commitment(seed: str) -> str:
+    """The published commitment to ``seed``: SHA-256 of its UTF-8 bytes, 64 lower-case hex digits."""
+    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
 
 
 def tile_set(kinds: Sequence[Tile]) -> list[Tile]:

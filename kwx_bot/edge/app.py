@@ -8,6 +8,11 @@ optional own Bot API server, :class:`~kwx_bot.edge.throttle.PacingRateLimiter`);
 timers, registers the command menus per scope and language (``setMyCommands``) and resumes every
 open table (replaying its events, re-arming its deadline, refreshing its messages).
 ``post_shutdown`` stops background work and closes the store.
+
+Operations (docs/architecture.md §4): a :class:`~kwx_bot.edge.health.Liveness` follows the update
+loop (every ``getUpdates`` of the production long poll, every update processed) and, with
+``KWX_HEALTH_PORT``, answers ``GET /healthz``; with ``KWX_METRICS_PORT`` Prometheus metrics
+(:mod:`kwx_bot.edge.metrics`) are recorded and served as ``GET /metrics``.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import signal
 from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
+from aiohttp import web
 from telegram import (
     BotCommand,
     BotCommandScope,
@@ -36,6 +42,8 @@ from ..words.help_text import MenuScope, command_menu
 from ..words.i18n import translator
 from .context import CONTEXT_TYPES, KwxApplication
 from .handlers import register
+from .health import Handler, HeartbeatRequest, Liveness, health_handler, start_ops_server
+from .metrics import NO_METRICS, Metrics, PrometheusMetrics, TimedPictures
 from .processor import PerChatProcessor
 from .sender import Sender
 from .throttle import GroupBudget, PacingRateLimiter, ThrottleLog
@@ -78,6 +86,25 @@ def _stop_on_signals(app: KwxApplication, sender: Sender, limiter: PacingRateLim
         loop.add_signal_handler(signum, stop, signum)
 
 
+def _ops_routes(
+    settings: Settings, app: KwxApplication, liveness: Liveness, metrics: Metrics
+) -> dict[int, dict[str, Handler]]:
+    """Port -> path -> handler of the health and metrics endpoints that are switched on."""
+    routes: dict[int, dict[str, Handler]] = {}
+    if settings.health_port is not None:
+        routes.setdefault(settings.health_port, {})["/healthz"] = health_handler(liveness, app.update_queue.qsize)
+    if settings.metrics_port is not None:
+
+        async def serve_metrics(request: web.Request) -> web.Response:
+            body, content_type = metrics.exposition()
+            response = web.Response(body=body)
+            response.headers["Content-Type"] = content_type
+            return response
+
+        routes.setdefault(settings.metrics_port, {})["/metrics"] = serve_metrics
+    return routes
+
+
 def build_application(
     settings: Settings,
     *,
@@ -95,12 +122,18 @@ def build_application(
     yet is shown after the next start (run with ``run_polling(stop_signals=None)``)."""
     throttle = ThrottleLog()
     budget = GroupBudget(settings.group_messages, settings.group_window_seconds)
+    metrics: Metrics = PrometheusMetrics() if settings.metrics_port is not None else NO_METRICS
+    polling = settings.webhook_url is None
+    # the long poll is followed only through the production builder's own getUpdates request
+    liveness = Liveness(settings.health_stall_seconds, polling=polling and builder is None)
     if builder is None:
         builder = ApplicationBuilder().token(settings.token)
         if settings.api_base_url:
             builder = builder.base_url(f"{settings.api_base_url}/bot").base_file_url(
                 f"{settings.api_base_url}/file/bot"
             )
+        if polling:
+            builder = builder.get_updates_request(HeartbeatRequest(liveness))
     limiter = (
         PacingRateLimiter(group_max_rate=settings.group_messages, group_time_period=settings.group_window_seconds)
         if settings.rate_limit
@@ -110,14 +143,20 @@ def build_application(
         builder = builder.rate_limiter(limiter)
 
     owned: list[Store] = []  # a store this application opened (and closes)
+    servers: list[web.AppRunner] = []  # the health / metrics endpoints
 
     async def post_init(app: KwxApplication) -> None:
         if store is None:
             owned.append(await Store.open(settings.db_path))
         opened = store if store is not None else owned[0]
-        drawing = pictures or RenderPictures(settings.picture_format, processes=settings.render_processes)
-        sender = Sender(app.bot, throttle=throttle, sleep=flood_sleep, budget=budget)
+        drawing: Pictures = pictures or RenderPictures(settings.picture_format, processes=settings.render_processes)
+        if metrics.enabled:
+            drawing = TimedPictures(drawing, metrics)
+            opened.on_commit = metrics.commit
+        sender = Sender(app.bot, throttle=throttle, sleep=flood_sleep, budget=budget, metrics=metrics)
         service = TableService(opened, sender, drawing, settings)
+        metrics.live_tables(lambda: len(service.tables.cached()))
+        servers.extend(await start_ops_server(settings.ops_listen, _ops_routes(settings, app, liveness, metrics)))
         if app.job_queue is not None:
             service.use_timers(JobQueueTimers(app.job_queue, service.on_timer))
         app.bot_data.start(service, sender)
@@ -131,6 +170,8 @@ def build_application(
         log.info("kwx bot @%s running (database %s)", app.bot.username, opened.path)
 
     async def post_shutdown(app: KwxApplication) -> None:
+        while servers:
+            await servers.pop().cleanup()
         service = app.bot_data.stop()
         if service is not None:
             await service.shutdown()
@@ -140,7 +181,8 @@ def build_application(
         while owned:
             await owned.pop().close()
 
-    builder = builder.concurrent_updates(PerChatProcessor()).post_init(post_init).post_shutdown(post_shutdown)
+    processor = PerChatProcessor(liveness=liveness, metrics=metrics)
+    builder = builder.concurrent_updates(processor).post_init(post_init).post_shutdown(post_shutdown)
     app = cast(KwxApplication, builder.context_types(CONTEXT_TYPES).build())
     register(app)
     return app

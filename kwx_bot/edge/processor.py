@@ -17,19 +17,39 @@ from typing import Any
 from telegram import Update
 from telegram.ext import BaseUpdateProcessor
 
+from .health import Liveness
+from .metrics import NO_METRICS, Metrics
+
 __all__ = ["PerChatProcessor"]
 
 
 class PerChatProcessor(BaseUpdateProcessor):
-    """Ordered within a chat, concurrent across chats (at most ``max_concurrent_updates`` at once)."""
+    """Ordered within a chat, concurrent across chats (at most ``max_concurrent_updates`` at once).
 
-    def __init__(self, max_concurrent_updates: int = 256) -> None:
+    Tells ``liveness`` when each update starts and finishes, and ``metrics`` when it is done."""
+
+    def __init__(
+        self, max_concurrent_updates: int = 256, *, liveness: Liveness | None = None, metrics: Metrics = NO_METRICS
+    ) -> None:
         super().__init__(max_concurrent_updates)
         self._locks: dict[int, asyncio.Lock] = {}
         self._users: dict[int, int] = {}
+        self.liveness = liveness
+        self.metrics = metrics
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
         """Run ``coroutine`` under the lock of the update's chat (updates without a chat run freely)."""
+        liveness = self.liveness
+        if liveness is not None:
+            liveness.update_started()
+        try:
+            await self._in_order(update, coroutine)
+        finally:
+            if liveness is not None:
+                liveness.update_done()
+            self.metrics.update()
+
+    async def _in_order(self, update: object, coroutine: Awaitable[Any]) -> None:
         chat = update.effective_chat if isinstance(update, Update) else None
         if chat is None:
             await coroutine

@@ -53,6 +53,7 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, Tele
 from ..service.buttons import Keyboard
 from ..service.ports import Outcome, Sent
 from .codec import encode_press
+from .metrics import NO_METRICS, Metrics
 from .throttle import GroupBudget, ThrottleLog
 
 __all__ = ["Outcome", "Sender", "Sent", "markup", "retry_seconds"]
@@ -119,6 +120,10 @@ WRITE_METHODS = frozenset(
 """Calls that count against a group's 20 messages a minute (:class:`~kwx_bot.edge.throttle.GroupBudget`)."""
 
 Sleep = Callable[[float], Awaitable[None]]
+_METRIC_OUTCOME = {
+    Outcome.OK: "ok", Outcome.NOT_MODIFIED: "not_modified", Outcome.GONE: "gone", Outcome.FORBIDDEN: "403",
+    Outcome.FAILED: "failed",
+}  # fmt: skip
 
 
 class Sender:
@@ -133,8 +138,11 @@ class Sender:
         throttle: ThrottleLog | None = None,
         sleep: Sleep | None = None,
         budget: GroupBudget | None = None,
+        metrics: Metrics = NO_METRICS,
     ) -> None:
         self.bot = bot
+        self.metrics = metrics
+        """Told how every call attempt ended and every flood wait (:mod:`kwx_bot.edge.metrics`)."""
         self.flood_retries = flood_retries
         self.max_flood_wait = max_flood_wait
         self.throttle = throttle or ThrottleLog()
@@ -184,12 +192,14 @@ class Sender:
         first = chat_id
         floods = 0
 
-        def done(outcome: Outcome, value: Any = None) -> tuple[Sent, Any]:
+        def done(outcome: Outcome, value: Any = None, *, made: bool = True) -> tuple[Sent, Any]:
+            if made:
+                self.metrics.send(_METRIC_OUTCOME[outcome])
             return Sent(outcome, chat_id=chat_id, migrated_from=first if chat_id != first else None), value
 
         while True:
             if self._stopping.is_set():
-                return done(Outcome.FAILED)
+                return done(Outcome.FAILED, made=False)
             try:
                 result = await fn(chat_id)
                 if what in WRITE_METHODS:
@@ -197,10 +207,12 @@ class Sender:
                 return done(Outcome.OK, result)
             except RetryAfter as e:
                 wait = min(retry_seconds(e), self.max_flood_wait)
-                if floods >= self.flood_retries:
+                if floods >= self.flood_retries:  # this last 429 counts as the call's "failed"
                     log.warning("%s to chat %s: flood control, giving up after %d retries", what, chat_id, floods)
                     return done(Outcome.FAILED)
                 floods += 1
+                self.metrics.send("429")
+                self.metrics.flood_wait(wait)
                 self.throttled_seconds += wait
                 log.warning("%s to chat %s: flood control, waiting %.1f s (retry %d)", what, chat_id, wait, floods)
                 token = self.throttle.begin(chat_id)
@@ -231,7 +243,7 @@ class Sender:
             except TelegramError as e:
                 if self._stopping.is_set():  # the rate limiter let go of the call: we are stopping
                     log.debug("%s to chat %s not made: stopping", what, chat_id)
-                    return done(Outcome.FAILED)
+                    return done(Outcome.FAILED, made=False)
                 log.warning("%s to chat %s failed: %s: %s", what, chat_id, type(e).__name__, e)
                 return done(Outcome.FAILED)
 

@@ -15,7 +15,7 @@ from typing import Protocol, TypeVar
 
 from ..store import TableStatus
 from ..words.i18n import N_, Translator
-from ..words.texts import name
+from ..words.texts import name, sentences
 from .buttons import ConfigButton
 from .group_settings import CLOSE, MAIN, ConfigError, GroupConfig, item_by_code, parse_change
 from .live import LiveSeat, LiveTable
@@ -183,7 +183,7 @@ class Admin:
             try:
                 config = await self._save(gid, config, item.key, item.choices[button.choice].value)
             except ConfigError as e:
-                await answer(Reply(tr.gettext(e.msgid).format(**e.params), alert=True))
+                await answer(Reply(e.text(tr), alert=True))
                 return
             gtr = self.tables.tr(config.language)
             await answer(Reply(gtr.gettext("Saved: it applies from the next hand.")))
@@ -237,10 +237,9 @@ class Admin:
             await self.lobby.end(live, "killed")
         await self._release(live)
         await self.present.lobby(live, "closed")
-        text = tr.gettext("An administrator ended the table.")
-        if playing:
-            text += " " + tr.gettext("The unfinished hand is not scored.")
-        return [Out(text + " " + tr.gettext("Send /new to play again."))]
+        _ = tr.gettext
+        unscored = _("The unfinished hand is not scored.") if playing else ""
+        return [Out(sentences(tr, _("An administrator ended the table."), unscored, _("Send /new to play again.")))]
 
     async def _release(self, live: LiveTable, note: str | None = None) -> None:
         """After a table ended: take the buttons off its players' hand messages (and tell them)."""

@@ -60,6 +60,8 @@ class Op(enum.StrEnum):
     CLOSE = "X"  # asks for confirmation
     CLOSE_CONFIRM = "Y"  # ends the table
     CLOSE_CANCEL = "Z"  # back to Next hand / End the table
+    LANG_ZH = "C"  # lobby: the group's language becomes Chinese
+    LANG_EN = "E"  # lobby: the group's language becomes English
     # engine actions
     DISCARD = "d"  # + tile
     LIANGDAO = "l"  # + tile: declare 亮倒 with this discard (after confirmation)

@@ -34,6 +34,7 @@ from engine.game import (
     Reason,
     State,
     check_rules,
+    commitment,
     event_from_json,
     first_dealer,
     legal_actions,
@@ -45,7 +46,7 @@ from engine.game import (
 )
 from engine.rules import KNOWN_OPTIONS, PRESETS, LiangdaoReveal, RuleError, RuleSet
 from engine.tiles import NotationError, Tile, parse_tile, parse_tiles
-from engine.views import HandResultView, PublicView, SeatView
+from engine.views import HandResultView, MeldView, PublicView, SeatView
 
 from . import players
 
@@ -74,6 +75,7 @@ __all__ = [
     "check_rules",
     "check_table_rules",
     "choose_action",
+    "commitment",
     "deal_events",
     "event_json",
     "first_dealer",
@@ -105,8 +107,10 @@ class Deal:
 
     @classmethod
     def random(cls) -> Deal:
-        """A fresh unpredictable seed (published with the hand, so anyone can re-derive the wall)."""
-        return cls(seed=secrets.token_hex(8))
+        """A fresh unpredictable seed: 128 random bits as 32 hex digits, so that its published
+        commitment (SHA-256) cannot be searched for the seed while the hand is played; the seed itself
+        is revealed after the hand, so anyone can re-derive the wall (``/verify``)."""
+        return cls(seed=secrets.token_hex(16))
 
     @classmethod
     def from_json(cls, value: dict[str, Any]) -> Deal:
@@ -235,14 +239,35 @@ def timeout_action(state: State, seat: int) -> Action:
     return acts[0]
 
 
+HandTiles = tuple[tuple[Tile, ...], tuple[MeldView, ...]]
+"""One seat's whole hand: concealed tiles (sorted) and melds with every tile (as
+:data:`render.HandTiles`)."""
+
+
+def all_hands(state: State) -> tuple[HandTiles, ...]:
+    """Every seat's whole hand once the hand is over -- public then, shown face up on the result
+    picture (docs/architecture.md §5 "Result").  Raises ValueError while the hand is being played:
+    concealed tiles never leave a seat's own view before the end."""
+    if state.result is None:
+        raise ValueError("the hand is not over: its concealed tiles are private")
+    out = []
+    for seat in range(len(state.seats)):
+        v = view_for(state, seat)
+        tiles = v.concealed + ((v.drawn,) if v.drawn is not None else ())
+        out.append((tiles, v.melds))
+    return tuple(out)
+
+
 __all__ += [
     "NUM_SEATS",
     "Discarded",
     "HandEnded",
     "HandResultView",
     "HandStarted",
+    "HandTiles",
     "PublicView",
     "SeatView",
     "Tile",
+    "all_hands",
     "timeout_action",
 ]

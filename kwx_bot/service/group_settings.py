@@ -44,18 +44,34 @@ MAX_SECONDS = 600
 
 
 class ConfigError(ValueError):
-    """A refused change; :meth:`render` is the polite message (``detail``: the engine's reason)."""
+    """A refused change; :meth:`render` is the polite message (``detail``: the engine's reason).
 
-    def __init__(self, msgid: str, detail: str = "", **params: object) -> None:
-        super().__init__(msgid.format(**params) + (f": {detail}" if detail else ""))
+    ``item``: the menu item whose value was refused; the message then names it and its choices in
+    the reader's words (``{title}``, ``{choices}``) instead of the engine's internal option ids."""
+
+    def __init__(self, msgid: str, detail: str = "", item: Item | None = None, **params: object) -> None:
+        super().__init__(
+            msgid.format(title="{title}", choices="{choices}", **params) + (f": {detail}" if detail else "")
+        )
         self.msgid = msgid
         self.detail = detail
+        self.item = item
         self.params = params
+
+    def _params(self, tr: Translator) -> dict[str, str]:
+        out = {k: esc(str(v)) for k, v in self.params.items()}
+        if self.item is not None:
+            out["title"] = esc(tr.gettext(self.item.title))
+            out["choices"] = " · ".join(esc(c.label if c.literal else tr.gettext(c.label)) for c in self.item.choices)
+        return out
+
+    def text(self, tr: Translator) -> str:
+        """The refusal without the engine's detail (plain: for a button's alert)."""
+        return tr.gettext(self.msgid).format(**self._params(tr))
 
     def render(self, tr: Translator) -> str:
         """The refusal in the reader's language (HTML)."""
-        text = tr.gettext(self.msgid).format(**{k: esc(str(v)) for k, v in self.params.items()})
-        return text + (f"\n<code>{esc(self.detail)}</code>" if self.detail else "")
+        return self.text(tr) + (f"\n<code>{esc(self.detail)}</code>" if self.detail else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +136,7 @@ ITEMS: tuple[Item, ...] = (
 )  # fmt: skip
 
 _BY_CODE = {item.code: item for item in ITEMS}
+_BY_KEY = {item.key: item for item in ITEMS}
 _ALIASES = {
     "discard": "discard_seconds", "claim": "claim_seconds", "lang": "language", "timer": "discard_seconds",
     "底金": "base", "封顶": "cap", "语言": "language",
@@ -252,6 +269,25 @@ class GroupConfig:
         try:
             check_table_rules(RuleSet.from_json(new))
         except RuleError as e:
+            item = _BY_KEY.get(key)
+            if key == "preset" and str(value) not in PRESETS:
+                raise ConfigError(
+                    N_("“{key} {value}” was refused: there is no rules preset of that name. The presets: {names}."),
+                    key=key, value=value, names=", ".join(PRESETS),
+                ) from None  # fmt: skip
+            if key == "base":
+                raise ConfigError(
+                    N_("“{key} {value}” was refused: {title} is a whole number such as 1, 2, 5 or 10."),
+                    item=item, key=key, value=value,
+                ) from None  # fmt: skip
+            if item is not None:  # a menu item: its choices in words, not the engine's ids
+                raise ConfigError(
+                    N_(
+                        "“{key} {value}” was refused: it is not a choice for {title}. The choices: {choices}. "
+                        "Pick one in the /settings menu."
+                    ),
+                    item=item, key=key, value=value,
+                ) from None  # fmt: skip
             raise ConfigError(N_("These rules were refused; nothing was changed."), str(e)) from None
         return {"rules": new}
 

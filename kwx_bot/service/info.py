@@ -1,4 +1,5 @@
-"""Answers that change nothing: ``/help``, ``/rules`` and ``/calc``.
+"""Answers that change nothing: ``/help``, ``/rules``, ``/calc``, ``/verify``, and the hint for
+private messages that are no command the bot knows.
 
 In a group they use the group's language and settings (the rules the next hand is dealt with); in a
 private chat the user's language and the rules of the table they sit at (else the standard game).
@@ -11,11 +12,16 @@ from ..words.calc import calc_reply
 from ..words.help_text import help_text
 from ..words.i18n import Translator
 from ..words.rules_text import describe_rules
+from ..words.texts import esc
+from ..words.verify_text import verify_text
+from . import game
 from .group_settings import GroupConfig
 from .tables import Tables
 from .values import Command, Out
 
 __all__ = ["Info"]
+
+_MAX_ID = 36**10 - 1
 
 
 class Info:
@@ -67,3 +73,57 @@ class Info:
         config, tr, _table = await self._where(cmd)
         rules = config.ruleset() if config is not None else GroupConfig("standard", 0, 0, tr.lang).ruleset()
         return [Out(calc_reply(cmd.text, rules, tr), reply=True)]
+
+    async def verify(self, cmd: Command) -> list[Out]:
+        """``/verify [N [T]]`` in a group: hand N's commitment, and once the hand is over its seed and
+        the ``python -m engine deal`` command that re-derives it (:mod:`kwx_bot.words.verify_text`).
+
+        ``N`` is the hand number as ``/history`` shows it (per table; the newest hand of the group with
+        that number, or of table ``T``); without arguments the group's newest hand.  The seed of a hand
+        in play is never shown (docs/rules.md §A3.1).
+        """
+        if cmd.private:
+            tr = self.tables.user_tr(cmd.user.language_code)
+            return [Out(tr.gettext("Send /verify N in the group where hand N was played."))]
+        _config, tr, _table = await self._where(cmd)
+        gid = await self.store.group_id_for_chat(cmd.chat_id)
+        args = list(cmd.args)
+        if len(args) > 2 or not all(a.isdigit() and 0 < int(a) <= _MAX_ID for a in args):
+            text = tr.gettext("Use /verify N with the hand's number as /history shows it (/verify N T for table T).")
+            return [Out(text, reply=True)]
+        hand_no = int(args[0]) if args else None
+        table_id = int(args[1]) if len(args) == 2 else None
+        hands = [] if gid is None else await self.store.hands_numbered(gid, hand_no)
+        several = len({h.table_id for h in hands}) > 1
+        hands = [h for h in hands if table_id is None or h.table_id == table_id]
+        if not hands:
+            if hand_no is None:
+                return [Out(tr.gettext("No hand has been dealt in this group yet."), reply=True)]
+            return [Out(tr.gettext("There is no hand {n} in this group (see /history).").format(n=hand_no), reply=True)]
+        hand = hands[0]
+        events = await self.store.hand_events(hand.hand_id)
+        started = events[0].data if events else {}
+        seed = started.get("seed")
+        seed = seed if isinstance(seed, str) else None
+        text = verify_text(
+            tr, hand_no=hand.hand_no, over=hand.status != "playing", seed=seed,
+            commitment=None if seed is None else game.commitment(seed), dealer=int(started.get("dealer", hand.dealer)),
+            rules=started.get("rules"), table_id=hand.table_id if several else None,
+        )  # fmt: skip
+        return [Out(text, reply=True)]
+
+    async def private_other(self, cmd: Command) -> list[Out]:
+        """A private message that is not one of the bot's commands: an unknown ``/command`` or plain
+        text gets a short hint pointing to ``/help`` (in the user's language)."""
+        tr = self.tables.user_tr(cmd.user.language_code)
+        word = cmd.text.split(maxsplit=1)[0] if cmd.text.startswith("/") else ""
+        if len(word) > 1:
+            text = tr.gettext("I don't know {command}. Send /help to see what I can do.").format(
+                command=esc(word.split("@", 1)[0][:32])
+            )
+        else:
+            text = tr.gettext(
+                "I only answer commands here. Send /help to see them; your hand appears here when you sit at a "
+                "table (/hand sends it again)."
+            )
+        return [Out(text, reply=True)]

@@ -18,6 +18,7 @@ from .buttons import Button, Key, Keyboard, Op, keyboard
 from .game import Action, ActionKind, Tile
 
 __all__ = [
+    "LANGUAGE_SWITCH",
     "close_confirm_keyboard",
     "hand_keyboard",
     "lobby_keyboard",
@@ -36,10 +37,19 @@ def _rows(buttons: Sequence[Key], width: int = ROW) -> list[list[Key]]:
     return [list(buttons[i : i + width]) for i in range(0, len(buttons), width)]
 
 
+LANGUAGE_SWITCH = {"zh_CN": ("English", Op.LANG_EN), "en": ("中文", Op.LANG_ZH)}
+"""The lobby's one-tap language switch: in a lobby of language ``lang`` the button names the other
+language in that language's own words, and pressing it sets the group's language to it."""
+
+
 def lobby_keyboard(tr: Translator, table_id: int, seq: int, *, deep_link: str, full: bool, has_ai: bool) -> Keyboard:
-    """Join / leave / add AI / remove AI / start, plus a URL button that opens the private chat."""
+    """Join / leave / the language switch (:data:`LANGUAGE_SWITCH` of the lobby's language, ``tr.lang``),
+    add AI / remove AI / start, plus a URL button that opens the private chat."""
     _ = tr.gettext
     row1 = [_b(_("Join"), table_id, seq, Op.JOIN), _b(_("Leave"), table_id, seq, Op.LEAVE)]
+    switch = LANGUAGE_SWITCH.get(tr.lang)
+    if switch is not None:
+        row1.append(_b(switch[0], table_id, seq, switch[1]))
     row2 = []
     if not full:
         row2.append(_b(_("Add AI"), table_id, seq, Op.ADD_AI))

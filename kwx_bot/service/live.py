@@ -100,6 +100,9 @@ class LiveTable:
     """When the pending turn/claim deadline started (unix s; 0 after a restart)."""
     deadline_credit: float = 0.0
     """Seconds already added to that deadline for time the bot was rate-limited."""
+    totals: tuple[tuple[int, bool, int], tuple[int, ...]] | None = None
+    """The seats' running match totals as last read from the ledger, keyed by (hand number, hand
+    over, seats) (see ``Presenter._totals``)."""
 
     @property
     def table_id(self) -> int:

@@ -14,6 +14,16 @@ only while the lobby is open; an outsider's, a guessed, a forged or an expired l
 refusal that names no group, so a stranger learns nothing (not even whether the table exists).  A
 non-seated user's other lobby buttons (the creator's AI and next-hand buttons) need membership too
 (docs/security.md §1).
+
+Language: a group that has no language setting yet takes the Telegram language of whoever opens its
+first table (:meth:`Lobby.new_table`; a Telegram language that is neither Chinese nor English decides
+nothing, so the operator's default applies and the next opener may decide); ``/settings`` changes it
+like any setting, and an explicit setting is never overwritten by an opener's language.  The lobby's
+one-tap switch (中文 / English, :data:`~kwx_bot.service.keyboards.LANGUAGE_SWITCH`) stores the
+group's language setting too.  Who may press it: the players seated at the table and its creator
+(while a member of the group) — the people who are about to read the table — the same people who
+may add AI seats; an onlooker may not.  It exists only while the lobby is open, so it never changes
+the language of a hand in play.
 """
 
 from __future__ import annotations
@@ -23,6 +33,7 @@ import logging
 import secrets
 from collections.abc import Callable
 
+from ..settings import normalize_language
 from ..store import Conflict, TableStatus
 from ..words.i18n import Translator
 from ..words.texts import name
@@ -35,12 +46,14 @@ from .present import Presenter
 from .tables import Tables
 from .timers import Timers
 
-__all__ = ["JoinResult", "Lobby"]
+__all__ = ["LANGUAGE_OPS", "LOBBY_OPS", "JoinResult", "Lobby"]
 
 log = logging.getLogger("kwx.table")
 
 BETWEEN_OPS = frozenset({Op.NEXT_HAND, Op.CLOSE, Op.CLOSE_CONFIRM, Op.CLOSE_CANCEL})
-LOBBY_OPS = frozenset({Op.JOIN, Op.LEAVE, Op.ADD_AI, Op.REMOVE_AI, Op.START}) | BETWEEN_OPS
+LANGUAGE_OPS = {Op.LANG_ZH: "zh_CN", Op.LANG_EN: "en"}
+"""The lobby's language switch: op -> the group language it sets."""
+LOBBY_OPS = frozenset({Op.JOIN, Op.LEAVE, Op.ADD_AI, Op.REMOVE_AI, Op.START, *LANGUAGE_OPS}) | BETWEEN_OPS
 
 
 class JoinResult(enum.Enum):
@@ -72,10 +85,15 @@ class Lobby:
     # -- /new ------------------------------------------------------------------------------------
 
     async def new_table(self, chat_id: int, title: str, user_id: int, tr: Translator) -> str | None:
-        """Open a table in a group.  Returns a reply for the group if refused, else None."""
+        """Open a table in a group.  Returns a reply for the group if refused, else None.
+
+        A group without a language setting first takes the opener's Telegram language (module
+        docstring), so the lobby, the table and every later group message are in it."""
         async with self.store.transaction() as tx:
             group_id = await tx.ensure_group(chat_id, title)
         existing = await self.store.open_table_of_group(group_id)
+        if existing is None:
+            await self._adopt_opener_language(group_id, user_id)
         if existing is not None:
             live = await self.tables.get(existing.table_id)
             if live is not None and live.row.status == TableStatus.LOBBY:
@@ -104,6 +122,18 @@ class Lobby:
         await self.present.lobby(live)
         self._arm_lobby(live)
         return None
+
+    async def _adopt_opener_language(self, group_id: int, user_id: int) -> None:
+        """Store the opener's Telegram language as the group's, unless the group has one already or
+        the opener's language is neither Chinese nor English."""
+        if "language" in await self.store.group_settings(group_id):
+            return
+        user = await self.store.get_user(user_id)
+        lang = normalize_language(user.language_code if user else None, default="")
+        if lang:
+            async with self.store.transaction() as tx:
+                await tx.set_setting(group_id, "language", lang)
+            log.info("group %s: language %s, from the first table's opener", group_id, lang)
 
     async def _relocate_lobby(self, live: LiveTable) -> None:
         """/new while a lobby is open: post the lobby again at the bottom of the chat."""
@@ -300,6 +330,17 @@ class Lobby:
                     await tx.touch(live.table_id)
                 await self.tables.refresh(live)
                 await answer(Reply(_("You left the table.")))
+            elif op in LANGUAGE_OPS:
+                if not seated and (user_id != live.row.created_by or not await self._member(live, user_id)):
+                    await answer(Reply(_("Only players at the table can do that."), alert=True))
+                    return
+                lang = LANGUAGE_OPS[op]
+                async with self.store.transaction() as tx:
+                    await tx.set_setting(live.row.group_id, "language", lang)
+                    await tx.touch(live.table_id)
+                log.info("group %s: language %s, from the lobby", live.row.group_id, lang)
+                await self.tables.adopt_settings(live)
+                await answer(Reply(self.tables.tr(lang).gettext("The group's language is now English.")))
             elif op in (Op.ADD_AI, Op.REMOVE_AI):
                 if not seated and (user_id != live.row.created_by or not await self._member(live, user_id)):
                     await answer(Reply(_("Only players at the table can do that."), alert=True))

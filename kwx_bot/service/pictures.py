@@ -31,9 +31,9 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
-from .game import PublicView, SeatView
+from .game import HandTiles, PublicView, SeatView
 
-__all__ = ["Pictures", "RenderPictures", "default_render_processes", "hand_key", "table_key"]
+__all__ = ["HandTiles", "Pictures", "RenderPictures", "default_render_processes", "hand_key", "table_key"]
 
 log = logging.getLogger("kwx.pictures")
 
@@ -43,12 +43,14 @@ def default_render_processes() -> int:
     return 1 if (os.cpu_count() or 1) >= 2 else 0
 
 
-def _render(fmt: str, name: str, args: tuple[Any, ...], lang: str = "zh_CN") -> bytes:
+def _render(
+    fmt: str, name: str, args: tuple[Any, ...], lang: str = "zh_CN", options: dict[str, Any] | None = None
+) -> bytes:
     """Draw and encode one picture in ``lang`` (runs in a worker process or thread): the job is
-    ``render.<name>(*args, lang=lang)`` encoded as ``fmt``."""
+    ``render.<name>(*args, lang=lang, **options)`` encoded as ``fmt``."""
     import render
 
-    image = getattr(render, name)(*args, lang=lang)
+    image = getattr(render, name)(*args, lang=lang, **(options or {}))
     data: bytes = render.encode(image, fmt)
     return data
 
@@ -69,9 +71,9 @@ def hand_key(view: SeatView, lang: str = "zh_CN") -> str:
     return "h" + _digest(repr((view.concealed, view.drawn, view.melds, view.waits, own.liangdao, lang)))
 
 
-def table_key(view: PublicView, names: Sequence[str], lang: str = "zh_CN") -> str:
-    """Photo key of a table picture in ``lang``."""
-    return "t" + _digest(repr((view, tuple(names), lang)))
+def table_key(view: PublicView, names: Sequence[str], lang: str = "zh_CN", totals: Sequence[int] | None = None) -> str:
+    """Photo key of a table picture in ``lang`` with the seats' running match ``totals``."""
+    return "t" + _digest(repr((view, tuple(names), lang, None if totals is None else tuple(totals))))
 
 
 class Pictures(Protocol):
@@ -82,16 +84,20 @@ class Pictures(Protocol):
         """A player's private hand picture."""
         ...
 
-    async def table(self, view: PublicView, names: Sequence[str], lang: str = "zh_CN") -> bytes:
-        """The group's live table picture."""
+    async def table(
+        self, view: PublicView, names: Sequence[str], lang: str = "zh_CN", totals: Sequence[int] | None = None
+    ) -> bytes:
+        """The group's live table picture, with each seat's running match total (``totals``)."""
         ...
 
     async def reveal(self, view: PublicView, seat: int, names: Sequence[str], lang: str = "zh_CN") -> bytes:
         """The public 亮倒 reveal picture of ``seat``."""
         ...
 
-    async def result(self, view: PublicView, names: Sequence[str], lang: str = "zh_CN") -> bytes:
-        """The end-of-hand result picture."""
+    async def result(
+        self, view: PublicView, names: Sequence[str], lang: str = "zh_CN", hands: Sequence[HandTiles] | None = None
+    ) -> bytes:
+        """The end-of-hand result picture, with every seat's hand face up (``hands``, one per seat)."""
         ...
 
 
@@ -112,16 +118,18 @@ class RenderPictures:
             self._pool = ProcessPoolExecutor(self.processes, mp_context=context, initializer=_warm)
         return self._pool
 
-    async def _run(self, name: str, lang: str, *args: object) -> bytes:
+    async def _run(self, name: str, lang: str, *args: object, **options: object) -> bytes:
         pool = self._executor()
         if pool is not None:
             try:
-                return await asyncio.get_running_loop().run_in_executor(pool, _render, self.fmt, name, args, lang)
+                return await asyncio.get_running_loop().run_in_executor(
+                    pool, _render, self.fmt, name, args, lang, options
+                )
             except BrokenProcessPool:
                 log.error("the render worker process died; rendering in threads from now on")
                 self.processes = 0
                 self._pool = None
-        return await asyncio.to_thread(_render, self.fmt, name, args, lang)
+        return await asyncio.to_thread(_render, self.fmt, name, args, lang, options)
 
     def close(self) -> None:
         """Stop the worker processes (shutdown)."""
@@ -133,14 +141,18 @@ class RenderPictures:
         """See :func:`render.render_hand`."""
         return await self._run("render_hand", lang, view)
 
-    async def table(self, view: PublicView, names: Sequence[str], lang: str = "zh_CN") -> bytes:
+    async def table(
+        self, view: PublicView, names: Sequence[str], lang: str = "zh_CN", totals: Sequence[int] | None = None
+    ) -> bytes:
         """See :func:`render.render_table`."""
-        return await self._run("render_table", lang, view, list(names))
+        return await self._run("render_table", lang, view, list(names), totals=None if totals is None else list(totals))
 
     async def reveal(self, view: PublicView, seat: int, names: Sequence[str], lang: str = "zh_CN") -> bytes:
         """See :func:`render.render_reveal`."""
         return await self._run("render_reveal", lang, view, seat, list(names))
 
-    async def result(self, view: PublicView, names: Sequence[str], lang: str = "zh_CN") -> bytes:
+    async def result(
+        self, view: PublicView, names: Sequence[str], lang: str = "zh_CN", hands: Sequence[HandTiles] | None = None
+    ) -> bytes:
         """See :func:`render.render_result`."""
-        return await self._run("render_result", lang, view, list(names))
+        return await self._run("render_result", lang, view, list(names), hands=None if hands is None else list(hands))

@@ -46,7 +46,9 @@ from typing import Any
 
 from ..store import TableStatus
 from ..words.captions import hand_caption, lobby_text, result_caption, reveal_caption, table_caption
+from ..words.i18n import Translator
 from ..words.texts import clean, name, rules_label
+from ..words.verify_text import add_line, commitment_line, seed_line
 from . import game
 from .buttons import Keyboard, StartKind, encode_start
 from .game import Discarded, HandEnded, HandStarted, Tile
@@ -295,6 +297,7 @@ class Presenter:
             tr, title=live.title, hand_no=live.hand.hand_no, view=view, legal=legal, names=live.names(),
             on_auto=seat.automatic and not over, ui=ui, ui_tile=seat.ui_tile if ui_valid else None, danger=danger,
             result_delta=state.result.deltas[seat.seat] if state.result is not None else None,
+            events=live.events,
         )  # fmt: skip
         if seat.automatic and not over:
             markup: Keyboard | None = take_back_keyboard(tr, live.table_id, 0) if seat.can_pm else None
@@ -462,8 +465,9 @@ class Presenter:
         tr = self.tables.tr(live.group_lang)
         view = game.public_view(state)
         names = self.display_names(live)
-        key = table_key(view, names, live.group_lang)
-        caption = table_caption(tr, hand_no=hand.hand_no, view=view, names=names)
+        totals = await self._totals(live)
+        key = table_key(view, names, live.group_lang, totals)
+        caption = self._table_caption(live, tr, view, names)
         desired = Shown(key, caption, ())
         if live.table_shown is None and live.table_digest == shown_digest(desired):
             live.table_shown = desired  # it already shows this (the bot stopped cleanly since)
@@ -475,7 +479,7 @@ class Presenter:
             if live.table_file is not None and live.table_file[0] == key:
                 photo = live.table_file[1]
             else:
-                photo = await self.pictures.table(view, names, lang=live.group_lang)
+                photo = await self.pictures.table(view, names, lang=live.group_lang, totals=totals)
             sent = await self.sender.edit_media(live.row.chat_id, msg_id, photo, caption)
         else:
             sent = await self.sender.edit_caption(live.row.chat_id, msg_id, caption)
@@ -488,6 +492,17 @@ class Presenter:
         if sent.outcome is Outcome.GONE:
             return await self._send_table(live, started=False)
         return sent.outcome is not Outcome.FAILED  # refused (403: the bot left the group): no retry
+
+    @staticmethod
+    def _table_caption(
+        live: LiveTable, tr: Translator, view: game.PublicView, names: list[str], *, started: bool = False
+    ) -> str:
+        """The live table's caption plus the deal's commitment (SHA-256 of its seed, published at the
+        deal while the seed stays secret; a prepared deal says it has none)."""
+        assert live.hand is not None and live.state is not None
+        caption = table_caption(tr, hand_no=live.hand.hand_no, view=view, names=names, started=started)
+        seed = live.state.seed
+        return add_line(caption, commitment_line(tr, None if seed is None else game.commitment(seed)))
 
     def display_names(self, live: LiveTable) -> list[str]:
         """Names as pictures show them (托管 seats marked; bidi controls dropped, :func:`clean`)."""
@@ -506,9 +521,10 @@ class Presenter:
         tr = self.tables.tr(live.group_lang)
         view = game.public_view(state)
         names = self.display_names(live)
-        key = table_key(view, names, live.group_lang)
-        caption = table_caption(tr, hand_no=hand.hand_no, view=view, names=names, started=started)
-        photo = await self.pictures.table(view, names, lang=live.group_lang)
+        totals = await self._totals(live)
+        key = table_key(view, names, live.group_lang, totals)
+        caption = self._table_caption(live, tr, view, names, started=started)
+        photo = await self.pictures.table(view, names, lang=live.group_lang, totals=totals)
         sent = await self.sender.send_photo(live.row.chat_id, photo, caption)
         live.table_last_edit = self.clock()
         if sent.ok and sent.message_id is not None:
@@ -561,8 +577,12 @@ class Presenter:
                 names = self.display_names(live)
                 view = game.public_view(state)
                 totals = await self._totals(live)
-                caption = result_caption(tr, hand_no=hand.hand_no, result=event.result, names=names, totals=totals)
-                photo = await self.pictures.result(view, names, lang=live.group_lang)
+                liangdao = [s.seat for s in view.seats if s.liangdao]
+                caption = result_caption(
+                    tr, hand_no=hand.hand_no, result=event.result, names=names, totals=totals, liangdao=liangdao
+                )
+                caption = add_line(caption, seed_line(tr, state.seed, hand.hand_no))  # the hand is over
+                photo = await self.pictures.result(view, names, lang=live.group_lang, hands=game.all_hands(state))
                 markup = next_hand_keyboard(tr, live.table_id, live.row.seq)
                 sent = await self.sender.send_photo(live.row.chat_id, photo, caption, markup)
                 if sent.ok and sent.message_id is not None:
@@ -579,9 +599,21 @@ class Presenter:
         return ok and table_ok
 
     async def _totals(self, live: LiveTable) -> list[int]:
-        totals = [0, 0, 0]
+        """Each seat's running match total at this table: the sum of its ledger deltas (points of
+        底金, every hand so far, /void corrections included), one entry per seat of the rules
+        (``rules.players``).  Read from the store once per hand and once more when the hand is
+        over (the ledger changes only then, or by a /void, which shows from the next picture of
+        a new hand on)."""
+        state, hand = live.state, live.hand
+        n = state.rules.players if state is not None else len(live.names())
+        key = (hand.hand_no if hand is not None else 0, state is not None and state.result is not None, n)
+        if live.totals is not None and live.totals[0] == key:
+            return list(live.totals[1])
+        totals = [0] * n
         for r in await self.store.ledger_of_table(live.table_id):
-            totals[r.seat] += r.delta
+            if 0 <= r.seat < n:
+                totals[r.seat] += r.delta
+        live.totals = (key, tuple(totals))
         return totals
 
     # -- group: notices --------------------------------------------------------------------------

@@ -45,13 +45,33 @@ class Reports:
 
     async def score(self, cmd: Command) -> list[Out]:
         """``/score`` (group: the season's standings; private: your standings) and ``/score me``."""
-        if cmd.private or (cmd.args and cmd.args[0].lower() in ("me", "我")):
+        if cmd.private and cmd.args and not self._is_me(cmd.args):
+            tr = self.tables.user_tr(cmd.user.language_code)
+            return [Out(tr.gettext("Use /score me for your standings (in a group, /score shows everyone's)."))]
+        if cmd.private or self._is_me(cmd.args):
             return await self._score_me(cmd)
         gid, tr = await self._group(cmd)
+        if cmd.args:
+            text = tr.gettext("Use /score for everyone's standings this season, or /score me for yours.")
+            return [Out(text, reply=True)]
         if gid is None:
             return [Out(tr.gettext("No hands scored yet in this group."))]
         report = await self.store.season_report(gid)
         return [Out(page) for page in format_standings(report.standings, tr, season=report.season, hands=report.hands)]
+
+    @staticmethod
+    def _is_me(args: tuple[str, ...]) -> bool:
+        """``/score me`` (or ``/score 我``)."""
+        return len(args) == 1 and args[0].lower() in ("me", "我")
+
+    @staticmethod
+    def _no_arguments(cmd: Command, tr: Translator, command: str) -> list[Out]:
+        """The reply to ``/command`` given arguments it does not take (nothing when it has none)."""
+        if not cmd.args:
+            return []
+        return [
+            Out(tr.gettext("/{command} takes no arguments: send just /{command}.").format(command=command), reply=True)
+        ]
 
     async def _score_me(self, cmd: Command) -> list[Out]:
         who = cmd.user.first_name if not cmd.user.last_name else f"{cmd.user.first_name} {cmd.user.last_name}"
@@ -82,6 +102,9 @@ class Reports:
         if cmd.private:
             return self._in_group_only(cmd, "settle")
         gid, tr = await self._group(cmd)
+        refusal = self._no_arguments(cmd, tr, "settle")
+        if refusal:
+            return refusal
         if gid is None:
             return [Out(tr.gettext("No hands scored yet in this group."))]
         report = await self.store.season_report(gid)
@@ -92,6 +115,9 @@ class Reports:
         if cmd.private:
             return self._in_group_only(cmd, "export")
         gid, tr = await self._group(cmd)
+        refusal = self._no_arguments(cmd, tr, "export")
+        if refusal:
+            return refusal
         if gid is None:
             return [Out(tr.gettext("No hands scored yet in this group."))]
         entries = await self.store.ledger_entries(gid)

@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -106,6 +106,8 @@ class Store:
         self.path = path
         self._reader: aiosqlite.Connection | None = None
         self._read_lock = asyncio.Lock()
+        self.on_commit: Callable[[float], None] | None = None
+        """Told the seconds of every committed write transaction, ``BEGIN`` to ``COMMIT`` (metrics)."""
 
     # -- lifecycle -------------------------------------------------------------------------------
 
@@ -201,9 +203,12 @@ class Store:
             applied.append(version)
         return applied
 
-    async def integrity_check(self) -> list[str]:
-        """``PRAGMA integrity_check`` lines (``["ok"]`` when healthy) plus foreign-key violations."""
-        async with self._db.execute("PRAGMA integrity_check") as cur:
+    async def integrity_check(self, *, quick: bool = False) -> list[str]:
+        """``PRAGMA integrity_check`` lines (``["ok"]`` when healthy) plus foreign-key violations.
+
+        ``quick``: ``PRAGMA quick_check`` instead — the same checks except that indexes are not
+        compared with their tables' rows, so it runs in about linear time of the file's size."""
+        async with self._db.execute("PRAGMA quick_check" if quick else "PRAGMA integrity_check") as cur:
             lines = [str(r[0]) for r in await cur.fetchall()]
         async with self._db.execute("PRAGMA foreign_key_check") as cur:
             lines += [f"foreign key violation: {tuple(r)}" for r in await cur.fetchall()]
@@ -223,6 +228,7 @@ class Store:
     async def transaction(self) -> AsyncIterator[Tx]:
         """One write transaction (``BEGIN IMMEDIATE``), committed on exit, rolled back on error."""
         async with self._lock:
+            started = time.perf_counter()
             await self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield Tx(self._db, time.time())
@@ -230,6 +236,8 @@ class Store:
                 await self._db.execute("ROLLBACK")
                 raise
             await self._db.execute("COMMIT")
+            if self.on_commit is not None:
+                self.on_commit(time.perf_counter() - started)
 
     # -- small helpers ---------------------------------------------------------------------------
 
@@ -340,6 +348,18 @@ class Store:
             return None
         r = rows[0]
         return HandRow(r[0], r[1], r[2], r[3], loads(r[4]), r[5], r[6], loads(r[7]))
+
+    async def hands_numbered(self, group_id: int, hand_no: int | None = None) -> list[HandRow]:
+        """The group's dealt hands numbered ``hand_no`` (per table, as ``/history`` numbers them; every
+        hand when None), any status, newest first (by start, then hand id); at most 20."""
+        rows = await self._rows(
+            "SELECT h.hand_id, h.table_id, h.hand_no, h.dealer, h.deal, h.first_seq, h.status, h.result "
+            "FROM hands h JOIN tables t ON t.table_id = h.table_id "
+            "WHERE t.group_id = ? AND (? IS NULL OR h.hand_no = ?) "
+            "ORDER BY h.started_at DESC, h.hand_id DESC LIMIT 20",
+            (group_id, hand_no, hand_no),
+        )
+        return [HandRow(r[0], r[1], r[2], r[3], loads(r[4]), r[5], r[6], loads(r[7])) for r in rows]
 
     async def hand_events(self, hand_id: int) -> list[EventRow]:
         """The events of a hand in seq order."""

@@ -79,6 +79,10 @@ class TableStore(Protocol):
         """A table's current (latest) hand."""
         ...
 
+    async def hands_numbered(self, group_id: int, hand_no: int | None = None) -> list[HandRow]:
+        """A group's hands numbered ``hand_no`` (all when None), newest first."""
+        ...
+
     async def hand_events(self, hand_id: int) -> list[EventRow]:
         """A hand's events in order."""
         ...

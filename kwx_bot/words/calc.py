@@ -27,7 +27,8 @@ Syntax (words are case-insensitive; order is free; Chinese and English spellings
   ``cap:none|8|8_sl16|16|32`` / ``封顶:…`` override the group's rules for this one question.
 
 Seats in the answer (docs/rules.md §0.3): W = the winner, D = the discarder (or the robbed player), X = the
-third player on a discard; on a self-draw the two payers are X and Y.  Points are 底金 × capped M
+third player on a discard; on a self-draw the two payers are X, the next player after the winner
+(下家), and Y, the previous one (上家): ``liangdao:next`` / ``liangdao:下家`` name X.  Points are 底金 × capped M
 (docs/rules.md §A11, §A12).
 """
 
@@ -162,8 +163,8 @@ _LIANGDAO_WHO = _words(
     {
         "W": ("w", "winner", "me", "self", "赢家", "胡家", "自己"),
         "D": ("d", "discarder", "dianpao", "payer", "robbed", "点炮", "点炮者", "放炮者", "被抢杠者"),
-        "X": ("x",),
-        "Y": ("y",),
+        "X": ("x", "next", "下家"),
+        "Y": ("y", "previous", "prev", "上家"),
         "WD": ("both", "双方", "都", "wd", "dw"),
     }
 )
@@ -520,9 +521,10 @@ _ROLE = {
     "W": N_("winner"),
     "D": N_("discarder"),
     "X": N_("third player"),
-    "Y": N_("player Y"),
 }
-_ROLE_SELF = {"W": N_("winner"), "X": N_("player X"), "Y": N_("player Y")}
+_ROLE_SELF = {"W": N_("winner"), "X": N_("next player (下家)"), "Y": N_("previous player (上家)")}
+"""On a self-draw the two payers are named by their place in turn order: X plays right after the
+winner (下家), Y right before (上家)."""
 _ROLE_ROB = {"W": N_("winner"), "D": N_("robbed player"), "X": N_("third player")}
 
 
@@ -609,14 +611,15 @@ def _payment_lines(result: CalcResult, tr: Translator) -> list[str]:
         if len(amounts) == 1:
             lines.append(_("Each of the other two players pays {n}.").format(n=amounts.pop()))
         else:
-            lines.append(_("Player X pays {a}, player Y pays {b}.").format(a=shares["X"], b=shares["Y"]))
+            lines.append(_("The {x} pays {a}, the {y} pays {b}.").format(x=names["X"], a=shares["X"], y=names["Y"],
+                                                                         b=shares["Y"]))  # fmt: skip
     elif score.baohu:
         each = [
             min(m, score.cap) * base if score.cap is not None else m * base
             for _seat, m in sorted(score.multiplier.items())
         ]
         lines.append(
-            _("Baohu (包胡): the {d} had not declared liangdao, so he pays both shares: {parts} = {n}.").format(
+            _("Baohu (包胡): the {d} had not declared liangdao, so pays both shares: {parts} = {n}.").format(
                 d=names["D"], parts=" + ".join(map(str, each)), n=shares["D"]
             )
         )

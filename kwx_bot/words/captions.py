@@ -3,19 +3,20 @@
 All return HTML (names escaped by :func:`kwx_bot.words.texts.name`) within Telegram's limits (captions
 <= 1024 characters: names are truncated, lists are short).  Private captions never mention another
 seat's concealed tiles; group captions never mention any concealed tile except the revealed hand of
-a 亮倒 seat (public by the rules, docs/rules.md §A9.2) and winners' hands after the hand (in the pictures).
-Captions of hand messages show only what changes with the player's own situation (turn, claim,
-waits), so other players' routine turns do not force an edit of everybody's message.
+a 亮倒 seat (public by the rules, docs/rules.md §A9.2) and every hand after the hand (in the result picture).
+Captions of hand messages change only with the player's own situation (turn, claim, waits), so
+other players' routine turns do not force an edit of everybody's message; when the player has
+something to do, the caption also tells what happened since their previous turn.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from engine.analysis import waits as waits_of
-from engine.game import Action, ActionKind
-from engine.tiles import Tile, counts_of
-from engine.views import HandResultView, PublicView, SeatView
+from engine.game import Action, ActionKind, Discarded, Event, Konged, Ponged
+from engine.tiles import MeldKind, Tile, counts_of
+from engine.views import HandResultView, PublicView, SeatView, WinView
 
 from .i18n import Translator
 from .texts import fan_label, name, signed, tile_label, tiles_label
@@ -27,6 +28,7 @@ __all__ = [
     "lobby_text",
     "result_caption",
     "reveal_caption",
+    "since_last_turn",
     "table_caption",
 ]
 
@@ -96,6 +98,54 @@ def liangdao_waits(view: SeatView, discard: Tile) -> list[Tile]:
         return []
 
 
+def since_last_turn(
+    tr: Translator, events: Sequence[Event], seat: int, names: Sequence[str], *, last_discard: bool = True
+) -> list[str]:
+    """What happened at the table since ``seat``'s previous turn, for its hand caption: the other
+    seats' claims and kongs and 亮倒 declarations in order (a 暗杠 without its tile: it is
+    concealed), then (with ``last_discard``) the last discard and who made it.
+
+    "Since the previous turn" means after the seat's own last discard (or since the deal, if it
+    has not discarded yet); moves of the seat itself are not repeated.  Only public facts are
+    named (docs/rules.md §A9.2 for a 亮倒 hand; no concealed tile ever).
+    """
+    _ = tr.gettext
+    start = 0
+    for i, e in enumerate(events):
+        if isinstance(e, Discarded) and e.seat == seat:
+            start = i + 1
+    lines: list[str] = []
+    last: Discarded | None = None
+    for e in events[start:]:
+        if isinstance(e, Discarded):
+            last = e if e.seat != seat else None
+            if e.liangdao and e.seat != seat:
+                lines.append(_("{name} declared liangdao.").format(name=name(names[e.seat])))
+        elif isinstance(e, Ponged) and e.seat != seat:
+            lines.append(
+                _("{name} ponged {tile} from {other}.").format(
+                    name=name(names[e.seat]), tile=tile_label(e.tile, tr), other=name(names[e.from_seat])
+                )
+            )
+        elif isinstance(e, Konged) and e.seat != seat:
+            who = name(names[e.seat])
+            if e.kind is MeldKind.CONCEALED_KONG:
+                lines.append(_("{name} declared a concealed kong.").format(name=who))
+            elif e.kind is MeldKind.ADDED_KONG:
+                lines.append(_("{name} added a kong of {tile}.").format(name=who, tile=tile_label(e.tile, tr)))
+            else:
+                lines.append(
+                    _("{name} konged {tile} from {other}.").format(
+                        name=who, tile=tile_label(e.tile, tr), other=name(names[e.from_seat or 0])
+                    )
+                )
+    if last is not None and last_discard:
+        lines.append(
+            _("Last discard: {tile} by {name}.").format(tile=tile_label(last.tile, tr), name=name(names[last.seat]))
+        )
+    return lines
+
+
 def hand_caption(
     tr: Translator,
     *,
@@ -109,13 +159,25 @@ def hand_caption(
     ui_tile: Tile | None,
     danger: set[Tile],
     result_delta: int | None = None,
+    events: Sequence[Event] = (),
 ) -> str:
-    """The caption of a player's private hand message."""
+    """The caption of a player's private hand message.
+
+    When the player has something to do (their turn, or a claim on a discard), it first says what
+    happened since their previous turn (:func:`since_last_turn` over the hand's ``events``: claims,
+    kongs, 亮倒, the last discard and who made it), then whose turn it is (``Your turn``, or whose
+    discard awaits their call).  While the player only waits, the caption stays as it is, so that
+    other players' routine turns cost no edit of every hand message (docs/architecture.md §4
+    "Presentation"); it is brought up to date by the next edit the player's own situation makes.
+    """
     _ = tr.gettext
     pub = view.public
     me = pub.seats[view.seat]
     lines = [_("Hand {n} · {title}").format(n=hand_no, title=name(title, 32))]
     kinds = {a.kind for a in legal}
+    if legal and result_delta is None and not on_auto:
+        # a claim's own line names the discard on the table: no second "last discard"
+        lines.extend(since_last_turn(tr, events, view.seat, names, last_discard=ActionKind.PASS not in kinds))
     if result_delta is not None:
         lines.append(_("<b>The hand is over.</b> Your points: {delta}").format(delta=signed(result_delta)))
     elif on_auto:
@@ -205,11 +267,16 @@ def reveal_caption(tr: Translator, *, view: PublicView, seat: int, names: Sequen
         name=name(names[seat]), waits=tiles_label(s.waits, tr) or "—"))  # fmt: skip
 
 
-def _win_line(tr: Translator, w: object, names: Sequence[str]) -> list[str]:
-    _ = tr.gettext
-    from engine.views import WinView
+def _liangdao_of(w: WinView, liangdao: Collection[int]) -> list[int]:
+    """Whose 亮倒 the 亮倒 番 of ``w`` stands for: the winner's if declared, else the declaring
+    payers' (docs/rules.md §A9.6; as :func:`render.pictures.liangdao_seats`)."""
+    if w.seat in liangdao:
+        return [w.seat]
+    return [p for p in sorted(w.multiplier) if p in liangdao]
 
-    assert isinstance(w, WinView)
+
+def _win_line(tr: Translator, w: WinView, names: Sequence[str], liangdao: Collection[int] = ()) -> list[str]:
+    _ = tr.gettext
     tile = tile_label(w.win_tile, tr)
     if w.by == "self_draw":
         how = _("{name} wins by self-draw on {tile}").format(name=name(names[w.seat]), tile=tile)
@@ -222,23 +289,36 @@ def _win_line(tr: Translator, w: object, names: Sequence[str]) -> list[str]:
             name=name(names[w.seat]), other=name(names[w.from_seat or 0]), tile=tile
         )
     lines = ["<b>" + how + "</b>"]
-    fans = " · ".join(fan_label(f, tr) for f in w.fans)
+    whose = ", ".join(name(names[p], 16) for p in _liangdao_of(w, liangdao))
+    fans = " · ".join(
+        _("liangdao by {names}").format(names=whose) if f == "亮倒" and whose else fan_label(f, tr) for f in w.fans
+    )
+    lines.append(_("Patterns: {fans}").format(fans=fans))
     mult = ", ".join(_("{name} ×{m}").format(name=name(names[p], 12), m=m) for p, m in sorted(w.multiplier.items()))
-    lines.append(_("Patterns: {fans}").format(fans=fans) + (f" ({mult})" if mult else ""))
+    if mult:  # its own line: 番 names may carry brackets, and brackets do not nest
+        lines.append(_("Multiplier per payer: {list}").format(list=mult))
     if w.baohu:
         lines.append(_("Baohu: the discarder pays for everybody."))
     return lines
 
 
 def result_caption(
-    tr: Translator, *, hand_no: int, result: HandResultView, names: Sequence[str], totals: Sequence[int] | None = None
+    tr: Translator,
+    *,
+    hand_no: int,
+    result: HandResultView,
+    names: Sequence[str],
+    totals: Sequence[int] | None = None,
+    liangdao: Collection[int] = (),
 ) -> str:
-    """The end-of-hand text breakdown: winners, patterns, payments per player, next dealer."""
+    """The end-of-hand text breakdown: winners, patterns (the 亮倒 番 names whose 亮倒 it is, from
+    ``liangdao``: the seats that declared it), the multiplier per payer on its own line, payments
+    per player, next dealer."""
     _ = tr.gettext
     if result.outcome == "win":
         lines = [_("<b>Hand {n} is over</b>").format(n=hand_no)]
         for w in result.winners:
-            lines.extend(_win_line(tr, w, names))
+            lines.extend(_win_line(tr, w, names, liangdao))
     else:
         lines = [_("<b>Hand {n}: exhaustive draw</b> (no winner)").format(n=hand_no)]
     lines.append(_("Points:"))

@@ -169,7 +169,7 @@ _SENTENCES: dict[str, _Sentence] = {
         }
     ),
     "liangdao_auto_win": _bool(
-        N_("A 亮倒 player wins automatically when he can."),
+        N_("A 亮倒 player wins automatically whenever they can."),
         N_("A 亮倒 player may pass a win."),
     ),
     "liangdao_payer_double": _bool(
@@ -189,7 +189,7 @@ _SENTENCES: dict[str, _Sentence] = {
         N_("You may discard a tile a 亮倒 player waits on (and pay for it)."),
     ),
     "guohu_fanfan": _bool(
-        N_("A 亮倒 player may decline wins; each decline doubles his next win (过胡翻番)."),
+        N_("A 亮倒 player may decline wins; each decline doubles their next win (过胡翻番)."),
         N_("No 过胡翻番."),
     ),
     "huangzhuang_liangdao": _choice(
@@ -198,7 +198,9 @@ _SENTENCES: dict[str, _Sentence] = {
             "s004_first": N_("荒庄: only the first 亮倒 player pays each other player 1."),
             "chajiao": N_("荒庄: 查叫 — players who are not ready pay the ready players their best win."),
             "none": N_("荒庄: no payment for 亮倒."),
-            "chajiao_langqi": N_("流局: 查叫 — every player without 廊起 pays every 廊起 player his highest win."),
+            "chajiao_langqi": N_(
+                "流局: 查叫 — every player without 廊起 pays every 廊起 player that player's highest win."
+            ),
         }
     ),
     "dealer_on_draw": _choice(
@@ -242,7 +244,7 @@ _SENTENCES: dict[str, _Sentence] = {
     ),
     "liangdao_revealed_sigui_ming": _bool(
         N_("A 亮倒 winner's 暗四归一 counts as 明四归一."),
-        N_("A 亮倒 winner keeps his 暗四归一."),
+        N_("A 亮倒 winner keeps their 暗四归一."),
     ),
     "haidi_pihu": _bool(
         N_("海底捞月 also doubles a plain hand."),

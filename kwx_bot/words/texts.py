@@ -22,6 +22,7 @@ __all__ = [
     "name",
     "reason_text",
     "rules_label",
+    "sentences",
     "signed",
     "tile_label",
     "tiles_label",
@@ -35,6 +36,14 @@ BIDI_CONTROLS = frozenset("\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e\u206
 follows it in the same message (e.g. a name starting with U+202E shows the rest of the line
 backwards), so display names drop them; the name's own letters keep their natural direction."""
 _BIDI_TABLE = dict.fromkeys(map(ord, BIDI_CONTROLS))
+
+
+def sentences(tr: Translator, *parts: str) -> str:
+    """Whole sentences joined as the reader's language writes them: Chinese sentences end with a
+    full-width stop and follow each other without a space; English ones are separated by one space.
+    Empty parts are skipped."""
+    glue = "" if tr.lang.startswith("zh") else " "
+    return glue.join(p for p in parts if p)
 
 
 def esc(text: str) -> str:

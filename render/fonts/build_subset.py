@@ -2,17 +2,25 @@
 
 How the shipped font was made (run at development time; the output is committed)::
 
-    apt-get update && apt-get install -y fonts-noto-cjk      # Debian 1:20220127+repack1-1
-    python render/fonts/build_subset.py                        # needs fontTools (test extra)
+    apt-get update && apt-get install -y fonts-noto-cjk unicode-data   # Debian 1:20220127+repack1-1, 15.0.0-1
+    python render/fonts/build_subset.py --tghz-from /usr/share/unicode/Unihan_Readings.txt.bz2
+                                                               # needs fontTools (test extra)
 
 Steps:
 
+0. With ``--tghz-from``: write ``tghz2013.txt`` beside the font, the 8,105 hanzi of the 通用规范汉字表
+   (2013) — every code point with a ``kTGHZ2013`` field in the Unicode Unihan database (Debian's
+   ``unicode-data`` ships it as ``Unihan_Readings.txt.bz2``; plain or ``.bz2``).  The file is
+   committed: :func:`render.labels.tghz_hanzi` reads it at run time.
 1. Take face 2 (``Noto Sans CJK SC Bold``, mainland glyph forms) of
    ``/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc``.
 2. Keep exactly the characters of :func:`render.labels.font_charset` (every label, 番 name and tile
-   character the renderer draws, plus ASCII / Latin / Cyrillic letters and punctuation for player
-   names), drop all OpenType layout features (``--layout-features=''``: the renderer uses Pillow's
-   basic layout; docs/telegram.md §6 measured this pixel-identical), keep hinting and every name record.
+   character the renderer draws, plus ASCII / Latin / Cyrillic letters, punctuation, the placeholder
+   □ and about 10,200 hanzi for player names: GB 2312, the 通用规范汉字表, Big5 level 1), drop all
+   OpenType layout features (``--layout-features=''``: the renderer uses Pillow's basic layout;
+   docs/telegram.md §6 measured this pixel-identical), drop the hints (``hinting =
+   False``: 2,403 KiB instead of 2,904 KiB; glyphs at the 22-30 px the pictures use look the same),
+   keep every name record.
 3. Rename the family to ``Kwx Sans CJK`` (a subset is a Modified Version under the OFL; renaming keeps
    clear of Reserved Font Name questions) and note the origin in the version string.
 
@@ -23,6 +31,7 @@ Run with ``--check`` to verify the committed font covers the current charset wit
 from __future__ import annotations
 
 import argparse
+import bz2
 import sys
 from pathlib import Path
 
@@ -32,7 +41,7 @@ from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
-from render.labels import font_charset  # noqa: E402
+from render.labels import TGHZ_FILE, font_charset  # noqa: E402
 
 SOURCE = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc")
 FACE = 2  # 0 JP, 1 KR, 2 SC, 3 TC, 4 HK
@@ -40,6 +49,19 @@ OUTPUT = HERE / "KwxSansCJK-Bold.otf"
 FAMILY = "Kwx Sans CJK"
 STYLE = "Bold"
 PS_NAME = "KwxSansCJK-Bold"
+
+
+def write_tghz(unihan_readings: Path, output: Path) -> int:
+    """Write the hanzi with a ``kTGHZ2013`` field of ``unihan_readings`` (``Unihan_Readings.txt``,
+    plain or ``.bz2``) to ``output``, one line in code point order; returns how many (8,105)."""
+    opener = bz2.open if unihan_readings.suffix == ".bz2" else open
+    found = set()
+    with opener(unihan_readings, "rt", encoding="utf-8") as fh:
+        for line in fh:
+            if line.startswith("U+") and "\tkTGHZ2013\t" in line:
+                found.add(chr(int(line.split("\t", 1)[0][2:], 16)))
+    output.write_text("".join(sorted(found)) + "\n", encoding="utf-8")
+    return len(found)
 
 
 def build(source: Path, output: Path, chars: str) -> None:
@@ -51,7 +73,7 @@ def build(source: Path, output: Path, chars: str) -> None:
     options.name_languages = ["*"]
     options.name_legacy = True
     options.notdef_outline = True
-    options.hinting = True
+    options.hinting = False
     font = subset.load_font(str(source), options)
     subsetter = subset.Subsetter(options)
     subsetter.populate(text=chars)
@@ -98,7 +120,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--source", type=Path, default=SOURCE)
     parser.add_argument("--output", type=Path, default=OUTPUT)
     parser.add_argument("--check", action="store_true", help="only verify the committed font's coverage")
+    parser.add_argument("--tghz-from", type=Path, help="Unihan_Readings.txt[.bz2]: rewrite tghz2013.txt first")
     args = parser.parse_args(argv)
+    if args.tghz_from is not None:
+        print(f"{TGHZ_FILE}: {write_tghz(args.tghz_from, HERE / TGHZ_FILE)} hanzi")
     chars = font_charset()
     if not args.check:
         if not args.source.exists():

@@ -18,12 +18,12 @@ from typing import Any
 
 from telegram.ext import Application, ApplicationBuilder
 
+from fakebot import CallbackQueryRecord, FakeBotAPI, FakeChat, FakeMessage, FakeUser, run_application
 from kwx_bot.edge.app import build_application
 from kwx_bot.edge.codec import Op, decode
 from kwx_bot.edge.sender import Sender
 from kwx_bot.service import TableService
 from kwx_bot.settings import Settings
-from tests.fakebot import CallbackQueryRecord, FakeBotAPI, FakeChat, FakeMessage, FakeUser, run_application
 from tests.kwx_bot.service.fakes import TinyPictures
 
 GAME_OPS = {"d", "l", "w", "p", "k", "c", "b", "x"}

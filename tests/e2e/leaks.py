@@ -5,7 +5,8 @@ seat's revealed hand and waits, the winners' hands at the end) and which tiles e
 tile named in any text, caption or button the bot ever showed in the group (all versions, deleted
 ones included) must be public; in a player's private chat it must be public or that player's own.
 Pictures are checked by origin: a spy renderer stamps each picture with the view it was drawn from,
-so every photo the group ever got must come from a public view.
+so every photo the group ever got must come from a public view (the result picture also gets every
+seat's whole hand, which is public once the hand is over).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from kwx_bot.words.texts import tile_label
 
 _LABELS = {lang: {tile_label(t, translator(lang)): t for t in Tile} for lang in ("en", "zh_CN")}
 _EN = re.compile(r"\b[1-9] (?:Dot|Bam|Crak)\b|\bWhite\b|\bGreen\b|\bRed\b")
-_ZH = re.compile(r"[1-9][筒条万]|[白發中]")
+_ZH = re.compile(r"[1-9][筒条万]|[白發]|中(?!文)")  # "中文" (the lobby's language switch) names no tile
 _WAITS = re.compile(r"[Ww]aiting on|wait on|听")
 
 
@@ -93,11 +94,17 @@ class SpyPictures:
     async def hand(self, view: SeatView, lang: str = "zh_CN") -> bytes:
         return self._png("hand", view)
 
-    async def table(self, view: PublicView, names: Sequence[str], lang: str = "zh_CN") -> bytes:
+    async def table(
+        self, view: PublicView, names: Sequence[str], lang: str = "zh_CN", totals: Sequence[int] | None = None
+    ) -> bytes:
         return self._png("table", view)
 
     async def reveal(self, view: PublicView, seat: int, names: Sequence[str], lang: str = "zh_CN") -> bytes:
         return self._png("reveal", view)
 
-    async def result(self, view: PublicView, names: Sequence[str], lang: str = "zh_CN") -> bytes:
+    async def result(
+        self, view: PublicView, names: Sequence[str], lang: str = "zh_CN", hands: Sequence[Any] | None = None
+    ) -> bytes:
+        # ``hands``: every seat's hand once the hand is over (shown face up then; view.result is set)
+        assert hands is None or view.result is not None
         return self._png("result", view)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from tests.fakebot import FakeChat, FakeUser
+from fakebot import FakeChat, FakeUser
 
 from .harness import Kwx
 

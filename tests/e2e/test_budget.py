@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from tests.fakebot import MESSAGE_WRITE_METHODS
+from fakebot import MESSAGE_WRITE_METHODS
 
 WRITES = MESSAGE_WRITE_METHODS | {"deleteMessage"}
 

@@ -4,7 +4,10 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
+from typing import Any
 
+from .harness import TinyPictures
 from .scenarios import deal_scenario, load, perform
 
 
@@ -32,3 +35,49 @@ async def test_live_table_edits_are_spaced_and_catch_up(kwx):
         live = kwx.service.tables.cached()[0]
         assert f"{live.state.wall_remaining} tiles left" in kwx.fake.message(group, table.message_id).content
         assert len(edits) < 6  # six presses, fewer edits: changes were coalesced
+
+
+class TotalsPictures(TinyPictures):
+    """Records the running match totals each table picture was drawn with, and the hands each
+    result picture shows."""
+
+    def __init__(self) -> None:
+        self.totals: list[list[int] | None] = []
+        self.hands: list[list[Any] | None] = []
+
+    async def table(
+        self, view: Any, names: Sequence[str], lang: str = "zh_CN", totals: Sequence[int] | None = None
+    ) -> bytes:
+        self.totals.append(None if totals is None else list(totals))
+        return await super().table(view, names, lang, totals)
+
+    async def result(
+        self, view: Any, names: Sequence[str], lang: str = "zh_CN", hands: Sequence[Any] | None = None
+    ) -> bytes:
+        self.hands.append(None if hands is None else list(hands))
+        return await super().result(view, names, lang, hands)
+
+
+async def test_table_pictures_show_match_totals_and_the_result_every_hand(kwx):
+    kwx.pictures = spy = TotalsPictures()
+    scenario = load("d05_liangdao_baohu")  # a discard win into a 亮倒 hand (包胡)
+    users = kwx.players("Ann", "Ben", "Cat")
+    group = kwx.group(users)
+    async with kwx.running() as service:
+        await kwx.start_bot(*users)
+        table_id = await deal_scenario(kwx, users, group, scenario)
+        assert spy.totals[0] == [0, 0, 0], "nothing won yet"
+        for action in scenario["actions"]:
+            await perform(kwx, users, action)
+        await kwx.settle()
+        ledger = [0, 0, 0]
+        for row in await service.store.ledger_of_table(table_id):
+            ledger[row.seat] += row.delta
+        assert sum(ledger) == 0 and any(ledger), ledger
+        assert spy.totals[-1] == ledger, "the final table already counts the hand"
+        (hands,) = spy.hands  # the result picture shows every seat's whole hand
+        assert hands is not None and len(hands) == 3
+        assert all(len(tiles) + 3 * len(melds) in (13, 14) for tiles, melds in hands)
+        await kwx.press(users[1], kwx.fake.last_message(group), "Next hand")
+        await kwx.settle()
+        assert spy.totals[-1] == ledger, "the next hand's table starts from the match totals"

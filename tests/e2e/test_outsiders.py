@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import secrets
 
-from tests.fakebot.model import MemberStatus
+from fakebot.model import MemberStatus
 
 TITLE = "Secret family group"
 REFUSAL = "does not work for you"

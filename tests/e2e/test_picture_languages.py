@@ -18,9 +18,11 @@ class LangPictures(TinyPictures):
         self.calls.append(("hand", view.seat, lang))
         return await super().hand(view, lang)
 
-    async def table(self, view: Any, names: Sequence[str], lang: str = "zh_CN") -> bytes:
+    async def table(
+        self, view: Any, names: Sequence[str], lang: str = "zh_CN", totals: Sequence[int] | None = None
+    ) -> bytes:
         self.calls.append(("table", None, lang))
-        return await super().table(view, names, lang)
+        return await super().table(view, names, lang, totals)
 
 
 async def test_hand_pictures_follow_the_player_and_the_table_the_group(kwx):

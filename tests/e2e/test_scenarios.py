@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from engine.views import PublicView, SeatView
-from tests.fakebot import MESSAGE_WRITE_METHODS
+from fakebot import MESSAGE_WRITE_METHODS
 
 from .leaks import SpyPictures, leaked, public_and_own
 from .scenarios import FINISHING, deal_scenario, engine_play, load, perform

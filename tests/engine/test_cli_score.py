@@ -29,7 +29,7 @@ def run_obj(obj: Any) -> tuple[int, dict[str, Any]]:
     return code, json.loads(text)
 
 
-def test_issue_example() -> None:
+def test_readme_example() -> None:
     code, out = run_obj({**KWX, "rules": "standard", "liangdao": [False, True, False]})
     assert code == 0 and set(out) == OUTPUT_KEYS
     assert out == {
@@ -157,3 +157,17 @@ def test_kaxinwu_rules_and_a_langqi_winner() -> None:
     assert code == 0 and out["fans"] == ["卡心五"] and out["deltas"] == [2, -2, 0, 0]
     code, out = run_obj({**kxw, "discarder": 1, "waits": 5})
     assert code == 2 and "'waits' must be a string" in out["error"]
+
+
+def test_a_robbed_kong_names_the_flags_that_do_not_apply_and_scores_as_without_them() -> None:
+    rob = {**KWX, "win_by": "rob_kong"}
+    _, plain = run_obj(rob)
+    assert set(plain) == OUTPUT_KEYS and "抢杠胡" in plain["fans"]
+    code, flagged = run_obj({**rob, "after_kong": True, "last_tile": True})
+    assert code == 0 and flagged.pop("ignored") == ["after_kong", "last_tile"]
+    assert flagged == plain  # the same score: 杠上炮 and 海底 do not apply to a robbed 补杠
+    _, one = run_obj({**rob, "after_kong": True})
+    assert one["ignored"] == ["after_kong"]
+    # other wins keep the contract's keys exactly
+    _, discard = run_obj({**KWX, "after_kong": True})
+    assert set(discard) == OUTPUT_KEYS and "杠上炮" in discard["fans"]

@@ -213,6 +213,7 @@ def test_simulate_players_must_match_the_rules() -> None:
         simulate((Level.EASY,) * 3, 1, "s", FOUR)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("rules", "levels", "hands"),
     [

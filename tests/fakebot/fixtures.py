@@ -27,9 +27,9 @@ import pytest
 from telegram import Bot
 from telegram.ext import ApplicationBuilder
 
-from .core import FakeBotAPI
-from .http import FakeBotServer
-from .ptb import application_builder, fake_bot
+from fakebot.core import FakeBotAPI
+from fakebot.http import FakeBotServer
+from fakebot.ptb import application_builder, fake_bot
 
 
 def pytest_configure(config: pytest.Config) -> None:

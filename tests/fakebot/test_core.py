@@ -9,8 +9,8 @@ import json
 import pytest
 from PIL import Image
 
-from tests.fakebot import MESSAGE_WRITE_METHODS, FakeBotAPI, WaitTimeout
-from tests.fakebot.errors import MESSAGE_NOT_MODIFIED, QUERY_TOO_OLD
+from fakebot import MESSAGE_WRITE_METHODS, FakeBotAPI, WaitTimeout
+from fakebot.errors import MESSAGE_NOT_MODIFIED, QUERY_TOO_OLD
 
 NOT_MODIFIED = f"Bad Request: {MESSAGE_NOT_MODIFIED}"
 TOO_OLD = f"Bad Request: {QUERY_TOO_OLD}"
@@ -702,7 +702,7 @@ async def test_wait_for_times_out_with_a_report(fakebot):
 
 
 async def test_a_crash_inside_the_fake_answers_500_and_is_recorded(monkeypatch):
-    from tests.fakebot import methods
+    from fakebot import methods
 
     fake = FakeBotAPI()
 
@@ -741,3 +741,13 @@ async def test_fixture_marker_configures_the_fake(fakebot):
     group = fakebot.create_group("G", members=[alice])
     fakebot.user_sends(alice, group, "plain talk reaches a bot without privacy mode")
     assert len(fakebot.updates) == 1
+
+
+def test_a_user_sees_their_own_private_chat_and_their_groups_only() -> None:
+    fake = FakeBotAPI()
+    ann, ben, eve = fake.create_user("Ann"), fake.create_user("Ben"), fake.create_user("Eve")
+    group = fake.create_group("Table", members=[ann, ben])
+    assert fake.can_see(ann, group) and fake.can_see(ann, ann) and not fake.can_see(ann, ben)
+    assert not fake.can_see(eve, group) and not fake.can_see(ann, 999)
+    assert [c.id for c in fake.visible_chats(ben)] == [group.id, ben.id]
+    assert [c.id for c in fake.visible_chats(eve)] == [eve.id]

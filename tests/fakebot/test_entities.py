@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.fakebot.entities import (
+from fakebot.entities import (
     EntityParseError,
     checked_link,
     entity_text,

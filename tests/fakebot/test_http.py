@@ -12,7 +12,7 @@ from PIL import Image
 from telegram import Bot
 from telegram.error import InvalidToken
 
-from tests.fakebot import FakeBotAPI, FakeBotServer, fake_bot, http_request, run_application
+from fakebot import FakeBotAPI, FakeBotServer, fake_bot, http_request, run_application
 
 
 async def post(server: FakeBotServer, method: str, *, token: str | None = None, **kwargs):
@@ -105,3 +105,57 @@ async def test_an_abandoned_long_poll_does_not_block_shutdown(fakebot: FakeBotAP
     fakebot.user_sends(alice, alice, "/start")
     await asyncio.sleep(0.05)  # give a (wrongly) surviving server-side poll the chance to grab it
     assert fakebot.pending_updates  # the abandoned poll did not swallow it
+
+
+async def test_a_set_webhook_receives_every_update_with_the_secret_and_get_updates_conflicts(
+    fakebot: FakeBotAPI, fakebot_server: FakeBotServer
+):
+    from aiohttp import web
+
+    received: list[tuple[str, str | None, dict]] = []
+    refuse = {"first": True}
+
+    async def hook(request: web.Request) -> web.Response:
+        if refuse.pop("first", False):  # the first attempt fails: the update is posted again
+            return web.Response(status=502)
+        received.append((request.path, request.headers.get("X-Telegram-Bot-Api-Secret-Token"), await request.json()))
+        return web.Response()
+
+    app = web.Application()
+    app.router.add_post("/kwx/hook", hook)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = runner.addresses[0][1]
+    try:
+        fakebot.webhook_routes["https://kwx.example"] = f"http://127.0.0.1:{port}"
+        alice = fakebot.create_user("Alice")
+        fakebot.start_bot(alice)
+        status, body = await post(fakebot_server, "setWebhook", data={"url": "http://kwx.example/kwx/hook"})
+        assert (status, body["description"]) == (
+            400,
+            "Bad Request: bad webhook: An HTTPS URL must be provided for webhook",
+        )
+        status, _ = await post(
+            fakebot_server, "setWebhook", data={"url": "https://kwx.example/kwx/hook", "secret_token": "s3cret_-x"}
+        )
+        assert status == 200
+        fakebot.user_sends(alice, alice, "hello")
+        await fakebot.wait_for(lambda: len(received) == 2, 5)
+        assert [(path, secret) for path, secret, _ in received] == [("/kwx/hook", "s3cret_-x")] * 2
+        assert [u["message"]["text"] for _, _, u in received] == ["/start", "hello"]
+        assert fakebot.pending_updates == [] and fakebot.updates == []
+        status, body = await post(fakebot_server, "getWebhookInfo")
+        assert body["result"]["url"] == "https://kwx.example/kwx/hook" and body["result"]["pending_update_count"] == 0
+        assert "502" in body["result"]["last_error_message"]
+        status, body = await post(fakebot_server, "getUpdates")
+        assert status == 409 and body["description"].startswith("Conflict: can't use getUpdates method while webhook")
+        status, _ = await post(fakebot_server, "deleteWebhook")
+        assert status == 200 and fakebot.webhook is None
+        fakebot.user_sends(alice, alice, "polled")
+        status, body = await post(fakebot_server, "getUpdates")
+        assert status == 200 and [u["message"]["text"] for u in body["result"]] == ["polled"]
+        assert len(received) == 2
+    finally:
+        await runner.cleanup()

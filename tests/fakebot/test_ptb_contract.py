@@ -37,7 +37,7 @@ from telegram.ext import (
     filters,
 )
 
-from tests.fakebot import FakeBotAPI, application_builder, fake_bot, run_application
+from fakebot import FakeBotAPI, application_builder, fake_bot, run_application
 
 
 def retry_seconds(error: RetryAfter) -> float:

@@ -52,12 +52,51 @@ def test_every_variable_is_read():
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_DISCARD_SECONDS": "soon"}, "KWX_DISCARD_SECONDS"),
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_RENDER_PROCESSES": "many"}, "KWX_RENDER_PROCESSES"),
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_PICTURE_FORMAT": "gif"}, "KWX_PICTURE_FORMAT"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_WEBHOOK_URL": "http://kwx.example/hook", "KWX_WEBHOOK_SECRET": "s"},
+         "KWX_WEBHOOK_URL must be a public https:// URL"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_WEBHOOK_URL": "https://kwx.example/hook"},
+         "KWX_WEBHOOK_SECRET is required with KWX_WEBHOOK_URL"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_WEBHOOK_URL": "https://kwx.example/hook", "KWX_WEBHOOK_SECRET": "a b"},
+         "KWX_WEBHOOK_SECRET must be 1-256 characters"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_WEBHOOK_URL": "https://kwx.example:8080/hook", "KWX_WEBHOOK_SECRET": "s"},
+         "KWX_WEBHOOK_URL's port must be one Telegram posts to"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_WEBHOOK_PORT": "70000"}, "KWX_WEBHOOK_PORT must be a TCP port"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_WEBHOOK_LISTEN": "localhost"}, "KWX_WEBHOOK_LISTEN must be an IP"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_HEALTH_PORT": "x"}, "KWX_HEALTH_PORT must be a TCP port"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_HEALTH_STALL_SECONDS": "0.5"}, "KWX_HEALTH_STALL_SECONDS must be at least"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_METRICS_PORT": "0"}, "KWX_METRICS_PORT must be a TCP port"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_OPS_LISTEN": "::zz"}, "KWX_OPS_LISTEN must be an IP"),
     ],
-)
+)  # fmt: skip
 def test_bad_environment_is_one_clear_line(env, fragment):
     with pytest.raises(SettingsError) as err:
         load_settings(env)
     assert fragment in str(err.value) and "\n" not in str(err.value)
+
+
+def test_ops_defaults_and_webhook_mode():
+    s = load_settings({"TELEGRAM_BOT_TOKEN": TOKEN})
+    assert (s.webhook_url, s.webhook_path, s.health_port, s.metrics_port) == (None, "", None, None)
+    assert (s.webhook_listen, s.webhook_port, s.ops_listen, s.health_stall_seconds) == (
+        "127.0.0.1",
+        8443,
+        "127.0.0.1",
+        60,
+    )
+    secret = "A-b_" + "c" * 40
+    s = load_settings({
+        "TELEGRAM_BOT_TOKEN": TOKEN, "KWX_WEBHOOK_URL": "https://bot.example.org/kwx/hook",
+        "KWX_WEBHOOK_SECRET": secret, "KWX_WEBHOOK_LISTEN": "0.0.0.0", "KWX_WEBHOOK_PORT": "8088",
+        "KWX_HEALTH_PORT": "8080", "KWX_HEALTH_STALL_SECONDS": "90", "KWX_METRICS_PORT": "9090",
+        "KWX_OPS_LISTEN": "::1",
+    })  # fmt: skip
+    assert (s.webhook_url, s.webhook_path, s.webhook_listen, s.webhook_port) == (
+        "https://bot.example.org/kwx/hook", "kwx/hook", "0.0.0.0", 8088,
+    )  # fmt: skip
+    assert (s.webhook_secret, s.health_port, s.health_stall_seconds, s.metrics_port, s.ops_listen) == (
+        secret, 8080, 90, 9090, "::1",
+    )  # fmt: skip
+    assert secret not in repr(s)
 
 
 @pytest.mark.parametrize(
@@ -91,6 +130,13 @@ def test_run_without_valid_token_exits_2_with_one_line(tmp_path, token):
     assert "Traceback" not in proc.stderr and proc.stdout == ""
 
 
+def test_webhook_mode_without_its_secret_refuses_to_start_with_one_line(tmp_path):
+    proc = _run([], {"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_WEBHOOK_URL": "https://kwx.example/hook"}, tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("kwx-bot: KWX_WEBHOOK_SECRET is required")
+    assert "Traceback" not in proc.stderr and proc.stdout == ""
+
+
 def test_check_db_and_backup(tmp_path, monkeypatch, capsys):
     db = tmp_path / "kwx.sqlite3"
     monkeypatch.setenv("KWX_DB_PATH", str(db))
@@ -108,6 +154,9 @@ def test_check_db_and_backup(tmp_path, monkeypatch, capsys):
     from kwx_bot.store import SCHEMA_VERSION
 
     assert "integrity: ok" in out and f"schema version: {SCHEMA_VERSION} " in out
+    assert "integrity: ok (quick_check)" in out
+    assert main(["check-db", "--full"]) == 0
+    assert "integrity: ok (integrity_check)" in capsys.readouterr().out
     target = tmp_path / "b" / "copy.sqlite3"
     assert main(["backup", str(target)]) == 0 and target.exists()
     assert main(["backup", str(target)]) == 2  # never overwrites

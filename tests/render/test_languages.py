@@ -131,6 +131,11 @@ def test_english_table_crowded_and_with_empty_names(demo: Demo) -> None:
     crowded_c = table_canvas(crowded(demo.table), demo.names, "en")
     assert {"Liangdao", "Auto"} <= {p.text for p in crowded_c.find("badge_text")}
     kongs = {p.text for p in crowded_c.find("kong_money")}
+    # the nine waits now take a row of their own, so the name row keeps the label; with long match
+    # totals as well it is crowded again and keeps the value only
+    assert kongs == {"Kong −123"}
+    totals_c = table_canvas(crowded(demo.table), ("W" * 40,) * 3, "en", totals=[-123456789, 0, 123456789])
+    kongs = {p.text for p in totals_c.find("kong_money")}
     assert "−123" in kongs and kongs <= {"−123", "Kong −123"}, "a crowded row keeps the value only"
     kong_c = table_canvas(dataclasses.replace(demo.table, seats=tuple(
         dataclasses.replace(s, kong_money=-123) for s in demo.table.seats)), demo.names, "en")  # fmt: skip
@@ -169,7 +174,9 @@ def test_english_result_win_with_the_longest_fan_names(demo: Demo) -> None:
     c = result_canvas(d.result, d.names, "en")
     assert_photo_limits(c.image)
     assert [p.text for p in c.find("title")] == ["Win"]
-    assert [p.text for p in c.find("fan_text")] == [EN.fan(f) for f in fans]
+    # the winner (seat 2) declared 亮倒: the 亮倒 chip names them instead of the bare 番 name
+    expected = [EN.liangdao_of.format(name="Zhang_San_with_…") if f == "亮倒" else EN.fan(f) for f in fans]
+    assert [p.text for p in c.find("fan_text")] == expected
     for text, chip in zip(c.find("fan_text"), c.find("fan"), strict=True):
         assert inside(text.box, chip.box), (text, chip)
     chips = c.find("fan") + c.find("multiplier")
@@ -201,7 +208,7 @@ def test_english_result_win_kinds(demo: Demo, by: str) -> None:
     c = result_canvas(view, ("W" * 80,) * 3, "en")
     assert c.find("by_text")[0].text == EN.by_label[by]
     if by == "discard":
-        assert c.find("from")[0].text.startswith("from ")
+        assert c.find("from")[0].text.endswith(" dealt in")
     if by == "rob_kong":
         assert c.find("from")[0].text.startswith("robbed ") and c.find("from")[0].text.endswith("'s kong")
     for p in c.placed:

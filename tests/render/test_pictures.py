@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from engine.tiles import MeldKind, Tile
+from engine.tiles import MeldKind, Tile, parse_tiles
 from engine.views import DiscardView, MeldView, PublicView
 from render import (
     PHOTO_MAX_BYTES,
@@ -27,10 +27,26 @@ from render import (
     render_table,
 )
 from render.__main__ import main as cli_main
-from render.art import GOLD, TileState
+from render.art import GOLD, TileSize, TileState
 from render.canvas import Canvas, Placed
 from render.demo import DEMO_NAMES, Demo, demo_views
-from render.pictures import FELT, TABLE_MARGIN, hand_canvas, result_canvas, reveal_canvas, table_canvas, unseen_counts
+from render.pictures import (
+    BADGE_RED,
+    DARK,
+    FELT,
+    PANEL,
+    TABLE_MARGIN,
+    TEXT,
+    HandTiles,
+    _badge,
+    hand_canvas,
+    result_canvas,
+    reveal_canvas,
+    table_canvas,
+    unseen_counts,
+)
+from render.pictures import GOLD as GOLD_BADGE
+from render.text import text_width
 
 
 @pytest.fixture(scope="module")
@@ -186,7 +202,58 @@ def test_unseen_counts_never_double_count_claimed_discards(demo: Demo) -> None:
 def test_table_size_and_limits(demo: Demo) -> None:
     img = render_table(demo.table, demo.names)
     assert_photo_limits(img)
-    assert 600 <= img.width <= 800 and 700 <= img.height <= 1000
+    assert img.width == 579 and 600 <= img.height <= 760
+    # shown 400 px wide on a phone, a pond tile is at least 30 px wide
+    (tile, *_) = table_canvas(demo.table, demo.names).find("pond")
+    assert (tile.box[2] - tile.box[0]) * 400 / img.width >= 30
+
+
+def test_table_ponds_take_only_the_rows_they_fill(demo: Demo) -> None:
+    """No empty pond rows: an empty pond is one row, 12 discards one row, 13 two rows."""
+    empty = dataclasses.replace(demo.table, seats=tuple(dataclasses.replace(s, discards=()) for s in demo.table.seats))
+    base = table_canvas(empty, demo.names)
+
+    def with_pond(n: int) -> Canvas:
+        seats = list(empty.seats)
+        seats[1] = dataclasses.replace(seats[1], discards=tuple(DiscardView(Tile.P1) for _ in range(n)))
+        return table_canvas(dataclasses.replace(empty, seats=tuple(seats)), demo.names)
+
+    def panel_height(c: Canvas, seat: int) -> int:
+        box = c.find("panel", seat=seat)[0].box
+        return box[3] - box[1]
+
+    one_row = panel_height(base, 1)
+    assert panel_height(with_pond(12), 1) == one_row
+    assert panel_height(with_pond(13), 1) == one_row + TileSize.TABLE.height + 4
+    assert with_pond(13).height == base.height + TileSize.TABLE.height + 4
+    # a seat without a kong has no room reserved for a kong's fourth tile
+    assert panel_height(base, 1) < panel_height(base, 0)  # seat 0 has 暗杠 2222s
+    for s in range(3):
+        pond = base.find("pond_area", seat=s)[0].box
+        assert pond[3] - pond[1] <= TileSize.TABLE.height + 12
+
+
+@pytest.mark.parametrize("lang", ["zh_CN", "en"])
+def test_table_shows_each_seats_running_match_total(demo: Demo, lang: str) -> None:
+    c = table_canvas(demo.table, demo.names, lang, totals=[12, -20, 0])
+    label = "累计{v}" if lang == "zh_CN" else "Match {v}"
+    assert [(p.seat, p.text) for p in c.find("match_total")] == [
+        (0, label.format(v="+12")),
+        (1, label.format(v="−20")),
+        (2, label.format(v="0")),
+    ]
+    for p in c.find("match_total"):
+        assert inside(p.box, c.find("panel", seat=p.seat)[0].box)
+        for other in c.placed:
+            if other.seat == p.seat and other.role not in ("panel", "match_total", "name_box"):
+                assert not boxes_overlap(p.box, other.box), other
+    gain = region(c, c.find("match_total", seat=0)[0].box).reshape(-1, 3)
+    loss = region(c, c.find("match_total", seat=1)[0].box).reshape(-1, 3)
+    assert ((gain[:, 0] > 200) & (gain[:, 1] < 170)).any(), "gains are red"
+    assert ((loss[:, 1] > 200) & (loss[:, 0] < 170)).any(), "losses are green"
+    assert table_canvas(demo.table, demo.names, lang).find("match_total") == []
+    with pytest.raises(ValueError, match="2 match totals for 3 seats"):
+        render_table(demo.table, demo.names, lang, totals=[1, -1])
 
 
 def test_table_turn_marker_is_gold_only_for_the_seat_to_act(demo: Demo) -> None:
@@ -342,8 +409,8 @@ def test_result_win(demo: Demo) -> None:
     assert near(px(c, rim(win)), GOLD)
     hand = c.find("winner_hand")
     assert win.box[0] - hand[-1].box[2] >= 10, "the winning tile is set apart"
-    assert [p.text for p in c.find("fan_text")] == ["清一色", "亮倒"]
-    assert [p.text for p in c.find("multiplier_text")] == ["Lǐ Míng ×8", "Wáng ×8"]
+    assert [p.text for p in c.find("fan_text")] == ["清一色", "Zhang_San_with_…亮倒"], "whose 亮倒: the winner's"
+    assert [p.text for p in c.find("multiplier_text")] == ["Lǐ Míng ×8", "Wáng □ ×8"]  # 🀄✨: one placeholder
     assert c.find("baohu_text")[0].text == "包胡"
     assert [p.text for p in c.find("pay_total")] == ["+4", "−18", "+14"]
     assert [p.text for p in c.find("pay_kong")] == ["+4", "−2", "−2"]
@@ -352,7 +419,53 @@ def test_result_win(demo: Demo) -> None:
     loss = region(c, c.find("pay_total", seat=1)[0].box).reshape(-1, 3)
     assert ((gain[:, 0] > 200) & (gain[:, 1] < 170)).any(), "gains are red"
     assert ((loss[:, 1] > 200) & (loss[:, 0] < 170)).any(), "losses are green"
-    assert [p.seat for p in c.find("dealer")] == [2]
+    assert [p.seat for p in c.find("dealer")] == [demo.result.dealer] == [0], "this hand's dealer, not the next"
+    assert [p.text for p in c.find("multiplier_label")] == ["各家倍数"]
+
+
+def badge_alone(text: str, bg: tuple[int, int, int], fg: tuple[int, int, int], size: int) -> np.ndarray:
+    """A badge drawn by itself on the winner panel's colour, as the pictures draw one."""
+    h = round(size * 1.35)
+    c = Canvas(text_width(text, size) + 2 * (size // 3), h, PANEL)
+    _badge(c, 0, h // 2, text, bg, fg, size, role="alone")
+    return np.asarray(c.image, dtype=np.int32)
+
+
+def badge_pixels(c: Canvas, role: str, seat: int) -> np.ndarray:
+    (p,) = c.find(role, seat=seat)
+    return region(c, p.box)
+
+
+@pytest.mark.parametrize(
+    ("lang", "by", "winner", "dealt_in"),
+    [("zh_CN", "discard", "胡", "点炮"), ("en", "discard", "Won on a discard", "Dealt in"),
+     ("zh_CN", "self_draw", "自摸", None), ("zh_CN", "rob_kong", "抢杠胡", "被抢杠")],
+)  # fmt: skip
+def test_result_badges_say_how_the_winner_won_and_who_dealt_in(
+    demo: Demo, lang: str, by: str, winner: str, dealt_in: str | None
+) -> None:
+    """Pixel probe: the winner's badge is exactly the badge of 胡 / 自摸 (never 点炮), and 点炮 sits
+    on the discarder's row of the payments table (on a panel of the payments' colour)."""
+    assert demo.result.result is not None
+    win = dataclasses.replace(demo.result.result.winners[0], by=by, from_seat=None if by == "self_draw" else 1)
+    view = dataclasses.replace(demo.result, result=dataclasses.replace(demo.result.result, winners=(win,)))
+    c = result_canvas(view, demo.names, lang)
+    got = badge_pixels(c, "by", win.seat)
+    assert got.shape == badge_alone(winner, GOLD_BADGE, DARK, 20).shape
+    assert (got == badge_alone(winner, GOLD_BADGE, DARK, 20)).all()
+    for wrong in ("点炮", "Dealt in", "On discard"):
+        other = badge_alone(wrong, GOLD_BADGE, DARK, 20)
+        assert other.shape != got.shape or (other != got).any()
+    if dealt_in is None:
+        assert c.find("dealt_in") == []
+        return
+    (badge,) = c.find("dealt_in")
+    assert badge.seat == 1 and badge.seat != win.seat
+    got = badge_pixels(c, "dealt_in", 1)
+    h = round(16 * 1.35)
+    alone = Canvas(text_width(dealt_in, 16) + 2 * (16 // 3), h, PANEL)
+    _badge(alone, 0, h // 2, dealt_in, BADGE_RED, TEXT, 16, role="alone")
+    assert (got == np.asarray(alone.image, dtype=np.int32)).all()
 
 
 def test_result_draw(demo: Demo) -> None:
@@ -405,6 +518,23 @@ def test_demo_command_writes_every_picture(tmp_path: Path, capsys: pytest.Captur
     assert "table.png" in capsys.readouterr().out
 
 
+def test_demo_command_draws_in_the_language_asked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for lang in ("zh_CN", "en"):
+        argv = ["demo", "--out", str(tmp_path / lang), "--seed", "3", "--source", "scripted", "--lang", lang]
+        assert cli_main(argv) == 0
+    zh, en = (Image.open(tmp_path / lang / "result.png").convert("RGB") for lang in ("zh_CN", "en"))
+    assert zh.size[0] == en.size[0] and zh.tobytes() != en.tobytes()  # same hand, other labels
+    with pytest.raises(SystemExit):
+        cli_main(["demo", "--out", str(tmp_path), "--lang", "fr"])
+    assert "invalid choice: 'fr'" in capsys.readouterr().err
+
+
+def test_the_demo_help_names_its_program(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        cli_main(["demo", "--help"])
+    assert capsys.readouterr().out.startswith("usage: python -m render demo")
+
+
 def test_demo_views_are_seeded() -> None:
     a, b, c = demo_views(1), demo_views(1), demo_views(2)
     assert a == b
@@ -427,3 +557,78 @@ def test_demo_conserves_tiles(demo: Demo) -> None:
     seen += list(demo.hand.concealed)
     counts = np.bincount(np.array([int(t) for t in seen]), minlength=30)
     assert counts.max() <= 4
+
+
+def demo_hands(demo: Demo) -> tuple[HandTiles, ...]:
+    """Whole hands for the demo result: seat 0's from its hand view, seat 1's made up, the winner's."""
+    assert demo.result.result is not None
+    win = demo.result.result.winners[0]
+    seat1 = (tuple(parse_tiles("1p1p2s3s4s6z6z7p8p9p")), demo.result.seats[1].melds)
+    return ((*demo.hand.concealed, Tile.S9), demo.hand.melds), seat1, (win.concealed, win.melds)
+
+
+def test_result_shows_every_other_hand_face_up(demo: Demo) -> None:
+    hands = demo_hands(demo)
+    plain = result_canvas(demo.result, demo.names)
+    c = result_canvas(demo.result, demo.names, hands=hands)
+    assert_photo_limits(c.image)
+    assert plain.find("shown_hand") == [] and c.height > plain.height
+    assert [p.seat for p in c.find("shown_name")] == [0, 1], "the winner (seat 2) is shown above"
+    for seat in (0, 1):
+        assert [p.tile for p in c.find("shown_hand", seat=seat)] == list(hands[seat][0])
+        tops = [p for p in c.find("shown_meld_top", seat=seat)]
+        assert len(tops) == sum(m.kind.is_kong for m in hands[seat][1])
+    for p in c.find("shown_hand"):
+        assert p.state is TileState.NORMAL and p.tile is not None  # face up, not a back
+    payments = c.find("payments")[0].box
+    assert all(p.box[3] <= payments[1] for p in c.find("shown_hand"))
+    with pytest.raises(ValueError, match="2 hands for 3 seats"):
+        result_canvas(demo.result, demo.names, hands=hands[:2])
+    # a 荒庄: every seat but the 亮倒 one (already shown with its waits)
+    d = result_canvas(demo.draw, demo.names, hands=hands)
+    assert [p.seat for p in d.find("shown_name")] == [0, 1]
+
+
+def test_final_table_marks_the_winning_tile(demo: Demo) -> None:
+    assert demo.result.result is not None
+    win = demo.result.result.winners[0]  # seat 2 wins on seat 1's 4p
+    c = table_canvas(demo.result, demo.names)
+    (tile,) = c.find("win_tile")
+    assert tile.seat == win.seat and tile.tile == win.win_tile and tile.state is TileState.HIGHLIGHT
+    r, g, b = px(c, rim(tile))
+    assert r > 230 and g > 160 and b < 130, "a gold rim"
+    hand = c.find("revealed", seat=win.seat)
+    assert [p.tile for p in hand] == list(win.concealed) and tile.box[0] - hand[-1].box[2] >= 8
+    (won,) = c.find("win_discard")
+    assert won.seat == win.from_seat and won.tile == win.win_tile and won.state is TileState.HIGHLIGHT
+    assert near(px(c, rim(won)), GOLD)
+    assert "胡" in [p.text for p in c.find("badge_text", seat=win.seat)]
+    # during the hand: neither mark
+    assert table_canvas(demo.table, demo.names).find("win_tile") == []
+
+
+def test_final_table_of_an_engine_discard_win_marks_the_discard_taken() -> None:
+    """The engine leaves the won discard in the discarder's pond (unclaimed, no discard on the
+    table any more): it is still the one marked."""
+    import random
+
+    from engine.game import ActionKind, legal_actions, public_view, replay, start, step
+    from engine.rules import RuleSet
+
+    rng = random.Random(2)
+    for seed in range(300):
+        state = replay(start(RuleSet(), 0, seed=f"s{seed}"))
+        while state.result is None:
+            acts = legal_actions(state, state.to_act()[0])
+            wins = [a for a in acts if a.kind is ActionKind.WIN]
+            state, _ = step(state, wins[0] if wins else rng.choice(acts))
+        if state.result.outcome == "win" and state.result.winners[0].by == "discard":
+            break
+    else:
+        pytest.fail("no discard win in 300 seeded hands")
+    view = public_view(state)
+    win = state.result.winners[0]
+    c = table_canvas(view, ("A", "B", "C"))
+    (won,) = c.find("win_discard")
+    assert (won.seat, won.tile) == (win.from_seat, win.win_tile)
+    assert [p.tile for p in c.find("win_tile")] == [win.win_tile]

@@ -46,6 +46,7 @@ async def _press(update: Update, context: Context, decode_press: Decode) -> None
         button = None
     try:
         await service.press(user_info(query.from_user), chat_id, message_id, button, answer)
+        sender.metrics.press()
     finally:
         if not answered:
             tr = service.user_tr(user_info(query.from_user))

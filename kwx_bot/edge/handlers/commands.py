@@ -1,4 +1,5 @@
-"""Commands: /new (groups), /start [payload] and /hand (private), /back, /help, /rules, /calc."""
+"""Commands: /new (groups), /start [payload] and /hand (private), /back, /help, /rules, /calc, /verify;
+in a private chat, anything else (an unknown command, plain text) gets a short hint."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ from telegram import Update
 from ..context import Context
 from .common import run_command
 
-__all__ = ["on_back", "on_calc", "on_hand", "on_help", "on_new", "on_rules", "on_start"]
+__all__ = [
+    "on_back", "on_calc", "on_hand", "on_help", "on_new", "on_private_other", "on_rules", "on_start", "on_verify",
+]  # fmt: skip
 
 
 async def on_new(update: Update, context: Context) -> None:
@@ -43,3 +46,13 @@ async def on_calc(update: Update, context: Context) -> None:
 async def on_back(update: Update, context: Context) -> None:
     """/back: end 托管 and play the seat again."""
     await run_command(update, context, lambda s: s.back)
+
+
+async def on_verify(update: Update, context: Context) -> None:
+    """``/verify [N [T]]``: a hand's commitment, and once it is over its seed and the command to check it."""
+    await run_command(update, context, lambda s: s.info.verify)
+
+
+async def on_private_other(update: Update, context: Context) -> None:
+    """A private message no command handler took (an unknown command, plain text): a short hint."""
+    await run_command(update, context, lambda s: s.info.private_other)

@@ -26,13 +26,17 @@ class TinyPictures:
     async def hand(self, view: Any, lang: str = "zh_CN") -> bytes:
         return _tiny_png()
 
-    async def table(self, view: Any, names: Sequence[str], lang: str = "zh_CN") -> bytes:
+    async def table(
+        self, view: Any, names: Sequence[str], lang: str = "zh_CN", totals: Sequence[int] | None = None
+    ) -> bytes:
         return _tiny_png()
 
     async def reveal(self, view: Any, seat: int, names: Sequence[str], lang: str = "zh_CN") -> bytes:
         return _tiny_png()
 
-    async def result(self, view: Any, names: Sequence[str], lang: str = "zh_CN") -> bytes:
+    async def result(
+        self, view: Any, names: Sequence[str], lang: str = "zh_CN", hands: Sequence[Any] | None = None
+    ) -> bytes:
         return _tiny_png()
 
 

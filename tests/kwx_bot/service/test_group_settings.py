@@ -134,3 +134,33 @@ def test_the_bot_refuses_rules_for_another_table_size() -> None:
     for key, value in (("preset", "two_seats"), ("players", 2), ("preset", "four_seats")):
         with pytest.raises(ConfigError):
             config.change(key, value)
+
+
+@pytest.mark.parametrize(
+    ("args", "english", "chinese"),
+    [
+        (
+            ["cap", "7"],
+            "“cap 7” was refused: it is not a choice for Cap (封顶). "
+            "The choices: ×8, 双龙 ×16 · ×8 · ×16 · ×32 · no cap.",
+            "不封顶",
+        ),
+        (["louhu", "maybe"], "a bigger hand may win · strict · same tile only (过手胡)", "“louhu maybe”"),
+        (["huangzhuang_liangdao", "x"], "each 亮倒 pays · first 亮倒 pays · 查叫 · none", "“huangzhuang_liangdao x”"),
+        (["pihu_ron", "2"], "The choices: off · on.", "“pihu_ron 2”"),
+        (["base", "0"], "“base 0” was refused: Base stake (底金) is a whole number", "底金"),
+        (
+            ["preset", "foo"],
+            "“preset foo” was refused: there is no rules preset of that name. The presets: standard,",
+            "“preset foo”",
+        ),
+    ],
+)
+def test_a_bad_value_is_explained_in_words_not_internal_ids(args, english, chinese) -> None:
+    with pytest.raises(ConfigError) as refused:
+        config().change(*parse_change(args))
+    en, zh = refused.value.render(EN), refused.value.render(ZH)
+    assert english in en and chinese in zh
+    for internal in ("8_sl16", "bigger_exception", "same_tile", "s000", "s004_first", "rule option", "<code>"):
+        assert internal not in en and internal not in zh
+    assert refused.value.text(EN) == en  # no engine detail: the plain text is the whole refusal

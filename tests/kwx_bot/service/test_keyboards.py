@@ -76,4 +76,11 @@ def test_lobby_keyboard_has_a_private_chat_link():
     flat = [b for row in kb.inline_keyboard for b in row]
     assert any(b.url == "https://t.me/bot?start=j5" for b in flat)
     assert {decode(b.callback_data).op for b in flat if b.callback_data} == {
-        Op.JOIN, Op.LEAVE, Op.ADD_AI, Op.REMOVE_AI, Op.START}  # fmt: skip
+        Op.JOIN, Op.LEAVE, Op.LANG_ZH, Op.ADD_AI, Op.REMOVE_AI, Op.START}  # fmt: skip
+
+
+def test_the_lobby_offers_the_other_language_in_its_own_words():
+    for lang, label, op in (("zh_CN", "English", Op.LANG_EN), ("en", "中文", Op.LANG_ZH)):
+        kb = keyboards.lobby_keyboard(translator(lang), 5, 0, deep_link="https://t.me/bot", full=False, has_ai=False)
+        switches = [k for row in kb for k in row if k.press is not None and k.press.op in (Op.LANG_ZH, Op.LANG_EN)]
+        assert [(k.text, k.press.op) for k in switches] == [(label, op)]

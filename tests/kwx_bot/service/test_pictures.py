@@ -61,3 +61,14 @@ def test_photo_keys_include_the_language(state):
     view = view_for(state, 0)
     assert hand_key(view) == hand_key(view, "zh_CN") != hand_key(view, "en")
     assert table_key(public_view(state), ["A"], "en") != table_key(public_view(state), ["A"], "zh_CN")
+
+
+async def test_table_pictures_carry_the_match_totals(state):
+    view = public_view(state)
+    assert table_key(view, ["A", "B", "C"], "en", [3, -3, 0]) != table_key(view, ["A", "B", "C"], "en", [0, 0, 0])
+    pictures = RenderPictures("png", processes=0)
+    plain = await pictures.table(view, ["A", "B", "C"])
+    with_totals = await pictures.table(view, ["A", "B", "C"], totals=[3, -3, 0])
+    a = Image.open(io.BytesIO(plain)).convert("RGB")
+    b = Image.open(io.BytesIO(with_totals)).convert("RGB")
+    assert a.size == b.size and a.tobytes() != b.tobytes()

@@ -425,3 +425,22 @@ async def test_run_with_an_uncreatable_database_directory_exits_with_one_line(fa
     code, _out, err = await _cli(["run"], env)
     assert code == 1 and "Traceback" not in err
     assert err.endswith(f"kwx-bot: cannot create the database directory {blocker / 'db'}: Not a directory\n")
+
+
+async def test_hands_numbered_finds_a_groups_hands_of_any_status_newest_first(store):
+    gid, first = await _group_with_table(store)
+    other_gid, elsewhere = await _group_with_table(store, chat_id=-200)
+    async with store.transaction() as tx:
+        h1 = await tx.start_hand(first, 1, 0, {"seed": "a"})
+        await tx.finish_hand(h1, "over", None)
+        await tx.set_status(first, "closed")
+    async with store.transaction() as tx:
+        second = await tx.create_table(gid, "standard", {}, None)
+        h2 = await tx.start_hand(second, 1, 2, {"seed": "b"})  # playing
+        await tx.start_hand(elsewhere, 1, 0, {"seed": "c"})  # another group's
+    rows = await store.hands_numbered(gid, 1)
+    assert [(r.hand_id, r.table_id, r.status, r.deal) for r in rows] == [
+        (h2, second, "playing", {"seed": "b"}), (h1, first, "over", {"seed": "a"})]  # fmt: skip
+    assert [r.hand_id for r in await store.hands_numbered(gid)] == [h2, h1]
+    assert await store.hands_numbered(gid, 2) == []
+    assert len(await store.hands_numbered(other_gid)) == 1

@@ -176,8 +176,12 @@ def test_cap_and_uneven_self_draw_payers() -> None:
     reply = calc_reply("5p pong:1p pong:3p pong:7p kong:9p 5p", RuleSet(), EN)
     assert "Multiplier: ×16 (capped at ×8)" in reply
     reply = calc_reply(f"{D01} self liangdao:x", RuleSet(), EN)
-    assert "Multiplier: player X ×2, player Y ×1" in reply
-    assert "Player X pays 2, player Y pays 1." in reply
+    assert "Multiplier: next player (下家) ×2, previous player (上家) ×1" in reply
+    assert "The next player (下家) pays 2, the previous player (上家) pays 1." in reply
+    assert "player X" not in reply and "player Y" not in reply  # no placeholder-like names
+    assert calc_reply(f"{D01} self liangdao:下家", RuleSet(), EN) == reply
+    zh = calc_reply(f"{D01} self liangdao:x", RuleSet(), translator("zh_CN"))
+    assert "下家付 2，上家付 1。" in zh and "X 家" not in zh
 
 
 def test_base_override_and_group_base() -> None:

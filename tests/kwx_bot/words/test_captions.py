@@ -11,7 +11,14 @@ import pytest
 from engine.game import ActionKind, legal_actions, public_view, replay, start, view_for
 from engine.rules import RuleSet
 from engine.tiles import Tile
-from kwx_bot.words.captions import hand_caption, liangdao_waits, lobby_text, result_caption, table_caption
+from kwx_bot.words.captions import (
+    hand_caption,
+    liangdao_waits,
+    lobby_text,
+    result_caption,
+    since_last_turn,
+    table_caption,
+)
 from kwx_bot.words.i18n import translator
 from kwx_bot.words.texts import clean, esc
 from kwx_bot.words.ui import Ui
@@ -116,3 +123,103 @@ def test_a_confirm_caption_for_a_tile_that_is_no_liangdao_discard_does_not_raise
         cap = hand_caption(tr, title="t", hand_no=1, view=view, legal=legal, names=["a", "b", "c"], on_auto=False,
                            ui=Ui.CONFIRM, ui_tile=tile, danger=set())  # fmt: skip
         assert tile in offered or "亮倒并打出" not in cap
+
+
+def _depth(text: str) -> int:
+    """The deepest nesting of round brackets in ``text``."""
+    depth = deepest = 0
+    for ch in text:
+        if ch in "(（":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in ")）":
+            depth -= 1
+    return deepest
+
+
+def test_result_caption_names_whose_liangdao_and_labels_the_multipliers():
+    from render.demo import demo_views
+
+    result = demo_views(7).result.result  # seat 2 (亮倒) wins on seat 1's 4p: 清一色, 亮倒, ×8 each, 包胡
+    assert result is not None
+    names = ["Ann", "Bob", "Cy"]
+    en = result_caption(translator("en"), hand_no=4, result=result, names=names, totals=[1, 2, -3], liangdao=[2])
+    assert "liangdao by Cy" in en
+    assert "Multiplier per payer: Ann ×8, Bob ×8" in en
+    assert _depth(en) <= 1, en
+    zh = result_caption(translator("zh_CN"), hand_no=4, result=result, names=names, liangdao=[2])
+    assert "Cy亮倒" in zh and "各家倍数：Ann ×8, Bob ×8" in zh
+    # a payer's 亮倒 (the winner's own is not declared): the chip names the payer
+    payer = result_caption(translator("en"), hand_no=4, result=result, names=names, liangdao=[1])
+    assert "liangdao by Bob" in payer
+
+
+def _play(seed: str, moves: int):
+    """A hand after ``moves`` actions (the first legal discard, else pass), with its events."""
+    from engine.game import step
+
+    events = list(start(RuleSet(), 0, seed=seed))
+    state = replay(events)
+    for _ in range(moves):
+        seat = state.to_act()[0]
+        legal = legal_actions(state, seat)
+        action = next((a for a in legal if a.kind is ActionKind.DISCARD), None) or next(
+            a for a in legal if a.kind is ActionKind.PASS
+        )
+        state, new = step(state, action)
+        events.extend(new)
+    return state, events
+
+
+@pytest.mark.parametrize(
+    ("lang", "want"), [("en", "Last discard: {tile} by Ann."), ("zh_CN", "刚打出：Ann 的 {tile}。")]
+)
+def test_hand_caption_on_your_turn_names_the_last_discard_and_who_made_it(lang, want):
+    from kwx_bot.words.texts import tile_label
+
+    tr = translator(lang)
+    state, events = _play("recent", 1)
+    while state.phase.value != "turn":  # claims passed
+        seat = state.to_act()[0]
+        from engine.game import step
+
+        pass_ = next(a for a in legal_actions(state, seat) if a.kind is ActionKind.PASS)
+        state, new = step(state, pass_)
+        events.extend(new)
+    discard = next(e for e in events if e.type == "discarded")
+    me = state.turn
+    assert discard.seat == 0 and me == 1
+    cap = hand_caption(tr, title="t", hand_no=1, view=view_for(state, me), legal=legal_actions(state, me),
+                       names=["Ann", "Ben", "Cat"], on_auto=False, ui=Ui.NORMAL, ui_tile=None, danger=set(),
+                       events=events)  # fmt: skip
+    assert want.format(tile=tile_label(discard.tile, tr)) in cap
+    # a waiting seat's caption does not change with the others' turns
+    other = hand_caption(tr, title="t", hand_no=1, view=view_for(state, 2), legal=[], names=["Ann", "Ben", "Cat"],
+                         on_auto=False, ui=Ui.NORMAL, ui_tile=None, danger=set(), events=events)  # fmt: skip
+    assert "Ann" not in other
+
+
+def test_since_last_turn_lists_claims_and_kongs_and_never_a_concealed_kong_tile():
+    from engine.game import Discarded, Konged, Ponged
+    from engine.tiles import MeldKind
+
+    tr = translator("en")
+    names = ["Ann", "Ben", "Cat"]
+    events = [
+        Discarded(2, 0, Tile.P5),  # my own previous discard: everything before it is old
+        Discarded(3, 1, Tile.S3),
+        Ponged(4, 2, Tile.S3, 1),
+        Konged(5, 2, MeldKind.CONCEALED_KONG, Tile.RED, None, (4, -2, -2)),
+        Konged(6, 1, MeldKind.ADDED_KONG, Tile.P9, None, (-1, 2, -1)),
+        Discarded(7, 2, Tile.S7, liangdao=True, waits=(Tile.S8,)),
+    ]
+    lines = since_last_turn(tr, events, 0, names)
+    assert lines == [
+        "Cat ponged 3 Bam from Ben.",
+        "Cat declared a concealed kong.",
+        "Ben added a kong of 9 Dot.",
+        "Cat declared liangdao.",
+        "Last discard: 7 Bam by Cat.",
+    ]
+    assert since_last_turn(tr, events, 0, names, last_discard=False)[-1] == "Cat declared liangdao."
+    assert since_last_turn(tr, events[:1], 0, names) == []

@@ -55,3 +55,28 @@ def test_fan_names(fan):
     assert fan_label(fan, translator("zh_CN")) == fan
     assert fan_label(fan, translator("en")).isascii()
     assert fan_label("<unknown>", translator("en")) == "&lt;unknown&gt;"
+
+
+def test_no_text_assumes_a_players_gender():
+    """Players are "they" in English and never 他/她 in Chinese (the 托管 notice once said 他)."""
+    from babel.messages.pofile import read_po
+
+    from kwx_bot.words.i18n import LOCALE_DIR
+
+    with (LOCALE_DIR / "zh_CN" / "LC_MESSAGES" / "kwx.po").open("rb") as fh:
+        catalog = read_po(fh, locale="zh_CN")
+    for message in catalog:
+        if not message.id:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        assert not {"他", "她"} & set("".join(strings).replace("其他", "")), ids  # 其他 = "other"
+        words = set(" ".join(ids).replace(",", " ").replace(".", " ").split())
+        assert not {"he", "his", "him", "she", "her"} & words, ids
+
+
+def test_sentences_are_joined_as_each_language_writes_them():
+    from kwx_bot.words.texts import sentences
+
+    assert sentences(translator("zh_CN"), "牌桌结束了。", "", "再来一局。") == "牌桌结束了。再来一局。"
+    assert sentences(translator("en"), "It ended.", "", "Play again.") == "It ended. Play again."

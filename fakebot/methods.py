@@ -1,4 +1,4 @@
-"""Bot API method implementations of the fake (a mixin of :class:`~tests.fakebot.core.FakeBotAPI`).
+"""Bot API method implementations of the fake (a mixin of :class:`~fakebot.core.FakeBotAPI`).
 
 Each ``@api_method("name")`` function takes the fake and the call's :class:`~.params.Params` and
 returns the ``result`` JSON or raises :class:`~.errors.ApiError`. Implemented: getMe, getUpdates,
@@ -26,6 +26,7 @@ import mimetypes
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from .errors import (
     BLOCKED_BY_USER,
@@ -49,6 +50,7 @@ from .limits import (
     validate_commands,
 )
 from .model import CallbackAnswer, ChatType, FakeChat, FakeMessage, FakeUser, MemberStatus, StoredFile
+from .webhook import WebhookDelivery
 
 if TYPE_CHECKING:
     from .core import FakeBotAPI
@@ -428,9 +430,12 @@ def get_me(fake: FakeBotAPI, p: Params) -> dict[str, Any]:
 
 
 @api_method("deleteWebhook")
-def delete_webhook(fake: FakeBotAPI, p: Params) -> bool:
-    """Remove the webhook; ``drop_pending_updates`` clears the update queue."""
+async def delete_webhook(fake: FakeBotAPI, p: Params) -> bool:
+    """Remove the webhook (delivery stops); ``drop_pending_updates`` clears the update queue."""
     fake.webhook_url = ""
+    if fake.webhook is not None:
+        delivery, fake.webhook = fake.webhook, None
+        await delivery.stop()
     if p.bool("drop_pending_updates"):
         fake.dropped_updates.extend(fake.updates)
         fake.updates = []
@@ -438,21 +443,42 @@ def delete_webhook(fake: FakeBotAPI, p: Params) -> bool:
 
 
 @api_method("setWebhook")
-def set_webhook(fake: FakeBotAPI, p: Params) -> bool:
-    """Store a webhook URL (the fake never pushes to it; getUpdates then answers 409)."""
+async def set_webhook(fake: FakeBotAPI, p: Params) -> bool:
+    """Set the webhook: queued updates are then POSTed to ``url`` with the ``secret_token`` header
+    (:mod:`fakebot.webhook`); getUpdates answers 409 while it is set. An empty URL removes it."""
     url = p.str("url") or ""
     if url and not url.startswith("https://"):
         raise bad_request("bad webhook: An HTTPS URL must be provided for webhook")
+    if url and (urlsplit(url).port or 443) not in (443, 80, 88, 8443):
+        raise bad_request("bad webhook: Webhook can be set up only on ports 80, 88, 443 or 8443")
+    secret = p.str("secret_token") or None
+    if secret is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", secret):
+        raise bad_request("secret token contains unallowed characters")
+    allowed = p.json("allowed_updates")
+    if allowed is not None:
+        fake.allowed_updates = frozenset(allowed) if allowed else None
+    if fake.webhook is not None:
+        delivery, fake.webhook = fake.webhook, None
+        await delivery.stop()
     fake.webhook_url = url
     if p.bool("drop_pending_updates"):
         fake.updates = []
+    if url:
+        fake.webhook = WebhookDelivery(fake, url, secret)
     return True
 
 
 @api_method("getWebhookInfo")
 def get_webhook_info(fake: FakeBotAPI, p: Params) -> dict[str, Any]:
-    """WebhookInfo with the pending update count."""
-    return {"url": fake.webhook_url, "has_custom_certificate": False, "pending_update_count": len(fake.updates)}
+    """WebhookInfo with the pending update count and the last delivery error."""
+    info: dict[str, Any] = {
+        "url": fake.webhook_url, "has_custom_certificate": False, "pending_update_count": len(fake.updates),
+    }  # fmt: skip
+    if fake.webhook is not None and fake.webhook.last_error_date is not None:
+        info.update(last_error_date=fake.webhook.last_error_date, last_error_message=fake.webhook.last_error_message)
+    if fake.allowed_updates is not None:
+        info["allowed_updates"] = sorted(fake.allowed_updates)
+    return info
 
 
 @api_method("getUpdates")

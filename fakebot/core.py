@@ -30,8 +30,9 @@ from .faults import FaultInjector
 from .methods import API_METHODS, ApiMethods
 from .model import ApiCall, CallbackQueryRecord, ChatType, FakeChat, FakeMessage, FakeUser, StoredFile
 from .params import Params, UploadedFile
+from .webhook import WebhookDelivery
 
-_log = logging.getLogger("tests.fakebot")
+_log = logging.getLogger("fakebot")
 
 T = TypeVar("T")
 ChatRef = FakeChat | FakeUser | int
@@ -141,6 +142,10 @@ class FakeBotAPI(ApiMethods, Actors):
         self.faults = FaultInjector(self.clock.monotonic, seed)
         self.internal_errors: list[BaseException] = []
         self.webhook_url = ""
+        self.webhook: WebhookDelivery | None = None
+        """The running delivery while a webhook is set (``.delivered``, ``.last_error_message``)."""
+        self.webhook_routes: dict[str, str] = {}
+        """A reverse proxy: public ``https://`` URL prefix -> local URL prefix the fake posts to."""
         self.allowed_updates: frozenset[str] | None = None
         self.poll_count = 0
         self.closed = False
@@ -262,6 +267,9 @@ class FakeBotAPI(ApiMethods, Actors):
         do not wait. Call before tearing down a server so it does not wait for orphaned polls."""
         self.closed = True
         self._signal.fire()
+        if self.webhook is not None:
+            delivery, self.webhook = self.webhook, None
+            await delivery.stop()
         await asyncio.sleep(0)
 
     def reopen(self) -> None:

@@ -1,6 +1,6 @@
 """The fake Telegram world: users, chats, messages, files, callback queries and the call log.
 
-These are mutable records owned by :class:`~tests.fakebot.core.FakeBotAPI`; tests read them (and
+These are mutable records owned by :class:`~fakebot.core.FakeBotAPI`; tests read them (and
 may tweak them) but normally change the world through the fake's helper methods. Each record can
 render itself as Bot API JSON (``to_json``) exactly as PTB 22.8 expects it (all required fields
 present, see docs/telegram.md §1.3).

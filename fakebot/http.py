@@ -1,7 +1,7 @@
 """The HTTP transport: a real aiohttp server speaking the Bot API wire protocol on 127.0.0.1.
 
 Point PTB at it with ``ApplicationBuilder().base_url(server.base_url)
-.base_file_url(server.base_file_url)`` (or use :func:`tests.fakebot.ptb.application_builder`).
+.base_file_url(server.base_file_url)`` (or use :func:`fakebot.ptb.application_builder`).
 
 * ``POST|GET /bot<token>/<method>`` — parameters from the query string plus an urlencoded,
   multipart (file parts become uploads) or JSON body; the answer is the fake's JSON.

@@ -1,6 +1,6 @@
 """Test-side world helpers: make users and groups, and act as those users.
 
-Mixed into :class:`~tests.fakebot.core.FakeBotAPI`. Every action a user takes produces the update
+Mixed into :class:`~fakebot.core.FakeBotAPI`. Every action a user takes produces the update
 Telegram would deliver to the bot (a ``message`` with ``bot_command`` entities, a
 ``callback_query``, a ``my_chat_member`` change, migration service messages), queued for the
 bot's next ``getUpdates``. Typical use::
@@ -69,6 +69,23 @@ class Actors:
             )
             self.chats[user.id] = chat
         return chat
+
+    def can_see(self: FakeBotAPI, user: FakeUser, chat: ChatRef) -> bool:
+        """Whether ``user``'s Telegram client shows ``chat``: their own private chat with the bot, or a
+        group they are present in (member, administrator, creator, restricted) — never another
+        user's private chat. The same rule :meth:`press` enforces for buttons."""
+        try:
+            target = self.chat(chat)
+        except LookupError:
+            return False
+        if target.is_private:
+            return target.user is user
+        return target.status_of(user.id).is_present
+
+    def visible_chats(self: FakeBotAPI, user: FakeUser) -> list[FakeChat]:
+        """The chats ``user`` can see (:meth:`can_see`): groups first (by id), then their private chat."""
+        groups = [c for c in self.chats.values() if not c.is_private and self.can_see(user, c)]
+        return [*sorted(groups, key=lambda c: c.id), self.private_chat(user)]
 
     def create_group(
         self: FakeBotAPI,

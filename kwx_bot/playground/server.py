@@ -1,0 +1,425 @@
+"""The playground: the fake Bot API, the bot as a child process, and the page's JSON endpoints.
+
+Every endpoint takes the viewing user (``user=<name>``, one of :data:`USERS`) and answers only about
+chats that user's Telegram client shows (``FakeBotAPI.can_see``: their own private chat and the
+group); asking for another user's private chat answers 403, so the page can never show it.
+
+Endpoints (all on 127.0.0.1)::
+
+    GET  /                          the page (static/index.html); ?user=Ben&lang=zh_CN
+    GET  /api/state?user=U          {"me", "users", "lang", "bot", "flood", "chats": [chat...]}
+    GET  /api/photo?user=U&chat=C&message=M   the photo's bytes (403 for a chat U cannot see)
+    POST /api/send    {"user", "chat", "text"}       U sends a message (commands get their entity)
+    POST /api/press   {"user", "chat", "message", "data"}  U taps a callback button; waits for the
+                                                     bot's answer: {"text", "alert", "opened"}
+    POST /api/start   {"user", "payload"}            /start [payload] in U's private chat (Start
+                                                     button, t.me/<bot>?start=... links)
+    POST /api/lang    {"user", "lang"}               U's Telegram language_code (en / zh_CN)
+    POST /api/flood   {"on": true|false}             429 on a share of the bot's writes (operator)
+    POST /api/restart {}                             stop the bot (SIGTERM) and start it again
+
+A chat is ``{"id", "kind": "group"|"private", "title", "started", "messages": [...]}``; a message is
+``{"id", "from", "bot", "mine", "html", "photo", "buttons": [[{"text", "data"|"url"}]], "edited"}``
+with ``html`` built from the Bot API entities (offsets in UTF-16 code units, docs/telegram.md §4).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import os
+import re
+import secrets
+import signal
+import sys
+import tempfile
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from fakebot import FakeBotAPI, FakeBotServer, FakeChat, FakeMessage, FakeUser
+
+USERS = ("Ann", "Ben", "Cat", "Dan")
+"""Preset users, all members of the one group; the page's user picker chooses among them."""
+LANGS = {"en": "en", "zh_CN": "zh-hans"}
+"""Page language -> the Telegram ``language_code`` the user's client sends."""
+BOT_USERNAME = "kwx_playground_bot"
+GROUP_TITLE = "Mahjong night"
+FLOOD_SHARE = 0.3
+"""Share of the bot's chat writes answered 429 while the operator's flood is on."""
+FLOOD_RETRY_AFTER = 3
+"""Seconds of ``retry_after`` in those 429s."""
+MESSAGES_SHOWN = 80
+"""Newest messages per chat sent to the page."""
+STATIC = Path(__file__).resolve().parent / "static"
+_START_LINK = re.compile(r"^https?://t\.me/(?P<bot>[A-Za-z0-9_]+)\?start=(?P<payload>[A-Za-z0-9_-]{1,64})$")
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def make_token() -> str:
+    """A fake bot token of BotFather's shape ``<digits>:<35 url-safe chars>``, new on every run (the
+    bot checks the shape; nothing but the fake ever sees it)."""
+    return f"{secrets.randbelow(9 * 10**9) + 10**9}:{secrets.token_urlsafe(27)[:35]}"
+
+
+def entities_html(text: str, entities: tuple[dict[str, Any], ...] | list[dict[str, Any]]) -> str:
+    """Escape ``text`` and wrap its Bot API ``entities`` (bold, italic, code, pre, ...) in HTML tags.
+
+    Offsets and lengths count UTF-16 code units, as the Bot API does; unknown kinds are left plain.
+    """
+    tags = {
+        "bold": ("<b>", "</b>"),
+        "italic": ("<i>", "</i>"),
+        "underline": ("<u>", "</u>"),
+        "strikethrough": ("<s>", "</s>"),
+        "spoiler": ('<span class="spoiler">', "</span>"),
+        "code": ("<code>", "</code>"),
+        "pre": ("<pre>", "</pre>"),
+        "blockquote": ("<blockquote>", "</blockquote>"),
+        "expandable_blockquote": ("<blockquote>", "</blockquote>"),
+    }
+    units = text.encode("utf-16-le")
+    opens: dict[int, list[str]] = {}
+    closes: dict[int, list[str]] = {}
+    for entity in sorted(entities, key=lambda e: (e["offset"], -e["length"])):
+        kind = entity["type"]
+        if kind == "text_link":
+            pair = (f'<a href="{html.escape(entity.get("url", ""))}" target="_blank" rel="noopener">', "</a>")
+        elif kind in tags:
+            pair = tags[kind]
+        else:
+            continue
+        opens.setdefault(entity["offset"], []).append(pair[0])
+        closes.setdefault(entity["offset"] + entity["length"], []).insert(0, pair[1])
+    out: list[str] = []
+    count = len(units) // 2
+    for i in range(count + 1):
+        out.extend(closes.get(i, []))
+        out.extend(opens.get(i, []))
+        if i < count:
+            unit = units[2 * i : 2 * i + 2]
+            code = int.from_bytes(unit, "little")
+            if 0xD800 <= code < 0xDC00:  # the high half of a surrogate pair: emit with its low half
+                continue
+            if 0xDC00 <= code < 0xE000:
+                out.append(html.escape(units[2 * i - 2 : 2 * i + 2].decode("utf-16-le")))
+            else:
+                out.append(html.escape(unit.decode("utf-16-le")))
+    return "".join(out)
+
+
+class Playground:
+    """The fake world, the bot process and the page (use :meth:`start` / :meth:`close`).
+
+    Args:
+        db: the bot's SQLite file; None = a throw-away file in a temporary directory.
+        lang: ``en`` or ``zh_CN``: the users' Telegram language and the bot's default language.
+        port: the page's port on 127.0.0.1 (0 = any free port).
+    """
+
+    def __init__(self, *, db: Path | None = None, lang: str = "en", port: int = 0) -> None:
+        if lang not in LANGS:
+            raise ValueError(f"lang must be one of {sorted(LANGS)}, got {lang!r}")
+        self.lang = lang
+        self.port = port
+        self.fake = FakeBotAPI(token=make_token(), bot_username=BOT_USERNAME, bot_first_name="kwx")
+        self.users = {n: self.fake.create_user(n, username=n.lower(), language_code=LANGS[lang]) for n in USERS}
+        self.group = self.fake.create_group(GROUP_TITLE, members=list(self.users.values()))
+        self._tmp: tempfile.TemporaryDirectory[str] | None = None
+        if db is None:
+            self._tmp = tempfile.TemporaryDirectory(prefix="kwx-playground-")
+            db = Path(self._tmp.name) / "kwx.sqlite3"
+        self.db = db
+        self.flood = False
+        self.bot_state = "stopped"
+        self.server = FakeBotServer(self.fake)
+        self._proc: asyncio.subprocess.Process | None = None
+        self._runner: web.AppRunner | None = None
+        self._restart_lock = asyncio.Lock()
+
+    @property
+    def url(self) -> str:
+        """The page's address, e.g. ``http://127.0.0.1:8765/``."""
+        return f"http://127.0.0.1:{self.port}/"
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start(self) -> None:
+        """Serve the fake and the page, then start the bot (returns once it polls).
+
+        Raises:
+            RuntimeError: if the bot process exits instead of polling (its stderr tail attached).
+            OSError: if the page's port is taken.
+        """
+        await self.server.start()
+        app = web.Application(middlewares=[self._errors])
+        app.router.add_get("/", self._index)
+        app.router.add_static("/static/", STATIC)
+        app.router.add_get("/api/state", self._state)
+        app.router.add_get("/api/photo", self._photo)
+        app.router.add_post("/api/send", self._send)
+        app.router.add_post("/api/press", self._press)
+        app.router.add_post("/api/start", self._start)
+        app.router.add_post("/api/lang", self._lang)
+        app.router.add_post("/api/flood", self._flood)
+        app.router.add_post("/api/restart", self._restart)
+        runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", self.port)
+        await site.start()
+        self._runner = runner
+        self.port = runner.addresses[0][1]
+        await self.start_bot()
+
+    async def close(self) -> None:
+        """Stop the page, the bot (SIGTERM, then kill after 10 s) and the fake; drop a throw-away db."""
+        if self._runner is not None:
+            runner, self._runner = self._runner, None
+            await runner.cleanup()
+        await self.stop_bot()
+        await self.server.close()
+        if self._tmp is not None:
+            self._tmp.cleanup()
+            self._tmp = None
+
+    async def start_bot(self) -> None:
+        """``python -m kwx_bot run`` against the fake; returns once it starts polling.
+
+        Raises:
+            RuntimeError: if the process exits first (with the tail of its stderr).
+        """
+        loopback = "127.0.0.1,localhost"
+        env = dict(os.environ)
+        env.update(
+            TELEGRAM_BOT_TOKEN=self.fake.token, TELEGRAM_API_BASE_URL=self.server.url, KWX_DB_PATH=str(self.db),
+            KWX_DEFAULT_LANGUAGE=self.lang, NO_PROXY=loopback, no_proxy=loopback,
+        )  # fmt: skip
+        self.fake.reopen()
+        starts = self.fake.count_calls("deleteWebhook")  # run_polling's first call, once post_init is done
+        self.bot_state = "starting"
+        self._proc = proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "kwx_bot", "run", env=env, stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        assert proc.stderr is not None
+        self._stderr_task = asyncio.ensure_future(self._relay(proc.stderr))
+        await self.fake.wait_for(
+            lambda: self.fake.count_calls("deleteWebhook") > starts or proc.returncode is not None, 60
+        )
+        if proc.returncode is not None:
+            await self._stderr_task
+            raise RuntimeError(f"the bot exited with status {proc.returncode}:\n{''.join(self._stderr_tail)}")
+        self.bot_state = "running"
+
+    async def _relay(self, stream: asyncio.StreamReader) -> None:
+        """Keep the bot's last stderr lines (for errors) and pass WARNING/ERROR lines on."""
+        self._stderr_tail: list[str] = []
+        while line := await stream.readline():
+            text = line.decode(errors="replace")
+            self._stderr_tail = [*self._stderr_tail[-30:], text]
+            if " WARNING " in text or " ERROR " in text or "Traceback" in text:
+                print(f"bot: {text}", end="", file=sys.stderr)
+
+    async def stop_bot(self) -> None:
+        """SIGTERM the bot and wait (kill after 10 s); nothing if it is not running."""
+        proc, self._proc = self._proc, None
+        self.bot_state = "stopped"
+        if proc is None or proc.returncode is not None:
+            return
+        proc.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.wait_for(proc.wait(), 10)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
+        with contextlib.suppress(Exception):
+            await self._stderr_task
+
+    # ------------------------------------------------------------------ helpers
+
+    def _user(self, name: Any) -> FakeUser:
+        user = self.users.get(str(name))
+        if user is None:
+            raise web.HTTPBadRequest(text=f"unknown user {name!r}; one of {', '.join(USERS)}")
+        return user
+
+    def _chat(self, user: FakeUser, chat_id: Any) -> FakeChat:
+        try:
+            chat = self.fake.chat(int(chat_id))
+        except (LookupError, TypeError, ValueError):
+            raise web.HTTPNotFound(text="no such chat") from None
+        if not self.fake.can_see(user, chat):
+            raise web.HTTPForbidden(text=f"{user.first_name} cannot see this chat")
+        return chat
+
+    def _message_json(self, user: FakeUser, message: FakeMessage) -> dict[str, Any]:
+        text = message.text if message.text is not None else message.caption or ""
+        entities = message.entities if message.text is not None else message.caption_entities
+        if message.chat.is_private and not message.from_bot and text.startswith("/start "):
+            text, entities = "/start", ()  # Telegram shows a deep link's /start without its payload
+        photo = None
+        if message.photo is not None:
+            photo = (
+                f"/api/photo?user={user.first_name}&chat={message.chat.id}&message={message.message_id}"
+                f"&v={message.photo.file_unique_id}"
+            )
+        buttons = [
+            [{"text": b.text, **({"data": b.callback_data} if b.callback_data else {"url": b.url})} for b in row]
+            for row in message.buttons
+        ]
+        return {
+            "id": message.message_id,
+            "from": message.from_user.first_name,
+            "bot": message.from_bot,
+            "mine": message.from_user is user,
+            "html": entities_html(text, entities),
+            "photo": photo,
+            "size": list(message.photo_size) if message.photo_size else None,
+            "buttons": buttons,
+            "edited": message.edit_count,
+        }
+
+    def _chat_json(self, user: FakeUser, chat: FakeChat) -> dict[str, Any]:
+        messages = [m for m in self.fake.messages(chat) if not m.service][-MESSAGES_SHOWN:]
+        return {
+            "id": chat.id,
+            "kind": "private" if chat.is_private else "group",
+            "title": chat.title or self.fake.bot.first_name,
+            "started": user.started if chat.is_private else True,
+            "messages": [self._message_json(user, m) for m in messages],
+        }
+
+    def _open_start_link(self, user: FakeUser, url: str | None) -> bool:
+        """What Telegram does with a ``t.me/<bot>?start=<payload>`` link: /start payload in private."""
+        found = _START_LINK.match(url or "")
+        if found is None or found["bot"].lower() != BOT_USERNAME:
+            return False
+        self.fake.start_bot(user, found["payload"])
+        return True
+
+    # ------------------------------------------------------------------ endpoints
+
+    @web.middleware
+    async def _errors(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        try:
+            return await handler(request)
+        except (ValueError, LookupError) as e:  # the fake refused a user's action, as a client would
+            return web.json_response({"error": str(e)}, status=400)
+
+    async def _index(self, request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+
+    async def _state(self, request: web.Request) -> web.Response:
+        user = self._user(request.query.get("user", USERS[0]))
+        chats = [self._chat_json(user, c) for c in self.fake.visible_chats(user)]
+        lang = next((k for k, v in LANGS.items() if v == user.language_code), self.lang)
+        return web.json_response(
+            {"me": user.first_name, "users": list(USERS), "lang": lang, "bot": self.bot_state, "flood": self.flood,
+             "bot_name": self.fake.bot.first_name, "chats": chats},
+            headers={"Cache-Control": "no-store"},
+        )  # fmt: skip
+
+    async def _photo(self, request: web.Request) -> web.Response:
+        user = self._user(request.query.get("user"))
+        chat = self._chat(user, request.query.get("chat"))
+        message = chat.messages.get(int(request.query.get("message", "0")))
+        if message is None or message.deleted or message.photo is None:
+            raise web.HTTPNotFound(text="no such photo")
+        kind = message.photo.image_format or "jpeg"
+        return web.Response(body=message.photo.data, content_type=f"image/{kind.lower()}")
+
+    async def _send(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        user = self._user(body.get("user"))
+        chat = self._chat(user, body.get("chat"))
+        text = str(body.get("text", "")).strip()
+        if not text:
+            raise web.HTTPBadRequest(text="empty message")
+        if chat.is_private and (text == "/start" or text.startswith("/start ")):
+            self.fake.start_bot(user, text.partition(" ")[2].strip() or None)
+        else:
+            self.fake.user_sends(user, chat, text[:4096])
+        return web.json_response({"ok": True})
+
+    async def _press(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        user = self._user(body.get("user"))
+        chat = self._chat(user, body.get("chat"))
+        message = chat.messages.get(int(body.get("message", 0)))
+        if message is None:
+            raise web.HTTPNotFound(text="no such message")
+        query = self.fake.press(user, message, data=str(body.get("data")))
+        with contextlib.suppress(AssertionError):  # WaitTimeout: the bot is down or busy; the spinner stops
+            await self.fake.wait_for_answer(query, timeout=8)
+        answer = query.answer
+        if answer is None:
+            return web.json_response({"text": None, "alert": False, "opened": False})
+        opened = self._open_start_link(user, answer.url)
+        return web.json_response({"text": answer.text, "alert": answer.show_alert, "opened": opened})
+
+    async def _start(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        user = self._user(body.get("user"))
+        payload = body.get("payload")
+        if user.blocked:
+            self.fake.unblock_bot(user)
+        self.fake.start_bot(user, str(payload) if payload else None)
+        return web.json_response({"ok": True})
+
+    async def _lang(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        user = self._user(body.get("user"))
+        lang = str(body.get("lang"))
+        if lang not in LANGS:
+            raise web.HTTPBadRequest(text=f"lang must be one of {sorted(LANGS)}")
+        user.language_code = LANGS[lang]
+        return web.json_response({"ok": True})
+
+    async def _flood(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        self.flood = bool(body.get("on"))
+        self.fake.faults.clear()
+        if self.flood:
+            self.fake.faults.random_floods(FLOOD_SHARE, retry_after=FLOOD_RETRY_AFTER)
+        return web.json_response({"flood": self.flood})
+
+    async def _restart(self, request: web.Request) -> web.Response:
+        async with self._restart_lock:
+            self.bot_state = "restarting"
+            await self.stop_bot()
+            self.bot_state = "restarting"
+            await self.start_bot()
+        return web.json_response({"bot": self.bot_state})
+
+
+async def _serve(playground: Playground) -> None:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        await playground.start()
+        print(f"kwx playground: {playground.url}  (Ctrl-C stops it)", flush=True)
+        await stop.wait()
+    finally:
+        await playground.close()
+
+
+def run_playground(*, port: int = 0, db: Path | None = None, lang: str = "en") -> int:
+    """``kwx-bot playground``: serve until Ctrl-C / SIGTERM; prints the page's address, opens
+    nothing. Returns the exit status (1 if the bot could not start)."""
+    playground = Playground(db=db, lang=lang, port=port)
+    try:
+        asyncio.run(_serve(playground))
+    except RuntimeError as e:
+        print(f"kwx-bot playground: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:  # the page's port is taken
+        reason = os.strerror(e.errno) if e.errno else str(e)
+        print(f"kwx-bot playground: cannot serve on 127.0.0.1:{port} ({reason}); try --port 0", file=sys.stderr)
+        return 1
+    return 0

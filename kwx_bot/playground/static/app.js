@@ -1,0 +1,230 @@
+// kwx playground page: polls /api/state for the chosen user and draws the chats that user sees.
+"use strict";
+const LABELS = {
+  en: { you: "You are", language: "Language", operator: "Operator", restart: "Restart the bot",
+        floodOn: "Flood (429): on", floodOff: "Flood (429): off", send: "Send", placeholder: "Message or /command",
+        start: "Start", group: "group", private: "private chat with the bot", members: "members",
+        bot: { running: "bot running", starting: "bot starting…", restarting: "bot restarting…", stopped: "bot stopped" },
+        noAnswer: "The bot did not answer (yet).", openedPrivate: "Opened the private chat with the bot." },
+  zh_CN: { you: "我是", language: "语言", operator: "运维", restart: "重启机器人",
+        floodOn: "限流 (429)：开", floodOff: "限流 (429)：关", send: "发送", placeholder: "消息或 /命令",
+        start: "开始", group: "群组", private: "与机器人的私聊", members: "成员",
+        bot: { running: "机器人运行中", starting: "机器人启动中…", restarting: "机器人重启中…", stopped: "机器人已停止" },
+        noAnswer: "机器人（还）没有回应。", openedPrivate: "已打开与机器人的私聊。" },
+};
+const params = new URLSearchParams(location.search);
+let me = params.get("user") || "Ann";
+let lang = params.get("lang") || null;
+let state = null;
+const panels = new Map();
+
+const $ = (sel, root = document) => root.querySelector(sel);
+const L = () => LABELS[lang] || LABELS.en;
+
+async function post(path, body) {
+  const r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
+                                body: JSON.stringify(Object.assign({ user: me }, body)) });
+  const data = await r.json().catch(() => ({}));
+  if (!r.ok) toast(data.error || r.statusText, true);
+  return data;
+}
+
+let toastTimer = null;
+function toast(text, alert) {
+  const el = $("#toast");
+  el.textContent = text;
+  el.className = "toast" + (alert ? " alert" : "");
+  el.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { el.hidden = true; }, alert ? 6000 : 2500);
+}
+$("#toast").addEventListener("click", () => { $("#toast").hidden = true; });
+
+function startLink(url) {
+  const m = /^https?:\/\/t\.me\/[A-Za-z0-9_]+\?start=([A-Za-z0-9_-]+)$/.exec(url || "");
+  return m ? m[1] : null;
+}
+
+async function press(chat, msg, button, el) {
+  if (button.url) {
+    const payload = startLink(button.url);
+    if (payload) { await post("/api/start", { payload }); toast(L().openedPrivate); refresh(); }
+    else window.open(button.url, "_blank", "noopener");
+    return;
+  }
+  el.classList.add("busy");
+  const answer = await post("/api/press", { chat: chat.id, message: msg.id, data: button.data });
+  el.classList.remove("busy");
+  if (answer.opened) toast(L().openedPrivate);
+  else if (answer.text) toast(answer.text, answer.alert);
+  refresh();
+}
+
+function drawMessage(chat, msg) {
+  const node = document.createElement("div");
+  node.className = "msg" + (msg.mine ? " mine" : "") + (msg.bot ? " bot" : "");
+  node.dataset.id = msg.id;
+  const bubble = document.createElement("div");
+  bubble.className = "bubble";
+  if (chat.kind === "group" && !msg.mine) {
+    const who = document.createElement("span");
+    who.className = "who";
+    who.textContent = msg.from;
+    bubble.append(who);
+  }
+  if (msg.photo) {
+    const img = document.createElement("img");
+    img.src = msg.photo;
+    if (msg.size) { img.width = msg.size[0]; img.height = msg.size[1]; }
+    img.alt = "";
+    bubble.append(img);
+  }
+  const body = document.createElement("span");
+  body.className = "text";
+  body.innerHTML = msg.html;  // built server-side from the entities, every text escaped
+  bubble.append(body);
+  if (msg.edited) {
+    const e = document.createElement("span");
+    e.className = "edited";
+    e.textContent = "✎ " + msg.edited;
+    bubble.append(e);
+  }
+  node.append(bubble);
+  if (msg.buttons.length) {
+    const kb = document.createElement("div");
+    kb.className = "kb";
+    for (const row of msg.buttons) {
+      const r = document.createElement("div");
+      r.className = "row";
+      for (const b of row) {
+        const el = document.createElement("button");
+        el.type = "button";
+        el.textContent = b.text;
+        if (b.url) el.classList.add("url");
+        else el.dataset.cb = b.data;
+        el.addEventListener("click", () => press(chat, msg, b, el));
+        r.append(el);
+      }
+      kb.append(r);
+    }
+    node.append(kb);
+  }
+  return node;
+}
+
+function panelFor(chat) {
+  let p = panels.get(chat.id);
+  if (p) return p;
+  const root = document.createElement("section");
+  root.className = "chat";
+  root.dataset.kind = chat.kind;
+  root.dataset.chat = chat.id;
+  root.innerHTML = '<div class="head"><b></b><small></small></div><div class="log"></div>' +
+    '<button class="startbtn" type="button" hidden></button>' +
+    '<form class="compose"><input autocomplete="off"><button type="submit"></button></form>';
+  const form = $(".compose", root);
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const input = $("input", form);
+    const text = input.value.trim();
+    if (!text) return;
+    input.value = "";
+    await post("/api/send", { chat: chat.id, text });
+    refresh();
+  });
+  $(".startbtn", root).addEventListener("click", async () => { await post("/api/start", {}); refresh(); });
+  $("#chats").append(root);
+  p = { root, log: $(".log", root), nodes: new Map() };
+  panels.set(chat.id, p);
+  return p;
+}
+
+function drawChat(chat) {
+  const p = panelFor(chat);
+  const l = L();
+  $(".head b", p.root).textContent = chat.kind === "group" ? chat.title : chat.title + " · bot";
+  $(".head small", p.root).textContent = chat.kind === "group" ? l.group : l.private;
+  $(".compose input", p.root).placeholder = l.placeholder;
+  $(".compose button", p.root).textContent = l.send;
+  const startBtn = $(".startbtn", p.root);
+  startBtn.textContent = l.start;
+  startBtn.hidden = chat.started;
+  const atBottom = p.log.scrollHeight - p.log.scrollTop - p.log.clientHeight < 40;
+  const seen = new Set();
+  let prev = null;
+  for (const msg of chat.messages) {
+    seen.add(msg.id);
+    const key = JSON.stringify(msg);
+    let entry = p.nodes.get(msg.id);
+    if (!entry || entry.key !== key) {
+      const node = drawMessage(chat, msg);
+      if (entry) entry.node.replaceWith(node);
+      else if (prev) prev.after(node);
+      else p.log.prepend(node);
+      entry = { key, node };
+      p.nodes.set(msg.id, entry);
+    }
+    prev = entry.node;
+  }
+  for (const [id, entry] of p.nodes) {
+    if (!seen.has(id)) { entry.node.remove(); p.nodes.delete(id); }
+  }
+  if (atBottom) p.log.scrollTop = p.log.scrollHeight;
+}
+
+function drawBar() {
+  const l = L();
+  document.documentElement.lang = lang === "zh_CN" ? "zh-CN" : "en";
+  for (const el of document.querySelectorAll("[data-l]")) el.textContent = l[el.dataset.l];
+  const flood = $("#flood");
+  flood.textContent = state.flood ? l.floodOn : l.floodOff;
+  flood.classList.toggle("on", state.flood);
+  $("#botstate").textContent = l.bot[state.bot] || state.bot;
+  const sel = $("#user");
+  if (sel.options.length !== state.users.length) {
+    sel.innerHTML = "";
+    for (const u of state.users) sel.add(new Option(u, u));
+  }
+  sel.value = me;
+  $("#lang").value = lang;
+}
+
+let inflight = false;
+async function refresh() {
+  if (inflight) return;
+  inflight = true;
+  try {
+    const r = await fetch("/api/state?user=" + encodeURIComponent(me), { cache: "no-store" });
+    if (!r.ok) return;
+    state = await r.json();
+    if (lang === null) lang = state.lang;
+    else if (lang !== state.lang) await post("/api/lang", { lang });
+    drawBar();
+    for (const chat of state.chats) drawChat(chat);
+  } catch (e) {
+    $("#botstate").textContent = "…";
+  } finally {
+    inflight = false;
+  }
+}
+
+$("#user").addEventListener("change", (ev) => {
+  const q = new URLSearchParams(location.search);
+  q.set("user", ev.target.value);
+  q.delete("lang");
+  location.search = q.toString();
+});
+$("#lang").addEventListener("change", async (ev) => {
+  lang = ev.target.value;
+  await post("/api/lang", { lang });
+  for (const p of panels.values()) { p.log.innerHTML = ""; p.nodes.clear(); }
+  refresh();
+});
+$("#flood").addEventListener("click", async () => { await post("/api/flood", { on: !state.flood }); refresh(); });
+$("#restart").addEventListener("click", async () => {
+  $("#botstate").textContent = L().bot.restarting;
+  await post("/api/restart", {});
+  refresh();
+});
+refresh();
+setInterval(refresh, 700);

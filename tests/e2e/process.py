@@ -1,0 +1,140 @@
+"""The bot as its own process (``python -m kwx_bot run``) against the fake Bot API over HTTP: starting
+it with the test environment, acting as players, reading its ops endpoints.  Used by
+``test_process.py`` (polling, signals) and ``test_ops.py`` (webhook mode, health, metrics)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import socket
+import sys
+from collections.abc import Callable, Sequence
+
+import aiohttp
+
+from fakebot import FakeBotAPI, FakeBotServer, FakeChat, FakeMessage, FakeUser
+from fakebot.model import CallbackQueryRecord
+from kwx_bot.edge.codec import decode
+
+from .harness import GAME_OPS
+
+TOKEN = ":".join(["4242", "kwx-process-test-" + "t" * 20])
+"""``kwx-bot run`` checks the token's shape as @BotFather prints it (built here, not a literal)."""
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def start_bot(
+    fake: FakeBotAPI,
+    server: FakeBotServer,
+    db: str,
+    *,
+    started: Callable[[], bool] | None = None,
+    **extra_env: str,
+) -> asyncio.subprocess.Process:
+    """Start ``python -m kwx_bot run`` on ``db`` (deadlines and reminders off, English) with
+    ``extra_env``; wait until ``started()`` (default: it called ``deleteWebhook``, run_polling's first
+    call once it is up)."""
+    env = dict(os.environ)
+    env.update(
+        TELEGRAM_BOT_TOKEN=fake.token, TELEGRAM_API_BASE_URL=server.url, KWX_DB_PATH=db, KWX_RENDER_PROCESSES="0",
+        KWX_DISCARD_SECONDS="0", KWX_CLAIM_SECONDS="0", KWX_REMIND_SECONDS="0", KWX_TABLE_EDIT_SECONDS="1",
+        KWX_DEFAULT_LANGUAGE="en", NO_PROXY="127.0.0.1,localhost", no_proxy="127.0.0.1,localhost",
+    )  # fmt: skip
+    env.update(extra_env)
+    if started is None:
+        starts = fake.count_calls("deleteWebhook")
+
+        def started() -> bool:
+            return fake.count_calls("deleteWebhook") > starts
+
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "kwx_bot", "run", env=env, stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    await fake.wait_for(lambda: started() or proc.returncode is not None, 30)
+    if proc.returncode is not None:
+        stderr = (await proc.stderr.read()).decode() if proc.stderr else ""
+        raise AssertionError(f"the bot exited with {proc.returncode}: {stderr[-2000:]}")
+    return proc
+
+
+async def stop_bot(proc: asyncio.subprocess.Process) -> str:
+    """SIGTERM (or kill, if it already hangs) and wait; returns what it wrote on stderr."""
+    if proc.returncode is None:
+        proc.terminate()
+        try:
+            await asyncio.wait_for(proc.wait(), 10)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
+    return (await proc.stderr.read()).decode() if proc.stderr else ""
+
+
+async def http_get(url: str) -> tuple[int, str]:
+    """``GET url``: status and body text."""
+    async with aiohttp.ClientSession() as session, session.get(url) as response:
+        return response.status, await response.text()
+
+
+def hand_message(fake: FakeBotAPI, user: FakeUser) -> FakeMessage | None:
+    """The player's newest hand picture (None before the first deal)."""
+    photos = [m for m in fake.bot_messages(fake.private_chat(user)) if m.photo is not None]
+    return photos[-1] if photos else None
+
+
+def game_buttons(fake: FakeBotAPI, user: FakeUser) -> list[str]:
+    """Callback data of the game buttons under the player's hand."""
+    msg = hand_message(fake, user)
+    if msg is None:
+        return []
+    data = [b.callback_data for b in msg.iter_buttons() if b.callback_data]
+    return [d for d in data if decode(d).op.value in GAME_OPS]
+
+
+async def press(
+    fake: FakeBotAPI, user: FakeUser, message: FakeMessage | None, label: str | None = None, *, data: str | None = None
+) -> CallbackQueryRecord:
+    """Press a button and wait for its answer and for the bot to go quiet."""
+    assert message is not None
+    query = fake.press(user, message, label, data=data)
+    await fake.wait_for_answer(query, timeout=15)
+    await fake.wait_idle(quiet=0.3, timeout=20)
+    return query
+
+
+async def open_table(fake: FakeBotAPI, users: Sequence[FakeUser], group: FakeChat) -> None:
+    """Everyone starts the bot, the first player opens a lobby, the others join, the first starts;
+    returns once every player has a hand."""
+    for u in users:
+        fake.start_bot(u)
+    fake.user_command(users[0], group, "new")
+    await fake.wait_for(lambda: any("Join" in m.button_texts for m in fake.bot_messages(group)), 20)
+    lobby = fake.bot_messages(group)[-1]
+    for u in users[1:]:
+        await press(fake, u, fake.message(group, lobby.message_id), "Join")
+    await press(fake, users[0], fake.message(group, lobby.message_id), "Start")
+    await fake.wait_for(lambda: all(hand_message(fake, u) is not None for u in users), 20)
+
+
+async def play_to_the_end(fake: FakeBotAPI, users: Sequence[FakeUser], group: FakeChat, rng: random.Random) -> None:
+    """Random legal presses until the group shows the hand's result."""
+    answers: list[str] = []
+    for _ in range(400):
+        if any("Points:" in m.content for m in fake.bot_messages(group)):
+            return
+        movers = [(u, bs) for u in users if (bs := game_buttons(fake, u))]
+        if not movers:
+            answers.append("(no buttons)")
+            await fake.wait_idle(quiet=0.5, timeout=20)
+            continue
+        user, buttons = rng.choice(movers)
+        query = await press(fake, user, hand_message(fake, user), data=rng.choice(buttons))
+        answers.append(f"{user.first_name} {query.data}: {query.answer.text if query.answer else None}")
+    raise AssertionError("the hand did not end; the last presses and answers:\n" + "\n".join(answers[-15:]))

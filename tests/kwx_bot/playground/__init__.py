@@ -1,0 +1,1 @@
+"""Tests of kwx_bot.playground."""
