@@ -91,6 +91,12 @@ Rules implemented (docs/rules.md §A, §C, §E), with the decisions taken where 
   the whole hand); ``legal_actions`` lists every legal reveal; views show only the shown tiles.  A
   kong takes its copies from the hidden tiles first and is allowed (under ``waits_unchanged``) when
   the new split has the same waits.  The value of a win is read from the whole hand as usual.
+* 卡心五 (``RuleSet.preset("kaxinwu")``, docs/rules.md §B, every decision written there): 廊起 is the
+  ``minimal`` reveal; 有胡必胡 (a seat that can 自摸 is offered only 胡, before any kong);
+  ``kong_mandatory`` (有杠必杠: a seat that can kong is offered only its kongs, on a discard 杠 and
+  胡); protection; ``guansi`` (关死, :func:`engine.game.endings.guansi_seat`, checked after every
+  discard, draw, 碰 and kong); 查叫 of 廊起 seats and the dealer by the number of 被查叫 seats
+  (``chajiao_langqi``); its own patterns (:mod:`engine.fans`).
 """
 
 from __future__ import annotations
