@@ -17,7 +17,10 @@ Seats: ``rules.players`` (3 unless the rules say ``"players": 2`` or ``4``, or a
 
 Extensions (optional): ``"kong_chain": n`` (kongs in a 杠上杠 chain, for ``gangshang_chain_hu =
 compound``; 1 to 16), ``"declined_wins": n`` (for ``guohu_fanfan``; 0 to 84).  ``winner`` defaults
-to 0.  Any other key is rejected as malformed.
+to 0.  卡心五 (``"rules": "kaxinwu"``, docs/rules.md §B): a 廊起 winner's face-down tiles
+``"hidden": "<tiles>"`` (a 4-of-a-kind with a hidden copy is not 龙七对) and his shown waits
+``"waits": "<tiles>"`` (they decide the strict 卡心五); other rule sets ignore both.  Any other key
+is rejected as malformed.
 
 Output (one line)::
 
@@ -65,6 +68,8 @@ _KEYS = {
     "last_tile",
     "kong_chain",
     "declined_wins",
+    "hidden",
+    "waits",
 }
 
 
@@ -157,6 +162,8 @@ def parse_question(obj: object) -> tuple[WinContext, RuleSet]:
         num_players=players,
         kong_chain=_bounded(obj, "kong_chain", 1, 1, MAX_KONG_CHAIN),
         declined_wins=_bounded(obj, "declined_wins", 0, 0, MAX_DECLINED_WINS),
+        hidden=tuple(parse_tiles(_str(obj, "hidden"))) if "hidden" in obj else (),
+        waits=tuple(parse_tiles(_str(obj, "waits"))) if "waits" in obj else None,
     )
     return ctx, rules
 

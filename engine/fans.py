@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .readings import Reading
-from .rules import FanValues, KwxRule, RuleSet, SiguiScope
+from .rules import FanValues, KwxRule, RuleSet, Ruleset, SiguiScope
 from .tiles import DRAGONS, Meld, MeldKind, Tile
 
 __all__ = ["PATTERNS", "Hand", "Pattern", "reading_fans"]
@@ -50,6 +50,7 @@ class Hand:
     counts14: tuple[int, ...]
     waits: tuple[Tile, ...] | None = None
     revealed: bool = False  # the winner has 亮倒 (his concealed hand is face up, E#36)
+    hidden: tuple[int, ...] = ()  # 卡心五: 30 counts of a 廊起 winner's face-down tiles (docs/rules.md §B)
 
     @property
     def qingyise(self) -> bool:
@@ -245,8 +246,36 @@ PATTERNS: tuple[Pattern, ...] = (
 """Every reading pattern, in docs/rules.md §A10 table order (the order of ``WinScore.fans``)."""
 
 
+def _kaxinwu_fans(reading: Reading, hand: Hand, rules: RuleSet) -> tuple[tuple[str, ...], int]:
+    """卡心五's patterns (docs/rules.md §B, §E#27, §E#28): 七对 or 龙七对, 清一色, 卡心五 (strict by
+    default: the only wait is the 5, read as 4_6; for a 廊起 hand the shown shape decides).  A
+    4-of-a-kind makes 龙七对 only when none of its copies is face down in a 廊起 hand (the three shown
+    and the 4th the winning tile, or all four shown): otherwise it counts as two pairs.  Two or three
+    4-of-a-kinds are one 龙七对 (双龙/三龙 are not 卡心五 patterns).  平胡 has no 番."""
+    v = rules.values
+    names: list[str] = []
+    product = 1
+    if reading.qidui:
+        hidden_longs = sum(1 for t, n in enumerate(hand.hidden) if n and hand.counts14[t] == 4)
+        if reading.longs - hidden_longs >= 1:
+            names.append("龙七对")
+            product *= v.longqidui
+        else:
+            names.append("七对")
+            product *= v.qidui
+    if qingyise(reading, hand, rules):
+        names.append("清一色")
+        product *= v.qingyise
+    if kawuxing(reading, hand, rules):
+        names.append("卡心五")
+        product *= v.kawuxing
+    return tuple(names), product
+
+
 def reading_fans(reading: Reading, hand: Hand, rules: RuleSet) -> tuple[tuple[str, ...], int]:
     """The 番 names of one reading (a name repeats when it counts more than once) and their product."""
+    if rules.ruleset is Ruleset.KAXINWU:
+        return _kaxinwu_fans(reading, hand, rules)
     names: list[str] = []
     product = 1
     for pattern in PATTERNS:

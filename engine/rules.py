@@ -24,8 +24,8 @@ gangpao, ``qianggang_value`` -> qianggang, ``msgy_value`` -> mingsigui, ``szy_va
 
 Not supported (accepted only with their "off"/default value, anything else raises :class:`RuleError`
 saying "not supported"): the regional add-ons ``piao``, ``maima``, ``shukan``, ``chuzi`` (also inside
-``extras``), ``ruleset`` other than ``kawuxing`` (卡心五 is a separate game,
-docs/rules.md §B), and ``four_players = bawangzhuang``.
+``extras``) and ``four_players = bawangzhuang``.  ``ruleset`` is ``kawuxing`` or ``kaxinwu`` (卡心五,
+docs/rules.md §B: use the ``kaxinwu`` preset, which sets every option the game needs).
 
 Decisions on spellings docs/rules.md leaves open (documented here, see also the option docstrings):
 
@@ -69,6 +69,7 @@ __all__ = [
     "Louhu",
     "RuleError",
     "RuleSet",
+    "Ruleset",
     "SiguiScope",
 ]
 
@@ -79,6 +80,13 @@ STANDARD_PLAYERS = 3
 
 class RuleError(ValueError):
     """An unknown rule option, a bad option value, or an unsupported option; the message names it."""
+
+
+class Ruleset(enum.StrEnum):
+    """The game: 卡五星 (docs/rules.md §A) or 卡心五 (docs/rules.md §B)."""
+
+    KAWUXING = "kawuxing"
+    KAXINWU = "kaxinwu"
 
 
 class Cap(enum.StrEnum):
@@ -122,6 +130,7 @@ class HuangzhuangLiangdao(enum.StrEnum):
     S004_FIRST = "s004_first"
     CHAJIAO = "chajiao"
     NONE = "none"
+    CHAJIAO_LANGQI = "chajiao_langqi"  # 卡心五 查叫 (docs/rules.md §B): non-廊起 seats pay 廊起 seats
 
 
 class DealerOnDraw(enum.StrEnum):
@@ -130,6 +139,7 @@ class DealerOnDraw(enum.StrEnum):
     STAY = "stay"
     LAST_DRAWER = "last_drawer"
     CHAJIAO = "chajiao"
+    CHAJIAO_LANGQI = "chajiao_langqi"  # 卡心五 (docs/rules.md §B, §E#49): by the number of 被查叫 seats
 
 
 class FirstDealer(enum.StrEnum):
@@ -225,7 +235,7 @@ class RuleSet:
     :meth:`with_options`.  Raises :class:`RuleError` (a ``ValueError``) on unknown/bad options.
     """
 
-    ruleset: str = "kawuxing"
+    ruleset: Ruleset = Ruleset.KAWUXING
     players: int = STANDARD_PLAYERS  # A2.1: seats at the table, 2 to 4 (the one source of the number of seats)
     suits: tuple[str, ...] = ("p", "s")  # A1.1: two or three of p, s, m
     dragons: bool = True
@@ -265,6 +275,8 @@ class RuleSet:
     bugang_immediate: bool = True  # A6.2
     kong_after_peng: bool = False  # A6.3
     guoshou_peng: bool = False  # A5.5
+    kong_mandatory: bool = False  # §B 有杠必杠 (卡心五; false = 过杠)
+    guansi: bool = False  # §B 关死 (卡心五)
     piao: str = "off"  # not supported (accepted only as "off")
     maima: str = "off"  # not supported
     shukan: bool = False  # not supported
@@ -475,7 +487,7 @@ def _parse_four_players(key: str, raw: Any) -> FourPlayers:
 
 
 _PARSERS: dict[str, _Parser] = {
-    "ruleset": _only("kawuxing", "卡心五 (kaxinwu) is a separate game, docs/rules.md §B"),
+    "ruleset": _choices(Ruleset),
     "players": _int_range(2, 4),
     "suits": _parse_suits,
     "dragons": _boolean,
@@ -513,6 +525,8 @@ _PARSERS: dict[str, _Parser] = {
     "bugang_immediate": _boolean,
     "kong_after_peng": _boolean,
     "guoshou_peng": _boolean,
+    "kong_mandatory": _boolean,
+    "guansi": _boolean,
     "piao": _only("off", "regional add-on 飘"),
     "maima": _only("off", "regional add-on 买马"),
     "shukan": _only(False, "regional add-on 数坎"),
@@ -581,7 +595,45 @@ PRESETS: dict[str, RuleSet] = {
     "nocap": replace(_STANDARD, cap=Cap.NONE),
     "two_seats": replace(_STANDARD, players=2),
     "four_seats": replace(_STANDARD, players=4, suits=("p", "s", "m")),
+    "kaxinwu": replace(
+        _STANDARD,
+        ruleset=Ruleset.KAXINWU,
+        players=4,
+        dragons=False,
+        pihu_ron=True,
+        louhu=Louhu.SAME_TILE,
+        liangdao_reveal=LiangdaoReveal.MINIMAL,
+        liangdao_payer_double=False,
+        baohu=False,
+        liangdao_protect=True,
+        huangzhuang_liangdao=HuangzhuangLiangdao.CHAJIAO_LANGQI,
+        dealer_on_draw=DealerOnDraw.CHAJIAO_LANGQI,
+        first_dealer=FirstDealer.HOST,
+        kwx_rule=KwxRule.STRICT_SINGLE_WAIT,
+        values=FanValues(
+            pengpeng=1,
+            mingsigui=1,
+            ansigui=1,
+            shuanglong=8,
+            sanlong=8,
+            shouzhuayi=1,
+            haidilao=1,
+            liangdao=1,
+        ),
+        qianggang=False,
+        gang_chain=GangChain.FLAT2,
+        kong_after_peng=True,
+        guoshou_peng=True,
+        kong_mandatory=True,
+        guansi=True,
+    ),
 }
 """Named presets (docs/rules.md §A11.5, [S004]): 随州/襄阳/枣阳 = standard (cap 8, 双龙七对 16); 十堰
 flat 8; ``two_seats`` 2 players, 84 tiles; ``four_seats`` 4 players, 筒 条 万 + dragons, 120 tiles
-(docs/rules.md §A2.1, §A1.1)."""
+(docs/rules.md §A2.1, §A1.1); ``kaxinwu`` the game 卡心五 (docs/rules.md §B): 4 players (2 or 3
+with ``players``), 72 tiles 筒 条 (``suits`` with 万: 108), 廊起 = ``liangdao_reveal = minimal`` that
+does not double (``values.liangdao`` 1, no payer doubling), protection, no 包胡, 有杠必杠
+(``kong_mandatory``; false = 过杠), 关死 (``guansi``), 查叫 of 廊起 seats at 流局, 过手胡 (``same_tile``)
+and 过手碰, kong right after 碰, 杠上杠 ``flat2``, strict 卡心五, no 屁胡 restriction, no 抢杠胡, the
+patterns 平胡 卡心五 清一色 七对 龙七对 杠上炮 杠上花 only (the others valued 1, 双龙/三龙七对 as
+龙七对 8, 海底 none); the table's host deals first."""

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 
 from .fans import Hand, reading_fans
 from .readings import Reading, readings, waits
-from .rules import STANDARD_PLAYERS, GangshangChainHu, KwxRule, RuleSet
+from .rules import STANDARD_PLAYERS, GangshangChainHu, KwxRule, RuleSet, Ruleset
 from .tiles import Meld, Suit, Tile, counts_of
 
 __all__ = ["IllegalReason", "ScoringError", "WinBy", "WinContext", "WinScore", "score_win"]
@@ -84,7 +84,9 @@ class WinContext:
     discarder's first discard after his kong (杠上炮).  ``last_tile``: self-draw of the last wall
     tile (海底捞月) / the final discard (海底炮).  ``kong_chain``: kongs in the 杠上杠 chain behind
     ``after_kong`` (only used by ``gangshang_chain_hu = compound``).  ``declined_wins``: wins this
-    亮倒 player declined (only used by ``guohu_fanfan``).
+    亮倒 player declined (only used by ``guohu_fanfan``).  ``hidden``/``waits``: a 廊起 winner's
+    face-down tiles and published waits (卡心五 only, docs/rules.md §B: the shown shape decides 卡心五
+    and 龙七对).
 
     Raises :class:`ScoringError` when the context is malformed.
     """
@@ -101,6 +103,8 @@ class WinContext:
     num_players: int = STANDARD_PLAYERS
     kong_chain: int = 1
     declined_wins: int = 0
+    hidden: tuple[Tile, ...] = ()
+    waits: tuple[Tile, ...] | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "concealed", tuple(Tile(t) for t in self.concealed))
@@ -222,7 +226,11 @@ def best_reading(ctx: WinContext, rules: RuleSet) -> tuple[Reading, tuple[str, .
     if not options:
         return None
     hand_waits = waits(counts13, ctx.melds) if rules.kwx_rule is KwxRule.STRICT_SINGLE_WAIT else None
-    hand = Hand(ctx.melds, ctx.win_tile, tuple(counts13), tuple(counts14), hand_waits, ctx.liangdao[ctx.winner])
+    kaxinwu = rules.ruleset is Ruleset.KAXINWU
+    if kaxinwu and ctx.waits is not None and hand_waits is not None:
+        hand_waits = tuple(ctx.waits)  # a 廊起 hand: the shown shape decides (docs/rules.md §E#28)
+    hidden = tuple(counts_of(ctx.hidden)) if kaxinwu and ctx.hidden else ()
+    hand = Hand(ctx.melds, ctx.win_tile, tuple(counts13), tuple(counts14), hand_waits, ctx.liangdao[ctx.winner], hidden)
     best: tuple[Reading, tuple[str, ...], int] | None = None
     best_key: tuple[int, int, int] = (0, 0, 0)
     for reading in options:
@@ -246,7 +254,7 @@ def _situational(ctx: WinContext, rules: RuleSet, patterns: int) -> list[tuple[s
     if ctx.win_by is WinBy.SELF_DRAW:
         if ctx.after_kong:
             out.append(("杠上开花", v.gangkai * chain, True))
-        if ctx.last_tile and (rules.haidi_pihu or patterns > 1):
+        if ctx.last_tile and (rules.haidi_pihu or patterns > 1) and rules.ruleset is not Ruleset.KAXINWU:
             out.append(("海底捞月", v.haidilao, True))
     elif ctx.win_by is WinBy.DISCARD:
         if ctx.after_kong:

@@ -49,7 +49,10 @@ class PublicSeatView:
     """One seat as everybody sees it.
 
     ``concealed_count``: tiles in hand (13 - 3*melds, +1 while holding a drawn tile).
-    ``revealed``: the whole concealed hand once the seat has 亮倒 (sorted), else ().
+    ``revealed``: the concealed tiles shown at 亮倒 (sorted; the whole hand except a drawn tile, or
+    after a partial reveal — ``liangdao_reveal = kou`` / ``minimal``, docs/rules.md §A9.2, §E#48 — only
+    the shown tiles), else ().  ``hidden_count``: the 亮倒 seat's tiles kept face down (shown as a
+    count; ``concealed_count`` includes them).
     ``waits``: the published wait set of a 亮倒 seat (docs/rules.md §A9.2), else ().
     ``kong_money``: points of 底金 won (+) or paid (-) through kongs so far this hand (docs/rules.md §A13).
     """
@@ -63,6 +66,7 @@ class PublicSeatView:
     waits: tuple[Tile, ...]
     kong_money: int
     on_auto: bool = False
+    hidden_count: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +138,10 @@ class HandResultView:
 
     ``hand_deltas``: win payments (or 荒庄 亮倒 penalties, A14.2); ``kong_deltas``: kong money of the
     hand (A13); ``deltas``: their sum.  Every list sums to 0.  ``next_dealer``: per A15.
+    卡心五 (docs/rules.md §B): ``outcome`` "guansi" (关死) names the 关死 seat in ``guansi`` (his
+    payments in ``hand_deltas``, ``kong_deltas`` all 0: the hand's kong money is void); on a 流局
+    (``outcome`` "draw") ``chajiao`` lists the 被查叫 seats (every seat without 廊起) when some seat
+    has 廊起.
     """
 
     outcome: str
@@ -142,3 +150,5 @@ class HandResultView:
     kong_deltas: tuple[int, ...]
     deltas: tuple[int, ...]
     next_dealer: int
+    guansi: int | None = None
+    chajiao: tuple[int, ...] = ()

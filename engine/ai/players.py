@@ -48,7 +48,7 @@ from dataclasses import dataclass
 
 from ..analysis import Keys, keys_of, seven_pairs_count, shanten_keys, waits_mask
 from ..game.actions import Action, ActionKind
-from ..rules import RuleSet
+from ..rules import RuleSet, Ruleset
 from ..tiles import NUM_KINDS, Suit, Tile
 from ..views import PublicSeatView, SeatView
 from .hand import (
@@ -625,11 +625,16 @@ def _declare(ctx: _Ctx, info: tuple[float, int, float], tuning: Tuning) -> bool:
     Gain: ×2 on the 自摸 (every other seat pays, capped, A11.5) and, for a 屁胡, wins on discards.
     Loss: a hidden 大胡 wait that others would have fed; paying ×2 when another seat wins; being
     unable to fold; the 荒庄 penalty (A14.2).  The formula is in :class:`Tuning`.
+
+    卡心五 (docs/rules.md §B): 廊起 always — it does not double, nobody without 廊起 may feed it any
+    more, and it collects at 查叫 and 关死 (every seat without 廊起 pays it), even on dead waits.
     """
     _, live, value = info
+    rules = ctx.rules
+    if rules.ruleset is Ruleset.KAXINWU:
+        return True
     if live <= 0:
         return False
-    rules = ctx.rules
     cap = rules.cap_for(0) or 1 << 20
     unseen_total = sum(ctx.unseen)
     wall = ctx.view.public.wall_remaining

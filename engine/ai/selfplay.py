@@ -15,7 +15,9 @@ action ``legal_actions`` listed, a seat that must act but has no legal action (o
 AI answer outside the legal list, payments that do not sum to zero, a hand that does not end.  With
 ``check=True`` every event is also checked against the engine's invariants: tile conservation (four
 of every kind in hands, melds, ponds and wall), ``decide(state, a) == step(state, a)`` events,
-``replay(events) == state`` at the end, and kong money adding up to the result's kong deltas.
+``replay(events) == state`` at the end, kong money adding up to the result's kong deltas (void
+after a 关死), a 亮倒/廊起 winner winning only on its published waits, and in 卡心五 (docs/rules.md §B)
+no seat left 关死 while the hand goes on and no seat without 廊起 discarding a 廊起 seat's wait.
 
 Feeding: a player who has not declared 亮倒 and discards (or 补杠s) a tile some 亮倒 player waits on
 *feeds* it (docs/rules.md §A9.7 包胡).  ``feeds`` counts them; ``forced_feeds`` those made when every legal
@@ -34,7 +36,9 @@ from dataclasses import dataclass, field
 from ..game import (
     Action,
     ActionKind,
+    Discarded,
     Event,
+    HandEnded,
     Konged,
     State,
     decide,
@@ -45,6 +49,7 @@ from ..game import (
     step,
     view_for,
 )
+from ..game.endings import guansi_seat
 from ..rules import STANDARD_PLAYERS, RuleSet
 from ..views import SeatView
 from .players import Level, Tuning, choose_action
@@ -137,6 +142,36 @@ def _check_events(before: State, action: Action, after: State, events: list[Even
             raise RuleViolation(f"kong money of event {e.seq} does not sum to 0: {e.money}")
     if mirror != after:
         raise RuleViolation("evolving the events of a step does not give the step's state")
+    _check_protection(before, events)
+    _check_outcome(after, events)
+
+
+def _check_outcome(after: State, events: list[Event]) -> None:
+    """No seat is left 关死 while the hand goes on (docs/rules.md §B), and a 亮倒 / 廊起 winner won on
+    one of its published waits (§E#48)."""
+    if not after.over and guansi_seat(after) is not None:
+        raise RuleViolation(f"seat {guansi_seat(after)} is 关死 but the hand goes on")
+    for e in events:
+        if isinstance(e, HandEnded):
+            for w in e.result.winners:
+                seat = after.seats[w.seat]
+                if seat.liangdao and w.win_tile not in seat.waits:
+                    raise RuleViolation(f"seat {w.seat} won on {w.win_tile}, not one of its 亮倒 waits")
+
+
+def _check_protection(before: State, events: list[Event]) -> None:
+    """Under ``liangdao_protect`` in 卡心五 (docs/rules.md §B) a seat without 廊起 never discards a tile
+    a 廊起 seat waits on (关死 ends the hand before he would have to)."""
+    rules = before.rules
+    if not (rules.liangdao_protect and rules.guansi):
+        return
+    state = before
+    for e in events:
+        if isinstance(e, Discarded) and not state.seats[e.seat].liangdao:
+            for i, other in enumerate(state.seats):
+                if i != e.seat and other.liangdao and e.tile in other.waits:
+                    raise RuleViolation(f"seat {e.seat} discarded {e.tile}, which 廊起 seat {i} waits on")
+        state = evolve(state, e)
 
 
 def play_hand(
@@ -214,6 +249,8 @@ def play_hand(
         for e in events:
             if isinstance(e, Konged):
                 kong = [a + b for a, b in zip(kong, e.money, strict=True)]
+        if result.outcome == "guansi":  # 关死 voids the hand's kong money (docs/rules.md §B)
+            kong = [0] * rules.players
         if tuple(kong) != tuple(result.kong_deltas):
             raise RuleViolation(f"kong events pay {kong}, the result says {result.kong_deltas}")
     return state, events, {"actions": actions, "feeds": feeds, "forced_feeds": forced}

@@ -6,7 +6,9 @@ form is the ``play`` command line's action form (``{"seat": 0, "act": "discard",
 Acts and their ``tile``:
 
 * ``discard`` (tile) — discard a tile on one's own turn (A4.1c).
-* ``liangdao`` (tile) — discard ``tile`` and declare 亮倒 with it (A9.1).
+* ``liangdao`` (tile, optional ``reveal``) — discard ``tile`` and declare 亮倒 with it (A9.1);
+  ``reveal`` names the kept tiles shown (``"reveal": "46s"`` in the ``play`` form) under
+  ``liangdao_reveal = kou`` / ``minimal`` (A9.2, §E#48); without it the whole hand is shown.
 * ``concealed_kong`` (tile) — 暗杠 on one's own turn (A6.1).
 * ``added_kong`` (tile) — 补杠 on one's own turn (A6.1, A6.2).
 * ``win`` — 自摸 on one's own turn, or 胡 / 抢杠胡 in a claim window (A5, A6.6, A7, A8).
@@ -24,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..rules import STANDARD_PLAYERS
-from ..tiles import NotationError, Tile, parse_tile
+from ..tiles import NotationError, Tile, format_tiles, parse_tile, parse_tiles
 
 __all__ = ["Action", "ActionKind", "IllegalAction", "Reason", "action", "action_from_json", "seat_list"]
 
@@ -57,28 +59,35 @@ class Action:
     seat: int
     kind: ActionKind
     tile: Tile | None = None
+    reveal: tuple[Tile, ...] | None = None
 
     def to_json(self, *, with_seat: bool = True) -> dict[str, Any]:
-        """``{"seat": 0, "act": "discard", "tile": "5s"}`` (no ``tile`` key for tile-less acts)."""
+        """``{"seat": 0, "act": "discard", "tile": "5s"}`` (no ``tile`` key for tile-less acts; a
+        ``reveal`` key in notation only for a 亮倒 naming its shown tiles)."""
         out: dict[str, Any] = {"seat": self.seat} if with_seat else {}
         out["act"] = self.kind.value
         if self.tile is not None:
             out["tile"] = str(self.tile)
+        if self.reveal is not None:
+            out["reveal"] = format_tiles(self.reveal)
         return out
 
     def __str__(self) -> str:
-        return f"seat {self.seat} {self.kind.value}" + (f" {self.tile}" if self.tile is not None else "")
+        text = f"seat {self.seat} {self.kind.value}" + (f" {self.tile}" if self.tile is not None else "")
+        return text + (f" showing {format_tiles(self.reveal)}" if self.reveal is not None else "")
 
 
-_CACHE: dict[tuple[int, ActionKind, Tile | None], Action] = {}
+_CACHE: dict[tuple[int, ActionKind, Tile | None, tuple[Tile, ...] | None], Action] = {}
 
 
-def action(seat: int, kind: ActionKind, tile: Tile | None = None) -> Action:
+def action(seat: int, kind: ActionKind, tile: Tile | None = None, reveal: tuple[Tile, ...] | None = None) -> Action:
     """The shared :class:`Action` value (actions are immutable, so the state machine reuses them)."""
-    key = (seat, kind, tile)
+    key = (seat, kind, tile, reveal)
     a = _CACHE.get(key)
     if a is None:
-        a = _CACHE[key] = Action(seat, kind, tile)
+        if len(_CACHE) > 1 << 16:
+            _CACHE.clear()
+        a = _CACHE[key] = Action(seat, kind, tile, reveal)
     return a
 
 
@@ -96,9 +105,9 @@ def action_from_json(value: object, players: int = STANDARD_PLAYERS) -> Action:
         raise ValueError(
             f"an action must be an object like {{'seat': 0, 'act': 'discard', 'tile': '5s'}}, got {value!r}"
         )
-    unknown = set(value) - {"seat", "act", "tile"}
+    unknown = set(value) - {"seat", "act", "tile", "reveal"}
     if unknown:
-        raise ValueError(f"unknown action key(s) {sorted(unknown)}; an action has seat, act and tile")
+        raise ValueError(f"unknown action key(s) {sorted(unknown)}; an action has seat, act, tile (and reveal)")
     seat = value.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
         raise ValueError(f"action seat must be {seat_list(players)}, got {seat!r}")
@@ -112,7 +121,14 @@ def action_from_json(value: object, players: int = STANDARD_PLAYERS) -> Action:
         if not isinstance(raw_tile, str):
             raise ValueError(f'act {kind.value!r} needs a tile, e.g. "tile": "5s"')
         tile = parse_tile(raw_tile)
-        return Action(seat, kind, tile)
+        raw_reveal = value.get("reveal")
+        if raw_reveal is None:
+            return Action(seat, kind, tile)
+        if kind is not ActionKind.LIANGDAO or not isinstance(raw_reveal, str):
+            raise ValueError('only a liangdao names a reveal, as tiles in notation, e.g. "reveal": "46s"')
+        return Action(seat, kind, tile, tuple(sorted(parse_tiles(raw_reveal))))
+    if value.get("reveal") is not None:
+        raise ValueError(f"act {kind.value!r} takes no reveal (only liangdao does)")
     if raw_tile is not None:
         raise NotationError(f"act {kind.value!r} takes no tile (it acts on the tile on the table), got {raw_tile!r}")
     return Action(seat, kind)
@@ -151,6 +167,9 @@ class Reason(enum.Enum):
     NOT_READY_FOR_LIANGDAO = "not_ready_for_liangdao"  # A9.1: the hand after the discard is not 听
     LIANGDAO_WALL_TOO_SHORT = "liangdao_wall_too_short"  # option liangdao_min_wall
     PROTECTED_TILE = "protected_tile"  # option liangdao_protect (A9.8)
+    KONG_MANDATORY = "kong_mandatory"  # 卡心五 有杠必杠 (docs/rules.md §B): the kong must be taken
+    WIN_MANDATORY = "win_mandatory"  # 卡心五 有胡必胡 (docs/rules.md §B, §E#26): a 自摸 must be declared
+    BAD_REVEAL = "bad_reveal"  # A9.2, E#48: the tiles named to show are not a legal reveal
 
 
 class IllegalAction(Exception):

@@ -3,7 +3,7 @@ kong money (docs/rules.md §A13), the 亮倒 flags and protected tiles (§A9.8).
 
 from __future__ import annotations
 
-from ..rules import GangChain, RuleSet
+from ..rules import GangChain, RuleSet, Ruleset
 from ..tiles import MeldKind, Suit, Tile
 from .state import SeatState, State
 
@@ -12,6 +12,7 @@ __all__ = [
     "kinds_for",
     "kong_money",
     "liangdao_flags",
+    "must_self_win",
     "protected_mask",
     "replace_seat",
 ]
@@ -80,6 +81,11 @@ def protected_mask(state: State, seat: int) -> int:
     if all(not n or mask >> t & 1 for t, n in enumerate(hand)):
         return 0
     return mask
+
+
+def must_self_win(rules: RuleSet) -> bool:
+    """有胡必胡 for self-draws (卡心五, docs/rules.md §B, §E#26): a seat that can 自摸 must."""
+    return rules.ruleset is Ruleset.KAXINWU
 
 
 def auto_win(rules: RuleSet) -> bool:

@@ -6,12 +6,13 @@ from __future__ import annotations
 from ..analysis import is_complete_keys
 from ..rules import LiangdaoKong
 from ..scoring import IllegalReason, WinBy, WinContext, WinScore, score_win
-from ..tiles import Tile, format_tiles
+from ..tiles import MeldKind, Tile, counts_of, format_tiles
 from .actions import Action, ActionKind, IllegalAction, Reason
-from .basics import liangdao_flags, protected_mask
+from .basics import liangdao_flags, must_self_win, protected_mask
 from .claims import claim_score
-from .hands import keys_plus, liangdao_waits, liangdao_waits_kept
-from .state import Phase, State, WindowKind
+from .hands import keys_plus, liangdao_waits, liangdao_waits_kept, moved
+from .reveal import reveal_problem
+from .state import Phase, SeatState, State, WindowKind
 
 __all__ = ["can_self_win", "claim_failure", "kong_check", "self_win_score", "turn_check", "validate"]
 
@@ -30,6 +31,8 @@ def validate(state: State, action: Action) -> None:
         raise IllegalAction(Reason.MISSING_TILE, f"{kind.value} needs a tile")
     if not kind.takes_tile and action.tile is not None:
         raise IllegalAction(Reason.UNEXPECTED_TILE, f"{kind.value} takes no tile")
+    if action.reveal is not None and kind is not ActionKind.LIANGDAO:
+        raise IllegalAction(Reason.BAD_REVEAL, f"{kind.value} shows no tiles (only 亮倒 names a reveal)")
     if state.phase is Phase.TURN:
         if kind in (ActionKind.PONG, ActionKind.KONG, ActionKind.PASS):
             raise IllegalAction(
@@ -60,6 +63,10 @@ def validate(state: State, action: Action) -> None:
         raise IllegalAction(
             Reason.NOTHING_TO_CLAIM, f"another seat claimed 胡 on {window.tile}; seat {seat_no}'s answer cannot matter"
         )
+    if option.kong and state.rules.kong_mandatory and kind in (ActionKind.PASS, ActionKind.PONG):
+        raise IllegalAction(
+            Reason.KONG_MANDATORY, f"有杠必杠: seat {seat_no} must 杠 {window.tile} (or 胡) (docs/rules.md §B)"
+        )
     ok = (
         kind is ActionKind.PASS
         or (kind is ActionKind.WIN and option.win > 0)
@@ -74,7 +81,7 @@ def self_win_score(state: State) -> WinScore | None:
     """The turn seat's 自摸 score if its hand is complete (None if not complete / nothing drawn)."""
     drawn = state.drawn
     seat = state.seats[state.turn]
-    if drawn is None or not is_complete_keys(seat.keys, len(seat.melds)):
+    if drawn is None or not _completes(seat, drawn):
         return None
     concealed = list(seat.tiles())
     concealed.remove(drawn)
@@ -91,14 +98,24 @@ def self_win_score(state: State) -> WinScore | None:
         kong_chain=max(state.chain, 1),
         declined_wins=seat.declined,
         num_players=state.rules.players,
+        hidden=seat.hidden,
+        waits=seat.waits if seat.liangdao else None,
     )
     return score_win(ctx, state.rules)
+
+
+def _completes(seat: SeatState, drawn: Tile) -> bool:
+    """Whether the seat's turn hand is complete with ``drawn`` as its winning tile; a 亮倒 seat wins
+    only on its published waits (after a partial reveal the shown shape fixes them, docs/rules.md §E#48)."""
+    if not is_complete_keys(seat.keys, len(seat.melds)):
+        return False
+    return not seat.liangdao or drawn in seat.waits
 
 
 def can_self_win(state: State) -> bool:
     """Whether the turn seat may declare 自摸 now (complete hand; under ``qihu_2fan`` worth ×2, §A8.1)."""
     seat = state.seats[state.turn]
-    if state.drawn is None or not is_complete_keys(seat.keys, len(seat.melds)):
+    if state.drawn is None or not _completes(seat, state.drawn):
         return False
     if not state.rules.qihu_2fan:
         return True
@@ -148,7 +165,7 @@ def kong_check(state: State, kind: ActionKind, tile: Tile) -> IllegalAction | No
                 f"{name} after 亮倒 is not allowed under liangdao_kong = {mode.value} (docs/rules.md §A9.5)",
             )
         n = 4 if kind is ActionKind.CONCEALED_KONG else 1
-        if not liangdao_waits_kept(seat, tile, n, 1 if kind is ActionKind.CONCEALED_KONG else 0):
+        if not liangdao_waits_kept(seat, tile, n, 1 if kind is ActionKind.CONCEALED_KONG else 0, state.drawn):
             return IllegalAction(
                 Reason.LIANGDAO_KONG_CHANGES_WAITS,
                 f"{name} of {tile} would change the 亮倒 waits {format_tiles(seat.waits)} (docs/rules.md §A9.5)",
@@ -161,6 +178,18 @@ def kong_check(state: State, kind: ActionKind, tile: Tile) -> IllegalAction | No
     return None
 
 
+def _can_kong(state: State) -> bool:
+    """Whether the turn seat has any legal 暗杠 / 补杠 now."""
+    seat = state.seats[state.turn]
+    for t, n in enumerate(seat.hand):
+        if n == 4 and kong_check(state, ActionKind.CONCEALED_KONG, Tile(t)) is None:
+            return True
+    return any(
+        m.kind is MeldKind.PONG and seat.hand[m.tile] and kong_check(state, ActionKind.ADDED_KONG, m.tile) is None
+        for m in seat.melds
+    )
+
+
 def turn_check(state: State, action: Action) -> IllegalAction | None:
     """Why the turn seat's own-turn ``action`` is illegal now (None = legal)."""
     rules = state.rules
@@ -171,14 +200,22 @@ def turn_check(state: State, action: Action) -> IllegalAction | None:
     if kind is ActionKind.WIN:
         if state.drawn is None:
             return IllegalAction(Reason.NO_DRAWN_TILE, "自摸 needs a drawn tile; after 碰 you must discard")
-        if not is_complete_keys(seat.keys, len(seat.melds)):
+        if not _completes(seat, state.drawn):
             return IllegalAction(Reason.NOT_COMPLETE, f"seat {i}'s hand is not a winning hand (docs/rules.md §A7)")
         if rules.qihu_2fan and not can_self_win(state):
             return IllegalAction(Reason.QIHU_2FAN, "under qihu_2fan even a 自摸 needs a multiplier of at least 2")
         return None
     assert tile is not None
     if kind in (ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG):
+        if must_self_win(rules) and can_self_win(state):
+            return IllegalAction(Reason.WIN_MANDATORY, "有胡必胡: a self-drawn win must be declared (docs/rules.md §B)")
         return kong_check(state, kind, tile)
+    if must_self_win(rules) and can_self_win(state):
+        return IllegalAction(Reason.WIN_MANDATORY, "有胡必胡: a self-drawn win must be declared (docs/rules.md §B)")
+    if rules.kong_mandatory and _can_kong(state):
+        return IllegalAction(
+            Reason.KONG_MANDATORY, "有杠必杠: a possible kong must be declared first (docs/rules.md §B)"
+        )
     # discard / liangdao
     if not seat.hand[tile]:
         return IllegalAction(Reason.TILE_NOT_IN_HAND, f"seat {i} holds no {tile}")
@@ -212,6 +249,11 @@ def turn_check(state: State, action: Action) -> IllegalAction | None:
             Reason.NOT_READY_FOR_LIANGDAO,
             f"after discarding {tile} the hand is not ready (听), so 亮倒 is not possible (docs/rules.md §A9.1)",
         )
+    if action.reveal is not None:
+        kept, _ = moved(seat, tile, -1)
+        problem = reveal_problem(kept, counts_of(action.reveal), seat.melds, rules.liangdao_reveal)
+        if problem is not None:
+            return IllegalAction(Reason.BAD_REVEAL, f"showing {format_tiles(action.reveal)}: {problem}")
     return None
 
 
@@ -223,7 +265,7 @@ def claim_failure(state: State, seat_no: int, kind: ActionKind) -> IllegalAction
     t = window.tile
     if kind is ActionKind.WIN:
         keys = keys_plus(seat.keys, t, 1)
-        if not is_complete_keys(keys, len(seat.melds)):
+        if not is_complete_keys(keys, len(seat.melds)) or (seat.liangdao and t not in seat.waits):
             return IllegalAction(
                 Reason.NOT_COMPLETE, f"{t} does not complete seat {seat_no}'s hand (docs/rules.md §A7)"
             )

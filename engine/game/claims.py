@@ -20,6 +20,8 @@ def claim_score(state: State, seat_no: int, window: Window) -> WinScore | None:
     t = window.tile
     if not is_complete_keys(keys_plus(seat.keys, t, 1), len(seat.melds)):
         return None
+    if seat.liangdao and t not in seat.waits:  # the published (shown) waits only (docs/rules.md §E#48)
+        return None
     rob = window.kind is WindowKind.ROB
     ctx = WinContext(
         concealed=tuple(seat.tiles()),
@@ -34,6 +36,8 @@ def claim_score(state: State, seat_no: int, window: Window) -> WinScore | None:
         kong_chain=max(state.chain, 1),
         declined_wins=seat.declined,
         num_players=state.rules.players,
+        hidden=seat.hidden,
+        waits=seat.waits if seat.liangdao else None,
     )
     return score_win(ctx, state.rules)
 

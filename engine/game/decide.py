@@ -5,19 +5,22 @@ hand) until some seat has a real choice or the hand is over.  See :mod:`engine.g
 from __future__ import annotations
 
 from ..rules import GangChainSelf
-from ..tiles import MeldKind, Tile
+from ..tiles import MeldKind, Tile, counts_of
 from .actions import Action, ActionKind
 from .basics import auto_win, kong_money
 from .checks import can_self_win, validate
 from .claims import window_options
-from .endings import finish_claim_win, finish_draw, finish_self_draw
+from .endings import finish_claim_win, finish_draw, finish_guansi, finish_self_draw, guansi_seat
 from .events import Answered, Discarded, Drew, Event, Konged, Ponged, WindowOpened
 from .evolve import Builder
-from .hands import liangdao_waits
+from .hands import liangdao_waits, moved
 from .legal import kong_actions
+from .reveal import reveal_waits
 from .state import ClaimOption, Phase, State, WindowKind
 
 __all__ = ["decide", "step"]
+
+_TILES = tuple(Tile)
 
 
 def step(state: State, action: Action) -> tuple[State, list[Event]]:
@@ -48,7 +51,7 @@ def _apply(b: Builder, action: Action) -> None:
             finish_self_draw(b)
         elif kind is ActionKind.DISCARD or kind is ActionKind.LIANGDAO:
             assert action.tile is not None
-            _discard(b, action.tile, kind is ActionKind.LIANGDAO, auto=False)
+            _discard(b, action.tile, kind is ActionKind.LIANGDAO, auto=False, reveal=action.reveal)
         elif kind is ActionKind.CONCEALED_KONG:
             assert action.tile is not None
             chain = _self_chain(s, action.tile)
@@ -82,11 +85,20 @@ def _self_chain(state: State, tile: Tile) -> int:
     return 1
 
 
-def _discard(b: Builder, tile: Tile, liangdao: bool, auto: bool) -> None:
+def _discard(b: Builder, tile: Tile, liangdao: bool, auto: bool, reveal: tuple[Tile, ...] | None = None) -> None:
     s = b.state
     i = s.turn
     waits = liangdao_waits(s.seats[i], tile) if liangdao else ()
-    b.emit(Discarded(b.seq, i, tile, liangdao, waits, auto))
+    hidden: tuple[Tile, ...] = ()
+    if liangdao and reveal is not None:
+        kept, _ = moved(s.seats[i], tile, -1)
+        hidden_counts = [k - r for k, r in zip(kept, counts_of(reveal), strict=True)]
+        if any(hidden_counts):  # a partial reveal: its shape fixes the waits (docs/rules.md §E#48)
+            hidden = tuple(_TILES[t] for t, n in enumerate(hidden_counts) for _ in range(n))
+            waits = reveal_waits(counts_of(reveal), hidden_counts, s.seats[i].melds)
+    b.emit(Discarded(b.seq, i, tile, liangdao, waits, auto, hidden))
+    if _guansi(b):
+        return
     s = b.state
     last = s.wall_remaining == 0
     gangpao = s.chain > 0
@@ -182,6 +194,16 @@ def _resolve(b: Builder) -> None:
     _next_draw(b, w.from_seat)
 
 
+def _guansi(b: Builder) -> bool:
+    """End the hand if some seat is 关死 (卡心五, docs/rules.md §B, §E#49: checked whenever a hand
+    changed, before the next seat acts); True when it did."""
+    g = guansi_seat(b.state)
+    if g is None:
+        return False
+    finish_guansi(b, g)
+    return True
+
+
 def _liangdao_turn_has_choice(s: State) -> bool:
     """Whether a 亮倒 turn seat has anything but discarding its drawn tile (a permitted kong, or a win
     it may decline)."""
@@ -194,6 +216,8 @@ def _advance(b: Builder) -> None:
     """Run the automatic steps until a seat has a real choice or the hand is over."""
     while True:
         s = b.state
+        if s.phase in (Phase.TURN, Phase.CLAIM, Phase.ROB) and _guansi(b):
+            return
         if s.phase is Phase.TURN:
             seat = s.seats[s.turn]
             if not seat.liangdao:

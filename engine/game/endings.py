@@ -1,5 +1,5 @@
 """The end of a hand: 自摸 and discard wins (one or more winners), 荒庄 with its payments and
-查叫, and the next dealer (docs/rules.md §A12, §A14, §A15)."""
+查叫, 卡心五's 关死, and the next dealer (docs/rules.md §A12, §A14, §A15, §B)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,14 @@ from .evolve import Builder
 from .hands import wait_tiles
 from .state import State, WindowKind
 
-__all__ = ["finish_claim_win", "finish_draw", "finish_self_draw"]
+__all__ = [
+    "finish_claim_win",
+    "finish_draw",
+    "finish_guansi",
+    "finish_self_draw",
+    "guansi_seat",
+    "max_multiplier_share",
+]
 
 
 def _win_view(
@@ -74,9 +81,18 @@ def finish_claim_win(b: Builder, winners: list[int]) -> None:
     _emit_result(b, "win", tuple(views), tuple(deltas), next_dealer)
 
 
-def _emit_result(b: Builder, outcome: str, winners: tuple[WinView, ...], hand: Sequence[int], next_dealer: int) -> None:
+def _emit_result(
+    b: Builder,
+    outcome: str,
+    winners: tuple[WinView, ...],
+    hand: Sequence[int],
+    next_dealer: int,
+    *,
+    guansi: int | None = None,
+    chajiao: tuple[int, ...] = (),
+) -> None:
     s = b.state
-    kong = tuple(seat.kong_money for seat in s.seats)
+    kong = tuple(0 if guansi is not None else seat.kong_money for seat in s.seats)
     result = HandResultView(
         outcome=outcome,
         winners=winners,
@@ -84,8 +100,71 @@ def _emit_result(b: Builder, outcome: str, winners: tuple[WinView, ...], hand: S
         kong_deltas=kong,
         deltas=tuple(h + k for h, k in zip(hand, kong, strict=True)),
         next_dealer=next_dealer,
+        guansi=guansi,
+        chajiao=chajiao,
     )
     b.emit(HandEnded(b.seq, result))
+
+
+def max_multiplier_share(state: State, winner: int, payer: int) -> int:
+    """卡心五 (docs/rules.md §B, §E#49): what ``payer`` pays the 廊起 seat ``winner`` at 关死 or 查叫 —
+    the largest capped share over the winner's waits W, scored as a win on ``payer``'s discard without
+    杠上花/杠上炮/海底, counting a wait even when every copy is gone (× base, capped as any share)."""
+    seat = state.seats[winner]
+    best = 0
+    concealed = tuple(seat.tiles())
+    for t in seat.waits:
+        ctx = WinContext(
+            concealed=concealed,
+            melds=seat.melds,
+            win_tile=t,
+            win_by=WinBy.DISCARD,
+            winner=winner,
+            discarder=payer,
+            liangdao=liangdao_flags(state),
+            num_players=state.rules.players,
+            hidden=seat.hidden,
+            waits=seat.waits,
+        )
+        score = score_win(ctx, state.rules)
+        if score.complete:
+            best = max(best, score.shares.get(payer, 0))
+    return best
+
+
+def guansi_seat(state: State) -> int | None:
+    """关死 (docs/rules.md §B, §E#49): the first seat, in turn order from the turn seat, that has not
+    declared 廊起 and whose every concealed tile is a tile some 廊起 seat waits on; None when there is
+    none (or ``guansi`` is off, or nobody has 廊起)."""
+    if not state.rules.guansi or not state.liangdao_order:
+        return None
+    mask = 0
+    for seat in state.seats:
+        if seat.liangdao:
+            for t in seat.waits:
+                mask |= 1 << t
+    n = state.rules.players
+    for k in range(n):
+        i = (state.turn + k) % n
+        seat = state.seats[i]
+        if not seat.liangdao and all(not c or mask >> t & 1 for t, c in enumerate(seat.hand)):
+            return i
+    return None
+
+
+def finish_guansi(b: Builder, g: int) -> None:
+    """End the hand in 关死 of seat ``g`` (docs/rules.md §B): ``g`` pays every 廊起 seat that seat's
+    maximum multiplier (:func:`max_multiplier_share`) and every other seat without 廊起 2 × base; all
+    kong money of the hand is void; ``g`` deals next."""
+    s = b.state
+    hand = [0] * s.rules.players
+    for q, seat in enumerate(s.seats):
+        if q == g:
+            continue
+        amount = max_multiplier_share(s, q, g) if seat.liangdao else 2 * s.rules.base
+        hand[g] -= amount
+        hand[q] += amount
+    _emit_result(b, "guansi", (), hand, g, guansi=g)
 
 
 def _chajiao_share(state: State, winner: int, payer: int) -> int:
@@ -119,7 +198,10 @@ def finish_draw(b: Builder) -> None:
     ``s004_first`` — the first seat to declare 亮倒 pays every other seat 1 × base; ``chajiao`` —
     every ready seat collects from every seat that is not ready, and a ready seat without 亮倒 also
     from every 亮倒 seat, that payer's capped share of the ready seat's best 自摸 over its waits;
-    ``none``.  Next dealer under ``dealer_on_draw = chajiao``: exactly one seat paid → it deals;
+    ``none``; ``chajiao_langqi`` (卡心五 查叫, docs/rules.md §B) — every seat without 廊起 pays every
+    廊起 seat that seat's maximum multiplier (:func:`max_multiplier_share`), ready or not; kong money
+    stands.  Next dealer under ``dealer_on_draw = chajiao_langqi``: :func:`_kaxinwu_dealer`.
+    Under ``dealer_on_draw = chajiao``: exactly one seat paid → it deals;
     every seat but one paid → the one that paid nothing deals (at 2 seats the first rule decides);
     otherwise (4 seats, two payers) the first seat to declare 亮倒 among those that paid nothing
     deals, and the dealer stays when there is none or nobody paid — the 流局 rule of the seed text
@@ -162,8 +244,19 @@ def finish_draw(b: Builder) -> None:
                 if p == w or (ready[p] and not (flags[p] and not flags[w])):
                     continue
                 pay(p, w, _chajiao_share(s, w, p))
+    elif mode is HuangzhuangLiangdao.CHAJIAO_LANGQI:
+        for w in seats:
+            if flags[w]:
+                for p in seats:
+                    if not flags[p]:
+                        pay(p, w, max_multiplier_share(s, w, p))
+    chajiao: tuple[int, ...] = ()
+    if mode is HuangzhuangLiangdao.CHAJIAO_LANGQI and any(flags):
+        chajiao = tuple(p for p in seats if not flags[p])
     dealer = s.dealer
-    if rules.dealer_on_draw is DealerOnDraw.LAST_DRAWER and s.last_drawer is not None:
+    if rules.dealer_on_draw is DealerOnDraw.CHAJIAO_LANGQI:
+        dealer = _kaxinwu_dealer(s, tuple(p for p in seats if not flags[p]))
+    elif rules.dealer_on_draw is DealerOnDraw.LAST_DRAWER and s.last_drawer is not None:
         dealer = s.last_drawer
     elif rules.dealer_on_draw is DealerOnDraw.CHAJIAO:
         unpaid = [p for p in seats if p not in paid]
@@ -173,4 +266,20 @@ def finish_draw(b: Builder) -> None:
             dealer = unpaid[0]
         elif paid:
             dealer = next((p for p in s.liangdao_order if p not in paid), dealer)
-    _emit_result(b, "draw", (), tuple(hand), dealer)
+    _emit_result(b, "draw", (), tuple(hand), dealer, chajiao=chajiao)
+
+
+def _kaxinwu_dealer(state: State, chajiao: tuple[int, ...]) -> int:
+    """卡心五's dealer after a 流局 (docs/rules.md §B, §E#49), by the number k of 被查叫 seats (every
+    seat without 廊起) at n seats: nobody has 廊起 (k = n) or everybody has (k = 0) → the dealer stays;
+    k = 1 → that seat deals (at 2 seats this rule comes first); k = n - 1 ("3 被查叫" read as "all but
+    one") → the one 廊起 seat deals; otherwise (4 seats, k = 2) → the first seat to declare 廊起."""
+    n = state.rules.players
+    k = len(chajiao)
+    if k in (0, n):
+        return state.dealer
+    if k == 1:
+        return chajiao[0]
+    if k == n - 1:
+        return next(p for p in range(n) if p not in chajiao)
+    return state.liangdao_order[0]

@@ -20,8 +20,9 @@ Types (``type`` value — fields):
 * ``ponged`` — ``seat``, ``tile``, ``from_seat``.
 * ``konged`` — ``seat``, ``kind`` (concealed_kong, added_kong, kong), ``tile``, ``from_seat``,
   ``money`` (kong money per seat, sums to 0, A13), ``chain`` (its place in a 杠上杠 chain, 1 = first).
-* ``hand_ended`` — ``outcome`` ("win" or "draw"), ``winners``, ``hand_deltas``, ``kong_deltas``,
-  ``deltas``, ``next_dealer`` (the :class:`engine.views.HandResultView`).
+* ``hand_ended`` — ``outcome`` ("win", "draw" or, in 卡心五, "guansi"), ``winners``, ``hand_deltas``,
+  ``kong_deltas``, ``deltas``, ``next_dealer``, and when set ``guansi`` / ``chajiao`` (the
+  :class:`engine.views.HandResultView`).
 """
 
 from __future__ import annotations
@@ -126,7 +127,9 @@ class Drew:
 @dataclass(frozen=True, slots=True)
 class Discarded:
     """``seat`` discarded ``tile``; with ``liangdao`` it declared 亮倒 (A9.1) and ``waits`` are the
-    published waits (A9.2).  ``auto``: the automatic 摸打 of a 亮倒 seat (A9.3)."""
+    published waits (A9.2).  ``auto``: the automatic 摸打 of a 亮倒 seat (A9.3).  ``hidden``: the kept
+    tiles left face down by a partial reveal (``liangdao_reveal = kou`` / ``minimal``, §E#48); its JSON
+    key ``hidden`` is written only when not empty."""
 
     seq: int
     seat: int
@@ -134,6 +137,7 @@ class Discarded:
     liangdao: bool = False
     waits: tuple[Tile, ...] = ()
     auto: bool = False
+    hidden: tuple[Tile, ...] = ()
     type: ClassVar[str] = "discarded"
 
     def to_json(self) -> dict[str, Any]:
@@ -146,7 +150,7 @@ class Discarded:
             "liangdao": self.liangdao,
             "waits": format_tiles(self.waits),
             "auto": self.auto,
-        }
+        } | ({"hidden": format_tiles(self.hidden)} if self.hidden else {})
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,16 +256,20 @@ class HandEnded:
     def to_json(self) -> dict[str, Any]:
         """JSON form."""
         r = self.result
-        return {
-            "seq": self.seq,
-            "type": self.type,
-            "outcome": r.outcome,
-            "winners": [_win_to_json(w) for w in r.winners],
-            "hand_deltas": list(r.hand_deltas),
-            "kong_deltas": list(r.kong_deltas),
-            "deltas": list(r.deltas),
-            "next_dealer": r.next_dealer,
-        }
+        return (
+            {
+                "seq": self.seq,
+                "type": self.type,
+                "outcome": r.outcome,
+                "winners": [_win_to_json(w) for w in r.winners],
+                "hand_deltas": list(r.hand_deltas),
+                "kong_deltas": list(r.kong_deltas),
+                "deltas": list(r.deltas),
+                "next_dealer": r.next_dealer,
+            }
+            | ({"guansi": r.guansi} if r.guansi is not None else {})
+            | ({"chajiao": list(r.chajiao)} if r.chajiao else {})
+        )
 
 
 Event = HandStarted | Drew | Discarded | WindowOpened | Answered | Ponged | Konged | HandEnded
@@ -375,6 +383,7 @@ def event_from_json(value: object) -> Event:
                 _bool(d, "liangdao"),
                 tuple(parse_tiles(d.get("waits") or "")),
                 _bool(d, "auto"),
+                tuple(parse_tiles(d.get("hidden") or "")),
             )
         if kind == "window_opened":
             options = tuple(
@@ -418,6 +427,8 @@ def event_from_json(value: object) -> Event:
                 kong_deltas=tuple(int(x) for x in d.get("kong_deltas", [])),
                 deltas=tuple(int(x) for x in d.get("deltas", [])),
                 next_dealer=_int(d, "next_dealer"),
+                guansi=_opt_int(d, "guansi"),
+                chajiao=tuple(int(x) for x in d.get("chajiao", [])),
             )
             return HandEnded(seq, result)
     except (NotationError, RuleError):

@@ -8,15 +8,17 @@ from collections.abc import Sequence
 from typing import assert_never
 
 from ..analysis import keys_of
-from ..tiles import Meld, MeldKind, counts_of
+from ..tiles import Meld, MeldKind, Tile, counts_of
 from ..views import DiscardView
 from .basics import kinds_for, replace_seat
 from .checks import can_self_win
 from .events import Answered, Discarded, Drew, Event, HandEnded, HandStarted, Konged, Ponged, WindowOpened
-from .hands import moved
+from .hands import from_kept, moved
 from .state import EMPTY, Phase, SeatState, State, Window, WindowKind, updated
 
 __all__ = ["Builder", "evolve", "replay"]
+
+_TILES = tuple(Tile)
 
 
 def evolve(state: State, event: Event) -> State:
@@ -38,6 +40,7 @@ def evolve(state: State, event: Event) -> State:
             liangdao=seat.liangdao or event.liangdao,
             waits=event.waits if event.liangdao else seat.waits,
             declined=declined,
+            hidden=event.hidden if event.liangdao else seat.hidden,
         )
         order = (*state.liangdao_order, i) if event.liangdao else state.liangdao_order
         return updated(
@@ -209,6 +212,11 @@ def _evolve_konged(state: State, event: Konged) -> State:
             passed_pong=(),
         )
         turn_draws = ()
+    if seat.hidden:
+        copies = from_kept(t, {MeldKind.CONCEALED_KONG: 4, MeldKind.ADDED_KONG: 1}.get(event.kind, 3), state.drawn)
+        hidden = counts_of(seat.hidden)
+        hidden[t] -= min(hidden[t], copies)
+        seat = updated(seat, hidden=tuple(_TILES[k] for k, n in enumerate(hidden) for _ in range(n)))
     seats = replace_seat(seats, i, seat)
     if event.kind is MeldKind.KONG:
         assert event.from_seat is not None

@@ -10,10 +10,11 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from ..analysis import TILE_INC, TILE_SLOT, Keys, mask_to_tiles, shanten_keys, waits_mask
-from ..tiles import Meld, MeldKind, Tile
+from ..tiles import Meld, MeldKind, Tile, counts_of
+from .reveal import kong_hidden, reveal_waits
 from .state import SeatState
 
-__all__ = ["keys_plus", "liangdao_waits", "liangdao_waits_kept", "moved", "shanten_of", "wait_tiles"]
+__all__ = ["from_kept", "keys_plus", "liangdao_waits", "liangdao_waits_kept", "moved", "shanten_of", "wait_tiles"]
 
 
 def moved(seat: SeatState, tile: int, n: int) -> tuple[tuple[int, ...], Keys]:
@@ -60,11 +61,22 @@ def shanten_of(keys: Keys, melds: int) -> int:
     return shanten_keys(keys, melds)
 
 
-def liangdao_waits_kept(seat: SeatState, tile: Tile, remove: int, new_melds: int) -> bool:
+def from_kept(tile: Tile, remove: int, drawn: Tile | None) -> int:
+    """Copies of ``tile`` a kong takes from the tiles kept at 亮倒 (not the tile just drawn): ``remove``
+    copies leave the hand (4 暗杠, 1 补杠, 3 直杠); a drawn copy is used first on the seat's turn."""
+    return remove - (1 if drawn == tile and remove != 3 else 0)
+
+
+def liangdao_waits_kept(seat: SeatState, tile: Tile, remove: int, new_melds: int, drawn: Tile | None = None) -> bool:
     """Whether a 亮倒 seat's waits stay the same after taking ``remove`` copies of ``tile`` out of its
     hand for a kong (A9.5): 4 for 暗杠 and 1 for 补杠 (from a turn hand of 14 - 3*melds tiles), 3 for
     直杠 (from a 13 - 3*melds hand); ``new_melds`` is 1 when the kong is a new meld (暗杠/直杠).  For a
-    暗杠 of a held quad the drawn tile stays in the hand and is part of the compared hand."""
+    暗杠 of a held quad the drawn tile stays in the hand and is part of the compared hand.
+
+    After a partial reveal (``seat.hidden``, docs/rules.md §A9.2, §E#48) the copies come out of the
+    hidden tiles first (``drawn``: the tile just drawn, used first), the drawn tile that stays joins the
+    shown tiles, and the waits compared are those of the new shown/hidden split (:func:`reveal_waits`);
+    the hidden tiles must still split so that the waits are not empty."""
     hand, keys = moved(seat, tile, -remove)
     melds = list(seat.melds)
     if new_melds:
@@ -73,6 +85,10 @@ def liangdao_waits_kept(seat: SeatState, tile: Tile, remove: int, new_melds: int
         melds = [Meld(MeldKind.ADDED_KONG, tile) if m.tile == tile and m.kind is MeldKind.PONG else m for m in melds]
     if sum(hand) != 13 - 3 * len(melds):
         return False
+    if seat.hidden:
+        hidden = kong_hidden(counts_of(seat.hidden), tile, from_kept(tile, remove, drawn))
+        shown = [a - b for a, b in zip(hand, hidden, strict=True)]
+        return reveal_waits(shown, hidden, melds) == seat.waits
     return wait_tiles(hand, keys, melds) == seat.waits
 
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from ..rules import LiangdaoReveal
 from ..tiles import MeldKind, Tile
 from .actions import Action, ActionKind, action
-from .basics import protected_mask
+from .basics import must_self_win, protected_mask
 from .checks import can_self_win, kong_check
-from .hands import liangdao_waits, shanten_of
+from .hands import liangdao_waits, moved, shanten_of
+from .reveal import legal_reveals
 from .state import Phase, State
 
 __all__ = ["kong_actions", "legal_actions"]
@@ -16,8 +18,12 @@ _TILES = tuple(Tile)
 
 def legal_actions(state: State, seat: int) -> list[Action]:
     """Every action :func:`decide` accepts from ``seat`` now, in a stable order: own turn — win,
-    暗杠, 补杠, discards (tile order), 亮倒 discards; claim window — win, kong, pong, pass.
-    Empty when the seat has nothing to decide (or the hand is over)."""
+    暗杠, 补杠, discards (tile order), 亮倒 discards (each: the whole hand shown, then, under
+    ``liangdao_reveal = kou`` / ``minimal``, every legal partial reveal, fewest shown tiles first,
+    docs/rules.md §A9.2, §E#48); claim window — win, kong, pong, pass.
+    Empty when the seat has nothing to decide (or the hand is over).  卡心五 (docs/rules.md §B): a
+    seat that can 自摸 may only win (有胡必胡); under ``kong_mandatory`` (有杠必杠) a seat that can kong
+    is offered only its kongs (on a discard: 杠, and 胡 if it can), no discard, 亮倒, 碰 or pass."""
     if state.phase is Phase.TURN:
         if seat != state.turn:
             return []
@@ -34,6 +40,8 @@ def legal_actions(state: State, seat: int) -> list[Action]:
             out.append(action(seat, ActionKind.WIN))
         if option.kong:
             out.append(action(seat, ActionKind.KONG))
+            if state.rules.kong_mandatory:  # 有杠必杠 (docs/rules.md §B): 杠 (or 胡), nothing else
+                return out
         if option.pong:
             out.append(action(seat, ActionKind.PONG))
         out.append(action(seat, ActionKind.PASS))
@@ -65,7 +73,11 @@ def _turn_actions(state: State) -> list[Action]:
     out: list[Action] = []
     if can_self_win(state):
         out.append(action(i, ActionKind.WIN))
+        if must_self_win(state.rules):  # 有胡必胡 (docs/rules.md §B, §E#26, §E#49: before a kong)
+            return out
     out.extend(kong_actions(state))
+    if out and state.rules.kong_mandatory:  # 有杠必杠 (docs/rules.md §B): only the kongs
+        return out
     if seat.liangdao:
         assert state.drawn is not None
         out.append(action(i, ActionKind.DISCARD, state.drawn))
@@ -74,5 +86,11 @@ def _turn_actions(state: State) -> list[Action]:
     tiles = [_TILES[t] for t, n in enumerate(seat.hand) if n and not protected >> t & 1]
     out.extend(action(i, ActionKind.DISCARD, t) for t in tiles)
     if state.wall_remaining >= state.rules.liangdao_min_wall and shanten_of(seat.keys, len(seat.melds)) <= 0:
-        out.extend(action(i, ActionKind.LIANGDAO, t) for t in tiles if liangdao_waits(seat, t))
+        mode = state.rules.liangdao_reveal
+        for t in tiles:
+            if liangdao_waits(seat, t):
+                out.append(action(i, ActionKind.LIANGDAO, t))
+                if mode is not LiangdaoReveal.FULL:
+                    kept, _ = moved(seat, t, -1)
+                    out.extend(action(i, ActionKind.LIANGDAO, t, r) for r in legal_reveals(kept, seat.melds, mode))
     return out

@@ -84,7 +84,19 @@ Rules implemented (docs/rules.md §A, §C, §E), with the decisions taken where 
   seats with two payers, the first 亮倒 seat that paid nothing (the seed's 4-player 流局 rule, §B),
   else the dealer stays; otherwise the dealer stays (see :func:`engine.game.endings.finish_draw`).
 
-Not supported (start raises RuleError): ``liangdao_reveal`` other than ``full``.
+* Partial reveals (§A9.2, §E#48, :mod:`~engine.game.reveal`): under ``liangdao_reveal = kou`` a
+  亮倒 may keep concealed triplets face down when the waits stay the same; under ``minimal`` it shows
+  any R of the kept tiles whose waits W(R, H) are not empty, and W are the seat's waits (the shown
+  shape fixes them: it wins only on W).  The 亮倒 action names the shown tiles (``reveal``; none =
+  the whole hand); ``legal_actions`` lists every legal reveal; views show only the shown tiles.  A
+  kong takes its copies from the hidden tiles first and is allowed (under ``waits_unchanged``) when
+  the new split has the same waits.  The value of a win is read from the whole hand as usual.
+* 卡心五 (``RuleSet.preset("kaxinwu")``, docs/rules.md §B, every decision written there): 廊起 is the
+  ``minimal`` reveal; 有胡必胡 (a seat that can 自摸 is offered only 胡, before any kong);
+  ``kong_mandatory`` (有杠必杠: a seat that can kong is offered only its kongs, on a discard 杠 and
+  胡); protection; ``guansi`` (关死, :func:`engine.game.endings.guansi_seat`, checked after every
+  discard, draw, 碰 and kong); 查叫 of 廊起 seats and the dealer by the number of 被查叫 seats
+  (``chajiao_langqi``); its own patterns (:mod:`engine.fans`).
 """
 
 from __future__ import annotations
@@ -92,7 +104,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ..rules import FirstDealer, LiangdaoReveal, RuleError, RuleSet
+from ..rules import FirstDealer, RuleError, RuleSet
 from ..tiles import NotationError, Tile, counts_of, format_tiles
 from .actions import seat_list
 from .basics import kinds_for
@@ -118,19 +130,13 @@ __all__ = [
 def check_rules(rules: RuleSet, seats: int | None = None) -> None:
     """Raise :class:`RuleError` if the state machine cannot play ``rules`` (at a table of ``seats``).
 
-    Every RuleSet option is playable except ``liangdao_reveal`` other than ``full`` (the 扣/暗铺 and
-    廊起 reveals of docs/rules.md §A9.2 are not implemented).  ``seats``: the number of seats of the
+    Every RuleSet option is playable.  ``seats``: the number of seats of the
     caller's table, when it is fixed; rules for another number of players (``rules.players``) are
     refused.  Callers that accept rules from people (group settings, the ``simulate`` command) check
     here before storing them.
     """
     if seats is not None and rules.players != seats:
         raise RuleError(f"rule option 'players' = {rules.players} is not supported here: this table has {seats} seats")
-    if rules.liangdao_reveal is not LiangdaoReveal.FULL:
-        raise RuleError(
-            f"rule option 'liangdao_reveal' = {rules.liangdao_reveal.value!r} is not supported by the game "
-            "state machine; only 'full' (docs/rules.md §A9.2 default)"
-        )
 
 
 def start(

@@ -17,9 +17,11 @@ and the result's deltas have one entry per seat.
 ``"seed": "<text>"`` may replace ``hands`` and ``wall`` (the deal of :mod:`engine.game.shuffle`).
 ``description`` / ``comment`` / ``expect`` (a test's expectations) keys are ignored; any other key is
 malformed.  ``act`` is one of discard (tile), liangdao (tile: the discard made with the
-declaration), pong, kong (直杠 of the current discard), concealed_kong (tile), added_kong (tile), win,
-pass.  Draws and everything the rules make automatic happen by themselves; a claim window waits for
-an answer from each seat that can claim.
+declaration; optional ``"reveal": "<tiles>"``, the kept tiles shown under ``liangdao_reveal = kou``
+/ ``minimal`` and in 卡心五 — docs/rules.md §A9.2, §E#48 — none = the whole hand), pong, kong (直杠
+of the current discard), concealed_kong (tile), added_kong (tile), win, pass.  Draws and everything
+the rules make automatic happen by themselves; a claim window waits for an answer from each seat
+that can claim.
 
 Output (one line; ``--pretty`` indents it)::
 
@@ -30,6 +32,10 @@ while the hand is not over, or, when it is over, ``"result"`` instead of ``"stat
 
     {"outcome": "win" | "draw", "winners": [{"seat": 0, "fans": ["卡五星"], "multiplier": {"1": 2}}],
      "hand_deltas": [2, -2, 0], "kong_deltas": [0, 0, 0], "deltas": [2, -2, 0], "next_dealer": 0}
+
+(卡心五, ``"rules": "kaxinwu"``, docs/rules.md §B: ``outcome`` may also be ``"guansi"`` with the 关死
+seat in ``"guansi"``; a 流局 with some 廊起 seat lists the 被查叫 seats in ``"chajiao"``; both keys
+appear only then.)
 
 ``legal_actions`` lists, for each seat that must act, every action it may take in the input's action
 form; feeding any of them back is accepted.  Exit status: 0 when every action was accepted; 2 with
@@ -133,17 +139,25 @@ def result_json(state: State) -> dict[str, Any]:
     """The ``result`` object of a finished hand."""
     r = state.result
     assert r is not None
-    return {
-        "outcome": r.outcome,
-        "winners": [
-            {"seat": w.seat, "fans": list(w.fans), "multiplier": {str(k): v for k, v in sorted(w.multiplier.items())}}
-            for w in r.winners
-        ],
-        "hand_deltas": list(r.hand_deltas),
-        "kong_deltas": list(r.kong_deltas),
-        "deltas": list(r.deltas),
-        "next_dealer": r.next_dealer,
-    }
+    return (
+        {
+            "outcome": r.outcome,
+            "winners": [
+                {
+                    "seat": w.seat,
+                    "fans": list(w.fans),
+                    "multiplier": {str(k): v for k, v in sorted(w.multiplier.items())},
+                }
+                for w in r.winners
+            ],
+            "hand_deltas": list(r.hand_deltas),
+            "kong_deltas": list(r.kong_deltas),
+            "deltas": list(r.deltas),
+            "next_dealer": r.next_dealer,
+        }
+        | ({"guansi": r.guansi} if r.guansi is not None else {})
+        | ({"chajiao": list(r.chajiao)} if r.chajiao else {})
+    )
 
 
 def run(obj: object) -> tuple[int, dict[str, Any]]:

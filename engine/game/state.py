@@ -143,6 +143,8 @@ class SeatState:
     ``kong_money``: points of 底金 won (+) or paid (-) through kongs this hand (A13).
     ``declined``: wins declined after 亮倒 — passed in claim windows, or a 自摸 it could declare and
     discarded instead (each ×2 under option guohu_fanfan, docs/rules.md §C).
+    ``hidden``: the concealed tiles a 亮倒 seat keeps face down (``liangdao_reveal = kou`` / ``minimal``,
+    docs/rules.md §A9.2, §E#48), sorted; () when the whole hand is shown or there is no 亮倒.
     """
 
     hand: tuple[int, ...]
@@ -155,6 +157,7 @@ class SeatState:
     passed_pong: tuple[Tile, ...] = ()
     kong_money: int = 0
     declined: int = 0
+    hidden: tuple[Tile, ...] = ()
 
     @property
     def concealed_count(self) -> int:

@@ -6,7 +6,9 @@
 * :func:`view_for` — the public view plus the seat's own concealed tiles, drawn tile, own melds with
   every tile, own waits and shanten.
 
-A view never contains another seat's concealed tiles, except the revealed hand of a 亮倒 seat (A9.2).
+A view never contains another seat's concealed tiles, except the revealed hand of a 亮倒 seat (A9.2):
+the whole hand, or after a partial reveal (``liangdao_reveal = kou`` / ``minimal``, §E#48) only the
+shown tiles, the face-down rest as ``hidden_count``.
 """
 
 from __future__ import annotations
@@ -22,10 +24,13 @@ _PHASE_NAMES = {Phase.TURN: "turn", Phase.CLAIM: "claim", Phase.ROB: "rob", Phas
 
 
 def _revealed(state: State, i: int, seat: SeatState) -> tuple[Tile, ...]:
-    """A 亮倒 seat's revealed hand: its concealed tiles except a tile it has just drawn."""
+    """A 亮倒 seat's revealed hand: its concealed tiles except a tile it has just drawn and the tiles a
+    partial reveal keeps face down (docs/rules.md §A9.2, §E#48)."""
     tiles = seat.tiles()
     if state.phase is Phase.TURN and state.turn == i and state.drawn is not None:
         tiles.remove(state.drawn)
+    for t in seat.hidden:
+        tiles.remove(t)
     return tuple(tiles)
 
 
@@ -51,6 +56,7 @@ def _public_seat(state: State, i: int) -> PublicSeatView:
         revealed=_revealed(state, i, seat) if seat.liangdao else (),
         waits=seat.waits if seat.liangdao else (),
         kong_money=seat.kong_money,
+        hidden_count=len(seat.hidden),
     )
     if not seat.liangdao:
         if len(_MEMO) > 4096:

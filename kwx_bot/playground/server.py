@@ -216,13 +216,20 @@ class Playground:
         self.bot_state = "running"
 
     async def _relay(self, stream: asyncio.StreamReader) -> None:
-        """Keep the bot's last stderr lines (for errors) and pass WARNING/ERROR lines on."""
+        """Keep the bot's last stderr lines (for errors) and pass WARNING/ERROR lines on, with the
+        whole traceback that follows one (its indented lines and the exception's line)."""
         self._stderr_tail: list[str] = []
+        in_traceback = False
         while line := await stream.readline():
             text = line.decode(errors="replace")
             self._stderr_tail = [*self._stderr_tail[-30:], text]
-            if " WARNING " in text or " ERROR " in text or "Traceback" in text:
+            shown = in_traceback or " WARNING " in text or " ERROR " in text or "Traceback" in text
+            if shown:
                 print(f"bot: {text}", end="", file=sys.stderr)
+            if "Traceback" in text:
+                in_traceback = True
+            elif in_traceback and not text.startswith((" ", "\t")):
+                in_traceback = False  # the exception's own line ends it
 
     async def stop_bot(self) -> None:
         """SIGTERM the bot and wait (kill after 10 s); nothing if it is not running."""

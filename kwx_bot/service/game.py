@@ -44,7 +44,7 @@ from engine.game import (
     step,
     view_for,
 )
-from engine.rules import KNOWN_OPTIONS, PRESETS, RuleError, RuleSet
+from engine.rules import KNOWN_OPTIONS, PRESETS, LiangdaoReveal, RuleError, RuleSet
 from engine.tiles import NotationError, Tile, parse_tile, parse_tiles
 from engine.views import HandResultView, MeldView, PublicView, SeatView
 
@@ -73,6 +73,7 @@ __all__ = [
     "ai_rng",
     "apply",
     "check_rules",
+    "check_table_rules",
     "choose_action",
     "commitment",
     "deal_events",
@@ -141,8 +142,21 @@ def rules_from_json(value: Any) -> RuleSet:
     """A table's stored rules (a preset name or an options object) -> RuleSet (RuleError if bad or
     not playable by the state machine)."""
     rules = RuleSet.from_json(value)
-    check_rules(rules, seats=NUM_SEATS)
+    check_table_rules(rules)
     return rules
+
+
+def check_table_rules(rules: RuleSet) -> None:
+    """Raise RuleError unless the bot's tables can play ``rules``: the engine's
+    :func:`~engine.game.check_rules` at the bot's table size, and only the whole-hand 亮倒 reveal — the
+    bot has no way yet to choose the shown tiles of ``liangdao_reveal = kou`` / ``minimal``
+    (docs/rules.md §A9.2, §E#48)."""
+    check_rules(rules, seats=NUM_SEATS)
+    if rules.liangdao_reveal is not LiangdaoReveal.FULL:
+        raise RuleError(
+            f"rule option 'liangdao_reveal' = {rules.liangdao_reveal.value!r} is not offered by the bot yet; "
+            "only 'full' (docs/rules.md §A9.2)"
+        )
 
 
 def deal_events(rules: RuleSet, dealer: int, deal: Deal) -> tuple[State, list[Event]]:

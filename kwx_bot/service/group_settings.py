@@ -22,7 +22,7 @@ from typing import Any
 
 from ..words.i18n import N_, Translator
 from ..words.texts import esc
-from .game import KNOWN_OPTIONS, NUM_SEATS, PRESETS, RuleError, RuleSet, check_rules
+from .game import KNOWN_OPTIONS, PRESETS, RuleError, RuleSet, check_table_rules
 
 __all__ = [
     "CLOSE",
@@ -267,7 +267,7 @@ class GroupConfig:
         else:
             raise ConfigError(N_("There is no setting called {key}."), key=key)
         try:
-            check_rules(RuleSet.from_json(new), seats=NUM_SEATS)
+            check_table_rules(RuleSet.from_json(new))
         except RuleError as e:
             item = _BY_KEY.get(key)
             if key == "preset" and str(value) not in PRESETS:

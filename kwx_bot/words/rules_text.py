@@ -198,6 +198,9 @@ _SENTENCES: dict[str, _Sentence] = {
             "s004_first": N_("荒庄: only the first 亮倒 player pays each other player 1."),
             "chajiao": N_("荒庄: 查叫 — players who are not ready pay the ready players their best win."),
             "none": N_("荒庄: no payment for 亮倒."),
+            "chajiao_langqi": N_(
+                "流局: 查叫 — every player without 廊起 pays every 廊起 player that player's highest win."
+            ),
         }
     ),
     "dealer_on_draw": _choice(
@@ -205,6 +208,7 @@ _SENTENCES: dict[str, _Sentence] = {
             "stay": N_("After 荒庄 the dealer stays."),
             "last_drawer": N_("After 荒庄 the player who drew the last tile deals."),
             "chajiao": N_("After 荒庄 the dealer follows 查叫."),
+            "chajiao_langqi": N_("After 流局 the dealer follows the 卡心五 查叫 rule."),
         }
     ),
     "first_dealer": _choice(
@@ -277,6 +281,14 @@ _SENTENCES: dict[str, _Sentence] = {
     "guoshou_peng": _bool(
         N_("过手碰: a pong you declined stays blocked until your next draw."),
         N_("A declined pong may be claimed next time."),
+    ),
+    "kong_mandatory": _bool(
+        N_("有杠必杠: a possible kong must be made."),
+        N_("过杠: a possible kong may be passed."),
+    ),
+    "guansi": _bool(
+        N_("关死: a player whose every tile wins for a 廊起 player ends the hand and pays."),
+        N_("No 关死."),
     ),
 }
 

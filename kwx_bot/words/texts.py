@@ -169,6 +169,9 @@ _REASONS: dict[Reason, str] = {
     Reason.NOT_READY_FOR_LIANGDAO: N_("After that discard your hand is not ready."),
     Reason.LIANGDAO_WALL_TOO_SHORT: N_("Too few tiles left to declare liangdao."),
     Reason.PROTECTED_TILE: N_("You may not discard a tile a liangdao player waits on."),
+    Reason.KONG_MANDATORY: N_("You must make the kong."),
+    Reason.WIN_MANDATORY: N_("You must declare the win."),
+    Reason.BAD_REVEAL: N_("Those tiles cannot be shown for liangdao."),
 }
 
 

@@ -466,6 +466,22 @@ def test_self_play_only_legal_actions_and_no_needless_feeding(rules: object) -> 
                 assert p.feeds == p.forced_feeds, p
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_level_plays_kaxinwu_legally(players: int) -> None:
+    """卡心五 (docs/rules.md §B) at 2, 3 and 4 seats: every level's answers are legal (廊起 reveals,
+    有胡必胡, 有杠必杠, protection), the referee's 卡心五 checks hold, nobody without 廊起 feeds a 廊起
+    wait (protection), and normal declares 廊起."""
+    levels = (Level.NORMAL, Level.GREEDY, Level.EASY, Level.RANDOM)[:players]
+    rules = RuleSet.from_json({"preset": "kaxinwu", "players": players})
+    hands = {2: 40, 3: 36, 4: 48}[players]
+    sim = simulate(levels, hands, f"kxw-ai/{players}", rules, check=True)
+    s = sim.summary()
+    assert not s.errors, s.errors
+    assert all(p.feeds == 0 for p in s.players)
+    normal = next(p for p in s.players if p.level == "normal")
+    assert normal.liangdao > 0
+
+
 def test_identical_players_break_even_under_duplicate_seating() -> None:
     sim = simulate((Level.EASY, Level.EASY, Level.EASY), 60, "even")
     assert sim.totals == [0, 0, 0]

@@ -143,6 +143,22 @@ def test_subprocess_contract() -> None:
     assert len(lines) == 1 and "error" in json.loads(lines[0])
 
 
+def test_kaxinwu_rules_and_a_langqi_winner() -> None:
+    """卡心五 (docs/rules.md §B): four seats, its own patterns; ``hidden`` and ``waits`` of a 廊起 winner."""
+    lqd = {"rules": "kaxinwu", "concealed": "11p22p33p44p55s777s", "win_tile": "7s", "win_by": "self_draw"}
+    code, out = run_obj(lqd)
+    assert code == 0 and out["fans"] == ["龙七对"] and out["deltas"] == [24, -8, -8, -8]
+    code, out = run_obj({**lqd, "hidden": "11p22p33p44p55s77s"})
+    assert code == 0 and out["fans"] == ["七对"] and out["deltas"] == [12, -4, -4, -4]
+    kxw = {"rules": "kaxinwu", "concealed": "123p456p2245667s", "win_tile": "5s", "win_by": "discard"}
+    code, out = run_obj({**kxw, "discarder": 1})
+    assert code == 0 and out["fans"] == ["屁胡"] and out["legal"]
+    code, out = run_obj({**kxw, "discarder": 1, "waits": "5s"})
+    assert code == 0 and out["fans"] == ["卡心五"] and out["deltas"] == [2, -2, 0, 0]
+    code, out = run_obj({**kxw, "discarder": 1, "waits": 5})
+    assert code == 2 and "'waits' must be a string" in out["error"]
+
+
 def test_a_robbed_kong_names_the_flags_that_do_not_apply_and_scores_as_without_them() -> None:
     rob = {**KWX, "win_by": "rob_kong"}
     _, plain = run_obj(rob)

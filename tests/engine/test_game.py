@@ -189,9 +189,11 @@ def test_start_rejects_wrong_tile_set() -> None:
         start(STD, 0, hands=hands, wall=wall)
 
 
-def test_unsupported_reveal_option() -> None:
-    with pytest.raises(ValueError, match="liangdao_reveal"):
-        start(RuleSet.from_json({"liangdao_reveal": "kou"}), 0, seed="x")
+def test_partial_reveal_options_play() -> None:
+    """liangdao_reveal = kou / minimal are played (docs/rules.md §A9.2, §E#48), no longer refused."""
+    for mode in ("kou", "minimal"):
+        events = start(RuleSet.from_json({"liangdao_reveal": mode}), 0, seed="x")
+        assert isinstance(events[0], HandStarted) and events[0].rules.liangdao_reveal == mode
 
 
 # ============================================================================ events

@@ -97,7 +97,8 @@ def check_views(state: State) -> None:
             assert mv.tile == (None if m.kind is MeldKind.CONCEALED_KONG else m.tile)
         if seat.liangdao:
             extra = 1 if state.phase is Phase.TURN and state.turn == i and state.drawn is not None else 0
-            assert len(ps.revealed) == sum(seat.hand) - extra
+            assert len(ps.revealed) + ps.hidden_count == sum(seat.hand) - extra
+            assert ps.hidden_count == len(seat.hidden)  # a partial reveal (docs/rules.md §E#48)
             assert ps.waits == seat.waits and ps.waits
         else:
             assert ps.revealed == () and ps.waits == ()
@@ -162,7 +163,8 @@ def check_claims(state: State, disc: Discarded, window: WindowOpened | None) -> 
             assert (o is not None and o.kong) == (not last and seat.hand[t] == 3), (s, t, o)
         counts = list(seat.hand)
         counts[t] += 1
-        complete = brute_complete(counts, len(seat.melds))
+        # a 亮倒 / 廊起 seat wins only on its published waits (docs/rules.md §E#48)
+        complete = brute_complete(counts, len(seat.melds)) and (not seat.liangdao or t in seat.waits)
         if o is not None and o.win:
             assert complete
         if complete and not seat.louhu:
@@ -178,6 +180,9 @@ def check_claims(state: State, disc: Discarded, window: WindowOpened | None) -> 
                 last_tile=last,
                 kong_chain=max(state.chain, 1),
                 declined_wins=seat.declined,
+                num_players=rules.players,
+                hidden=seat.hidden,
+                waits=seat.waits if seat.liangdao else None,
             )
             score = score_win(ctx, rules)
             assert (o.win if o is not None else 0) == (score.multiplier[disc.seat] if score.legal else 0), (s, t)
@@ -343,6 +348,28 @@ def test_seeded_selfplay() -> None:
     assert all(stats.kongs.get(k, 0) > 20 for k in ("concealed_kong", "added_kong", "kong"))
     assert stats.liangdao > 300 and stats.exact_checks > 100
     assert stats.robs >= 1 and stats.chains >= 5
+
+
+@pytest.mark.slow
+def test_seeded_selfplay_kaxinwu() -> None:
+    """卡心五 at 3 seats (docs/rules.md §B) and 卡五星 with partial reveals (kou, minimal): the same
+    invariants, 廊起 with random reveals, 有胡必胡 / 有杠必杠, protection, 关死 and 查叫."""
+    stats = Stats()
+    rng = random.Random(20261201)
+    variants = (
+        RuleSet.from_json({"preset": "kaxinwu", "players": 3}),
+        RuleSet.from_json({"preset": "kaxinwu", "players": 3, "kong_mandatory": False, "suits": "psm"}),
+        RuleSet.from_json({"liangdao_reveal": "minimal"}),
+        RuleSet.from_json({"liangdao_reveal": "kou"}),
+    )
+    outcomes: set[str] = set()
+    for i in range(160):
+        policy = eager_policy if i % 2 else uniform_policy
+        state, _ = play_hand(f"kx-{i}", variants[i % len(variants)], rng, policy, exact_every=0.01, stats=stats)
+        assert state.result is not None
+        outcomes.add(state.result.outcome)
+    assert stats.hands == 160 and stats.liangdao > 40 and stats.exact_checks > 5
+    assert {"win", "draw"} <= outcomes
 
 
 @pytest.mark.slow

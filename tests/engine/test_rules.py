@@ -138,7 +138,7 @@ def test_alternate_spellings() -> None:
         ({"players": 5}, "'players'; allowed: an integer from 2 to 4"),
         ({"players": 1}, "'players'"),
         ({"suits": "psmp"}, "'suits'"),
-        ({"ruleset": "kaxinwu"}, "not supported"),
+        ({"ruleset": "kawuxing2"}, "bad value"),
         ({"four_players": "bawangzhuang"}, "not supported"),
         ({"suits": ["p", "p"]}, "'suits'"),
         ({"preset": "beijing"}, "unknown rules preset 'beijing'"),

@@ -106,13 +106,32 @@ def _parse_action(text: str) -> tuple[str, bool, int | None]:
 
 
 def _make(body: str, state: Any) -> Action:
+    """``"0 discard 5s"``; ``*`` = the drawn tile; ``"0 liangdao 8s show 22s"`` names a 亮倒 reveal."""
     parts = body.split()
     seat = int(parts[0])
     kind = ActionKind(parts[1])
     tile = None
     if len(parts) > 2:
         tile = state.drawn if parts[2] == "*" else parse_tile(parts[2])
+    if len(parts) > 4 and parts[3] == "show":
+        return Action(seat, kind, tile, tuple(sorted(parse_tiles(parts[4]))))
     return Action(seat, kind, tile)
+
+
+def _auto(state: Any) -> Action:
+    """The automatic answer between spec actions: pass a claim window, discard the drawn tile; when the
+    rules forbid that (卡心五's 有胡必胡 / 有杠必杠, protection) the first legal action of its kind."""
+    if state.phase in (Phase.CLAIM, Phase.ROB):
+        action = Action(state.to_act()[0], ActionKind.PASS)
+    else:
+        if state.drawn is None:
+            raise SystemExit(f"seat {state.turn} must discard after 碰; give its action")
+        action = Action(state.turn, ActionKind.DISCARD, state.drawn)
+    legal = legal_actions(state, action.seat)
+    if action in legal:
+        return action
+    discards = [a for a in legal if a.kind is ActionKind.DISCARD]
+    return (discards or legal)[0]
 
 
 def expand(spec: Spec) -> dict[str, Any]:
@@ -158,12 +177,10 @@ def expand(spec: Spec) -> dict[str, Any]:
                         raise SystemExit(f"{spec.name}: illegal action {body!r} before the end") from None
                     break
                 continue
-        if state.phase in (Phase.CLAIM, Phase.ROB):
-            action = Action(state.to_act()[0], ActionKind.PASS)
-        else:
-            if state.drawn is None:
-                raise SystemExit(f"{spec.name}: seat {state.turn} must discard after 碰; give its action")
-            action = Action(state.turn, ActionKind.DISCARD, state.drawn)
+        try:
+            action = _auto(state)
+        except SystemExit as exc:
+            raise SystemExit(f"{spec.name}: {exc}") from None
         out.append(action.to_json())
         state, _ = step(state, action)
     head: dict[str, Any] = {

@@ -972,3 +972,236 @@ SPECS += [
         },
     ),
 ]
+
+# ---------------------------------------------------------------------- 卡心五 (rules kaxinwu, docs/rules.md §B)
+KX_LQ_9P = "9p234p567p234s567s"  # 廊起 showing 9p: a single, four sets hidden, waits 9p (平胡 ×1)
+KX_LQ_9S = "9s234p567p234s678s"  # 廊起 showing 9s, waits 9s (平胡 ×1)
+KX_LQ_5S = "46s345p678p111s22s"  # 廊起 showing 46s, waits 5s (卡心五 ×2)
+KX_DEAD = "999p999s555s1p2p8s7p"  # holds the other copies of 9p, 9s and 5s: every 廊起 wait is dead
+
+SPECS += [
+    Spec(
+        "kx_deal_four_seats",
+        "§B tiles and seats: 卡心五 at 4 seats, 72 tiles (筒 条): 13 each, the dealer 14, 19 in the wall",
+        rules="kaxinwu",
+        seed="kx-deal",
+        hands=[],
+        expect={"events_include": [{"type": "hand_started", "dealer": 0}], "state": {"phase": "turn", "to_act": [0]}},
+    ),
+    Spec(
+        "kx_langqi_single_wait",
+        "§B/E#48, the seed's example: discard 6条 and show 6 8条 — the wait is 7条 only; the rest is hidden",
+        rules="kaxinwu",
+        hands=["123p456p789p22s66s8s", "", "", ""],
+        actions=["0 liangdao 6s show 68s"],
+        expect={
+            "events_include": [
+                {
+                    "type": "discarded",
+                    "seat": 0,
+                    "tile": "6s",
+                    "liangdao": True,
+                    "waits": "7s",
+                    "hidden": "123456789p22s",
+                }
+            ]
+        },
+    ),
+    Spec(
+        "kx_langqi_two_waits",
+        "§B/E#48, the seed's example: the same hand discards 8条 and shows 2 2 6 6 条 — it waits on 2条 and 6条",
+        rules="kaxinwu",
+        hands=["123p456p789p22s66s8s", "", "", ""],
+        actions=["0 liangdao 8s show 2266s"],
+        expect={
+            "events_include": [
+                {
+                    "type": "discarded",
+                    "seat": 0,
+                    "tile": "8s",
+                    "liangdao": True,
+                    "waits": "26s",
+                    "hidden": "123456789p",
+                }
+            ]
+        },
+    ),
+    Spec(
+        "kx_langqi_pair_fixes_the_wait",
+        "E#48: the same hand shows only the pair 2 2条 (the other pair hidden): the wait is fixed to 2条, so B's "
+        "6条 (which would complete the concealed hand) opens no window; 2条 is protected for B",
+        rules="kaxinwu",
+        hands=["123p456p789p22s66s8s", "6s2s", "", ""],
+        actions=["0 liangdao 8s show 22s", "1 discard 6s"],
+        expect={"state": {"phase": "turn", "to_act": [2]}},
+    ),
+    Spec(
+        "kx_protection",
+        "§B protection: B (no 廊起) may not discard 2条, the 廊起 player's wait",
+        rules="kaxinwu",
+        hands=["123p456p789p22s66s8s", "6s2s", "", ""],
+        actions=["0 liangdao 8s show 22s", "1 discard 2s"],
+        expect={"error": {"index": -1, "reason": "protected_tile"}},
+    ),
+    Spec(
+        "kx_bad_reveal",
+        "E#48: showing 2 6条 is refused with the reason (the hidden 2条 and 6条 are neither sets nor pairs)",
+        rules="kaxinwu",
+        hands=["123p456p789p22s66s8s", "", "", ""],
+        actions=["0 liangdao 8s show 26s"],
+        expect={"error": {"index": -1, "reason": "bad_reveal"}},
+    ),
+    Spec(
+        "kx_longqidui_shown",
+        "§B 龙七对 reveal: A shows the three 7条 (wait 7条); he draws the 4th: 龙七对 ×8 自摸, each other seat "
+        "pays 8 (廊起 does not double, E#27)",
+        rules="kaxinwu",
+        hands=["11p22p33p44p55s777s9p", "", "", ""],
+        draws="? ? ? 7s",
+        actions=["0 liangdao 9p show 777s"],
+        finish=True,
+        expect={
+            "result": {
+                "outcome": "win",
+                "winners": [{"seat": 0, "fans": ["龙七对"], "multiplier": {"1": 8, "2": 8, "3": 8}}],
+                "hand_deltas": [24, -8, -8, -8],
+                "next_dealer": 0,
+            }
+        },
+    ),
+    Spec(
+        "kx_longqidui_one_copy_is_qidui",
+        "§B 龙七对 reveal: the same hand shows one 7条 only (7 7条 hidden): the 4th 7条 wins as 七对 ×4",
+        rules="kaxinwu",
+        hands=["11p22p33p44p55s777s9p", "", "", ""],
+        draws="? ? ? 7s",
+        actions=["0 liangdao 9p show 7s"],
+        finish=True,
+        expect={
+            "result": {
+                "outcome": "win",
+                "winners": [{"seat": 0, "fans": ["七对"], "multiplier": {"1": 4, "2": 4, "3": 4}}],
+                "hand_deltas": [12, -4, -4, -4],
+            }
+        },
+    ),
+    Spec(
+        "kx_dingchuan",
+        "§B 顶穿: B (dealer) 廊起s on 1条/4条, C 廊起s on 5条 (卡心五); B draws 5条 and discards it "
+        "automatically: C wins it, an ordinary 点炮 (no 包胡): B pays 2; C deals next",
+        rules="kaxinwu",
+        dealer=1,
+        hands=["", "123p456p789p55s23s9s", "123p456p789p22s46s", ""],
+        draws="9s ? ? 5s",
+        actions=["1 liangdao 9s", "2 liangdao *"],
+        finish=True,
+        expect={
+            "result": {
+                "outcome": "win",
+                "winners": [{"seat": 2, "fans": ["卡心五"], "multiplier": {"1": 2}}],
+                "hand_deltas": [0, -2, 2, 0],
+                "next_dealer": 2,
+            }
+        },
+    ),
+    Spec(
+        "kx_kong_mandatory",
+        "§B 有杠必杠: A discards 7条 and B holds three: B's only legal answer is 杠 (no 碰, no pass)",
+        rules="kaxinwu",
+        hands=["7s258p369p14s258s6s", "777s", "", ""],
+        actions=["0 discard 7s"],
+        expect={"state": {"phase": "claim", "to_act": [1], "legal_actions": {"1": [{"act": "kong"}]}}},
+    ),
+    Spec(
+        "kx_guogang",
+        "§B 过杠 (kong_mandatory = false): the same 7条 may be 杠'd, 碰'd or passed",
+        rules={"preset": "kaxinwu", "kong_mandatory": False},
+        hands=["7s258p369p14s258s6s", "777s", "", ""],
+        actions=["0 discard 7s"],
+        expect={
+            "state": {
+                "phase": "claim",
+                "to_act": [1],
+                "legal_actions": {"1": [{"act": "kong"}, {"act": "pong"}, {"act": "pass"}]},
+            }
+        },
+    ),
+    Spec(
+        "kx_self_draw_win_mandatory",
+        "§B/E#26 有胡必胡: the dealer's complete hand may only be declared (no discard)",
+        rules="kaxinwu",
+        hands=["123p456p789p123s55s", "", "", ""],
+        expect={"state": {"phase": "turn", "to_act": [0], "legal_actions": {"0": [{"act": "win"}]}}},
+    ),
+    Spec(
+        "kx_guansi",
+        "§B 关死: B (dealer) 廊起s showing 2-6条 (waits 1 4 7条) with 7筒; A 直杠s it (mandatory; A +2, B -2); "
+        "C 廊起s showing 2-6筒 (waits 1 4 7筒): now every tile of D is a 廊起 wait, so the hand ends: D pays "
+        "B 1 (平胡 is B's best), C 1 and A 2; the kong money is void; D deals next",
+        rules="kaxinwu",
+        dealer=1,
+        hands=["777p", "23456s999p888p99s7p", "23456p666s888s33s", "1111s444s7777s1p4p"],
+        draws="5s 9s",
+        actions=["1 liangdao 7p show 23456s", "0 kong", "2 liangdao * show 23456p"],
+        expect={
+            "events_include": [{"type": "konged", "seat": 0, "kind": "kong", "tile": "7p", "money": [2, -2, 0, 0]}],
+            "result": {
+                "outcome": "guansi",
+                "guansi": 3,
+                "winners": [],
+                "hand_deltas": [2, 1, 1, -4],
+                "kong_deltas": [0, 0, 0, 0],
+                "deltas": [2, 1, 1, -4],
+                "next_dealer": 3,
+            },
+        },
+    ),
+    Spec(
+        "kx_chajiao_one",
+        "§B 查叫, 1 被查叫: A, B (dealer) and C 廊起 on dead waits (D holds the other 9筒, 9条 and 5条); 流局: D "
+        "pays each its maximum — A 1, B 1, C 2 (卡心五) — and deals next",
+        rules="kaxinwu",
+        dealer=1,
+        hands=[KX_LQ_9P, KX_LQ_9S + "8p", KX_LQ_5S, KX_DEAD],
+        actions=["1 liangdao 8p show 9s", "2 liangdao * show 46s", "0 liangdao * show 9p"],
+        finish=True,
+        expect={
+            "result": {"outcome": "draw", "hand_deltas": [1, 1, 2, -4], "next_dealer": 3, "chajiao": [3]},
+        },
+    ),
+    Spec(
+        "kx_chajiao_two",
+        "§B 查叫, 2 被查叫: C then A 廊起 (dead waits); 流局: B and D each pay A 1 and C 2; the first to 廊起 (C) "
+        "deals next",
+        rules="kaxinwu",
+        dealer=1,
+        hands=[KX_LQ_9P, "", KX_LQ_5S, KX_DEAD],
+        actions=["2 liangdao * show 46s", "0 liangdao * show 9p"],
+        finish=True,
+        expect={
+            "result": {"outcome": "draw", "hand_deltas": [2, -3, 4, -3], "next_dealer": 2, "chajiao": [1, 3]},
+        },
+    ),
+    Spec(
+        "kx_chajiao_three",
+        "§B 查叫, 3 被查叫 (all but one): only C 廊起s (dead wait 5条: A and D hold the other copies); 流局: A, "
+        "B and D each pay C 2 (卡心五); C deals next",
+        rules="kaxinwu",
+        dealer=1,
+        hands=[KX_LQ_9P, "", KX_LQ_5S, KX_DEAD],
+        actions=["2 liangdao * show 46s"],
+        finish=True,
+        expect={
+            "result": {"outcome": "draw", "hand_deltas": [-2, -2, 6, -2], "next_dealer": 2, "chajiao": [0, 1, 3]},
+        },
+    ),
+    Spec(
+        "kx_chajiao_none",
+        "§B 流局 without 廊起: nobody is 查叫'd, no payments; the dealer (B) stays",
+        rules="kaxinwu",
+        dealer=1,
+        hands=["", "", "", KX_DEAD],
+        finish=True,
+        expect={"result": {"outcome": "draw", "hand_deltas": [0, 0, 0, 0], "next_dealer": 1}},
+    ),
+]

@@ -10,7 +10,7 @@ import pytest
 from engine.cli_simulate import main as simulate_main
 from engine.game import check_rules
 from engine.rules import Cap, RuleError, RuleSet
-from kwx_bot.service.game import rules_from_json
+from kwx_bot.service.game import check_table_rules, rules_from_json
 from kwx_bot.service.group_settings import ITEMS, ConfigError, GroupConfig, parse_change
 from kwx_bot.words.i18n import translator
 
@@ -95,11 +95,14 @@ def test_every_menu_choice_is_accepted_by_the_rules_engine_and_shown_as_current(
 UNPLAYABLE = {"preset": "standard", "liangdao_reveal": "kou"}
 
 
-def test_check_rules_accepts_presets_and_refuses_partial_reveals() -> None:
+def test_check_rules_accepts_presets_and_the_bot_refuses_partial_reveals() -> None:
+    """The engine plays kou / minimal (docs/rules.md §A9.2, §E#48); the bot cannot offer the choice yet."""
     for name in ("standard", "shiyan", "nocap"):
         check_rules(RuleSet.preset(name))
+        check_table_rules(RuleSet.preset(name))
+    check_rules(RuleSet.from_json(UNPLAYABLE))
     with pytest.raises(RuleError, match="liangdao_reveal"):
-        check_rules(RuleSet.from_json(UNPLAYABLE))
+        check_table_rules(RuleSet.from_json(UNPLAYABLE))
 
 
 def test_settings_refuse_an_unplayable_option_and_change_nothing() -> None:
@@ -117,11 +120,9 @@ def test_stored_rules_must_be_playable() -> None:
 
 def test_simulate_refuses_unplayable_rules_with_exit_2() -> None:
     out = io.StringIO()
-    status = simulate_main(
-        ["--hands", "3", "--rules", '{"preset": "standard", "liangdao_reveal": "kou"}'], io.StringIO(), out
-    )
+    status = simulate_main(["--hands", "3", "--rules", '{"preset": "standard", "players": 4}'], io.StringIO(), out)
     assert status == 2
-    assert "liangdao_reveal" in out.getvalue() and "Traceback" not in out.getvalue()
+    assert "players" in out.getvalue() and "Traceback" not in out.getvalue()
 
 
 def test_the_bot_refuses_rules_for_another_table_size() -> None:
