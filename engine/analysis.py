@@ -29,7 +29,7 @@ from importlib import resources
 from itertools import combinations_with_replacement
 from typing import Any
 
-from .tiles import NUM_KINDS, Tile
+from .tiles import DRAGONS, NUM_KINDS, Tile
 
 __all__ = [
     "TILE_INC",
@@ -50,7 +50,8 @@ Keys = tuple[int, int, int, int]
 """Suit keys ``(p, s, m, z)`` of a multiset of tiles (see the module docstring)."""
 
 _N9 = 5**9
-_N3 = 5**3
+_DRAGON_KINDS = len(DRAGONS)
+_N3 = 5**_DRAGON_KINDS
 _POW = tuple(5**i for i in range(9))
 
 TILE_SLOT: tuple[int, ...] = tuple(t // 9 for t in range(NUM_KINDS))
@@ -129,21 +130,21 @@ def _honor_distance() -> bytes:
     """The dragons' distance table (pungs and pairs only), 125 records of 10 bytes."""
     out = bytearray(10 * _N3)
     for key in range(_N3):
-        have = _digits(key, 3)
+        have = _digits(key, _DRAGON_KINDS)
         for m in range(5):
             for h in range(2):
                 best = 99
                 # choose which dragons carry a pung (<= 3 of them) and which the pair
-                for pungs in combinations_with_replacement(range(3), m):
+                for pungs in combinations_with_replacement(range(_DRAGON_KINDS), m):
                     if len(set(pungs)) != m:
                         continue
-                    for p in range(3) if h else (None,):
-                        need = [3 if i in pungs else 0 for i in range(3)]
+                    for p in range(_DRAGON_KINDS) if h else (None,):
+                        need = [3 if i in pungs else 0 for i in range(_DRAGON_KINDS)]
                         if p is not None:
                             need[p] += 2
                         if max(need) > 4:
                             continue
-                        best = min(best, sum(max(0, need[i] - have[i]) for i in range(3)))
+                        best = min(best, sum(max(0, need[i] - have[i]) for i in range(_DRAGON_KINDS)))
                 out[10 * key + 2 * m + h] = best if best < 99 else 60
     return bytes(out)
 
@@ -160,7 +161,7 @@ def keys_of(counts: Sequence[int]) -> Keys:
         p += counts[i] * w
         s += counts[9 + i] * w
         m += counts[18 + i] * w
-    for i in range(3):
+    for i in range(_DRAGON_KINDS):
         z += counts[27 + i] * _POW[i]
     return p, s, m, z
 

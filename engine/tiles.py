@@ -18,6 +18,7 @@ from dataclasses import dataclass
 __all__ = [
     "DRAGONS",
     "NUM_KINDS",
+    "NUM_SUITS",
     "STANDARD_KINDS",
     "Meld",
     "MeldKind",
@@ -139,6 +140,8 @@ _TILE_SUIT = {t: (Suit.DOTS, Suit.BAMBOO, Suit.CHARACTERS, Suit.DRAGONS)[min(t /
 _TILE_NUMBER = {t: (t % 9 + 1) if t < 27 else (t - 22) for t in Tile}
 
 DRAGONS: tuple[Tile, ...] = (Tile.WHITE, Tile.GREEN, Tile.RED)
+NUM_SUITS = 3
+"""The numbered suits 筒 条 万 (tile indices 0-8, 9-17, 18-26; the dragons follow)."""
 STANDARD_KINDS: tuple[Tile, ...] = tuple(t for t in Tile if t.suit in (Suit.DOTS, Suit.BAMBOO)) + DRAGONS
 """The 21 kinds of the standard 84-tile set (docs/rules.md §A1.1)."""
 

@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from ..analysis import Keys, keys_of, seven_pairs_count, shanten_keys, waits_mask
 from ..game.actions import Action, ActionKind
 from ..rules import RuleSet, Ruleset
-from ..tiles import NUM_KINDS, Suit, Tile
+from ..tiles import NUM_KINDS, NUM_SUITS, Suit, Tile
 from ..views import PublicSeatView, SeatView
 from .hand import (
     danger_mask,
@@ -347,7 +347,7 @@ def _dominant_suit(ctx: _Ctx) -> int:
             return -1
         meld_suit = s
         per[s] += 3
-    best = max(range(3), key=lambda s: per[s])
+    best = max(range(NUM_SUITS), key=lambda s: per[s])
     if meld_suit >= 0 and best != meld_suit:
         return -1
     return best if per[best] >= 10 else -1
