@@ -16,7 +16,7 @@ from typing import Any
 from ..store import HandRow, TableRow
 from ..words.ui import Ui
 from .buttons import Keyboard
-from .game import Event, State, Tile
+from .game import NUM_SEATS, Event, State, Tile
 
 __all__ = ["LiveSeat", "LiveTable", "Shown", "Ui"]
 
@@ -124,8 +124,9 @@ class LiveTable:
         return None
 
     def names(self) -> list[str]:
-        """Raw display names by seat index (3 entries; empty seats are "")."""
-        out = ["", "", ""]
+        """Raw display names by seat index (one per seat of the hand's rules, or of the bot's table
+        size in the lobby; empty seats are "")."""
+        out = [""] * (self.state.rules.players if self.state is not None else NUM_SEATS)
         for s in self.seats:
             out[s.seat] = s.name
         return out

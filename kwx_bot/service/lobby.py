@@ -37,6 +37,7 @@ from ..settings import normalize_language
 from ..store import Conflict, TableStatus
 from ..words.i18n import Translator
 from ..words.texts import name
+from . import game
 from .buttons import Button, Op, StartKind, StartPayload
 from .keyboards import close_confirm_keyboard, next_hand_keyboard
 from .live import LiveTable
@@ -154,7 +155,7 @@ class Lobby:
 
     async def _sit(self, live: LiveTable, user_id: int) -> JoinResult:
         taken = {s.seat for s in live.seats}
-        free = [i for i in range(3) if i not in taken]
+        free = [i for i in range(game.NUM_SEATS) if i not in taken]
         if not free:
             return JoinResult.FULL
         try:
@@ -182,7 +183,7 @@ class Lobby:
             return JoinResult.NOT_MEMBER
         if await self.store.open_seat_of_user(user_id) is not None:
             return JoinResult.ELSEWHERE
-        if len(live.seats) >= 3:
+        if len(live.seats) >= game.NUM_SEATS:
             return JoinResult.FULL
         user = await self.store.get_user(user_id)
         if user is None or not user.can_pm:
@@ -374,7 +375,7 @@ class Lobby:
 
     def _cannot_start(self, live: LiveTable, tr: Translator) -> str | None:
         _ = tr.gettext
-        if len(live.seats) < 3:
+        if len(live.seats) < game.NUM_SEATS:
             return _("Three seats must be taken (add AI players for empty seats).")
         if not live.humans():
             return _("At least one human player is needed.")
@@ -384,7 +385,7 @@ class Lobby:
         async with self.store.transaction() as tx:
             if add:
                 taken = {s.seat for s in live.seats}
-                free = [i for i in range(3) if i not in taken]
+                free = [i for i in range(game.NUM_SEATS) if i not in taken]
                 if free:
                     await tx.sit(live.table_id, free[0], ai_level="normal")
             else:

@@ -213,7 +213,7 @@ class Play:
         assert result is not None and hand is not None
         dealt_in = {w.from_seat for w in result.winners if w.by != "self_draw"}
         rows = []
-        for seat in range(game.NUM_SEATS):
+        for seat in range(state.rules.players):
             wins = [w for w in result.winners if w.seat == seat]
             s = live.seat(seat)
             rows.append(LedgerRow(

@@ -169,7 +169,7 @@ class Presenter:
         if state == "open":
             markup = lobby_keyboard(
                 tr, live.table_id, live.row.seq, deep_link=self.chat_link(),
-                full=len(live.seats) >= 3, has_ai=any(s.is_ai for s in live.seats),
+                full=len(live.seats) >= game.NUM_SEATS, has_ai=any(s.is_ai for s in live.seats),
             )  # fmt: skip
         return text, markup
 
