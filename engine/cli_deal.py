@@ -19,35 +19,17 @@ play`` prints for ``{"seed": S, "dealer": D, "rules": ...}``.  Exit status: 0; 2
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from .cli_io import emit
+from .cli_io import ArgumentError, emit, options, rules_argument
 from .game import commitment, start
-from .rules import RuleError, RuleSet
+from .rules import RuleSet
 
 __all__ = ["ArgumentError", "deal_json", "main", "parse_args"]
 
 USAGE = "usage: python -m engine deal --seed S --dealer D [--rules PRESET-OR-JSON] [--pretty]"
-
-
-class ArgumentError(ValueError):
-    """Malformed command-line arguments; the message is one line."""
-
-
-def _parse_rules(text: str) -> RuleSet:
-    value: object = text
-    if text.lstrip().startswith("{"):
-        try:
-            value = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ArgumentError(f"--rules is not valid JSON: {exc.msg} at column {exc.colno}") from None
-    try:
-        return RuleSet.from_json(value)
-    except (RuleError, ValueError, TypeError) as exc:
-        raise ArgumentError(f"--rules: {exc}") from None
 
 
 def parse_args(argv: Sequence[str]) -> tuple[str, int, RuleSet, bool]:
@@ -57,27 +39,10 @@ def parse_args(argv: Sequence[str]) -> tuple[str, int, RuleSet, bool]:
     dealer: int | None = None
     rules = RuleSet()
     pretty = False
-    args = list(argv)
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        name, eq, inline = arg.partition("=")
-        if name == "--pretty":
-            if eq:
-                raise ArgumentError("--pretty takes no value")
+    for name, value in options(argv, flags=("--pretty",), valued=("--seed", "--dealer", "--rules"), usage=USAGE):
+        if value is None:  # --pretty
             pretty = True
-            i += 1
             continue
-        if name not in ("--seed", "--dealer", "--rules"):
-            raise ArgumentError(f"unknown argument {arg!r}; {USAGE}")
-        if eq:
-            value = inline
-            i += 1
-        else:
-            if i + 1 >= len(args):
-                raise ArgumentError(f"{name} needs a value")
-            value = args[i + 1]
-            i += 2
         if name == "--seed":
             if not value:
                 raise ArgumentError("--seed must not be empty")
@@ -88,7 +53,7 @@ def parse_args(argv: Sequence[str]) -> tuple[str, int, RuleSet, bool]:
             except ValueError:
                 raise ArgumentError(f"--dealer must be a seat number, got {value!r}") from None
         else:
-            rules = _parse_rules(value)
+            rules = rules_argument(value)
     if seed is None:
         raise ArgumentError(f"--seed is required; {USAGE}")
     if dealer is None:

@@ -36,8 +36,9 @@ from typing import TextIO
 
 from .ai import Level
 from .ai.selfplay import SimSummary, seatings, simulate
+from .cli_io import ArgumentError, options, rules_argument
 from .game import check_rules
-from .rules import RuleError, RuleSet
+from .rules import RuleSet
 
 __all__ = ["ArgumentError", "main", "parse_args", "render"]
 
@@ -46,10 +47,6 @@ USAGE = (
     "[--rules PRESET-OR-JSON] [--check] [--json]"
 )
 _LEVELS = ", ".join(level.value for level in Level)
-
-
-class ArgumentError(ValueError):
-    """Malformed command-line arguments; the message is one line."""
 
 
 _WORDS = {2: "two", 3: "three", 4: "four"}
@@ -71,16 +68,10 @@ def _parse_players(text: str) -> tuple[Level, ...]:
 
 
 def _parse_rules(text: str) -> RuleSet:
-    value: object = text
-    if text.lstrip().startswith("{"):
-        try:
-            value = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ArgumentError(f"--rules is not valid JSON: {exc.msg} at column {exc.colno}") from None
+    rules = rules_argument(text)
     try:
-        rules = RuleSet.from_json(value)
         check_rules(rules)
-    except (RuleError, ValueError, TypeError) as exc:
+    except ValueError as exc:
         raise ArgumentError(f"--rules: {exc}") from None
     return rules
 
@@ -96,27 +87,11 @@ def parse_args(argv: Sequence[str]) -> dict[str, object]:
         "check": False,
         "json": False,
     }
-    args = list(argv)
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        name, eq, inline = arg.partition("=")
-        if name in ("--check", "--json"):
-            if eq:
-                raise ArgumentError(f"{name} takes no value")
+    valued = ("--hands", "--seed", "--players", "--rules")
+    for name, value in options(argv, flags=("--check", "--json"), valued=valued, usage=USAGE):
+        if value is None:  # --check, --json
             opts[name[2:]] = True
-            i += 1
             continue
-        if name not in ("--hands", "--seed", "--players", "--rules"):
-            raise ArgumentError(f"unknown argument {arg!r}; {USAGE}")
-        if eq:
-            value = inline
-            i += 1
-        else:
-            if i + 1 >= len(args):
-                raise ArgumentError(f"{name} needs a value")
-            value = args[i + 1]
-            i += 2
         if name == "--hands":
             try:
                 hands = int(value)
