@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from ..analysis import is_complete_keys
 from ..rules import LiangdaoKong
-from ..scoring import IllegalReason, WinBy, WinContext, WinScore, score_win
+from ..scoring import IllegalReason, WinBy, WinScore
 from ..tiles import MeldKind, Tile, counts_of, format_tiles
 from .actions import Action, ActionKind, IllegalAction, Reason
-from .basics import liangdao_flags, must_self_win, protected_mask
-from .claims import claim_score
+from .basics import must_self_win, protected_mask
+from .claims import claim_score, win_score
 from .hands import keys_plus, liangdao_waits, liangdao_waits_kept, moved
 from .reveal import reveal_problem
 from .state import Phase, SeatState, State, WindowKind
@@ -85,23 +85,16 @@ def self_win_score(state: State) -> WinScore | None:
         return None
     concealed = list(seat.tiles())
     concealed.remove(drawn)
-    ctx = WinContext(
-        concealed=tuple(concealed),
-        melds=seat.melds,
-        win_tile=drawn,
-        win_by=WinBy.SELF_DRAW,
-        winner=state.turn,
-        discarder=None,
-        liangdao=liangdao_flags(state),
+    return win_score(
+        state,
+        state.turn,
+        tuple(concealed),
+        drawn,
+        WinBy.SELF_DRAW,
+        None,
         after_kong=state.replacement,
         last_tile=state.wall_remaining == 0,
-        kong_chain=max(state.chain, 1),
-        declined_wins=seat.declined,
-        num_players=state.rules.players,
-        hidden=seat.hidden,
-        waits=seat.waits if seat.liangdao else None,
     )
-    return score_win(ctx, state.rules)
 
 
 def _completes(seat: SeatState, drawn: Tile) -> bool:

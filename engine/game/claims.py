@@ -23,16 +23,30 @@ def claim_score(state: State, seat_no: int, window: Window) -> WinScore | None:
     if seat.liangdao and t not in seat.waits:  # the published (shown) waits only (docs/rules.md §E#48)
         return None
     rob = window.kind is WindowKind.ROB
+    return win_score(
+        state, seat_no, tuple(seat.tiles()), t, WinBy.ROB_KONG if rob else WinBy.DISCARD, window.from_seat,
+        after_kong=window.gangpao and not rob, last_tile=window.last and not rob,
+    )  # fmt: skip
+
+
+def win_score(
+    state: State, seat_no: int, concealed: tuple[Tile, ...], win_tile: Tile, win_by: WinBy, discarder: int | None,
+    *, after_kong: bool, last_tile: bool,
+) -> WinScore:  # fmt: skip
+    """``seat_no`` winning ``win_tile`` (``concealed``: the tiles in hand without it), scored with
+    what the state knows of the seat and the table: melds, every seat's 亮倒, the kong chain, the
+    declined wins, a 廊起 hand's hidden tiles and shown waits (docs/rules.md Appendix 2)."""
+    seat = state.seats[seat_no]
     ctx = WinContext(
-        concealed=tuple(seat.tiles()),
+        concealed=concealed,
         melds=seat.melds,
-        win_tile=t,
-        win_by=WinBy.ROB_KONG if rob else WinBy.DISCARD,
+        win_tile=win_tile,
+        win_by=win_by,
         winner=seat_no,
-        discarder=window.from_seat,
+        discarder=discarder,
         liangdao=liangdao_flags(state),
-        after_kong=window.gangpao and not rob,
-        last_tile=window.last and not rob,
+        after_kong=after_kong,
+        last_tile=last_tile,
         kong_chain=max(state.chain, 1),
         declined_wins=seat.declined,
         num_players=state.rules.players,
