@@ -55,6 +55,13 @@ def _render(
     return data
 
 
+def _render_replay(views: Sequence[PublicView], names: Sequence[str], lang: str) -> bytes:
+    """Draw a replay (runs in a worker process or thread): :func:`render.replay.render_replay`."""
+    from render.replay import render_replay
+
+    return render_replay(views, names, lang)
+
+
 def _warm() -> None:
     import render
 
@@ -98,6 +105,10 @@ class Pictures(Protocol):
         self, view: PublicView, names: Sequence[str], lang: str = "zh_CN", hands: Sequence[HandTiles] | None = None
     ) -> bytes:
         """The end-of-hand result picture, with every seat's hand face up (``hands``, one per seat)."""
+        ...
+
+    async def replay(self, views: Sequence[PublicView], names: Sequence[str], lang: str = "zh_CN") -> bytes:
+        """A finished hand's replay, one frame per public moment (``views``): an animated GIF."""
         ...
 
 
@@ -156,3 +167,17 @@ class RenderPictures:
     ) -> bytes:
         """See :func:`render.render_result`."""
         return await self._run("render_result", lang, view, list(names), hands=None if hands is None else list(hands))
+
+    async def replay(self, views: Sequence[PublicView], names: Sequence[str], lang: str = "zh_CN") -> bytes:
+        """See :func:`render.replay.render_replay` (a GIF, whatever ``fmt`` the photos use)."""
+        pool = self._executor()
+        if pool is not None:
+            try:
+                return await asyncio.get_running_loop().run_in_executor(
+                    pool, _render_replay, list(views), list(names), lang
+                )
+            except BrokenProcessPool:
+                log.error("the render worker process died; rendering in threads from now on")
+                self.processes = 0
+                self._pool = None
+        return await asyncio.to_thread(_render_replay, list(views), list(names), lang)
