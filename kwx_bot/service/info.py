@@ -15,7 +15,7 @@ from ..words.rules_text import describe_rules
 from ..words.texts import esc
 from ..words.verify_text import verify_text
 from . import game
-from .group_settings import GroupConfig
+from .group_settings import GroupConfig, TableChoice
 from .tables import Tables
 from .values import Command, Out
 
@@ -63,7 +63,7 @@ class Info:
         )
         table = await self.store.get_table(table_id) if table_id is not None else None
         if table is not None and table.status == TableStatus.PLAYING:
-            rules, options = self.tables.table_config(config)
+            rules, options = self.tables.table_config(config, TableChoice.of(table.options))
             if rules != table.rules or options != table.options:
                 text += "\n" + tr.gettext("The hand in play keeps its rules; these apply from the next hand.")
         return [Out(text)]

@@ -217,6 +217,9 @@ _SENTENCES: dict[str, _Sentence] = {
     "four_players": _choice(
         {
             "winner_sits_out": N_("With four members the winner sits out the next hand."),
+            "bawangzhuang": N_(
+                "With four members 霸王庄: the dealer keeps the deal until losing a hand, then sits out."
+            ),
             "off": N_("Only three members play; no bench rotation."),
         }
     ),
