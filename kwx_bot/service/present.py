@@ -506,7 +506,12 @@ class Presenter:
         """The live table's caption plus the deal's commitment (SHA-256 of its seed, published at the
         deal while the seed stays secret; a prepared deal says it has none)."""
         assert live.hand is not None and live.state is not None
-        caption = table_caption(tr, hand_no=live.hand.hand_no, view=view, names=names, started=started)
+        rules = live.state.rules
+        size = table_size("kaxinwu" if game.is_kaxinwu(rules) else "kawuxing", rules.players, rules.players, tr)
+        caption = table_caption(
+            tr, hand_no=live.hand.hand_no, view=view, names=names, started=started, table=size,
+            sitting_out=live.sitting_out.name if live.sitting_out is not None else None,
+        )  # fmt: skip
         seed = live.state.seed
         return add_line(caption, commitment_line(tr, None if seed is None else game.commitment(seed)))
 

@@ -251,9 +251,12 @@ def _status(tr: Translator, view: PublicView, names: Sequence[str]) -> str:
 
 
 def table_caption(
-    tr: Translator, *, hand_no: int, view: PublicView, names: Sequence[str], started: bool = False
-) -> str:
-    """The group's live table caption (also the hand-start message's caption)."""
+    tr: Translator, *, hand_no: int, view: PublicView, names: Sequence[str], started: bool = False,
+    table: str = "", sitting_out: str | None = None,
+) -> str:  # fmt: skip
+    """The group's live table caption (also the hand-start message's caption).  ``table``: the game
+    and size in words (HTML-safe, :func:`~kwx_bot.words.texts.table_size`); ``sitting_out``: the raw
+    name of the member who sits this hand out (docs/rules.md §A2.1)."""
     _ = tr.gettext
     head = _("<b>Hand {n} starts</b>") if started else _("<b>Hand {n}</b>")
     wall = view.wall_remaining
@@ -265,6 +268,10 @@ def table_caption(
     auto = [name(names[s.seat]) for s in view.seats if s.on_auto]
     if auto:
         lines.append(_("Auto-play: {names}").format(names=", ".join(auto)))
+    if sitting_out is not None:
+        lines.append(_("Sitting out this hand: {name}").format(name=name(sitting_out)))
+    if table:
+        lines.append(table)
     return _cut("\n".join(lines))
 
 

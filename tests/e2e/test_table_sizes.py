@@ -184,6 +184,8 @@ async def test_four_members_take_turns_sitting_out_and_the_ledger_covers_all_fou
             by_seat = {s.seat: s.user_id for s in await service.store.seats(table_id)}
             assert by_seat[3] == out.id and hand.sitting_out == out.id, hand_no
             assert by_seat[hand.dealer] == winner.id  # the scripted deal makes the dealer win
+            captions = [m.content for m in kwx.fake.bot_messages(group) if m.photo is not None]
+            assert f"Sitting out this hand: {out.first_name}" in captions[-1]  # the group's table says so
             before = len(kwx.fake.seen_photos(kwx.fake.private_chat(out)))
             await kwx.act(winner, "w")
             await kwx.settle()
