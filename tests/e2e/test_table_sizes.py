@@ -209,3 +209,34 @@ async def test_four_members_take_turns_sitting_out_and_the_ledger_covers_all_fou
         report = await service.store.season_report(await service.store.group_id_for_chat(group.id))
         assert {s.user_id for s in report.standings} == {u.id for u in users}
         assert sum(s.points for s in report.standings) == 0
+
+
+async def test_bawangzhuang_the_winning_dealer_stays_and_the_rest_goes_round(kwx):
+    users = kwx.players("Ann", "Ben", "Cat", "Dan")
+    ann, ben, cat, dan = users
+    group = kwx.group(users)
+    async with kwx.running() as service:
+        await kwx.start_bot(*users)
+        async with service.store.transaction() as tx:
+            gid = await tx.ensure_group(group.id, group.title or "")
+            await tx.set_setting(gid, "rules", {"preset": "standard", "four_players": "bawangzhuang"})
+        lobby = await _lobby(kwx, ann, group)
+        for u in (ben, cat, dan):
+            await kwx.press(u, kwx.fake.message(group, lobby.message_id), "Join")
+        table_id = (await service.store.open_table_of_group(gid)).table_id
+        rules = RuleSet.from_json({"four_players": "bawangzhuang"})
+        await service.prepare_deal(table_id, dealer_wins_deal(rules) | {"dealer": 0})
+        await kwx.press(ann, kwx.fake.message(group, lobby.message_id), "Start")
+        # Ann deals and wins every hand: she keeps the deal (霸王庄); Dan, Ben, Cat sit out in turn
+        for hand_no, (out, ann_seat) in enumerate([(dan, 0), (ben, 2), (cat, 1)], start=1):
+            hand = await service.store.current_hand(table_id)
+            by_seat = {s.seat: s.user_id for s in await service.store.seats(table_id)}
+            assert (hand.hand_no, hand.sitting_out, by_seat[3]) == (hand_no, out.id, out.id)
+            assert hand.dealer == ann_seat and by_seat[ann_seat] == ann.id
+            await kwx.act(ann, "w")
+            await kwx.settle()
+            if hand_no < 3:
+                await service.prepare_deal(table_id, dealer_wins_deal(rules, dealer=[2, 1][hand_no - 1]))
+                await kwx.press(dan, kwx.fake.last_message(group), "Next hand")
+        rows, sums = await _ledger_sums(service, table_id)
+        assert set(sums.values()) == {0} and sum(r.delta for r in rows if r.user_id == ann.id) > 0
