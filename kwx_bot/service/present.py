@@ -589,9 +589,13 @@ class Presenter:
                 view = game.public_view(state)
                 totals = await self._totals(live)
                 liangdao = [s.seat for s in view.seats if s.liangdao]
+                view, names, out = self._next_hand(live, view, names)
+                assert view.result is not None
                 caption = result_caption(
-                    tr, hand_no=hand.hand_no, result=event.result, names=names, totals=totals, liangdao=liangdao
+                    tr, hand_no=hand.hand_no, result=view.result, names=names, totals=totals, liangdao=liangdao
                 )
+                if out is not None:
+                    caption = add_line(caption, tr.gettext("Sitting out next hand: {name}").format(name=name(out)))
                 caption = add_line(caption, seed_line(tr, state.seed, hand.hand_no))  # the hand is over
                 photo = await self.pictures.result(view, names, lang=live.group_lang, hands=game.all_hands(state))
                 markup = next_hand_keyboard(tr, live.table_id, live.row.seq)
@@ -608,6 +612,23 @@ class Presenter:
                 await tx.set_announced(live.table_id, upto)
             live.row = replace(live.row, announced_seq=max(live.row.announced_seq, upto))
         return ok and table_ok
+
+    @staticmethod
+    def _next_hand(
+        live: LiveTable, view: game.PublicView, names: list[str]
+    ) -> tuple[game.PublicView, list[str], str | None]:
+        """At a table of four members (docs/rules.md §A2.1) the result names the next hand's dealer
+        and who sits it out as :func:`engine.seating.next_lineup` says (a winner who would deal
+        rests; the member sitting out may deal): the view's next dealer becomes a member index,
+        ``names`` gains the name of the member sitting this hand out (index ``players``), and the
+        raw name of the next one to sit out is returned.  Elsewhere all three are as given."""
+        result, bench = view.result, live.sitting_out
+        if result is None or bench is None:
+            return view, names, None
+        lineup = game.next_lineup(live.rules, view.dealer, result)
+        members = [*names, clean(bench.name)]
+        nxt = replace(result, next_dealer=lineup.seats[lineup.dealer])
+        return replace(view, result=nxt), members, members[lineup.sitting_out]
 
     async def _totals(self, live: LiveTable) -> list[int]:
         """Each seat's running match total at this table: the sum of its player's ledger deltas

@@ -191,6 +191,9 @@ async def test_four_members_take_turns_sitting_out_and_the_ledger_covers_all_fou
             await kwx.settle()
             assert len(kwx.fake.seen_photos(kwx.fake.private_chat(out))) == before  # no hand for him
             sat_out.append(out.first_name)
+            result = kwx.fake.last_message(group).content
+            nxt = {1: ("Ben", "Ann"), 2: ("Cat", "Ben"), 3: ("Dan", "Cat")}[hand_no]  # next dealer, who sits out
+            assert f"Next dealer: {nxt[0]}" in result and f"Sitting out next hand: {nxt[1]}" in result
             if hand_no < 3:
                 # the winner sits out next; the member after him round the table deals (seat 0)
                 await service.prepare_deal(table_id, dealer_wins_deal(rules))
