@@ -22,6 +22,7 @@ from .pictures import HandTiles, hand_canvas, result_canvas, reveal_canvas, tabl
 
 __all__ = [
     "LANGUAGES",
+    "PALETTE_COLOURS",
     "PHOTO_MAX_BYTES",
     "PHOTO_MAX_RATIO",
     "PHOTO_MAX_SIDES",
@@ -123,17 +124,29 @@ def render_result(
     return result_canvas(view, names, lang, hands).image
 
 
+PALETTE_COLOURS = 128
+"""Colours of the ``"palette"`` encoding (benchmarks/bench_pictures.py measured 64 and 128)."""
+
+
 def encode(image: Image.Image, fmt: str = "png") -> bytes:
-    """Encode a picture for sendPhoto: ``"png"`` (lossless, zlib level 1: fast, edges stay sharp
-    before Telegram's own recompression) or ``"jpeg"`` (quality 90, no chroma subsampling, so red
-    and green strokes keep their edges).  Raises ValueError for another format.
+    """Encode a picture for sendPhoto: ``"png"`` (lossless RGB, zlib level 1: fast, edges stay sharp
+    before Telegram's own recompression), ``"palette"`` (a PNG of :data:`PALETTE_COLOURS` colours,
+    Pillow's fast octree quantizer without dithering, zlib level 1: the flat felt, tiles and text
+    need few colours, so it is several times smaller than either other format and lossless-looking
+    at phone size; docs/telegram.md §6 has the measurements) or ``"jpeg"`` (quality 90, no chroma
+    subsampling, so red and green strokes keep their edges).  Raises ValueError for another format.
     """
     buf = io.BytesIO()
     kind = fmt.lower()
     if kind == "png":
         image.save(buf, "PNG", compress_level=1)
+    elif kind == "palette":
+        rgb = image.convert("RGB")
+        rgb.quantize(PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE).save(
+            buf, "PNG", compress_level=1
+        )
     elif kind in ("jpeg", "jpg"):
         image.convert("RGB").save(buf, "JPEG", quality=90, subsampling=0)
     else:
-        raise ValueError(f"unknown image format {fmt!r}: use 'png' or 'jpeg'")
+        raise ValueError(f"unknown image format {fmt!r}: use 'palette', 'png' or 'jpeg'")
     return buf.getvalue()

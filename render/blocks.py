@@ -133,14 +133,14 @@ def _tile_row(
     c: Canvas,
     x: int,
     y: int,
-    tiles: Sequence[Tile],
+    tiles: Sequence[Tile | None],
     size: TileSize,
     seat: int,
     *,
     role: str,
     states: Sequence[TileState] | None = None,
 ) -> int:
-    """Tiles left to right from (x, y); returns the x after the last one."""
+    """Tiles left to right from (x, y) (None: face down); returns the x after the last one."""
     step = size.width + TILE_GAP
     for i, t in enumerate(tiles):
         c.tile(x + i * step, y, t, size, states[i] if states else TileState.NORMAL, role=role, seat=seat)

@@ -96,7 +96,7 @@ def _final_seats(view: PublicView) -> tuple[tuple[PublicSeatView, ...], dict[int
     winning tile (last in ``revealed``), then the melds."""
     wins = {w.seat: w for w in view.result.winners} if view.result is not None else {}
     seats = tuple(
-        replace(s, revealed=(*wins[s.seat].concealed, wins[s.seat].win_tile), melds=wins[s.seat].melds)
+        replace(s, revealed=(*wins[s.seat].concealed, wins[s.seat].win_tile), melds=wins[s.seat].melds, hidden_count=0)
         if s.seat in wins
         else s
         for s in view.seats
@@ -104,14 +104,33 @@ def _final_seats(view: PublicView) -> tuple[tuple[PublicSeatView, ...], dict[int
     return seats, wins
 
 
+def partial_backs(seat: PublicSeatView) -> int:
+    """Face-down tiles drawn beside a partly revealed 亮倒 / 廊起 hand (``liangdao_reveal = kou`` /
+    ``minimal``, docs/rules.md §A9.2, §E#48; 卡心五 廊起, §B): every tile of the hand not shown --
+    the tiles kept hidden and a tile just drawn; 0 for a hand shown whole or not shown at all."""
+    if not (seat.liangdao and seat.hidden_count and seat.revealed):
+        return 0
+    return max(0, seat.concealed_count - len(seat.revealed))
+
+
+COUNT_SIZE = 16
+"""Font size of the number beside a row of face-down tiles."""
+
+
+def _backs_width(n: int, size: TileSize) -> int:
+    """Width of ``n`` face-down tiles of ``size`` after a partial reveal, with the gap before them and their count."""
+    return TABLE_MELD_GAP + n * (size.width + TILE_GAP) - TILE_GAP + 4 + text_width(str(n), COUNT_SIZE)
+
+
 def _hand_row_size(seat: PublicSeatView, inner: int, extra: int = 0) -> TileSize:
     """The tile size of a seat's hand row (revealed tiles or backs, then melds; ``extra`` pixels of
     gaps): the table size if the row fits ``inner`` pixels, else the small size (a 亮倒 hand with
-    melds, or four melds)."""
+    melds, a partly revealed hand, or four melds)."""
+    backs = partial_backs(seat)
     for size in (TABLE, TileSize.SMALL):
         step = size.width + TILE_GAP
         if seat.revealed:
-            hand = len(seat.revealed) * step + extra
+            hand = len(seat.revealed) * step + extra + (_backs_width(backs, size) if backs else 0)
         else:
             tiny = TileSize.TINY
             hand = seat.concealed_count * (tiny.width + 1) + 4 + text_width(str(seat.concealed_count), 16)
@@ -239,6 +258,12 @@ def _seat_panel(
         x = c.tile(x, size_top, win.win_tile, row_size, TileState.HIGHLIGHT, role="win_tile", seat=s)[2]
     elif seat.revealed:
         x = _tile_row(c, x, size_top, seat.revealed, row_size, s, role="revealed")
+        backs = partial_backs(seat)
+        if backs:  # a partial reveal: the tiles kept hidden face down, with their count
+            x += TABLE_MELD_GAP
+            x = _tile_row(c, x, size_top, (None,) * backs, row_size, s, role="kept_hidden")
+            c.text(x + 4, size_top + row_size.height // 2, str(backs), COUNT_SIZE, MUTED, role="kept_count", seat=s)
+            x += 4 + text_width(str(backs), COUNT_SIZE)
     else:
         tiny = TileSize.TINY
         for i in range(seat.concealed_count):

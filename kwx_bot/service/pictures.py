@@ -77,7 +77,7 @@ def table_key(view: PublicView, names: Sequence[str], lang: str = "zh_CN", total
 
 
 class Pictures(Protocol):
-    """What the presenter needs: encoded pictures (PNG bytes) for each kind of message, with labels
+    """What the presenter needs: encoded pictures (PNG or JPEG bytes) for each kind of message, with labels
     in ``lang`` (the player's language for a hand, the group's for the others)."""
 
     async def hand(self, view: SeatView, lang: str = "zh_CN") -> bytes:
@@ -102,10 +102,11 @@ class Pictures(Protocol):
 
 
 class RenderPictures:
-    """:class:`Pictures` drawn by :mod:`render`, encoded as ``fmt`` (``"jpeg"`` or ``"png"``), in
-    ``processes`` worker processes (0: a thread)."""
+    """:class:`Pictures` drawn by :mod:`render`, encoded as ``fmt`` (:func:`render.encode`:
+    ``"palette"``, the default -- a 128-colour PNG, about a quarter of the bytes of ``"jpeg"`` per turn,
+    docs/telegram.md §6 --, ``"jpeg"`` or ``"png"``), in ``processes`` worker processes (0: a thread)."""
 
-    def __init__(self, fmt: str = "jpeg", processes: int = 0) -> None:
+    def __init__(self, fmt: str = "palette", processes: int = 0) -> None:
         self.fmt = fmt
         self.processes = processes
         self._pool: ProcessPoolExecutor | None = None
