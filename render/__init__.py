@@ -10,10 +10,11 @@ is CPU-bound: call it in a worker thread from async code (``await asyncio.to_thr
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from PIL import Image
 
+from engine.tiles import Tile
 from engine.views import PublicView, SeatView
 
 from .art import TileSize, TileState, warm_cache
@@ -45,7 +46,7 @@ PHOTO_MAX_BYTES = 10_000_000
 """Telegram sendPhoto: at most 10 MB."""
 
 
-def render_hand(view: SeatView, lang: str = "zh_CN") -> Image.Image:
+def render_hand(view: SeatView, lang: str = "zh_CN", protected: Collection[Tile] = ()) -> Image.Image:
     """The private hand picture of ``view.seat`` in ``lang`` (:data:`LANGUAGES`): about 980 x 250 pixels, RGB.
 
     One row, left to right: the seat's melds (碰 three tiles; a kong three tiles with the fourth on
@@ -59,8 +60,16 @@ def render_hand(view: SeatView, lang: str = "zh_CN") -> Image.Image:
     the player has not seen (``N张``); the wall count, and a ``亮倒`` badge once declared.
     The width is fixed for up to 14 tiles and four melds, so successive pictures line up.
     Every label is in ``lang``; raises ValueError for a language not in :data:`LANGUAGES`.
+
+    A partly revealed hand (``liangdao_reveal = kou`` / ``minimal``, 卡心五 廊起; docs/rules.md §A9.2,
+    §E#48, §B): a gold bar over each concealed tile the others see (``view.public.seats[seat].revealed``,
+    one mark per copy) and the legend ``亮出``; the waits drawn are the published ones, which the shown
+    shape fixes.  ``protected``: the tiles the seat may not discard because a 亮倒 / 廊起 player waits
+    on them (protection, docs/rules.md §A9.8, §B) -- as the shell reads them from the engine's legal
+    actions, never recomputed here; each copy in hand gets a red rim, a red bar and the legend
+    ``不能打``, so the disabled discard buttons explain themselves.
     """
-    return hand_canvas(view, lang).image
+    return hand_canvas(view, lang, protected).image
 
 
 def render_table(

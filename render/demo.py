@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
 from engine.ai import Level, choose_action
 from engine.analysis import waits
-from engine.game import Discarded, State, legal_actions, public_view, replay, start, step, view_for
+from engine.game import ActionKind, Discarded, State, legal_actions, public_view, replay, start, step, view_for
 from engine.game.state import Phase
 from engine.rules import RuleSet
 from engine.tiles import STANDARD_KINDS, MeldKind, Tile, counts_of, parse_tiles, sorted_tiles
@@ -153,11 +153,16 @@ def demo_views(seed: int = 7) -> Demo:
 # -- views of real hands played by the engine's AI ------------------------------------------------------------
 
 
-def play_states(seed: str, rules: RuleSet | None = None, dealer: int = 0) -> Iterator[tuple[State, bool]]:
+def play_states(
+    seed: str, rules: RuleSet | None = None, dealer: int = 0, declare: Collection[int] = ()
+) -> Iterator[tuple[State, bool]]:
     """Every stable state of one hand played by ``engine.ai`` (level normal) from the deal ``seed``.
 
     Yields ``(state, declared)``: ``declared`` is True when the step that led to ``state`` included
-    a 亮倒 declaration.  The last state yielded is the finished hand (phase over).
+    a 亮倒 declaration.  The last state yielded is the finished hand (phase over).  The seats in
+    ``declare`` declare 亮倒 (廊起) as soon as it is legal, showing as few tiles as the rules allow
+    (a partial reveal under ``liangdao_reveal = kou`` / ``minimal``), so that demos and tests see
+    partly revealed hands, protection, 关死 and 查叫.
     """
     rules = rules or RuleSet()
     state = replay(start(rules, dealer, seed=seed))
@@ -165,7 +170,12 @@ def play_states(seed: str, rules: RuleSet | None = None, dealer: int = 0) -> Ite
     yield state, False
     while state.phase is not Phase.OVER:
         seat = state.to_act()[0]
-        action = choose_action(view_for(state, seat), legal_actions(state, seat), Level.NORMAL, rng)
+        legal = legal_actions(state, seat)
+        declares = [a for a in legal if a.kind is ActionKind.LIANGDAO] if seat in declare else []
+        if declares:
+            action = min(declares, key=lambda a: len(a.reveal) if a.reveal is not None else len(Tile))
+        else:
+            action = choose_action(view_for(state, seat), legal, Level.NORMAL, rng)
         state, events = step(state, action)
         yield state, any(isinstance(e, Discarded) and e.liangdao for e in events)
 

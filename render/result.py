@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from engine.tiles import Tile
@@ -35,6 +36,7 @@ from .blocks import (
     _waits_width,
 )
 from .canvas import Canvas
+from .endings import result_title, transfers, why_lines
 from .labels import Labels
 from .text import fit, text_width
 
@@ -171,7 +173,28 @@ def _draw_winner(c: Canvas, top: int, win: WinView, view: PublicView, names: Seq
             y += (flow[-1][1] + 1) * CHIP_ROW
 
 
-def _draw_liangdao_seat(c: Canvas, top: int, ps: PublicSeatView, names: Sequence[str], lb: Labels) -> None:
+HandTiles = tuple[tuple[Tile, ...], tuple[MeldView, ...]]
+"""One seat's whole hand at the end of a hand: its concealed tiles and its melds (every tile face
+up, 暗杠 included)."""
+
+
+def _short(names: Sequence[str], seat: int, lb: Labels) -> str:
+    """A seat's name cut to fit a chip (200 px)."""
+    return fit(_name(names, seat, lb), CHIP_SIZE, 200)
+
+
+def _langqi_seats(view: PublicView) -> list[PublicSeatView]:
+    """The 亮倒 / 廊起 seats a 荒庄, 查叫 or 关死 result shows in blocks of their own."""
+    return [s for s in view.seats if s.liangdao and (s.revealed or s.hidden_count)]
+
+
+def _draw_liangdao_seat(
+    c: Canvas, top: int, ps: PublicSeatView, names: Sequence[str], lb: Labels, hand: HandTiles | None = None
+) -> None:
+    """A 亮倒 / 廊起 seat's block: name, badge and waits, then its hand as it was shown -- after a
+    partial reveal the shown tiles with a gold bar over each, then the tiles kept hidden: face up
+    after a gap when its whole hand is known (``hand``, the hand being over), else face down with
+    their count -- and its melds."""
     s = ps.seat
     cy = top + 20
     small = TileSize.SMALL
@@ -193,21 +216,44 @@ def _draw_liangdao_seat(c: Canvas, top: int, ps: PublicSeatView, names: Sequence
         raw=True,
     )
     _badge(c, max(box[2], MARGIN) + 12, cy, lb.liangdao, GOLD, DARK, 18, role="liangdao", seat=s)
-    stack = _stack(TABLE) if any(m.kind.is_kong for m in ps.melds) else 0
-    row_top = top + 44 + stack
+    row_top = top + 44 + _langqi_stack(ps)
     x = _tile_row(c, MARGIN, row_top, ps.revealed, TABLE, s, role="revealed")
+    if ps.hidden_count:
+        step = TABLE.width + TILE_GAP
+        for i in range(len(ps.revealed)):
+            c.rect(
+                (MARGIN + i * step + 4, row_top - 10, MARGIN + i * step + TABLE.width - 4, row_top - 5),
+                GOLD,
+                role="shown_mark",
+                seat=s,
+            )
+        kept: list[Tile | None]
+        if hand is not None:
+            left = Counter(ps.revealed)
+            kept = []
+            for t in hand[0]:
+                if left[t]:
+                    left[t] -= 1
+                else:
+                    kept.append(t)
+        else:
+            kept = [None] * max(ps.hidden_count, ps.concealed_count - len(ps.revealed))
+        x = _tile_row(c, x + GROUP_GAP, row_top, kept, TABLE, s, role="kept_hidden")
+        if hand is None:
+            x = c.text(x + 4, row_top + TABLE.height // 2, str(len(kept)), 16, MUTED, role="kept_count", seat=s)[2]
     for meld in ps.melds:
         x = _meld(c, x + GROUP_GAP, row_top, meld, TABLE, s)
 
 
-def _liangdao_height(ps: PublicSeatView) -> int:
+def _langqi_stack(ps: PublicSeatView) -> int:
+    """Room above a 亮倒 / 廊起 block's tile row: a kong's 4th tile, or the bars over shown tiles."""
     stack = _stack(TABLE) if any(m.kind.is_kong for m in ps.melds) else 0
-    return 44 + stack + TABLE.height + 12
+    return max(stack, 12 if ps.hidden_count else 0)
 
 
-HandTiles = tuple[tuple[Tile, ...], tuple[MeldView, ...]]
-"""One seat's whole hand at the end of a hand: its concealed tiles and its melds (every tile face
-up, 暗杠 included)."""
+def _liangdao_height(ps: PublicSeatView) -> int:
+    return 44 + _langqi_stack(ps) + TABLE.height + 12
+
 
 SHOWN_NAME_W = 170
 """Width of the name column of the result picture's hands section."""
@@ -223,7 +269,7 @@ def _shown_seats(view: PublicView, hands: Sequence[HandTiles] | None) -> list[in
     if view.result.outcome == "win":
         done = {w.seat for w in view.result.winners}
     else:
-        done = {s.seat for s in view.seats if s.liangdao and s.revealed}
+        done = {s.seat for s in _langqi_seats(view)}
     return [s.seat for s in view.seats if s.seat not in done]
 
 
@@ -254,14 +300,20 @@ def _draw_shown_hand(c: Canvas, top: int, seat: int, hand: HandTiles, names: Seq
         x = _meld(c, x + GROUP_GAP, row_top, face_up, TABLE, seat, role="shown_meld")
 
 
+WHY_ROW = 30
+WHY_SIZE = 20
+
 PAY_ROW = 38
 PAY_SIZE = 22
 
 
 def _payer_badges(result: HandResultView, lb: Labels) -> dict[int, str]:
     """Badges on the payments table for the seats that lost the hand by a discard: 点炮 on the
-    discarder of a discard win, 被抢杠 on the robbed seat of 抢杠胡 (never on a winner)."""
-    out: dict[int, str] = {}
+    discarder of a discard win, 被抢杠 on the robbed seat of 抢杠胡 (never on a winner); 卡心五
+    (docs/rules.md §B): 关死 on the 关死 seat, 被查叫 on every 被查叫 seat."""
+    out: dict[int, str] = dict.fromkeys(result.chajiao, lb.chajiao_seat)
+    if result.guansi is not None:
+        out[result.guansi] = lb.guansi
     for w in result.winners:
         if w.from_seat is not None:
             out[w.from_seat] = lb.kong_robbed if w.by == "rob_kong" else lb.dealt_in
@@ -328,7 +380,17 @@ def result_canvas(
     inner = width - 2 * MARGIN
     head = 60
     draw = result.outcome != "win"
-    liangdao_seats = [s for s in view.seats if s.liangdao and s.revealed] if draw else []
+    liangdao_seats = _langqi_seats(view) if draw else []
+    why = why_lines(result, _name(names, result.guansi, lb) if result.guansi is not None else "", lb)
+    paid = transfers(result)
+    paid_texts = [
+        lb.transfer.format(
+            payer=fit(_name(names, p, lb), CHIP_SIZE, 200), payee=fit(_name(names, q, lb), CHIP_SIZE, 200), n=v
+        )
+        for p, q, v in paid
+    ]
+    paid_flow = _flow([_chip_width(t) for t in paid_texts], inner)
+    why_h = len(why) * WHY_ROW + ((paid_flow[-1][1] + 1) * CHIP_ROW + 6 if paid_flow else 0)
     blocks = (
         [_liangdao_height(s) for s in liangdao_seats]
         if draw
@@ -339,13 +401,23 @@ def result_canvas(
     shown_total = sum(shown_h) + 12 if shown else 0
     n = len(view.seats)
     pay_h = PAY_ROW * (n + 1) + 8
-    height = MARGIN + head + sum(b + 10 for b in blocks) + shown_total + pay_h + 34 + MARGIN
+    height = MARGIN + head + why_h + sum(b + 10 for b in blocks) + shown_total + pay_h + 34 + MARGIN
     c = Canvas(width, height, FELT)
-    c.text(MARGIN, MARGIN + head // 2, lb.draw if draw else lb.win, 36, GOLD, role="title")
+    c.text(MARGIN, MARGIN + head // 2, result_title(result, lb), 36, GOLD, role="title")
     top = MARGIN + head
+    for line in why:
+        c.text(MARGIN, top + WHY_ROW // 2 - 4, line, WHY_SIZE, TEXT, max_width=inner, role="why")
+        top += WHY_ROW
+    for text, (dx, row) in zip(paid_texts, paid_flow, strict=True):
+        cx, cy = MARGIN + dx, top + row * CHIP_ROW + CHIP_ROW // 2
+        cw = _chip_width(text)
+        c.rect((cx, cy - 15, cx + cw, cy + 15), None, outline=MUTED, width=2, radius=8, role="transfer")
+        c.text(cx + cw // 2, cy, text, CHIP_SIZE, TEXT, anchor="mm", role="transfer_text", raw=True)
+    if paid_flow:
+        top += (paid_flow[-1][1] + 1) * CHIP_ROW + 6
     if draw:
         for ps, bh in zip(liangdao_seats, blocks, strict=True):
-            _draw_liangdao_seat(c, top, ps, names, lb)
+            _draw_liangdao_seat(c, top, ps, names, lb, hands[ps.seat] if hands is not None else None)
             top += bh + 10
     else:
         for win, bh in zip(result.winners, blocks, strict=True):
