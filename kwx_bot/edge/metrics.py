@@ -24,7 +24,7 @@ metric                                 meaning
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from ..service.pictures import Pictures
@@ -134,8 +134,10 @@ class TimedPictures:
         finally:
             self.metrics.render(time.perf_counter() - started)
 
-    async def hand(self, view: Any, lang: str = "zh_CN") -> bytes:
+    async def hand(self, view: Any, lang: str = "zh_CN", protected: Collection[Any] = ()) -> bytes:
         """See :meth:`Pictures.hand`."""
+        if protected:
+            return await self._timed(self.inner.hand, view, lang, protected)
         return await self._timed(self.inner.hand, view, lang)
 
     async def table(

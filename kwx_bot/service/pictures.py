@@ -26,12 +26,12 @@ import hashlib
 import logging
 import multiprocessing
 import os
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
-from .game import HandTiles, PublicView, SeatView
+from .game import HandTiles, PublicView, SeatView, Tile
 
 __all__ = ["HandTiles", "Pictures", "RenderPictures", "default_render_processes", "hand_key", "table_key"]
 
@@ -65,10 +65,13 @@ def _digest(text: str) -> str:
     return hashlib.blake2b(text.encode(), digest_size=10).hexdigest()
 
 
-def hand_key(view: SeatView, lang: str = "zh_CN") -> str:
-    """Photo key of a hand picture in ``lang`` (see module docstring)."""
+def hand_key(view: SeatView, lang: str = "zh_CN", protected: Collection[Tile] = ()) -> str:
+    """Photo key of a hand picture in ``lang`` with the ``protected`` tiles marked (see module
+    docstring); a partial 亮倒 / 廊起 adds the shown tiles and published waits, which the picture marks."""
     own = view.public.seats[view.seat]
-    return "h" + _digest(repr((view.concealed, view.drawn, view.melds, view.waits, own.liangdao, lang)))
+    shown = (own.revealed, own.hidden_count, own.waits) if own.liangdao else ()
+    guard = tuple(sorted(protected))
+    return "h" + _digest(repr((view.concealed, view.drawn, view.melds, view.waits, own.liangdao, lang, shown, guard)))
 
 
 def table_key(view: PublicView, names: Sequence[str], lang: str = "zh_CN", totals: Sequence[int] | None = None) -> str:
@@ -80,8 +83,10 @@ class Pictures(Protocol):
     """What the presenter needs: encoded pictures (PNG or JPEG bytes) for each kind of message, with labels
     in ``lang`` (the player's language for a hand, the group's for the others)."""
 
-    async def hand(self, view: SeatView, lang: str = "zh_CN") -> bytes:
-        """A player's private hand picture."""
+    async def hand(self, view: SeatView, lang: str = "zh_CN", protected: Collection[Tile] = ()) -> bytes:
+        """A player's private hand picture; ``protected``: tiles the seat may not discard because a
+        亮倒 / 廊起 player waits on them (the discards missing from the engine's legal actions,
+        docs/rules.md §A9.8, §B), marked in the picture."""
         ...
 
     async def table(
@@ -138,8 +143,10 @@ class RenderPictures:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
 
-    async def hand(self, view: SeatView, lang: str = "zh_CN") -> bytes:
+    async def hand(self, view: SeatView, lang: str = "zh_CN", protected: Collection[Tile] = ()) -> bytes:
         """See :func:`render.render_hand`."""
+        if protected:
+            return await self._run("render_hand", lang, view, protected=tuple(sorted(protected)))
         return await self._run("render_hand", lang, view)
 
     async def table(

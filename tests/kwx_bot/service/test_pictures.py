@@ -72,3 +72,21 @@ async def test_table_pictures_carry_the_match_totals(state):
     a = Image.open(io.BytesIO(plain)).convert("RGB")
     b = Image.open(io.BytesIO(with_totals)).convert("RGB")
     assert a.size == b.size and a.tobytes() != b.tobytes()
+
+
+async def test_protected_tiles_reach_the_hand_picture_and_its_key(state):
+    """Tiles the seat may not discard (protection, docs/rules.md §A9.8) are marked in the picture, so
+    they are part of its photo key; the job carries them to the worker."""
+    import render
+
+    view = view_for(state, 0)
+    guard = {view.concealed[0]}
+    assert hand_key(view, protected=guard) != hand_key(view)
+    assert hand_key(view, protected=()) == hand_key(view)
+    pictures = RenderPictures("png", processes=0)
+    try:
+        marked = await pictures.hand(view, protected=guard)
+        plain = await pictures.hand(view)
+    finally:
+        pictures.close()
+    assert marked == render.encode(render.render_hand(view, protected=guard), "png") != plain
