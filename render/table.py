@@ -117,9 +117,19 @@ COUNT_SIZE = 16
 """Font size of the number beside a row of face-down tiles."""
 
 
-def _backs_width(n: int, size: TileSize) -> int:
-    """Width of ``n`` face-down tiles of ``size`` after a partial reveal, with the gap before them and their count."""
-    return TABLE_MELD_GAP + n * (size.width + TILE_GAP) - TILE_GAP + 4 + text_width(str(n), COUNT_SIZE)
+def _backs_width(n: int) -> int:
+    """Width of a row of ``n`` small face-down tiles and their count (:func:`_backs`)."""
+    return n * (TileSize.TINY.width + 1) + 4 + text_width(str(n), COUNT_SIZE)
+
+
+def _backs(c: Canvas, x: int, bottom: int, n: int, seat: int, *, role: str, count_role: str) -> int:
+    """``n`` small face-down tiles from ``x``, bottoms on ``bottom``, then their count; returns the x after."""
+    tiny = TileSize.TINY
+    for i in range(n):
+        c.tile(x + i * (tiny.width + 1), bottom - tiny.height, None, tiny, role=role, seat=seat)
+    x += n * (tiny.width + 1)
+    c.text(x + 4, bottom - tiny.height // 2, str(n), COUNT_SIZE, MUTED, role=count_role, seat=seat)
+    return x + 4 + text_width(str(n), COUNT_SIZE)
 
 
 def _hand_row_size(seat: PublicSeatView, inner: int, extra: int = 0) -> TileSize:
@@ -130,10 +140,9 @@ def _hand_row_size(seat: PublicSeatView, inner: int, extra: int = 0) -> TileSize
     for size in (TABLE, TileSize.SMALL):
         step = size.width + TILE_GAP
         if seat.revealed:
-            hand = len(seat.revealed) * step + extra + (_backs_width(backs, size) if backs else 0)
+            hand = len(seat.revealed) * step + extra + (TABLE_MELD_GAP + _backs_width(backs) if backs else 0)
         else:
-            tiny = TileSize.TINY
-            hand = seat.concealed_count * (tiny.width + 1) + 4 + text_width(str(seat.concealed_count), 16)
+            hand = _backs_width(seat.concealed_count)
         if hand + len(seat.melds) * (TABLE_MELD_GAP + _meld_width(size)) <= inner:
             return size
     return TileSize.SMALL
@@ -259,26 +268,10 @@ def _seat_panel(
     elif seat.revealed:
         x = _tile_row(c, x, size_top, seat.revealed, row_size, s, role="revealed")
         backs = partial_backs(seat)
-        if backs:  # a partial reveal: the tiles kept hidden face down, with their count
-            x += TABLE_MELD_GAP
-            x = _tile_row(c, x, size_top, (None,) * backs, row_size, s, role="kept_hidden")
-            c.text(x + 4, size_top + row_size.height // 2, str(backs), COUNT_SIZE, MUTED, role="kept_count", seat=s)
-            x += 4 + text_width(str(backs), COUNT_SIZE)
+        if backs:  # a partial reveal: the tiles kept hidden face down, small, with their count
+            x = _backs(c, x + TABLE_MELD_GAP, row_top + row_h, backs, s, role="kept_hidden", count_role="kept_count")
     else:
-        tiny = TileSize.TINY
-        for i in range(seat.concealed_count):
-            c.tile(x + i * (tiny.width + 1), row_top + row_h - tiny.height, None, tiny, role="hidden", seat=s)
-        x += seat.concealed_count * (tiny.width + 1)
-        c.text(
-            x + 4,
-            row_top + row_h - tiny.height // 2,
-            str(seat.concealed_count),
-            16,
-            MUTED,
-            role="hidden_count",
-            seat=s,
-        )
-        x += 4 + text_width(str(seat.concealed_count), 16)
+        x = _backs(c, x, row_top + row_h, seat.concealed_count, s, role="hidden", count_role="hidden_count")
     for meld in seat.melds:
         x = _meld(c, x + TABLE_MELD_GAP, size_top, meld, row_size, s)
 
