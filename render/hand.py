@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Collection, Sequence
 
+from engine.rules import Ruleset
 from engine.tiles import Tile
 from engine.views import SeatView
 
@@ -68,9 +69,11 @@ def _legend(c: Canvas, right: int, cy: int, text: str, colour: RGB, role: str) -
     return left
 
 
-def hand_canvas(view: SeatView, lang: str = "zh_CN", protected: Collection[Tile] = ()) -> Canvas:
+def hand_canvas(
+    view: SeatView, lang: str = "zh_CN", protected: Collection[Tile] = (), game: str = Ruleset.KAWUXING
+) -> Canvas:
     """The private hand picture of ``view.seat`` in ``lang`` (see :func:`render.render_hand`)."""
-    lb = L.labels_for(lang)
+    lb = L.labels_for(lang, game)
     label_size = _hand_label_size(lb)
     w, h = HAND.value
     step = w + TILE_GAP

@@ -15,10 +15,12 @@ constants below) or English (``en``, :data:`EN`); :func:`labels_for` gives a lan
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 
+from engine.rules import Ruleset
 from engine.tiles import MeldKind, Suit, Tile
 
 __all__ = [
@@ -41,6 +43,7 @@ __all__ = [
     "KONG",
     "KONG_MONEY",
     "KONG_ROBBED",
+    "LANGQI",
     "LANGUAGES",
     "LIANGDAO",
     "LIANGDAO_OF",
@@ -361,12 +364,28 @@ EN = Labels(
 _BY_LANG = {"zh_CN": ZH, "en": EN}
 
 
-def labels_for(lang: str) -> Labels:
-    """The labels of ``lang`` (one of :data:`LANGUAGES`).  Raises ValueError for another language."""
+LANGQI = "廊起"
+"""卡心五's name for the declaration (docs/rules.md §B): the badge that reads 亮倒 in 卡五星."""
+_LANGQI = {"zh_CN": (LANGQI, "{name}廊起"), "en": ("Langqi", "Langqi: {name}")}
+
+
+def labels_for(lang: str, game: str = Ruleset.KAWUXING) -> Labels:
+    """The labels of ``lang`` (one of :data:`LANGUAGES`) for ``game`` (a :class:`engine.rules.Ruleset`
+    value, ``"kawuxing"`` or ``"kaxinwu"``): under 卡心五 the declaration is called 廊起 (``Langqi``),
+    not 亮倒.  Raises ValueError for another language."""
     try:
-        return _BY_LANG[lang]
+        lb = _BY_LANG[lang]
     except KeyError:
         raise ValueError(f"no picture labels for language {lang!r}: use one of {', '.join(LANGUAGES)}") from None
+    if game == Ruleset.KAXINWU:
+        return _langqi_labels(lang)
+    return lb
+
+
+@functools.cache
+def _langqi_labels(lang: str) -> Labels:
+    word, of = _LANGQI[lang]
+    return replace(_BY_LANG[lang], liangdao=word, liangdao_of=of)
 
 
 def tile_label(tile: Tile, lang: str = "zh_CN") -> str:
@@ -385,7 +404,8 @@ def label_strings() -> tuple[str, ...]:
     fixed = [
         DEALER, LIANGDAO, AUTO, WAITS, WALL, UNSEEN, KONG, HAND_MONEY, KONG_MONEY, TOTAL, WIN, DRAW,
         BAOHU, PAYS, SEAT_FALLBACK, FROM, ROBBED, NEXT_DEALER, DEALT_IN, KONG_ROBBED, LIANGDAO_OF, MULTIPLIER_LABEL,
-        MATCH_TOTAL, TIMES, MINUS, NUMERALS, WAN, CHAJIAO, CHAJIAO_WHY, CHAJIAO_SEAT, GUANSI, GUANSI_WHY,
+        MATCH_TOTAL, TIMES, MINUS, NUMERALS, WAN, LANGQI, *(w for pair in _LANGQI.values() for w in pair),
+        CHAJIAO, CHAJIAO_WHY, CHAJIAO_SEAT, GUANSI, GUANSI_WHY,
         GUANSI_PAYS, TRANSFER, SHOWN, PROTECTED,
         *BY_LABEL.values(), *FAN_NAMES, *(tile_label(t) for t in Tile), *(k.chinese for k in MeldKind),
         "中發白", *(s for lb in _BY_LANG.values() for s in lb.strings()),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from engine.rules import Ruleset
 from engine.tiles import Tile
 from engine.views import HandResultView, MeldView, PublicSeatView, PublicView, WinView
 
@@ -369,10 +370,14 @@ def _draw_payments(
 
 
 def result_canvas(
-    view: PublicView, names: Sequence[str], lang: str = "zh_CN", hands: Sequence[HandTiles] | None = None
+    view: PublicView,
+    names: Sequence[str],
+    lang: str = "zh_CN",
+    hands: Sequence[HandTiles] | None = None,
+    game: str = Ruleset.KAWUXING,
 ) -> Canvas:
     """The hand result picture in ``lang`` (see :func:`render.render_result`)."""
-    lb = L.labels_for(lang)
+    lb = L.labels_for(lang, game)
     result = view.result
     if result is None:
         raise ValueError("the view has no result: the hand is not over")

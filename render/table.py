@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from engine.rules import Ruleset
 from engine.views import DiscardView, PublicSeatView, PublicView, WinView
 
 from . import labels as L
@@ -311,10 +312,14 @@ def _panel_height(seat: PublicSeatView, view: PublicView, lb: Labels, total: int
 
 
 def table_canvas(
-    view: PublicView, names: Sequence[str], lang: str = "zh_CN", totals: Sequence[int] | None = None
+    view: PublicView,
+    names: Sequence[str],
+    lang: str = "zh_CN",
+    totals: Sequence[int] | None = None,
+    game: str = Ruleset.KAWUXING,
 ) -> Canvas:
     """The public table picture in ``lang`` (see :func:`render.render_table`)."""
-    lb = L.labels_for(lang)
+    lb = L.labels_for(lang, game)
     if totals is not None and len(totals) != len(view.seats):
         raise ValueError(f"{len(totals)} match totals for {len(view.seats)} seats")
     seat_totals: list[int | None] = list(totals) if totals is not None else [None] * len(view.seats)
@@ -339,9 +344,11 @@ def table_canvas(
 # -- the 亮倒 reveal -----------------------------------------------------------------------------------------
 
 
-def reveal_canvas(view: PublicView, seat: int, names: Sequence[str], lang: str = "zh_CN") -> Canvas:
+def reveal_canvas(
+    view: PublicView, seat: int, names: Sequence[str], lang: str = "zh_CN", game: str = Ruleset.KAWUXING
+) -> Canvas:
     """The 亮倒 reveal picture of ``seat`` in ``lang`` (see :func:`render.render_reveal`)."""
-    lb = L.labels_for(lang)
+    lb = L.labels_for(lang, game)
     if not 0 <= seat < len(view.seats):
         raise ValueError(f"seat {seat} is not at this table (seats 0..{len(view.seats) - 1})")
     ps = view.seats[seat]

@@ -37,6 +37,9 @@ __all__ = ["HandTiles", "Pictures", "RenderPictures", "default_render_processes"
 
 log = logging.getLogger("kwx.pictures")
 
+KAWUXING = "kawuxing"
+"""The default ``game`` of every picture: 卡五星 (``engine.rules.Ruleset`` values; ``"kaxinwu"`` for 卡心五)."""
+
 
 def default_render_processes() -> int:
     """1 worker process on a machine with at least 2 cores, else 0 (render in a thread)."""
@@ -65,42 +68,65 @@ def _digest(text: str) -> str:
     return hashlib.blake2b(text.encode(), digest_size=10).hexdigest()
 
 
-def hand_key(view: SeatView, lang: str = "zh_CN", protected: Collection[Tile] = ()) -> str:
-    """Photo key of a hand picture in ``lang`` with the ``protected`` tiles marked (see module
-    docstring); a partial 亮倒 / 廊起 adds the shown tiles and published waits, which the picture marks."""
+def hand_key(view: SeatView, lang: str = "zh_CN", protected: Collection[Tile] = (), game: str = KAWUXING) -> str:
+    """Photo key of a hand picture in ``lang`` of ``game`` with the ``protected`` tiles marked (see
+    module docstring); a partial 亮倒 / 廊起 adds the shown tiles and published waits, which the
+    picture marks."""
     own = view.public.seats[view.seat]
     shown = (own.revealed, own.hidden_count, own.waits) if own.liangdao else ()
     guard = tuple(sorted(protected))
-    return "h" + _digest(repr((view.concealed, view.drawn, view.melds, view.waits, own.liangdao, lang, shown, guard)))
+    key = (view.concealed, view.drawn, view.melds, view.waits, own.liangdao, lang, shown, guard, str(game))
+    return "h" + _digest(repr(key))
 
 
-def table_key(view: PublicView, names: Sequence[str], lang: str = "zh_CN", totals: Sequence[int] | None = None) -> str:
-    """Photo key of a table picture in ``lang`` with the seats' running match ``totals``."""
-    return "t" + _digest(repr((view, tuple(names), lang, None if totals is None else tuple(totals))))
+def table_key(
+    view: PublicView,
+    names: Sequence[str],
+    lang: str = "zh_CN",
+    totals: Sequence[int] | None = None,
+    game: str = KAWUXING,
+) -> str:
+    """Photo key of a table picture of ``game`` in ``lang`` with the seats' running match ``totals``."""
+    return "t" + _digest(repr((view, tuple(names), lang, None if totals is None else tuple(totals), str(game))))
 
 
 class Pictures(Protocol):
     """What the presenter needs: encoded pictures (PNG or JPEG bytes) for each kind of message, with labels
     in ``lang`` (the player's language for a hand, the group's for the others)."""
 
-    async def hand(self, view: SeatView, lang: str = "zh_CN", protected: Collection[Tile] = ()) -> bytes:
+    async def hand(
+        self, view: SeatView, lang: str = "zh_CN", protected: Collection[Tile] = (), game: str = KAWUXING
+    ) -> bytes:
         """A player's private hand picture; ``protected``: tiles the seat may not discard because a
         亮倒 / 廊起 player waits on them (the discards missing from the engine's legal actions,
-        docs/rules.md §A9.8, §B), marked in the picture."""
+        docs/rules.md §A9.8, §B), marked in the picture; ``game``: the hand's ``rules.ruleset``
+        (``"kaxinwu"`` labels the declaration 廊起)."""
         ...
 
     async def table(
-        self, view: PublicView, names: Sequence[str], lang: str = "zh_CN", totals: Sequence[int] | None = None
+        self,
+        view: PublicView,
+        names: Sequence[str],
+        lang: str = "zh_CN",
+        totals: Sequence[int] | None = None,
+        game: str = KAWUXING,
     ) -> bytes:
         """The group's live table picture, with each seat's running match total (``totals``)."""
         ...
 
-    async def reveal(self, view: PublicView, seat: int, names: Sequence[str], lang: str = "zh_CN") -> bytes:
+    async def reveal(
+        self, view: PublicView, seat: int, names: Sequence[str], lang: str = "zh_CN", game: str = KAWUXING
+    ) -> bytes:
         """The public 亮倒 reveal picture of ``seat``."""
         ...
 
     async def result(
-        self, view: PublicView, names: Sequence[str], lang: str = "zh_CN", hands: Sequence[HandTiles] | None = None
+        self,
+        view: PublicView,
+        names: Sequence[str],
+        lang: str = "zh_CN",
+        hands: Sequence[HandTiles] | None = None,
+        game: str = KAWUXING,
     ) -> bytes:
         """The end-of-hand result picture, with every seat's hand face up (``hands``, one per seat)."""
         ...
@@ -143,24 +169,38 @@ class RenderPictures:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
 
-    async def hand(self, view: SeatView, lang: str = "zh_CN", protected: Collection[Tile] = ()) -> bytes:
+    async def hand(
+        self, view: SeatView, lang: str = "zh_CN", protected: Collection[Tile] = (), game: str = KAWUXING
+    ) -> bytes:
         """See :func:`render.render_hand`."""
-        if protected:
-            return await self._run("render_hand", lang, view, protected=tuple(sorted(protected)))
-        return await self._run("render_hand", lang, view)
+        return await self._run("render_hand", lang, view, protected=tuple(sorted(protected)), game=str(game))
 
     async def table(
-        self, view: PublicView, names: Sequence[str], lang: str = "zh_CN", totals: Sequence[int] | None = None
+        self,
+        view: PublicView,
+        names: Sequence[str],
+        lang: str = "zh_CN",
+        totals: Sequence[int] | None = None,
+        game: str = KAWUXING,
     ) -> bytes:
         """See :func:`render.render_table`."""
-        return await self._run("render_table", lang, view, list(names), totals=None if totals is None else list(totals))
+        listed = None if totals is None else list(totals)
+        return await self._run("render_table", lang, view, list(names), totals=listed, game=str(game))
 
-    async def reveal(self, view: PublicView, seat: int, names: Sequence[str], lang: str = "zh_CN") -> bytes:
+    async def reveal(
+        self, view: PublicView, seat: int, names: Sequence[str], lang: str = "zh_CN", game: str = KAWUXING
+    ) -> bytes:
         """See :func:`render.render_reveal`."""
-        return await self._run("render_reveal", lang, view, seat, list(names))
+        return await self._run("render_reveal", lang, view, seat, list(names), game=str(game))
 
     async def result(
-        self, view: PublicView, names: Sequence[str], lang: str = "zh_CN", hands: Sequence[HandTiles] | None = None
+        self,
+        view: PublicView,
+        names: Sequence[str],
+        lang: str = "zh_CN",
+        hands: Sequence[HandTiles] | None = None,
+        game: str = KAWUXING,
     ) -> bytes:
         """See :func:`render.render_result`."""
-        return await self._run("render_result", lang, view, list(names), hands=None if hands is None else list(hands))
+        listed = None if hands is None else list(hands)
+        return await self._run("render_result", lang, view, list(names), hands=listed, game=str(game))

@@ -280,3 +280,20 @@ def test_real_kaxinwu_hands_draw(demo: Demo) -> None:
         if seen_partial and seen_chajiao:
             break
     assert seen_partial and seen_chajiao
+
+
+def test_kaxinwu_labels_the_declaration_langqi(demo: Demo) -> None:
+    """Under 卡心五 the declaration is 廊起 (docs/rules.md §B) on every picture; 卡五星 keeps 亮倒."""
+    from render.pictures import reveal_canvas
+
+    for lang, word in (("zh_CN", "廊起"), ("en", "Langqi")):
+        table = table_canvas(demo.table, demo.names, lang, game="kaxinwu")
+        assert word in {p.text for p in table.find("badge_text", seat=2)}
+        assert [
+            p.text for p in reveal_canvas(demo.reveal, 2, demo.names, lang, game="kaxinwu").find("liangdao_text")
+        ] == [word]
+        assert [
+            p.text for p in result_canvas(chajiao(demo), demo.names, lang, game="kaxinwu").find("liangdao_text")
+        ] == [word]
+        assert [p.text for p in hand_canvas(own_partial(demo), lang, game="kaxinwu").find("liangdao_text")] == [word]
+    assert ZH.liangdao in {p.text for p in table_canvas(demo.table, demo.names).find("badge_text", seat=2)}

@@ -90,3 +90,18 @@ async def test_protected_tiles_reach_the_hand_picture_and_its_key(state):
     finally:
         pictures.close()
     assert marked == render.encode(render.render_hand(view, protected=guard), "png") != plain
+
+
+async def test_the_game_reaches_the_pictures_and_the_keys(state):
+    """卡心五 labels the declaration 廊起: the game travels with the job and is part of the keys."""
+    import render
+
+    view = public_view(state)
+    assert table_key(view, ["A", "B", "C"], game="kaxinwu") != table_key(view, ["A", "B", "C"])
+    assert hand_key(view_for(state, 0), game="kaxinwu") != hand_key(view_for(state, 0))
+    pictures = RenderPictures("png", processes=0)
+    try:
+        table = await pictures.table(view, ["A", "B", "C"], game="kaxinwu")
+    finally:
+        pictures.close()
+    assert table == render.encode(render.render_table(view, ["A", "B", "C"], game="kaxinwu"), "png")
