@@ -355,7 +355,9 @@ def reveal_canvas(
     w, h = HAND.value
     step = w + TILE_GAP
     small = TileSize.TABLE
+    backs = partial_backs(ps)
     row_w = len(ps.revealed) * step - TILE_GAP + len(ps.melds) * (GROUP_GAP + _meld_width(HAND))
+    row_w += GROUP_GAP + _backs_width(backs) if backs else 0
     waits_w = _waits_width(len(ps.waits), small, 24, lb)
     width = max(560, 2 * MARGIN + max(row_w, waits_w))
     head = 52
@@ -382,6 +384,8 @@ def reveal_canvas(
     )
     _badge(c, max(box[2], x) + 14, cy, lb.liangdao, GOLD, DARK, 24, role="liangdao", seat=seat)
     x = _tile_row(c, MARGIN, row_top, ps.revealed, HAND, seat, role="revealed")
+    if backs:  # a partial reveal: the kept tiles face down, with their count
+        x = _backs(c, x + GROUP_GAP, row_top + h, backs, seat, role="kept_hidden", count_role="kept_count")
     for meld in ps.melds:
         x = _meld(c, x + GROUP_GAP, row_top, meld, HAND, seat)
     if ps.waits:

@@ -297,3 +297,14 @@ def test_kaxinwu_labels_the_declaration_langqi(demo: Demo) -> None:
         ] == [word]
         assert [p.text for p in hand_canvas(own_partial(demo), lang, game="kaxinwu").find("liangdao_text")] == [word]
     assert ZH.liangdao in {p.text for p in table_canvas(demo.table, demo.names).find("badge_text", seat=2)}
+
+
+def test_the_reveal_picture_of_a_partial_reveal(demo: Demo) -> None:
+    from render.pictures import reveal_canvas
+
+    c = reveal_canvas(partial(demo.reveal), 2, demo.names)
+    assert [p.tile for p in c.find("revealed", seat=2)] == list(demo.reveal.seats[2].revealed[:SHOWN])
+    kept = c.find("kept_hidden", seat=2)
+    assert len(kept) == 9 and all(p.tile is None and p.box[2] <= c.width for p in kept)
+    assert [p.text for p in c.find("kept_count", seat=2)] == ["9"]
+    assert not reveal_canvas(demo.reveal, 2, demo.names).find("kept_hidden")
