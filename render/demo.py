@@ -186,18 +186,27 @@ def _whole_hands(state: State) -> tuple[HandTiles, ...]:
     return tuple((v.concealed + ((v.drawn,) if v.drawn is not None else ()), v.melds) for v in views)
 
 
-def engine_demo(seed: int = 7, tries: int = 300) -> Demo:
-    """Demo views from real engine hands.
+FOURTH_NAME = "Anna"
+"""The fourth seat's demo name at a table of 4."""
+
+
+def engine_demo(seed: int = 7, tries: int = 300, rules: RuleSet | None = None, declare: Collection[int] = ()) -> Demo:
+    """Demo views from real engine hands under ``rules`` (default: the standard game), the seats in
+    ``declare`` declaring 亮倒 / 廊起 as soon as they can (:func:`play_states`).
 
     The first seeded hand that ends in a win after a 亮倒 gives the hand picture (the last turn of
     a seat with a meld, else of any seat not 亮倒), the table (the last claim window, else the last
     turn), the reveal (right after the 亮倒) and the result; the first seeded hand ending in 荒庄
-    gives the draw.  Raises RuntimeError if ``tries`` hands do not show both.
+    (查叫 under 卡心五) gives the draw.  Names and match totals follow the number of seats.
+    Raises RuntimeError if ``tries`` hands do not show both.
     """
+    n = (rules or RuleSet()).players
+    names = (*DEMO_NAMES, FOURTH_NAME)[:n]
+    totals = (12, -20, 8, 0)[:n] if n > 2 else (12, -12)
     won: tuple[SeatView, PublicView, PublicView, int, PublicView, tuple[HandTiles, ...]] | None = None
     draw: PublicView | None = None
     for attempt in range(tries):
-        states = list(play_states(f"kwx-render-demo-{seed}-{attempt}"))
+        states = list(play_states(f"kwx-render-demo-{seed}-{attempt}", rules, declare=declare))
         final = states[-1][0]
         if final.result is None:
             continue
@@ -222,5 +231,5 @@ def engine_demo(seed: int = 7, tries: int = 300) -> Demo:
             )
         if won is not None and draw is not None:
             hand, table, reveal, reveal_seat, result, hands = won
-            return Demo(hand, table, reveal_seat, reveal, result, draw, DEMO_NAMES, hands)
+            return Demo(hand, table, reveal_seat, reveal, result, draw, names, hands, totals)
     raise RuntimeError(f"no won hand with a 亮倒 and no 荒庄 among {tries} seeded hands")

@@ -308,3 +308,24 @@ def test_the_reveal_picture_of_a_partial_reveal(demo: Demo) -> None:
     assert len(kept) == 9 and all(p.tile is None and p.box[2] <= c.width for p in kept)
     assert [p.text for p in c.find("kept_count", seat=2)] == ["9"]
     assert not reveal_canvas(demo.reveal, 2, demo.names).find("kept_hidden")
+
+
+@pytest.mark.parametrize(("preset", "seats"), [("kaxinwu", 4), ("two_seats", 2)])
+def test_demo_command_with_a_rule_preset(tmp_path, preset: str, seats: int) -> None:
+    """``python -m render demo --rules NAME`` draws engine hands of that preset: one table panel
+    per seat, and under 卡心五 the 廊起 wording."""
+    from render.__main__ import main as cli_main
+    from render.demo import engine_demo
+
+    assert cli_main(["demo", "--out", str(tmp_path), "--rules", preset]) == 0
+    written = sorted(p.name for p in tmp_path.iterdir())
+    assert written == ["draw.png", "hand.png", "result.png", "reveal.png", "table.png"]
+    d = engine_demo(7, rules=RuleSet.preset(preset), declare={0, 1} if preset == "kaxinwu" else ())
+    assert len(d.table.seats) == len(d.names) == len(d.totals) == seats
+    c = table_canvas(d.table, d.names, totals=d.totals, game=RuleSet.preset(preset).ruleset)
+    assert len(c.find("panel")) == seats
+    from render.pictures import reveal_canvas
+
+    word = "廊起" if preset == "kaxinwu" else ZH.liangdao
+    game = RuleSet.preset(preset).ruleset
+    assert [p.text for p in reveal_canvas(d.reveal, d.reveal_seat, d.names, game=game).find("liangdao_text")] == [word]
