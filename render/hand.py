@@ -45,7 +45,7 @@ def _hand_label_size(lb: Labels) -> int:
     return _fit_size(lb.tiles, LABEL_SIZE, HAND.width)
 
 
-BAR = 6
+BAR = 8
 """Height of the mark over a hand tile (gold: shown at a partial 亮倒 / 廊起; red: protected)."""
 
 
@@ -60,10 +60,15 @@ def shown_marks(concealed: Sequence[Tile], shown: Sequence[Tile]) -> list[bool]:
     return out
 
 
+def _bar(c: Canvas, x: int, row_top: int, colour: RGB, role: str, seat: int) -> None:
+    """The mark over the hand tile whose left edge is ``x``."""
+    c.rect((x + 4, row_top - BAR - 4, x + HAND.width - 4, row_top - 4), colour, radius=2, role=role, seat=seat)
+
+
 def _legend(c: Canvas, right: int, cy: int, text: str, colour: RGB, role: str) -> int:
     """A legend item ending at ``right``: a bar in ``colour`` then ``text``; returns its left edge."""
-    tw = text_width(text, 18)
-    c.text(right, cy, text, 18, colour, anchor="rm", role=role)
+    tw = text_width(text, 20)
+    c.text(right, cy, text, 20, colour, anchor="rm", role=role)
     left = right - tw - 8 - 24
     c.rect((left, cy - BAR // 2, left + 24, cy - BAR // 2 + BAR), colour, radius=2, role=role + "_bar")
     return left
@@ -109,12 +114,20 @@ def hand_canvas(
         c.text(x + w // 2, label_y, lb.tile(t), label_size, colour, anchor="mt", role="label", seat=seat)
         for flag, bar, role in ((is_shown, GOLD, "shown_mark"), (t in protect, DANGER_LABEL, "protected_mark")):
             if flag:
-                c.rect((x + 4, row_top - BAR - 4, x + w - 4, row_top - 4), bar, radius=2, role=role, seat=seat)
+                _bar(c, x, row_top, bar, role, seat)
         x += step
     if view.drawn is not None:
         x += GROUP_GAP - TILE_GAP
         c.tile(x, row_top, view.drawn, HAND, TileState.HIGHLIGHT, role="drawn", seat=seat)
         c.text(x + w // 2, label_y, lb.tile(view.drawn), label_size, GOLD, anchor="mt", role="label", seat=seat)
+        if view.drawn in protect:  # the drawn tile stays gold (just drawn); the red bar says it is protected
+            c.rect(
+                (x + 4, row_top - BAR - 4, x + w - 4, row_top - 4),
+                DANGER_LABEL,
+                radius=2,
+                role="protected_mark",
+                seat=seat,
+            )
 
     # footer: waits (with unseen counts) on the left; 亮倒 and the wall on the right
     # a 亮倒 / 廊起 seat's waits are the published ones: the shown shape fixes them (docs/rules.md §E#48)
@@ -133,6 +146,6 @@ def hand_canvas(
         right -= bw + 18
     if any(shown):
         right = _legend(c, right, cy, lb.shown, GOLD, "shown_legend") - 18
-    if protect & set(view.concealed):
+    if protect & {*view.concealed, view.drawn}:
         _legend(c, right, cy, lb.protected, DANGER_LABEL, "protected_legend")
     return c

@@ -175,6 +175,13 @@ def test_protected_tiles_are_marked_in_the_own_hand(demo: Demo) -> None:
     absent = {t for t in Tile if t not in view.concealed and t != view.drawn}
     assert not hand_canvas(view, protected={next(iter(absent))}).find("protected_legend")
     assert not hand_canvas(view).find("protected_mark")
+    # the drawn tile stays gold and gets the bar
+    assert view.drawn is not None
+    drawn = hand_canvas(view, protected={view.drawn})
+    bar = drawn.find("protected_mark")
+    tile = drawn.find("drawn")[0]
+    assert len(bar) == 1 and tile.box[0] <= bar[0].box[0] and bar[0].box[2] <= tile.box[2]
+    assert tile.state is TileState.HIGHLIGHT and drawn.find("protected_legend")
     assert np.asarray(render_hand(view)).shape == np.asarray(render_hand(view, protected=guard)).shape
 
 
