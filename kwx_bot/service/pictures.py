@@ -8,9 +8,15 @@ a thread (``asyncio.to_thread``, docs/telegram.md §6).  A broken worker pool fa
 
 A *photo key* names what a picture shows: a message is only given a new photo when its key changes,
 otherwise its caption or buttons are edited alone (cheaper, and no re-upload).  The hand picture's
-key is the seat's own tiles (concealed, drawn, melds, waits, 亮倒): the wall count and unseen-copy
-numbers drawn in it are a snapshot of the last time the seat's tiles changed.  The table picture's
-key is the whole public view plus the names.  Both keys include the picture's language.
+key is the seat's own tiles (concealed, drawn, melds, waits, 亮倒 -- after a partial 亮倒 / 廊起 also
+the shown tiles and published waits) and the protected tiles marked in it: the wall count and
+unseen-copy numbers drawn in it are a snapshot of the last time the seat's tiles changed.  The table
+picture's key is the whole public view plus the names.  Both keys include the picture's language
+and game (卡心五 labels the declaration 廊起).
+
+Encoding: ``palette`` by default (a 128-colour PNG, :func:`render.encode`), chosen by
+``benchmarks/bench_pictures.py``: about 40 KiB uploaded per turn against 165-190 KiB as JPEG
+(docs/telegram.md §6).
 
 Languages: a private hand picture is drawn in its player's language, the group's pictures (table,
 亮倒 reveal, result) in the group's language (``lang``: a catalog name of
