@@ -243,3 +243,30 @@ async def test_bawangzhuang_the_winning_dealer_stays_and_the_rest_goes_round(kwx
                 await kwx.press(dan, kwx.fake.last_message(group), "Next hand")
         rows, sums = await _ledger_sums(service, table_id)
         assert set(sums.values()) == {0} and sum(r.delta for r in rows if r.user_id == ann.id) > 0
+
+
+async def test_after_a_restart_between_hands_the_right_member_sits_out(kwx):
+    users = kwx.players("Ann", "Ben", "Cat", "Dan")
+    ann, ben, cat, dan = users
+    group = kwx.group(users)
+    rules = RuleSet()
+    async with kwx.running() as service:
+        await kwx.start_bot(*users)
+        lobby = await _lobby(kwx, ann, group)
+        for u in (ben, cat, dan):
+            await kwx.press(u, kwx.fake.message(group, lobby.message_id), "Join")
+        await service.prepare_deal(1, dealer_wins_deal(rules) | {"dealer": 0})
+        await kwx.press(ann, kwx.fake.message(group, lobby.message_id), "Start")
+        await kwx.act(ann, "w")
+        await kwx.settle()
+    async with kwx.running() as service:  # a restart: the table is rebuilt from the store
+        await service.prepare_deal(1, dealer_wins_deal(rules))
+        await kwx.press(dan, kwx.fake.last_message(group), "Next hand")  # Dan sat hand 1 out: a member still
+        hand = await service.store.current_hand(1)
+        by_seat = {s.seat: s.user_id for s in await service.store.seats(1)}
+        assert (hand.hand_no, hand.sitting_out, hand.dealer) == (2, ann.id, 0)
+        assert [by_seat[i] for i in range(4)] == [ben.id, cat.id, dan.id, ann.id]
+        await kwx.act(ben, "w")
+        await kwx.settle()
+        rows = await service.store.ledger_of_table(1)
+        assert len(rows) == 6 and sum(r.delta for r in rows) == 0
