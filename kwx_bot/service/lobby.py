@@ -12,8 +12,8 @@ bare ``/start`` completing a remembered join — goes through :meth:`Lobby.join`
 carries the table's random secret (``TableRow.join_token``), is checked in constant time and works
 only while the lobby is open; an outsider's, a guessed, a forged or an expired link all get one
 refusal that names no group, so a stranger learns nothing (not even whether the table exists).  A
-non-seated user's other lobby buttons (the creator's AI and next-hand buttons) need membership too
-(docs/security.md §1).
+non-seated user's other lobby buttons (the creator's AI, game, size and next-hand buttons) need
+membership too (docs/security.md §1).
 
 Language: a group that has no language setting yet takes the Telegram language of whoever opens its
 first table (:meth:`Lobby.new_table`; a Telegram language that is neither Chinese nor English decides
@@ -378,6 +378,9 @@ class Lobby:
                 await self.tables.adopt_settings(live)
                 await answer(Reply(self.tables.tr(lang).gettext("The group's language is now English.")))
             elif op in GAME_CHOICE_OPS or op in SIZE_CHOICE_OPS:
+                if not seated and not await self._member(live, user_id):  # docs/security.md §1
+                    await answer(Reply(_("Only players at the table can do that."), alert=True))
+                    return
                 now = TableChoice.of(live.row.options)
                 choice = TableChoice(GAME_CHOICE_OPS.get(op, now.game), SIZE_CHOICE_OPS.get(op, now.seats))
                 refusal = await self._choose(live, user_id, choice, tr)
