@@ -33,9 +33,10 @@ from .db import PgDb, numbered
 from .migrations import MIGRATIONS, SCHEMA_VERSION, sql_for
 from .tx import StoreError, Tx
 
-__all__ = ["PgStore", "redact"]
+__all__ = ["WRITE_LOCK", "PgStore", "redact"]
 
-_WRITE_LOCK = 0x6B7778  # "kwx": the advisory lock every write transaction holds
+WRITE_LOCK = 0x6B7778
+"""The key of the advisory lock every write transaction holds ("kwx")."""
 _POOL_SIZE = 4
 
 
@@ -105,7 +106,7 @@ class PgStore(SqlStore):
         async with self._lock, self._pool.acquire() as conn:
             for version in range(1, SCHEMA_VERSION + 1):
                 async with conn.transaction():
-                    await conn.execute("SELECT pg_advisory_xact_lock($1)", _WRITE_LOCK)
+                    await conn.execute("SELECT pg_advisory_xact_lock($1)", WRITE_LOCK)
                     current = await _version(conn)
                     if current > SCHEMA_VERSION:
                         raise StoreError(
@@ -140,7 +141,7 @@ class PgStore(SqlStore):
         async with self._lock:
             started = time.perf_counter()
             async with self._pool.acquire() as conn, conn.transaction():
-                await conn.execute("SELECT pg_advisory_xact_lock($1)", _WRITE_LOCK)
+                await conn.execute("SELECT pg_advisory_xact_lock($1)", WRITE_LOCK)
                 yield Tx(PgDb(conn, in_transaction=True), time.time())
             if self.on_commit is not None:
                 self.on_commit(time.perf_counter() - started)
