@@ -441,3 +441,18 @@ async def test_hands_numbered_finds_a_groups_hands_of_any_status_newest_first(st
     assert [r.hand_id for r in await store.hands_numbered(gid)] == [h2, h1]
     assert await store.hands_numbered(gid, 2) == []
     assert len(await store.hands_numbered(other_gid)) == 1
+
+
+async def test_a_refused_write_leaves_its_transaction_usable(store):
+    """A :class:`Conflict` caught inside a transaction (PostgreSQL: under a savepoint) does not undo
+    or block the transaction's other writes."""
+    gid, tid = await _group_with_table(store)
+    async with store.transaction() as tx:
+        await tx.upsert_user(3, "Cy")
+        await tx.sit(tid, 0, user_id=3)
+        with pytest.raises(Conflict):
+            await tx.create_table(gid, "standard", {}, None)
+        with pytest.raises(Conflict):
+            await tx.sit(tid, 0, ai_level="easy")
+        await tx.sit(tid, 1, ai_level="easy")
+    assert [(s.seat, s.user_id, s.ai_level) for s in await store.seats(tid)] == [(0, 3, None), (1, None, "easy")]
