@@ -114,3 +114,46 @@ async def test_an_unreachable_server_is_one_line_without_the_password(postgres_s
     assert message.startswith("cannot connect to the PostgreSQL database at postgresql://kwx:***@127.0.0.1:")
     assert "s3cret" not in message and "\n" not in message
     assert redact("postgresql://u@h/d") == "postgresql://u@h/d"
+
+
+async def test_a_version_3_database_moves_to_4_keeping_its_rows(postgres_url, monkeypatch):
+    monkeypatch.setattr("kwx_bot.store.postgres.SCHEMA_VERSION", 3)  # a kwx of schema version 3
+    old = await PgStore.open(postgres_url)
+    try:
+        async with old.transaction() as tx:
+            await tx.upsert_user(11, "Ann")
+            gid = await tx.ensure_group(-5, "g")
+            tid = await tx._scalar(
+                "INSERT INTO tables (group_id, status, rules, created_at, updated_at) "
+                "VALUES (?, 'lobby', '\"standard\"', 0, 0) RETURNING table_id",
+                (gid,),
+            )
+            await tx._exec(
+                "INSERT INTO seats (table_id, seat, user_id, on_auto, timeouts, joined_at, last_press) "
+                "VALUES (?, 0, 11, 1, 2, 5, '3:d1p')",
+                (tid,),
+            )
+            with pytest.raises(asyncpg.CheckViolationError):  # version 3 has three chairs
+                async with tx._db.guarded():
+                    await tx._exec(
+                        "INSERT INTO seats (table_id, seat, ai_level, joined_at) VALUES (?, 3, 'x', 0)", (tid,)
+                    )
+        assert await old.schema_version() == 3
+    finally:
+        await old.close()
+    monkeypatch.undo()
+    store = await PgStore.open(postgres_url)
+    try:
+        assert await store.schema_version() == SCHEMA_VERSION >= 4
+        (seat,) = await store.seats(tid)
+        assert (seat.user_id, seat.on_auto, seat.timeouts, seat.last_press) == (11, True, 2, "3:d1p")
+        async with store.transaction() as tx:
+            await tx.sit(tid, 3, ai_level="normal")  # a fourth chair
+            hid = await tx.start_hand(tid, 1, 0, {"seed": 1}, sitting_out=11)
+        assert (await store.current_hand(tid)).sitting_out == 11 and hid
+        with pytest.raises(StoreError):  # a user still sits at one open table at a time
+            async with store.transaction() as tx:
+                other = await tx.create_table(await tx.ensure_group(-6, "h"), "standard", {}, None)
+                await tx.sit(other, 0, user_id=11)
+    finally:
+        await store.close()
