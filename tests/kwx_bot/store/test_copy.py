@@ -73,6 +73,10 @@ async def test_the_copy_holds_everything_and_the_bot_writes_on(tmp_path, postgre
     assert code == 0, err
     assert "rows (equal in both): users 3, chats 1, chat_aliases 1, settings 1, tables 2, seats 6, hands 2" in out
     assert "ledger: zero-sum over 1 scored hands" in out
+    code, out, err = await _cli(["check-db"], _env({"KWX_DATABASE_URL": postgres_url}))
+    assert code == 0, err
+    assert "integrity: ok (ledger zero-sum per hand)" in out and "rows: users 3, chats 1, tables 2" in out
+    assert "open tables: 1" in out
     sqlite, pg = await Store.open(path), await PgStore.open(postgres_url)
     try:
         assert await _everything(pg, ids) == await _everything(sqlite, ids)
