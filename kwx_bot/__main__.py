@@ -77,8 +77,11 @@ def cmd_run(settings: Settings) -> int:
         return _fail(f"cannot reach the Telegram Bot API: {e}", 1)
     except StoreError as e:  # the database cannot be opened (opened in post_init)
         return _fail(str(e), 1)
-    except DatabaseError as e:  # e.g. migrating a SQLite file that belongs to something else
-        return _fail(f"database at {settings.db_path} cannot be used: {e}", 1)
+    except DatabaseError as e:  # e.g. migrating a SQLite file (or a PostgreSQL database) of something else
+        from .store.postgres import redact
+
+        where = redact(settings.database_url) if settings.database_url else settings.db_path
+        return _fail(f"database at {where} cannot be used: {e}", 1)
     return 0
 
 

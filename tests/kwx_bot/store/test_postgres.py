@@ -14,6 +14,8 @@ from kwx_bot.store import migrations as mig
 from kwx_bot.store.base import TABLES
 from kwx_bot.store.postgres import redact
 
+from .test_store import REAL_LOOKING, _cli, _env
+
 
 async def test_migrations_build_the_same_tables_and_columns_as_on_sqlite(postgres_url, tmp_path):
     sqlite = await Store.open(tmp_path / "kwx.sqlite3")
@@ -157,3 +159,18 @@ async def test_a_version_3_database_moves_to_4_keeping_its_rows(postgres_url, mo
                 await tx.sit(other, 0, user_id=11)
     finally:
         await store.close()
+
+
+@pytest.mark.fakebot(token=REAL_LOOKING)
+async def test_run_on_a_database_of_something_else_exits_with_one_line(fakebot, fakebot_server, postgres_url):
+    conn = await asyncpg.connect(postgres_url)
+    try:
+        await conn.execute("CREATE TABLE users (id TEXT)")  # another application's table of the same name
+    finally:
+        await conn.close()
+    url = postgres_url.replace("postgresql://kwx@", "postgresql://kwx:pw-x1@")  # trust ignores the password
+    env = _env({"TELEGRAM_BOT_TOKEN": fakebot.token, "TELEGRAM_API_BASE_URL": fakebot_server.url,
+                "KWX_DATABASE_URL": url})  # fmt: skip
+    code, _out, err = await _cli(["run"], env)
+    assert code == 1 and "Traceback" not in err and "pw-x1" not in err and fakebot.token not in err
+    assert err.endswith('relation "users" already exists\n') and "kwx-bot: database at postgresql://kwx:***@" in err
