@@ -162,12 +162,12 @@ class Tx:
         """Renumber a table's chairs: the occupant of chair ``order[i]`` moves to chair ``i``, every
         other column kept (chairs not in ``order`` must be empty).  Four members at a 3-seat table
         change places between hands (docs/rules.md §A2.1), and a lobby closes its gaps."""
-        async with self._db.execute(
+        found = await self._db.fetch(
             "SELECT seat, user_id, ai_level, active, on_auto, timeouts, hand_msg_id, joined_at, last_press, "
             "shown_digest FROM seats WHERE table_id = ?",
             (table_id,),
-        ) as cur:
-            rows = {r[0]: r for r in await cur.fetchall()}
+        )
+        rows = {r[0]: tuple(r) for r in found}
         if sorted(order) != sorted(rows) or len(set(order)) != len(order):
             raise StoreError(f"table {table_id}: cannot move chairs {sorted(rows)} to the order {list(order)}")
         await self._exec("DELETE FROM seats WHERE table_id = ?", (table_id,))
