@@ -144,5 +144,6 @@ class Records:
             return refusal
         events, names = await self._hand_data(cmd, hand, tr)
         views = game.hand_moments(events)
-        gif = await self.pictures.replay(views, names, tr.lang)
+        ruleset = game.rules_from_json(events[0].get("rules")).ruleset
+        gif = await self.pictures.replay(views, names, tr.lang, game=str(ruleset))
         return [Out(replay_caption(tr, hand, len(views)), animation=(replay_filename(hand), gif))]

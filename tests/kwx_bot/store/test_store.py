@@ -1,4 +1,5 @@
-"""The SQLite store: migrations, pragmas, transactions, uniqueness rules, append-only logs; a database
+"""The store: migrations, pragmas, transactions, uniqueness rules, append-only logs — the contract on
+SQLite and PostgreSQL alike (the ``store`` fixture, tests/kwx_bot/store/conftest.py); a database
 that is not ours, or cannot be created, is one clear line (no traceback, no hang)."""
 
 from __future__ import annotations
@@ -15,15 +16,9 @@ import pytest
 
 from kwx_bot.store import SCHEMA_VERSION, Conflict, LedgerRow, StaleSeq, Store, StoreError
 from kwx_bot.store import migrations as mig
+from kwx_bot.store.db import INTEGRITY_ERRORS
 
-
-@pytest.fixture
-async def store(tmp_path):
-    s = await Store.open(tmp_path / "kwx.sqlite3")
-    try:
-        yield s
-    finally:
-        await s.close()
+SQLITE_ONLY = pytest.mark.parametrize("store", ["sqlite"], indirect=True)
 
 
 async def _group_with_table(store: Store, chat_id: int = -100) -> tuple[int, int]:
@@ -51,7 +46,7 @@ async def test_open_applies_all_migrations_and_pragmas(tmp_path):
 async def test_join_tokens_are_random_and_an_old_database_gets_them_for_its_open_tables(tmp_path):
     path = tmp_path / "v1.sqlite3"
     with sqlite3.connect(path) as db:  # a version-1 database with a closed and an open table
-        for statement in mig.MIGRATIONS[0]:
+        for statement in mig.sql_for(mig.MIGRATIONS[0], "sqlite"):
             db.execute(statement)
         db.execute("PRAGMA user_version = 1")
         db.execute("INSERT INTO chats (group_id, chat_id, title, created_at) VALUES (1, -5, 'g', 0)")
@@ -201,7 +196,7 @@ async def test_events_are_keyed_by_seq_and_append_only(store):
     events = await store.hand_events(hid)
     assert [(e.seq, e.kind, e.data, e.actor) for e in events] == [(1, "deal", {"a": 1}, None), (2, "draw", {"b": 2}, 5)]
     for sql in ("UPDATE events SET kind = 'x'", "DELETE FROM events"):
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        with pytest.raises(INTEGRITY_ERRORS, match="append-only"):
             async with store.transaction() as tx:
                 await tx._exec(sql)
     table = await store.get_table(tid)
@@ -224,7 +219,7 @@ async def test_ledger_zero_sum_and_append_only(store):
     async with store.transaction() as tx:
         await tx.record_ledger(gid, 1, tid, good)
     assert await store.ledger_of_hand(hid) == good
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+    with pytest.raises(INTEGRITY_ERRORS, match="append-only"):
         async with store.transaction() as tx:
             await tx._exec("DELETE FROM ledger")
 
@@ -252,6 +247,7 @@ async def test_deadline_and_messages_roundtrip(store):
     assert await store.open_tables() == []
 
 
+@SQLITE_ONLY
 async def test_backup_is_a_consistent_copy(store, tmp_path):
     gid, _ = await _group_with_table(store)
     target = tmp_path / "backup" / "copy.sqlite3"
@@ -303,6 +299,7 @@ async def test_corrections_are_compensating_rows(store):
     assert [r.delta for r in await store.ledger_of_hand(hid)] == [6, -5, -1]  # the hand rows are unchanged
 
 
+@SQLITE_ONLY
 async def test_reports_read_through_a_separate_read_only_connection(store):
     _gid, tid = await _group_with_table(store)
     async with store.reader() as db:
@@ -444,3 +441,91 @@ async def test_hands_numbered_finds_a_groups_hands_of_any_status_newest_first(st
     assert [r.hand_id for r in await store.hands_numbered(gid)] == [h2, h1]
     assert await store.hands_numbered(gid, 2) == []
     assert len(await store.hands_numbered(other_gid)) == 1
+
+
+async def test_a_refused_write_leaves_its_transaction_usable(store):
+    """A :class:`Conflict` caught inside a transaction (PostgreSQL: under a savepoint) does not undo
+    or block the transaction's other writes."""
+    gid, tid = await _group_with_table(store)
+    async with store.transaction() as tx:
+        await tx.upsert_user(3, "Cy")
+        await tx.sit(tid, 0, user_id=3)
+        with pytest.raises(Conflict):
+            await tx.create_table(gid, "standard", {}, None)
+        with pytest.raises(Conflict):
+            await tx.sit(tid, 0, ai_level="easy")
+        await tx.sit(tid, 1, ai_level="easy")
+    assert [(s.seat, s.user_id, s.ai_level) for s in await store.seats(tid)] == [(0, 3, None), (1, None, "easy")]
+
+
+async def test_version_3_database_moves_to_4_keeping_its_rows_and_takes_a_fourth_chair(tmp_path):
+    path = tmp_path / "v3.sqlite3"
+    with sqlite3.connect(path) as db:  # a version-3 database with a table in play, its seats, a hand and a ledger
+        for statement in (s for m in mig.MIGRATIONS[:3] for s in mig.sql_for(m, "sqlite")):
+            db.execute(statement)
+        db.execute("PRAGMA user_version = 3")
+        db.execute("INSERT INTO chats (group_id, chat_id, title, created_at) VALUES (1, -5, 'g', 0)")
+        for uid in (11, 12):
+            db.execute("INSERT INTO users (user_id, first_name, updated_at) VALUES (?, 'u', 0)", (uid,))
+        db.execute(
+            "INSERT INTO tables (group_id, status, rules, created_at, updated_at, join_token) "
+            "VALUES (1, 'between', '\"standard\"', 0, 0, 'abc')"
+        )
+        db.execute(
+            "INSERT INTO seats (table_id, seat, user_id, ai_level, on_auto, timeouts, hand_msg_id, joined_at, "
+            "last_press, shown_digest) VALUES (1, 0, 11, NULL, 1, 2, 77, 5, '3:d1p', 'dig'), "
+            "(1, 1, 12, NULL, 0, 0, NULL, 6, NULL, NULL), (1, 2, NULL, 'normal', 0, 0, NULL, 7, NULL, NULL)"
+        )
+        db.execute(
+            "INSERT INTO hands (table_id, hand_no, dealer, deal, first_seq, status, started_at) "
+            "VALUES (1, 1, 0, '{}', 1, 'over', 0)"
+        )
+        db.execute(
+            "INSERT INTO ledger (group_id, table_id, hand_id, seat, user_id, hand_delta, kong_delta, delta, "
+            "created_at) "
+            "VALUES (1, 1, 1, 0, 11, 4, 0, 4, 0), (1, 1, 1, 1, 12, -2, 0, -2, 0), (1, 1, 1, 2, NULL, -2, 0, -2, 0)"
+        )
+        with pytest.raises(sqlite3.IntegrityError):  # version 3 has three chairs
+            db.execute("INSERT INTO seats (table_id, seat, user_id, joined_at) VALUES (1, 3, 13, 0)")
+    store = await Store.open(path)
+    try:
+        assert await store.schema_version() == SCHEMA_VERSION >= 4
+        seats = await store.seats(1)
+        assert [(s.seat, s.user_id, s.ai_level) for s in seats] == [(0, 11, None), (1, 12, None), (2, None, "normal")]
+        first = seats[0]
+        assert (first.on_auto, first.timeouts, first.hand_msg_id, first.last_press, first.shown_digest) == (
+            True, 2, 77, "3:d1p", "dig")  # fmt: skip
+        assert [r.delta for r in await store.ledger_of_table(1)] == [4, -2, -2]
+        assert (await store.current_hand(1)).sitting_out is None
+        assert await store.integrity_check() == ["ok"]
+        async with store.transaction() as tx:
+            await tx.upsert_user(13, "Dan")
+            await tx.sit(1, 3, user_id=13)  # a fourth chair
+        with pytest.raises(Conflict):  # a user still sits at one open table at a time
+            async with store.transaction() as tx:
+                gid = await tx.ensure_group(-6, "h")
+                tid = await tx.create_table(gid, "standard", {}, None)
+                await tx.sit(tid, 0, user_id=13)
+        with pytest.raises(Conflict):  # and there is no fifth chair
+            async with store.transaction() as tx:
+                await tx.sit(1, 4, ai_level="normal")
+    finally:
+        await store.close()
+
+
+async def test_reseat_moves_members_between_chairs_keeping_their_rows(store):
+    _, tid = await _group_with_table(store)
+    async with store.transaction() as tx:
+        for seat, uid in enumerate((21, 22, 23, 24)):
+            await tx.upsert_user(uid, f"u{uid}")
+            await tx.sit(tid, seat, user_id=uid)
+        await tx.set_seat_auto(tid, 1, on_auto=True, timeouts=2)
+        await tx.reseat(tid, [1, 2, 3, 0])  # chair 0's member sits out in chair 3
+    seats = await store.seats(tid)
+    assert [(s.seat, s.user_id) for s in seats] == [(0, 22), (1, 23), (2, 24), (3, 21)]
+    assert (seats[0].on_auto, seats[0].timeouts) == (True, 2)
+    for bad in ([0, 1, 2], [0, 0, 1, 2], [0, 1, 2, 4]):
+        with pytest.raises(StoreError):
+            async with store.transaction() as tx:
+                await tx.reseat(tid, bad)
+    assert [(s.seat, s.user_id) for s in await store.seats(tid)] == [(0, 22), (1, 23), (2, 24), (3, 21)]
