@@ -4,8 +4,8 @@ Three processes, as in production: this one runs the fake Bot API (``fakebot``) 
 **with Telegram's limits enforced as real 429s** (about 30 writes a second for the token, 20 a minute
 per group) and the simulated players; the bot runs as ``python -m kwx_bot run`` in its own process
 with the production settings — the pacing rate limiter and the group budget on, deadlines (30 s
-discard, 15 s claim), reminders after 10 s, the live table edited at most every 3 s, JPEG pictures
-drawn in a render worker process (its third process).
+discard, 15 s claim), reminders after 10 s, the live table edited at most every 3 s, pictures in
+the default encoding drawn in a render worker process (its third process).
 
 Each table has three human players.  A player whose hand message shows game buttons thinks for
 ``uniform(0.5, 1.5) x --think`` seconds, presses one of them at random, and waits for the bot: the
@@ -49,7 +49,7 @@ ACCEPTED = ("You discarded", "Liangdao!", "Win!", "Pong.", "Kong.", "Concealed k
 
 PRODUCTION = {
     "KWX_DISCARD_SECONDS": "30", "KWX_CLAIM_SECONDS": "15", "KWX_REMIND_SECONDS": "10",
-    "KWX_TABLE_EDIT_SECONDS": "3", "KWX_RENDER_PROCESSES": "1", "KWX_PICTURE_FORMAT": "jpeg",
+    "KWX_TABLE_EDIT_SECONDS": "3", "KWX_RENDER_PROCESSES": "1",
     "KWX_DEFAULT_LANGUAGE": "en", "KWX_LOG_LEVEL": "ERROR",
 }  # fmt: skip
 """The bot's settings in the run: the production defaults, written out (English answers for the players)."""
