@@ -48,6 +48,7 @@ from ..store import TableStatus
 from ..words.captions import hand_caption, lobby_text, result_caption, reveal_caption, table_caption
 from ..words.i18n import Translator
 from ..words.texts import clean, name, rules_label
+from ..words.ui import RevealChoice
 from ..words.verify_text import add_line, commitment_line, seed_line
 from . import game
 from .buttons import Keyboard, StartKind, encode_start
@@ -56,6 +57,7 @@ from .keyboards import hand_keyboard, lobby_keyboard, next_hand_keyboard, take_b
 from .live import LiveSeat, LiveTable, Shown, Ui, shown_digest
 from .pictures import Pictures, hand_key, table_key
 from .ports import Messenger, Outcome
+from .reveal import shown_tiles
 from .tables import Tables
 
 __all__ = ["Presenter"]
@@ -69,6 +71,14 @@ CHAT_PAYLOAD = "hello"
 TABLE_RESERVE = 6
 """Writes of every minute's group budget that live-table edits leave to announcements (a hand's
 start, up to three 亮倒 reveals, the result, a notice): edits use at most 20 - 6 = 14 a minute."""
+
+
+def _plays_kaxinwu(rules: object) -> bool:
+    """The stored rules (a preset name or an options object) are 卡心五 (False when unreadable)."""
+    try:
+        return game.is_kaxinwu(game.RuleSet.from_json(rules))
+    except (ValueError, TypeError):
+        return False
 
 
 class Presenter:
@@ -163,8 +173,9 @@ class Presenter:
         rules = rules_label(live.row.rules, tr)
         base = 1 if not isinstance(live.row.rules, dict) else int(live.row.rules.get("base", 1))
         text = lobby_text(
-            tr, title=live.title, seats=seats, rules=rules, base=base, state=state, notes=notes or live.notes
-        )
+            tr, title=live.title, seats=seats, rules=rules, base=base, state=state, notes=notes or live.notes,
+            kaxinwu=_plays_kaxinwu(live.row.rules),
+        )  # fmt: skip
         markup = None
         if state == "open":
             markup = lobby_keyboard(
@@ -293,20 +304,42 @@ class Presenter:
         ui_valid = seat.ui_seq == live.row.seq
         ui = seat.ui if ui_valid else Ui.NORMAL
         danger = self._danger(live, seat.seat)
+        langqi = game.is_kaxinwu(state.rules)
+        choice, kept = self._reveal_choice(live, seat, legal) if ui is Ui.REVEAL else (None, ())
+        protected = game.protected(state, seat.seat) if legal else ()
         caption = hand_caption(
             tr, title=live.title, hand_no=live.hand.hand_no, view=view, legal=legal, names=live.names(),
             on_auto=seat.automatic and not over, ui=ui, ui_tile=seat.ui_tile if ui_valid else None, danger=danger,
             result_delta=state.result.deltas[seat.seat] if state.result is not None else None,
-            events=live.events,
+            events=live.events, reveal=choice, langqi=langqi, protected=protected,
         )  # fmt: skip
         if seat.automatic and not over:
             markup: Keyboard | None = take_back_keyboard(tr, live.table_id, 0) if seat.can_pm else None
             key = seat.shown.photo_key if seat.shown is not None and seat.shown.photo_key else hand_key(view, seat.lang)
         else:
             markup = hand_keyboard(tr, live.table_id, live.row.seq, legal, drawn=view.drawn, danger=danger,
-                                   ui=ui, ui_tile=seat.ui_tile)  # fmt: skip
+                                   ui=ui, ui_tile=seat.ui_tile, protected=protected,
+                                   reveal=choice, kept=kept, langqi=langqi)  # fmt: skip
             key = hand_key(view, seat.lang)
         return Shown(key, caption, markup or ()), view, markup
+
+    @staticmethod
+    def _reveal_choice(
+        live: LiveTable, seat: LiveSeat, legal: list[game.Action]
+    ) -> tuple[RevealChoice | None, tuple[Tile, ...]]:
+        """The seat's reveal choice in progress as the engine judges it, and the kept tiles it
+        splits; (None, ()) when the choice no longer fits the hand (it then shows the 亮倒 menu)."""
+        state, tile = live.state, seat.ui_tile
+        assert state is not None
+        offered = {a.tile for a in legal if a.kind is game.ActionKind.LIANGDAO and a.reveal is not None}
+        if tile is None or tile not in offered:
+            return None, ()
+        kept = game.held_after(state, seat.seat, tile)
+        try:
+            shown = shown_tiles(kept, seat.ui_mask)
+        except ValueError:
+            return None, ()
+        return game.check_reveal(state, seat.seat, tile, shown), kept
 
     async def _sync_hand(self, live: LiveTable, seat: LiveSeat, *, retry: bool = True, fresh: bool = False) -> bool:
         """Make the seat's hand message show :meth:`hand_desired`; False if a call failed (the
@@ -569,7 +602,8 @@ class Presenter:
                 names = self.display_names(live)
                 view = game.public_view(state)
                 photo = await self.pictures.reveal(view, event.seat, names, lang=live.group_lang)
-                caption = reveal_caption(tr, view=view, seat=event.seat, names=names)
+                langqi = game.is_kaxinwu(state.rules)
+                caption = reveal_caption(tr, view=view, seat=event.seat, names=names, langqi=langqi)
                 ok = (await self.sender.send_photo(live.row.chat_id, photo, caption)).outcome is not Outcome.FAILED
             elif isinstance(event, HandEnded):
                 announced = True
