@@ -32,6 +32,7 @@ __all__ = [
 ]
 
 ROW = 7
+_CLAIMS = frozenset({ActionKind.PASS, ActionKind.PONG, ActionKind.KONG})
 
 
 def _b(text: str, table_id: int, seq: int, op: Op, tile: Tile | None = None, shown: int | None = None) -> Key:
@@ -157,7 +158,7 @@ def hand_keyboard(
     if ui in (Ui.LIANGDAO, Ui.CONFIRM, Ui.REVEAL) and liangdao_tiles:
         buttons = _discard_buttons(tr, table_id, seq, liangdao_tiles, drawn, danger, Op.LIANGDAO_PICK)
         return keyboard(*_rows(buttons), [_b(_("Back"), table_id, seq, Op.BACK)])
-    if ActionKind.PASS in kinds:  # a claim window
+    if kinds & _CLAIMS:  # a claim window (under 有杠必杠 a 直杠 comes without 过, docs/rules.md §B)
         row = []
         if ActionKind.WIN in kinds:
             row.append(_b(_("Win"), table_id, seq, Op.WIN))

@@ -189,12 +189,13 @@ def hand_caption(
     kinds = {a.kind for a in legal}
     if legal and result_delta is None and not on_auto:
         # a claim's own line names the discard on the table: no second "last discard"
-        lines.extend(since_last_turn(tr, events, view.seat, names, last_discard=ActionKind.PASS not in kinds))
+        claim = bool(kinds & {ActionKind.PASS, ActionKind.PONG, ActionKind.KONG})
+        lines.extend(since_last_turn(tr, events, view.seat, names, last_discard=not claim))
     if result_delta is not None:
         lines.append(_("<b>The hand is over.</b> Your points: {delta}").format(delta=signed(result_delta)))
     elif on_auto:
         lines.append(_("<b>Auto-play</b>: the AI plays this seat for you."))
-    elif ActionKind.PASS in kinds and pub.last_discard is not None:
+    elif kinds & {ActionKind.PASS, ActionKind.PONG, ActionKind.KONG} and pub.last_discard is not None:
         who, tile = pub.last_discard
         if pub.phase == "rob":
             lines.append(

@@ -1,7 +1,8 @@
 """Checks that no concealed tile ever reaches the group or another player.
 
 From a hand's engine events we know which tiles became public (discards, 碰/直杠/补杠 tiles, a 亮倒
-seat's revealed hand and waits, the winners' hands at the end) and which tiles each seat held.  Every
+seat's revealed hand — without the kinds a 廊起 / partial reveal keeps face down — and waits, the
+winners' hands at the end) and which tiles each seat held.  Every
 tile named in any text, caption or button the bot ever showed in the group (all versions, deleted
 ones included) must be public; in a player's private chat it must be public or that player's own.
 Pictures are checked by origin: a spy renderer stamps each picture with the view it was drawn from,
@@ -51,8 +52,9 @@ def public_and_own(events: Sequence[dict[str, Any]]) -> tuple[set[Tile], list[se
         elif kind == "discarded":
             public.add(parse_tiles(e["tile"])[0])
             public |= set(parse_tiles(e.get("waits") or ""))
-            if e.get("liangdao"):
-                public |= own[e["seat"]]  # the whole hand is revealed (docs/rules.md §A9.2)
+            if e.get("liangdao"):  # the whole hand is revealed (docs/rules.md §A9.2), except the tiles
+                # a partial reveal keeps face down (§E#48): none of their kinds counts as shown here
+                public |= own[e["seat"]] - set(parse_tiles(e.get("hidden") or ""))
         elif kind in ("ponged", "window_opened") or (kind == "konged" and e["kind"] != "concealed_kong"):
             public.add(parse_tiles(e["tile"])[0])
         elif kind == "hand_ended":
