@@ -166,7 +166,8 @@ def hand_keyboard(
             row.append(_b(_("Kong"), table_id, seq, Op.KONG))
         if ActionKind.PONG in kinds:
             row.append(_b(_("Pong"), table_id, seq, Op.PONG))
-        row.append(_b(_("Pass"), table_id, seq, Op.PASS))
+        if ActionKind.PASS in kinds:
+            row.append(_b(_("Pass"), table_id, seq, Op.PASS))
         return keyboard(row)
     discard_tiles = [a.tile for a in legal if a.kind is ActionKind.DISCARD and a.tile is not None]
     discards = _discard_buttons(tr, table_id, seq, discard_tiles, drawn, danger, Op.DISCARD)

@@ -118,17 +118,25 @@ class Play:
     def drive(
         self, live: LiveTable, state: State, pairs: list[tuple[Event, int | None]]
     ) -> tuple[State, list[tuple[Event, int | None]]]:
-        """Let automatic seats act until a human must decide or the hand is over."""
+        """Let automatic seats act until a human must decide or the hand is over.  A 亮倒 / 廊起
+        seat whose only legal action is forced (卡心五's 有杠必杠 kong after 廊起, docs/rules.md §B)
+        takes it at once: its play is automatic and there is nothing to choose."""
         hand_key = str(live.hand.hand_id if live.hand else 0)
         for _ in range(1000):
             if state.result is not None:
                 break
-            auto = [s for s in game.to_act(state) if (seat := live.seat(s)) is None or seat.automatic]
-            if not auto:
+            waiting = game.to_act(state)
+            auto = [s for s in waiting if (seat := live.seat(s)) is None or seat.automatic]
+            forced = [s for s in waiting if _forced(state, s)]
+            if not auto and not forced:
                 break
-            s = auto[0]
+            s = (auto or forced)[0]
             seat = live.seat(s)
             legal = game.legal(state, s)
+            if not auto:
+                state, events = game.apply(state, legal[0])
+                pairs = pairs + [(e, None) for e in events]
+                continue
             level = (seat.ai_level or "normal") if seat is not None else "normal"
             view = game.view_for(state, s)
             action = game.choose_action(view, legal, level, game.ai_rng(hand_key, state.seq, s), state.rules)
@@ -393,6 +401,13 @@ def _liangdao_refusal(state: State, seat: int, button: Button, tr: Translator) -
     view = game.view_for(state, seat)
     held = button.tile is not None and (button.tile in view.concealed or button.tile == view.drawn)
     return reason_text(Reason.NOT_READY_FOR_LIANGDAO if held else Reason.TILE_NOT_IN_HAND, tr)
+
+
+def _forced(state: State, seat: int) -> bool:
+    """A 亮倒 / 廊起 seat with exactly one legal action: it plays automatically, so it takes it."""
+    if not game.public_view(state).seats[seat].liangdao:
+        return False
+    return len(game.legal(state, seat)) == 1
 
 
 def _reveal_discards(state: State, seat: int) -> set[game.Tile]:

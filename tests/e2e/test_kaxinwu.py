@@ -165,3 +165,32 @@ def _counter(text: str):
     from engine.tiles import parse_tiles
 
     return Counter(parse_tiles(text))
+
+
+async def test_a_forced_kong_after_langqi_is_made_automatically(kwx):
+    """After 廊起 the seat plays automatically: a permitted kong is mandatory (有杠必杠, docs/rules.md
+    §B), its only legal action, so the bot makes it without asking (no button, no press)."""
+    scenario = load("kx3_langqi_forced_kong")
+    expected = engine_play(scenario)
+    users = kwx.players("Ann", "Ben", "Cat")
+    group = kwx.group(users)
+    async with kwx.running() as service:
+        await kwx.start_bot(*users)
+        table_id = await deal_scenario(kwx, users, group, scenario)
+        for action in scenario["actions"]:
+            if action["seat"] == 0 and action["act"] == "concealed_kong":
+                continue  # automatic
+            await perform(kwx, users, action)
+        await kwx.settle()
+        hand = await service.store.current_hand(table_id)
+        stored = await service.store.hand_events(hand.hand_id)
+    assert [e.data for e in stored] == expected["events"]
+    kong = next(e for e in stored if e.data["type"] == "konged" and e.data["seat"] == 0)
+    assert kong.data["kind"] == "concealed_kong" and kong.actor is None
+    datas = []
+    for m in kwx.fake.bot_messages(kwx.fake.private_chat(users[0])):
+        datas += [b.callback_data or "" for b in m.iter_buttons()]
+        for v in m.history:
+            rows = (v.reply_markup or {}).get("inline_keyboard", [])
+            datas += [b.get("callback_data", "") for row in rows for b in row]
+    assert datas and not any(d.split(":")[2:3] and d.split(":")[2].startswith("c") for d in datas)

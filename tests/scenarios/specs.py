@@ -1268,4 +1268,19 @@ SPECS += [
             },
         },
     ),
+    Spec(
+        "kx3_langqi_forced_kong",
+        "§B 有杠必杠 after 廊起 at 3 seats: A (dealer) 廊起s with 7筒 showing 2-6条 (888 999筒 and 99条 face "
+        "down, waits 1 4 7条); he draws the fourth 8筒: the 暗杠 keeps his waits, so it is permitted (A9.5) and "
+        "mandatory — his only legal action; A +4, B and C -2 each",
+        rules={"preset": "kaxinwu", "players": 3},
+        hands=["888999p2345699s7p", "", ""],
+        draws="? ? 8p",
+        actions=["0 liangdao 7p show 23456s", "0 concealed_kong 8p"],
+        expect={
+            "events_include": [
+                {"type": "konged", "seat": 0, "kind": "concealed_kong", "tile": "8p", "money": [4, -2, -2]}
+            ],
+        },
+    ),
 ]
