@@ -235,10 +235,12 @@ def test_reveal_lines_say_the_waits_or_the_broken_rule():
     view = view_for(state, 0)
     ok = RevealChoice(Tile.S9, (Tile.S6, Tile.S8), (Tile.P1, Tile.P2, Tile.P3), True, None, (Tile.S7,))
     bad = RevealChoice(Tile.S9, (Tile.S6,), (Tile.S8,), False, RevealFault.HIDDEN_INCOMPLETE, ())
-    legal = [a for a in legal_actions(state, 0)]
+    legal = legal_actions(state, 0)
     for choice, want in ((ok, "→ waiting on 7 Bam"), (bad, "✗ Not allowed: The hidden tiles must split")):
-        text = hand_caption(tr, title="t", hand_no=1, view=view, legal=legal + [_langqi(choice)], names=["A", "B", "C"],
-                            on_auto=False, ui=Ui.REVEAL, ui_tile=Tile.S9, danger=set(), reveal=choice, langqi=True)  # fmt: skip
+        text = hand_caption(
+            tr, title="t", hand_no=1, view=view, legal=[*legal, _langqi(choice)], names=["A", "B", "C"],
+            on_auto=False, ui=Ui.REVEAL, ui_tile=Tile.S9, danger=set(), reveal=choice, langqi=True,
+        )  # fmt: skip
         assert "Langqi with 9 Bam" in text and want in text
         assert ("Shown: 6 Bam" if choice.legal else "Hidden: 8 Bam") in text
 
