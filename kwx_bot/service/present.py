@@ -285,7 +285,12 @@ class Presenter:
     # -- hand messages ---------------------------------------------------------------------------
 
     def _danger(self, live: LiveTable, seat: int) -> set[Tile]:
+        """Tiles another 亮倒 seat waits on, marked ⚠ because discarding one is 包胡 (docs/rules.md
+        §E#13); none when the rules have no 包胡 (卡心五, docs/rules.md §B: its protection forbids
+        those discards instead, shown 🔒)."""
         assert live.state is not None
+        if not live.state.rules.baohu:
+            return set()
         view = game.public_view(live.state)
         out: set[Tile] = set()
         for s in view.seats:
