@@ -95,6 +95,14 @@ async def perform(kwx: Kwx, users: Sequence[FakeUser], action: dict[str, Any]) -
         assert query.answer is not None and not query.answer.show_alert, (action, query.answer)
 
 
+async def hand_record(service: Any, table_id: int) -> tuple[list[dict[str, Any]], list[Any], Any]:
+    """The table's current hand as stored: its event JSON, its ledger rows and the table row."""
+    hand = await service.store.current_hand(table_id)
+    stored = [e.data for e in await service.store.hand_events(hand.hand_id)]
+    ledger = await service.store.ledger_of_hand(hand.hand_id)
+    return stored, ledger, await service.store.get_table(table_id)
+
+
 def reveal_toggles(kwx: Kwx, user: FakeUser) -> list[tuple[Tile, bool, str]]:
     """(tile, shown, callback data) of every toggle of the user's reveal choice (English labels)."""
     msg = kwx.hand_message(user)

@@ -12,8 +12,8 @@ from fakebot import MESSAGE_WRITE_METHODS
 from kwx_bot.edge.codec import b36
 
 from .leaks import SpyPictures
-from .scenarios import choose_reveal, deal_scenario, engine_play, load, perform, reveal_toggles
-from .test_scenarios import assert_no_hidden_tiles
+from .scenarios import choose_reveal, deal_scenario, engine_play, hand_record, load, perform, reveal_toggles
+from .test_scenarios import assert_matches_engine, assert_no_hidden_tiles
 
 KX3 = ["kx3_langqi_self_draw", "kx3_chajiao", "kx3_guansi"]
 WORDS = {
@@ -48,16 +48,8 @@ async def test_kaxinwu_hand_matches_engine_play(kwx, name):
                 assert "🔒 = another player's waiting tile" in kwx.hand_message(user).content
             await perform(kwx, users, action)
         await kwx.settle()
-        hand = await service.store.current_hand(table_id)
-        stored = [e.data for e in await service.store.hand_events(hand.hand_id)]
-        ledger = await service.store.ledger_of_hand(hand.hand_id)
-        table = await service.store.get_table(table_id)
-    assert stored == expected["events"]
-    result = expected["result"]
-    assert [r.hand_delta for r in ledger] == result["hand_deltas"]
-    assert [r.kong_delta for r in ledger] == result["kong_deltas"]
-    assert [r.delta for r in ledger] == result["deltas"] and sum(r.delta for r in ledger) == 0
-    assert table.status == "between" and table.next_dealer == result["next_dealer"]
+        stored, ledger, table = await hand_record(service, table_id)
+    assert_matches_engine(expected, stored, ledger, table)
     final = kwx.fake.last_message(group)
     assert WORDS[name] in final.content and "Points:" in final.content
     assert final.button_texts == ["Next hand", "End the table"]
