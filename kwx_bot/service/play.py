@@ -275,7 +275,7 @@ class Play:
             press = f"{button.seq}:{button.op.value}{button.tile or ''}"
             if button.seq != live.row.seq:
                 if kind is not None and press == seat.last_press:  # a double tap, or re-delivered after a restart
-                    await answer(Reply(_toast(Action(seat.seat, kind, button.tile), tr)))
+                    await answer(Reply(_toast(Action(seat.seat, kind, button.tile), tr, state.rules)))
                 else:
                     await answer(Reply(_("This button is outdated: the table has moved on.")))
                 return False
@@ -335,7 +335,7 @@ class Play:
             new_state, pairs = self.drive(live, new_state, [(e, user_id) for e in events])
             await self.commit(live, new_state, pairs, extra, reread=reset)
             seat.last_press = press  # kept in memory too: no need to read the seats back for it
-            await answer(Reply(_toast(action, tr)))
+            await answer(Reply(_toast(action, tr, state.rules)))
             return True
 
     async def take_back(self, live: LiveTable, seat: LiveSeat) -> bool:
@@ -436,12 +436,13 @@ def _forged(tr: Translator) -> str:
     return tr.gettext("This button does not belong to this hand.")
 
 
-def _toast(action: Action, tr: Translator) -> str | None:
+def _toast(action: Action, tr: Translator, rules: game.RuleSet) -> str | None:
     _ = tr.gettext
     if action.kind is ActionKind.DISCARD and action.tile is not None:
         return _("You discarded {tile}.").format(tile=tile_label(action.tile, tr))
     if action.kind is ActionKind.LIANGDAO and action.tile is not None:
-        return _("Liangdao! You discarded {tile}.").format(tile=tile_label(action.tile, tr))
+        text = _("Langqi! You discarded {tile}.") if game.is_kaxinwu(rules) else _("Liangdao! You discarded {tile}.")
+        return text.format(tile=tile_label(action.tile, tr))
     return {
         ActionKind.WIN: _("Win!"),
         ActionKind.PONG: _("Pong."),

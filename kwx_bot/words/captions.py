@@ -102,7 +102,13 @@ def liangdao_waits(view: SeatView, discard: Tile) -> list[Tile]:
 
 
 def since_last_turn(
-    tr: Translator, events: Sequence[Event], seat: int, names: Sequence[str], *, last_discard: bool = True
+    tr: Translator,
+    events: Sequence[Event],
+    seat: int,
+    names: Sequence[str],
+    *,
+    last_discard: bool = True,
+    langqi: bool = False,
 ) -> list[str]:
     """What happened at the table since ``seat``'s previous turn, for its hand caption: the other
     seats' claims and kongs and 亮倒 declarations in order (a 暗杠 without its tile: it is
@@ -110,7 +116,8 @@ def since_last_turn(
 
     "Since the previous turn" means after the seat's own last discard (or since the deal, if it
     has not discarded yet); moves of the seat itself are not repeated.  Only public facts are
-    named (docs/rules.md §A9.2 for a 亮倒 hand; no concealed tile ever).
+    named (docs/rules.md §A9.2 for a 亮倒 hand; no concealed tile ever).  ``langqi``: the table plays
+    卡心五, whose 亮倒 is 廊起 (docs/rules.md §B).
     """
     _ = tr.gettext
     start = 0
@@ -123,7 +130,8 @@ def since_last_turn(
         if isinstance(e, Discarded):
             last = e if e.seat != seat else None
             if e.liangdao and e.seat != seat:
-                lines.append(_("{name} declared liangdao.").format(name=name(names[e.seat])))
+                declared = _("{name} declared langqi.") if langqi else _("{name} declared liangdao.")
+                lines.append(declared.format(name=name(names[e.seat])))
         elif isinstance(e, Ponged) and e.seat != seat:
             lines.append(
                 _("{name} ponged {tile} from {other}.").format(
@@ -190,7 +198,7 @@ def hand_caption(
     if legal and result_delta is None and not on_auto:
         # a claim's own line names the discard on the table: no second "last discard"
         claim = bool(kinds & {ActionKind.PASS, ActionKind.PONG, ActionKind.KONG})
-        lines.extend(since_last_turn(tr, events, view.seat, names, last_discard=not claim))
+        lines.extend(since_last_turn(tr, events, view.seat, names, last_discard=not claim, langqi=langqi))
     if result_delta is not None:
         lines.append(_("<b>The hand is over.</b> Your points: {delta}").format(delta=signed(result_delta)))
     elif on_auto:

@@ -133,7 +133,7 @@ def rules_label(rules: object, tr: Translator) -> str:
         return tr.gettext(msg) if msg else esc(rules)
     if isinstance(rules, dict):
         base = rules_label(str(rules.get("preset", "standard")), tr)
-        changed = [k for k in rules if k != "preset"]
+        changed = [k for k in rules if k not in ("preset", "players")]  # the table size is no rule change
         return tr.gettext("{preset} (changed)").format(preset=base) if changed else base
     return tr.gettext("Standard")
 

@@ -35,7 +35,8 @@ async def test_kaxinwu_hand_matches_engine_play(kwx, name):
         await kwx.start_bot(*users)
         table_id = await deal_scenario(kwx, users, group, scenario)
         lobby = kwx.fake.bot_messages(group)[0]
-        assert "Ka Xin Wu table" in (lobby.history[0].text if lobby.history else lobby.content)
+        first = lobby.history[0].text if lobby.history else lobby.content
+        assert "Ka Xin Wu table" in first and "Rules: Ka Xin Wu (卡心五) · base stake 1" in first
         for action in scenario["actions"]:
             user = users[action["seat"]]
             locked = [b for b in kwx.hand_message(user).iter_buttons() if b.text.startswith("🔒")]
@@ -139,7 +140,7 @@ async def test_langqi_choice_refuses_forgeries_and_double_taps_and_survives_a_re
         assert taps > 0
         assert "→ waiting on 7 Bam" in kwx.hand_message(ann).content
         query = await kwx.act(ann, "l", "9s")
-        assert not query.answer.show_alert
+        assert not query.answer.show_alert and query.answer.text == "Langqi! You discarded 9 Bam."
         for action in scenario["actions"][1:]:
             await perform(kwx, users, action)
         await kwx.settle()
