@@ -17,8 +17,9 @@ KWX_LOBBY_IDLE_SECONDS     a lobby nobody touched for this long is closed (defau
 KWX_DISCARD_SECONDS        default discard deadline of a table (default 30; 0 = no deadline)
 KWX_CLAIM_SECONDS          default claim-window deadline (default 15; 0 = no deadline)
 KWX_TABLE_EDIT_SECONDS     minimum seconds between two edits of a group's live table (default 3)
-KWX_PICTURE_FORMAT         ``jpeg`` (default: quality 90, no chroma subsampling; 2-3x faster to encode
-                           than PNG, and Telegram re-encodes photos as JPEG anyway) or ``png``
+KWX_PICTURE_FORMAT         ``palette`` (default: a 128-colour PNG, about a quarter of the JPEG's bytes
+                           for 2-4 ms more per picture, docs/telegram.md §6), ``jpeg`` (quality 90, no
+                           chroma subsampling) or ``png`` (lossless RGB)
 KWX_RENDER_PROCESSES       worker processes that draw pictures (default 1 with 2+ cores, else 0 =
                            draw in a thread of the bot process)
 KWX_REMIND_SECONDS         a player who has not acted this long after their turn (or claim) began
@@ -86,7 +87,7 @@ class Settings:
     table_edit_seconds: float = 3.0
     remind_seconds: float = 10.0
     render_processes: int = 0
-    picture_format: str = "jpeg"
+    picture_format: str = "palette"
     rate_limit: bool = True
     """Pace calls with :class:`~kwx_bot.edge.throttle.PacingRateLimiter` (production); tests turn it off
     so they never sleep."""
@@ -155,9 +156,9 @@ def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
 
 
 def _picture_format(env: Mapping[str, str]) -> str:
-    raw = env.get("KWX_PICTURE_FORMAT", "jpeg").strip().lower() or "jpeg"
-    if raw not in ("jpeg", "png"):
-        raise SettingsError(f"KWX_PICTURE_FORMAT must be jpeg or png, got {raw!r}")
+    raw = env.get("KWX_PICTURE_FORMAT", "palette").strip().lower() or "palette"
+    if raw not in ("palette", "jpeg", "png"):
+        raise SettingsError(f"KWX_PICTURE_FORMAT must be palette, jpeg or png, got {raw!r}")
     return raw
 
 

@@ -21,6 +21,7 @@ def test_minimal_environment_uses_defaults(tmp_path):
     assert s.bot_id == 123456789
     assert s.db_path == tmp_path / "kwx" / "kwx.sqlite3"
     assert (s.api_base_url, s.admin_chat_id, s.log_level, s.default_language) == (None, None, "INFO", "zh_CN")
+    assert s.picture_format == "palette"  # the 128-colour PNG, chosen by measurement (docs/telegram.md §6)
     assert TOKEN not in repr(s)
 
 
