@@ -73,6 +73,11 @@ TABLE_RESERVE = 6
 start, up to three 亮倒 reveals, the result, a notice): edits use at most 20 - 6 = 14 a minute."""
 
 
+def _game_of(live: LiveTable) -> str:
+    """The game of the table's hand for its pictures (``rules.ruleset``: 卡五星 or 卡心五)."""
+    return live.state.rules.ruleset.value if live.state is not None else "kawuxing"
+
+
 def _plays_kaxinwu(rules: object) -> bool:
     """The stored rules (a preset name or an options object) are 卡心五 (False when unreadable)."""
     try:
@@ -311,7 +316,8 @@ class Presenter:
         danger = self._danger(live, seat.seat)
         langqi = game.is_kaxinwu(state.rules)
         choice, kept = self._reveal_choice(live, seat, legal) if ui is Ui.REVEAL else (None, ())
-        protected = game.protected(state, seat.seat) if legal else ()
+        protected = game.protected(state, seat.seat) if not over else ()
+        kind = state.rules.ruleset.value
         caption = hand_caption(
             tr, title=live.title, hand_no=live.hand.hand_no, view=view, legal=legal, names=live.names(),
             on_auto=seat.automatic and not over, ui=ui, ui_tile=seat.ui_tile if ui_valid else None, danger=danger,
@@ -320,12 +326,16 @@ class Presenter:
         )  # fmt: skip
         if seat.automatic and not over:
             markup: Keyboard | None = take_back_keyboard(tr, live.table_id, 0) if seat.can_pm else None
-            key = seat.shown.photo_key if seat.shown is not None and seat.shown.photo_key else hand_key(view, seat.lang)
+            key = (
+                seat.shown.photo_key
+                if seat.shown is not None and seat.shown.photo_key
+                else hand_key(view, seat.lang, protected, kind)
+            )
         else:
             markup = hand_keyboard(tr, live.table_id, live.row.seq, legal, drawn=view.drawn, danger=danger,
                                    ui=ui, ui_tile=seat.ui_tile, protected=protected,
                                    reveal=choice, kept=kept, langqi=langqi)  # fmt: skip
-            key = hand_key(view, seat.lang)
+            key = hand_key(view, seat.lang, protected, kind)
         return Shown(key, caption, markup or ()), view, markup
 
     @staticmethod
@@ -362,14 +372,14 @@ class Presenter:
             return True
         user = seat.user_id
         if msg_id is None:
-            photo = await self._hand_photo(seat, desired, view)
+            photo = await self._hand_photo(live, seat, desired, view)
             if self._moved_on(live, seat, msg_id, hand):
                 return False
             sent = await self.sender.send_photo(user, photo, desired.caption, markup)
             if sent.ok and sent.message_id is not None:
                 await self._set_hand_msg(live, seat, sent.message_id)
         elif shown is None or shown.photo_key != desired.photo_key:
-            photo = await self._hand_photo(seat, desired, view)
+            photo = await self._hand_photo(live, seat, desired, view)
             if self._moved_on(live, seat, msg_id, hand):
                 return False
             sent = await self.sender.edit_media(user, msg_id, photo, desired.caption, markup)
@@ -441,10 +451,13 @@ class Presenter:
             if sent.ok:
                 seat.reminder_msg_id = sent.message_id
 
-    async def _hand_photo(self, seat: LiveSeat, desired: Shown, view: game.SeatView) -> bytes | str:
+    async def _hand_photo(self, live: LiveTable, seat: LiveSeat, desired: Shown, view: game.SeatView) -> bytes | str:
         if seat.file_id is not None and seat.file_key == desired.photo_key:
             return seat.file_id
-        return await self.pictures.hand(view, lang=seat.lang)
+        state = live.state
+        assert state is not None
+        protected = game.protected(state, seat.seat) if state.result is None else ()
+        return await self.pictures.hand(view, lang=seat.lang, protected=protected, game=state.rules.ruleset.value)
 
     async def _set_hand_msg(self, live: LiveTable, seat: LiveSeat, msg_id: int | None) -> None:
         seat.hand_msg_id = msg_id
@@ -504,7 +517,7 @@ class Presenter:
         view = game.public_view(state)
         names = self.display_names(live)
         totals = await self._totals(live)
-        key = table_key(view, names, live.group_lang, totals)
+        key = table_key(view, names, live.group_lang, totals, _game_of(live))
         caption = self._table_caption(live, tr, view, names)
         desired = Shown(key, caption, ())
         if live.table_shown is None and live.table_digest == shown_digest(desired):
@@ -517,7 +530,7 @@ class Presenter:
             if live.table_file is not None and live.table_file[0] == key:
                 photo = live.table_file[1]
             else:
-                photo = await self.pictures.table(view, names, lang=live.group_lang, totals=totals)
+                photo = await self.pictures.table(view, names, lang=live.group_lang, totals=totals, game=_game_of(live))
             sent = await self.sender.edit_media(live.row.chat_id, msg_id, photo, caption)
         else:
             sent = await self.sender.edit_caption(live.row.chat_id, msg_id, caption)
@@ -560,9 +573,9 @@ class Presenter:
         view = game.public_view(state)
         names = self.display_names(live)
         totals = await self._totals(live)
-        key = table_key(view, names, live.group_lang, totals)
+        key = table_key(view, names, live.group_lang, totals, _game_of(live))
         caption = self._table_caption(live, tr, view, names, started=started)
-        photo = await self.pictures.table(view, names, lang=live.group_lang, totals=totals)
+        photo = await self.pictures.table(view, names, lang=live.group_lang, totals=totals, game=_game_of(live))
         sent = await self.sender.send_photo(live.row.chat_id, photo, caption)
         live.table_last_edit = self.clock()
         if sent.ok and sent.message_id is not None:
@@ -606,7 +619,9 @@ class Presenter:
                 announced = True
                 names = self.display_names(live)
                 view = game.public_view(state)
-                photo = await self.pictures.reveal(view, event.seat, names, lang=live.group_lang)
+                photo = await self.pictures.reveal(
+                    view, event.seat, names, lang=live.group_lang, game=state.rules.ruleset.value
+                )
                 langqi = game.is_kaxinwu(state.rules)
                 caption = reveal_caption(tr, view=view, seat=event.seat, names=names, langqi=langqi)
                 ok = (await self.sender.send_photo(live.row.chat_id, photo, caption)).outcome is not Outcome.FAILED
@@ -621,7 +636,9 @@ class Presenter:
                     tr, hand_no=hand.hand_no, result=event.result, names=names, totals=totals, liangdao=liangdao
                 )
                 caption = add_line(caption, seed_line(tr, state.seed, hand.hand_no))  # the hand is over
-                photo = await self.pictures.result(view, names, lang=live.group_lang, hands=game.all_hands(state))
+                photo = await self.pictures.result(
+                    view, names, lang=live.group_lang, hands=game.all_hands(state), game=state.rules.ruleset.value
+                )
                 markup = next_hand_keyboard(tr, live.table_id, live.row.seq)
                 sent = await self.sender.send_photo(live.row.chat_id, photo, caption, markup)
                 if sent.ok and sent.message_id is not None:

@@ -79,10 +79,15 @@ class SpyPictures:
 
     def __init__(self) -> None:
         self.origins: dict[str, tuple[str, Any]] = {}
+        self.games: list[tuple[str, str]] = []
+        """(kind, game) of every picture drawn."""
+        self.protected: list[tuple[int, tuple[Tile, ...]]] = []
+        """(seat, protected tiles) of every hand picture drawn."""
 
-    def _png(self, kind: str, view: Any) -> bytes:
+    def _png(self, kind: str, view: Any, game: str = "kawuxing") -> bytes:
         key = f"{kind}-{len(self.origins)}"
         self.origins[key] = (kind, view)
+        self.games.append((kind, game))
         info = PngImagePlugin.PngInfo()
         info.add_text("kwx", key)
         buf = io.BytesIO()
@@ -93,20 +98,35 @@ class SpyPictures:
         key = Image.open(io.BytesIO(data)).text["kwx"]  # type: ignore[attr-defined]
         return self.origins[key]
 
-    async def hand(self, view: SeatView, lang: str = "zh_CN") -> bytes:
-        return self._png("hand", view)
+    async def hand(
+        self, view: SeatView, lang: str = "zh_CN", protected: Sequence[Tile] = (), game: str = "kawuxing"
+    ) -> bytes:
+        self.protected.append((view.seat, tuple(protected)))
+        return self._png("hand", view, game)
 
     async def table(
-        self, view: PublicView, names: Sequence[str], lang: str = "zh_CN", totals: Sequence[int] | None = None
+        self,
+        view: PublicView,
+        names: Sequence[str],
+        lang: str = "zh_CN",
+        totals: Sequence[int] | None = None,
+        game: str = "kawuxing",
     ) -> bytes:
-        return self._png("table", view)
+        return self._png("table", view, game)
 
-    async def reveal(self, view: PublicView, seat: int, names: Sequence[str], lang: str = "zh_CN") -> bytes:
-        return self._png("reveal", view)
+    async def reveal(
+        self, view: PublicView, seat: int, names: Sequence[str], lang: str = "zh_CN", game: str = "kawuxing"
+    ) -> bytes:
+        return self._png("reveal", view, game)
 
     async def result(
-        self, view: PublicView, names: Sequence[str], lang: str = "zh_CN", hands: Sequence[Any] | None = None
+        self,
+        view: PublicView,
+        names: Sequence[str],
+        lang: str = "zh_CN",
+        hands: Sequence[Any] | None = None,
+        game: str = "kawuxing",
     ) -> bytes:
         # ``hands``: every seat's hand once the hand is over (shown face up then; view.result is set)
         assert hands is None or view.result is not None
-        return self._png("result", view)
+        return self._png("result", view, game)

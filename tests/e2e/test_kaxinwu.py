@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.tiles import Tile
 from fakebot import MESSAGE_WRITE_METHODS
 from kwx_bot.edge.codec import b36
 
@@ -63,8 +64,10 @@ async def test_kaxinwu_hand_matches_engine_play(kwx, name):
         assert any(e["type"] == "konged" and any(e["money"]) for e in stored)
         assert all(r.kong_delta == 0 for r in ledger)
         assert "kong money of the hand is void" in final.content
+    assert {g for _kind, g in spy.games} == {"kaxinwu"}  # every picture is drawn as 卡心五 (廊起 labels)
     if name == "kx3_chajiao":
         assert locked_seen  # Ben held 7 Bam, Ann's wait, on his turns
+        assert (1, (Tile.S7,)) in spy.protected  # and his hand picture marks it
 
 
 async def test_langqi_choice_refuses_forgeries_and_double_taps_and_survives_a_restart(kwx):
