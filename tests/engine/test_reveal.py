@@ -204,3 +204,14 @@ def test_reveal_preview_agrees_with_legal_actions_and_the_declared_waits() -> No
             assert after.seats[0].waits == waits
     assert reveal_preview(state, 0, Tile.S9, tuple(parse_tiles("68s")))[1] == (Tile.S7,)
     assert reveal_preview(state, 0, Tile.S1, ()) == (RevealFault.NOT_IN_HAND, ())
+
+
+def test_own_view_gives_the_published_waits_after_a_partial_reveal() -> None:
+    """The seat's own view waits on what the shown shape fixes, not on every tile its concealed hand
+    could use (kept 123p456p789p2266s showing 22s waits on 2s only, docs/rules.md §E#48)."""
+    state = deal(["123p456p789p2266s9s", "", ""], rules=MINIMAL)
+    after, _ = step(state, Action(0, ActionKind.LIANGDAO, Tile.S9, tuple(parse_tiles("22s"))))
+    assert after.seats[0].waits == (Tile.S2,)
+    assert view_for(after, 0).waits == (Tile.S2,)
+    whole, _ = step(state, Action(0, ActionKind.LIANGDAO, Tile.S9))
+    assert view_for(whole, 0).waits == (Tile.S2, Tile.S6)
