@@ -9,6 +9,9 @@ TELEGRAM_API_BASE_URL      optional; an own Bot API server, e.g. ``http://localh
                            ``<base>/file/bot<token>/``
 KWX_DB_PATH                SQLite file; default ``$XDG_DATA_HOME/kwx/kwx.sqlite3``
                            (``~/.local/share/kwx/kwx.sqlite3``); parent directories are created
+KWX_DATABASE_URL           optional ``postgresql://user:password@host:port/database``: keep the
+                           ledger in PostgreSQL instead of the SQLite file (``KWX_DB_PATH`` is then
+                           unused; ``kwx-bot migrate-to-postgres`` copies a file over)
 KWX_ADMIN_CHAT_ID          optional chat id that receives short error reports
 KWX_LOG_LEVEL              DEBUG, INFO (default), WARNING or ERROR
 KWX_DEFAULT_LANGUAGE       ``zh_CN`` (default) or ``en``: groups without a language setting and users
@@ -55,7 +58,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-__all__ = ["LANGUAGES", "Settings", "SettingsError", "default_db_path", "load_settings", "normalize_language"]
+__all__ = [
+    "LANGUAGES",
+    "Settings",
+    "SettingsError",
+    "database_url_from",
+    "default_db_path",
+    "load_settings",
+    "normalize_language",
+]
 
 LANGUAGES = ("zh_CN", "en")
 """Languages with a message catalog, the primary one first."""
@@ -97,6 +108,8 @@ class Settings:
     ``group_window_seconds`` from the bot (Telegram's limit; tests shrink the window)."""
     webhook_url: str | None = None
     """Public ``https://`` URL of the webhook; None = long polling."""
+    database_url: str | None = None
+    """A ``postgresql://`` URL: the store is PostgreSQL; None = the SQLite file at ``db_path``."""
     webhook_listen: str = "127.0.0.1"
     webhook_port: int = 8443
     webhook_secret: str | None = field(default=None, repr=False)
@@ -134,6 +147,18 @@ def normalize_language(code: str | None, default: str = "zh_CN") -> str:
     if low == "en" or low.startswith("en-"):
         return "en"
     return default
+
+
+def database_url_from(env: Mapping[str, str]) -> str | None:
+    """``KWX_DATABASE_URL``: None when unset or empty; raises :class:`SettingsError` unless it is a
+    ``postgresql://`` (or ``postgres://``) URL (the message does not repeat the URL: it may hold a
+    password)."""
+    raw = env.get("KWX_DATABASE_URL", "").strip()
+    if not raw:
+        return None
+    if urlsplit(raw).scheme not in ("postgresql", "postgres"):
+        raise SettingsError("KWX_DATABASE_URL must be a postgresql://user:password@host:port/database URL")
+    return raw
 
 
 def default_db_path(env: Mapping[str, str]) -> Path:
@@ -253,6 +278,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         raise SettingsError(f"KWX_DEFAULT_LANGUAGE must be zh_CN or en, got {raw_lang!r}")
     raw_db = env.get("KWX_DB_PATH", "").strip()
     db_path = Path(raw_db).expanduser() if raw_db else default_db_path(env)
+    database_url = database_url_from(env)
     webhook_url, webhook_secret = _webhook(env)
     metrics_port = _port(env, "KWX_METRICS_PORT", None)
     if metrics_port is not None and importlib.util.find_spec("prometheus_client") is None:
@@ -263,6 +289,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     return Settings(
         token=token,
         db_path=db_path,
+        database_url=database_url,
         api_base_url=base,
         admin_chat_id=admin,
         log_level=level,
