@@ -47,7 +47,8 @@ from engine.game import (
     step,
     view_for,
 )
-from engine.rules import KNOWN_OPTIONS, PRESETS, LiangdaoReveal, RuleError, RuleSet, Ruleset
+from engine.rules import KNOWN_OPTIONS, PRESETS, FourPlayers, LiangdaoReveal, RuleError, RuleSet, Ruleset
+from engine.seating import Lineup, next_lineup
 from engine.tiles import NotationError, Tile, parse_tile, parse_tiles
 from engine.views import HandResultView, MeldView, PublicView, SeatView
 
@@ -92,8 +93,6 @@ __all__ = [
     "to_act",
     "view_for",
 ]
-
-NUM_SEATS = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,10 +151,11 @@ def rules_from_json(value: Any) -> RuleSet:
 
 def check_table_rules(rules: RuleSet) -> None:
     """Raise RuleError unless the bot's tables can play ``rules``: the engine's
-    :func:`~engine.game.check_rules` at the bot's table size.  Every reveal is offered: the whole hand,
-    暗铺 (``liangdao_reveal = kou``) and 廊起 (``minimal``, the 卡心五 preset ``kaxinwu``), whose
-    shown tiles the player chooses in the hand message (docs/rules.md §A9.2, §B, §E#48)."""
-    check_rules(rules, seats=NUM_SEATS)
+    :func:`~engine.game.check_rules` at the rules' own table size (``rules.players``).  Every reveal is
+    offered: the whole hand, 暗铺 (``liangdao_reveal = kou``) and 廊起 (``minimal``, the 卡心五 preset
+    ``kaxinwu``), whose shown tiles the player chooses in the hand message (docs/rules.md §A9.2, §B,
+    §E#48)."""
+    check_rules(rules, seats=rules.players)
 
 
 def deal_events(rules: RuleSet, dealer: int, deal: Deal) -> tuple[State, list[Event]]:
@@ -221,11 +221,6 @@ def choose_action(
     return players.choose_action(view, legal_now, level, rng, rules)
 
 
-def is_kaxinwu(rules: RuleSet) -> bool:
-    """The table plays 卡心五 (docs/rules.md §B): its words say 廊起 for 亮倒."""
-    return rules.ruleset is Ruleset.KAXINWU
-
-
 def partial_reveal(rules: RuleSet) -> bool:
     """A 亮倒 / 廊起 chooses its shown tiles (``liangdao_reveal`` kou / minimal, docs/rules.md §A9.2)."""
     return rules.liangdao_reveal is not LiangdaoReveal.FULL
@@ -277,6 +272,20 @@ def timeout_action(state: State, seat: int) -> Action:
     return acts[0]
 
 
+def members(rules: RuleSet) -> int:
+    """How many members a table of ``rules`` takes: ``rules.players``, and one more at a 3-seat
+    table whose option ``four_players`` is not ``off`` (each hand one of the four sits out,
+    docs/rules.md §A2.1)."""
+    if rules.players == 3 and rules.four_players is not FourPlayers.OFF:
+        return 4
+    return rules.players
+
+
+def is_kaxinwu(rules: RuleSet) -> bool:
+    """The rules are 卡心五's (docs/rules.md §B), not 卡五星's."""
+    return rules.ruleset is Ruleset.KAXINWU
+
+
 HandTiles = tuple[tuple[Tile, ...], tuple[MeldView, ...]]
 """One seat's whole hand: concealed tiles (sorted) and melds with every tile (as
 :data:`render.HandTiles`)."""
@@ -297,12 +306,13 @@ def all_hands(state: State) -> tuple[HandTiles, ...]:
 
 
 __all__ += [
-    "NUM_SEATS",
     "Discarded",
+    "FourPlayers",
     "HandEnded",
     "HandResultView",
     "HandStarted",
     "HandTiles",
+    "Lineup",
     "PublicView",
     "RevealChoice",
     "RevealFault",
@@ -312,6 +322,8 @@ __all__ += [
     "check_reveal",
     "held_after",
     "is_kaxinwu",
+    "members",
+    "next_lineup",
     "partial_reveal",
     "protected",
     "timeout_action",

@@ -37,7 +37,7 @@ async def test_kaxinwu_hand_matches_engine_play(kwx, name):
         table_id = await deal_scenario(kwx, users, group, scenario)
         lobby = kwx.fake.bot_messages(group)[0]
         first = lobby.history[0].text if lobby.history else lobby.content
-        assert "Ka Xin Wu table" in first and "Rules: Ka Xin Wu (卡心五) · base stake 1" in first
+        assert "Ka Xin Wu table" in first and "Rules: Ka Xin Wu · base stake 1" in first
         for action in scenario["actions"]:
             user = users[action["seat"]]
             locked = [b for b in kwx.hand_message(user).iter_buttons() if b.text.startswith("🔒")]
