@@ -1,4 +1,4 @@
-"""卡心五 through the fake Telegram at 3 seats (docs/rules.md §B): a 廊起 chosen tile by tile in the
+"""卡心五 through the fake Telegram at 2, 3 and 4 seats (docs/rules.md §B): a 廊起 chosen tile by tile in the
 private chat, protected tiles as disabled buttons, automatic play after 廊起, and hands that end in a
 win, in 查叫 and in 关死 — the bot's events and ledger equal ``python -m engine play``, the ledger is
 zero-sum, the group gets the result's own words, and no hidden tile (the face-down part of a 廊起
@@ -16,20 +16,28 @@ from .leaks import SpyPictures
 from .scenarios import choose_reveal, deal_scenario, engine_play, hand_record, load, perform, reveal_toggles
 from .test_scenarios import assert_matches_engine, assert_no_hidden_tiles
 
-KX3 = ["kx3_langqi_self_draw", "kx3_chajiao", "kx3_guansi"]
 WORDS = {
     "kx3_langqi_self_draw": "wins by self-draw on 7 Bam",
     "kx3_chajiao": "Chajiao: Ben, Cat did not declare langqi",
     "kx3_guansi": "Hand 1: guansi",
+    "kx2_langqi_self_draw": "wins by self-draw on 7 Bam",
+    "kx2_chajiao": "Chajiao: Ben did not declare langqi",
+    "kx2_guansi": "Hand 1: guansi",
+    "kx_dingchuan": "Cat wins on Ben's 5 Bam",  # 顶穿: one 廊起 player's automatic discard
+    "kx_chajiao_one": "Chajiao: Dan did not declare langqi",
+    "kx_guansi": "Hand 1: guansi",
 }
+"""The scenarios (tests/scenarios) at 3, 2 and 4 seats and the words their result message must say."""
+KONGS = {"kong", "concealed_kong", "added_kong"}
 
 
-@pytest.mark.parametrize("name", KX3)
+@pytest.mark.parametrize("name", list(WORDS))
 async def test_kaxinwu_hand_matches_engine_play(kwx, name):
     scenario = load(name)
     expected = engine_play(scenario)
     kwx.pictures = spy = SpyPictures()
-    users = kwx.players("Ann", "Ben", "Cat")
+    users = kwx.players(*["Ann", "Ben", "Cat", "Dan"][: len(scenario["hands"])])
+    langqi: set[int] = set()
     group = kwx.group(users)
     locked_seen = False
     async with kwx.running() as service:
@@ -39,6 +47,9 @@ async def test_kaxinwu_hand_matches_engine_play(kwx, name):
         first = lobby.history[0].text if lobby.history else lobby.content
         assert "Ka Xin Wu table" in first and "Rules: Ka Xin Wu · base stake 1" in first
         for action in scenario["actions"]:
+            if action["seat"] in langqi and action["act"] in KONGS:
+                continue  # after 廊起 a permitted kong is mandatory, its only action: the bot makes it
+            langqi |= {action["seat"]} if action["act"] == "liangdao" else set()
             user = users[action["seat"]]
             locked = [b for b in kwx.hand_message(user).iter_buttons() if b.text.startswith("🔒")]
             if locked and action["act"] == "discard":  # protection: shown, disabled, and saying why
@@ -57,7 +68,8 @@ async def test_kaxinwu_hand_matches_engine_play(kwx, name):
     assert final.button_texts == ["Next hand", "End the table"]
     reveals = [m for m in kwx.fake.bot_messages(group) if "declares langqi" in m.content]
     assert len(reveals) == sum(e["type"] == "discarded" and e["liangdao"] for e in stored) >= 1
-    assert all("stay hidden" in m.content for m in reveals)
+    partial = sum(e["type"] == "discarded" and e["liangdao"] and bool(e.get("hidden")) for e in stored)
+    assert sum("stay hidden" in m.content for m in reveals) == partial  # a count, never which tiles
     assert kwx.fake.count_calls(MESSAGE_WRITE_METHODS, ok=False) == 0
     assert_no_hidden_tiles(kwx, spy, group, users, stored)
     if name == "kx3_guansi":  # the 直杠's money was paid and is void in the result and the ledger
@@ -190,3 +202,44 @@ async def test_a_forced_kong_after_langqi_is_made_automatically(kwx):
             rows = (v.reply_markup or {}).get("inline_keyboard", [])
             datas += [b.get("callback_data", "") for row in rows for b in row]
     assert datas and not any(d.split(":")[2:3] and d.split(":")[2].startswith("c") for d in datas)
+
+
+@pytest.mark.parametrize(("size", "seed"), [("4", "kx-ai-4"), ("2", "kx-ai-2")])
+async def test_kaxinwu_with_ai_seats_plays_whole_hands(kwx, size, seed):
+    """/new kaxinwu 4 (and 2): people and AI seats (廊起, forced kongs, protection: every AI choice
+    is one of the engine's legal actions) play a shuffled hand to its end; the ledger is zero-sum and
+    no hidden tile reaches the group or another player."""
+    import random
+
+    from .test_table_sizes import _lobby
+    from .test_table_sizes import assert_no_hidden_tiles as assert_no_hidden_tiles_at
+
+    kwx.pictures = spy = SpyPictures()
+    users = kwx.players("Ann", "Ben")
+    ann, ben = users
+    group = kwx.group(users)
+    async with kwx.running() as service:
+        await kwx.start_bot(*users)
+        lobby = await _lobby(kwx, ann, group, "kaxinwu", size)
+        assert "Ka Xin Wu table" in lobby.content and f"· {size} seats" in lobby.content
+        if size == "4":
+            await kwx.press(ben, lobby, "Join")
+            for _ in range(2):
+                await kwx.press(ann, kwx.fake.message(group, lobby.message_id), "Add AI")
+        else:
+            await kwx.press(ann, lobby, "Leave")  # Ben and an AI play
+            await kwx.press(ben, kwx.fake.message(group, lobby.message_id), "Join")
+            await kwx.press(ann, kwx.fake.message(group, lobby.message_id), "Add AI")
+        table = await service.store.open_table_of_group(await service.store.group_id_for_chat(group.id))
+        await service.prepare_deal(table.table_id, {"seed": seed})
+        await kwx.press(ben, kwx.fake.message(group, lobby.message_id), "Start")
+        await kwx.play_randomly(users, group, random.Random(seed))
+        await kwx.settle()
+        hand = await service.store.current_hand(table.table_id)
+        events = [e.data for e in await service.store.hand_events(hand.hand_id)]
+        seats = {s.seat: u for s in await service.store.seats(table.table_id) for u in users if s.user_id == u.id}
+        assert_no_hidden_tiles_at(kwx, spy, group, seats, events)
+        rows = await service.store.ledger_of_table(table.table_id)
+    assert len(rows) == int(size) and sum(r.delta for r in rows) == 0
+    assert events[0]["rules"]["ruleset"] == "kaxinwu" and events[-1]["type"] == "hand_ended"
+    assert any(e["type"] == "discarded" and e["liangdao"] for e in events)  # these deals see a 廊起

@@ -1283,4 +1283,60 @@ SPECS += [
             ],
         },
     ),
+    # ------------------------------------------------------------------ 卡心五 at 2 seats
+    Spec(
+        "kx2_langqi_self_draw",
+        "§B 廊起 at 2 seats: A (dealer) 廊起s with 9条 showing 6 8条 (wait 7条, §E#48), draws 7条 and wins "
+        "automatically: 平胡 ×1 from B; A deals next",
+        rules={"preset": "kaxinwu", "players": 2},
+        hands=["123p456p789p22s68s9s", ""],
+        draws="? 7s",
+        actions=["0 liangdao 9s show 68s"],
+        finish=True,
+        expect={
+            "result": {
+                "outcome": "win",
+                "winners": [{"seat": 0, "fans": ["屁胡"], "multiplier": {"1": 1}}],
+                "hand_deltas": [1, -1],
+                "next_dealer": 0,
+            },
+        },
+    ),
+    Spec(
+        "kx2_chajiao",
+        "§B 查叫 at 2 seats: A (dealer) 廊起s with 9条 showing 6 8条 on a dead wait (B holds all four 7条 and "
+        "must 暗杠 them: B +2, A -2, money that stands); 流局: B (被查叫) pays A his maximum, 平胡 ×1; one "
+        "被查叫 player: he deals next",
+        rules={"preset": "kaxinwu", "players": 2},
+        hands=["123p456p789p22s68s9s", "7777s"],
+        actions=["0 liangdao 9s show 68s"],
+        finish=True,
+        expect={
+            "result": {
+                "outcome": "draw",
+                "hand_deltas": [1, -1],
+                "kong_deltas": [-2, 2],
+                "chajiao": [1],
+                "next_dealer": 1,
+            },
+        },
+    ),
+    Spec(
+        "kx2_guansi",
+        "§B 关死 at 2 seats: A (dealer) 廊起s with 1筒 showing 1112345678999条 (九莲: waits 1-9条); every "
+        "tile of B is a 条, so the hand ends at once: B pays A his maximum, 清一色 ×4; B deals next",
+        rules={"preset": "kaxinwu", "players": 2},
+        hands=["1112345678999s1p", "2233445566778s"],
+        actions=["0 liangdao 1p"],
+        expect={
+            "result": {
+                "outcome": "guansi",
+                "guansi": 1,
+                "winners": [],
+                "hand_deltas": [4, -4],
+                "kong_deltas": [0, 0],
+                "next_dealer": 1,
+            },
+        },
+    ),
 ]
