@@ -23,19 +23,31 @@ def _tiny_png() -> bytes:
 class TinyPictures:
     """Pictures stand-in: a small valid PNG."""
 
-    async def hand(self, view: Any, lang: str = "zh_CN") -> bytes:
+    async def hand(self, view: Any, lang: str = "zh_CN", protected: Any = (), game: str = "kawuxing") -> bytes:
         return _tiny_png()
 
     async def table(
-        self, view: Any, names: Sequence[str], lang: str = "zh_CN", totals: Sequence[int] | None = None
+        self,
+        view: Any,
+        names: Sequence[str],
+        lang: str = "zh_CN",
+        totals: Sequence[int] | None = None,
+        game: str = "kawuxing",
     ) -> bytes:
         return _tiny_png()
 
-    async def reveal(self, view: Any, seat: int, names: Sequence[str], lang: str = "zh_CN") -> bytes:
+    async def reveal(
+        self, view: Any, seat: int, names: Sequence[str], lang: str = "zh_CN", game: str = "kawuxing"
+    ) -> bytes:
         return _tiny_png()
 
     async def result(
-        self, view: Any, names: Sequence[str], lang: str = "zh_CN", hands: Sequence[Any] | None = None
+        self,
+        view: Any,
+        names: Sequence[str],
+        lang: str = "zh_CN",
+        hands: Sequence[Any] | None = None,
+        game: str = "kawuxing",
     ) -> bytes:
         return _tiny_png()
 
