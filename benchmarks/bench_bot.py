@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import os
 import random
 import shutil
@@ -33,14 +34,19 @@ import sqlite3
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from engine.ai import Level, choose_action
+from engine.game import ActionKind, State, legal_actions, view_for
 from fakebot import MESSAGE_WRITE_METHODS, FakeBotAPI, FakeBotServer, FakeChat, FakeMessage, FakeUser, WaitTimeout
 from fakebot.faults import WRITE_METHODS
+from fakebot.model import ApiCall
 from kwx_bot.edge.codec import decode
+from kwx_bot.service.game import load_events
 from tests.e2e.harness import GAME_OPS
 from tests.e2e.process import TOKEN
 
@@ -94,8 +100,68 @@ def game_buttons(message: FakeMessage | None) -> list[str]:
     return [d for d in data if decode(d).op.value in GAME_OPS]
 
 
-async def player(fake: FakeBotAPI, user: FakeUser, rng: random.Random, think: float, stats: Stats) -> None:
-    """Press whatever the hand message offers, after thinking, until the run stops."""
+OPS = {
+    ActionKind.DISCARD: "d", ActionKind.WIN: "w", ActionKind.PONG: "p", ActionKind.KONG: "k",
+    ActionKind.CONCEALED_KONG: "c", ActionKind.ADDED_KONG: "b", ActionKind.PASS: "x",
+}  # fmt: skip
+"""The button op of each engine action a hand keyboard offers directly (亮倒 goes through its menu)."""
+
+
+def seat_state(db: Path, user: FakeUser) -> tuple[State, int] | None:
+    """The hand the player sits at and their seat, replayed from the bot's database (read-only).
+
+    The player only uses what they see (their own view), as a person reads their hand picture."""
+    with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30)) as conn:
+        row = conn.execute("SELECT table_id, seat FROM seats WHERE user_id = ?", (user.id,)).fetchone()
+        if row is None:
+            return None
+        data = conn.execute(
+            "SELECT data FROM events WHERE table_id = ? AND hand_id = "
+            "(SELECT MAX(hand_id) FROM events WHERE table_id = ?) ORDER BY seq",
+            (row[0], row[0]),
+        ).fetchall()
+    if not data:
+        return None
+    state, _events = load_events([json.loads(d) for (d,) in data])
+    return state, int(row[1])
+
+
+def realistic_presses(
+    db: Path, user: FakeUser, message: FakeMessage, rng: random.Random
+) -> list[tuple[str, int | None]]:
+    """What a plausible player presses on ``message``: the engine's AI (``normal``) picks the action
+    from the player's own view; returns ``(op, tile)`` steps — one button, or for a 亮倒 the menu,
+    the discard in it and the confirmation (``l``, or the first reveal choice ``r``).  Empty when the
+    state does not match the buttons (the hand moved on)."""
+    found = seat_state(db, user)
+    if found is None:
+        return []
+    state, seat = found
+    legal = legal_actions(state, seat)
+    if not legal:
+        return []
+    action = choose_action(view_for(state, seat), legal, Level.NORMAL, rng, rules=state.rules)
+    if action.kind is ActionKind.LIANGDAO:
+        return [("L", None), ("P", action.tile), ("l|r", action.tile)]
+    return [(OPS[action.kind], action.tile)]
+
+
+def button_for(message: FakeMessage, op: str, tile: int | None) -> str | None:
+    """Callback data of the button of ``message`` with ``op`` (``a|b``: either) and ``tile``."""
+    for b in message.iter_buttons():
+        if b.callback_data:
+            button = decode(b.callback_data)
+            if button.op.value in op.split("|") and (tile is None or button.tile == tile):
+                return b.callback_data
+    return None
+
+
+async def player(
+    fake: FakeBotAPI, user: FakeUser, rng: random.Random, think: float, stats: Stats, db: Path, model: str
+) -> None:
+    """Press what the hand message offers, after thinking, until the run stops: with ``model``
+    ``realistic`` what the engine's AI would choose (menus only to declare 亮倒), with ``random`` any
+    game button at random."""
     while not stats.stopped:
         try:
             await fake.wait_for(lambda: game_buttons(hand_message(fake, user)), 5, interval=0.2)
@@ -106,9 +172,24 @@ async def player(fake: FakeBotAPI, user: FakeUser, rng: random.Random, think: fl
         buttons = game_buttons(message)
         if message is None or not buttons:
             continue
+        data = rng.choice(buttons)
+        if model == "realistic":
+            steps = await asyncio.to_thread(realistic_presses, db, user, message, rng)
+            for op, tile in steps[:-1]:  # the 亮倒 menu: each step edits the keyboard
+                step = button_for(message, op, tile)
+                if step is None:
+                    break
+                before = len(message.history)
+                await fake.wait_for_answer(fake.press(user, message, data=step), timeout=60)
+                with contextlib.suppress(WaitTimeout):
+                    await fake.wait_for(lambda m=message, e=before: len(m.history) > e, 10, interval=0.1)
+            last = button_for(message, *steps[-1]) if steps else None
+            if last is None:
+                continue
+            data = last
         edits = len(message.history)
         started = time.monotonic()
-        query = fake.press(user, message, data=rng.choice(buttons))
+        query = fake.press(user, message, data=data)
         try:
             await fake.wait_for_answer(query, timeout=60)
         except WaitTimeout:
@@ -212,6 +293,32 @@ def discards(db: Path) -> int:
         return int(conn.execute("SELECT COUNT(*) FROM events WHERE kind = 'discarded'").fetchone()[0])
 
 
+def kind(call: ApiCall) -> str:
+    """What a successful message write was for (the breakdown of the writes per turn).
+
+    Private chat: ``hand sent`` (a new hand picture), ``hand picture`` (``editMessageMedia``: the
+    seat's tiles changed), ``hand caption`` (caption with buttons: the turn or a claim window came, or
+    went), ``hand keyboard`` (buttons only: a menu step, or stale buttons removed), ``reminder``
+    (a notifying text message), ``private text`` (anything else).  Group: ``table picture`` /
+    ``table caption`` (the coalesced live-table edits), ``announce picture`` (hand start, 亮倒
+    reveal, result), ``announce text`` (result breakdown, notices), ``group keyboard`` (stale Next
+    hand buttons removed), ``group text edit`` (the lobby).
+    """
+    group = (call.chat_id or 0) < 0
+    method = call.method
+    if group:
+        return {
+            "sendPhoto": "announce picture", "sendMessage": "announce text", "editMessageMedia": "table picture",
+            "editMessageCaption": "table caption", "editMessageReplyMarkup": "group keyboard",
+        }.get(method, "group text edit")  # fmt: skip
+    if method == "sendMessage":
+        return "reminder" if "⏰" in str(call.params.get("text", "")) else "private text"
+    return {
+        "sendPhoto": "hand sent", "editMessageMedia": "hand picture", "editMessageCaption": "hand caption",
+        "editMessageReplyMarkup": "hand keyboard",
+    }.get(method, "private text")  # fmt: skip
+
+
 def window(fake: FakeBotAPI, since: int, until: int) -> dict[str, float]:
     """Counts over the API calls with ``since <= seq < until``."""
     calls = [c for c in fake.calls if since <= c.seq < until]
@@ -223,10 +330,11 @@ def window(fake: FakeBotAPI, since: int, until: int) -> dict[str, float]:
         "429": sum(1 for c in calls if c.status == 429),
         "bytes": sum(size for c in calls if c.ok for _name, size in c.files.values()),
         "answers": sum(1 for c in calls if c.method == "answerCallbackQuery" and c.ok),
+        **Counter(f"w:{kind(c)}" for c in calls if c.method in MESSAGE_WRITE_METHODS and c.ok),
     }
 
 
-async def run(tables: int, seconds: float, warmup: float, think: float, seed: int) -> dict[str, float]:
+async def run(tables: int, seconds: float, warmup: float, think: float, seed: int, model: str) -> dict[str, float]:
     """One load: ``tables`` tables playing for ``warmup + seconds``; returns the measured figures."""
     fake = FakeBotAPI(token=TOKEN, callback_query_ttl=60)
     fake.faults.token_rate_limit(30, 1.0)
@@ -251,7 +359,10 @@ async def run(tables: int, seconds: float, warmup: float, think: float, seed: in
         print(f"  {tables} tables dealt in {setup:.0f} s", file=sys.stderr, flush=True)
         rng = random.Random(seed)
         for users, group in seats:
-            tasks += [asyncio.create_task(player(fake, u, random.Random(rng.random()), think, stats)) for u in users]
+            tasks += [
+                asyncio.create_task(player(fake, u, random.Random(rng.random()), think, stats, db, model))
+                for u in users
+            ]
             tasks.append(asyncio.create_task(next_hands(fake, users, group, random.Random(rng.random()), think, stats)))
         await asyncio.sleep(warmup)
         token_limit = fake.faults.token_limit
@@ -291,6 +402,7 @@ async def run(tables: int, seconds: float, warmup: float, think: float, seed: in
         "presses": stats.presses, "refused": stats.refused, "no update": stats.no_update,
         "answer p50": pct(stats.answer_ms, 0.5), "answer p95": pct(stats.answer_ms, 0.95),
         "update p50": pct(stats.update_ms, 0.5), "update p95": pct(stats.update_ms, 0.95),
+        **{k: v / max(1, turns) for k, v in counts.items() if k.startswith("w:")},
     }  # fmt: skip
 
 
@@ -306,15 +418,18 @@ def report(row: dict[str, float]) -> str:
         f"p95 {row['update p95']:.0f} ms "
         f"({row['presses']:.0f} presses, {row['refused']:.0f} refused, {row['no update']:.0f} without update; "
         f"setup {row['setup']:.0f} s); bot CPU {row['bot cpu']:.2f} cores ({row['bot ms/turn']:.0f} ms/turn), "
-        f"fake+players {row['world cpu']:.2f} cores; load average {os.getloadavg()[0]:.1f}"
+        f"fake+players {row['world cpu']:.2f} cores; load average {os.getloadavg()[0]:.1f}\n"
+        "      writes/turn by kind: "
+        + ", ".join(f"{k[2:]} {v:.2f}" for k, v in sorted(row.items(), key=lambda kv: -kv[1]) if k.startswith("w:"))
     )
 
 
-async def main(loads: list[int], seconds: float, warmup: float, think: float, seed: int) -> None:
+async def main(loads: list[int], seconds: float, warmup: float, think: float, seed: int, model: str) -> None:
     """Run each load in turn and print its line."""
-    print(f"think {think} s per decision, warmup {warmup:.0f} s, measured {seconds:.0f} s per load", flush=True)
+    print(f"{model} players, think {think} s per decision, warmup {warmup:.0f} s, measured {seconds:.0f} s per load",
+          flush=True)  # fmt: skip
     for tables in loads:
-        print(report(await run(tables, seconds, warmup, think, seed)), flush=True)
+        print(report(await run(tables, seconds, warmup, think, seed, model)), flush=True)
 
 
 if __name__ == "__main__":
@@ -325,5 +440,8 @@ if __name__ == "__main__":
     parser.add_argument("--warmup", type=float, default=20.0, help="seconds of play before measuring")
     parser.add_argument("--think", type=float, default=3.0, help="mean seconds a player thinks before pressing")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--players", choices=("realistic", "random"), default="realistic",
+                        help="what players press: the AI's choice, or any game button at random")  # fmt: skip
     args = parser.parse_args()
-    asyncio.run(main([int(t) for t in args.tables.split(",")], args.seconds, args.warmup, args.think, args.seed))
+    loads = [int(t) for t in args.tables.split(",")]
+    asyncio.run(main(loads, args.seconds, args.warmup, args.think, args.seed, args.players))
