@@ -203,12 +203,13 @@ async def player(
             stats.refused += not accepted
         if not accepted:
             continue
+        changed = lambda m=message, e=edits: len(m.history) > e or m.deleted or hand_message(fake, user) is not m  # noqa: E731
+        if decode(data).op.value == "x":  # a pass changes nothing the player sees (the answer says "Passed.")
+            while not stats.stopped and not changed():  # the old buttons stay until the message changes
+                await asyncio.sleep(0.2)
+            continue
         try:
-            await fake.wait_for(
-                lambda m=message, e=edits: len(m.history) > e or m.deleted or hand_message(fake, user) is not m,
-                60,
-                interval=0.2,
-            )
+            await fake.wait_for(changed, 60, interval=0.2)
         except WaitTimeout:
             if stats.measuring:
                 stats.no_update += 1
@@ -313,8 +314,11 @@ def kind(call: ApiCall) -> str:
         }.get(method, "group text edit")  # fmt: skip
     if method == "sendMessage":
         return "reminder" if "⏰" in str(call.params.get("text", "")) else "private text"
+    if method == "editMessageCaption":
+        buttons = bool((call.param("reply_markup") or {}).get("inline_keyboard"))
+        return "hand caption, buttons" if buttons else "hand caption, no buttons"
     return {
-        "sendPhoto": "hand sent", "editMessageMedia": "hand picture", "editMessageCaption": "hand caption",
+        "sendPhoto": "hand sent", "editMessageMedia": "hand picture",
         "editMessageReplyMarkup": "hand keyboard",
     }.get(method, "private text")  # fmt: skip
 
@@ -440,8 +444,11 @@ if __name__ == "__main__":
     parser.add_argument("--warmup", type=float, default=20.0, help="seconds of play before measuring")
     parser.add_argument("--think", type=float, default=3.0, help="mean seconds a player thinks before pressing")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--table-edit-seconds", default=PRODUCTION["KWX_TABLE_EDIT_SECONDS"],
+                        help="KWX_TABLE_EDIT_SECONDS of the bot (the live table's edit interval)")  # fmt: skip
     parser.add_argument("--players", choices=("realistic", "random"), default="realistic",
                         help="what players press: the AI's choice, or any game button at random")  # fmt: skip
     args = parser.parse_args()
+    PRODUCTION["KWX_TABLE_EDIT_SECONDS"] = str(args.table_edit_seconds)
     loads = [int(t) for t in args.tables.split(",")]
     asyncio.run(main(loads, args.seconds, args.warmup, args.think, args.seed, args.players))
