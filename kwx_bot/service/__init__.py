@@ -8,10 +8,14 @@ command services :class:`~.score_commands.Reports` (``/score`` ...), :class:`~.a
 :class:`~.info.Info` (``/help``, ``/rules``, ``/calc``).
 
 Each entry point takes plain values (a :class:`~.values.Command`, a user, a decoded button
-:data:`~.buttons.Press`) — never Telegram objects.  Commands return :class:`~.values.Out` replies that
-the edge delivers; a button press gets an ``answer`` callback, called exactly once, before any slow
-work.  Table messages go out through a :class:`~.ports.Messenger` (the edge's sender) wrapped in an
-:class:`~.outbox.Outbox`, which tells the service about refused (403) and migrated chats.  The
+:data:`~.buttons.Press`) — never Telegram objects.  One reply convention (docs/architecture.md §4):
+whatever answers an update is returned — a button press returns one :class:`~.values.Response`
+(the answer, messages to send or edit, a follow-up such as "present table T" that the edge hands
+back to :meth:`TableService.follow` after answering, so the answer comes before slow work);
+commands return the :class:`~.values.Out` messages to send.  Everything not triggered by a reply —
+the table's live messages, private hands, deadlines, notices — goes out through a
+:class:`~.ports.Messenger` (the edge's sender) wrapped in an :class:`~.outbox.Outbox`, which tells
+the service about refused (403) and migrated chats.  The
 service reaches the engine only through :mod:`.game`, the store only through
 :class:`~kwx_bot.store.TableStore`, and finds its words in :mod:`kwx_bot.words`.  Failures inside a
 table's work are logged with the table and chat, and the group gets a short notice
@@ -40,16 +44,19 @@ from .live import LiveTable
 from .lobby import LOBBY_OPS, JoinResult, Lobby
 from .outbox import Outbox
 from .pictures import Pictures
-from .play import GAME_OPS, Answer, Play, Reply
+from .play import GAME_OPS, Play
 from .ports import Messenger
 from .present import Presenter
 from .score_commands import Reports
 from .tables import Tables
 from .timers import AsyncioTimers, Timers
-from .values import Command, Out, UserInfo
+from .values import CloseTable, Command, Edit, FollowUp, Out, Present, Reply, Response, ShowLobby, UserInfo
 from .voids import Voids
 
-__all__ = ["Answer", "Command", "JoinResult", "Out", "Reply", "TableService", "UserInfo"]
+__all__ = [
+    "CloseTable", "Command", "Edit", "FollowUp", "JoinResult", "Out", "Present", "Reply", "Response", "ShowLobby",
+    "TableService", "UserInfo",
+]  # fmt: skip
 
 log = logging.getLogger("kwx.service")
 
@@ -313,42 +320,63 @@ class TableService:
     # -- buttons ---------------------------------------------------------------------------------
 
     async def press(
-        self, user: UserInfo, chat_id: int | None, message_id: int | None, button: Press | None, answer: Answer
-    ) -> None:
-        """A button press (decoded by the edge; None: data that is not one of ours): route, answer
-        once, then present."""
+        self, user: UserInfo, chat_id: int | None, message_id: int | None, button: Press | None
+    ) -> Response:
+        """A button press (decoded by the edge; None: data that is not one of ours), routed: the
+        answer, anything to send or edit in the chat, and the follow-up (:meth:`follow`) that the
+        edge asks for once it has answered.  A failure is logged and answered with an apology."""
         await self.touch_user(user)
         tr = self.user_tr(user)
         if isinstance(button, ConfigButton):
-            await self.admin.settings_press(user, chat_id, message_id, button, answer)
-            return
+            return await self.admin.settings_press(user, chat_id, message_id, button)
         if isinstance(button, VoidButton):
-            await self.voids.press(user, chat_id, message_id, button, answer)
-            return
+            return await self.voids.press(user, chat_id, message_id, button)
         if button is None:
-            await answer(Reply(tr.gettext("This button is not one of mine (or it is too old).")))
-            return
+            return Response(Reply(tr.gettext("This button is not one of mine (or it is too old).")))
         live = await self.tables.get(button.table_id)
         if live is None:
-            await answer(Reply(tr.gettext("This table is closed.")))
-            return
+            return Response(Reply(tr.gettext("This table is closed.")))
         try:
             if button.op in LOBBY_OPS:
-                await self.lobby.press(live, user.user_id, button, answer, tr, message_id)
-            elif button.op in GAME_OPS:
-                if await self.play.press(live, user.user_id, message_id, button, answer):
-                    await self._after_change(live, user.user_id, button)
-            else:  # pragma: no cover - every Op is routed
-                await answer(Reply())
+                return await self.lobby.press(live, user.user_id, button, tr, message_id)
+            if button.op in GAME_OPS:
+                reply, changed = await self.play.press(live, user.user_id, message_id, button)
+                return Response(reply, then=self._after_change(live, user.user_id, button) if changed else None)
+            return Response(Reply())  # pragma: no cover - every Op is routed
         except Exception as error:  # the press's transaction rolled back or committed whole
             log.exception("table %s (chat %s): user %s's press %r failed", live.table_id, live.row.chat_id,
                           user.user_id, button)  # fmt: skip
             await self.trouble(live, error)
+            return Response(self.sorry(user))
 
-    async def _after_change(self, live: LiveTable, user_id: int, button: Button) -> None:
+    def sorry(self, user: UserInfo) -> Reply:
+        """The answer to a press that failed on our side."""
+        return Reply(self.user_tr(user).gettext("Sorry, something went wrong. Nothing was changed."))
+
+    @staticmethod
+    def _after_change(live: LiveTable, user_id: int, button: Button) -> Present:
         ui_only = button.op in (Op.LIANGDAO_MENU, Op.LIANGDAO_PICK, Op.BACK)
         seat = live.seat_of(user_id)
-        await self.present.sync(live, seats=[seat.seat] if ui_only and seat is not None else None)
+        return Present(live.table_id, (seat.seat,) if ui_only and seat is not None else None)
+
+    async def follow(self, then: FollowUp) -> None:
+        """Do what a :class:`Response` left for after the answer: present a table
+        (:class:`~.values.Present`), show a lobby (:class:`~.values.ShowLobby`) or end a table
+        between hands (:class:`~.values.CloseTable`).  A table closed meanwhile is left alone; a
+        failure is logged and the group told (:meth:`trouble`)."""
+        live = await self.tables.get(then.table_id)
+        if live is None:
+            return
+        try:
+            if isinstance(then, Present):
+                await self.present.sync(live, seats=list(then.seats) if then.seats is not None else None)
+            elif isinstance(then, ShowLobby):
+                await self.lobby.show(live, then)
+            else:
+                await self.lobby.close_between(live, then.seq)
+        except Exception as error:
+            log.exception("table %s (chat %s): %r failed", live.table_id, live.row.chat_id, then)
+            await self.trouble(live, error)
 
     # -- timers and Telegram events --------------------------------------------------------------
 

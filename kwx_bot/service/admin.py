@@ -20,12 +20,12 @@ from .buttons import ConfigButton
 from .group_settings import CLOSE, MAIN, ConfigError, GroupConfig, item_by_code, parse_change
 from .live import LiveSeat, LiveTable
 from .lobby import Lobby
-from .play import Answer, Play, Reply
+from .play import Play
 from .ports import Messenger
 from .present import Presenter
 from .settings_menu import menu_keyboard, menu_text
 from .tables import Tables
-from .values import Command, Out, UserInfo
+from .values import Command, Edit, Out, Reply, Response, UserInfo
 
 
 class _GroupButton(Protocol):
@@ -124,45 +124,30 @@ class Admin:
         return await self.tables.config(gid)
 
     async def admin_button(
-        self,
-        user: UserInfo,
-        chat_id: int | None,
-        message_id: int | None,
-        button: _B,
-        answer: Answer,
-        refusal: str,
-    ) -> _B | None:
-        """``button`` of an admin-only group menu if it may act, or None after answering why not.
+        self, user: UserInfo, chat_id: int | None, message_id: int | None, button: _B, refusal: str
+    ) -> _B | Reply:
+        """``button`` of an admin-only group menu if it may act, or the answer saying why not.
 
-        Refused (each answered once, nothing changed): a button of another group's menu (or a press
-        without its message), a presser who is not an admin of the group (``refusal``, shown as an
-        alert).
+        Refused (nothing changed): a button of another group's menu (or a press without its
+        message), a presser who is not an admin of the group (``refusal``, shown as an alert).
         """
         tr = self.tables.user_tr(user.language_code)
         gid = await self.store.group_id_for_chat(chat_id) if chat_id is not None else None
         if gid != button.group_id or chat_id is None or message_id is None:
-            await answer(Reply(tr.gettext("This menu belongs to another group.")))
-            return None
+            return Reply(tr.gettext("This menu belongs to another group."))
         if not await self.is_admin(chat_id, user.user_id):
-            await answer(Reply(refusal, True))
-            return None
+            return Reply(refusal, True)
         return button
 
     async def settings_press(
-        self, user: UserInfo, chat_id: int | None, message_id: int | None, pressed: ConfigButton, answer: Answer
-    ) -> None:
-        """A settings-menu button (answered exactly once; the menu message is then edited)."""
+        self, user: UserInfo, chat_id: int | None, message_id: int | None, pressed: ConfigButton
+    ) -> Response:
+        """A settings-menu button: the answer, and the menu message edited to match."""
         tr = self.tables.user_tr(user.language_code)
-        button = await self.admin_button(
-            user,
-            chat_id,
-            message_id,
-            pressed,
-            answer,
-            tr.gettext("Sorry, only the group's administrators can change the settings."),
-        )
-        if button is None:
-            return
+        refusal = tr.gettext("Sorry, only the group's administrators can change the settings.")
+        button = await self.admin_button(user, chat_id, message_id, pressed, refusal)
+        if isinstance(button, Reply):
+            return Response(button)
         assert chat_id is not None and message_id is not None
         gid = button.group_id
         config = await self.tables.config(gid)
@@ -170,28 +155,22 @@ class Admin:
         title = await self.store.group_title(gid)
         item = item_by_code(button.item)
         if button.item == CLOSE:
-            await answer(Reply())
-            await self.sender.edit_text(chat_id, message_id, menu_text(config, gtr, title=title))
-            return
+            return Response(Reply(), (Edit(chat_id, message_id, menu_text(config, gtr, title=title)),))
         if button.item != MAIN and item is None:
-            await answer(Reply(tr.gettext("This button is not one of mine (or it is too old).")))
-            return
+            return Response(Reply(tr.gettext("This button is not one of mine (or it is too old).")))
+        reply = Reply()
         if item is not None and button.choice is not None:
             if button.choice >= len(item.choices):
-                await answer(Reply(tr.gettext("This button is not one of mine (or it is too old).")))
-                return
+                return Response(Reply(tr.gettext("This button is not one of mine (or it is too old).")))
             try:
                 config = await self._save(gid, config, item.key, item.choices[button.choice].value)
             except ConfigError as e:
-                await answer(Reply(e.text(tr), alert=True))
-                return
+                return Response(Reply(e.text(tr), alert=True))
             gtr = self.tables.tr(config.language)
-            await answer(Reply(gtr.gettext("Saved: it applies from the next hand.")))
+            reply = Reply(gtr.gettext("Saved: it applies from the next hand."))
             item = None
-        else:
-            await answer(Reply())
         text = menu_text(config, gtr, title=title, item=item)
-        await self.sender.edit_text(chat_id, message_id, text, menu_keyboard(config, gtr, gid, item))
+        return Response(reply, (Edit(chat_id, message_id, text, menu_keyboard(config, gtr, gid, item)),))
 
     # -- /season ---------------------------------------------------------------------------------
 

@@ -1,7 +1,8 @@
 """Shared helpers of the handlers: the service from ``bot_data``, updates as plain values, replies out.
 
-One reply convention: a service call returns :class:`~kwx_bot.service.Out` values and the edge
-sends them (:func:`deliver`); handlers never build Telegram messages themselves.
+One reply convention: a service call returns what answers the update — a command's
+:class:`~kwx_bot.service.Out` messages, a press's :class:`~kwx_bot.service.Response` — and the edge
+delivers it (:func:`deliver`); handlers never build Telegram messages themselves.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from telegram import Update, User
 
-from ...service import Command, Out, TableService, UserInfo
+from ...service import Command, Edit, Out, TableService, UserInfo
 from ..context import Context
 from ..sender import Sender
 
@@ -56,11 +57,21 @@ def command_of(update: Update, context: Context) -> Command | None:
     )
 
 
-async def deliver(sender: Sender, chat_id: int, outs: Sequence[Out], *, reply_to: int | None = None) -> None:
-    """Send a service call's replies (texts, menus, documents) to ``chat_id``; an :class:`Out`
-    with ``reply`` set answers the message ``reply_to``."""
+async def deliver(
+    sender: Sender, chat_id: int | None, outs: Sequence[Out | Edit], *, reply_to: int | None = None
+) -> None:
+    """Send a service call's replies (texts, menus, documents) to ``chat_id`` and make its
+    :class:`Edit` changes; an :class:`Out` with ``reply`` set answers the message ``reply_to``
+    (nothing is sent without a chat)."""
     for out in outs:
-        if out.document is not None:
+        if isinstance(out, Edit):
+            if out.text is None:
+                await sender.edit_markup(out.chat_id, out.message_id, out.markup)
+            else:
+                await sender.edit_text(out.chat_id, out.message_id, out.text, out.markup)
+        elif chat_id is None:
+            continue
+        elif out.document is not None:
             filename, data = out.document
             await sender.send_document(chat_id, data, filename, out.text)
         else:
