@@ -9,10 +9,10 @@ command services :class:`~.score_commands.Reports` (``/score`` ...), :class:`~.a
 
 Each entry point takes plain values (a :class:`~.values.Command`, a user, a decoded button
 :data:`~.buttons.Press`) — never Telegram objects.  One reply convention (docs/architecture.md §4):
-whatever answers an update is returned — a button press returns one :class:`~.values.Response`
-(the answer, messages to send or edit, a follow-up such as "present table T" that the edge hands
-back to :meth:`TableService.follow` after answering, so the answer comes before slow work);
-commands return the :class:`~.values.Out` messages to send.  Everything not triggered by a reply —
+whatever answers an update is returned as one :class:`~.values.Response` — for a button press the
+answer, messages to send or edit, and a follow-up such as "present table T" that the edge hands back
+to :meth:`TableService.follow` after answering, so the answer comes before slow work; for a command
+the messages to send.  Everything not triggered by a reply —
 the table's live messages, private hands, deadlines, notices — goes out through a
 :class:`~.ports.Messenger` (the edge's sender) wrapped in an :class:`~.outbox.Outbox`, which tells
 the service about refused (403) and migrated chats.  The
@@ -205,33 +205,35 @@ class TableService:
 
     # -- commands --------------------------------------------------------------------------------
 
-    async def new(self, cmd: Command) -> list[Out]:
+    async def new(self, cmd: Command) -> Response:
         """``/new``: in a group, open a table (a refusal replies to the command); in private, say where."""
         if cmd.private:
-            return [Out(self.user_tr(cmd.user).gettext("Send /new in a group chat to open a table there."))]
+            return Response(
+                outs=(Out(self.user_tr(cmd.user).gettext("Send /new in a group chat to open a table there.")),)
+            )
         refusal = await self.new_table(cmd.chat_id, cmd.title, cmd.user, cmd.args)
-        return [Out(refusal, reply=True)] if refusal else []
+        return Response(outs=(Out(refusal, reply=True),) if refusal else ())
 
-    async def start(self, cmd: Command) -> list[Out]:
+    async def start(self, cmd: Command) -> Response:
         """``/start [payload]``: in private see :meth:`private_start`; in a group, the help."""
         if not cmd.private:
             return await self.info.help(cmd)
         text = await self.private_start(cmd.user, cmd.args[0] if cmd.args else None)
-        return [Out(text)] if text else []
+        return Response(outs=(Out(text),) if text else ())
 
-    async def hand(self, cmd: Command) -> list[Out]:
+    async def hand(self, cmd: Command) -> Response:
         """``/hand`` in private: :meth:`resend_hand` (or say there is none); in a group, where to send it."""
         tr = self.user_tr(cmd.user)
         if not cmd.private:
-            return [Out(tr.gettext("Send /hand to me in a private chat."))]
+            return Response(outs=(Out(tr.gettext("Send /hand to me in a private chat.")),))
         await self.touch_user(cmd.user, can_pm=True)
         if not await self.resend_hand(cmd.user.user_id):
-            return [Out(tr.gettext("You have no hand in play right now."))]
-        return []
+            return Response(outs=(Out(tr.gettext("You have no hand in play right now.")),))
+        return Response()
 
-    async def back(self, cmd: Command) -> list[Out]:
+    async def back(self, cmd: Command) -> Response:
         """``/back``: :meth:`take_back`."""
-        return [Out(await self.take_back(cmd.user))]
+        return Response(outs=(Out(await self.take_back(cmd.user)),))
 
     async def new_table(self, chat_id: int, title: str, user: UserInfo, args: Sequence[str] = ()) -> str | None:
         """``/new [game] [seats]`` in a group (:func:`~.group_settings.parse_new`); returns a refusal

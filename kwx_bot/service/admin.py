@@ -77,36 +77,36 @@ class Admin:
             gid = await tx.ensure_group(cmd.chat_id, cmd.title)
         return gid, self.tables.tr(await self.tables.group_lang(gid))
 
-    async def refusal(self, cmd: Command, command: str) -> list[Out] | None:
+    async def refusal(self, cmd: Command, command: str) -> Response | None:
         """None if ``cmd`` comes from an administrator of its group, else the polite refusal."""
         if cmd.private:
             tr = self.tables.user_tr(cmd.user.language_code)
             text = tr.gettext("Send /{command} in your group (group administrators only).").format(command=command)
-            return [Out(text)]
+            return Response(outs=(Out(text),))
         if await self.is_admin(cmd.chat_id, cmd.user.user_id, sender_chat_id=cmd.sender_chat_id):
             return None
         _gid, tr = await self.context(cmd)
         text = tr.gettext("Sorry, only the group's administrators can use /{command}.").format(command=command)
-        return [Out(text, reply=True)]
+        return Response(outs=(Out(text, reply=True),))
 
     # -- /settings -------------------------------------------------------------------------------
 
-    async def settings(self, cmd: Command) -> list[Out]:
+    async def settings(self, cmd: Command) -> Response:
         """``/settings``: the menu; ``/settings <option> <value>`` / ``/settings reset``: one change."""
         refusal = await self.refusal(cmd, "settings")
-        if refusal:
+        if refusal is not None:
             return refusal
         gid, tr = await self.context(cmd)
         config = await self.tables.config(gid)
         if not cmd.args:
-            return [Out(menu_text(config, tr, title=cmd.title), menu_keyboard(config, tr, gid))]
+            return Response(outs=(Out(menu_text(config, tr, title=cmd.title), menu_keyboard(config, tr, gid)),))
         try:
             key, value = parse_change(list(cmd.args))
             config = await self._save(gid, config, key, value)
         except ConfigError as e:
-            return [Out(e.render(tr), reply=True)]
+            return Response(outs=(Out(e.render(tr), reply=True),))
         tr = self.tables.tr(config.language)
-        return [Out(tr.gettext("Saved.") + "\n" + menu_text(config, tr, title=cmd.title), reply=True)]
+        return Response(outs=(Out(tr.gettext("Saved.") + "\n" + menu_text(config, tr, title=cmd.title), reply=True),))
 
     async def _save(self, gid: int, config: GroupConfig, key: str, value: object) -> GroupConfig:
         """Validate and store one change; a lobby adopts it at once (a hand in play never does)."""
@@ -174,18 +174,20 @@ class Admin:
 
     # -- /season ---------------------------------------------------------------------------------
 
-    async def season(self, cmd: Command) -> list[Out]:
+    async def season(self, cmd: Command) -> Response:
         """``/season``: the current season; ``/season new`` (admins): start the next one."""
         if cmd.private:
             tr = self.tables.user_tr(cmd.user.language_code)
-            return [Out(tr.gettext("Send /{command} in a group where you play.").format(command="season"))]
+            return Response(
+                outs=(Out(tr.gettext("Send /{command} in a group where you play.").format(command="season")),)
+            )
         gid, tr = await self.context(cmd)
         current = _season(await self.store.group_settings(gid))
         if [a.lower() for a in cmd.args] != ["new"]:
             text = tr.gettext("This is season {n}. Group administrators start the next one with /season new.")
-            return [Out(text.format(n=current), reply=True)]
+            return Response(outs=(Out(text.format(n=current), reply=True),))
         refusal = await self.refusal(cmd, "season")
-        if refusal:
+        if refusal is not None:
             return refusal
         async with self.store.transaction() as tx:
             await tx.set_setting(gid, "season", current + 1)
@@ -193,7 +195,7 @@ class Admin:
         text = tr.gettext(
             "Season {n} has begun: /score starts from zero. The ledger keeps the earlier seasons (/export)."
         )
-        return [Out(text.format(n=current + 1))]
+        return Response(outs=(Out(text.format(n=current + 1)),))
 
     # -- /kill and /kick -------------------------------------------------------------------------
 
@@ -202,15 +204,15 @@ class Admin:
         row = await self.store.open_table_of_group(gid) if gid is not None else None
         return await self.tables.get(row.table_id) if row is not None else None
 
-    async def kill(self, cmd: Command) -> list[Out]:
+    async def kill(self, cmd: Command) -> Response:
         """``/kill``: end the group's table; a hand in play is not scored (the ledger is untouched)."""
         refusal = await self.refusal(cmd, "kill")
-        if refusal:
+        if refusal is not None:
             return refusal
         _gid, tr = await self.context(cmd)
         live = await self._open_table(cmd)
         if live is None:
-            return [Out(tr.gettext("No table is open in this group."), reply=True)]
+            return Response(outs=(Out(tr.gettext("No table is open in this group."), reply=True),))
         async with live.lock:
             playing = live.row.status == TableStatus.PLAYING
             await self.lobby.end(live, "killed")
@@ -218,7 +220,9 @@ class Admin:
         await self.present.lobby(live, "closed")
         _ = tr.gettext
         unscored = _("The unfinished hand is not scored.") if playing else ""
-        return [Out(sentences(tr, _("An administrator ended the table."), unscored, _("Send /new to play again.")))]
+        return Response(
+            outs=(Out(sentences(tr, _("An administrator ended the table."), unscored, _("Send /new to play again."))),)
+        )
 
     async def _release(self, live: LiveTable, note: str | None = None) -> None:
         """After a table ended: take the buttons off its players' hand messages (and tell them)."""
@@ -267,15 +271,15 @@ class Admin:
         matches = matches or [s for s in humans if s.name.casefold().startswith(wanted)]
         return matches[0] if len(matches) == 1 else None
 
-    async def kick(self, cmd: Command) -> list[Out]:
+    async def kick(self, cmd: Command) -> Response:
         """``/kick`` (reply to the player's message, or ``/kick <name>``): an AI takes the seat."""
         refusal = await self.refusal(cmd, "kick")
-        if refusal:
+        if refusal is not None:
             return refusal
         _gid, tr = await self.context(cmd)
         live = await self._open_table(cmd)
         if live is None:
-            return [Out(tr.gettext("No table is open in this group."), reply=True)]
+            return Response(outs=(Out(tr.gettext("No table is open in this group."), reply=True),))
         seat = await self._target(live, cmd)
         if seat is None or seat.user_id is None:
             wanted = " ".join(cmd.args).strip()
@@ -285,7 +289,7 @@ class Admin:
                 )
             else:
                 text = tr.gettext("Reply to a message of the player with /kick, or write /kick and the player's name.")
-            return [Out(text, reply=True)]
+            return Response(outs=(Out(text, reply=True),))
         user_id, player = seat.user_id, seat.name
         async with live.lock:
             status = live.row.status
@@ -303,11 +307,13 @@ class Admin:
         await self.sender.send_text(user_id, note.format(title=name(live.title or "?", 40)))
         if status == TableStatus.LOBBY:
             await self.present.lobby(live)
-            return [Out(tr.gettext("{name} left the table.").format(name=name(player)))]
+            return Response(outs=(Out(tr.gettext("{name} left the table.").format(name=name(player))),))
         if status == TableStatus.PLAYING:
             await self.play.kick_auto(live)
             await self.present.sync(live)
-        return [Out(tr.gettext("{name} left the table: an AI plays the seat.").format(name=name(player)))]
+        return Response(
+            outs=(Out(tr.gettext("{name} left the table: an AI plays the seat.").format(name=name(player))),)
+        )
 
 
 def _season(settings: dict[str, object]) -> int:

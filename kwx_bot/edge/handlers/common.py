@@ -1,8 +1,7 @@
 """Shared helpers of the handlers: the service from ``bot_data``, updates as plain values, replies out.
 
-One reply convention: a service call returns what answers the update — a command's
-:class:`~kwx_bot.service.Out` messages, a press's :class:`~kwx_bot.service.Response` — and the edge
-delivers it (:func:`deliver`); handlers never build Telegram messages themselves.
+One reply convention: a service call returns one :class:`~kwx_bot.service.Response` that answers the
+update and the edge delivers it (:func:`deliver`); handlers never build Telegram messages themselves.
 """
 
 from __future__ import annotations
@@ -11,12 +10,12 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from telegram import Update, User
 
-from ...service import Command, Edit, Out, TableService, UserInfo
+from ...service import Command, Edit, Out, Response, TableService, UserInfo
 from ..context import Context
 from ..sender import Sender
 
-Service = Callable[[Command], Awaitable[list[Out]]]
-"""A service entry point for a command: the command in, the replies out."""
+Service = Callable[[Command], Awaitable[Response]]
+"""A service entry point for a command: the command in, its :class:`Response` out."""
 
 __all__ = ["command_of", "deliver", "is_private", "reply", "run_command", "service_of", "user_info"]
 
@@ -85,9 +84,13 @@ async def reply(context: Context, chat_id: int, text: str | None, *, reply_to: i
 
 
 async def run_command(update: Update, context: Context, pick: Callable[[TableService], Service]) -> None:
-    """Parse the command, make one service call (``pick(service)(command)``), send its replies."""
+    """Parse the command, make one service call (``pick(service)(command)``), send its replies
+    (then hand a follow-up, if any, back to the service)."""
     cmd = command_of(update, context)
     if cmd is None:
         return
     service = service_of(context)
-    await deliver(context.bot_data.sender, cmd.chat_id, await pick(service)(cmd), reply_to=cmd.message_id)
+    response = await pick(service)(cmd)
+    await deliver(context.bot_data.sender, cmd.chat_id, response.outs, reply_to=cmd.message_id)
+    if response.then is not None:
+        await service.follow(response.then)
