@@ -208,32 +208,30 @@ class TableService:
     async def new(self, cmd: Command) -> Response:
         """``/new``: in a group, open a table (a refusal replies to the command); in private, say where."""
         if cmd.private:
-            return Response(
-                outs=(Out(self.user_tr(cmd.user).gettext("Send /new in a group chat to open a table there.")),)
-            )
+            return Response.of(Out(self.user_tr(cmd.user).gettext("Send /new in a group chat to open a table there.")))
         refusal = await self.new_table(cmd.chat_id, cmd.title, cmd.user, cmd.args)
-        return Response(outs=(Out(refusal, reply=True),) if refusal else ())
+        return Response.of(Out(refusal, reply=True)) if refusal else Response()
 
     async def start(self, cmd: Command) -> Response:
         """``/start [payload]``: in private see :meth:`private_start`; in a group, the help."""
         if not cmd.private:
             return await self.info.help(cmd)
         text = await self.private_start(cmd.user, cmd.args[0] if cmd.args else None)
-        return Response(outs=(Out(text),) if text else ())
+        return Response.of(Out(text)) if text else Response()
 
     async def hand(self, cmd: Command) -> Response:
         """``/hand`` in private: :meth:`resend_hand` (or say there is none); in a group, where to send it."""
         tr = self.user_tr(cmd.user)
         if not cmd.private:
-            return Response(outs=(Out(tr.gettext("Send /hand to me in a private chat.")),))
+            return Response.of(Out(tr.gettext("Send /hand to me in a private chat.")))
         await self.touch_user(cmd.user, can_pm=True)
         if not await self.resend_hand(cmd.user.user_id):
-            return Response(outs=(Out(tr.gettext("You have no hand in play right now.")),))
+            return Response.of(Out(tr.gettext("You have no hand in play right now.")))
         return Response()
 
     async def back(self, cmd: Command) -> Response:
         """``/back``: :meth:`take_back`."""
-        return Response(outs=(Out(await self.take_back(cmd.user)),))
+        return Response.of(Out(await self.take_back(cmd.user)))
 
     async def new_table(self, chat_id: int, title: str, user: UserInfo, args: Sequence[str] = ()) -> str | None:
         """``/new [game] [seats]`` in a group (:func:`~.group_settings.parse_new`); returns a refusal

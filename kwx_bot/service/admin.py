@@ -82,12 +82,12 @@ class Admin:
         if cmd.private:
             tr = self.tables.user_tr(cmd.user.language_code)
             text = tr.gettext("Send /{command} in your group (group administrators only).").format(command=command)
-            return Response(outs=(Out(text),))
+            return Response.of(Out(text))
         if await self.is_admin(cmd.chat_id, cmd.user.user_id, sender_chat_id=cmd.sender_chat_id):
             return None
         _gid, tr = await self.context(cmd)
         text = tr.gettext("Sorry, only the group's administrators can use /{command}.").format(command=command)
-        return Response(outs=(Out(text, reply=True),))
+        return Response.of(Out(text, reply=True))
 
     # -- /settings -------------------------------------------------------------------------------
 
@@ -99,14 +99,14 @@ class Admin:
         gid, tr = await self.context(cmd)
         config = await self.tables.config(gid)
         if not cmd.args:
-            return Response(outs=(Out(menu_text(config, tr, title=cmd.title), menu_keyboard(config, tr, gid)),))
+            return Response.of(Out(menu_text(config, tr, title=cmd.title), menu_keyboard(config, tr, gid)))
         try:
             key, value = parse_change(list(cmd.args))
             config = await self._save(gid, config, key, value)
         except ConfigError as e:
-            return Response(outs=(Out(e.render(tr), reply=True),))
+            return Response.of(Out(e.render(tr), reply=True))
         tr = self.tables.tr(config.language)
-        return Response(outs=(Out(tr.gettext("Saved.") + "\n" + menu_text(config, tr, title=cmd.title), reply=True),))
+        return Response.of(Out(tr.gettext("Saved.") + "\n" + menu_text(config, tr, title=cmd.title), reply=True))
 
     async def _save(self, gid: int, config: GroupConfig, key: str, value: object) -> GroupConfig:
         """Validate and store one change; a lobby adopts it at once (a hand in play never does)."""
@@ -178,14 +178,12 @@ class Admin:
         """``/season``: the current season; ``/season new`` (admins): start the next one."""
         if cmd.private:
             tr = self.tables.user_tr(cmd.user.language_code)
-            return Response(
-                outs=(Out(tr.gettext("Send /{command} in a group where you play.").format(command="season")),)
-            )
+            return Response.of(Out(tr.gettext("Send /{command} in a group where you play.").format(command="season")))
         gid, tr = await self.context(cmd)
         current = _season(await self.store.group_settings(gid))
         if [a.lower() for a in cmd.args] != ["new"]:
             text = tr.gettext("This is season {n}. Group administrators start the next one with /season new.")
-            return Response(outs=(Out(text.format(n=current), reply=True),))
+            return Response.of(Out(text.format(n=current), reply=True))
         refusal = await self.refusal(cmd, "season")
         if refusal is not None:
             return refusal
@@ -195,7 +193,7 @@ class Admin:
         text = tr.gettext(
             "Season {n} has begun: /score starts from zero. The ledger keeps the earlier seasons (/export)."
         )
-        return Response(outs=(Out(text.format(n=current + 1)),))
+        return Response.of(Out(text.format(n=current + 1)))
 
     # -- /kill and /kick -------------------------------------------------------------------------
 
@@ -212,7 +210,7 @@ class Admin:
         _gid, tr = await self.context(cmd)
         live = await self._open_table(cmd)
         if live is None:
-            return Response(outs=(Out(tr.gettext("No table is open in this group."), reply=True),))
+            return Response.of(Out(tr.gettext("No table is open in this group."), reply=True))
         async with live.lock:
             playing = live.row.status == TableStatus.PLAYING
             await self.lobby.end(live, "killed")
@@ -220,8 +218,8 @@ class Admin:
         await self.present.lobby(live, "closed")
         _ = tr.gettext
         unscored = _("The unfinished hand is not scored.") if playing else ""
-        return Response(
-            outs=(Out(sentences(tr, _("An administrator ended the table."), unscored, _("Send /new to play again."))),)
+        return Response.of(
+            Out(sentences(tr, _("An administrator ended the table."), unscored, _("Send /new to play again.")))
         )
 
     async def _release(self, live: LiveTable, note: str | None = None) -> None:
@@ -279,7 +277,7 @@ class Admin:
         _gid, tr = await self.context(cmd)
         live = await self._open_table(cmd)
         if live is None:
-            return Response(outs=(Out(tr.gettext("No table is open in this group."), reply=True),))
+            return Response.of(Out(tr.gettext("No table is open in this group."), reply=True))
         seat = await self._target(live, cmd)
         if seat is None or seat.user_id is None:
             wanted = " ".join(cmd.args).strip()
@@ -289,7 +287,7 @@ class Admin:
                 )
             else:
                 text = tr.gettext("Reply to a message of the player with /kick, or write /kick and the player's name.")
-            return Response(outs=(Out(text, reply=True),))
+            return Response.of(Out(text, reply=True))
         user_id, player = seat.user_id, seat.name
         async with live.lock:
             status = live.row.status
@@ -307,13 +305,11 @@ class Admin:
         await self.sender.send_text(user_id, note.format(title=name(live.title or "?", 40)))
         if status == TableStatus.LOBBY:
             await self.present.lobby(live)
-            return Response(outs=(Out(tr.gettext("{name} left the table.").format(name=name(player))),))
+            return Response.of(Out(tr.gettext("{name} left the table.").format(name=name(player))))
         if status == TableStatus.PLAYING:
             await self.play.kick_auto(live)
             await self.present.sync(live)
-        return Response(
-            outs=(Out(tr.gettext("{name} left the table: an AI plays the seat.").format(name=name(player))),)
-        )
+        return Response.of(Out(tr.gettext("{name} left the table: an AI plays the seat.").format(name=name(player))))
 
 
 def _season(settings: dict[str, object]) -> int:

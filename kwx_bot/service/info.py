@@ -51,13 +51,13 @@ class Info:
     async def help(self, cmd: Command) -> Response:
         """``/help [calc]``."""
         _config, tr, _table = await self._where(cmd)
-        return Response(outs=(Out(help_text(tr, " ".join(cmd.args))),))
+        return Response.of(Out(help_text(tr, " ".join(cmd.args))))
 
     async def rules(self, cmd: Command) -> Response:
         """``/rules``: the rules in plain words, with the table timers."""
         config, tr, table_id = await self._where(cmd)
         if config is None:
-            return Response(outs=(Out(describe_rules(GroupConfig("standard", 0, 0, tr.lang).ruleset(), tr)),))
+            return Response.of(Out(describe_rules(GroupConfig("standard", 0, 0, tr.lang).ruleset(), tr)))
         table = await self.store.get_table(table_id) if table_id is not None else None
         choice = TableChoice.of(table.options) if table is not None else TableChoice.default(config.rules)
         rules_json, options = self.tables.table_config(config, choice)
@@ -77,13 +77,13 @@ class Info:
             and (rules_json != table.rules or options != table.options)
         ):
             text += "\n" + tr.gettext("The hand in play keeps its rules; these apply from the next hand.")
-        return Response(outs=(Out(text),))
+        return Response.of(Out(text))
 
     async def calc(self, cmd: Command) -> Response:
         """``/calc <hand> <winning tile> [how] [options]``: 番, multiplier and payments."""
         config, tr, _table = await self._where(cmd)
         rules = config.ruleset() if config is not None else GroupConfig("standard", 0, 0, tr.lang).ruleset()
-        return Response(outs=(Out(calc_reply(cmd.text, rules, tr), reply=True),))
+        return Response.of(Out(calc_reply(cmd.text, rules, tr), reply=True))
 
     async def verify(self, cmd: Command) -> Response:
         """``/verify [N [T]]`` in a group: hand N's commitment, and once the hand is over its seed and
@@ -95,13 +95,13 @@ class Info:
         """
         if cmd.private:
             tr = self.tables.user_tr(cmd.user.language_code)
-            return Response(outs=(Out(tr.gettext("Send /verify N in the group where hand N was played.")),))
+            return Response.of(Out(tr.gettext("Send /verify N in the group where hand N was played.")))
         _config, tr, _table = await self._where(cmd)
         gid = await self.store.group_id_for_chat(cmd.chat_id)
         args = list(cmd.args)
         if len(args) > 2 or not all(a.isdigit() and 0 < int(a) <= _MAX_ID for a in args):
             text = tr.gettext("Use /verify N with the hand's number as /history shows it (/verify N T for table T).")
-            return Response(outs=(Out(text, reply=True),))
+            return Response.of(Out(text, reply=True))
         hand_no = int(args[0]) if args else None
         table_id = int(args[1]) if len(args) == 2 else None
         hands = [] if gid is None else await self.store.hands_numbered(gid, hand_no)
@@ -109,11 +109,9 @@ class Info:
         hands = [h for h in hands if table_id is None or h.table_id == table_id]
         if not hands:
             if hand_no is None:
-                return Response(outs=(Out(tr.gettext("No hand has been dealt in this group yet."), reply=True),))
-            return Response(
-                outs=(
-                    Out(tr.gettext("There is no hand {n} in this group (see /history).").format(n=hand_no), reply=True),
-                )
+                return Response.of(Out(tr.gettext("No hand has been dealt in this group yet."), reply=True))
+            return Response.of(
+                Out(tr.gettext("There is no hand {n} in this group (see /history).").format(n=hand_no), reply=True)
             )
         hand = hands[0]
         events = await self.store.hand_events(hand.hand_id)
@@ -125,7 +123,7 @@ class Info:
             commitment=None if seed is None else game.commitment(seed), dealer=int(started.get("dealer", hand.dealer)),
             rules=started.get("rules"), table_id=hand.table_id if several else None,
         )  # fmt: skip
-        return Response(outs=(Out(text, reply=True),))
+        return Response.of(Out(text, reply=True))
 
     async def private_other(self, cmd: Command) -> Response:
         """A private message that is not one of the bot's commands: an unknown ``/command`` or plain
@@ -141,4 +139,4 @@ class Info:
                 "I only answer commands here. Send /help to see them; your hand appears here when you sit at a "
                 "table (/hand sends it again)."
             )
-        return Response(outs=(Out(text, reply=True),))
+        return Response.of(Out(text, reply=True))

@@ -41,28 +41,26 @@ class Reports:
 
     def _in_group_only(self, cmd: Command, command: str) -> Response:
         tr = self.tables.user_tr(cmd.user.language_code)
-        return Response(outs=(Out(tr.gettext("Send /{command} in a group where you play.").format(command=command)),))
+        return Response.of(Out(tr.gettext("Send /{command} in a group where you play.").format(command=command)))
 
     async def score(self, cmd: Command) -> Response:
         """``/score`` (group: the season's standings; private: your standings) and ``/score me``."""
         if cmd.private and cmd.args and not self._is_me(cmd.args):
             tr = self.tables.user_tr(cmd.user.language_code)
-            return Response(
-                outs=(Out(tr.gettext("Use /score me for your standings (in a group, /score shows everyone's).")),)
+            return Response.of(
+                Out(tr.gettext("Use /score me for your standings (in a group, /score shows everyone's)."))
             )
         if cmd.private or self._is_me(cmd.args):
             return await self._score_me(cmd)
         gid, tr = await self._group(cmd)
         if cmd.args:
             text = tr.gettext("Use /score for everyone's standings this season, or /score me for yours.")
-            return Response(outs=(Out(text, reply=True),))
+            return Response.of(Out(text, reply=True))
         if gid is None:
-            return Response(outs=(Out(tr.gettext("No hands scored yet in this group.")),))
+            return Response.of(Out(tr.gettext("No hands scored yet in this group.")))
         report = await self.store.season_report(gid)
-        return Response(
-            outs=tuple(
-                Out(page) for page in format_standings(report.standings, tr, season=report.season, hands=report.hands)
-            )
+        return Response.of(
+            *(Out(page) for page in format_standings(report.standings, tr, season=report.season, hands=report.hands))
         )
 
     @staticmethod
@@ -75,12 +73,10 @@ class Reports:
         """The reply to ``/command`` given arguments it does not take (None when it has none)."""
         if not cmd.args:
             return None
-        return Response(
-            outs=(
-                Out(
-                    tr.gettext("/{command} takes no arguments: send just /{command}.").format(command=command),
-                    reply=True,
-                ),
+        return Response.of(
+            Out(
+                tr.gettext("/{command} takes no arguments: send just /{command}.").format(command=command),
+                reply=True,
             )
         )
 
@@ -89,10 +85,10 @@ class Reports:
         rows = await self.store.user_standings(cmd.user.user_id)
         if cmd.private:
             tr = self.tables.user_tr(cmd.user.language_code)
-            return Response(outs=tuple(Out(page) for page in format_my_standings(rows, tr)))
+            return Response.of(*(Out(page) for page in format_my_standings(rows, tr)))
         gid, tr = await self._group(cmd)
         mine = [r for r in rows if r.group_id == gid]
-        return Response(outs=tuple(Out(page, reply=True) for page in format_my_standings(mine, tr, who=who)))
+        return Response.of(*(Out(page, reply=True) for page in format_my_standings(mine, tr, who=who)))
 
     async def history(self, cmd: Command) -> Response:
         """``/history [n]``: the group's last ``n`` hands (every season), paged."""
@@ -102,11 +98,11 @@ class Reports:
         try:
             count = parse_history_count(" ".join(cmd.args))
         except ReportArgError as e:
-            return Response(outs=(Out(e.render(tr), reply=True),))
+            return Response.of(Out(e.render(tr), reply=True))
         if gid is None:
-            return Response(outs=(Out(tr.gettext("No hands scored yet in this group.")),))
+            return Response.of(Out(tr.gettext("No hands scored yet in this group.")))
         records = await self.store.recent_hands(gid, count)
-        return Response(outs=tuple(Out(page) for page in format_history(records, tr)))
+        return Response.of(*(Out(page) for page in format_history(records, tr)))
 
     async def settle(self, cmd: Command) -> Response:
         """``/settle``: the fewest transfers that square the group's current season."""
@@ -117,9 +113,9 @@ class Reports:
         if refusal is not None:
             return refusal
         if gid is None:
-            return Response(outs=(Out(tr.gettext("No hands scored yet in this group.")),))
+            return Response.of(Out(tr.gettext("No hands scored yet in this group.")))
         report = await self.store.season_report(gid)
-        return Response(outs=(Out(format_settlement(report.standings, tr, season=report.season)),))
+        return Response.of(Out(format_settlement(report.standings, tr, season=report.season)))
 
     async def export(self, cmd: Command) -> Response:
         """``/export``: the group's whole ledger (every season) as a CSV document."""
@@ -130,11 +126,11 @@ class Reports:
         if refusal is not None:
             return refusal
         if gid is None:
-            return Response(outs=(Out(tr.gettext("No hands scored yet in this group.")),))
+            return Response.of(Out(tr.gettext("No hands scored yet in this group.")))
         entries = await self.store.ledger_entries(gid)
         if not entries:
-            return Response(outs=(Out(tr.gettext("No hands scored yet in this group.")),))
+            return Response.of(Out(tr.gettext("No hands scored yet in this group.")))
         caption = tr.ngettext(
             "The ledger of {title}: {n} entry.", "The ledger of {title}: {n} entries.", len(entries)
         ).format(title=name(cmd.title or "?", 40), n=len(entries))
-        return Response(outs=(Out(caption, document=(export_filename(gid), ledger_csv(entries, tr))),))
+        return Response.of(Out(caption, document=(export_filename(gid), ledger_csv(entries, tr))))

@@ -127,3 +127,8 @@ class Response:
     reply: Reply | None = None
     outs: tuple[Out | Edit, ...] = ()
     then: FollowUp | None = None
+
+    @classmethod
+    def of(cls, *outs: Out | Edit) -> Response:
+        """Only messages (a command's replies): ``Response.of(Out(text))``."""
+        return cls(outs=outs)

@@ -62,13 +62,13 @@ class Voids:
             text = tr.gettext(
                 "Use /void N with the hand's number as /history shows it (/void N T for hand N of table T)."
             )
-            return Response(outs=(Out(text, reply=True),))
+            return Response.of(Out(text, reply=True))
         hand_no, table_id = int(args[0]), (int(args[1]) if len(args) == 2 else None)
         found = await self._find(gid, hand_no, table_id)
         record = await self._record(gid, found[0]) if found is not None else None
         if found is None or record is None:
             text = tr.gettext("There is no scored hand {n} in this group (see /history).").format(n=hand_no)
-            return Response(outs=(Out(text, reply=True),))
+            return Response.of(Out(text, reply=True))
         hand_id, several = found
         zero, corrected = await self.store.hand_void_state(hand_id)
         block = format_hand(record, tr, show_table=several)
@@ -77,9 +77,9 @@ class Voids:
                 text = tr.gettext("Hand {n} is already voided: its points no longer count.")
             else:
                 text = tr.gettext("Hand {n} moved no points: there is nothing to void.")
-            return Response(outs=(Out(text.format(n=hand_no) + "\n\n" + block, reply=True),))
+            return Response.of(Out(text.format(n=hand_no) + "\n\n" + block, reply=True))
         question = tr.gettext("Void this hand? Its points will no longer count (the ledger keeps a correction).")
-        return Response(outs=(Out(block + "\n\n" + question, _keyboard(tr, gid, hand_id), reply=True),))
+        return Response.of(Out(block + "\n\n" + question, _keyboard(tr, gid, hand_id), reply=True))
 
     async def press(self, user: UserInfo, chat_id: int | None, message_id: int | None, pressed: VoidButton) -> Response:
         """A "Void this hand" / "Cancel" button: the answer, the question edited to say what
