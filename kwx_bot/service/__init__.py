@@ -50,12 +50,12 @@ from .present import Presenter
 from .score_commands import Reports
 from .tables import Tables
 from .timers import AsyncioTimers, Timers
-from .values import CloseTable, Command, Edit, FollowUp, Out, Present, Reply, Response, ShowLobby, UserInfo
+from .values import CloseTable, Command, DealHand, Edit, FollowUp, Out, Present, Reply, Response, ShowLobby, UserInfo
 from .voids import Voids
 
 __all__ = [
-    "CloseTable", "Command", "Edit", "FollowUp", "JoinResult", "Out", "Present", "Reply", "Response", "ShowLobby",
-    "TableService", "UserInfo",
+    "CloseTable", "Command", "DealHand", "Edit", "FollowUp", "JoinResult", "Out", "Present", "Reply", "Response",
+    "ShowLobby", "TableService", "UserInfo",
 ]  # fmt: skip
 
 log = logging.getLogger("kwx.service")
@@ -361,9 +361,10 @@ class TableService:
 
     async def follow(self, then: FollowUp) -> None:
         """Do what a :class:`Response` left for after the answer: present a table
-        (:class:`~.values.Present`), show a lobby (:class:`~.values.ShowLobby`) or end a table
-        between hands (:class:`~.values.CloseTable`).  A table closed meanwhile is left alone; a
-        failure is logged and the group told (:meth:`trouble`)."""
+        (:class:`~.values.Present`), show a lobby (:class:`~.values.ShowLobby`), deal a hand
+        (:class:`~.values.DealHand`) or end a table between hands (:class:`~.values.CloseTable`).
+        A table closed meanwhile is left alone; a failure is logged and the group told
+        (:meth:`trouble`)."""
         live = await self.tables.get(then.table_id)
         if live is None:
             return
@@ -372,6 +373,8 @@ class TableService:
                 await self.present.sync(live, seats=list(then.seats) if then.seats is not None else None)
             elif isinstance(then, ShowLobby):
                 await self.lobby.show(live, then)
+            elif isinstance(then, DealHand):
+                await self.lobby.deal(live, then)
             else:
                 await self.lobby.close_between(live, then.seq)
         except Exception as error:

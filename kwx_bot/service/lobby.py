@@ -47,7 +47,7 @@ from .ports import Outcome
 from .present import Presenter
 from .tables import Tables
 from .timers import Timers
-from .values import CloseTable, Edit, Present, Reply, Response, ShowLobby
+from .values import CloseTable, DealHand, Edit, Reply, Response, ShowLobby
 
 __all__ = ["LANGUAGE_OPS", "LOBBY_OPS", "JoinResult", "Lobby"]
 
@@ -392,25 +392,34 @@ class Lobby:
                 refusal = self._cannot_start(live, tr)
                 if refusal:
                     return Response(Reply(refusal, alert=True))
-                live.notes = []
-                await self.play.deal(live, user_id)  # committed before the answer, as every move
-                return Response(Reply(_("Dealing…")), then=ShowLobby(live.table_id, "started"))
+                return Response(Reply(_("Dealing…")), then=DealHand(live.table_id, user_id, live.row.seq, first=True))
             return Response(Reply(_("This button does nothing here.")))
 
     async def show(self, live: LiveTable, shown: ShowLobby) -> None:
         """After a lobby press was answered: confirm a new seat privately (a player the bot cannot
-        message is unseated again, and the lobby says why), then show the lobby message, and deal's
-        first messages or re-arm the lobby's idle deadline."""
+        message is unseated again, and the lobby says why), show the lobby message and re-arm the
+        lobby's idle deadline."""
         if shown.confirm is not None:
             async with live.lock:
                 if live.seat_of(shown.confirm) is not None and not await self._confirm_privately(live, shown.confirm):
                     _ = self.tables.tr(await self.tables.user_lang(shown.confirm)).gettext  # the presser's
                     live.notes = [_("Someone must open a private chat with me first (button below), then join.")]
-        await self.present.lobby(live, shown.state)
-        if shown.state == "started":
-            await self.present.sync(live)
-        else:
-            self._arm_lobby(live)
+        await self.present.lobby(live, "open")
+        self._arm_lobby(live)
+
+    async def deal(self, live: LiveTable, dealt: DealHand) -> None:
+        """After Start or Next hand was answered: deal (unless the table moved on meanwhile), then
+        show the started lobby and the hand."""
+        async with live.lock:
+            status = TableStatus.LOBBY if dealt.first else TableStatus.BETWEEN
+            if live.row.status != status or live.row.seq != dealt.seq:
+                return
+            if dealt.first:
+                live.notes = []
+            await self.play.deal(live, dealt.user_id)
+        if dealt.first:
+            await self.present.lobby(live, "started")
+        await self.present.sync(live)
 
     async def _member(self, live: LiveTable, user_id: int) -> bool:
         """The user is a member of the table's group now (False when Telegram cannot say)."""
@@ -505,8 +514,7 @@ class Lobby:
                 async with self.store.transaction() as tx:  # whoever deals is back at the table
                     await tx.set_seat_auto(live.table_id, seat.seat, on_auto=False, timeouts=0)
                 seat.on_auto, seat.timeouts = False, 0
-            await self.play.deal(live, user_id)  # committed before the answer, as every move
-            return Response(Reply(_("Dealing…")), then=Present(live.table_id))
+            return Response(Reply(_("Dealing…")), then=DealHand(live.table_id, user_id, live.row.seq, first=False))
 
     async def close_between(self, live: LiveTable, seq: int) -> None:
         """End the table its players confirmed ending (:meth:`_between`), if it is still between

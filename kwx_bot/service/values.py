@@ -10,12 +10,12 @@ presentation work (docs/architecture.md §4, docs/telegram.md §3).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 from .buttons import Keyboard
 
 __all__ = [
-    "CloseTable", "Command", "Edit", "FollowUp", "Out", "Present", "Reply", "Response", "ShowLobby", "UserInfo",
+    "CloseTable", "Command", "DealHand", "Edit", "FollowUp", "Out", "Present", "Reply", "Response", "ShowLobby",
+    "UserInfo",
 ]  # fmt: skip
 
 
@@ -97,12 +97,23 @@ class Present:
 
 @dataclass(frozen=True, slots=True)
 class ShowLobby:
-    """Follow-up: show table ``table_id``'s lobby message as ``state`` (``"started"``: then its
-    first hand too); ``confirm``: first tell this newly seated user privately where they sit."""
+    """Follow-up: show table ``table_id``'s lobby message as it is now; ``confirm``: first tell
+    this newly seated user privately where they sit."""
 
     table_id: int
-    state: Literal["open", "started"] = "open"
     confirm: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DealHand:
+    """Follow-up: deal table ``table_id``'s next hand (``user_id`` pressed Start or Next hand) if
+    the table is still where the press found it — in its lobby (``first``) or between hands —
+    at event ``seq``; then present it."""
+
+    table_id: int
+    user_id: int
+    seq: int
+    first: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +125,7 @@ class CloseTable:
     seq: int
 
 
-FollowUp = Present | ShowLobby | CloseTable
+FollowUp = Present | ShowLobby | DealHand | CloseTable
 """Work the edge asks the service for after answering a press (plain values, never callables)."""
 
 
