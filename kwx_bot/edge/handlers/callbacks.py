@@ -48,10 +48,10 @@ async def _press(update: Update, context: Context, decode_press: Decode) -> None
         raise
     reply = response.reply or Reply()
     await sender.answer(query, reply.text, alert=reply.alert, url=reply.url)
-    sender.metrics.press()
     await deliver(sender, chat_id, response.outs)
     if response.then is not None:
         await service.follow(response.then)
+    sender.metrics.press()  # counted once handled, follow-up included
 
 
 async def on_button(update: Update, context: Context) -> None:
