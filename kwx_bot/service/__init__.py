@@ -5,7 +5,8 @@
 :class:`~.lobby.Lobby` (table life), :class:`~.present.Presenter` (messages), the timers, and the
 command services :class:`~.score_commands.Reports` (``/score`` ...), :class:`~.admin.Admin`
 (``/settings``, ``/season``, ``/kill``, ``/kick``), :class:`~.voids.Voids` (``/void``) and
-:class:`~.info.Info` (``/help``, ``/rules``, ``/calc``).
+:class:`~.info.Info` (``/help``, ``/rules``, ``/calc``) and :class:`~.records.Records` (``/export N``,
+``/replay N``).
 
 Each entry point takes plain values (a :class:`~.values.Command`, a user, a decoded button
 :data:`~.buttons.Press`) — never Telegram objects.  One reply convention (docs/architecture.md §4):
@@ -47,6 +48,7 @@ from .pictures import Pictures
 from .play import GAME_OPS, Play
 from .ports import Messenger
 from .present import Presenter
+from .records import Records
 from .score_commands import Reports
 from .tables import Tables
 from .timers import AsyncioTimers, Timers
@@ -97,6 +99,7 @@ class TableService:
         self.admin = Admin(self.tables, self.play, self.lobby, self.present, self.sender)
         self.voids = Voids(self.tables, self.admin)
         self.info = Info(self.tables)
+        self.records = Records(self.tables, self.reports, pictures)
         self._users: dict[int, UserInfo] = {}
         self._bg: set[asyncio.Task[Any]] = set()
         self._trouble: dict[int, float] = {}

@@ -47,6 +47,7 @@ from engine.game import (
     step,
     view_for,
 )
+from engine.game.record import RecordError, public_moments, record
 from engine.rules import KNOWN_OPTIONS, PRESETS, FourPlayers, LiangdaoReveal, RuleError, RuleSet, Ruleset
 from engine.seating import Lineup, next_lineup
 from engine.tiles import NotationError, Tile, parse_tile, parse_tiles
@@ -314,12 +315,15 @@ __all__ += [
     "HandTiles",
     "Lineup",
     "PublicView",
+    "RecordError",
     "RevealChoice",
     "RevealFault",
     "SeatView",
     "Tile",
     "all_hands",
     "check_reveal",
+    "hand_moments",
+    "hand_record",
     "held_after",
     "is_kaxinwu",
     "members",
@@ -328,3 +332,17 @@ __all__ += [
     "protected",
     "timeout_action",
 ]
+
+
+def hand_record(data: Sequence[dict[str, Any]], description: str | None = None) -> dict[str, Any]:
+    """A hand's stored event JSON (in seq order) as one ``python -m engine play`` scenario object that
+    replays it: the actions, and the events and result under ``expect`` (:func:`engine.game.record.record`).
+    Raises :class:`RecordError` for events the engine cannot reach."""
+    return record([event_from_json(d) for d in data], description=description)
+
+
+def hand_moments(data: Sequence[dict[str, Any]]) -> list[PublicView]:
+    """The public views of a hand from its stored event JSON, moment by moment (each discard, 碰,
+    kong, 亮倒 reveal and the end: :func:`engine.game.record.public_moments`); no concealed tile of a
+    seat without 亮倒 before the end.  Raises :class:`RecordError` like :func:`hand_record`."""
+    return public_moments([event_from_json(d) for d in data])

@@ -16,12 +16,11 @@ from ..words.texts import esc, table_size
 from ..words.verify_text import verify_text
 from . import game
 from .group_settings import GroupConfig, TableChoice
+from .records import find_hand, hand_args
 from .tables import Tables
 from .values import Command, Out, Response
 
 __all__ = ["Info"]
-
-_MAX_ID = 36**10 - 1
 
 
 class Info:
@@ -98,22 +97,19 @@ class Info:
             return Response.of(Out(tr.gettext("Send /verify N in the group where hand N was played.")))
         _config, tr, _table = await self._where(cmd)
         gid = await self.store.group_id_for_chat(cmd.chat_id)
-        args = list(cmd.args)
-        if len(args) > 2 or not all(a.isdigit() and 0 < int(a) <= _MAX_ID for a in args):
+        parsed = hand_args(cmd.args)
+        if parsed is None:
             text = tr.gettext("Use /verify N with the hand's number as /history shows it (/verify N T for table T).")
             return Response.of(Out(text, reply=True))
-        hand_no = int(args[0]) if args else None
-        table_id = int(args[1]) if len(args) == 2 else None
-        hands = [] if gid is None else await self.store.hands_numbered(gid, hand_no)
-        several = len({h.table_id for h in hands}) > 1
-        hands = [h for h in hands if table_id is None or h.table_id == table_id]
-        if not hands:
+        hand_no, table_id = parsed
+        found = await find_hand(self.store, gid, hand_no, table_id)
+        hand = found.hand
+        if hand is None:
             if hand_no is None:
                 return Response.of(Out(tr.gettext("No hand has been dealt in this group yet."), reply=True))
             return Response.of(
                 Out(tr.gettext("There is no hand {n} in this group (see /history).").format(n=hand_no), reply=True)
             )
-        hand = hands[0]
         events = await self.store.hand_events(hand.hand_id)
         started = events[0].data if events else {}
         seed = started.get("seed")
@@ -121,7 +117,7 @@ class Info:
         text = verify_text(
             tr, hand_no=hand.hand_no, over=hand.status != "playing", seed=seed,
             commitment=None if seed is None else game.commitment(seed), dealer=int(started.get("dealer", hand.dealer)),
-            rules=started.get("rules"), table_id=hand.table_id if several else None,
+            rules=started.get("rules"), table_id=hand.table_id if found.several else None,
         )  # fmt: skip
         return Response.of(Out(text, reply=True))
 

@@ -73,6 +73,9 @@ async def deliver(
         elif out.document is not None:
             filename, data = out.document
             await sender.send_document(chat_id, data, filename, out.text)
+        elif out.animation is not None:
+            filename, data = out.animation
+            await sender.send_animation(chat_id, data, filename, out.text)
         else:
             await sender.send_text(chat_id, out.text, out.markup, reply_to=reply_to if out.reply else None)
 

@@ -51,6 +51,12 @@ class TinyPictures:
     ) -> bytes:
         return _tiny_png()
 
+    async def replay(self, views: Sequence[Any], names: Sequence[str], lang: str = "zh_CN", game: str = "") -> bytes:
+        buf = io.BytesIO()
+        frames = [Image.new("RGB", (96, 48), (20, 90 + i % 100, 40)) for i in range(len(views))]
+        frames[0].save(buf, "GIF", save_all=True, append_images=frames[1:])
+        return buf.getvalue()
+
 
 @dataclass
 class Message:
