@@ -46,7 +46,7 @@ from .lobby import LOBBY_OPS, JoinResult, Lobby
 from .outbox import Outbox
 from .pictures import Pictures
 from .play import GAME_OPS, Play
-from .ports import Messenger
+from .ports import Messenger, Sent
 from .present import Presenter
 from .records import Records
 from .score_commands import Reports
@@ -57,7 +57,7 @@ from .voids import Voids
 
 __all__ = [
     "CloseTable", "Command", "DealHand", "Edit", "FollowUp", "JoinResult", "Out", "Present", "Reply", "Response",
-    "ShowLobby", "TableService", "UserInfo",
+    "Sent", "ShowLobby", "TableService", "UserInfo",
 ]  # fmt: skip
 
 log = logging.getLogger("kwx.service")
@@ -82,7 +82,8 @@ class TableService:
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
-        self.sender: Messenger = Outbox(messenger, self.on_forbidden, self.on_migrated)
+        self.outbox = Outbox(messenger, self.on_forbidden, self.on_migrated)
+        self.sender: Messenger = self.outbox
         """The chat as the service sees it: ``messenger`` (the edge's sender), whose refusals and
         migrations are told to :meth:`on_forbidden` and :meth:`on_migrated`."""
         self.settings = settings
@@ -400,6 +401,11 @@ class TableService:
         except Exception as error:
             log.exception("table %s (chat %s): deadline handling failed", table_id, live.row.chat_id)
             await self.trouble(live, error)
+
+    async def seen(self, sent: Sent) -> None:
+        """The result of a reply the edge delivered (docs/architecture.md §4): a 403 or a group ->
+        supergroup migration is handled as for the service's own sends (:class:`.outbox.Outbox`)."""
+        await self.outbox.seen(sent)
 
     async def on_forbidden(self, chat_id: int) -> None:
         """A send was refused with 403: a private chat means the player cannot be reached; their

@@ -48,7 +48,7 @@ async def _press(update: Update, context: Context, decode_press: Decode) -> None
         raise
     reply = response.reply or Reply()
     await sender.answer(query, reply.text, alert=reply.alert, url=reply.url)
-    await deliver(sender, chat_id, response.outs)
+    await deliver(sender, chat_id, response.outs, seen=service.seen)
     if response.then is not None:
         await service.follow(response.then)
     sender.metrics.press()  # counted once handled, follow-up included
