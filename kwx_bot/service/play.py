@@ -8,7 +8,7 @@ Under the table's ``asyncio.Lock``:
    or the hand is over (:meth:`Play.drive`);
 3. append all events in **one** ``BEGIN IMMEDIATE`` transaction, with the new deadline, and at the
    end of a hand its result, ledger rows and next dealer;
-4. only then swap the live state, answer the button press and arm the timer.
+4. only then swap the live state, arm the timer and return the answer to the press.
 
 Presentation follows outside the decision lock (:class:`~kwx_bot.service.present.Presenter`).
 A failed send can never undo a committed move.
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from ..store import LedgerRow, TableStatus, Tx
 from ..words.i18n import Translator
@@ -31,25 +31,15 @@ from .live import LiveSeat, LiveTable, Ui
 from .present import Presenter
 from .tables import Tables
 from .timers import Timers
+from .values import Reply
 
-__all__ = ["Answer", "Play", "Reply"]
+__all__ = ["Play"]
 
 log = logging.getLogger("kwx.table")
 
 AUTO_AFTER_TIMEOUTS = 2
 """Consecutive time-outs after which a seat goes on 托管."""
 
-
-@dataclass(frozen=True, slots=True)
-class Reply:
-    """How to answer a button press: a toast (``alert`` = popup) and optionally a URL to open."""
-
-    text: str | None = None
-    alert: bool = False
-    url: str | None = None
-
-
-Answer = Callable[[Reply], Awaitable[None]]
 
 _OP_KIND = {
     Op.DISCARD: ActionKind.DISCARD,
@@ -275,11 +265,9 @@ class Play:
 
     # -- button presses --------------------------------------------------------------------------
 
-    async def press(
-        self, live: LiveTable, user_id: int, message_id: int | None, button: Button, answer: Answer
-    ) -> bool:
-        """Handle a hand-message button.  Answers exactly once; returns True if something changed
-        (the caller then presents)."""
+    async def press(self, live: LiveTable, user_id: int, message_id: int | None, button: Button) -> tuple[Reply, bool]:
+        """Handle a hand-message button: the answer to the press, and True if something changed
+        (the caller then has the messages presented, after answering)."""
         async with live.lock:
             seat = live.seat_of(user_id)
             lang = seat.lang if seat is not None else await self.tables.user_lang(user_id)
@@ -287,53 +275,41 @@ class Play:
             _ = tr.gettext
             state = live.state
             if seat is None:
-                await answer(Reply(_("These buttons belong to another player."), alert=True))
-                return False
+                return Reply(_("These buttons belong to another player."), alert=True), False
             if button.op is Op.TAKE_BACK:
                 changed = await self.take_back(live, seat)
                 text = _("Welcome back: you play this seat again.") if changed else _("You are playing this seat.")
-                await answer(Reply(text))
-                return changed
+                return Reply(text), changed
             if state is None or live.row.status != TableStatus.PLAYING or state.result is not None:
-                await answer(Reply(_("This hand is over.")))
-                return False
+                return Reply(_("This hand is over.")), False
             if message_id is not None and message_id != seat.hand_msg_id:
-                await answer(Reply(_("This is an old hand message: use the newest one (or send /hand)."), alert=True))
-                return False
+                return Reply(_("This is an old hand message: use the newest one (or send /hand)."), alert=True), False
             if button.op is Op.PROTECTED:  # a disabled button: it only says why (docs/rules.md §A9.8, §B)
-                await answer(Reply(reason_text(Reason.PROTECTED_TILE, tr)))
-                return False
+                return Reply(reason_text(Reason.PROTECTED_TILE, tr)), False
             kind = _OP_KIND.get(button.op)
             press = f"{button.seq}:{button.op.value}{button.tile or ''}"
             if button.seq != live.row.seq:
                 if kind is not None and press == seat.last_press:  # a double tap, or re-delivered after a restart
-                    await answer(Reply(_toast(Action(seat.seat, kind, button.tile), tr, state.rules)))
-                else:
-                    await answer(Reply(_("This button is outdated: the table has moved on.")))
-                return False
+                    return Reply(_toast(Action(seat.seat, kind, button.tile), tr, state.rules)), False
+                return Reply(_("This button is outdated: the table has moved on.")), False
             if seat.automatic:
-                await answer(Reply(_("You are on auto-play: press “I'm back” first.")))
-                return False
+                return Reply(_("You are on auto-play: press “I'm back” first.")), False
             if button.op in (Op.LIANGDAO_MENU, Op.LIANGDAO_PICK):
                 refusal = _liangdao_refusal(state, seat.seat, button, tr)
                 if refusal is not None:  # forged: only discards that keep the hand ready are offered
-                    await answer(Reply(refusal, alert=True))
-                    return False
+                    return Reply(refusal, alert=True), False
             choice = None
             if button.shown is not None:  # a reveal choice (docs/rules.md §A9.2, §E#48)
                 choice = _reveal_choice(state, seat.seat, button)
                 if choice is None:  # forged: not a 亮倒 discard with a reveal choice, or a mask beyond the hand
-                    await answer(Reply(_liangdao_refusal(state, seat.seat, button, tr) or _forged(tr), alert=True))
-                    return False
+                    return Reply(_liangdao_refusal(state, seat.seat, button, tr) or _forged(tr), alert=True), False
             if button.op is Op.REVEAL:
                 assert choice is not None and button.tile is not None
                 mask = reveal.canonical(game.held_after(state, seat.seat, button.tile), choice.shown)
                 if (seat.ui, seat.ui_tile, seat.ui_mask, seat.ui_seq) == (Ui.REVEAL, button.tile, mask, live.row.seq):
-                    await answer(Reply(_("Already chosen: nothing changed.")))  # a double tap
-                    return False
+                    return Reply(_("Already chosen: nothing changed.")), False  # a double tap
                 seat.ui, seat.ui_tile, seat.ui_mask, seat.ui_seq = Ui.REVEAL, button.tile, mask, live.row.seq
-                await answer(Reply())
-                return True
+                return Reply(), True
             if button.op in (Op.LIANGDAO_MENU, Op.LIANGDAO_PICK, Op.BACK):
                 ui = {Op.LIANGDAO_MENU: Ui.LIANGDAO, Op.LIANGDAO_PICK: Ui.CONFIRM, Op.BACK: Ui.NORMAL}[button.op]
                 if button.op is Op.LIANGDAO_PICK and button.tile in _reveal_discards(state, seat.seat):
@@ -342,20 +318,16 @@ class Play:
                 seat.ui = ui
                 seat.ui_tile = button.tile
                 seat.ui_seq = live.row.seq
-                await answer(Reply())
-                return True
+                return Reply(), True
             if kind is None:
-                await answer(Reply(_("This button does nothing here.")))
-                return False
+                return Reply(_("This button does nothing here.")), False
             if choice is not None and not choice.legal:
-                await answer(Reply(reveal_fault_text(choice.fault, tr), alert=True))
-                return False
+                return Reply(reveal_fault_text(choice.fault, tr), alert=True), False
             action = choice.action(seat.seat) if choice is not None else Action(seat.seat, kind, button.tile)
             try:
                 new_state, events = game.apply(state, action)
             except IllegalAction as e:
-                await answer(Reply(reason_text(e.reason, tr), alert=True))
-                return False
+                return Reply(reason_text(e.reason, tr), alert=True), False
             seat.ui = Ui.NORMAL
             reset = seat.timeouts > 0
 
@@ -367,8 +339,7 @@ class Play:
             new_state, pairs = self.drive(live, new_state, [(e, user_id) for e in events])
             await self.commit(live, new_state, pairs, extra, reread=reset)
             seat.last_press = press  # kept in memory too: no need to read the seats back for it
-            await answer(Reply(_toast(action, tr, state.rules)))
-            return True
+            return Reply(_toast(action, tr, state.rules)), True
 
     async def take_back(self, live: LiveTable, seat: LiveSeat) -> bool:
         """End 托管 for a seat whose player is back (caller holds ``live.lock``); False if the

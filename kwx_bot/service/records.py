@@ -29,7 +29,7 @@ from . import game
 from .pictures import Pictures
 from .score_commands import Reports
 from .tables import Tables
-from .values import Command, Out
+from .values import Command, Out, Response
 
 __all__ = ["FoundHand", "Records", "find_hand", "hand_args"]
 
@@ -76,7 +76,7 @@ class Records:
         lang = await self.tables.group_lang(gid) if gid is not None else self.tables.settings.default_language
         return gid, self.tables.tr(lang)
 
-    async def _finished_hand(self, cmd: Command, command: str) -> tuple[Translator, HandRow | None, list[Out]]:
+    async def _finished_hand(self, cmd: Command, command: str) -> tuple[Translator, HandRow | None, Response]:
         """The finished hand that ``/command [N [T]]`` names, or the refusal to send instead."""
         gid, tr = await self._group_tr(cmd)
         parsed = hand_args(cmd.args)
@@ -84,24 +84,24 @@ class Records:
             text = tr.gettext(
                 "Use /{command} N with the hand's number as /history shows it (/{command} N T for table T)."
             ).format(command=command)
-            return tr, None, [Out(text, reply=True)]
+            return tr, None, Response.of(Out(text, reply=True))
         hand_no, table_id = parsed
         found = await find_hand(self.store, gid, hand_no, table_id)
         hand = found.hand
         if hand is None:
             if hand_no is None:
-                return tr, None, [Out(tr.gettext("No hand has been dealt in this group yet."), reply=True)]
+                return tr, None, Response.of(Out(tr.gettext("No hand has been dealt in this group yet."), reply=True))
             text = tr.gettext("There is no hand {n} in this group (see /history).").format(n=hand_no)
-            return tr, None, [Out(text, reply=True)]
+            return tr, None, Response.of(Out(text, reply=True))
         if hand.status == "playing":
             text = tr.gettext(
                 "Hand {n} is still being played: its record would show hidden tiles. Ask again when it is over."
             ).format(n=hand.hand_no)
-            return tr, None, [Out(text, reply=True)]
+            return tr, None, Response.of(Out(text, reply=True))
         if hand.status != "over":
             text = tr.gettext("Hand {n} was stopped before its end: it has no result to replay.").format(n=hand.hand_no)
-            return tr, None, [Out(text, reply=True)]
-        return tr, hand, []
+            return tr, None, Response.of(Out(text, reply=True))
+        return tr, hand, Response()
 
     async def _hand_data(self, cmd: Command, hand: HandRow, tr: Translator) -> tuple[list[dict[str, Any]], list[str]]:
         """The hand's stored events (JSON, in order) and its seats' display names (from its ledger
@@ -113,7 +113,7 @@ class Records:
         count = len(events[0].get("hands") or ()) if events else 0
         return events, [names.get(i) or tr.gettext("AI {n}").format(n=i + 1) for i in range(count)]
 
-    async def export(self, cmd: Command) -> list[Out]:
+    async def export(self, cmd: Command) -> Response:
         """``/export``: the ledger (:meth:`Reports.export`); ``/export N [T]``: hand N's record as a
         JSON document (``python -m engine play`` input, :func:`engine.game.record.record`)."""
         if cmd.private or not cmd.args:
@@ -123,7 +123,7 @@ class Records:
             text = tr.gettext(
                 "Use /export for the group's ledger (CSV), or /export N for hand N's record (as /history numbers it)."
             )
-            return [Out(text, reply=True)]
+            return Response.of(Out(text, reply=True))
         tr, hand, refusal = await self._finished_hand(cmd, "export")
         if hand is None:
             return refusal
@@ -131,14 +131,14 @@ class Records:
         doc = game.hand_record(events, description=record_description(hand, names))
         data = json.dumps(doc, ensure_ascii=False, indent=1).encode("utf-8") + b"\n"
         filename = record_filename(hand)
-        return [Out(export_caption(tr, hand, filename), document=(filename, data))]
+        return Response.of(Out(export_caption(tr, hand, filename), document=(filename, data)))
 
-    async def replay(self, cmd: Command) -> list[Out]:
+    async def replay(self, cmd: Command) -> Response:
         """``/replay [N [T]]``: hand N's animated replay (every discard, 碰, kong and 亮倒 reveal in
         order, public information only; the last frame shows the result)."""
         if cmd.private:
             tr = self.tables.user_tr(cmd.user.language_code)
-            return [Out(tr.gettext("Send /replay N in the group where hand N was played."))]
+            return Response.of(Out(tr.gettext("Send /replay N in the group where hand N was played.")))
         tr, hand, refusal = await self._finished_hand(cmd, "replay")
         if hand is None:
             return refusal
@@ -146,4 +146,4 @@ class Records:
         views = game.hand_moments(events)
         ruleset = game.rules_from_json(events[0].get("rules")).ruleset
         gif = await self.pictures.replay(views, names, tr.lang, game=str(ruleset))
-        return [Out(replay_caption(tr, hand, len(views)), animation=(replay_filename(hand), gif))]
+        return Response.of(Out(replay_caption(tr, hand, len(views)), animation=(replay_filename(hand), gif)))
