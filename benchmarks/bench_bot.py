@@ -204,10 +204,6 @@ async def player(
         if not accepted:
             continue
         changed = lambda m=message, e=edits: len(m.history) > e or m.deleted or hand_message(fake, user) is not m  # noqa: E731
-        if decode(data).op.value == "x":  # a pass changes nothing the player sees (the answer says "Passed.")
-            while not stats.stopped and not changed():  # the old buttons stay until the message changes
-                await asyncio.sleep(0.2)
-            continue
         try:
             await fake.wait_for(changed, 60, interval=0.2)
         except WaitTimeout:
