@@ -8,17 +8,25 @@ discard, 15 s claim), reminders after 10 s, the live table edited at most every 
 the default encoding drawn in a render worker process (its third process).
 
 Each table has three human players.  A player whose hand message shows game buttons thinks for
-``uniform(0.5, 1.5) x --think`` seconds, presses one of them at random, and waits for the bot: the
-callback answer (press -> answer) and the edit of their own hand message (press -> hand update, as
-the player's phone shows it).  A finished hand's "Next hand" button is pressed after the same
-thinking time, so the tables keep playing.  After ``--warmup`` seconds the run measures for
-``--seconds``: turns (discards, counted in the bot's database), message writes (sends and edits,
-as the §7 bar counts them) and every call Telegram's token limit counts, 429 answers, presses and
-both latencies (median, p95), and bytes uploaded.  Several table counts are run one after the other
-(``--tables 10,20,40``) to find where the limits bind: turns per second stop growing with tables,
-429s and latency appear.
+``uniform(0.5, 1.5) x --think`` seconds (with probability ``--slow``, 10-20 s instead: past the
+reminder), presses, and waits for the bot: the callback answer (press -> answer) and the edit of
+their own hand message (press -> hand update, as the player's phone shows it).  What they press
+(``--players``): ``realistic`` (the default) is what the engine's AI (``engine.ai``, level
+``normal``) chooses from the player's own view, replayed from the bot's database as the player's
+hand message shows it — 胡 whenever possible, 碰 / 杠 / 过 as a plausible player, a sensible
+discard, and the 亮倒 menu (menu, discard, confirmation: three presses) only to declare; ``random``
+is any game button of the hand message at random (no menu), which rarely wins and so plays long
+hands.  A finished hand's "Next hand" button is pressed after the same thinking time, so the
+tables keep playing.  After ``--warmup`` seconds the run measures for ``--seconds``: turns
+(discards, counted in the bot's database), message writes (sends and edits, as the §7 bar counts
+them) per turn, also broken down by kind (:func:`kind`: hand pictures, captions, keyboards,
+reminders, live-table edits, announcements), every call Telegram's token limit counts, 429
+answers, presses and both latencies (median, p95), and bytes uploaded.  Several table counts are
+run one after the other (``--tables 10,20,40``) to find where the limits bind: turns per second
+stop growing with tables, 429s and latency appear.
 
     python benchmarks/bench_bot.py [--tables 10,20,40] [--seconds 60] [--warmup 20] [--think 3]
+        [--players realistic|random] [--slow 0.1] [--table-edit-seconds 3]
 """
 
 from __future__ import annotations
@@ -157,7 +165,14 @@ def button_for(message: FakeMessage, op: str, tile: int | None) -> str | None:
 
 
 async def player(
-    fake: FakeBotAPI, user: FakeUser, rng: random.Random, think: float, stats: Stats, db: Path, model: str
+    fake: FakeBotAPI,
+    user: FakeUser,
+    rng: random.Random,
+    think: float,
+    stats: Stats,
+    db: Path,
+    model: str,
+    slow: float = 0.0,
 ) -> None:
     """Press what the hand message offers, after thinking, until the run stops: with ``model``
     ``realistic`` what the engine's AI would choose (menus only to declare 亮倒), with ``random`` any
@@ -167,7 +182,7 @@ async def player(
             await fake.wait_for(lambda: game_buttons(hand_message(fake, user)), 5, interval=0.2)
         except WaitTimeout:
             continue
-        await asyncio.sleep(rng.uniform(0.5, 1.5) * think)
+        await asyncio.sleep(rng.uniform(10, 20) if rng.random() < slow else rng.uniform(0.5, 1.5) * think)
         message = hand_message(fake, user)
         buttons = game_buttons(message)
         if message is None or not buttons:
@@ -334,7 +349,9 @@ def window(fake: FakeBotAPI, since: int, until: int) -> dict[str, float]:
     }
 
 
-async def run(tables: int, seconds: float, warmup: float, think: float, seed: int, model: str) -> dict[str, float]:
+async def run(
+    tables: int, seconds: float, warmup: float, think: float, seed: int, model: str, slow: float = 0.0
+) -> dict[str, float]:
     """One load: ``tables`` tables playing for ``warmup + seconds``; returns the measured figures."""
     fake = FakeBotAPI(token=TOKEN, callback_query_ttl=60)
     fake.faults.token_rate_limit(30, 1.0)
@@ -360,7 +377,7 @@ async def run(tables: int, seconds: float, warmup: float, think: float, seed: in
         rng = random.Random(seed)
         for users, group in seats:
             tasks += [
-                asyncio.create_task(player(fake, u, random.Random(rng.random()), think, stats, db, model))
+                asyncio.create_task(player(fake, u, random.Random(rng.random()), think, stats, db, model, slow))
                 for u in users
             ]
             tasks.append(asyncio.create_task(next_hands(fake, users, group, random.Random(rng.random()), think, stats)))
@@ -424,12 +441,14 @@ def report(row: dict[str, float]) -> str:
     )
 
 
-async def main(loads: list[int], seconds: float, warmup: float, think: float, seed: int, model: str) -> None:
+async def main(
+    loads: list[int], seconds: float, warmup: float, think: float, seed: int, model: str, slow: float
+) -> None:
     """Run each load in turn and print its line."""
-    print(f"{model} players, think {think} s per decision, warmup {warmup:.0f} s, measured {seconds:.0f} s per load",
-          flush=True)  # fmt: skip
+    print(f"{model} players, think {think} s per decision ({slow:.0%} take 10-20 s), warmup {warmup:.0f} s, "
+          f"measured {seconds:.0f} s per load", flush=True)  # fmt: skip
     for tables in loads:
-        print(report(await run(tables, seconds, warmup, think, seed, model)), flush=True)
+        print(report(await run(tables, seconds, warmup, think, seed, model, slow)), flush=True)
 
 
 if __name__ == "__main__":
@@ -440,6 +459,7 @@ if __name__ == "__main__":
     parser.add_argument("--warmup", type=float, default=20.0, help="seconds of play before measuring")
     parser.add_argument("--think", type=float, default=3.0, help="mean seconds a player thinks before pressing")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--slow", type=float, default=0.0, help="share of decisions taking 10-20 s")
     parser.add_argument("--table-edit-seconds", default=PRODUCTION["KWX_TABLE_EDIT_SECONDS"],
                         help="KWX_TABLE_EDIT_SECONDS of the bot (the live table's edit interval)")  # fmt: skip
     parser.add_argument("--players", choices=("realistic", "random"), default="realistic",
@@ -447,4 +467,4 @@ if __name__ == "__main__":
     args = parser.parse_args()
     PRODUCTION["KWX_TABLE_EDIT_SECONDS"] = str(args.table_edit_seconds)
     loads = [int(t) for t in args.tables.split(",")]
-    asyncio.run(main(loads, args.seconds, args.warmup, args.think, args.seed, args.players))
+    asyncio.run(main(loads, args.seconds, args.warmup, args.think, args.seed, args.players, args.slow))
