@@ -261,11 +261,9 @@ def hand_caption(
                 )
             )
     elif legal and ui is Ui.CONFIRM and ui_tile is not None and ui_tile in liangdao_tiles:
-        lines.append(
-            _("Declare liangdao and discard {tile}? You will wait on {waits}.").format(
-                tile=tile_label(ui_tile, tr), waits=tiles_label(liangdao_waits(view, ui_tile), tr)
-            )
-        )
+        ask = _("Declare langqi and discard {tile}? You will wait on {waits}.") if langqi else _(
+            "Declare liangdao and discard {tile}? You will wait on {waits}.")  # fmt: skip
+        lines.append(ask.format(tile=tile_label(ui_tile, tr), waits=tiles_label(liangdao_waits(view, ui_tile), tr)))
     if protected and ActionKind.DISCARD in kinds:
         lines.append(_("🔒 = another player's waiting tile: you may not discard it."))
     elif danger and ActionKind.DISCARD in kinds and not me.liangdao:
