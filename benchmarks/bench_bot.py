@@ -134,13 +134,11 @@ def seat_state(db: Path, user: FakeUser) -> tuple[State, int] | None:
     return state, int(row[1])
 
 
-def realistic_presses(
-    db: Path, user: FakeUser, message: FakeMessage, rng: random.Random
-) -> list[tuple[str, int | None]]:
-    """What a plausible player presses on ``message``: the engine's AI (``normal``) picks the action
-    from the player's own view; returns ``(op, tile)`` steps — one button, or for a 亮倒 the menu,
-    the discard in it and the confirmation (``l``, or the first reveal choice ``r``).  Empty when the
-    state does not match the buttons (the hand moved on)."""
+def realistic_presses(db: Path, user: FakeUser, rng: random.Random) -> list[tuple[str, int | None]]:
+    """What a plausible player presses now: the engine's AI (``normal``) picks the action from the
+    player's own view; returns ``(op, tile)`` steps — one button, or for a 亮倒 the menu, the discard
+    in it and the confirmation (``l``, or the first reveal choice ``r``).  Empty when the seat has
+    nothing to decide (the hand moved on); a step whose button the message lacks is not pressed."""
     found = seat_state(db, user)
     if found is None:
         return []
@@ -189,7 +187,7 @@ async def player(
             continue
         data = rng.choice(buttons)
         if model == "realistic":
-            steps = await asyncio.to_thread(realistic_presses, db, user, message, rng)
+            steps = await asyncio.to_thread(realistic_presses, db, user, rng)
             for op, tile in steps[:-1]:  # the 亮倒 menu: each step edits the keyboard
                 step = button_for(message, op, tile)
                 if step is None:
@@ -218,7 +216,10 @@ async def player(
             stats.refused += not accepted
         if not accepted:
             continue
-        changed = lambda m=message, e=edits: len(m.history) > e or m.deleted or hand_message(fake, user) is not m  # noqa: E731
+
+        def changed(m: FakeMessage = message, e: int = edits) -> bool:
+            return len(m.history) > e or m.deleted or hand_message(fake, user) is not m
+
         try:
             await fake.wait_for(changed, 60, interval=0.2)
         except WaitTimeout:
@@ -309,12 +310,13 @@ def kind(call: ApiCall) -> str:
     """What a successful message write was for (the breakdown of the writes per turn).
 
     Private chat: ``hand sent`` (a new hand picture), ``hand picture`` (``editMessageMedia``: the
-    seat's tiles changed), ``hand caption`` (caption with buttons: the turn or a claim window came, or
-    went), ``hand keyboard`` (buttons only: a menu step, or stale buttons removed), ``reminder``
-    (a notifying text message), ``private text`` (anything else).  Group: ``table picture`` /
-    ``table caption`` (the coalesced live-table edits), ``announce picture`` (hand start, 亮倒
-    reveal, result), ``announce text`` (result breakdown, notices), ``group keyboard`` (stale Next
-    hand buttons removed), ``group text edit`` (the lobby).
+    seat's tiles changed), ``hand caption, buttons`` (a claim window came: caption and buttons),
+    ``hand caption, no buttons`` (a claim window went), ``hand keyboard`` (buttons only: a menu
+    step, or stale buttons removed), ``reminder`` (a notifying text message), ``private text``
+    (anything else).  Group: ``table picture`` / ``table caption`` (the coalesced live-table
+    edits), ``announce picture`` (hand start, 亮倒 reveal, result), ``announce text`` (result
+    breakdown, notices), ``group keyboard`` (stale Next hand buttons removed), ``group text edit``
+    (the lobby).
     """
     group = (call.chat_id or 0) < 0
     method = call.method
