@@ -31,8 +31,9 @@ from ..tiles import NotationError, Tile, format_tiles, parse_tile, parse_tiles
 __all__ = ["Action", "ActionKind", "IllegalAction", "Reason", "action", "action_from_json", "seat_list"]
 
 
-class ActionKind(enum.Enum):
-    """The acts of the ``play`` contract; values are their command-line spellings."""
+class ActionKind(enum.StrEnum):
+    """The acts of the ``play`` contract; values are their command-line spellings (a member equals
+    its value string).  WIN, KONG, PONG and PASS are also the answers to a claim window."""
 
     DISCARD = "discard"
     LIANGDAO = "liangdao"
@@ -113,7 +114,7 @@ def action_from_json(value: object, players: int = STANDARD_PLAYERS) -> Action:
         raise ValueError(f"action seat must be {seat_list(players)}, got {seat!r}")
     act = value.get("act")
     try:
-        kind = ActionKind(act)
+        kind = ActionKind(str(act))
     except ValueError:
         raise ValueError(f"unknown act {act!r}; use one of {', '.join(k.value for k in ActionKind)}") from None
     raw_tile = value.get("tile")

@@ -71,7 +71,7 @@ def _apply(b: Builder, action: Action) -> None:
             assert action.tile is not None
             _declare_added_kong(b, action.tile)
         return
-    b.emit(Answered(b.seq, action.seat, kind.value))
+    b.emit(Answered(b.seq, action.seat, kind))
 
 
 def _self_chain(state: State, tile: Tile) -> int:
@@ -118,7 +118,7 @@ def _auto_answers(b: Builder) -> None:
         return
     for o in window.options:
         if o.win and b.state.seats[o.seat].liangdao:
-            b.emit(Answered(b.seq, o.seat, "win", auto=True))
+            b.emit(Answered(b.seq, o.seat, ActionKind.WIN, auto=True))
 
 
 def _declare_added_kong(b: Builder, tile: Tile) -> None:
@@ -164,7 +164,7 @@ def _resolve(b: Builder) -> None:
     s = b.state
     w = s.window
     assert w is not None
-    winners = [seat for seat, a in w.answers if a == "win"]
+    winners = [seat for seat, a in w.answers if a is ActionKind.WIN]
     if winners:
         finish_claim_win(b, winners)
         return
@@ -172,7 +172,7 @@ def _resolve(b: Builder) -> None:
         _complete_added_kong(b, w.tile)
         return
     for seat, a in w.answers:
-        if a == "kong":
+        if a is ActionKind.KONG:
             chain = s.chain + 1 if w.gangpao else 1
             b.emit(
                 Konged(
@@ -188,7 +188,7 @@ def _resolve(b: Builder) -> None:
             _replacement(b)
             return
     for seat, a in w.answers:
-        if a == "pong":
+        if a is ActionKind.PONG:
             b.emit(Ponged(b.seq, seat, w.tile, w.from_seat))
             return
     _next_draw(b, w.from_seat)
