@@ -27,9 +27,10 @@ Types (``type`` value — fields):
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from ..fans import Fan
 from ..rules import RuleError, RuleSet
@@ -335,12 +336,16 @@ def _tiles(d: Mapping[str, Any], key: str) -> tuple[Tile, ...]:
 _ANSWERS = frozenset({ActionKind.WIN, ActionKind.KONG, ActionKind.PONG, ActionKind.PASS})
 
 
-def _win_by(w: Mapping[str, Any]) -> WinBy:
-    by = _str(w, "by")
+_E = TypeVar("_E", bound=enum.StrEnum)
+
+
+def _named(d: Mapping[str, Any], key: str, kind: type[_E], what: str) -> _E:
+    """The ``kind`` member spelled by the string field ``key``; ValueError naming the spellings."""
+    text = _str(d, key)
     try:
-        return WinBy(by)
+        return kind(text)
     except ValueError:
-        raise ValueError(f"unknown win 'by' {by!r}; one of {', '.join(b.value for b in WinBy)}") from None
+        raise ValueError(f"unknown {what} {text!r}; one of {', '.join(m.value for m in kind)}") from None
 
 
 def _fans(w: Mapping[str, Any]) -> tuple[Fan, ...]:
@@ -349,14 +354,6 @@ def _fans(w: Mapping[str, Any]) -> tuple[Fan, ...]:
         return tuple(Fan.of(str(f)) for f in names)
     except ValueError:
         raise ValueError(f"unknown 番 in {names!r}") from None
-
-
-def _outcome(d: Mapping[str, Any]) -> Outcome:
-    outcome = _str(d, "outcome")
-    try:
-        return Outcome(outcome)
-    except ValueError:
-        raise ValueError(f"unknown outcome {outcome!r}; one of {', '.join(o.value for o in Outcome)}") from None
 
 
 def _win_from_json(w: Mapping[str, Any]) -> WinView:
@@ -370,7 +367,7 @@ def _win_from_json(w: Mapping[str, Any]) -> WinView:
         concealed=_tiles(w, "concealed"),
         melds=melds,
         win_tile=_tile(w, "win_tile"),
-        by=_win_by(w),
+        by=_named(w, "by", WinBy, "win 'by'"),
         from_seat=_opt_int(w, "from_seat"),
         fans=_fans(w),
         multiplier=multiplier,
@@ -451,7 +448,7 @@ def event_from_json(value: object) -> Event:
             )
         if kind == "hand_ended":
             result = HandResultView(
-                outcome=_outcome(d),
+                outcome=_named(d, "outcome", Outcome, "outcome"),
                 winners=tuple(_win_from_json(w) for w in d.get("winners", [])),
                 hand_deltas=tuple(int(x) for x in d.get("hand_deltas", [])),
                 kong_deltas=tuple(int(x) for x in d.get("kong_deltas", [])),
