@@ -40,12 +40,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.analysis import shanten, waits
+from engine.fans import Fan
 from engine.rules import RuleError, RuleSet
 from engine.scoring import IllegalReason, ScoringError, WinBy, WinContext, WinScore, score_win
 from engine.tiles import Meld, MeldKind, NotationError, Suit, Tile, counts_of, format_tiles, parse_tiles
 
 from .i18n import N_, Translator
-from .rules_text import fan_value
 from .texts import esc, fan_label, signed
 
 __all__ = [
@@ -570,27 +570,9 @@ def _situation(result: CalcResult, tr: Translator) -> str:
 
 
 def _fan_line(result: CalcResult, tr: Translator) -> str:
-    score = result.score
-    pieces = []
-    for name in score.fans:
-        value = fan_value(name, result.rules, score.fans, liangdao=_liangdao_value(result))
-        pieces.append(f"{fan_label(name, tr)} ×{value}")
+    """The 番 with the factor each multiplied by, as the engine scored them (``WinScore.fan_values``)."""
+    pieces = [f"{fan_label(fan, tr)} ×{value}" for fan, value in result.score.fan_values]
     return tr.gettext("番: {fans}").format(fans=" · ".join(pieces))
-
-
-def _liangdao_value(result: CalcResult) -> int:
-    """The 亮倒 factor as it applied (×4 only under 对亮翻番 with both sides 亮倒)."""
-    ctx_ld = result.query.context().liangdao
-    return max((_l_factor(result.rules, ctx_ld, p) for p in result.score.multiplier), default=1)
-
-
-def _l_factor(rules: RuleSet, liangdao: tuple[bool, ...], payer: int) -> int:
-    value = rules.values.liangdao
-    winner = liangdao[0]
-    paying = liangdao[payer] and rules.liangdao_payer_double
-    if rules.dui_liang_fanfan:
-        return (value if winner else 1) * (value if paying else 1)
-    return value if (winner or paying) else 1
 
 
 def _multiplier_line(result: CalcResult, tr: Translator) -> str:
@@ -686,7 +668,7 @@ def _illegal(result: CalcResult, tr: Translator) -> list[str]:
             "winner or the discarder, or a win right after a kong."
         )
     )
-    if not result.rules.situational_for_qihu and any(f in score.fans for f in ("杠上炮", "抢杠胡", "海底炮")):
+    if not result.rules.situational_for_qihu and {Fan.GANGPAO, Fan.QIANGGANG, Fan.HAIDIPAO} & set(score.fans):
         lines.append(_("These rules do not count 杠上炮, 抢杠胡 or 海底炮 toward that ×2."))
     alt = result.as_self_draw
     if alt is not None and alt.legal:

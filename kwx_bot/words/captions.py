@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from engine.analysis import waits as waits_of
 from engine.game import Action, ActionKind, Discarded, Event, Konged, Ponged
-from engine.tiles import MeldKind, Tile, counts_of
+from engine.tiles import MeldKind, Tile
 from engine.views import HandResultView, PublicView, SeatView, WinView
 
 from .i18n import Translator
@@ -24,7 +23,6 @@ from .ui import Ui
 
 __all__ = [
     "hand_caption",
-    "liangdao_waits",
     "lobby_text",
     "result_caption",
     "reveal_caption",
@@ -76,26 +74,6 @@ def lobby_text(
         lines.append(_("This table is closed. Send /new to open a table."))
     lines.extend(notes)
     return "\n".join(lines)
-
-
-def liangdao_waits(view: SeatView, discard: Tile) -> list[Tile]:
-    """The waits the seat would publish by declaring 亮倒 with ``discard`` (docs/rules.md §A9.2).
-
-    Never raises: a ``discard`` the seat does not hold (a forged button), or a hand that is not
-    ``14 - 3*melds`` tiles with its drawn tile, gives ``[]``.
-    """
-    tiles = list(view.concealed) + ([view.drawn] if view.drawn is not None else [])
-    if discard not in tiles or len(tiles) != 14 - 3 * len(view.melds):
-        return []
-    tiles.remove(discard)
-    held = counts_of(tiles)
-    for m in view.melds:
-        if m.tile is not None:
-            held[m.tile] += 4 if m.kind.value.endswith("kong") else 3
-    try:
-        return waits_of(counts_of(tiles), len(view.melds), held)
-    except ValueError:  # pragma: no cover - the shape was checked above
-        return []
 
 
 def since_last_turn(
@@ -206,22 +184,22 @@ def hand_caption(
         lines.append(_("You declared liangdao: drawn tiles are discarded automatically."))
     if view.waits and result_delta is None:  # after the hand, "waiting" means nothing any more
         lines.append(_("Waiting on: {tiles}").format(tiles=tiles_label(view.waits, tr)))
-    liangdao_tiles = [a.tile for a in legal if a.kind is ActionKind.LIANGDAO and a.tile is not None]
+    # the waits of each 亮倒 discard (the whole hand shown) as the engine lists them with the action
+    liangdao = {
+        a.tile: a.waits for a in legal if a.kind is ActionKind.LIANGDAO and a.reveal is None and a.tile is not None
+    }
     if legal and ui is Ui.LIANGDAO:
         lines.append(
             _("Liangdao: choose the discard. Your whole hand is then shown to everybody and you play automatically.")
         )
-        for a in legal:
-            if a.kind is ActionKind.LIANGDAO and a.tile is not None:
-                lines.append(
-                    _("Discard {tile} → waiting on {waits}").format(
-                        tile=tile_label(a.tile, tr), waits=tiles_label(liangdao_waits(view, a.tile), tr)
-                    )
-                )
-    elif legal and ui is Ui.CONFIRM and ui_tile is not None and ui_tile in liangdao_tiles:
+        for tile, waits in liangdao.items():
+            lines.append(
+                _("Discard {tile} → waiting on {waits}").format(tile=tile_label(tile, tr), waits=tiles_label(waits, tr))
+            )
+    elif legal and ui is Ui.CONFIRM and ui_tile is not None and ui_tile in liangdao:
         lines.append(
             _("Declare liangdao and discard {tile}? You will wait on {waits}.").format(
-                tile=tile_label(ui_tile, tr), waits=tiles_label(liangdao_waits(view, ui_tile), tr)
+                tile=tile_label(ui_tile, tr), waits=tiles_label(liangdao[ui_tile], tr)
             )
         )
     if danger and ActionKind.DISCARD in kinds and not me.liangdao:

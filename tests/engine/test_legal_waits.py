@@ -14,7 +14,7 @@ import pytest
 from engine.game import ActionKind, Discarded, Phase, legal_actions, public_view, replay, start, step
 from engine.rules import RuleSet
 
-RULES = {
+RULE_SETS = {
     "standard": RuleSet(),
     "kou": RuleSet.from_json({"liangdao_reveal": "kou"}),
     "minimal": RuleSet.from_json({"liangdao_reveal": "minimal"}),
@@ -22,9 +22,9 @@ RULES = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(RULES))
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
 def test_every_legal_liangdao_names_the_waits_it_publishes(name: str) -> None:
-    rules = RULES[name]
+    rules = RULE_SETS[name]
     rng = random.Random(name)
     checked = partial = 0
     for hand in range(40):
