@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
+from engine.fans import Fan
 from engine.game import Action, ActionKind, Discarded, Event, Konged, Ponged
+from engine.scoring import WinBy
 from engine.tiles import MeldKind, Tile
-from engine.views import HandResultView, PublicView, SeatView, WinView
+from engine.views import HandResultView, Outcome, Phase, PublicView, SeatView, WinView
 
 from .i18n import Translator
 from .texts import fan_label, name, signed, tile_label, tiles_label
@@ -162,7 +164,7 @@ def hand_caption(
         lines.append(_("<b>Auto-play</b>: the AI plays this seat for you."))
     elif ActionKind.PASS in kinds and pub.last_discard is not None:
         who, tile = pub.last_discard
-        if pub.phase == "rob":
+        if pub.phase is Phase.ROB:
             lines.append(
                 _("<b>{name} adds a kong with {tile}</b>: rob it?").format(
                     name=name(names[who]), tile=tile_label(tile, tr)
@@ -211,7 +213,7 @@ def _status(tr: Translator, view: PublicView, names: Sequence[str]) -> str:
     _ = tr.gettext
     if view.result is not None:
         return _("The hand is over.")
-    if view.phase in ("claim", "rob") and view.last_discard is not None:
+    if view.phase in (Phase.CLAIM, Phase.ROB) and view.last_discard is not None:
         who, tile = view.last_discard
         return _("{name} discarded {tile}; waiting for claims.").format(
             name=name(names[who]), tile=tile_label(tile, tr)
@@ -256,9 +258,9 @@ def _liangdao_of(w: WinView, liangdao: Collection[int]) -> list[int]:
 def _win_line(tr: Translator, w: WinView, names: Sequence[str], liangdao: Collection[int] = ()) -> list[str]:
     _ = tr.gettext
     tile = tile_label(w.win_tile, tr)
-    if w.by == "self_draw":
+    if w.by is WinBy.SELF_DRAW:
         how = _("{name} wins by self-draw on {tile}").format(name=name(names[w.seat]), tile=tile)
-    elif w.by == "rob_kong":
+    elif w.by is WinBy.ROB_KONG:
         how = _("{name} robs {other}'s kong of {tile}").format(
             name=name(names[w.seat]), other=name(names[w.from_seat or 0]), tile=tile
         )
@@ -269,7 +271,8 @@ def _win_line(tr: Translator, w: WinView, names: Sequence[str], liangdao: Collec
     lines = ["<b>" + how + "</b>"]
     whose = ", ".join(name(names[p], 16) for p in _liangdao_of(w, liangdao))
     fans = " · ".join(
-        _("liangdao by {names}").format(names=whose) if f == "亮倒" and whose else fan_label(f, tr) for f in w.fans
+        _("liangdao by {names}").format(names=whose) if f is Fan.LIANGDAO and whose else fan_label(f, tr)
+        for f in w.fans
     )
     lines.append(_("Patterns: {fans}").format(fans=fans))
     mult = ", ".join(_("{name} ×{m}").format(name=name(names[p], 12), m=m) for p, m in sorted(w.multiplier.items()))
@@ -293,7 +296,7 @@ def result_caption(
     ``liangdao``: the seats that declared it), the multiplier per payer on its own line, payments
     per player, next dealer."""
     _ = tr.gettext
-    if result.outcome == "win":
+    if result.outcome is Outcome.WIN:
         lines = [_("<b>Hand {n} is over</b>").format(n=hand_no)]
         for w in result.winners:
             lines.extend(_win_line(tr, w, names, liangdao))
