@@ -340,26 +340,26 @@ class Store:
     async def current_hand(self, table_id: int) -> HandRow | None:
         """The table's latest hand (playing or over), or None before the first deal."""
         rows = await self._rows(
-            "SELECT hand_id, table_id, hand_no, dealer, deal, first_seq, status, result FROM hands "
+            "SELECT hand_id, table_id, hand_no, dealer, deal, first_seq, status, result, sitting_out FROM hands "
             "WHERE table_id = ? ORDER BY hand_no DESC LIMIT 1",
             (table_id,),
         )
         if not rows:
             return None
         r = rows[0]
-        return HandRow(r[0], r[1], r[2], r[3], loads(r[4]), r[5], r[6], loads(r[7]))
+        return HandRow(r[0], r[1], r[2], r[3], loads(r[4]), r[5], r[6], loads(r[7]), r[8])
 
     async def hands_numbered(self, group_id: int, hand_no: int | None = None) -> list[HandRow]:
         """The group's dealt hands numbered ``hand_no`` (per table, as ``/history`` numbers them; every
         hand when None), any status, newest first (by start, then hand id); at most 20."""
         rows = await self._rows(
-            "SELECT h.hand_id, h.table_id, h.hand_no, h.dealer, h.deal, h.first_seq, h.status, h.result "
+            "SELECT h.hand_id, h.table_id, h.hand_no, h.dealer, h.deal, h.first_seq, h.status, h.result, h.sitting_out "
             "FROM hands h JOIN tables t ON t.table_id = h.table_id "
             "WHERE t.group_id = ? AND (? IS NULL OR h.hand_no = ?) "
             "ORDER BY h.started_at DESC, h.hand_id DESC LIMIT 20",
             (group_id, hand_no, hand_no),
         )
-        return [HandRow(r[0], r[1], r[2], r[3], loads(r[4]), r[5], r[6], loads(r[7])) for r in rows]
+        return [HandRow(r[0], r[1], r[2], r[3], loads(r[4]), r[5], r[6], loads(r[7]), r[8]) for r in rows]
 
     async def hand_events(self, hand_id: int) -> list[EventRow]:
         """The events of a hand in seq order."""

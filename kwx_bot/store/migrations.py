@@ -19,9 +19,10 @@ Schema (version 1):
   ``deadline_*`` = the pending timer (unix seconds), re-armed after a restart.  ``announced_seq`` =
   the last event whose group announcement (hand start, 亮倒 reveal, result) was sent, so a restart
   between a commit and its announcement still announces.
-* ``seats``    who sits where; ``active`` is 1 while the table is open, so a partial unique index
-  keeps a user at one open table at a time.  ``user_id`` NULL = an AI seat.
-* ``hands``    one row per dealt hand: the deal (seed or prepared wall), result JSON.
+* ``seats``    who sits where (``seat`` = the chair, 0..3 since version 4); ``active`` is 1 while
+  the table is open, so a partial unique index keeps a user at one open table at a time.  ``user_id`` NULL = an AI seat.
+* ``hands``    one row per dealt hand: the deal (seed or prepared wall), result JSON; ``sitting_out``
+  (version 4) = the member who sat out the hand at a table of four members and three seats.
 * ``events``   append-only engine events keyed ``(table_id, seq)``: a double-tapped button cannot
   fork a game, and UPDATE/DELETE are refused by triggers.
 * ``ledger``   append-only points per seat per hand, zero-sum per (hand, kind); corrections are
@@ -166,5 +167,35 @@ _V3 = (
     "ALTER TABLE tables ADD COLUMN table_digest TEXT",
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3)
+_V4 = (
+    # 3 -> 4: tables of 2, 3 or 4 seats, and four members at a 3-seat table (docs/rules.md §A2.1):
+    # a seat number is a chair at the table, 0..3 (SQLite changes a CHECK only by rebuilding the
+    # table; nothing references ``seats``, so the rebuild keeps every row as it is).  At a table whose
+    # rules seat fewer players than it has members, the chairs past ``rules.players`` sit out the
+    # hand; ``hands.sitting_out`` records who sat out each hand (a user id, NULL = nobody).
+    """CREATE TABLE seats_v4 (
+        table_id     INTEGER NOT NULL REFERENCES tables(table_id),
+        seat         INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+        user_id      INTEGER REFERENCES users(user_id),
+        ai_level     TEXT,
+        active       INTEGER NOT NULL DEFAULT 1,
+        on_auto      INTEGER NOT NULL DEFAULT 0,
+        timeouts     INTEGER NOT NULL DEFAULT 0,
+        hand_msg_id  INTEGER,
+        joined_at    REAL NOT NULL,
+        last_press   TEXT,
+        shown_digest TEXT,
+        PRIMARY KEY (table_id, seat),
+        CHECK ((user_id IS NULL) != (ai_level IS NULL))
+    ) STRICT""",
+    "INSERT INTO seats_v4 (table_id, seat, user_id, ai_level, active, on_auto, timeouts, hand_msg_id, joined_at, "
+    "last_press, shown_digest) SELECT table_id, seat, user_id, ai_level, active, on_auto, timeouts, hand_msg_id, "
+    "joined_at, last_press, shown_digest FROM seats",
+    "DROP TABLE seats",
+    "ALTER TABLE seats_v4 RENAME TO seats",
+    "CREATE UNIQUE INDEX seats_one_open_table_per_user ON seats(user_id) WHERE active = 1 AND user_id IS NOT NULL",
+    "ALTER TABLE hands ADD COLUMN sitting_out INTEGER REFERENCES users(user_id)",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4)
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -126,6 +126,9 @@ class HandRow:
     first_seq: int
     status: str
     result: dict[str, Any] | None
+    sitting_out: int | None = None
+    """The member (user id) who sat out this hand at a table of four members and three seats
+    (docs/rules.md §A2.1); None when nobody did."""
 
 
 @dataclass(frozen=True, slots=True)

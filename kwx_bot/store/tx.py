@@ -243,13 +243,16 @@ class Tx:
 
     # -- hands, events, ledger -------------------------------------------------------------------
 
-    async def start_hand(self, table_id: int, hand_no: int, dealer: int, deal: dict[str, Any]) -> int:
-        """A new hand row (status playing); the table moves to ``playing`` and its deal is consumed."""
+    async def start_hand(
+        self, table_id: int, hand_no: int, dealer: int, deal: dict[str, Any], sitting_out: int | None = None
+    ) -> int:
+        """A new hand row (status playing); the table moves to ``playing`` and its deal is consumed.
+        ``sitting_out``: the member (user id) who sits this hand out (docs/rules.md §A2.1)."""
         seq = await self._scalar("SELECT seq FROM tables WHERE table_id = ?", (table_id,))
         cur = await self._exec(
-            "INSERT INTO hands (table_id, hand_no, dealer, deal, first_seq, status, started_at) "
-            "VALUES (?, ?, ?, ?, ?, 'playing', ?)",
-            (table_id, hand_no, dealer, dumps(deal), int(seq) + 1, self.now),
+            "INSERT INTO hands (table_id, hand_no, dealer, deal, first_seq, status, started_at, sitting_out) "
+            "VALUES (?, ?, ?, ?, ?, 'playing', ?, ?)",
+            (table_id, hand_no, dealer, dumps(deal), int(seq) + 1, self.now, sitting_out),
         )
         await self._exec(
             "UPDATE tables SET status = 'playing', hand_no = ?, next_deal = NULL, updated_at = ? WHERE table_id = ?",

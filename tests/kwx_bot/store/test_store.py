@@ -444,3 +444,58 @@ async def test_hands_numbered_finds_a_groups_hands_of_any_status_newest_first(st
     assert [r.hand_id for r in await store.hands_numbered(gid)] == [h2, h1]
     assert await store.hands_numbered(gid, 2) == []
     assert len(await store.hands_numbered(other_gid)) == 1
+
+
+async def test_version_3_database_moves_to_4_keeping_its_rows_and_takes_a_fourth_chair(tmp_path):
+    path = tmp_path / "v3.sqlite3"
+    with sqlite3.connect(path) as db:  # a version-3 database with a table in play, its seats, a hand and a ledger
+        for statement in (s for m in mig.MIGRATIONS[:3] for s in m):
+            db.execute(statement)
+        db.execute("PRAGMA user_version = 3")
+        db.execute("INSERT INTO chats (group_id, chat_id, title, created_at) VALUES (1, -5, 'g', 0)")
+        for uid in (11, 12):
+            db.execute("INSERT INTO users (user_id, first_name, updated_at) VALUES (?, 'u', 0)", (uid,))
+        db.execute(
+            "INSERT INTO tables (group_id, status, rules, created_at, updated_at, join_token) "
+            "VALUES (1, 'between', '\"standard\"', 0, 0, 'abc')"
+        )
+        db.execute(
+            "INSERT INTO seats (table_id, seat, user_id, ai_level, on_auto, timeouts, hand_msg_id, joined_at, "
+            "last_press, shown_digest) VALUES (1, 0, 11, NULL, 1, 2, 77, 5, '3:d1p', 'dig'), "
+            "(1, 1, 12, NULL, 0, 0, NULL, 6, NULL, NULL), (1, 2, NULL, 'normal', 0, 0, NULL, 7, NULL, NULL)"
+        )
+        db.execute(
+            "INSERT INTO hands (table_id, hand_no, dealer, deal, first_seq, status, started_at) "
+            "VALUES (1, 1, 0, '{}', 1, 'over', 0)"
+        )
+        db.execute(
+            "INSERT INTO ledger (group_id, table_id, hand_id, seat, user_id, hand_delta, kong_delta, delta, "
+            "created_at) "
+            "VALUES (1, 1, 1, 0, 11, 4, 0, 4, 0), (1, 1, 1, 1, 12, -2, 0, -2, 0), (1, 1, 1, 2, NULL, -2, 0, -2, 0)"
+        )
+        with pytest.raises(sqlite3.IntegrityError):  # version 3 has three chairs
+            db.execute("INSERT INTO seats (table_id, seat, user_id, joined_at) VALUES (1, 3, 13, 0)")
+    store = await Store.open(path)
+    try:
+        assert await store.schema_version() == SCHEMA_VERSION >= 4
+        seats = await store.seats(1)
+        assert [(s.seat, s.user_id, s.ai_level) for s in seats] == [(0, 11, None), (1, 12, None), (2, None, "normal")]
+        first = seats[0]
+        assert (first.on_auto, first.timeouts, first.hand_msg_id, first.last_press, first.shown_digest) == (
+            True, 2, 77, "3:d1p", "dig")  # fmt: skip
+        assert [r.delta for r in await store.ledger_of_table(1)] == [4, -2, -2]
+        assert (await store.current_hand(1)).sitting_out is None
+        assert await store.integrity_check() == ["ok"]
+        async with store.transaction() as tx:
+            await tx.upsert_user(13, "Dan")
+            await tx.sit(1, 3, user_id=13)  # a fourth chair
+        with pytest.raises(Conflict):  # a user still sits at one open table at a time
+            async with store.transaction() as tx:
+                gid = await tx.ensure_group(-6, "h")
+                tid = await tx.create_table(gid, "standard", {}, None)
+                await tx.sit(tid, 0, user_id=13)
+        with pytest.raises(Conflict):  # and there is no fifth chair
+            async with store.transaction() as tx:
+                await tx.sit(1, 4, ai_level="normal")
+    finally:
+        await store.close()
