@@ -5,8 +5,12 @@ Commands::
     kwx-bot [run]          run the bot (long polling, or a webhook with KWX_WEBHOOK_URL) until
                            Ctrl-C / SIGTERM
     kwx-bot check-db       SQLite's quick_check and the migration status of KWX_DB_PATH;
-                           ``--full``: SQLite's integrity_check instead (also compares every index)
+                           ``--full``: SQLite's integrity_check instead (also compares every index);
+                           with KWX_DATABASE_URL the PostgreSQL database (its ledger's zero sums)
     kwx-bot backup PATH    online backup of the database to PATH (safe while the bot runs)
+    kwx-bot migrate-to-postgres [--sqlite PATH] [--to URL]
+                           copy the SQLite database (KWX_DB_PATH) into an empty PostgreSQL database
+                           (KWX_DATABASE_URL), checked: equal row counts, a zero-sum ledger
     kwx-bot simulate ...   AI self-play statistics (``python -m engine simulate ...``)
     kwx-bot render-demo --out DIR   one picture of each kind (``python -m render demo ...``)
     kwx-bot playground [--port P] [--db PATH] [--lang en|zh_CN]
@@ -26,7 +30,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .settings import Settings, SettingsError, default_db_path, load_settings
+from .settings import Settings, SettingsError, database_url_from, default_db_path, load_settings
 from .store import DatabaseError, StoreError
 
 __all__ = ["main"]
@@ -73,24 +77,35 @@ def cmd_run(settings: Settings) -> int:
         return _fail(f"cannot reach the Telegram Bot API: {e}", 1)
     except StoreError as e:  # the database cannot be opened (opened in post_init)
         return _fail(str(e), 1)
-    except DatabaseError as e:  # e.g. migrating a SQLite file that belongs to something else
-        return _fail(f"database at {settings.db_path} cannot be used: {e}", 1)
+    except DatabaseError as e:  # e.g. migrating a SQLite file (or a PostgreSQL database) of something else
+        from .store.postgres import redact
+
+        where = redact(settings.database_url) if settings.database_url else settings.db_path
+        return _fail(f"database at {where} cannot be used: {e}", 1)
     return 0
 
 
-async def _check_db(path: Path, *, full: bool = False) -> int:
-    from .store import SCHEMA_VERSION, Store
+async def _check_db(path: Path | str, *, full: bool = False) -> int:
+    """``path``: the SQLite file, or the PostgreSQL URL of ``KWX_DATABASE_URL``."""
+    from .store import SCHEMA_VERSION, is_database_url, open_store
 
-    if not path.exists():
+    if not is_database_url(path) and not Path(path).exists():
         return _fail(f"no database at {path} (set KWX_DB_PATH)", 1)
-    store = await Store.open(path, migrate=False)
+    store = await open_store(path, migrate=False)
     try:
         version = await store.schema_version()
         problems = await store.integrity_check(quick=not full)
-        print(f"database: {path}")
+        print(f"database: {store.path}")
         pending = "" if version == SCHEMA_VERSION else " - migrations pending, applied on next run"
         print(f"schema version: {version} (this kwx: {SCHEMA_VERSION}){pending}")
-        print("integrity: " + "; ".join(problems) + (" (integrity_check)" if full else " (quick_check)"))
+        how = (
+            " (ledger zero-sum per hand)"
+            if is_database_url(path)
+            else " (integrity_check)"
+            if full
+            else " (quick_check)"
+        )
+        print("integrity: " + "; ".join(problems) + how)
         if version <= SCHEMA_VERSION and version > 0:
             counts = await store.counts()
             print("rows: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
@@ -116,6 +131,28 @@ async def _backup(source: Path, target: Path) -> int:
     return 0
 
 
+async def _migrate_to_postgres(source: Path, url: str) -> int:
+    from .store import PgStore, Store
+    from .store.copy import copy_to_postgres
+
+    if not source.is_file():
+        return _fail(f"no SQLite database at {source} (set KWX_DB_PATH or pass --sqlite)", 1)
+    sqlite = await Store.open(source)  # brought to this kwx's schema first, as the bot's next start would
+    try:
+        target = await PgStore.open(url)
+        try:
+            report = await copy_to_postgres(sqlite, target)
+        finally:
+            await target.close()
+    finally:
+        await sqlite.close()
+    print(f"copied {source} to {target.path}")
+    print("rows (equal in both): " + ", ".join(f"{k} {v}" for k, v in report.rows.items()))
+    print(f"ledger: zero-sum over {report.hands} scored hands, every player's points as in the file")
+    print("now set KWX_DATABASE_URL for the bot; the SQLite file stays where it is (keep it as a backup)")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``kwx-bot`` console script; returns the exit status."""
     parser = argparse.ArgumentParser(prog="kwx-bot", description="卡五星 mahjong for Telegram group chats")
@@ -125,6 +162,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     check.add_argument("--full", action="store_true", help="full integrity check (slower: compares every index)")
     backup = sub.add_parser("backup", help="online backup of the database")
     backup.add_argument("path", type=Path, help="the new backup file")
+    copy = sub.add_parser("migrate-to-postgres", help="copy the SQLite database into an empty PostgreSQL database")
+    copy.add_argument("--sqlite", type=Path, default=None, help="the SQLite file (default: KWX_DB_PATH)")
+    copy.add_argument("--to", default=None, help="the postgresql:// URL (default: KWX_DATABASE_URL)")
     sub.add_parser("simulate", help="AI self-play statistics (options: see kwx-bot simulate --help)", add_help=False)
     sub.add_parser("render-demo", help="write one picture of each kind (--out DIR [--lang en])", add_help=False)
     play = sub.add_parser("playground", help="try kwx in the browser against a fake Telegram (no token needed)")
@@ -154,9 +194,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return run_playground(port=args.port, db=args.db, lang=args.lang)
         if command == "check-db":
-            return asyncio.run(_check_db(_db_path(), full=args.full))
+            try:
+                url = database_url_from(os.environ)
+            except SettingsError as e:
+                return _fail(str(e), 2)
+            return asyncio.run(_check_db(url or _db_path(), full=args.full))
         if command == "backup":
             return asyncio.run(_backup(_db_path(), args.path))
+        if command == "migrate-to-postgres":
+            try:
+                url = database_url_from({"KWX_DATABASE_URL": args.to} if args.to else os.environ)
+            except SettingsError as e:
+                return _fail(str(e), 2)
+            if url is None:
+                return _fail("name the PostgreSQL database: set KWX_DATABASE_URL or pass --to postgresql://...", 2)
+            return asyncio.run(_migrate_to_postgres(args.sqlite or _db_path(), url))
     except StoreError as e:
         return _fail(str(e), 1)
     except KeyboardInterrupt:

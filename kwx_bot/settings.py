@@ -9,6 +9,9 @@ TELEGRAM_API_BASE_URL      optional; an own Bot API server, e.g. ``http://localh
                            ``<base>/file/bot<token>/``
 KWX_DB_PATH                SQLite file; default ``$XDG_DATA_HOME/kwx/kwx.sqlite3``
                            (``~/.local/share/kwx/kwx.sqlite3``); parent directories are created
+KWX_DATABASE_URL           optional ``postgresql://user:password@host:port/database``: keep the
+                           ledger in PostgreSQL instead of the SQLite file (``KWX_DB_PATH`` is then
+                           unused; ``kwx-bot migrate-to-postgres`` copies a file over)
 KWX_ADMIN_CHAT_ID          optional chat id that receives short error reports
 KWX_LOG_LEVEL              DEBUG, INFO (default), WARNING or ERROR
 KWX_DEFAULT_LANGUAGE       ``zh_CN`` (default) or ``en``: groups without a language setting and users
@@ -17,8 +20,9 @@ KWX_LOBBY_IDLE_SECONDS     a lobby nobody touched for this long is closed (defau
 KWX_DISCARD_SECONDS        default discard deadline of a table (default 30; 0 = no deadline)
 KWX_CLAIM_SECONDS          default claim-window deadline (default 15; 0 = no deadline)
 KWX_TABLE_EDIT_SECONDS     minimum seconds between two edits of a group's live table (default 3)
-KWX_PICTURE_FORMAT         ``jpeg`` (default: quality 90, no chroma subsampling; 2-3x faster to encode
-                           than PNG, and Telegram re-encodes photos as JPEG anyway) or ``png``
+KWX_PICTURE_FORMAT         ``palette`` (default: a 128-colour PNG, about a quarter of the JPEG's bytes
+                           for 2-4 ms more per picture, docs/telegram.md §6), ``jpeg`` (quality 90, no
+                           chroma subsampling) or ``png`` (lossless RGB)
 KWX_RENDER_PROCESSES       worker processes that draw pictures (default 1 with 2+ cores, else 0 =
                            draw in a thread of the bot process)
 KWX_REMIND_SECONDS         a player who has not acted this long after their turn (or claim) began
@@ -54,7 +58,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-__all__ = ["LANGUAGES", "Settings", "SettingsError", "default_db_path", "load_settings", "normalize_language"]
+__all__ = [
+    "LANGUAGES",
+    "Settings",
+    "SettingsError",
+    "database_url_from",
+    "default_db_path",
+    "load_settings",
+    "normalize_language",
+]
 
 LANGUAGES = ("zh_CN", "en")
 """Languages with a message catalog, the primary one first."""
@@ -86,7 +98,7 @@ class Settings:
     table_edit_seconds: float = 3.0
     remind_seconds: float = 10.0
     render_processes: int = 0
-    picture_format: str = "jpeg"
+    picture_format: str = "palette"
     rate_limit: bool = True
     """Pace calls with :class:`~kwx_bot.edge.throttle.PacingRateLimiter` (production); tests turn it off
     so they never sleep."""
@@ -96,6 +108,8 @@ class Settings:
     ``group_window_seconds`` from the bot (Telegram's limit; tests shrink the window)."""
     webhook_url: str | None = None
     """Public ``https://`` URL of the webhook; None = long polling."""
+    database_url: str | None = None
+    """A ``postgresql://`` URL: the store is PostgreSQL; None = the SQLite file at ``db_path``."""
     webhook_listen: str = "127.0.0.1"
     webhook_port: int = 8443
     webhook_secret: str | None = field(default=None, repr=False)
@@ -135,6 +149,18 @@ def normalize_language(code: str | None, default: str = "zh_CN") -> str:
     return default
 
 
+def database_url_from(env: Mapping[str, str]) -> str | None:
+    """``KWX_DATABASE_URL``: None when unset or empty; raises :class:`SettingsError` unless it is a
+    ``postgresql://`` (or ``postgres://``) URL (the message does not repeat the URL: it may hold a
+    password)."""
+    raw = env.get("KWX_DATABASE_URL", "").strip()
+    if not raw:
+        return None
+    if urlsplit(raw).scheme not in ("postgresql", "postgres"):
+        raise SettingsError("KWX_DATABASE_URL must be a postgresql://user:password@host:port/database URL")
+    return raw
+
+
 def default_db_path(env: Mapping[str, str]) -> Path:
     """``$XDG_DATA_HOME/kwx/kwx.sqlite3``, falling back to ``~/.local/share/kwx/kwx.sqlite3``."""
     base = env.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
@@ -155,9 +181,9 @@ def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
 
 
 def _picture_format(env: Mapping[str, str]) -> str:
-    raw = env.get("KWX_PICTURE_FORMAT", "jpeg").strip().lower() or "jpeg"
-    if raw not in ("jpeg", "png"):
-        raise SettingsError(f"KWX_PICTURE_FORMAT must be jpeg or png, got {raw!r}")
+    raw = env.get("KWX_PICTURE_FORMAT", "palette").strip().lower() or "palette"
+    if raw not in ("palette", "jpeg", "png"):
+        raise SettingsError(f"KWX_PICTURE_FORMAT must be palette, jpeg or png, got {raw!r}")
     return raw
 
 
@@ -252,6 +278,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         raise SettingsError(f"KWX_DEFAULT_LANGUAGE must be zh_CN or en, got {raw_lang!r}")
     raw_db = env.get("KWX_DB_PATH", "").strip()
     db_path = Path(raw_db).expanduser() if raw_db else default_db_path(env)
+    database_url = database_url_from(env)
     webhook_url, webhook_secret = _webhook(env)
     metrics_port = _port(env, "KWX_METRICS_PORT", None)
     if metrics_port is not None and importlib.util.find_spec("prometheus_client") is None:
@@ -262,6 +289,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     return Settings(
         token=token,
         db_path=db_path,
+        database_url=database_url,
         api_base_url=base,
         admin_chat_id=admin,
         log_level=level,

@@ -3,6 +3,8 @@
 Imports only :mod:`engine`, Pillow and the standard library (never telegram or aiosqlite).  Tile art
 is drawn by the project (:mod:`render.art`), text uses the shipped OFL font subset
 (:mod:`render.text`), labels are Chinese by default or English (``lang="en"``, :mod:`render.labels`).
+Every ``render_*`` takes ``game`` (:class:`engine.rules.Ruleset`, default 卡五星): under 卡心五 the
+declaration is labelled 廊起 instead of 亮倒 (docs/rules.md §B).
 Every picture is a function of a view; :func:`encode` turns it into bytes at the edge.  Rendering
 is CPU-bound: call it in a worker thread from async code (``await asyncio.to_thread(render_table, view, names)``).
 """
@@ -10,10 +12,12 @@ is CPU-bound: call it in a worker thread from async code (``await asyncio.to_thr
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from PIL import Image
 
+from engine.rules import Ruleset
+from engine.tiles import Tile
 from engine.views import PublicView, SeatView
 
 from .art import TileSize, TileState, warm_cache
@@ -22,6 +26,7 @@ from .pictures import HandTiles, hand_canvas, result_canvas, reveal_canvas, tabl
 
 __all__ = [
     "LANGUAGES",
+    "PALETTE_COLOURS",
     "PHOTO_MAX_BYTES",
     "PHOTO_MAX_RATIO",
     "PHOTO_MAX_SIDES",
@@ -44,7 +49,9 @@ PHOTO_MAX_BYTES = 10_000_000
 """Telegram sendPhoto: at most 10 MB."""
 
 
-def render_hand(view: SeatView, lang: str = "zh_CN") -> Image.Image:
+def render_hand(
+    view: SeatView, lang: str = "zh_CN", protected: Collection[Tile] = (), game: str = Ruleset.KAWUXING
+) -> Image.Image:
     """The private hand picture of ``view.seat`` in ``lang`` (:data:`LANGUAGES`): about 980 x 250 pixels, RGB.
 
     One row, left to right: the seat's melds (碰 three tiles; a kong three tiles with the fourth on
@@ -58,12 +65,24 @@ def render_hand(view: SeatView, lang: str = "zh_CN") -> Image.Image:
     the player has not seen (``N张``); the wall count, and a ``亮倒`` badge once declared.
     The width is fixed for up to 14 tiles and four melds, so successive pictures line up.
     Every label is in ``lang``; raises ValueError for a language not in :data:`LANGUAGES`.
+
+    A partly revealed hand (``liangdao_reveal = kou`` / ``minimal``, 卡心五 廊起; docs/rules.md §A9.2,
+    §E#48, §B): a gold bar over each concealed tile the others see (``view.public.seats[seat].revealed``,
+    one mark per copy) and the legend ``亮出``; the waits drawn are the published ones, which the shown
+    shape fixes.  ``protected``: the tiles the seat may not discard because a 亮倒 / 廊起 player waits
+    on them (protection, docs/rules.md §A9.8, §B) -- as the shell reads them from the engine's legal
+    actions, never recomputed here; each copy in hand gets a red rim, a red bar and the legend
+    ``不能打``, so the disabled discard buttons explain themselves.
     """
-    return hand_canvas(view, lang).image
+    return hand_canvas(view, lang, protected, game).image
 
 
 def render_table(
-    view: PublicView, names: Sequence[str], lang: str = "zh_CN", totals: Sequence[int] | None = None
+    view: PublicView,
+    names: Sequence[str],
+    lang: str = "zh_CN",
+    totals: Sequence[int] | None = None,
+    game: str = Ruleset.KAWUXING,
 ) -> Image.Image:
     """The public table picture, labels in ``lang`` (ValueError if not in :data:`LANGUAGES`), RGB,
     579 pixels wide (12 pond tiles of 44 px; a phone showing it 400 px wide draws each tile about
@@ -77,26 +96,34 @@ def render_table(
     ``玩家N``), 亮倒 / 托管 badges, the hand's kong money (``杠+2``), for a 亮倒 seat ``听`` + its
     published waits, and at the right the seat's running match total (``累计+12``: ``totals[seat]``,
     points of 底金 summed over the table's ledger so far; omitted when ``totals`` is None; ValueError
-    unless one per seat).  Below: the revealed hand of a 亮倒 seat face up, otherwise one small
-    face-down tile per concealed tile and the count; the melds (another seat's 暗杠 face down;
-    smaller tiles when the row would not fit); then the discard pond in order, 12 per row and only
-    as many rows as it fills (at least one): claimed discards dimmed, the 亮倒 discard lying
-    sideways, the discard now on the table (``view.last_discard``) highlighted gold.
+    unless one per seat).  Below: the revealed hand of a 亮倒 seat face up -- after a partial reveal
+    (``liangdao_reveal = kou`` / ``minimal``, 卡心五 廊起; docs/rules.md §A9.2, §E#48, §B) the shown
+    tiles face up, then one small face-down tile per tile kept hidden (and a tile just drawn) with
+    their count --, otherwise one small face-down tile per concealed tile and the count; the melds
+    (another seat's 暗杠 face down; smaller tiles when the row would not fit); then the discard pond
+    in order, 12 per row and only as many rows as it fills (at least one): claimed discards dimmed,
+    the 亮倒 discard lying sideways, the discard now on the table (``view.last_discard``) highlighted gold.
     """
-    return table_canvas(view, names, lang, totals).image
+    return table_canvas(view, names, lang, totals, game).image
 
 
-def render_reveal(view: PublicView, seat: int, names: Sequence[str], lang: str = "zh_CN") -> Image.Image:
+def render_reveal(
+    view: PublicView, seat: int, names: Sequence[str], lang: str = "zh_CN", game: str = Ruleset.KAWUXING
+) -> Image.Image:
     """The 亮倒 reveal picture of ``seat``, labels in ``lang``: name and 亮倒 badge, the revealed hand and melds at hand
     size, then ``听`` and the waits with the copies nobody has seen yet (``N张``).
 
     Raises ValueError if ``seat`` is not a seat of ``view`` or ``lang`` not in :data:`LANGUAGES`.
     """
-    return reveal_canvas(view, seat, names, lang).image
+    return reveal_canvas(view, seat, names, lang, game).image
 
 
 def render_result(
-    view: PublicView, names: Sequence[str], lang: str = "zh_CN", hands: Sequence[HandTiles] | None = None
+    view: PublicView,
+    names: Sequence[str],
+    lang: str = "zh_CN",
+    hands: Sequence[HandTiles] | None = None,
+    game: str = Ruleset.KAWUXING,
 ) -> Image.Image:
     """The hand result picture from ``view.result`` (:class:`engine.views.HandResultView`), labels
     and 番 names in ``lang`` (English 番 names are the bot's ``/calc`` names).
@@ -107,7 +134,13 @@ def render_result(
     winning hand (melds, concealed tiles, and the winning tile apart, highlighted); the 番 as gold
     chips (``WinView.fans``; the 亮倒 chip names whose 亮倒 it is, ``X亮倒``); after the label
     ``各家倍数`` the uncapped multiplier per payer (``X ×8``, docs/rules.md §A11.1).  A 荒庄 (``outcome ==
-    "draw"``): title 荒庄 and the revealed hands of 亮倒 seats with their waits.  Both end with the
+    "draw"``): title 荒庄 and the revealed hands of 亮倒 seats with their waits.  卡心五 (docs/rules.md
+    §B, :mod:`render.endings`): a 流局 with 被查叫 seats (``result.chajiao``) is titled 查叫, a
+    ``"guansi"`` outcome 关死; under the title a line says why (and for 关死 what the 关死 seat pays),
+    then one chip per payment (``X 付 Y 4``: each 被查叫 seat to each 廊起 seat, or the 关死 seat to
+    every other seat); each 廊起 seat's block shows its hand as it was shown -- the shown tiles with a
+    gold bar over each, then the kept tiles, face up when ``hands`` is given, else face down with
+    their count; the payments table badges the 被查叫 seats and the 关死 seat.  Both end with the
     payments table in points of 底金 -- per player 胡牌 (hand payments or 荒庄 penalties), 杠钱
     (kong money), 合计 -- gains in red with ``+``, losses in green with ``−`` (Chinese convention);
     the 庄 disc marks this hand's dealer (``view.dealer``), a red 点炮 badge the discarder of a
@@ -120,20 +153,32 @@ def render_result(
     Raises ValueError if ``view.result`` is None, ``hands`` is not one per seat, or ``lang`` is
     not in :data:`LANGUAGES`.
     """
-    return result_canvas(view, names, lang, hands).image
+    return result_canvas(view, names, lang, hands, game).image
+
+
+PALETTE_COLOURS = 128
+"""Colours of the ``"palette"`` encoding (benchmarks/bench_pictures.py measured 64 and 128)."""
 
 
 def encode(image: Image.Image, fmt: str = "png") -> bytes:
-    """Encode a picture for sendPhoto: ``"png"`` (lossless, zlib level 1: fast, edges stay sharp
-    before Telegram's own recompression) or ``"jpeg"`` (quality 90, no chroma subsampling, so red
-    and green strokes keep their edges).  Raises ValueError for another format.
+    """Encode a picture for sendPhoto: ``"png"`` (lossless RGB, zlib level 1: fast, edges stay sharp
+    before Telegram's own recompression), ``"palette"`` (a PNG of :data:`PALETTE_COLOURS` colours,
+    Pillow's fast octree quantizer without dithering, zlib level 1: the flat felt, tiles and text
+    need few colours, so it is several times smaller than either other format and lossless-looking
+    at phone size; docs/telegram.md §6 has the measurements) or ``"jpeg"`` (quality 90, no chroma
+    subsampling, so red and green strokes keep their edges).  Raises ValueError for another format.
     """
     buf = io.BytesIO()
     kind = fmt.lower()
     if kind == "png":
         image.save(buf, "PNG", compress_level=1)
+    elif kind == "palette":
+        rgb = image.convert("RGB")
+        rgb.quantize(PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE).save(
+            buf, "PNG", compress_level=1
+        )
     elif kind in ("jpeg", "jpg"):
         image.convert("RGB").save(buf, "JPEG", quality=90, subsampling=0)
     else:
-        raise ValueError(f"unknown image format {fmt!r}: use 'png' or 'jpeg'")
+        raise ValueError(f"unknown image format {fmt!r}: use 'palette', 'png' or 'jpeg'")
     return buf.getvalue()

@@ -1,11 +1,15 @@
-"""``python -m render demo --out DIR [--seed N] [--source engine|scripted] [--lang zh_CN|en] [--jpeg]``.
+"""``python -m render demo --out DIR [--seed N] [--source engine|scripted] [--lang zh_CN|en] [--rules NAME] [--jpeg]``.
 
 Writes one of each picture for a look: ``hand.png``, ``table.png``, ``reveal.png``, ``result.png``
 and ``draw.png`` (荒庄).  ``--source engine`` (default) takes them from hands played by the engine's
 AI (:func:`render.demo.engine_demo`); ``--source scripted`` from the hand-built scene
 (:func:`render.demo.demo_views`).  With ``--jpeg`` also a ``.jpg`` of each at quality 80 (roughly
 what Telegram delivers to phones).  ``--lang`` picks the labels' language (:data:`render.LANGUAGES`,
-default ``zh_CN``).  ``kwx-bot render-demo`` runs the same command under its own name (``prog``).
+default ``zh_CN``).  ``--rules`` names a preset of the engine (``two_seats``, ``four_seats``, ``kaxinwu``...,
+engine source only); under partial reveals (``liangdao_reveal`` ``kou`` / ``minimal``: 卡心五) seats 0
+and 1 declare 亮倒 / 廊起 as soon as they can, showing as few tiles as the rules allow, and 卡心五
+pictures say 廊起.  ``kwx-bot render-demo`` runs the same command
+under its own name (``prog``).
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ import sys
 from pathlib import Path
 
 from PIL import Image
+
+from engine.rules import PRESETS, LiangdaoReveal, RuleSet, Ruleset
 
 from . import LANGUAGES, encode, render_hand, render_result, render_reveal, render_table
 from .demo import demo_views, engine_demo
@@ -33,6 +39,7 @@ def main(argv: list[str] | None = None, *, demo_prog: str | None = None) -> int:
     demo.add_argument("--seed", type=int, default=7, help="seed of the demo deal (default 7)")
     demo.add_argument("--source", choices=("engine", "scripted"), default="engine", help="where the views come from")
     demo.add_argument("--lang", choices=LANGUAGES, default="zh_CN", help="language of the labels (default zh_CN)")
+    demo.add_argument("--rules", choices=sorted(PRESETS), help="a rule preset (engine source): 2 or 4 seats, 卡心五")
     demo.add_argument("--jpeg", action="store_true", help="also write a JPEG q80 copy of each picture")
     args = parser.parse_args(argv)
     try:
@@ -40,14 +47,20 @@ def main(argv: list[str] | None = None, *, demo_prog: str | None = None) -> int:
     except OSError as exc:
         print(f"cannot create {args.out}: {exc.strerror}", file=sys.stderr)
         return 2
-    d = engine_demo(args.seed) if args.source == "engine" else demo_views(args.seed)
+    rules = RuleSet.preset(args.rules) if args.rules else None
+    if args.source == "engine":
+        partial = rules is not None and rules.liangdao_reveal is not LiangdaoReveal.FULL
+        d = engine_demo(args.seed, rules=rules, declare={0, 1} if partial else ())
+    else:
+        d = demo_views(args.seed)
     lang = args.lang
+    game = rules.ruleset if rules is not None else Ruleset.KAWUXING
     pictures = {
-        "hand": render_hand(d.hand, lang),
-        "table": render_table(d.table, d.names, lang, totals=d.totals),
-        "reveal": render_reveal(d.reveal, d.reveal_seat, d.names, lang),
-        "result": render_result(d.result, d.names, lang, hands=d.hands),
-        "draw": render_result(d.draw, d.names, lang),
+        "hand": render_hand(d.hand, lang, game=game),
+        "table": render_table(d.table, d.names, lang, totals=d.totals, game=game),
+        "reveal": render_reveal(d.reveal, d.reveal_seat, d.names, lang, game=game),
+        "result": render_result(d.result, d.names, lang, hands=d.hands, game=game),
+        "draw": render_result(d.draw, d.names, lang, game=game),
     }
     for name, image in pictures.items():
         path = args.out / f"{name}.png"

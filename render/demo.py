@@ -23,13 +23,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
 from engine.ai import Level, choose_action
 from engine.analysis import waits
 from engine.fans import Fan
-from engine.game import Discarded, State, legal_actions, public_view, replay, start, step, view_for
+from engine.game import ActionKind, Discarded, State, legal_actions, public_view, replay, start, step, view_for
 from engine.game.state import Phase
 from engine.rules import RuleSet
 from engine.scoring import WinBy
@@ -177,11 +177,16 @@ def demo_views(seed: int = 7) -> Demo:
 # -- views of real hands played by the engine's AI ------------------------------------------------------------
 
 
-def play_states(seed: str, rules: RuleSet | None = None, dealer: int = 0) -> Iterator[tuple[State, bool]]:
+def play_states(
+    seed: str, rules: RuleSet | None = None, dealer: int = 0, declare: Collection[int] = ()
+) -> Iterator[tuple[State, bool]]:
     """Every stable state of one hand played by ``engine.ai`` (level normal) from the deal ``seed``.
 
     Yields ``(state, declared)``: ``declared`` is True when the step that led to ``state`` included
-    a 亮倒 declaration.  The last state yielded is the finished hand (phase over).
+    a 亮倒 declaration.  The last state yielded is the finished hand (phase over).  The seats in
+    ``declare`` declare 亮倒 (廊起) as soon as it is legal, showing as few tiles as the rules allow
+    (a partial reveal under ``liangdao_reveal = kou`` / ``minimal``), so that demos and tests see
+    partly revealed hands, protection, 关死 and 查叫.
     """
     rules = rules or RuleSet()
     state = replay(start(rules, dealer, seed=seed))
@@ -189,7 +194,12 @@ def play_states(seed: str, rules: RuleSet | None = None, dealer: int = 0) -> Ite
     yield state, False
     while state.phase is not Phase.OVER:
         seat = state.to_act()[0]
-        action = choose_action(view_for(state, seat), legal_actions(state, seat), Level.NORMAL, rng)
+        legal = legal_actions(state, seat)
+        declares = [a for a in legal if a.kind is ActionKind.LIANGDAO] if seat in declare else []
+        if declares:
+            action = min(declares, key=lambda a: len(a.reveal) if a.reveal is not None else len(Tile))
+        else:
+            action = choose_action(view_for(state, seat), legal, Level.NORMAL, rng)
         state, events = step(state, action)
         yield state, any(isinstance(e, Discarded) and e.liangdao for e in events)
 
@@ -200,18 +210,27 @@ def _whole_hands(state: State) -> tuple[HandTiles, ...]:
     return tuple((v.concealed + ((v.drawn,) if v.drawn is not None else ()), v.melds) for v in views)
 
 
-def engine_demo(seed: int = 7, tries: int = 300) -> Demo:
-    """Demo views from real engine hands.
+FOURTH_NAME = "Anna"
+"""The fourth seat's demo name at a table of 4."""
+
+
+def engine_demo(seed: int = 7, tries: int = 300, rules: RuleSet | None = None, declare: Collection[int] = ()) -> Demo:
+    """Demo views from real engine hands under ``rules`` (default: the standard game), the seats in
+    ``declare`` declaring 亮倒 / 廊起 as soon as they can (:func:`play_states`).
 
     The first seeded hand that ends in a win after a 亮倒 gives the hand picture (the last turn of
     a seat with a meld, else of any seat not 亮倒), the table (the last claim window, else the last
     turn), the reveal (right after the 亮倒) and the result; the first seeded hand ending in 荒庄
-    gives the draw.  Raises RuntimeError if ``tries`` hands do not show both.
+    (查叫 under 卡心五) gives the draw.  Names and match totals follow the number of seats.
+    Raises RuntimeError if ``tries`` hands do not show both.
     """
+    n = (rules or RuleSet()).players
+    names = (*DEMO_NAMES, FOURTH_NAME)[:n]
+    totals = (12, -20, 8, 0)[:n] if n > 2 else (12, -12)
     won: tuple[SeatView, PublicView, PublicView, int, PublicView, tuple[HandTiles, ...]] | None = None
     draw: PublicView | None = None
     for attempt in range(tries):
-        states = list(play_states(f"kwx-render-demo-{seed}-{attempt}"))
+        states = list(play_states(f"kwx-render-demo-{seed}-{attempt}", rules, declare=declare))
         final = states[-1][0]
         if final.result is None:
             continue
@@ -236,5 +255,5 @@ def engine_demo(seed: int = 7, tries: int = 300) -> Demo:
             )
         if won is not None and draw is not None:
             hand, table, reveal, reveal_seat, result, hands = won
-            return Demo(hand, table, reveal_seat, reveal, result, draw, DEMO_NAMES, hands)
+            return Demo(hand, table, reveal_seat, reveal, result, draw, names, hands, totals)
     raise RuntimeError(f"no won hand with a 亮倒 and no 荒庄 among {tries} seeded hands")

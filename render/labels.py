@@ -16,27 +16,36 @@ texts (``kwx_bot.words.texts``), copied here because render imports nothing from
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 from engine.fans import Fan
+from engine.rules import Ruleset
 from engine.tiles import MeldKind, Suit, Tile
 
 __all__ = [
     "AUTO",
     "BAOHU",
     "BY_LABEL",
+    "CHAJIAO",
+    "CHAJIAO_SEAT",
+    "CHAJIAO_WHY",
     "DEALER",
     "DEALT_IN",
     "DRAW",
     "EN",
     "FAN_NAMES",
     "FROM",
+    "GUANSI",
+    "GUANSI_PAYS",
+    "GUANSI_WHY",
     "HAND_MONEY",
     "KONG",
     "KONG_MONEY",
     "KONG_ROBBED",
+    "LANGQI",
     "LANGUAGES",
     "LIANGDAO",
     "LIANGDAO_OF",
@@ -47,11 +56,14 @@ __all__ = [
     "NUMERALS",
     "PAYS",
     "PLACEHOLDER",
+    "PROTECTED",
     "ROBBED",
     "SEAT_FALLBACK",
+    "SHOWN",
     "TGHZ_FILE",
     "TIMES",
     "TOTAL",
+    "TRANSFER",
     "UNSEEN",
     "WAITS",
     "WALL",
@@ -120,6 +132,26 @@ MATCH_TOTAL = "累计{v}"
 so far); ``v`` is :func:`signed`."""
 NEXT_DEALER = "下局庄家"
 """Result picture: the dealer of the next hand (docs/rules.md §A15)."""
+
+CHAJIAO = "查叫"
+"""Result header of a 卡心五 流局 with a 廊起 seat (查叫, docs/rules.md §B)."""
+CHAJIAO_WHY = "流局：没有廊起的玩家付给每位廊起玩家其最大倍数"
+"""Under the 查叫 header: who pays whom and why (docs/rules.md §B)."""
+CHAJIAO_SEAT = "被查叫"
+"""Badge on a seat that paid at 查叫 (every seat without 廊起)."""
+GUANSI = "关死"
+"""Result header of a 关死 (docs/rules.md §B), and the badge on the seat that caused it."""
+GUANSI_WHY = "{name}关死：手中每张牌都是廊起玩家要的牌"
+"""Under the 关死 header: what happened; ``name`` is the 关死 seat."""
+GUANSI_PAYS = "付每位廊起玩家其最大倍数、其余每家2分；本局杠钱作废"
+"""Second line under the 关死 header: his payments and the void kong money (docs/rules.md §B)."""
+TRANSFER = "{payer} 付 {payee} {n}"
+"""One payment of a 查叫 / 关死: ``payer`` pays ``payee`` ``n`` points of 底金."""
+SHOWN = "亮出"
+"""Hand picture legend: the gold bar over a tile says it is one of the tiles shown at a partial 亮倒 / 廊起."""
+PROTECTED = "不能打"
+"""Hand picture legend: the red bar over a tile says it may not be discarded -- a 廊起 / 亮倒 player waits
+on it (protection, docs/rules.md §A9.8, §B)."""
 
 TIMES = "×"
 MINUS = "−"
@@ -192,6 +224,15 @@ class Labels:
     colon: str
     tiles: tuple[str, ...]
     fans: Mapping[str, str]
+    chajiao: str = CHAJIAO
+    chajiao_why: str = CHAJIAO_WHY
+    chajiao_seat: str = CHAJIAO_SEAT
+    guansi: str = GUANSI
+    guansi_why: str = GUANSI_WHY
+    guansi_pays: str = GUANSI_PAYS
+    transfer: str = TRANSFER
+    shown: str = SHOWN
+    protected: str = PROTECTED
 
     def tile(self, tile: Tile) -> str:
         """The short label of ``tile`` (``5条`` / ``5 Bam``)."""
@@ -208,7 +249,8 @@ class Labels:
             self.hand_money, self.kong_money, self.total, self.win, self.draw, self.baohu, self.pays,
             self.seat_fallback, *self.by_label.values(), self.from_, self.robbed, self.next_dealer,
             self.dealt_in, self.kong_robbed, self.liangdao_of, self.multiplier_label, self.match_total,
-            self.colon, *self.tiles,
+            self.colon, *self.tiles, self.chajiao, self.chajiao_why, self.chajiao_seat, self.guansi,
+            self.guansi_why, self.guansi_pays, self.transfer, self.shown, self.protected,
             *self.fans.values(),
         )  # fmt: skip
 
@@ -283,6 +325,15 @@ EN = Labels(
     match_total="Match {v}",
     colon=": ",
     tiles=tuple(_en_tile(t) for t in Tile),
+    chajiao="Chajiao",
+    chajiao_why="Wall exhausted: each player without 廊起 pays each 廊起 player that player's top multiplier",
+    chajiao_seat="Pays",
+    guansi="Guansi",
+    guansi_why="{name} is locked (关死): every tile in hand is a tile a 廊起 player waits on",
+    guansi_pays="pays each 廊起 player's top multiplier and 2 to each other player; kong money void",
+    transfer="{payer} pays {payee} {n}",
+    shown="Shown",
+    protected="Protected",
     fans=MappingProxyType({fan.zh: fan.en for fan in Fan}),
 )
 """English labels: tile names as the bot's English discard buttons (``5 Bam``, ``Red``)."""
@@ -290,12 +341,28 @@ EN = Labels(
 _BY_LANG = {"zh_CN": ZH, "en": EN}
 
 
-def labels_for(lang: str) -> Labels:
-    """The labels of ``lang`` (one of :data:`LANGUAGES`).  Raises ValueError for another language."""
+LANGQI = "廊起"
+"""卡心五's name for the declaration (docs/rules.md §B): the badge that reads 亮倒 in 卡五星."""
+_LANGQI = {"zh_CN": (LANGQI, "{name}廊起"), "en": ("Langqi", "Langqi: {name}")}
+
+
+def labels_for(lang: str, game: str = Ruleset.KAWUXING) -> Labels:
+    """The labels of ``lang`` (one of :data:`LANGUAGES`) for ``game`` (a :class:`engine.rules.Ruleset`
+    value, ``"kawuxing"`` or ``"kaxinwu"``): under 卡心五 the declaration is called 廊起 (``Langqi``),
+    not 亮倒.  Raises ValueError for another language."""
     try:
-        return _BY_LANG[lang]
+        lb = _BY_LANG[lang]
     except KeyError:
         raise ValueError(f"no picture labels for language {lang!r}: use one of {', '.join(LANGUAGES)}") from None
+    if game == Ruleset.KAXINWU:
+        return _langqi_labels(lang)
+    return lb
+
+
+@functools.cache
+def _langqi_labels(lang: str) -> Labels:
+    word, of = _LANGQI[lang]
+    return replace(_BY_LANG[lang], liangdao=word, liangdao_of=of)
 
 
 def tile_label(tile: Tile, lang: str = "zh_CN") -> str:
@@ -315,13 +382,15 @@ def label_strings() -> tuple[str, ...]:
     fixed = [
         DEALER, LIANGDAO, AUTO, WAITS, WALL, UNSEEN, KONG, HAND_MONEY, KONG_MONEY, TOTAL, WIN, DRAW,
         BAOHU, PAYS, SEAT_FALLBACK, FROM, ROBBED, NEXT_DEALER, DEALT_IN, KONG_ROBBED, LIANGDAO_OF, MULTIPLIER_LABEL,
-        MATCH_TOTAL, TIMES, MINUS, NUMERALS, WAN,
+        MATCH_TOTAL, TIMES, MINUS, NUMERALS, WAN, LANGQI, *(w for pair in _LANGQI.values() for w in pair),
+        CHAJIAO, CHAJIAO_WHY, CHAJIAO_SEAT, GUANSI, GUANSI_WHY,
+        GUANSI_PAYS, TRANSFER, SHOWN, PROTECTED,
         *BY_LABEL.values(), *FAN_NAMES, *(tile_label(t) for t in Tile), *(k.chinese for k in MeldKind),
         "中發白", *(s for lb in _BY_LANG.values() for s in lb.strings()),
     ]  # fmt: skip
     out = []
     for s in fixed:
-        for ph in ("{n}", "{v}", "{name}", "{times}", "{m}"):
+        for ph in ("{n}", "{v}", "{name}", "{times}", "{m}", "{payer}", "{payee}"):
             s = s.replace(ph, "")
         out.append(s)
     return tuple(out)

@@ -1,14 +1,22 @@
 #!/bin/sh
-# The system packages the test suite needs beyond Python: Debian's Chromium and its driver, for the
-# playground's browser test (tests/e2e/test_playground_browser.py). Installed with apt-get (as root, or
-# through sudo) only when either is missing; nothing to do otherwise. Used by the README's test
-# command and by .ci/run.
+# The system packages the test suite needs beyond Python, from Debian with apt-get (as root, or
+# through sudo), each only when it is missing; nothing to do otherwise:
+# - Chromium and its driver, for the playground's browser test (tests/e2e/test_playground_browser.py);
+# - PostgreSQL (the server's initdb and pg_ctl), for the store's tests on PostgreSQL: the tests start
+#   a throwaway cluster of their own (tests/pgserver.py), so no server needs to run beforehand.
+# Used by the README's test command and by .ci/run.
 set -eu
-if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then
-    exit 0
+PACKAGES=""
+if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
+    PACKAGES="chromium chromium-driver"
 fi
+if ! command -v initdb >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+    PACKAGES="$PACKAGES postgresql"
+fi
+[ -n "$PACKAGES" ] || exit 0
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-echo "installing Debian's chromium and chromium-driver (apt-get) for the browser test..." >&2
+echo "installing Debian's$PACKAGES (apt-get) for the tests..." >&2
 $SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends chromium chromium-driver >/dev/null
+# shellcheck disable=SC2086
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $PACKAGES >/dev/null

@@ -37,7 +37,7 @@ from ..service import TableService
 from ..service.pictures import Pictures, RenderPictures
 from ..service.timers import JobQueueTimers
 from ..settings import Settings
-from ..store import Store
+from ..store import SqlStore, open_store
 from ..words.help_text import MenuScope, command_menu
 from ..words.i18n import translator
 from .context import CONTEXT_TYPES, KwxApplication
@@ -110,7 +110,7 @@ def build_application(
     *,
     builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] | None = None,
     pictures: Pictures | None = None,
-    store: Store | None = None,
+    store: SqlStore | None = None,
     flood_sleep: Callable[[float], Awaitable[None]] | None = None,
     handle_signals: bool = False,
 ) -> KwxApplication:
@@ -142,12 +142,12 @@ def build_application(
     if limiter is not None:  # production (tests opt in): pacing only; the sender is the one retry layer
         builder = builder.rate_limiter(limiter)
 
-    owned: list[Store] = []  # a store this application opened (and closes)
+    owned: list[SqlStore] = []  # a store this application opened (and closes)
     servers: list[web.AppRunner] = []  # the health / metrics endpoints
 
     async def post_init(app: KwxApplication) -> None:
         if store is None:
-            owned.append(await Store.open(settings.db_path))
+            owned.append(await open_store(settings.database_url or settings.db_path))
         opened = store if store is not None else owned[0]
         drawing: Pictures = pictures or RenderPictures(settings.picture_format, processes=settings.render_processes)
         if metrics.enabled:

@@ -24,7 +24,7 @@ metric                                 meaning
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from ..service.pictures import Pictures
@@ -119,6 +119,12 @@ class PrometheusMetrics(Metrics):
         return generate_latest(self.registry), CONTENT_TYPE_LATEST
 
 
+def _game(game: str) -> dict[str, str]:
+    """The ``game`` keyword for the inner pictures: passed only when it is not the default 卡五星, so
+    inner pictures written before the keyword existed keep working."""
+    return {} if game == "kawuxing" else {"game": game}
+
+
 class TimedPictures:
     """A :class:`~kwx_bot.service.pictures.Pictures` that reports each picture's time to ``metrics``."""
 
@@ -126,33 +132,48 @@ class TimedPictures:
         self.inner = inner
         self.metrics = metrics
 
-    async def _timed(self, draw: Any, *args: Any) -> bytes:
+    async def _timed(self, draw: Any, *args: Any, **options: Any) -> bytes:
         started = time.perf_counter()
         try:
-            data: bytes = await draw(*args)
+            data: bytes = await draw(*args, **options)
             return data
         finally:
             self.metrics.render(time.perf_counter() - started)
 
-    async def hand(self, view: Any, lang: str = "zh_CN") -> bytes:
+    async def hand(
+        self, view: Any, lang: str = "zh_CN", protected: Collection[Any] = (), game: str = "kawuxing"
+    ) -> bytes:
         """See :meth:`Pictures.hand`."""
-        return await self._timed(self.inner.hand, view, lang)
+        args = (protected,) if protected else ()
+        return await self._timed(self.inner.hand, view, lang, *args, **_game(game))
 
     async def table(
-        self, view: Any, names: Sequence[str], lang: str = "zh_CN", totals: Sequence[int] | None = None
+        self,
+        view: Any,
+        names: Sequence[str],
+        lang: str = "zh_CN",
+        totals: Sequence[int] | None = None,
+        game: str = "kawuxing",
     ) -> bytes:
         """See :meth:`Pictures.table`."""
-        return await self._timed(self.inner.table, view, names, lang, totals)
+        return await self._timed(self.inner.table, view, names, lang, totals, **_game(game))
 
-    async def reveal(self, view: Any, seat: int, names: Sequence[str], lang: str = "zh_CN") -> bytes:
+    async def reveal(
+        self, view: Any, seat: int, names: Sequence[str], lang: str = "zh_CN", game: str = "kawuxing"
+    ) -> bytes:
         """See :meth:`Pictures.reveal`."""
-        return await self._timed(self.inner.reveal, view, seat, names, lang)
+        return await self._timed(self.inner.reveal, view, seat, names, lang, **_game(game))
 
     async def result(
-        self, view: Any, names: Sequence[str], lang: str = "zh_CN", hands: Sequence[Any] | None = None
+        self,
+        view: Any,
+        names: Sequence[str],
+        lang: str = "zh_CN",
+        hands: Sequence[Any] | None = None,
+        game: str = "kawuxing",
     ) -> bytes:
         """See :meth:`Pictures.result`."""
-        return await self._timed(self.inner.result, view, names, lang, hands)
+        return await self._timed(self.inner.result, view, names, lang, hands, **_game(game))
 
     def close(self) -> None:
         """Close the inner pictures (their worker processes), if they have anything to close."""

@@ -8,9 +8,15 @@ a thread (``asyncio.to_thread``, docs/telegram.md §6).  A broken worker pool fa
 
 A *photo key* names what a picture shows: a message is only given a new photo when its key changes,
 otherwise its caption or buttons are edited alone (cheaper, and no re-upload).  The hand picture's
-key is the seat's own tiles (concealed, drawn, melds, waits, 亮倒): the wall count and unseen-copy
-numbers drawn in it are a snapshot of the last time the seat's tiles changed.  The table picture's
-key is the whole public view plus the names.  Both keys include the picture's language.
+key is the seat's own tiles (concealed, drawn, melds, waits, 亮倒 -- after a partial 亮倒 / 廊起 also
+the shown tiles and published waits) and the protected tiles marked in it: the wall count and
+unseen-copy numbers drawn in it are a snapshot of the last time the seat's tiles changed.  The table
+picture's key is the whole public view plus the names.  Both keys include the picture's language
+and game (卡心五 labels the declaration 廊起).
+
+Encoding: ``palette`` by default (a 128-colour PNG, :func:`render.encode`), chosen by
+``benchmarks/bench_pictures.py``: about 40 KiB uploaded per turn against 165-190 KiB as JPEG
+(docs/telegram.md §6).
 
 Languages: a private hand picture is drawn in its player's language, the group's pictures (table,
 亮倒 reveal, result) in the group's language (``lang``: a catalog name of
@@ -26,16 +32,19 @@ import hashlib
 import logging
 import multiprocessing
 import os
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
-from .game import HandTiles, PublicView, SeatView
+from .game import HandTiles, PublicView, SeatView, Tile
 
 __all__ = ["HandTiles", "Pictures", "RenderPictures", "default_render_processes", "hand_key", "table_key"]
 
 log = logging.getLogger("kwx.pictures")
+
+KAWUXING = "kawuxing"
+"""The default ``game`` of every picture: 卡五星 (``engine.rules.Ruleset`` values; ``"kaxinwu"`` for 卡心五)."""
 
 
 def default_render_processes() -> int:
@@ -65,47 +74,76 @@ def _digest(text: str) -> str:
     return hashlib.blake2b(text.encode(), digest_size=10).hexdigest()
 
 
-def hand_key(view: SeatView, lang: str = "zh_CN") -> str:
-    """Photo key of a hand picture in ``lang`` (see module docstring)."""
+def hand_key(view: SeatView, lang: str = "zh_CN", protected: Collection[Tile] = (), game: str = KAWUXING) -> str:
+    """Photo key of a hand picture in ``lang`` of ``game`` with the ``protected`` tiles marked (see
+    module docstring); a partial 亮倒 / 廊起 adds the shown tiles and published waits, which the
+    picture marks."""
     own = view.public.seats[view.seat]
-    return "h" + _digest(repr((view.concealed, view.drawn, view.melds, view.waits, own.liangdao, lang)))
+    shown = (own.revealed, own.hidden_count, own.waits) if own.liangdao else ()
+    guard = tuple(sorted(protected))
+    key = (view.concealed, view.drawn, view.melds, view.waits, own.liangdao, lang, shown, guard, str(game))
+    return "h" + _digest(repr(key))
 
 
-def table_key(view: PublicView, names: Sequence[str], lang: str = "zh_CN", totals: Sequence[int] | None = None) -> str:
-    """Photo key of a table picture in ``lang`` with the seats' running match ``totals``."""
-    return "t" + _digest(repr((view, tuple(names), lang, None if totals is None else tuple(totals))))
+def table_key(
+    view: PublicView,
+    names: Sequence[str],
+    lang: str = "zh_CN",
+    totals: Sequence[int] | None = None,
+    game: str = KAWUXING,
+) -> str:
+    """Photo key of a table picture of ``game`` in ``lang`` with the seats' running match ``totals``."""
+    return "t" + _digest(repr((view, tuple(names), lang, None if totals is None else tuple(totals), str(game))))
 
 
 class Pictures(Protocol):
-    """What the presenter needs: encoded pictures (PNG bytes) for each kind of message, with labels
+    """What the presenter needs: encoded pictures (PNG or JPEG bytes) for each kind of message, with labels
     in ``lang`` (the player's language for a hand, the group's for the others)."""
 
-    async def hand(self, view: SeatView, lang: str = "zh_CN") -> bytes:
-        """A player's private hand picture."""
+    async def hand(
+        self, view: SeatView, lang: str = "zh_CN", protected: Collection[Tile] = (), game: str = KAWUXING
+    ) -> bytes:
+        """A player's private hand picture; ``protected``: tiles the seat may not discard because a
+        亮倒 / 廊起 player waits on them (the discards missing from the engine's legal actions,
+        docs/rules.md §A9.8, §B), marked in the picture; ``game``: the hand's ``rules.ruleset``
+        (``"kaxinwu"`` labels the declaration 廊起)."""
         ...
 
     async def table(
-        self, view: PublicView, names: Sequence[str], lang: str = "zh_CN", totals: Sequence[int] | None = None
+        self,
+        view: PublicView,
+        names: Sequence[str],
+        lang: str = "zh_CN",
+        totals: Sequence[int] | None = None,
+        game: str = KAWUXING,
     ) -> bytes:
         """The group's live table picture, with each seat's running match total (``totals``)."""
         ...
 
-    async def reveal(self, view: PublicView, seat: int, names: Sequence[str], lang: str = "zh_CN") -> bytes:
+    async def reveal(
+        self, view: PublicView, seat: int, names: Sequence[str], lang: str = "zh_CN", game: str = KAWUXING
+    ) -> bytes:
         """The public 亮倒 reveal picture of ``seat``."""
         ...
 
     async def result(
-        self, view: PublicView, names: Sequence[str], lang: str = "zh_CN", hands: Sequence[HandTiles] | None = None
+        self,
+        view: PublicView,
+        names: Sequence[str],
+        lang: str = "zh_CN",
+        hands: Sequence[HandTiles] | None = None,
+        game: str = KAWUXING,
     ) -> bytes:
         """The end-of-hand result picture, with every seat's hand face up (``hands``, one per seat)."""
         ...
 
 
 class RenderPictures:
-    """:class:`Pictures` drawn by :mod:`render`, encoded as ``fmt`` (``"jpeg"`` or ``"png"``), in
-    ``processes`` worker processes (0: a thread)."""
+    """:class:`Pictures` drawn by :mod:`render`, encoded as ``fmt`` (:func:`render.encode`:
+    ``"palette"``, the default -- a 128-colour PNG, about a quarter of the bytes of ``"jpeg"`` per turn,
+    docs/telegram.md §6 --, ``"jpeg"`` or ``"png"``), in ``processes`` worker processes (0: a thread)."""
 
-    def __init__(self, fmt: str = "jpeg", processes: int = 0) -> None:
+    def __init__(self, fmt: str = "palette", processes: int = 0) -> None:
         self.fmt = fmt
         self.processes = processes
         self._pool: ProcessPoolExecutor | None = None
@@ -137,22 +175,38 @@ class RenderPictures:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
 
-    async def hand(self, view: SeatView, lang: str = "zh_CN") -> bytes:
+    async def hand(
+        self, view: SeatView, lang: str = "zh_CN", protected: Collection[Tile] = (), game: str = KAWUXING
+    ) -> bytes:
         """See :func:`render.render_hand`."""
-        return await self._run("render_hand", lang, view)
+        return await self._run("render_hand", lang, view, protected=tuple(sorted(protected)), game=str(game))
 
     async def table(
-        self, view: PublicView, names: Sequence[str], lang: str = "zh_CN", totals: Sequence[int] | None = None
+        self,
+        view: PublicView,
+        names: Sequence[str],
+        lang: str = "zh_CN",
+        totals: Sequence[int] | None = None,
+        game: str = KAWUXING,
     ) -> bytes:
         """See :func:`render.render_table`."""
-        return await self._run("render_table", lang, view, list(names), totals=None if totals is None else list(totals))
+        listed = None if totals is None else list(totals)
+        return await self._run("render_table", lang, view, list(names), totals=listed, game=str(game))
 
-    async def reveal(self, view: PublicView, seat: int, names: Sequence[str], lang: str = "zh_CN") -> bytes:
+    async def reveal(
+        self, view: PublicView, seat: int, names: Sequence[str], lang: str = "zh_CN", game: str = KAWUXING
+    ) -> bytes:
         """See :func:`render.render_reveal`."""
-        return await self._run("render_reveal", lang, view, seat, list(names))
+        return await self._run("render_reveal", lang, view, seat, list(names), game=str(game))
 
     async def result(
-        self, view: PublicView, names: Sequence[str], lang: str = "zh_CN", hands: Sequence[HandTiles] | None = None
+        self,
+        view: PublicView,
+        names: Sequence[str],
+        lang: str = "zh_CN",
+        hands: Sequence[HandTiles] | None = None,
+        game: str = KAWUXING,
     ) -> bytes:
         """See :func:`render.render_result`."""
-        return await self._run("render_result", lang, view, list(names), hands=None if hands is None else list(hands))
+        listed = None if hands is None else list(hands)
+        return await self._run("render_result", lang, view, list(names), hands=listed, game=str(game))

@@ -1,4 +1,9 @@
-"""The SQLite store: all SQL of kwx lives in this package (docs/architecture.md).
+"""The store: all SQL of kwx lives in this package (docs/architecture.md).
+
+:func:`open_store` opens the database an operator chose: :class:`Store` (SQLite, the embedded
+default, below) for a file path, :class:`~.postgres.PgStore` for a ``postgresql://`` URL
+(``KWX_DATABASE_URL``).  Both share their reads (:class:`~.base.SqlStore`), their writes
+(:class:`~.tx.Tx`) and their migrations (:mod:`.migrations`); the rest of this docstring is SQLite's.
 
 One :class:`Store` per process holds one aiosqlite connection (its own worker thread) opened in
 autocommit mode with WAL, ``synchronous=NORMAL``, ``foreign_keys=ON`` and a 5 s busy timeout.
@@ -23,11 +28,14 @@ from pathlib import Path
 from typing import Any
 
 import aiosqlite
+import asyncpg
 
-from . import ledger_queries
+from .base import SqlStore, table_row
+from .db import SqliteDb
 from .ledger_queries import open_readonly
-from .migrations import MIGRATIONS, SCHEMA_VERSION
+from .migrations import MIGRATIONS, SCHEMA_VERSION, sql_for
 from .port import TableStore
+from .postgres import PgStore
 from .rows import (
     EventRow,
     GroupStanding,
@@ -70,35 +78,9 @@ __all__ = [
     "UserRow",
 ]
 
-_TABLE_COLUMNS = (
-    "t.table_id, t.group_id, c.chat_id, t.status, t.rules, t.options, t.created_by, t.created_at, "
-    "t.updated_at, t.seq, t.hand_no, t.next_dealer, t.next_deal, t.lobby_msg_id, t.table_msg_id, "
-    "t.deadline_at, t.deadline_seq, t.deadline_kind, t.announced_seq, t.join_token, t.table_digest"
-)
 
-
-def table_row(r: Sequence[Any]) -> TableRow:
-    """Build a :class:`TableRow` from a ``_TABLE_COLUMNS`` result row."""
-    return TableRow(
-        table_id=r[0], group_id=r[1], chat_id=r[2], status=r[3], rules=loads(r[4]), options=loads(r[5]),
-        created_by=r[6], created_at=r[7], updated_at=r[8], seq=r[9], hand_no=r[10], next_dealer=r[11],
-        next_deal=loads(r[12]), lobby_msg_id=r[13], table_msg_id=r[14], deadline_at=r[15],
-        deadline_seq=r[16], deadline_kind=r[17], announced_seq=r[18], join_token=r[19], table_digest=r[20],
-    )  # fmt: skip
-
-
-_SEAT_COLUMNS = "table_id, seat, user_id, ai_level, on_auto, timeouts, hand_msg_id, last_press, shown_digest"
-
-
-def _seat_row(r: Sequence[Any]) -> SeatRow:
-    return SeatRow(
-        table_id=r[0], seat=r[1], user_id=r[2], ai_level=r[3], on_auto=bool(r[4]), timeouts=r[5],
-        hand_msg_id=r[6], last_press=r[7], shown_digest=r[8],
-    )  # fmt: skip
-
-
-class Store:
-    """The database of one bot process.  Create with :meth:`open`; close with :meth:`close`."""
+class Store(SqlStore):
+    """The SQLite database of one bot process.  Create with :meth:`open`; close with :meth:`close`."""
 
     def __init__(self, db: aiosqlite.Connection, path: str) -> None:
         self._db = db
@@ -193,7 +175,7 @@ class Store:
             async with self._lock:
                 await self._db.execute("BEGIN IMMEDIATE")
                 try:
-                    for statement in MIGRATIONS[version - 1]:
+                    for statement in sql_for(MIGRATIONS[version - 1], "sqlite"):
                         await self._db.execute(statement)
                     await self._db.execute(f"PRAGMA user_version = {version}")
                 except BaseException:
@@ -231,7 +213,7 @@ class Store:
             started = time.perf_counter()
             await self._db.execute("BEGIN IMMEDIATE")
             try:
-                yield Tx(self._db, time.time())
+                yield Tx(SqliteDb(self._db), time.time())
             except BaseException:
                 await self._db.execute("ROLLBACK")
                 raise
@@ -239,199 +221,27 @@ class Store:
             if self.on_commit is not None:
                 self.on_commit(time.perf_counter() - started)
 
-    # -- small helpers ---------------------------------------------------------------------------
-
-    async def _scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        async with self._db.execute(sql, params) as cur:
-            row = await cur.fetchone()
-        return None if row is None else row[0]
-
-    async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+    async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
         async with self._db.execute(sql, params) as cur:
             return list(await cur.fetchall())
 
-    # -- users and chats -------------------------------------------------------------------------
 
-    async def get_user(self, user_id: int) -> UserRow | None:
-        """The user, or None if never seen."""
-        rows = await self._rows(
-            "SELECT user_id, first_name, last_name, username, language_code, can_pm, pending_table_id "
-            "FROM users WHERE user_id = ?",
-            (user_id,),
-        )
-        if not rows:
-            return None
-        r = rows[0]
-        return UserRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6])
-
-    async def users(self, user_ids: Sequence[int]) -> dict[int, UserRow]:
-        """Several users by id (missing ids are absent from the result)."""
-        out = {}
-        for uid in set(user_ids):
-            row = await self.get_user(uid)
-            if row is not None:
-                out[uid] = row
-        return out
-
-    async def group_id_for_chat(self, chat_id: int) -> int | None:
-        """Our group id for a Telegram chat id (current or pre-migration), or None."""
-        gid = await self._scalar("SELECT group_id FROM chats WHERE chat_id = ?", (chat_id,))
-        if gid is None:
-            gid = await self._scalar("SELECT group_id FROM chat_aliases WHERE old_chat_id = ?", (chat_id,))
-        return None if gid is None else int(gid)
-
-    async def chat_id_for_group(self, group_id: int) -> int | None:
-        """The current Telegram chat id of a group."""
-        cid = await self._scalar("SELECT chat_id FROM chats WHERE group_id = ?", (group_id,))
-        return None if cid is None else int(cid)
-
-    async def group_title(self, group_id: int) -> str:
-        """The group's title as last seen ("" if unknown)."""
-        return str(await self._scalar("SELECT title FROM chats WHERE group_id = ?", (group_id,)) or "")
-
-    async def group_settings(self, group_id: int) -> dict[str, Any]:
-        """All settings of a group as ``{key: value}`` (values decoded from JSON)."""
-        rows = await self._rows("SELECT key, value FROM settings WHERE group_id = ?", (group_id,))
-        return {r[0]: loads(r[1]) for r in rows}
-
-    # -- tables, seats, hands, events ------------------------------------------------------------
-
-    async def get_table(self, table_id: int) -> TableRow | None:
-        """A table by id, or None."""
-        rows = await self._rows(
-            f"SELECT {_TABLE_COLUMNS} FROM tables t JOIN chats c USING (group_id) WHERE t.table_id = ?",
-            (table_id,),
-        )
-        return table_row(rows[0]) if rows else None
-
-    async def open_table_of_group(self, group_id: int) -> TableRow | None:
-        """The group's non-closed table, or None."""
-        rows = await self._rows(
-            f"SELECT {_TABLE_COLUMNS} FROM tables t JOIN chats c USING (group_id) "
-            "WHERE t.group_id = ? AND t.status != 'closed'",
-            (group_id,),
-        )
-        return table_row(rows[0]) if rows else None
-
-    async def open_tables(self) -> list[TableRow]:
-        """Every non-closed table (what a restart must resume), oldest first."""
-        rows = await self._rows(
-            f"SELECT {_TABLE_COLUMNS} FROM tables t JOIN chats c USING (group_id) "
-            "WHERE t.status != 'closed' ORDER BY t.table_id"
-        )
-        return [table_row(r) for r in rows]
-
-    async def seats(self, table_id: int) -> list[SeatRow]:
-        """The seats of a table in seat order."""
-        rows = await self._rows(
-            f"SELECT {_SEAT_COLUMNS} FROM seats WHERE table_id = ? ORDER BY seat",
-            (table_id,),
-        )
-        return [_seat_row(r) for r in rows]
-
-    async def open_seat_of_user(self, user_id: int) -> SeatRow | None:
-        """The user's seat at an open table, or None (a user sits at one open table at a time)."""
-        rows = await self._rows(
-            f"SELECT {_SEAT_COLUMNS} FROM seats WHERE user_id = ? AND active = 1",
-            (user_id,),
-        )
-        return _seat_row(rows[0]) if rows else None
-
-    async def current_hand(self, table_id: int) -> HandRow | None:
-        """The table's latest hand (playing or over), or None before the first deal."""
-        rows = await self._rows(
-            "SELECT hand_id, table_id, hand_no, dealer, deal, first_seq, status, result, sitting_out FROM hands "
-            "WHERE table_id = ? ORDER BY hand_no DESC LIMIT 1",
-            (table_id,),
-        )
-        if not rows:
-            return None
-        r = rows[0]
-        return HandRow(r[0], r[1], r[2], r[3], loads(r[4]), r[5], r[6], loads(r[7]), r[8])
-
-    async def hands_numbered(self, group_id: int, hand_no: int | None = None) -> list[HandRow]:
-        """The group's dealt hands numbered ``hand_no`` (per table, as ``/history`` numbers them; every
-        hand when None), any status, newest first (by start, then hand id); at most 20."""
-        rows = await self._rows(
-            "SELECT h.hand_id, h.table_id, h.hand_no, h.dealer, h.deal, h.first_seq, h.status, h.result, h.sitting_out "
-            "FROM hands h JOIN tables t ON t.table_id = h.table_id "
-            "WHERE t.group_id = ? AND (? IS NULL OR h.hand_no = ?) "
-            "ORDER BY h.started_at DESC, h.hand_id DESC LIMIT 20",
-            (group_id, hand_no, hand_no),
-        )
-        return [HandRow(r[0], r[1], r[2], r[3], loads(r[4]), r[5], r[6], loads(r[7]), r[8]) for r in rows]
-
-    async def hand_events(self, hand_id: int) -> list[EventRow]:
-        """The events of a hand in seq order."""
-        rows = await self._rows(
-            "SELECT table_id, seq, hand_id, kind, data, actor FROM events WHERE hand_id = ? ORDER BY seq",
-            (hand_id,),
-        )
-        return [EventRow(r[0], r[1], r[2], r[3], loads(r[4]), r[5]) for r in rows]
-
-    async def ledger_of_hand(self, hand_id: int) -> list[LedgerRow]:
-        """Ledger rows of one hand (kind 'hand'), by seat."""
-        rows = await self._rows(
-            "SELECT hand_id, seat, user_id, hand_delta, kong_delta, delta, won, dealt_in, multiplier, fans "
-            "FROM ledger WHERE hand_id = ? AND kind = 'hand' ORDER BY seat",
-            (hand_id,),
-        )
-        return [LedgerRow(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), bool(r[7]), r[8], r[9]) for r in rows]
-
-    async def ledger_of_table(self, table_id: int) -> list[LedgerRow]:
-        """Every ledger row of a table, hand by hand."""
-        rows = await self._rows(
-            "SELECT hand_id, seat, user_id, hand_delta, kong_delta, delta, won, dealt_in, multiplier, fans "
-            "FROM ledger WHERE table_id = ? ORDER BY hand_id, seat, entry_id",
-            (table_id,),
-        )
-        return [LedgerRow(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), bool(r[7]), r[8], r[9]) for r in rows]
-
-    async def counts(self) -> dict[str, int]:
-        """Row counts per table (for ``kwx-bot check-db``)."""
-        out = {}
-        for name in ("users", "chats", "tables", "seats", "hands", "events", "ledger"):
-            out[name] = int(await self._scalar(f"SELECT count(*) FROM {name}"))
-        return out
-
-    # -- ledger reports (read-only, on the reader connection: see :meth:`reader`) ----------------
-
-    async def season_report(self, group_id: int) -> SeasonReport:
-        """The group's current season, its standings and how many hands it scored (one snapshot)."""
-        async with self.reader() as db:
-            season = await ledger_queries.current_season(db, group_id)
-            rows = await ledger_queries.season_standings(db, group_id, season)
-            hands = await ledger_queries.season_hands(db, group_id, season)
-        return SeasonReport(season, rows, hands)
-
-    async def user_standings(self, user_id: int) -> list[GroupStanding]:
-        """A user's standing in every group and season (see :func:`.ledger_queries.user_standings`)."""
-        async with self.reader() as db:
-            return await ledger_queries.user_standings(db, user_id)
-
-    async def recent_hands(self, group_id: int, count: int, *, hand_id: int | None = None) -> list[HandRecord]:
-        """The group's last ``count`` scored hands, newest first (only ``hand_id`` if given)."""
-        async with self.reader() as db:
-            return await ledger_queries.recent_hands(db, group_id, count, hand_id=hand_id)
-
-    async def ledger_entries(self, group_id: int, *, season: int | None = None) -> list[LedgerEntry]:
-        """Every ledger row of the group (of one ``season`` if given), oldest first."""
-        async with self.reader() as db:
-            return await ledger_queries.ledger_entries(db, group_id, season=season)
-
-    async def scored_hands_numbered(self, group_id: int, hand_no: int) -> list[tuple[int, int]]:
-        """``(hand_id, table_id)`` of the group's scored hands numbered ``hand_no`` (the hand's
-        ``kind = 'hand'`` ledger rows exist), newest first."""
-        async with self.reader() as db:
-            return await ledger_queries.scored_hands_numbered(db, group_id, hand_no)
-
-    async def hand_void_state(self, hand_id: int) -> tuple[bool, bool]:
-        """``(every seat of the hand nets to zero, the hand has correction rows)``."""
-        async with self.reader() as db:
-            return await ledger_queries.hand_void_state(db, hand_id)
+DatabaseError = (sqlite3.Error, asyncpg.PostgresError)
+"""The database drivers' own errors (a file that is not kwx's database, say), for the entry point."""
 
 
-DatabaseError = sqlite3.Error
-"""The database driver's own error (a file that is not kwx's database, say), for the entry point."""
+def is_database_url(target: str | Path) -> bool:
+    """Whether ``target`` names a PostgreSQL database (``postgresql://`` or ``postgres://``)."""
+    return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
 
-__all__ += ["DatabaseError", "dumps", "loads", "table_row"]
+
+async def open_store(target: str | Path, *, migrate: bool = True) -> SqlStore:
+    """The store at ``target``: a ``postgresql://`` URL opens :class:`~.postgres.PgStore`, anything
+    else the SQLite file (or ``":memory:"``) with :class:`Store`.  Raises :class:`StoreError` as
+    the two ``open`` methods do."""
+    if is_database_url(target):
+        return await PgStore.open(str(target), migrate=migrate)
+    return await Store.open(target, migrate=migrate)
+
+
+__all__ += ["DatabaseError", "PgStore", "SqlStore", "dumps", "is_database_url", "loads", "open_store", "table_row"]

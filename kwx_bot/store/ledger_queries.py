@@ -1,10 +1,11 @@
 """Read-only ledger queries for ``/score``, ``/score me``, ``/history``, ``/settle`` and ``/export``.
 
 Only ``SELECT`` statements over the schema of :mod:`.migrations` (``ledger``, ``hands``, ``users``,
-``chats``, ``settings``); nothing here writes.  Each function takes an :class:`aiosqlite.Connection`:
-either the store's own, or — preferred, so a report never sees another coroutine's uncommitted
-transaction on the shared connection — a separate read-only connection from :func:`open_readonly`
-(SQLite WAL lets it read while the bot writes).  Multi-statement reports run inside one read
+``chats``, ``settings``), in SQL that SQLite and PostgreSQL read alike; nothing here writes.  Each
+function takes a :data:`Conn`: the store's report connection (:meth:`kwx_bot.store.Store.reader`:
+for SQLite a separate read-only connection from :func:`open_readonly` — WAL lets it read while the
+bot writes — so a report never sees another coroutine's uncommitted transaction; for PostgreSQL a
+pooled connection), or an aiosqlite connection.  Multi-statement reports run inside one read
 transaction, so they see one consistent snapshot.
 
 Points are the ledger's units (底金 × capped multiplier, docs/rules.md §A11/§A12).  The season of a group is
@@ -15,15 +16,15 @@ the season they were written in.  All AI seats of a group are reported together 
 
 from __future__ import annotations
 
-import contextlib
 import json
 import weakref
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
 
+from .db import Db, SqliteDb
 from .rows import GroupStanding, HandRecord, LedgerEntry, SeatResult, Standing
 
 __all__ = [
@@ -65,27 +66,18 @@ async def open_readonly(path: str | Path) -> aiosqlite.Connection:
 _READONLY: weakref.WeakSet[aiosqlite.Connection] = weakref.WeakSet()
 """Connections opened by :func:`open_readonly` (only those get explicit read transactions)."""
 
-
-@contextlib.asynccontextmanager
-async def _snapshot(db: aiosqlite.Connection) -> AsyncIterator[None]:
-    """One read transaction (a consistent snapshot) on a connection from :func:`open_readonly`.
-
-    On the store's shared connection nothing is begun: its writer owns transactions there (a
-    ``BEGIN`` here could collide with its ``BEGIN IMMEDIATE``).
-    """
-    if db not in _READONLY or db.in_transaction:
-        yield
-        return
-    await db.execute("BEGIN")
-    try:
-        yield
-    finally:
-        await db.execute("COMMIT")
+Conn = Db | aiosqlite.Connection
+"""What the queries read from: a :class:`~.db.Db` (SQLite or PostgreSQL), or an aiosqlite connection."""
 
 
-async def _rows(db: aiosqlite.Connection, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> list[Any]:
-    async with db.execute(sql, params) as cur:
-        return list(await cur.fetchall())
+def _db(conn: Conn) -> Db:
+    """``conn`` as a :class:`~.db.Db`; an aiosqlite connection from :func:`open_readonly` gets read
+    transactions (consistent snapshots), the store's shared connection none (its writer owns them)."""
+    return conn if isinstance(conn, Db) else SqliteDb(conn, snapshots=conn in _READONLY)
+
+
+async def _rows(conn: Conn, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+    return await _db(conn).fetch(sql, params)
 
 
 def _name(first: str | None, last: str | None, username: str | None, user_id: int | None) -> str:
@@ -104,7 +96,7 @@ def _fans(text: str | None) -> tuple[str, ...]:
 # -------------------------------------------------------------------------------------- queries
 
 
-async def current_season(db: aiosqlite.Connection, group_id: int) -> int:
+async def current_season(db: Conn, group_id: int) -> int:
     """The group's current season (the ``season`` setting; 1 when unset or malformed)."""
     rows = await _rows(db, "SELECT value FROM settings WHERE group_id = ? AND key = 'season'", (group_id,))
     if not rows:
@@ -116,42 +108,42 @@ async def current_season(db: aiosqlite.Connection, group_id: int) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 1 else 1
 
 
-async def group_title(db: aiosqlite.Connection, group_id: int) -> str:
+async def group_title(db: Conn, group_id: int) -> str:
     """The group's title as last seen ("" if unknown)."""
     rows = await _rows(db, "SELECT title FROM chats WHERE group_id = ?", (group_id,))
     return str(rows[0][0] or "") if rows else ""
 
 
 _STANDINGS_SQL = """
-WITH rows AS (
-    SELECT * FROM ledger WHERE group_id = :g AND season = :s
+WITH season_rows AS (
+    SELECT * FROM ledger WHERE group_id = ? AND season = ?
 ), totals AS (
     SELECT user_id,
            SUM(delta) AS points,
            COUNT(DISTINCT CASE WHEN kind = 'hand' THEN hand_id END) AS hands,
            SUM(CASE WHEN kind = 'hand' THEN won ELSE 0 END) AS wins,
            COUNT(DISTINCT CASE WHEN kind = 'hand' AND dealt_in = 1 THEN hand_id END) AS dealt_in
-    FROM rows GROUP BY user_id
+    FROM season_rows GROUP BY user_id
 ), best AS (
     SELECT user_id, multiplier, fans FROM (
         SELECT user_id, multiplier, fans,
                ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY multiplier DESC, hand_delta DESC, entry_id)
                    AS n
-        FROM rows WHERE kind = 'hand' AND won = 1
-    ) WHERE n = 1
+        FROM season_rows WHERE kind = 'hand' AND won = 1
+    ) ranked WHERE n = 1
 )
 SELECT t.user_id, u.first_name, u.last_name, u.username, t.points, t.hands, t.wins, t.dealt_in,
        coalesce(b.multiplier, 0), coalesce(b.fans, '')
 FROM totals t
-LEFT JOIN best b ON b.user_id IS t.user_id
+LEFT JOIN best b ON b.user_id IS NOT DISTINCT FROM t.user_id
 LEFT JOIN users u ON u.user_id = t.user_id
 ORDER BY t.points DESC, t.wins DESC, t.dealt_in ASC, t.user_id IS NULL, t.user_id
 """
 
 
-async def season_standings(db: aiosqlite.Connection, group_id: int, season: int) -> list[Standing]:
+async def season_standings(db: Conn, group_id: int, season: int) -> list[Standing]:
     """Every party with a ledger row in the group's ``season``, most points first."""
-    rows = await _rows(db, _STANDINGS_SQL, {"g": group_id, "s": season})
+    rows = await _rows(db, _STANDINGS_SQL, (group_id, season))
     return [
         Standing(
             user_id=r[0],
@@ -167,7 +159,7 @@ async def season_standings(db: aiosqlite.Connection, group_id: int, season: int)
     ]
 
 
-async def season_hands(db: aiosqlite.Connection, group_id: int, season: int) -> int:
+async def season_hands(db: Conn, group_id: int, season: int) -> int:
     """How many hands the group scored in ``season``."""
     rows = await _rows(
         db,
@@ -177,12 +169,12 @@ async def season_hands(db: aiosqlite.Connection, group_id: int, season: int) -> 
     return int(rows[0][0])
 
 
-async def user_standings(db: aiosqlite.Connection, user_id: int) -> list[GroupStanding]:
+async def user_standings(db: Conn, user_id: int) -> list[GroupStanding]:
     """The user's standing in the current season of every group where they have ledger rows.
 
     Groups where the user has not played in the current season are left out.  Ordered by group title.
     """
-    async with _snapshot(db):
+    async with _db(db).snapshot():
         groups = await _rows(
             db,
             "SELECT DISTINCT l.group_id, coalesce(c.title, '') FROM ledger l LEFT JOIN chats c USING (group_id) "
@@ -201,11 +193,11 @@ async def user_standings(db: aiosqlite.Connection, user_id: int) -> list[GroupSt
 
 
 async def recent_hands(
-    db: aiosqlite.Connection, group_id: int, limit: int, *, season: int | None = None, hand_id: int | None = None
+    db: Conn, group_id: int, limit: int, *, season: int | None = None, hand_id: int | None = None
 ) -> list[HandRecord]:
     """The group's last ``limit`` scored hands, newest first (``season`` None = every season;
     ``hand_id``: only that hand, if it is the group's)."""
-    async with _snapshot(db):
+    async with _db(db).snapshot():
         where = "group_id = ? AND kind = 'hand'" + (" AND season = ?" if season is not None else "")
         params: tuple[Any, ...] = (group_id, season) if season is not None else (group_id,)
         if hand_id is not None:
@@ -276,7 +268,7 @@ def _winner_details(result_text: str | None) -> dict[int, tuple[str | None, bool
     return out
 
 
-async def ledger_entries(db: aiosqlite.Connection, group_id: int, *, season: int | None = None) -> list[LedgerEntry]:
+async def ledger_entries(db: Conn, group_id: int, *, season: int | None = None) -> list[LedgerEntry]:
     """Every ledger row of the group in entry order (``season`` None = every season)."""
     where = "l.group_id = ?" + (" AND l.season = ?" if season is not None else "")
     params: tuple[Any, ...] = (group_id, season) if season is not None else (group_id,)
@@ -314,7 +306,7 @@ async def ledger_entries(db: aiosqlite.Connection, group_id: int, *, season: int
     ]
 
 
-async def scored_hands_numbered(db: aiosqlite.Connection, group_id: int, hand_no: int) -> list[tuple[int, int]]:
+async def scored_hands_numbered(db: Conn, group_id: int, hand_no: int) -> list[tuple[int, int]]:
     """``(hand_id, table_id)`` of the group's hands numbered ``hand_no`` that were scored (they have
     ``kind = 'hand'`` ledger rows), newest first (by end, else start, then hand id)."""
     sql = (
@@ -325,9 +317,12 @@ async def scored_hands_numbered(db: aiosqlite.Connection, group_id: int, hand_no
     return [(int(r[0]), int(r[1])) for r in await _rows(db, sql, (hand_no, group_id))]
 
 
-async def hand_void_state(db: aiosqlite.Connection, hand_id: int) -> tuple[bool, bool]:
+async def hand_void_state(db: Conn, hand_id: int) -> tuple[bool, bool]:
     """``(every seat nets to zero, the hand has correction rows)`` over the hand's ledger rows."""
     rows = await _rows(
-        db, "SELECT SUM(delta), SUM(kind = 'correction') FROM ledger WHERE hand_id = ? GROUP BY seat", (hand_id,)
+        db,
+        "SELECT SUM(delta), SUM(CASE WHEN kind = 'correction' THEN 1 ELSE 0 END) FROM ledger "
+        "WHERE hand_id = ? GROUP BY seat",
+        (hand_id,),
     )
     return all(int(r[0]) == 0 for r in rows), any(int(r[1]) for r in rows)

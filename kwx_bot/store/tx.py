@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import secrets
-import sqlite3
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import aiosqlite
-
+from .db import INTEGRITY_ERRORS, Db
 from .rows import LedgerRow, TableStatus, dumps
 
 __all__ = ["Conflict", "StaleSeq", "StoreError", "Tx"]
@@ -34,19 +32,18 @@ class StaleSeq(StoreError):
 
 
 class Tx:
-    """The write side of one open transaction.  ``now`` is the transaction's timestamp."""
+    """The write side of one open transaction on ``db`` (SQLite or PostgreSQL, see :mod:`.db`).
+    ``now`` is the transaction's timestamp (unix seconds)."""
 
-    def __init__(self, db: aiosqlite.Connection, now: float) -> None:
+    def __init__(self, db: Db, now: float) -> None:
         self._db = db
         self.now = now
 
-    async def _exec(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Cursor:
-        return await self._db.execute(sql, params)
+    async def _exec(self, sql: str, params: Sequence[Any] = ()) -> None:
+        await self._db.execute(sql, params)
 
     async def _scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        async with self._db.execute(sql, params) as cur:
-            row = await cur.fetchone()
-        return None if row is None else row[0]
+        return await self._db.fetchval(sql, params)
 
     # -- users and chats -------------------------------------------------------------------------
 
@@ -87,10 +84,12 @@ class Tx:
         if gid is None:
             gid = await self._scalar("SELECT group_id FROM chat_aliases WHERE old_chat_id = ?", (chat_id,))
         if gid is None:
-            cur = await self._exec(
-                "INSERT INTO chats (chat_id, title, created_at) VALUES (?, ?, ?)", (chat_id, title, self.now)
+            return int(
+                await self._scalar(
+                    "INSERT INTO chats (chat_id, title, created_at) VALUES (?, ?, ?) RETURNING group_id",
+                    (chat_id, title, self.now),
+                )
             )
-            return int(cur.lastrowid or 0)
         if title:
             await self._exec("UPDATE chats SET title = ? WHERE group_id = ?", (title, gid))
         return int(gid)
@@ -110,7 +109,9 @@ class Tx:
             await self._exec("UPDATE chats SET chat_id = ? WHERE group_id = ?", (-(10**15) - clash, clash))
         await self._exec("UPDATE chats SET chat_id = ? WHERE group_id = ?", (new_chat_id, gid))
         await self._exec(
-            "INSERT OR REPLACE INTO chat_aliases (old_chat_id, group_id) VALUES (?, ?)", (old_chat_id, gid)
+            "INSERT INTO chat_aliases (old_chat_id, group_id) VALUES (?, ?) "
+            "ON CONFLICT (old_chat_id) DO UPDATE SET group_id = excluded.group_id",
+            (old_chat_id, gid),
         )
         return int(gid)
 
@@ -128,14 +129,15 @@ class Tx:
         """A new table in lobby state with a fresh random join token (96 bits, hex); raises
         :class:`Conflict` ``open_table`` if one is open."""
         try:
-            cur = await self._exec(
-                "INSERT INTO tables (group_id, status, rules, options, created_by, created_at, updated_at, join_token) "
-                "VALUES (?, 'lobby', ?, ?, ?, ?, ?, ?)",
-                (group_id, dumps(rules), dumps(options), created_by, self.now, self.now, secrets.token_hex(12)),
-            )
-        except sqlite3.IntegrityError:
+            async with self._db.guarded():
+                table_id = await self._scalar(
+                    "INSERT INTO tables (group_id, status, rules, options, created_by, created_at, updated_at, "
+                    "join_token) VALUES (?, 'lobby', ?, ?, ?, ?, ?, ?) RETURNING table_id",
+                    (group_id, dumps(rules), dumps(options), created_by, self.now, self.now, secrets.token_hex(12)),
+                )
+        except INTEGRITY_ERRORS:
             raise Conflict("open_table") from None
-        return int(cur.lastrowid or 0)
+        return int(table_id)
 
     async def sit(self, table_id: int, seat: int, *, user_id: int | None = None, ai_level: str | None = None) -> None:
         """Take a seat for a user or an AI; raises :class:`Conflict` (``seated`` / ``seat_taken``)."""
@@ -144,11 +146,12 @@ class Tx:
             if other is not None:
                 raise Conflict("seated")
         try:
-            await self._exec(
-                "INSERT INTO seats (table_id, seat, user_id, ai_level, joined_at) VALUES (?, ?, ?, ?, ?)",
-                (table_id, seat, user_id, ai_level, self.now),
-            )
-        except sqlite3.IntegrityError:
+            async with self._db.guarded():
+                await self._exec(
+                    "INSERT INTO seats (table_id, seat, user_id, ai_level, joined_at) VALUES (?, ?, ?, ?, ?)",
+                    (table_id, seat, user_id, ai_level, self.now),
+                )
+        except INTEGRITY_ERRORS:
             raise Conflict("seat_taken") from None
 
     async def unseat(self, table_id: int, seat: int) -> None:
@@ -231,7 +234,11 @@ class Tx:
 
     async def set_announced(self, table_id: int, seq: int) -> None:
         """Group announcements are sent up to event ``seq``."""
-        await self._exec("UPDATE tables SET announced_seq = max(announced_seq, ?) WHERE table_id = ?", (seq, table_id))
+        await self._exec(
+            "UPDATE tables SET announced_seq = CASE WHEN announced_seq > ? THEN announced_seq ELSE ? END "
+            "WHERE table_id = ?",
+            (seq, seq, table_id),
+        )
 
     async def set_rules(self, table_id: int, rules: Any) -> None:
         """Replace the table's rules (a preset name or an options object) for its next hand."""
@@ -249,16 +256,16 @@ class Tx:
         """A new hand row (status playing); the table moves to ``playing`` and its deal is consumed.
         ``sitting_out``: the member (user id) who sits this hand out (docs/rules.md §A2.1)."""
         seq = await self._scalar("SELECT seq FROM tables WHERE table_id = ?", (table_id,))
-        cur = await self._exec(
+        hand_id = await self._scalar(
             "INSERT INTO hands (table_id, hand_no, dealer, deal, first_seq, status, started_at, sitting_out) "
-            "VALUES (?, ?, ?, ?, ?, 'playing', ?, ?)",
+            "VALUES (?, ?, ?, ?, ?, 'playing', ?, ?) RETURNING hand_id",
             (table_id, hand_no, dealer, dumps(deal), int(seq) + 1, self.now, sitting_out),
         )
         await self._exec(
             "UPDATE tables SET status = 'playing', hand_no = ?, next_deal = NULL, updated_at = ? WHERE table_id = ?",
             (hand_no, self.now, table_id),
         )
-        return int(cur.lastrowid or 0)
+        return int(hand_id)
 
     async def append_events(
         self,
@@ -323,12 +330,12 @@ class Tx:
         """
         if sum(deltas.values()) != 0:
             raise StoreError(f"a correction must sum to zero: {dict(deltas)}")
-        async with self._db.execute(
+        found = await self._db.fetch(
             "SELECT seat, entry_id, group_id, season, table_id, user_id FROM ledger "
             "WHERE hand_id = ? AND kind = 'hand'",
             (hand_id,),
-        ) as cur:
-            rows = {r[0]: r for r in await cur.fetchall()}
+        )
+        rows = {r[0]: r for r in found}
         if not rows:
             raise StoreError(f"hand {hand_id} has no ledger rows to correct")
         ids = []
@@ -339,22 +346,21 @@ class Tx:
             if row is None:
                 raise StoreError(f"hand {hand_id} has no ledger row for seat {seat}")
             _, entry_id, group_id, season, table_id, user_id = row
-            cur = await self._exec(
+            entry = await self._scalar(
                 "INSERT INTO ledger (group_id, season, table_id, hand_id, seat, user_id, hand_delta, kong_delta, "
-                "delta, kind, corrects, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, 'correction', ?, ?)",
+                "delta, kind, corrects, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, 'correction', ?, ?) "
+                "RETURNING entry_id",
                 (group_id, season, table_id, hand_id, seat, user_id, delta, delta, entry_id, self.now),
             )
-            ids.append(int(cur.lastrowid or 0))
+            ids.append(int(entry))
         return ids
 
     async def reverse_hand(self, hand_id: int) -> list[int]:
         """Cancel a scored hand's points (hand, kong money and earlier corrections) with
         compensating rows; a hand already at zero for every seat gets none.  See
         :meth:`record_correction`."""
-        async with self._db.execute(
-            "SELECT seat, SUM(delta) FROM ledger WHERE hand_id = ? GROUP BY seat", (hand_id,)
-        ) as cur:
-            net = {int(r[0]): int(r[1]) for r in await cur.fetchall()}
+        found = await self._db.fetch("SELECT seat, SUM(delta) FROM ledger WHERE hand_id = ? GROUP BY seat", (hand_id,))
+        net = {int(r[0]): int(r[1]) for r in found}
         if not net:
             raise StoreError(f"hand {hand_id} has no ledger rows to correct")
         return await self.record_correction(hand_id, {seat: -points for seat, points in net.items()})

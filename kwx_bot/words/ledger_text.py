@@ -7,10 +7,8 @@ titles) is HTML-escaped; 番 names go through :func:`kwx_bot.words.texts.fan_lab
 
 Typical handler use::
 
-    db = await open_readonly(store.path)            # kwx_bot.store.ledger_queries
-    season = await current_season(db, group_id)
-    rows = await season_standings(db, group_id, season)
-    for page in format_standings(rows, tr, season=season, hands=await season_hands(db, group_id, season)):
+    report = await store.season_report(group_id)    # SQLite or PostgreSQL (kwx_bot.store)
+    for page in format_standings(report.standings, tr, season=report.season, hands=report.hands):
         await sender.send_text(chat_id, page)
 
 ``/settle`` squares a season with the fewest transfers (:func:`settle`): exact for up to

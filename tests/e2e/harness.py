@@ -1,8 +1,9 @@
 """Run the real kwx Application against the fake Bot API and act as players.
 
-:class:`Kwx` starts/stops the bot on one SQLite file (so a test can restart it), creates the
-world (users who started the bot, a group), and offers player actions that mirror what a person
-does in Telegram: find their hand message, press a labelled button, read the group.
+:class:`Kwx` starts/stops the bot on one database — an SQLite file, or PostgreSQL with
+``database_url`` — (so a test can restart it), creates the world (users who started the bot, a
+group), and offers player actions that mirror what a person does in Telegram: find their hand
+message, press a labelled button, read the group.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ class Kwx:
     builder: Callable[[], ApplicationBuilder]  # type: ignore[type-arg]
     db_path: Path
     pictures: Any = field(default_factory=TinyPictures)
+    database_url: str | None = None
+    """A ``postgresql://`` URL: the bot keeps its tables in PostgreSQL instead of ``db_path``."""
     table_edit_seconds: float = 0.0
     discard_seconds: float = 0.0
     claim_seconds: float = 0.0
@@ -68,7 +71,7 @@ class Kwx:
     @property
     def settings(self) -> Settings:
         return Settings(
-            token=self.fake.token, db_path=self.db_path, rate_limit=self.rate_limit,
+            token=self.fake.token, db_path=self.db_path, database_url=self.database_url, rate_limit=self.rate_limit,
             table_edit_seconds=self.table_edit_seconds,
             discard_seconds=self.discard_seconds, claim_seconds=self.claim_seconds,
             lobby_idle_seconds=self.lobby_idle_seconds, default_language=self.default_language,

@@ -13,6 +13,14 @@ from .scenarios import ACT_OPS, deal_scenario, engine_play, load, perform
 
 @pytest.mark.parametrize("name", ["liangdao_direct_kong", "d57_double_ron"])
 async def test_restart_mid_hand_finishes_with_the_same_result(kwx, name):
+    await restart_mid_hand(kwx, name)
+
+
+async def restart_mid_hand(kwx, name: str) -> None:
+    """Play the first half of scenario ``name``, stop the bot, press a button of a message sent
+    before the stop, start it again on the same database and finish: the same events, ledger and
+    result as the engine's, one result and one hand-start message (tests/e2e/test_postgres.py runs
+    it on PostgreSQL)."""
     scenario = load(name)
     expected = engine_play(scenario)
     users = kwx.players("Ann", "Ben", "Cat")

@@ -21,6 +21,7 @@ def test_minimal_environment_uses_defaults(tmp_path):
     assert s.bot_id == 123456789
     assert s.db_path == tmp_path / "kwx" / "kwx.sqlite3"
     assert (s.api_base_url, s.admin_chat_id, s.log_level, s.default_language) == (None, None, "INFO", "zh_CN")
+    assert s.picture_format == "palette"  # the 128-colour PNG, chosen by measurement (docs/telegram.md §6)
     assert TOKEN not in repr(s)
 
 
@@ -161,3 +162,14 @@ def test_check_db_and_backup(tmp_path, monkeypatch, capsys):
     assert main(["backup", str(target)]) == 0 and target.exists()
     assert main(["backup", str(target)]) == 2  # never overwrites
     assert Path(target).stat().st_size > 0
+
+
+def test_database_url_selects_postgresql_and_a_bad_one_is_one_line_without_it():
+    base = {"TELEGRAM_BOT_TOKEN": TOKEN}
+    assert load_settings(base).database_url is None
+    url = "postgresql://kwx:pw@db:5432/kwx"
+    assert load_settings({**base, "KWX_DATABASE_URL": f" {url} "}).database_url == url
+    assert load_settings({**base, "KWX_DATABASE_URL": "postgres://h/d"}).database_url == "postgres://h/d"
+    with pytest.raises(SettingsError) as err:
+        load_settings({**base, "KWX_DATABASE_URL": "mysql://kwx:pw@db/kwx"})
+    assert "postgresql://" in str(err.value) and "pw" not in str(err.value)

@@ -72,3 +72,36 @@ async def test_table_pictures_carry_the_match_totals(state):
     a = Image.open(io.BytesIO(plain)).convert("RGB")
     b = Image.open(io.BytesIO(with_totals)).convert("RGB")
     assert a.size == b.size and a.tobytes() != b.tobytes()
+
+
+async def test_protected_tiles_reach_the_hand_picture_and_its_key(state):
+    """Tiles the seat may not discard (protection, docs/rules.md §A9.8) are marked in the picture, so
+    they are part of its photo key; the job carries them to the worker."""
+    import render
+
+    view = view_for(state, 0)
+    guard = {view.concealed[0]}
+    assert hand_key(view, protected=guard) != hand_key(view)
+    assert hand_key(view, protected=()) == hand_key(view)
+    pictures = RenderPictures("png", processes=0)
+    try:
+        marked = await pictures.hand(view, protected=guard)
+        plain = await pictures.hand(view)
+    finally:
+        pictures.close()
+    assert marked == render.encode(render.render_hand(view, protected=guard), "png") != plain
+
+
+async def test_the_game_reaches_the_pictures_and_the_keys(state):
+    """卡心五 labels the declaration 廊起: the game travels with the job and is part of the keys."""
+    import render
+
+    view = public_view(state)
+    assert table_key(view, ["A", "B", "C"], game="kaxinwu") != table_key(view, ["A", "B", "C"])
+    assert hand_key(view_for(state, 0), game="kaxinwu") != hand_key(view_for(state, 0))
+    pictures = RenderPictures("png", processes=0)
+    try:
+        table = await pictures.table(view, ["A", "B", "C"], game="kaxinwu")
+    finally:
+        pictures.close()
+    assert table == render.encode(render.render_table(view, ["A", "B", "C"], game="kaxinwu"), "png")

@@ -1,5 +1,5 @@
 """Ledger queries: the read-only SQL of the reports over a database built by the store's own
-migrations, through the store's report methods too."""
+migrations, through the store's report methods too — on SQLite and PostgreSQL alike."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import sqlite3
 import pytest
 
 from engine.rules import RuleSet
-from kwx_bot.store import LedgerRow, Store
+from kwx_bot.store import LedgerRow, SqlStore
 from kwx_bot.store.ledger_queries import (
     current_season,
     group_title,
@@ -29,10 +29,12 @@ from kwx_bot.words.ledger_text import (
     ledger_csv,
 )
 
+from .conftest import BACKENDS, open_backend
+
 EN = translator("en")
 
 
-async def _play(store: Store, gid: int, tid: int, no: int, season: int, rows: list[tuple], result: dict) -> int:
+async def _play(store: SqlStore, gid: int, tid: int, no: int, season: int, rows: list[tuple], result: dict) -> int:
     async with store.transaction() as tx:
         hid = await tx.start_hand(tid, no, 0, {"seed": no})
         ledger = [LedgerRow(hid, seat, uid, hd, kd, hd + kd, won=won, dealt_in=di, multiplier=m, fans=f)
@@ -64,9 +66,7 @@ def _calc_rows(text: str, seats: tuple[int | None, ...]) -> tuple[list[tuple], d
     return rows, result
 
 
-@pytest.fixture
-async def world(tmp_path):
-    store = await Store.open(tmp_path / "kwx.sqlite3")
+async def _world(store: SqlStore):
     async with store.transaction() as tx:
         await tx.upsert_user(1, "Alice")
         await tx.upsert_user(2, "<b>Bob", "&Co")
@@ -106,12 +106,15 @@ async def world(tmp_path):
     # Another group where Alice plays with Carol.
     rows, result = _calc_rows("123p456p234s78s99p 9s self", (3, 1, None))
     await _play(store, other, tid2, 1, 1, rows, result)
-    db = await open_readonly(store.path)
-    try:
+    async with store.reader() as db:  # SQLite: a read-only connection (open_readonly); PostgreSQL: pooled
         yield store, db, gid, other
-    finally:
-        await db.close()
-        await store.close()
+
+
+@pytest.fixture(params=BACKENDS)
+async def world(request, tmp_path):
+    async for store in open_backend(request, tmp_path):
+        async for built in _world(store):
+            yield built
 
 
 async def test_seasons_and_standings(world) -> None:
@@ -171,6 +174,7 @@ async def test_ledger_entries_and_export(world) -> None:
     assert len(rows) == 15 and rows[1][8] == "Alice"
 
 
+@pytest.mark.parametrize("world", ["sqlite"], indirect=True)
 async def test_the_report_connection_is_read_only(world) -> None:
     store, db, gid, _ = world
     with pytest.raises(sqlite3.OperationalError):

@@ -1,4 +1,5 @@
-"""The SQLite store: migrations, pragmas, transactions, uniqueness rules, append-only logs; a database
+"""The store: migrations, pragmas, transactions, uniqueness rules, append-only logs — the contract on
+SQLite and PostgreSQL alike (the ``store`` fixture, tests/kwx_bot/store/conftest.py); a database
 that is not ours, or cannot be created, is one clear line (no traceback, no hang)."""
 
 from __future__ import annotations
@@ -15,15 +16,9 @@ import pytest
 
 from kwx_bot.store import SCHEMA_VERSION, Conflict, LedgerRow, StaleSeq, Store, StoreError
 from kwx_bot.store import migrations as mig
+from kwx_bot.store.db import INTEGRITY_ERRORS
 
-
-@pytest.fixture
-async def store(tmp_path):
-    s = await Store.open(tmp_path / "kwx.sqlite3")
-    try:
-        yield s
-    finally:
-        await s.close()
+SQLITE_ONLY = pytest.mark.parametrize("store", ["sqlite"], indirect=True)
 
 
 async def _group_with_table(store: Store, chat_id: int = -100) -> tuple[int, int]:
@@ -51,7 +46,7 @@ async def test_open_applies_all_migrations_and_pragmas(tmp_path):
 async def test_join_tokens_are_random_and_an_old_database_gets_them_for_its_open_tables(tmp_path):
     path = tmp_path / "v1.sqlite3"
     with sqlite3.connect(path) as db:  # a version-1 database with a closed and an open table
-        for statement in mig.MIGRATIONS[0]:
+        for statement in mig.sql_for(mig.MIGRATIONS[0], "sqlite"):
             db.execute(statement)
         db.execute("PRAGMA user_version = 1")
         db.execute("INSERT INTO chats (group_id, chat_id, title, created_at) VALUES (1, -5, 'g', 0)")
@@ -201,7 +196,7 @@ async def test_events_are_keyed_by_seq_and_append_only(store):
     events = await store.hand_events(hid)
     assert [(e.seq, e.kind, e.data, e.actor) for e in events] == [(1, "deal", {"a": 1}, None), (2, "draw", {"b": 2}, 5)]
     for sql in ("UPDATE events SET kind = 'x'", "DELETE FROM events"):
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        with pytest.raises(INTEGRITY_ERRORS, match="append-only"):
             async with store.transaction() as tx:
                 await tx._exec(sql)
     table = await store.get_table(tid)
@@ -224,7 +219,7 @@ async def test_ledger_zero_sum_and_append_only(store):
     async with store.transaction() as tx:
         await tx.record_ledger(gid, 1, tid, good)
     assert await store.ledger_of_hand(hid) == good
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+    with pytest.raises(INTEGRITY_ERRORS, match="append-only"):
         async with store.transaction() as tx:
             await tx._exec("DELETE FROM ledger")
 
@@ -252,6 +247,7 @@ async def test_deadline_and_messages_roundtrip(store):
     assert await store.open_tables() == []
 
 
+@SQLITE_ONLY
 async def test_backup_is_a_consistent_copy(store, tmp_path):
     gid, _ = await _group_with_table(store)
     target = tmp_path / "backup" / "copy.sqlite3"
@@ -303,6 +299,7 @@ async def test_corrections_are_compensating_rows(store):
     assert [r.delta for r in await store.ledger_of_hand(hid)] == [6, -5, -1]  # the hand rows are unchanged
 
 
+@SQLITE_ONLY
 async def test_reports_read_through_a_separate_read_only_connection(store):
     _gid, tid = await _group_with_table(store)
     async with store.reader() as db:
@@ -446,10 +443,25 @@ async def test_hands_numbered_finds_a_groups_hands_of_any_status_newest_first(st
     assert len(await store.hands_numbered(other_gid)) == 1
 
 
+async def test_a_refused_write_leaves_its_transaction_usable(store):
+    """A :class:`Conflict` caught inside a transaction (PostgreSQL: under a savepoint) does not undo
+    or block the transaction's other writes."""
+    gid, tid = await _group_with_table(store)
+    async with store.transaction() as tx:
+        await tx.upsert_user(3, "Cy")
+        await tx.sit(tid, 0, user_id=3)
+        with pytest.raises(Conflict):
+            await tx.create_table(gid, "standard", {}, None)
+        with pytest.raises(Conflict):
+            await tx.sit(tid, 0, ai_level="easy")
+        await tx.sit(tid, 1, ai_level="easy")
+    assert [(s.seat, s.user_id, s.ai_level) for s in await store.seats(tid)] == [(0, 3, None), (1, None, "easy")]
+
+
 async def test_version_3_database_moves_to_4_keeping_its_rows_and_takes_a_fourth_chair(tmp_path):
     path = tmp_path / "v3.sqlite3"
     with sqlite3.connect(path) as db:  # a version-3 database with a table in play, its seats, a hand and a ledger
-        for statement in (s for m in mig.MIGRATIONS[:3] for s in m):
+        for statement in (s for m in mig.MIGRATIONS[:3] for s in mig.sql_for(m, "sqlite")):
             db.execute(statement)
         db.execute("PRAGMA user_version = 3")
         db.execute("INSERT INTO chats (group_id, chat_id, title, created_at) VALUES (1, -5, 'g', 0)")

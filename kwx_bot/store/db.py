@@ -1,0 +1,145 @@
+"""One connection interface over SQLite (aiosqlite) and PostgreSQL (asyncpg) (docs/architecture.md).
+
+The store's SQL is written once, with ``?`` placeholders, in the subset both databases read alike
+(``INSERT ... RETURNING``, ``ON CONFLICT ... DO UPDATE``, ``CASE`` instead of SQLite's two-argument
+``max``); :class:`PgDb` numbers the placeholders (``$1``, ``$2``...) for asyncpg.  Rows come back as
+sequences indexed by column position.  What the two databases do differently stays here:
+
+* :meth:`Db.guarded` — a statement that may violate a uniqueness rule runs under a savepoint on
+  PostgreSQL (a failed statement would otherwise abort the whole transaction; SQLite undoes just the
+  statement), so the caller can turn the error into :class:`~.tx.Conflict` and go on;
+* :meth:`Db.snapshot` — a report's statements see one consistent state (a read transaction).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import re
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Sequence
+from typing import Any
+
+import aiosqlite
+import asyncpg
+
+__all__ = ["INTEGRITY_ERRORS", "Db", "PgDb", "SqliteDb", "numbered"]
+
+INTEGRITY_ERRORS: tuple[type[Exception], ...] = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
+"""A uniqueness, foreign-key or check rule, or an append-only trigger, refused a write (either database)."""
+
+_PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|\?")
+
+
+@functools.lru_cache(maxsize=512)
+def numbered(sql: str) -> str:
+    """``sql`` with each ``?`` outside string literals replaced by ``$1``, ``$2``... in order."""
+    count = 0
+
+    def number(m: re.Match[str]) -> str:
+        nonlocal count
+        if m.group(0) != "?":
+            return m.group(0)
+        count += 1
+        return f"${count}"
+
+    return _PLACEHOLDER.sub(number, sql)
+
+
+class Db:
+    """A connection as the store uses it.  ``sql`` uses ``?`` placeholders; ``params`` a sequence."""
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
+        """Run one statement."""
+        raise NotImplementedError
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        """Run one statement once per parameter row."""
+        raise NotImplementedError
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
+        """Every result row."""
+        raise NotImplementedError
+
+    async def fetchval(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        """The first column of the first row, or None without rows."""
+        rows = await self.fetch(sql, params)
+        return rows[0][0] if rows else None
+
+    def guarded(self) -> contextlib.AbstractAsyncContextManager[None]:
+        """A scope whose failed statement leaves the surrounding transaction usable."""
+        return contextlib.nullcontext()
+
+    def snapshot(self) -> contextlib.AbstractAsyncContextManager[None]:
+        """A scope whose reads see one consistent state of the database."""
+        return contextlib.nullcontext()
+
+
+class SqliteDb(Db):
+    """An :class:`aiosqlite.Connection` (``conn``)."""
+
+    def __init__(self, conn: aiosqlite.Connection, *, snapshots: bool = False) -> None:
+        self.conn = conn
+        self._snapshots = snapshots
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
+        """Run one statement."""
+        await self.conn.execute(sql, params)
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        """Run one statement once per parameter row."""
+        await self.conn.executemany(sql, rows)
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
+        """Every result row."""
+        async with self.conn.execute(sql, params) as cur:
+            return list(await cur.fetchall())
+
+    @contextlib.asynccontextmanager
+    async def snapshot(self) -> AsyncIterator[None]:
+        """One read transaction — only on a read-only report connection (``snapshots``): on the
+        store's shared connection its writer owns transactions (a ``BEGIN`` here could collide with
+        its ``BEGIN IMMEDIATE``)."""
+        if not self._snapshots or self.conn.in_transaction:
+            yield
+            return
+        await self.conn.execute("BEGIN")
+        try:
+            yield
+        finally:
+            await self.conn.execute("COMMIT")
+
+
+class PgDb(Db):
+    """An :class:`asyncpg.Connection` (``conn``); ``in_transaction``: it already runs one."""
+
+    def __init__(self, conn: asyncpg.Connection, *, in_transaction: bool = False) -> None:
+        self.conn = conn
+        self._in_transaction = in_transaction
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
+        """Run one statement."""
+        await self.conn.execute(numbered(sql), *params)
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        """Run one statement once per parameter row."""
+        await self.conn.executemany(numbered(sql), rows)
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
+        """Every result row."""
+        return list(await self.conn.fetch(numbered(sql), *params))
+
+    @contextlib.asynccontextmanager
+    async def guarded(self) -> AsyncIterator[None]:
+        """A savepoint: a failed statement rolls back to it and the transaction goes on."""
+        async with self.conn.transaction():
+            yield
+
+    @contextlib.asynccontextmanager
+    async def snapshot(self) -> AsyncIterator[None]:
+        """A read-only ``REPEATABLE READ`` transaction (nothing new when one is open already)."""
+        if self._in_transaction:
+            yield
+            return
+        async with self.conn.transaction(isolation="repeatable_read", readonly=True):
+            yield
