@@ -24,7 +24,7 @@ gangpao, ``qianggang_value`` -> qianggang, ``msgy_value`` -> mingsigui, ``szy_va
 
 Not supported (accepted only with their "off"/default value, anything else raises :class:`RuleError`
 saying "not supported"): the regional add-ons ``piao``, ``maima``, ``shukan``, ``chuzi`` (also inside
-``extras``) and ``four_players = bawangzhuang``.  ``ruleset`` is ``kawuxing`` or ``kaxinwu`` (卡心五,
+``extras``).  ``ruleset`` is ``kawuxing`` or ``kaxinwu`` (卡心五,
 docs/rules.md §B: use the ``kaxinwu`` preset, which sets every option the game needs).
 
 Decisions on spellings docs/rules.md leaves open (documented here, see also the option docstrings):
@@ -150,9 +150,11 @@ class FirstDealer(enum.StrEnum):
 
 
 class FourPlayers(enum.StrEnum):
-    """Four members at a 3-seat table (docs/rules.md §A2.1); ``bawangzhuang`` is not supported."""
+    """Four members at a 3-seat table (docs/rules.md §A2.1): who sits each hand out
+    (:func:`engine.seating.next_lineup`); ``off`` = a 3-seat table takes three members only."""
 
     WINNER_SITS_OUT = "winner_sits_out"
+    BAWANGZHUANG = "bawangzhuang"  # 霸王庄: the dealer keeps the deal (and his place) until he loses
     OFF = "off"
 
 
@@ -480,12 +482,6 @@ def _only(allowed: object, what: str) -> _Parser:
     return parse
 
 
-def _parse_four_players(key: str, raw: Any) -> FourPlayers:
-    if raw == "bawangzhuang":
-        raise RuleError(f"rule option {key!r} = 'bawangzhuang' is not supported; allowed: 'winner_sits_out', 'off'")
-    return _choices(FourPlayers)(key, raw)
-
-
 _PARSERS: dict[str, _Parser] = {
     "ruleset": _choices(Ruleset),
     "players": _int_range(2, 4),
@@ -509,7 +505,7 @@ _PARSERS: dict[str, _Parser] = {
     "huangzhuang_liangdao": _choices(HuangzhuangLiangdao),
     "dealer_on_draw": _choices(DealerOnDraw),
     "first_dealer": _choices(FirstDealer),
-    "four_players": _parse_four_players,
+    "four_players": _choices(FourPlayers),
     "kwx_rule": _choices(KwxRule),
     "szy_with_pph": _boolean,
     "sigui_scope": _parse_sigui_scope,

@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..settings import Settings, normalize_language
@@ -34,6 +34,7 @@ from .admin import Admin
 from .buttons import Button, CodecError, ConfigButton, Key, Op, Press, StartKind, VoidButton, decode_start, keyboard
 from .deadlines import Deadlines
 from .game import Deal
+from .group_settings import ConfigError, parse_new
 from .info import Info
 from .live import LiveTable
 from .lobby import LOBBY_OPS, JoinResult, Lobby
@@ -201,7 +202,7 @@ class TableService:
         """``/new``: in a group, open a table (a refusal replies to the command); in private, say where."""
         if cmd.private:
             return [Out(self.user_tr(cmd.user).gettext("Send /new in a group chat to open a table there."))]
-        refusal = await self.new_table(cmd.chat_id, cmd.title, cmd.user)
+        refusal = await self.new_table(cmd.chat_id, cmd.title, cmd.user, cmd.args)
         return [Out(refusal, reply=True)] if refusal else []
 
     async def start(self, cmd: Command) -> list[Out]:
@@ -225,11 +226,17 @@ class TableService:
         """``/back``: :meth:`take_back`."""
         return [Out(await self.take_back(cmd.user))]
 
-    async def new_table(self, chat_id: int, title: str, user: UserInfo) -> str | None:
-        """``/new`` in a group; returns a refusal text for the group, or None."""
+    async def new_table(self, chat_id: int, title: str, user: UserInfo, args: Sequence[str] = ()) -> str | None:
+        """``/new [game] [seats]`` in a group (:func:`~.group_settings.parse_new`); returns a refusal
+        text for the group, or None."""
         await self.touch_user(user)
-        lang = await self.tables.group_lang(await self._group_id(chat_id, title))
-        return await self.lobby.new_table(chat_id, title, user.user_id, self.tr(lang))
+        group_id = await self._group_id(chat_id, title)
+        tr = self.tr(await self.tables.group_lang(group_id))
+        try:
+            choice = parse_new(args, (await self.tables.config(group_id)).rules)
+        except ConfigError as e:
+            return e.text(tr)
+        return await self.lobby.new_table(chat_id, title, user.user_id, tr, choice)
 
     async def _group_id(self, chat_id: int, title: str) -> int:
         async with self.store.transaction() as tx:

@@ -62,6 +62,11 @@ class Op(enum.StrEnum):
     CLOSE_CANCEL = "Z"  # back to Next hand / End the table
     LANG_ZH = "C"  # lobby: the group's language becomes Chinese
     LANG_EN = "E"  # lobby: the group's language becomes English
+    GAME_KAWUXING = "W"  # lobby: the table plays 卡五星
+    GAME_KAXINWU = "H"  # lobby: the table plays 卡心五
+    SEATS_2 = "D"  # lobby: a table of 2 seats
+    SEATS_3 = "F"  # lobby: 3 seats
+    SEATS_4 = "K"  # lobby: 4 seats
     # engine actions
     DISCARD = "d"  # + tile
     LIANGDAO = "l"  # + tile: declare 亮倒 with this discard (after confirmation)

@@ -44,7 +44,8 @@ from engine.game import (
     step,
     view_for,
 )
-from engine.rules import KNOWN_OPTIONS, PRESETS, LiangdaoReveal, RuleError, RuleSet
+from engine.rules import KNOWN_OPTIONS, PRESETS, FourPlayers, LiangdaoReveal, RuleError, RuleSet, Ruleset
+from engine.seating import Lineup, next_lineup
 from engine.tiles import NotationError, Tile, parse_tile, parse_tiles
 from engine.views import HandResultView, MeldView, PublicView, SeatView
 
@@ -88,8 +89,6 @@ __all__ = [
     "to_act",
     "view_for",
 ]
-
-NUM_SEATS = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,10 +147,10 @@ def rules_from_json(value: Any) -> RuleSet:
 
 def check_table_rules(rules: RuleSet) -> None:
     """Raise RuleError unless the bot's tables can play ``rules``: the engine's
-    :func:`~engine.game.check_rules` at the bot's table size, and only the whole-hand 亮倒 reveal — the
-    bot has no way yet to choose the shown tiles of ``liangdao_reveal = kou`` / ``minimal``
-    (docs/rules.md §A9.2, §E#48)."""
-    check_rules(rules, seats=NUM_SEATS)
+    :func:`~engine.game.check_rules` at the rules' own table size (``rules.players``), and only the
+    whole-hand 亮倒 reveal — the bot has no way yet to choose the shown tiles of ``liangdao_reveal =
+    kou`` / ``minimal`` (docs/rules.md §A9.2, §E#48)."""
+    check_rules(rules, seats=rules.players)
     if rules.liangdao_reveal is not LiangdaoReveal.FULL:
         raise RuleError(
             f"rule option 'liangdao_reveal' = {rules.liangdao_reveal.value!r} is not offered by the bot yet; "
@@ -239,6 +238,20 @@ def timeout_action(state: State, seat: int) -> Action:
     return acts[0]
 
 
+def members(rules: RuleSet) -> int:
+    """How many members a table of ``rules`` takes: ``rules.players``, and one more at a 3-seat
+    table whose option ``four_players`` is not ``off`` (each hand one of the four sits out,
+    docs/rules.md §A2.1)."""
+    if rules.players == 3 and rules.four_players is not FourPlayers.OFF:
+        return 4
+    return rules.players
+
+
+def is_kaxinwu(rules: RuleSet) -> bool:
+    """The rules are 卡心五's (docs/rules.md §B), not 卡五星's."""
+    return rules.ruleset is Ruleset.KAXINWU
+
+
 HandTiles = tuple[tuple[Tile, ...], tuple[MeldView, ...]]
 """One seat's whole hand: concealed tiles (sorted) and melds with every tile (as
 :data:`render.HandTiles`)."""
@@ -259,15 +272,19 @@ def all_hands(state: State) -> tuple[HandTiles, ...]:
 
 
 __all__ += [
-    "NUM_SEATS",
     "Discarded",
+    "FourPlayers",
     "HandEnded",
     "HandResultView",
     "HandStarted",
     "HandTiles",
+    "Lineup",
     "PublicView",
     "SeatView",
     "Tile",
     "all_hands",
+    "is_kaxinwu",
+    "members",
+    "next_lineup",
     "timeout_action",
 ]

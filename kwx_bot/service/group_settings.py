@@ -16,7 +16,7 @@ rows to write for one change (raising :class:`ConfigError` with a polite message
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -31,8 +31,10 @@ __all__ = [
     "ConfigError",
     "GroupConfig",
     "Item",
+    "TableChoice",
     "item_by_code",
     "parse_change",
+    "parse_new",
 ]
 
 MAIN = "m"
@@ -128,6 +130,10 @@ ITEMS: tuple[Item, ...] = (
         Choice("chajiao", N_("查叫")), Choice("none", N_("none")),
     )),
     Item("v", "kwx_value", N_("卡五星 value"), (Choice(2, "×2", literal=True), Choice(4, "×4", literal=True))),
+    Item("f", "four_players", N_("Four members at a 3-seat table"), (
+        Choice("winner_sits_out", N_("the winner sits out")), Choice("bawangzhuang", N_("霸王庄: the dealer stays")),
+        Choice("off", N_("off")),
+    )),
     Item("d", "discard_seconds", N_("Time to discard"), _seconds_choices((15, 30, 45, 60, 90, 0))),
     Item("w", "claim_seconds", N_("Time to claim"), _seconds_choices((8, 10, 15, 20, 30, 0))),
     Item("n", "language", N_("Group language"), (
@@ -257,6 +263,14 @@ class GroupConfig:
             if lang is None:
                 raise ConfigError(N_("The language is zh (中文) or en (English)."))
             return {"language": lang}
+        if key == "players":  # one source: the table's choice at /new (TableChoice)
+            raise ConfigError(
+                N_(
+                    "“{key} {value}” was refused: the number of seats is chosen for each table. "
+                    "Send /new 2, /new 3 or /new 4 in the group."
+                ),
+                key=key, value=value,
+            )  # fmt: skip
         rules = _rules_dict(self.rules)
         if key == "reset":
             new: Any = rules["preset"]
@@ -290,6 +304,122 @@ class GroupConfig:
                 ) from None  # fmt: skip
             raise ConfigError(N_("These rules were refused; nothing was changed."), str(e)) from None
         return {"rules": new}
+
+
+GAMES = ("kawuxing", "kaxinwu")
+"""The games a table may play: 卡五星 (docs/rules.md §A) and 卡心五 (docs/rules.md §B)."""
+SEAT_COUNTS = (2, 3, 4)
+"""The table sizes a table may have (docs/rules.md §A2.1)."""
+_SIZED = {2: "two_seats", 3: "standard", 4: "four_seats"}
+
+
+@dataclass(frozen=True, slots=True)
+class TableChoice:
+    """What a table's opener chose at ``/new`` or with the lobby's buttons: the ``game`` (``kawuxing``
+    卡五星 or ``kaxinwu`` 卡心五) and the number of ``seats`` (2, 3 or 4; AI seats may fill them).
+
+    Kept in the table's options (``{"game": ..., "seats": ...}``); :meth:`rules` makes the table's
+    rules from it and the group's rules (docs/rules.md §A2.1, "Tables of 2 and 4 seats")."""
+
+    game: str = "kawuxing"
+    seats: int = 3
+
+    @classmethod
+    def of(cls, options: Mapping[str, Any]) -> TableChoice:
+        """From a table's options (the default 卡五星 at 3 seats for what is missing or unknown)."""
+        game, seats = options.get("game"), options.get("seats")
+        return cls(
+            game=game if game in GAMES else "kawuxing",
+            seats=seats if seats in SEAT_COUNTS and not isinstance(seats, bool) else 3,
+        )
+
+    @classmethod
+    def default(cls, group_rules: Any) -> TableChoice:
+        """A bare ``/new``: the game and table size of the group's rules (卡五星 at 3 seats when the
+        group's rules are not valid)."""
+        try:
+            rules = RuleSet.from_json(group_rules)
+        except RuleError:
+            return cls()
+        game = "kaxinwu" if rules.ruleset.value == "kaxinwu" else "kawuxing"
+        return cls(game=game, seats=rules.players if rules.players in SEAT_COUNTS else 3)
+
+    def options(self) -> dict[str, Any]:
+        """The table-options keys that keep the choice."""
+        return {"game": self.game, "seats": self.seats}
+
+    def rules(self, group_rules: Any) -> Any:
+        """The table's rules (a preset name or an options object): 卡五星 is the group's rules at
+        ``seats`` seats (``players``; 4 seats also take 万, the ``four_seats`` tiles, and a group
+        on the standard preset reads as ``two_seats`` / ``four_seats``); 卡心五 is the ``kaxinwu``
+        preset at ``seats`` seats with only the group's 底金 (``base``) — the group's other options
+        are 卡五星's and do not apply to it.  Not checked: see
+        :func:`~kwx_bot.service.game.check_table_rules`."""
+        stored = _rules_dict(group_rules)
+        if self.game == "kaxinwu":
+            out = {"preset": "kaxinwu", "players": self.seats}
+            if "base" in stored:
+                out["base"] = stored["base"]
+            return _compact(out)
+        if self.seats == 3 and _players(group_rules) == 3:
+            return group_rules
+        options = {k: v for k, v in stored.items() if k not in ("preset", "players", "suits")}
+        preset = stored["preset"] if stored["preset"] not in _SIZED.values() else _SIZED[self.seats]
+        out = {"preset": preset, **options, "players": self.seats}
+        if self.seats == 4:
+            out["suits"] = ["p", "s", "m"]
+        elif "suits" in stored and stored["preset"] not in _SIZED.values():
+            out["suits"] = stored["suits"]
+        return _compact(out)
+
+
+_GAME_WORDS = {
+    "kawuxing": "kawuxing", "kwx": "kawuxing", "卡五星": "kawuxing",
+    "kaxinwu": "kaxinwu", "kxw": "kaxinwu", "卡心五": "kaxinwu",
+}  # fmt: skip
+
+
+def parse_new(args: Sequence[str], group_rules: Any) -> TableChoice | None:
+    """``/new [game] [seats]`` -> the table's choice (None for a bare ``/new``: the group's own).
+
+    ``game``: ``kawuxing`` / ``kwx`` / 卡五星 or ``kaxinwu`` / ``kxw`` / 卡心五; ``seats``: 2, 3 or 4
+    (``4p`` and ``4人`` too), in either order.  What is not given is the group's (:meth:`TableChoice.default`),
+    except that another game than the group's has that game's own usual size (卡五星 3, 卡心五 4).
+    Raises :class:`ConfigError` (a polite message with the usage) for anything else."""
+    if not args:
+        return None
+    game: str | None = None
+    seats: int | None = None
+    for raw in args:
+        word = raw.strip().lower()
+        number = word.removesuffix("p").removesuffix("人").removesuffix("seats").removesuffix("seat")
+        if word in _GAME_WORDS and game is None:
+            game = _GAME_WORDS[word]
+        elif number.isdigit() and seats is None:
+            seats = int(number)
+            if seats not in SEAT_COUNTS:
+                raise ConfigError(N_("A table has 2, 3 or 4 seats. For example: /new 4 or /new kaxinwu 2."))
+        else:
+            raise ConfigError(
+                N_(
+                    "I did not understand “{word}”. Use /new for the group's game, /new 2, /new 3 or /new 4 for "
+                    "the number of seats, and /new kaxinwu (卡心五) or /new kawuxing (卡五星) for the game, "
+                    "e.g. /new kaxinwu 2."
+                ),
+                word=raw[:32],
+            )
+    default = TableChoice.default(group_rules)
+    game = game or default.game
+    if seats is None:
+        seats = default.seats if game == default.game else (4 if game == "kaxinwu" else 3)
+    return TableChoice(game, seats)
+
+
+def _players(group_rules: Any) -> int:
+    try:
+        return RuleSet.from_json(group_rules).players
+    except RuleError:
+        return 3
 
 
 def parse_change(args: list[str]) -> tuple[str, Any]:

@@ -12,10 +12,10 @@ from ..words.calc import calc_reply
 from ..words.help_text import help_text
 from ..words.i18n import Translator
 from ..words.rules_text import describe_rules
-from ..words.texts import esc
+from ..words.texts import esc, table_size
 from ..words.verify_text import verify_text
 from . import game
-from .group_settings import GroupConfig
+from .group_settings import GroupConfig, TableChoice
 from .tables import Tables
 from .values import Command, Out
 
@@ -58,14 +58,25 @@ class Info:
         config, tr, table_id = await self._where(cmd)
         if config is None:
             return [Out(describe_rules(GroupConfig("standard", 0, 0, tr.lang).ruleset(), tr))]
-        text = describe_rules(
-            config.ruleset(), tr, discard_seconds=config.discard_seconds, claim_seconds=config.claim_seconds
-        )
         table = await self.store.get_table(table_id) if table_id is not None else None
-        if table is not None and table.status == TableStatus.PLAYING:
-            rules, options = self.tables.table_config(config)
-            if rules != table.rules or options != table.options:
-                text += "\n" + tr.gettext("The hand in play keeps its rules; these apply from the next hand.")
+        choice = TableChoice.of(table.options) if table is not None else TableChoice.default(config.rules)
+        rules_json, options = self.tables.table_config(config, choice)
+        try:
+            rules = game.rules_from_json(rules_json)
+        except game.RuleError:  # a game the bot cannot deal yet: the group's own rules
+            rules = config.ruleset()
+        size = table_size(choice.game, rules.players, game.members(rules), tr)
+        text = (
+            size
+            + "\n"
+            + describe_rules(rules, tr, discard_seconds=config.discard_seconds, claim_seconds=config.claim_seconds)
+        )
+        if (
+            table is not None
+            and table.status == TableStatus.PLAYING
+            and (rules_json != table.rules or options != table.options)
+        ):
+            text += "\n" + tr.gettext("The hand in play keeps its rules; these apply from the next hand.")
         return [Out(text)]
 
     async def calc(self, cmd: Command) -> list[Out]:

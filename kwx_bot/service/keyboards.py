@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ..words.i18n import Translator
-from ..words.texts import tile_label
+from ..words.texts import game_name, tile_label
 from ..words.ui import Ui
 from .buttons import Button, Key, Keyboard, Op, keyboard
 from .game import Action, ActionKind, Tile
@@ -42,9 +42,19 @@ LANGUAGE_SWITCH = {"zh_CN": ("English", Op.LANG_EN), "en": ("中文", Op.LANG_ZH
 language in that language's own words, and pressing it sets the group's language to it."""
 
 
-def lobby_keyboard(tr: Translator, table_id: int, seq: int, *, deep_link: str, full: bool, has_ai: bool) -> Keyboard:
+GAME_KEYS = (("kawuxing", Op.GAME_KAWUXING), ("kaxinwu", Op.GAME_KAXINWU))
+"""The lobby's choice of game: :attr:`~.group_settings.TableChoice.game` and its op."""
+SEAT_KEYS = ((2, Op.SEATS_2), (3, Op.SEATS_3), (4, Op.SEATS_4))
+"""The lobby's choice of table size: seats and the op."""
+
+
+def lobby_keyboard(
+    tr: Translator, table_id: int, seq: int, *, deep_link: str, full: bool, has_ai: bool,
+    game: str = "kawuxing", seats: int = 3,
+) -> Keyboard:  # fmt: skip
     """Join / leave / the language switch (:data:`LANGUAGE_SWITCH` of the lobby's language, ``tr.lang``),
-    add AI / remove AI / start, plus a URL button that opens the private chat."""
+    add AI / remove AI / start, the game (卡五星 / 卡心五) and the table size (2, 3 or 4 seats; the
+    current ones marked ✓, for the table's opener), plus a URL button that opens the private chat."""
     _ = tr.gettext
     row1 = [_b(_("Join"), table_id, seq, Op.JOIN), _b(_("Leave"), table_id, seq, Op.LEAVE)]
     switch = LANGUAGE_SWITCH.get(tr.lang)
@@ -56,8 +66,13 @@ def lobby_keyboard(tr: Translator, table_id: int, seq: int, *, deep_link: str, f
     if has_ai:
         row2.append(_b(_("Remove AI"), table_id, seq, Op.REMOVE_AI))
     row2.append(_b(_("Start"), table_id, seq, Op.START))
+    games = [_b(("✓ " if g == game else "") + game_name(g, tr), table_id, seq, op) for g, op in GAME_KEYS]
+    sizes = [
+        _b(("✓ " if n == seats else "") + tr.ngettext("{n} seat", "{n} seats", n).format(n=n), table_id, seq, op)
+        for n, op in SEAT_KEYS
+    ]
     row3 = [Key(_("Open a private chat with me"), url=deep_link)]
-    return keyboard(row1, row2, row3)
+    return keyboard(row1, row2, games, sizes, row3)
 
 
 def next_hand_keyboard(tr: Translator, table_id: int, seq: int) -> Keyboard:

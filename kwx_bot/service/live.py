@@ -16,7 +16,7 @@ from typing import Any
 from ..store import HandRow, TableRow
 from ..words.ui import Ui
 from .buttons import Keyboard
-from .game import NUM_SEATS, Event, State, Tile
+from .game import Event, RuleError, RuleSet, State, Tile, members
 
 __all__ = ["LiveSeat", "LiveTable", "Shown", "Ui"]
 
@@ -100,6 +100,9 @@ class LiveTable:
     """When the pending turn/claim deadline started (unix s; 0 after a restart)."""
     deadline_credit: float = 0.0
     """Seconds already added to that deadline for time the bot was rate-limited."""
+    sitting_out: LiveSeat | None = None
+    """The member who sits the current hand out (four members at a 3-seat table, docs/rules.md
+    §A2.1): not among ``seats`` while a hand is dealt, gets no hand message, sees the group's table."""
     totals: tuple[tuple[int, bool, int], tuple[int, ...]] | None = None
     """The seats' running match totals as last read from the ledger, keyed by (hand number, hand
     over, seats) (see ``Presenter._totals``)."""
@@ -123,12 +126,35 @@ class LiveTable:
                 return s
         return None
 
+    @property
+    def rules(self) -> RuleSet:
+        """The rules of the hand in play, else the table's stored rules (the standard game if the
+        engine refuses them: a deal then says why)."""
+        if self.state is not None:
+            return self.state.rules
+        try:
+            return RuleSet.from_json(self.row.rules)
+        except RuleError:
+            return RuleSet()
+
+    @property
+    def players(self) -> int:
+        """Seats of a hand at this table: ``rules.players`` (docs/rules.md §A2.1)."""
+        return self.rules.players
+
+    @property
+    def chairs(self) -> int:
+        """Members the table takes: :func:`~.game.members` of its rules (a fourth member at a
+        3-seat table sits out in turn)."""
+        return members(self.rules)
+
     def names(self) -> list[str]:
-        """Raw display names by seat index (one per seat of the hand's rules, or of the bot's table
-        size in the lobby; empty seats are "")."""
-        out = [""] * (self.state.rules.players if self.state is not None else NUM_SEATS)
+        """Raw display names by seat index (one per seat of the rules, ``rules.players``; empty
+        seats are "")."""
+        out = [""] * self.players
         for s in self.seats:
-            out[s.seat] = s.name
+            if s.seat < len(out):
+                out[s.seat] = s.name
         return out
 
     def humans(self) -> list[LiveSeat]:

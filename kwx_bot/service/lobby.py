@@ -12,8 +12,8 @@ bare ``/start`` completing a remembered join — goes through :meth:`Lobby.join`
 carries the table's random secret (``TableRow.join_token``), is checked in constant time and works
 only while the lobby is open; an outsider's, a guessed, a forged or an expired link all get one
 refusal that names no group, so a stranger learns nothing (not even whether the table exists).  A
-non-seated user's other lobby buttons (the creator's AI and next-hand buttons) need membership too
-(docs/security.md §1).
+non-seated user's other lobby buttons (the creator's AI, game, size and next-hand buttons) need
+membership too (docs/security.md §1).
 
 Language: a group that has no language setting yet takes the Telegram language of whoever opens its
 first table (:meth:`Lobby.new_table`; a Telegram language that is neither Chinese nor English decides
@@ -35,10 +35,11 @@ from collections.abc import Callable
 
 from ..settings import normalize_language
 from ..store import Conflict, TableStatus
-from ..words.i18n import Translator
-from ..words.texts import name
+from ..words.i18n import N_, Translator
+from ..words.texts import game_name, name
 from . import game
 from .buttons import Button, Op, StartKind, StartPayload
+from .group_settings import TableChoice
 from .keyboards import close_confirm_keyboard, next_hand_keyboard
 from .live import LiveTable
 from .play import Answer, Play, Reply
@@ -54,7 +55,21 @@ log = logging.getLogger("kwx.table")
 BETWEEN_OPS = frozenset({Op.NEXT_HAND, Op.CLOSE, Op.CLOSE_CONFIRM, Op.CLOSE_CANCEL})
 LANGUAGE_OPS = {Op.LANG_ZH: "zh_CN", Op.LANG_EN: "en"}
 """The lobby's language switch: op -> the group language it sets."""
-LOBBY_OPS = frozenset({Op.JOIN, Op.LEAVE, Op.ADD_AI, Op.REMOVE_AI, Op.START, *LANGUAGE_OPS}) | BETWEEN_OPS
+GAME_CHOICE_OPS = {Op.GAME_KAWUXING: "kawuxing", Op.GAME_KAXINWU: "kaxinwu"}
+"""The lobby's choice of game: op -> :attr:`TableChoice.game`."""
+SIZE_CHOICE_OPS = {Op.SEATS_2: 2, Op.SEATS_3: 3, Op.SEATS_4: 4}
+"""The lobby's choice of table size: op -> :attr:`TableChoice.seats`."""
+LOBBY_OPS = (
+    frozenset({Op.JOIN, Op.LEAVE, Op.ADD_AI, Op.REMOVE_AI, Op.START, *LANGUAGE_OPS, *GAME_CHOICE_OPS, *SIZE_CHOICE_OPS})
+    | BETWEEN_OPS
+)
+
+
+_SEATS_TAKEN = {
+    2: N_("Two seats must be taken (add an AI player for an empty seat)."),
+    3: N_("Three seats must be taken (add AI players for empty seats)."),
+    4: N_("Four seats must be taken (add AI players for empty seats)."),
+}
 
 
 class JoinResult(enum.Enum):
@@ -85,11 +100,16 @@ class Lobby:
 
     # -- /new ------------------------------------------------------------------------------------
 
-    async def new_table(self, chat_id: int, title: str, user_id: int, tr: Translator) -> str | None:
+    async def new_table(
+        self, chat_id: int, title: str, user_id: int, tr: Translator, choice: TableChoice | None = None
+    ) -> str | None:
         """Open a table in a group.  Returns a reply for the group if refused, else None.
 
-        A group without a language setting first takes the opener's Telegram language (module
-        docstring), so the lobby, the table and every later group message are in it."""
+        ``choice``: the game and table size asked for (``/new 4``; None = the group's own, see
+        :meth:`TableChoice.default`); while the group's lobby is open, ``/new`` with a choice
+        changes that lobby's game and size (its opener only).  A group without a language setting
+        first takes the opener's Telegram language (module docstring), so the lobby, the table and
+        every later group message are in it."""
         async with self.store.transaction() as tx:
             group_id = await tx.ensure_group(chat_id, title)
         existing = await self.store.open_table_of_group(group_id)
@@ -98,9 +118,13 @@ class Lobby:
         if existing is not None:
             live = await self.tables.get(existing.table_id)
             if live is not None and live.row.status == TableStatus.LOBBY:
+                refusal = None
+                if choice is not None:
+                    async with live.lock:
+                        refusal = await self._choose(live, user_id, choice, tr)
                 live.lobby_shown = None
                 await self._relocate_lobby(live)
-                return None
+                return refusal
             if live is not None and live.row.status == TableStatus.BETWEEN:  # the result may have scrolled away
                 gtr = self.tables.tr(live.group_lang)
                 markup = next_hand_keyboard(gtr, live.table_id, live.row.seq)
@@ -108,7 +132,11 @@ class Lobby:
                 await self.present.offer_next_hand(live, text, markup)
                 return None
             return tr.gettext("A table is already open in this group. Finish it first (or wait until it expires).")
-        rules, options = self.tables.table_config(await self.tables.config(group_id))
+        rules, options = self.tables.table_config(await self.tables.config(group_id), choice)
+        if choice is not None:
+            refusal = self._unplayable(rules, choice, tr)
+            if refusal:
+                return refusal
         try:
             async with self.store.transaction() as tx:
                 table_id = await tx.create_table(group_id, rules, options, user_id)
@@ -153,9 +181,16 @@ class Lobby:
 
     # -- joining ---------------------------------------------------------------------------------
 
+    @staticmethod
+    def _capacity(live: LiveTable) -> int:
+        """Members the lobby seats now: the rules' seats, and a fourth member at a 3-seat table
+        (docs/rules.md §A2.1) only when no AI sits there (the members who take turns sitting out are
+        people)."""
+        return live.players if any(s.is_ai for s in live.seats) else live.chairs
+
     async def _sit(self, live: LiveTable, user_id: int) -> JoinResult:
         taken = {s.seat for s in live.seats}
-        free = [i for i in range(game.NUM_SEATS) if i not in taken]
+        free = [i for i in range(self._capacity(live)) if i not in taken]
         if not free:
             return JoinResult.FULL
         try:
@@ -183,7 +218,7 @@ class Lobby:
             return JoinResult.NOT_MEMBER
         if await self.store.open_seat_of_user(user_id) is not None:
             return JoinResult.ELSEWHERE
-        if len(live.seats) >= game.NUM_SEATS:
+        if len(live.seats) >= self._capacity(live):
             return JoinResult.FULL
         user = await self.store.get_user(user_id)
         if user is None or not user.can_pm:
@@ -342,6 +377,16 @@ class Lobby:
                 log.info("group %s: language %s, from the lobby", live.row.group_id, lang)
                 await self.tables.adopt_settings(live)
                 await answer(Reply(self.tables.tr(lang).gettext("The group's language is now English.")))
+            elif op in GAME_CHOICE_OPS or op in SIZE_CHOICE_OPS:
+                if not seated and not await self._member(live, user_id):  # docs/security.md §1
+                    await answer(Reply(_("Only players at the table can do that."), alert=True))
+                    return
+                now = TableChoice.of(live.row.options)
+                choice = TableChoice(GAME_CHOICE_OPS.get(op, now.game), SIZE_CHOICE_OPS.get(op, now.seats))
+                refusal = await self._choose(live, user_id, choice, tr)
+                await answer(Reply(refusal, alert=True) if refusal else Reply())
+                if refusal:
+                    return
             elif op in (Op.ADD_AI, Op.REMOVE_AI):
                 if not seated and (user_id != live.row.created_by or not await self._member(live, user_id)):
                     await answer(Reply(_("Only players at the table can do that."), alert=True))
@@ -373,10 +418,47 @@ class Lobby:
         """The user is a member of the table's group now (False when Telegram cannot say)."""
         return bool(await self.present.sender.is_member(live.row.chat_id, user_id))
 
+    async def _choose(self, live: LiveTable, user_id: int, choice: TableChoice, tr: Translator) -> str | None:
+        """Give the lobby the game and size of ``choice`` (caller holds ``live.lock``); returns a
+        refusal: only the table's opener chooses, the engine must deal those rules, and the members
+        already seated must fit (seated members keep their order, gaps closed)."""
+        _ = tr.gettext
+        if user_id != live.row.created_by:
+            return _("Only the player who opened the table can choose the game and the number of seats.")
+        rules, options = self.tables.table_config(await self.tables.config(live.row.group_id), choice)
+        refusal = self._unplayable(rules, choice, tr)
+        if refusal:
+            return refusal
+        new = game.rules_from_json(rules)
+        capacity = new.players if any(s.is_ai for s in live.seats) else game.members(new)
+        if len(live.seats) > capacity:
+            return _("{n} players sit at this table: someone must leave (or an AI be removed) first.").format(
+                n=len(live.seats)
+            )
+        async with self.store.transaction() as tx:
+            await tx.set_rules(live.table_id, rules)
+            await tx.set_options(live.table_id, options)
+            await tx.reseat(live.table_id, sorted(s.seat for s in live.seats))
+            await tx.touch(live.table_id)
+        await self.tables.refresh(live)
+        log.info("table %s: %s at %s seats", live.table_id, choice.game, choice.seats)
+        return None
+
+    @staticmethod
+    def _unplayable(rules: object, choice: TableChoice, tr: Translator) -> str | None:
+        """A polite refusal when the bot cannot deal the chosen game at that size (yet)."""
+        try:
+            game.rules_from_json(rules)
+        except game.RuleError as e:
+            log.info("table rules %r refused: %s", rules, e)
+            text = tr.gettext("Sorry, I cannot deal {game} at {n} seats yet. Send /new for 卡五星 with 3 seats.")
+            return text.format(game=game_name(choice.game, tr), n=choice.seats)
+        return None
+
     def _cannot_start(self, live: LiveTable, tr: Translator) -> str | None:
         _ = tr.gettext
-        if len(live.seats) < game.NUM_SEATS:
-            return _("Three seats must be taken (add AI players for empty seats).")
+        if len(live.seats) < live.players:
+            return _(_SEATS_TAKEN[live.players])
         if not live.humans():
             return _("At least one human player is needed.")
         return None
@@ -385,8 +467,8 @@ class Lobby:
         async with self.store.transaction() as tx:
             if add:
                 taken = {s.seat for s in live.seats}
-                free = [i for i in range(game.NUM_SEATS) if i not in taken]
-                if free:
+                free = [i for i in range(live.players) if i not in taken]
+                if free and len(live.seats) < live.players:
                     await tx.sit(live.table_id, free[0], ai_level="normal")
             else:
                 ais = [s.seat for s in live.seats if s.is_ai]
@@ -404,6 +486,8 @@ class Lobby:
         op = button.op
         async with live.lock:
             seat = live.seat_of(user_id)
+            if seat is None and op is Op.NEXT_HAND and live.sitting_out is not None:
+                seat = live.sitting_out if live.sitting_out.user_id == user_id else None  # a member too
             creator = op is Op.NEXT_HAND and user_id == live.row.created_by
             if seat is None and not (creator and await self._member(live, user_id)):
                 await answer(Reply(_("Only players at the table can do that."), alert=True))

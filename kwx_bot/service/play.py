@@ -81,10 +81,12 @@ class Play:
         await self.tables.adopt_settings(live)
         row = live.row
         rules = game.rules_from_json(row.rules)
+        sitting_out, lined_up = await self._line_up(live, rules)
+        row = live.row
         deal = Deal.from_json(row.next_deal) if row.next_deal else Deal.random()
         dealer = deal.dealer
         if dealer is None:
-            dealer = row.next_dealer
+            dealer = lined_up if lined_up is not None else row.next_dealer
         if dealer is None:
             host = live.seat_of(row.created_by) if row.created_by is not None else None
             dealer = game.first_dealer(rules, None if host is None else host.seat, deal.seed or repr(deal.hands))
@@ -102,7 +104,9 @@ class Play:
                 s.shown_digest, s.last_press = None, None
             live.table_shown, live.table_file = None, None
             async with self.store.transaction() as tx:
-                await tx.start_hand(live.table_id, hand_no, dealer, record.to_json() | {"dealer": dealer})
+                await tx.start_hand(
+                    live.table_id, hand_no, dealer, record.to_json() | {"dealer": dealer}, sitting_out=sitting_out
+                )
                 await tx.set_messages(live.table_id, table_msg_id=None)  # the hand-start announcement sends one
                 for s in live.seats:
                     await tx.set_hand_msg(live.table_id, s.seat, None)
@@ -111,6 +115,34 @@ class Play:
             state, pairs = self.drive(live, state, [(e, actor) for e in events])
             await self.commit(live, state, pairs)
         log.info("table %s: hand %s dealt, dealer seat %s", live.table_id, hand_no, dealer)  # no seed: it is the wall
+
+    async def _line_up(self, live: LiveTable, rules: game.RuleSet) -> tuple[int | None, int | None]:
+        """Put the next hand's players in chairs ``0 .. players-1`` (caller holds ``live.lock``, before
+        a deal); returns the member (user id) who sits the hand out and the dealer it sets, if any.
+
+        Members keep their order round the table.  With one member more than seats (four at a
+        3-seat table, docs/rules.md §A2.1) the first hand is sat out by the last to sit down (chair
+        3) and every later one by :func:`engine.seating.next_lineup` of the hand before; the member
+        who sits out moves to the chair past the seats."""
+        members = sorted([*live.seats, *([live.sitting_out] if live.sitting_out else [])], key=lambda s: s.seat)
+        order = [s.seat for s in members]
+        dealer = None
+        previous = live.state.result if live.state is not None else None
+        if len(members) == rules.players + 1 and live.sitting_out is not None and previous is not None:
+            assert live.state is not None and live.hand is not None
+            lineup = game.next_lineup(live.state.rules, live.hand.dealer, previous)
+            chair = {**{k: k for k in range(rules.players)}, rules.players: live.sitting_out.seat}
+            order = [chair[m] for m in (*lineup.seats, lineup.sitting_out)]
+            dealer = lineup.dealer
+        if order != list(range(len(order))):
+            async with live.present_lock:  # no presenter reads the seats while they move
+                async with self.store.transaction() as tx:
+                    await tx.reseat(live.table_id, order)
+                await self.tables.refresh(live)
+        out = live.sitting_out if len(members) > rules.players else None
+        if out is None and len(members) > rules.players:
+            out = max(members, key=lambda s: s.seat)
+        return (out.user_id if out is not None else None), dealer
 
     # -- the decision loop -----------------------------------------------------------------------
 

@@ -47,11 +47,12 @@ from typing import Any
 from ..store import TableStatus
 from ..words.captions import hand_caption, lobby_text, result_caption, reveal_caption, table_caption
 from ..words.i18n import Translator
-from ..words.texts import clean, name, rules_label
+from ..words.texts import clean, name, rules_label, table_size
 from ..words.verify_text import add_line, commitment_line, seed_line
 from . import game
 from .buttons import Keyboard, StartKind, encode_start
 from .game import Discarded, HandEnded, HandStarted, Tile
+from .group_settings import TableChoice
 from .keyboards import hand_keyboard, lobby_keyboard, next_hand_keyboard, take_back_keyboard
 from .live import LiveSeat, LiveTable, Shown, Ui, shown_digest
 from .pictures import Pictures, hand_key, table_key
@@ -157,19 +158,24 @@ class Presenter:
     def lobby_shown(self, live: LiveTable, state: str, notes: list[str] | None = None) -> tuple[str, Keyboard | None]:
         """Text and keyboard of the lobby message in ``state`` (open / started / expired / closed)."""
         tr = self.tables.tr(live.group_lang)
-        seats: list[str | None] = [None, None, None]
+        players = live.players
+        seats: list[str | None] = [None] * max(live.chairs, max((s.seat + 1 for s in live.seats), default=0))
         for s in live.seats:
             seats[s.seat] = s.name + (" 🤖" if s.is_ai else "")
         rules = rules_label(live.row.rules, tr)
-        base = 1 if not isinstance(live.row.rules, dict) else int(live.row.rules.get("base", 1))
+        base = live.rules.base
+        choice = TableChoice.of(live.row.options)
+        size = table_size("kaxinwu" if game.is_kaxinwu(live.rules) else "kawuxing", players, live.chairs, tr)
         text = lobby_text(
-            tr, title=live.title, seats=seats, rules=rules, base=base, state=state, notes=notes or live.notes
-        )
+            tr, title=live.title, seats=seats, rules=rules, base=base, state=state, notes=notes or live.notes,
+            table=size, players=players,
+        )  # fmt: skip
         markup = None
         if state == "open":
             markup = lobby_keyboard(
                 tr, live.table_id, live.row.seq, deep_link=self.chat_link(),
-                full=len(live.seats) >= game.NUM_SEATS, has_ai=any(s.is_ai for s in live.seats),
+                full=len(live.seats) >= players, has_ai=any(s.is_ai for s in live.seats),
+                game=choice.game, seats=players,
             )  # fmt: skip
         return text, markup
 
@@ -500,7 +506,12 @@ class Presenter:
         """The live table's caption plus the deal's commitment (SHA-256 of its seed, published at the
         deal while the seed stays secret; a prepared deal says it has none)."""
         assert live.hand is not None and live.state is not None
-        caption = table_caption(tr, hand_no=live.hand.hand_no, view=view, names=names, started=started)
+        rules = live.state.rules
+        size = table_size("kaxinwu" if game.is_kaxinwu(rules) else "kawuxing", rules.players, rules.players, tr)
+        caption = table_caption(
+            tr, hand_no=live.hand.hand_no, view=view, names=names, started=started, table=size,
+            sitting_out=live.sitting_out.name if live.sitting_out is not None else None,
+        )  # fmt: skip
         seed = live.state.seed
         return add_line(caption, commitment_line(tr, None if seed is None else game.commitment(seed)))
 
@@ -578,9 +589,13 @@ class Presenter:
                 view = game.public_view(state)
                 totals = await self._totals(live)
                 liangdao = [s.seat for s in view.seats if s.liangdao]
+                view, names, out = self._next_hand(live, view, names)
+                assert view.result is not None
                 caption = result_caption(
-                    tr, hand_no=hand.hand_no, result=event.result, names=names, totals=totals, liangdao=liangdao
+                    tr, hand_no=hand.hand_no, result=view.result, names=names, totals=totals, liangdao=liangdao
                 )
+                if out is not None:
+                    caption = add_line(caption, tr.gettext("Sitting out next hand: {name}").format(name=name(out)))
                 caption = add_line(caption, seed_line(tr, state.seed, hand.hand_no))  # the hand is over
                 photo = await self.pictures.result(view, names, lang=live.group_lang, hands=game.all_hands(state))
                 markup = next_hand_keyboard(tr, live.table_id, live.row.seq)
@@ -598,10 +613,29 @@ class Presenter:
             live.row = replace(live.row, announced_seq=max(live.row.announced_seq, upto))
         return ok and table_ok
 
+    @staticmethod
+    def _next_hand(
+        live: LiveTable, view: game.PublicView, names: list[str]
+    ) -> tuple[game.PublicView, list[str], str | None]:
+        """At a table of four members (docs/rules.md §A2.1) the result names the next hand's dealer
+        and who sits it out as :func:`engine.seating.next_lineup` says (a winner who would deal
+        rests; the member sitting out may deal): the view's next dealer becomes a member index,
+        ``names`` gains the name of the member sitting this hand out (index ``players``), and the
+        raw name of the next one to sit out is returned.  Elsewhere all three are as given."""
+        result, bench = view.result, live.sitting_out
+        if result is None or bench is None:
+            return view, names, None
+        lineup = game.next_lineup(live.rules, view.dealer, result)
+        members = [*names, clean(bench.name)]
+        nxt = replace(result, next_dealer=lineup.seats[lineup.dealer])
+        return replace(view, result=nxt), members, members[lineup.sitting_out]
+
     async def _totals(self, live: LiveTable) -> list[int]:
-        """Each seat's running match total at this table: the sum of its ledger deltas (points of
-        底金, every hand so far, /void corrections included), one entry per seat of the rules
-        (``rules.players``).  Read from the store once per hand and once more when the hand is
+        """Each seat's running match total at this table: the sum of its player's ledger deltas
+        (points of 底金, every hand so far, /void corrections included), one entry per seat of the
+        rules (``rules.players``).  A person's total is keyed by the person, so a member who sat a
+        hand out or moved seat (four members at a 3-seat table, docs/rules.md §A2.1) keeps it; an
+        AI seat's by its seat.  Read from the store once per hand and once more when the hand is
         over (the ledger changes only then, or by a /void, which shows from the next picture of
         a new hand on)."""
         state, hand = live.state, live.hand
@@ -609,10 +643,20 @@ class Presenter:
         key = (hand.hand_no if hand is not None else 0, state is not None and state.result is not None, n)
         if live.totals is not None and live.totals[0] == key:
             return list(live.totals[1])
-        totals = [0] * n
+        by_user: dict[int, int] = {}
+        by_ai_seat: dict[int, int] = {}
         for r in await self.store.ledger_of_table(live.table_id):
-            if 0 <= r.seat < n:
-                totals[r.seat] += r.delta
+            if r.user_id is not None:
+                by_user[r.user_id] = by_user.get(r.user_id, 0) + r.delta
+            else:
+                by_ai_seat[r.seat] = by_ai_seat.get(r.seat, 0) + r.delta
+        totals = [0] * n
+        for i in range(n):
+            seat = live.seat(i)
+            if seat is not None and seat.user_id is not None:
+                totals[i] = by_user.get(seat.user_id, 0)
+            else:
+                totals[i] = by_ai_seat.get(i, 0)
         live.totals = (key, tuple(totals))
         return totals
 

@@ -19,7 +19,7 @@ from ..settings import Settings, normalize_language
 from ..store import TableRow, TableStatus, TableStore
 from ..words.i18n import Translator, translator
 from .game import RuleError, RuleSet, load_events
-from .group_settings import GroupConfig
+from .group_settings import GroupConfig, TableChoice
 from .live import LiveSeat, LiveTable
 
 __all__ = ["Tables"]
@@ -100,9 +100,11 @@ class Tables:
         )  # fmt: skip
 
     @staticmethod
-    def table_config(config: GroupConfig) -> tuple[Any, dict[str, Any]]:
-        """A table's ``rules`` and ``options`` (timers) from its group's settings (stored rules the
-        engine no longer accepts give the standard game rather than a table that cannot deal)."""
+    def table_config(config: GroupConfig, choice: TableChoice | None = None) -> tuple[Any, dict[str, Any]]:
+        """A table's ``rules`` and ``options`` (timers, game and seats) from its group's settings and
+        the opener's ``choice`` (None: the group's own game and size, :meth:`TableChoice.default`);
+        stored rules the engine no longer accepts give the standard game rather than a table that
+        cannot deal."""
         rules = config.rules
         if config.ruleset() == RuleSet() and rules != "standard":
             try:
@@ -110,13 +112,15 @@ class Tables:
             except RuleError:
                 log.warning("group rules %r are not valid any more: playing the standard game", rules)
                 rules = "standard"
-        return rules, {"discard_seconds": config.discard_seconds, "claim_seconds": config.claim_seconds}
+        choice = choice if choice is not None else TableChoice.default(rules)
+        options = {"discard_seconds": config.discard_seconds, "claim_seconds": config.claim_seconds}
+        return choice.rules(rules), options | choice.options()
 
     async def adopt_settings(self, live: LiveTable) -> None:
         """Give a table its group's current settings (caller holds ``live.lock``; never during a
-        hand: called before a deal and for lobbies)."""
+        hand: called before a deal and for lobbies); the table keeps its game and size."""
         config = await self.config(live.row.group_id)
-        rules, options = self.table_config(config)
+        rules, options = self.table_config(config, TableChoice.of(live.row.options))
         if rules != live.row.rules or options != live.row.options:
             async with self.store.transaction() as tx:
                 await tx.set_rules(live.table_id, rules)
@@ -173,7 +177,11 @@ class Tables:
             if seat.shown is None and srow.shown_digest is not None:
                 seat.shown_digest = srow.shown_digest
             seats.append(seat)
-        live.seats = seats
+        live.seats, live.sitting_out = seats, None
+        if row.status != TableStatus.LOBBY:  # a member past the hand's seats sits it out (docs/rules.md §A2.1)
+            players = live.players
+            live.sitting_out = next((s for s in seats if s.seat >= players), None)
+            live.seats = [s for s in seats if s.seat < players]
 
     def ai_name(self, live: LiveTable, seat: int) -> str:
         """The display name of an AI seat, in the group's language."""

@@ -158,6 +158,25 @@ class Tx:
         """Free a seat (lobby only: seats of played hands stay for the record)."""
         await self._exec("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat))
 
+    async def reseat(self, table_id: int, order: Sequence[int]) -> None:
+        """Renumber a table's chairs: the occupant of chair ``order[i]`` moves to chair ``i``, every
+        other column kept (chairs not in ``order`` must be empty).  Four members at a 3-seat table
+        change places between hands (docs/rules.md §A2.1), and a lobby closes its gaps."""
+        found = await self._db.fetch(
+            "SELECT seat, user_id, ai_level, active, on_auto, timeouts, hand_msg_id, joined_at, last_press, "
+            "shown_digest FROM seats WHERE table_id = ?",
+            (table_id,),
+        )
+        rows = {r[0]: tuple(r) for r in found}
+        if sorted(order) != sorted(rows) or len(set(order)) != len(order):
+            raise StoreError(f"table {table_id}: cannot move chairs {sorted(rows)} to the order {list(order)}")
+        await self._exec("DELETE FROM seats WHERE table_id = ?", (table_id,))
+        await self._db.executemany(
+            "INSERT INTO seats (table_id, seat, user_id, ai_level, active, on_auto, timeouts, hand_msg_id, joined_at, "
+            "last_press, shown_digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(table_id, new, *rows[old][1:]) for new, old in enumerate(order)],
+        )
+
     async def replace_seat(self, table_id: int, seat: int, *, user_id: int | None, ai_level: str | None) -> None:
         """Give a seat to another player or an AI (e.g. /kick); the old occupant leaves the table."""
         await self._exec(

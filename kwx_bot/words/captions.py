@@ -48,25 +48,34 @@ def lobby_text(
     base: int,
     state: str,
     notes: Sequence[str] = (),
+    table: str = "",
+    players: int = 3,
 ) -> str:
-    """The lobby message: rules (already in words, HTML-safe), the three seats (None = free), what to
-    do next.
+    """The lobby message: the game and size (``table``, already in words, HTML-safe), rules (the
+    same), the seats (None = free; ``players`` of them play a hand, a further one is a fourth
+    member's, docs/rules.md §A2.1), what to do next.
 
     ``state``: ``"open"``, ``"started"``, ``"expired"`` or ``"closed"``.  ``notes`` are
     already-escaped extra lines (e.g. a player who must open a private chat first).
     """
     _ = tr.gettext
     lines = [_("<b>Ka Wu Xing table</b> · {title}").format(title=name(title, 40))]
+    if table:
+        lines.append(table)
     lines.append(_("Rules: {rules} · base stake {base}").format(rules=rules, base=base))
     for i, s in enumerate(seats):
-        lines.append(f"{i + 1}. " + (name(s) if s else _("(free)")))
+        free = _("(free)") if i < players else _("(free: a fourth member)")
+        lines.append(f"{i + 1}. " + (name(s) if s else free))
     lines.append("")
     if state == "open":
         lines.append(
-            _(
+            tr.ngettext(
                 "Press Join to take a seat (the bot must be able to message you: open the private chat once). "
-                "Start when three seats are taken; AI players can fill empty seats."
-            )
+                "Start when {n} seat is taken; AI players can fill empty seats.",
+                "Press Join to take a seat (the bot must be able to message you: open the private chat once). "
+                "Start when {n} seats are taken; AI players can fill empty seats.",
+                players,
+            ).format(n=players)
         )
     elif state == "started":
         lines.append(_("The game is on."))
@@ -222,9 +231,12 @@ def _status(tr: Translator, view: PublicView, names: Sequence[str]) -> str:
 
 
 def table_caption(
-    tr: Translator, *, hand_no: int, view: PublicView, names: Sequence[str], started: bool = False
-) -> str:
-    """The group's live table caption (also the hand-start message's caption)."""
+    tr: Translator, *, hand_no: int, view: PublicView, names: Sequence[str], started: bool = False,
+    table: str = "", sitting_out: str | None = None,
+) -> str:  # fmt: skip
+    """The group's live table caption (also the hand-start message's caption).  ``table``: the game
+    and size in words (HTML-safe, :func:`~kwx_bot.words.texts.table_size`); ``sitting_out``: the raw
+    name of the member who sits this hand out (docs/rules.md §A2.1)."""
     _ = tr.gettext
     head = _("<b>Hand {n} starts</b>") if started else _("<b>Hand {n}</b>")
     wall = view.wall_remaining
@@ -236,6 +248,10 @@ def table_caption(
     auto = [name(names[s.seat]) for s in view.seats if s.on_auto]
     if auto:
         lines.append(_("Auto-play: {names}").format(names=", ".join(auto)))
+    if sitting_out is not None:
+        lines.append(_("Sitting out this hand: {name}").format(name=name(sitting_out)))
+    if table:
+        lines.append(table)
     return _cut("\n".join(lines))
 
 

@@ -64,6 +64,10 @@ def help_text(tr: Translator, topic: str = "") -> str:
             "",
             _("<b>Play</b>"),
             _("/new: open a table in this group; press Join (AI players can fill empty seats)."),
+            _(
+                "/new 2, /new 4: a table of two or four seats; /new kaxinwu: 卡心五 (e.g. /new kaxinwu 2). "
+                "A three-seat table takes a fourth member: each hand one sits out."
+            ),
             _("/hand: in the private chat, send your hand message again."),
             _("/back: take your seat back after auto-play (托管) took over."),
             "",

@@ -172,6 +172,9 @@ _SENTENCES: dict[str, _Sentence] = {
     "four_players": _choice(
         {
             "winner_sits_out": N_("With four members the winner sits out the next hand."),
+            "bawangzhuang": N_(
+                "With four members 霸王庄: the dealer keeps the deal until losing a hand, then sits out."
+            ),
             "off": N_("Only three members play; no bench rotation."),
         }
     ),
@@ -302,6 +305,22 @@ def option_lines(rules: RuleSet, tr: Translator) -> list[str]:
     return lines
 
 
+_SUIT_NAMES = {"p": "筒", "s": "条", "m": "万"}
+
+
+def _tiles_line(rules: RuleSet, tr: Translator) -> str:
+    """The game's players and tiles (docs/rules.md §A1.1, §A2.1): the standard sentence for the
+    standard three players and 84 tiles, else the same in numbers."""
+    _ = tr.gettext
+    if rules.players == 3 and rules.suits == ("p", "s") and rules.dragons:
+        return _("卡五星: 3 players, 84 tiles (筒 条 and 中 發 白); 碰 and 杠 but no 吃; 胡 before 杠 before 碰.")
+    tiles = 36 * len(rules.suits) + (12 if rules.dragons else 0)
+    kinds = " ".join(_SUIT_NAMES[s] for s in rules.suits) + (" 中 發 白" if rules.dragons else "")
+    return _("{players} players, {tiles} tiles ({kinds}); 碰 and 杠 but no 吃; 胡 before 杠 before 碰.").format(
+        players=rules.players, tiles=tiles, kinds=kinds
+    )
+
+
 def describe_rules(
     rules: RuleSet,
     tr: Translator,
@@ -317,7 +336,7 @@ def describe_rules(
     g = rules.gang_values
     lines = [
         _("<b>Rules: {preset}</b>").format(preset=preset_label(rules, tr)),
-        _("卡五星: 3 players, 84 tiles (筒 条 and 中 發 白); 碰 and 杠 but no 吃; 胡 before 杠 before 碰."),
+        _tiles_line(rules, tr),
         _("Base stake (底金): {base} point(s). Payment = 底金 × multiplier, multiplier capped (封顶): {cap}.").format(
             base=rules.base, cap=_cap_text(rules, tr)
         ),

@@ -20,11 +20,13 @@ __all__ = [
     "clean",
     "esc",
     "fan_label",
+    "game_name",
     "name",
     "reason_text",
     "rules_label",
     "sentences",
     "signed",
+    "table_size",
     "tile_label",
     "tiles_label",
 ]
@@ -101,7 +103,29 @@ _PRESETS = {
     "zaoyang": N_("Zaoyang"),
     "shiyan": N_("Shiyan"),
     "nocap": N_("No cap"),
+    "two_seats": N_("Two seats"),
+    "four_seats": N_("Four seats"),
+    "kaxinwu": N_("Ka Xin Wu"),
 }
+
+_GAMES = {"kawuxing": N_("卡五星 Ka Wu Xing"), "kaxinwu": N_("卡心五 Ka Xin Wu")}
+
+
+def game_name(game: str, tr: Translator) -> str:
+    """The name of a game (``kawuxing`` 卡五星, ``kaxinwu`` 卡心五) in the reader's language."""
+    msg = _GAMES.get(game)
+    return esc(game) if msg is None else tr.gettext(msg)
+
+
+def table_size(game: str, players: int, members: int, tr: Translator) -> str:
+    """Which game a table plays and at how many seats, e.g. "卡五星 Ka Wu Xing · 3 seats"; a table
+    that takes one member more than it seats says that they take turns sitting out
+    (docs/rules.md §A2.1)."""
+    seats = tr.ngettext("{n} seat", "{n} seats", players).format(n=players)
+    line = f"{game_name(game, tr)} · {seats}"
+    if members > players:
+        line += " · " + tr.gettext("a fourth member may join: each hand one sits out")
+    return line
 
 
 def rules_label(rules: object, tr: Translator) -> str:

@@ -40,7 +40,7 @@ def tiles_named(text: str) -> set[Tile]:
 def public_and_own(events: Sequence[dict[str, Any]]) -> tuple[set[Tile], list[set[Tile]]]:
     """(tiles made public, tiles each seat ever held) from a hand's event JSON."""
     public: set[Tile] = set()
-    own: list[set[Tile]] = [set(), set(), set()]
+    own: list[set[Tile]] = [set() for _ in range(4)]  # up to four seats (docs/rules.md §A2.1)
     for e in events:
         kind = e["type"]
         if kind == "hand_started":

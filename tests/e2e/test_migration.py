@@ -1,4 +1,5 @@
-"""A group upgraded to a supergroup keeps its table, settings and ledger under the same group id."""
+"""A group upgraded to a supergroup keeps its table, settings and ledger under the same group id; a
+database of the previous schema keeps its table, seats and ledger after the bot's upgrade."""
 
 from __future__ import annotations
 
@@ -35,3 +36,60 @@ async def test_group_to_supergroup_migration(kwx):
         table = await service.store.get_table(1)
         assert table.group_id == gid and table.chat_id == supergroup.id
         assert not [c for c in kwx.fake.calls if c.chat_id == group.id and c.seq > lobby.seq]
+
+
+def _downgrade_to_version_3(path) -> None:
+    """Turn a database of this version back into schema version 3 (seats 0..2, no hands.sitting_out),
+    keeping every row: what a bot of the previous release left behind."""
+    import sqlite3
+
+    from kwx_bot.store import migrations as mig
+
+    v3_seats = next(s for s in mig.MIGRATIONS[0] if s.startswith("CREATE TABLE seats"))
+    with sqlite3.connect(path) as db:
+        db.execute("ALTER TABLE seats RENAME TO seats_new")
+        db.execute(v3_seats)
+        db.execute("ALTER TABLE seats ADD COLUMN last_press TEXT")
+        db.execute("ALTER TABLE seats ADD COLUMN shown_digest TEXT")
+        db.execute("INSERT INTO seats SELECT * FROM seats_new")
+        db.execute("DROP TABLE seats_new")
+        db.execute(
+            "CREATE UNIQUE INDEX seats_one_open_table_per_user ON seats(user_id) "
+            "WHERE active = 1 AND user_id IS NOT NULL"
+        )
+        db.execute("ALTER TABLE hands DROP COLUMN sitting_out")
+        db.execute("PRAGMA user_version = 3")
+
+
+async def test_a_version_3_database_keeps_its_table_seats_and_ledger_after_the_upgrade(kwx):
+    from kwx_bot.store import SCHEMA_VERSION
+
+    users = kwx.players("Ann", "Ben", "Cat")
+    ann, ben, cat = users
+    group = kwx.group(users)
+    async with kwx.running() as service:
+        await kwx.start_bot(*users)
+        kwx.fake.user_command(ann, group, "new")
+        await kwx.settle()
+        lobby = kwx.fake.last_message(group)
+        await kwx.press(ben, lobby, "Join")
+        await kwx.press(cat, lobby, "Join")
+        await service.prepare_deal(1, {"seed": "before-upgrade", "dealer": 0})
+        await kwx.press(ann, kwx.fake.message(group, lobby.message_id), "Start")
+        await kwx.play_randomly(users, group, random.Random(3))
+        await kwx.settle()
+        before = await service.store.ledger_of_table(1)
+        seats_before = [(s.seat, s.user_id) for s in await service.store.seats(1)]
+    _downgrade_to_version_3(kwx.db_path)
+    async with kwx.running() as service:
+        assert await service.store.schema_version() == SCHEMA_VERSION
+        assert await service.store.ledger_of_table(1) == before
+        assert [(s.seat, s.user_id) for s in await service.store.seats(1)] == seats_before
+        assert (await service.store.current_hand(1)).sitting_out is None
+        await service.prepare_deal(1, {"seed": "after-upgrade"})
+        await kwx.press(ben, kwx.fake.last_message(group), "Next hand")  # the table plays on
+        await kwx.play_randomly(users, group, random.Random(5))
+        await kwx.settle()
+        after = await service.store.ledger_of_table(1)
+        assert after[: len(before)] == before and len(after) == 2 * len(before) == 6
+        assert sum(r.delta for r in after) == 0

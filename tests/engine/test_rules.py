@@ -139,7 +139,7 @@ def test_alternate_spellings() -> None:
         ({"players": 1}, "'players'"),
         ({"suits": "psmp"}, "'suits'"),
         ({"ruleset": "kawuxing2"}, "bad value"),
-        ({"four_players": "bawangzhuang"}, "not supported"),
+        ({"four_players": "rotate"}, "bad value"),
         ({"suits": ["p", "p"]}, "'suits'"),
         ({"preset": "beijing"}, "unknown rules preset 'beijing'"),
         ({"preset": 3}, "'preset'"),

@@ -11,7 +11,7 @@ from engine.cli_simulate import main as simulate_main
 from engine.game import check_rules
 from engine.rules import Cap, RuleError, RuleSet
 from kwx_bot.service.game import check_table_rules, rules_from_json
-from kwx_bot.service.group_settings import ITEMS, ConfigError, GroupConfig, parse_change
+from kwx_bot.service.group_settings import ITEMS, ConfigError, GroupConfig, TableChoice, parse_change, parse_new
 from kwx_bot.words.i18n import translator
 
 EN, ZH = translator("en"), translator("zh_CN")
@@ -125,15 +125,55 @@ def test_simulate_refuses_unplayable_rules_with_exit_2() -> None:
     assert "players" in out.getvalue() and "Traceback" not in out.getvalue()
 
 
-def test_the_bot_refuses_rules_for_another_table_size() -> None:
-    """The engine plays 2 to 4 seats; the bot's tables have three (docs/rules.md §A2.1)."""
-    for rules in ("two_seats", "four_seats", {"preset": "standard", "players": 4}):
-        with pytest.raises(RuleError, match="this table has 3 seats"):
-            rules_from_json(rules)
+def test_the_bot_plays_every_table_size_and_the_size_is_chosen_per_table() -> None:
+    """The bot plays 2 to 4 seats (docs/rules.md §A2.1); ``players`` is the table's choice at /new,
+    so /settings refuses it (the size presets stay: they are the group's default size)."""
+    for rules, players in (("two_seats", 2), ("four_seats", 4), ({"preset": "standard", "players": 4}, 4)):
+        assert rules_from_json(rules).players == players
+    with pytest.raises(RuleError, match="players"):
+        rules_from_json({"players": 5})
     config = GroupConfig.of({}, discard=30.0, claim=15.0, language="zh_CN")
-    for key, value in (("preset", "two_seats"), ("players", 2), ("preset", "four_seats")):
-        with pytest.raises(ConfigError):
-            config.change(key, value)
+    with pytest.raises(ConfigError) as info:
+        config.change("players", 2)
+    assert "/new 2" in info.value.render(EN)
+    assert config.change("preset", "two_seats") == {"rules": "two_seats"}
+    assert TableChoice.default("two_seats") == TableChoice("kawuxing", 2)
+
+
+def test_a_tables_choice_makes_its_rules_from_the_groups() -> None:
+    assert TableChoice("kawuxing", 3).rules("standard") == "standard"
+    assert TableChoice("kawuxing", 2).rules("standard") == "two_seats"
+    assert TableChoice("kawuxing", 4).rules({"preset": "standard", "cap": "16"}) == {
+        "preset": "four_seats", "cap": "16"}  # fmt: skip
+    assert TableChoice("kawuxing", 3).rules("two_seats") == "standard"
+    assert TableChoice("kawuxing", 2).rules("shiyan") == {"preset": "shiyan", "players": 2}
+    assert TableChoice("kaxinwu", 4).rules({"preset": "standard", "base": 2, "cap": "16"}) == {
+        "preset": "kaxinwu", "base": 2}  # fmt: skip
+    assert TableChoice("kaxinwu", 2).rules("standard") == {"preset": "kaxinwu", "players": 2}
+    assert TableChoice.of({"game": "chess", "seats": 9}) == TableChoice()
+
+
+@pytest.mark.parametrize(
+    ("args", "choice"),
+    [
+        ((), None),
+        (("4",), TableChoice("kawuxing", 4)),
+        (("kaxinwu", "2"), TableChoice("kaxinwu", 2)),
+        (("2P", "卡心五"), TableChoice("kaxinwu", 2)),
+        (("kxw",), TableChoice("kaxinwu", 4)),
+        (("kawuxing",), TableChoice("kawuxing", 3)),
+        (("3人",), TableChoice("kawuxing", 3)),
+    ],
+)
+def test_new_arguments_choose_the_game_and_size(args, choice) -> None:
+    assert parse_new(args, "standard") == choice
+
+
+@pytest.mark.parametrize("args", [("5",), ("1",), ("chess",), ("4", "4"), ("kaxinwu", "kawuxing")])
+def test_bad_new_arguments_are_answered_with_the_usage(args) -> None:
+    with pytest.raises(ConfigError) as info:
+        parse_new(args, "standard")
+    assert "/new kaxinwu 2" in info.value.render(EN) and info.value.render(ZH) != info.value.render(EN)
 
 
 @pytest.mark.parametrize(

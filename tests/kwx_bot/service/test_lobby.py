@@ -12,7 +12,9 @@ from .conftest import ANN, BEN, GROUP, World
 async def test_new_posts_a_lobby_with_its_buttons_and_a_private_chat_link(world: World) -> None:
     assert await world.service.new(world.command(ANN, "new")) == []
     lobby = world.chat.last(GROUP)
-    assert {b.op for b in lobby.presses} == {Op.JOIN, Op.LEAVE, Op.LANG_ZH, Op.ADD_AI, Op.START}
+    assert {b.op for b in lobby.presses} == {
+        Op.JOIN, Op.LEAVE, Op.LANG_ZH, Op.ADD_AI, Op.START,
+        Op.GAME_KAWUXING, Op.GAME_KAXINWU, Op.SEATS_2, Op.SEATS_3, Op.SEATS_4}  # fmt: skip
     urls = [k.url for row in lobby.markup or () for k in row if k.url]
     table_id = (await world.table()).table_id
     assert urls == ["https://t.me/kwx_test_bot?start=hello"]  # opens the private chat, joins nothing

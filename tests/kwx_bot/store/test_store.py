@@ -511,3 +511,21 @@ async def test_version_3_database_moves_to_4_keeping_its_rows_and_takes_a_fourth
                 await tx.sit(1, 4, ai_level="normal")
     finally:
         await store.close()
+
+
+async def test_reseat_moves_members_between_chairs_keeping_their_rows(store):
+    _, tid = await _group_with_table(store)
+    async with store.transaction() as tx:
+        for seat, uid in enumerate((21, 22, 23, 24)):
+            await tx.upsert_user(uid, f"u{uid}")
+            await tx.sit(tid, seat, user_id=uid)
+        await tx.set_seat_auto(tid, 1, on_auto=True, timeouts=2)
+        await tx.reseat(tid, [1, 2, 3, 0])  # chair 0's member sits out in chair 3
+    seats = await store.seats(tid)
+    assert [(s.seat, s.user_id) for s in seats] == [(0, 22), (1, 23), (2, 24), (3, 21)]
+    assert (seats[0].on_auto, seats[0].timeouts) == (True, 2)
+    for bad in ([0, 1, 2], [0, 0, 1, 2], [0, 1, 2, 4]):
+        with pytest.raises(StoreError):
+            async with store.transaction() as tx:
+                await tx.reseat(tid, bad)
+    assert [(s.seat, s.user_id) for s in await store.seats(tid)] == [(0, 22), (1, 23), (2, 24), (3, 21)]
