@@ -1,128 +1,329 @@
-"""Bot latency and message budget under load (docs/architecture.md §7), against the fake Bot API.
+"""What players see at the load where Telegram's limits bind (docs/architecture.md §7, §8).
 
-Runs ``--tables`` tables at once (three human players each, the production renderer unless
-``--tiny``), every table's players pressing random legal buttons as soon as their buttons show.
-Reports, over all presses: press -> callback answered (the "reply"), and press -> the handler done
-(commit plus every resulting send/edit), as median / p90 / p99 in ms; and chat messages sent or
-edited per turn (per discard) over whole hands.  The fake answers instantly and there is no rate
-limiter, so this measures the bot itself.  Bar: p99 press -> reply <= 200 ms with 50 live tables.
+Three processes, as in production: this one runs the fake Bot API (``fakebot``) as an HTTP server
+**with Telegram's limits enforced as real 429s** (about 30 writes a second for the token, 20 a minute
+per group) and the simulated players; the bot runs as ``python -m kwx_bot run`` in its own process
+with the production settings — the pacing rate limiter and the group budget on, deadlines (30 s
+discard, 15 s claim), reminders after 10 s, the live table edited at most every 3 s, pictures in
+the default encoding drawn in a render worker process (its third process).
 
-    python benchmarks/bench_bot.py [--tables 50] [--presses 40] [--think 1.0] [--tiny]
+Each table has three human players.  A player whose hand message shows game buttons thinks for
+``uniform(0.5, 1.5) x --think`` seconds, presses one of them at random, and waits for the bot: the
+callback answer (press -> answer) and the edit of their own hand message (press -> hand update, as
+the player's phone shows it).  A finished hand's "Next hand" button is pressed after the same
+thinking time, so the tables keep playing.  After ``--warmup`` seconds the run measures for
+``--seconds``: turns (discards, counted in the bot's database), message writes (sends and edits,
+as the §7 bar counts them) and every call Telegram's token limit counts, 429 answers, presses and
+both latencies (median, p95), and bytes uploaded.  Several table counts are run one after the other
+(``--tables 10,20,40``) to find where the limits bind: turns per second stop growing with tables,
+429s and latency appear.
 
-``--think S``: each player waits uniform(0, 2S) seconds before pressing (0 = press at once, a load
-far beyond people: 50 tables then make ~100 presses per second).
+    python benchmarks/bench_bot.py [--tables 10,20,40] [--seconds 60] [--warmup 20] [--think 3]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
-import statistics
+import shutil
+import sqlite3
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from fakebot import MESSAGE_WRITE_METHODS, FakeBotAPI, application_builder
+from fakebot import MESSAGE_WRITE_METHODS, FakeBotAPI, FakeBotServer, FakeChat, FakeMessage, FakeUser, WaitTimeout
+from fakebot.faults import WRITE_METHODS
 from kwx_bot.edge.codec import decode
-from kwx_bot.service.pictures import RenderPictures
-from tests.e2e.harness import Kwx
+from tests.e2e.harness import GAME_OPS
+from tests.e2e.process import TOKEN
 
-os.environ.setdefault("NO_PROXY", "127.0.0.1,localhost")
+ACCEPTED = ("You discarded", "Liangdao!", "Win!", "Pong.", "Kong.", "Concealed kong.", "Added kong.", "Passed.")
+"""The toasts of an accepted game press (English); a menu press answers with no text."""
+
+PRODUCTION = {
+    "KWX_DISCARD_SECONDS": "30", "KWX_CLAIM_SECONDS": "15", "KWX_REMIND_SECONDS": "10",
+    "KWX_TABLE_EDIT_SECONDS": "3", "KWX_RENDER_PROCESSES": "1",
+    "KWX_DEFAULT_LANGUAGE": "en", "KWX_LOG_LEVEL": "ERROR",
+}  # fmt: skip
+"""The bot's settings in the run: the production defaults, written out (English answers for the players)."""
 
 
-def _pct(values: list[float], p: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(p * len(values)))]
+def pct(values: list[float], p: float) -> float:
+    """The ``p`` quantile (0..1) of ``values`` (nearest rank); NaN for none."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
 
 
-async def main(tables: int, presses: int, tiny: bool, think: float = 0.0, processes: int = 1, fmt: str = "png") -> None:
-    fake = FakeBotAPI(callback_query_ttl=3600)
-    kwx = Kwx(
-        fake, lambda: application_builder(fake), Path(tempfile.mkdtemp()) / "bench.sqlite3", table_edit_seconds=3.0
+@dataclass
+class Stats:
+    """What the players measured (milliseconds)."""
+
+    answer_ms: list[float] = field(default_factory=list)
+    update_ms: list[float] = field(default_factory=list)
+    presses: int = 0
+    refused: int = 0
+    no_update: int = 0
+    measuring: bool = False
+    stopped: bool = False
+    """Set at the end of a run: the players' loops end (a cancellation alone can be lost: in Python
+    3.11 ``asyncio.wait_for`` may swallow one that arrives as its future completes)."""
+
+
+def hand_message(fake: FakeBotAPI, user: FakeUser) -> FakeMessage | None:
+    """The player's newest hand picture."""
+    for message in reversed(fake.bot_messages(fake.private_chat(user))):
+        if message.photo is not None:
+            return message
+    return None
+
+
+def game_buttons(message: FakeMessage | None) -> list[str]:
+    """Callback data of the game buttons on a hand message."""
+    if message is None:
+        return []
+    data = [b.callback_data for b in message.iter_buttons() if b.callback_data]
+    return [d for d in data if decode(d).op.value in GAME_OPS]
+
+
+async def player(fake: FakeBotAPI, user: FakeUser, rng: random.Random, think: float, stats: Stats) -> None:
+    """Press whatever the hand message offers, after thinking, until the run stops."""
+    while not stats.stopped:
+        try:
+            await fake.wait_for(lambda: game_buttons(hand_message(fake, user)), 5, interval=0.2)
+        except WaitTimeout:
+            continue
+        await asyncio.sleep(rng.uniform(0.5, 1.5) * think)
+        message = hand_message(fake, user)
+        buttons = game_buttons(message)
+        if message is None or not buttons:
+            continue
+        edits = len(message.history)
+        started = time.monotonic()
+        query = fake.press(user, message, data=rng.choice(buttons))
+        try:
+            await fake.wait_for_answer(query, timeout=60)
+        except WaitTimeout:
+            continue
+        answered = time.monotonic()
+        text = query.answer.text if query.answer is not None else None
+        accepted = text is None or text.startswith(ACCEPTED)
+        if stats.measuring:
+            stats.presses += 1
+            stats.answer_ms.append((answered - started) * 1000)
+            stats.refused += not accepted
+        if not accepted:
+            continue
+        try:
+            await fake.wait_for(
+                lambda m=message, e=edits: len(m.history) > e or m.deleted or hand_message(fake, user) is not m,
+                60,
+                interval=0.2,
+            )
+        except WaitTimeout:
+            if stats.measuring:
+                stats.no_update += 1
+            continue
+        if stats.measuring:
+            stats.update_ms.append((time.monotonic() - started) * 1000)
+
+
+async def next_hands(
+    fake: FakeBotAPI, users: list[FakeUser], group: FakeChat, rng: random.Random, think: float, stats: Stats
+) -> None:
+    """Press a finished hand's "Next hand" button after thinking, until the run stops."""
+    pressed: set[int] = set()
+
+    def waiting() -> FakeMessage | None:
+        for message in reversed(fake.bot_messages(group)):
+            if message.message_id not in pressed and "Next hand" in message.button_texts:
+                return message
+        return None
+
+    while not stats.stopped:
+        try:
+            message = await fake.wait_for(waiting, 5, interval=0.2)
+        except WaitTimeout:
+            continue
+        await asyncio.sleep(rng.uniform(0.5, 1.5) * think)
+        pressed.add(message.message_id)
+        fake.press(rng.choice(users), message, "Next hand")
+
+
+async def open_table(fake: FakeBotAPI, users: list[FakeUser], group: FakeChat) -> None:
+    """The first player opens a lobby, the others join, the first starts; returns at the deal."""
+    fake.user_command(users[0], group, "new")
+    lobby = await fake.wait_for(
+        lambda: next((m for m in fake.bot_messages(group) if "Join" in m.button_texts), None), 120, interval=0.2
     )
-    if not tiny:
-        kwx.pictures = RenderPictures(fmt, processes=processes)
-    groups = []
-    for t in range(tables):
-        users = kwx.players(f"A{t}", f"B{t}", f"C{t}")
-        groups.append((users, kwx.group(users, f"Table {t}")))
-    reply_ms: list[float] = []
-    done_ms: list[float] = []
-    async with kwx.running() as service:
-        await kwx.start_bot(*[u for users, _ in groups for u in users])
-        for users, group in groups:
-            fake.user_command(users[0], group, "new")
-        await kwx.settle()
-        for users, group in groups:
-            lobby = fake.last_message(group)
-            for u in users[1:]:
-                fake.press(u, lobby, "Join")
-        await kwx.settle()
-        for t, (users, group) in enumerate(groups):
-            table = await service.store.open_table_of_group(await service.store.group_id_for_chat(group.id))
-            await service.prepare_deal(table.table_id, {"seed": f"bench-{t}"})
-            fake.press(users[0], fake.bot_messages(group)[0], "Start")
-        await kwx.settle()
-        mark = fake.mark()
-        turns_before = 0
+    for u in users[1:]:
+        await fake.wait_for_answer(fake.press(u, fake.message(group, lobby.message_id), "Join"), timeout=120)
+    await fake.wait_for(lambda: "Start" in fake.message(group, lobby.message_id).button_texts, 120, interval=0.2)
+    await fake.wait_for_answer(fake.press(users[0], fake.message(group, lobby.message_id), "Start"), timeout=120)
+    await fake.wait_for(lambda: all(hand_message(fake, u) is not None for u in users), 180, interval=0.2)
 
-        async def play(users, seed: int) -> None:
-            rng = random.Random(seed)
-            for _ in range(presses):
-                live = next((x for x in service.tables.cached() if x.seat_of(users[0].id)), None)
-                if live is None or live.state is None or live.state.result is not None:
-                    return
-                seq = live.row.seq
-                movers = [(u, [(lbl, d) for lbl, d in kwx.game_buttons(u) if decode(d).seq == seq]) for u in users]
-                movers = [(u, b) for u, b in movers if b]
-                if not movers:
-                    await asyncio.sleep(0.005)
-                    continue
-                user, buttons = rng.choice(movers)
-                if think:
-                    await asyncio.sleep(rng.uniform(0, 2 * think))
-                    if live.row.seq != seq:
-                        continue
-                msg = kwx.hand_message(user)
-                start = time.monotonic()
-                query = fake.press(user, msg, data=rng.choice(buttons)[1])
-                await fake.wait_for_answer(query, timeout=30)
-                reply_ms.append((query.answer.at - query.created_at) * 1000)
-                await fake.wait_for(
-                    lambda live=live, seq=seq: live.row.seq != seq and not live.present_lock.locked(), 30
-                )
-                done_ms.append((time.monotonic() - start) * 1000)
 
-        t0 = time.monotonic()
-        await asyncio.gather(*(play(users, i) for i, (users, _) in enumerate(groups)))
-        wall = time.monotonic() - t0
-        await kwx.settle()
-        turns = 0
-        for live in service.tables.cached():
-            turns += sum(1 for e in live.events if e.type == "discarded")
-        writes = fake.count_calls(MESSAGE_WRITE_METHODS, since=mark)
-        turns -= turns_before
-    kind = "stand-in" if tiny else f"real {fmt}, {processes} render process(es)"
-    print(f"{tables} tables, {len(reply_ms)} presses in {wall:.1f} s ({kind} pictures, think {think} s)")
-    for label, values in (("press -> reply (answerCallbackQuery)", reply_ms), ("press -> all sends done", done_ms)):
-        print(f"  {label}: median {statistics.median(values):.1f} ms, p90 {_pct(values, 0.9):.1f} ms, "
-              f"p99 {_pct(values, 0.99):.1f} ms")  # fmt: skip
-    if turns:
-        print(f"  messages sent or edited per turn: {writes / turns:.2f} ({writes} over {turns} discards)")
+async def start_bot(fake: FakeBotAPI, server: FakeBotServer, db: Path, log: Path) -> asyncio.subprocess.Process:
+    """``python -m kwx_bot run`` against the fake with the production settings; returns once it polls."""
+    env = dict(os.environ)
+    env.update(TELEGRAM_BOT_TOKEN=fake.token, TELEGRAM_API_BASE_URL=server.url, KWX_DB_PATH=str(db),
+               NO_PROXY="127.0.0.1,localhost", no_proxy="127.0.0.1,localhost", **PRODUCTION)  # fmt: skip
+    with log.open("wb") as err:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "kwx_bot", "run", env=env, stdout=asyncio.subprocess.DEVNULL, stderr=err
+        )
+    await fake.wait_for(lambda: fake.count_calls("deleteWebhook") > 0 or proc.returncode is not None, 60)
+    if proc.returncode is not None:
+        raise SystemExit(f"the bot exited with {proc.returncode}: {log.read_text()[-2000:]}")
+    return proc
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU seconds (user + system) used so far by process ``pid`` and its live children (the render
+    worker), from ``/proc`` (Linux); 0 where it cannot be read."""
+    total = 0.0
+    pids, seen = [pid], set()
+    tick = os.sysconf("SC_CLK_TCK")
+    while pids:
+        p = pids.pop()
+        if p in seen:
+            continue
+        seen.add(p)
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+            pids += [int(c) for c in Path(f"/proc/{p}/task/{p}/children").read_text().split()]
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
+
+
+def discards(db: Path) -> int:
+    """Discards committed so far (read-only; the bot keeps writing in WAL mode)."""
+    with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30)) as conn:
+        return int(conn.execute("SELECT COUNT(*) FROM events WHERE kind = 'discarded'").fetchone()[0])
+
+
+def window(fake: FakeBotAPI, since: int, until: int) -> dict[str, float]:
+    """Counts over the API calls with ``since <= seq < until``."""
+    calls = [c for c in fake.calls if since <= c.seq < until]
+    token_methods = {m.lower() for m in WRITE_METHODS}
+    return {
+        "writes": sum(1 for c in calls if c.method in MESSAGE_WRITE_METHODS and c.ok),
+        "group writes": sum(1 for c in calls if c.method in MESSAGE_WRITE_METHODS and c.ok and (c.chat_id or 0) < 0),
+        "limited": sum(1 for c in calls if c.method.lower() in token_methods and c.ok),
+        "429": sum(1 for c in calls if c.status == 429),
+        "bytes": sum(size for c in calls if c.ok for _name, size in c.files.values()),
+        "answers": sum(1 for c in calls if c.method == "answerCallbackQuery" and c.ok),
+    }
+
+
+async def run(tables: int, seconds: float, warmup: float, think: float, seed: int) -> dict[str, float]:
+    """One load: ``tables`` tables playing for ``warmup + seconds``; returns the measured figures."""
+    fake = FakeBotAPI(token=TOKEN, callback_query_ttl=60)
+    fake.faults.token_rate_limit(30, 1.0)
+    fake.faults.group_rate_limit(20, 60.0)
+    workdir = Path(tempfile.mkdtemp(prefix="kwx-bench-"))
+    db = workdir / "kwx.sqlite3"
+    server = await FakeBotServer(fake).start()
+    proc = await start_bot(fake, server, db, workdir / "bot.log")
+    stats = Stats()
+    tasks: list[asyncio.Task[None]] = []
+    try:
+        seats = []
+        for t in range(tables):
+            users = [fake.create_user(f"{n}{t}", language_code="en") for n in ("Ann", "Ben", "Cat")]
+            group = fake.create_group(f"Table {t}", members=users)
+            for u in users:
+                fake.start_bot(u)
+            seats.append((users, group))
+        setup = time.monotonic()
+        await asyncio.gather(*(open_table(fake, users, group) for users, group in seats))
+        setup = time.monotonic() - setup
+        print(f"  {tables} tables dealt in {setup:.0f} s", file=sys.stderr, flush=True)
+        rng = random.Random(seed)
+        for users, group in seats:
+            tasks += [asyncio.create_task(player(fake, u, random.Random(rng.random()), think, stats)) for u in users]
+            tasks.append(asyncio.create_task(next_hands(fake, users, group, random.Random(rng.random()), think, stats)))
+        await asyncio.sleep(warmup)
+        token_limit = fake.faults.token_limit
+        assert token_limit is not None
+        first, turns0, t0, token0 = fake.mark(), discards(db), time.monotonic(), token_limit.refused
+        cpu0, own0 = cpu_seconds(proc.pid), time.process_time()
+        stats.measuring = True
+        await asyncio.sleep(seconds)
+        stats.measuring = False
+        last, turns1, elapsed = fake.mark(), discards(db), time.monotonic() - t0
+        bot_cpu, world_cpu = cpu_seconds(proc.pid) - cpu0, time.process_time() - own0
+        token_429 = token_limit.refused - token0
+    finally:
+        stats.stopped = True
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=90)
+        if proc.returncode is None:
+            proc.terminate()
+            try:
+                await asyncio.wait_for(proc.wait(), 20)
+            except TimeoutError:
+                proc.kill()
+                await proc.wait()
+        await server.close()
+        shutil.rmtree(workdir, ignore_errors=True)
+    counts = window(fake, first, last)
+    turns = turns1 - turns0
+    return {
+        "tables": tables, "seconds": elapsed, "setup": setup, "turns": turns, "turns/s": turns / elapsed,
+        "writes/turn": counts["writes"] / turns if turns else float("nan"), "writes/s": counts["writes"] / elapsed,
+        "group writes/turn": counts["group writes"] / turns if turns else float("nan"),
+        "limited/s": counts["limited"] / elapsed, "429": counts["429"], "429 token": token_429,
+        "KiB/turn": counts["bytes"] / 1024 / max(1, turns), "bot cpu": bot_cpu / elapsed,
+        "bot ms/turn": bot_cpu * 1000 / max(1, turns), "world cpu": world_cpu / elapsed,
+        "presses": stats.presses, "refused": stats.refused, "no update": stats.no_update,
+        "answer p50": pct(stats.answer_ms, 0.5), "answer p95": pct(stats.answer_ms, 0.95),
+        "update p50": pct(stats.update_ms, 0.5), "update p95": pct(stats.update_ms, 0.95),
+    }  # fmt: skip
+
+
+def report(row: dict[str, float]) -> str:
+    """One load's figures on one line."""
+    return (
+        f"{row['tables']:>3.0f} tables: {row['turns/s']:5.2f} turns/s ({row['turns']:.0f} in {row['seconds']:.0f} s), "
+        f"{row['writes/turn']:.2f} writes/turn ({row['group writes/turn']:.2f} in groups), "
+        f"{row['writes/s']:5.1f} writes/s, {row['limited/s']:5.1f} token-limited "
+        f"calls/s, {row['429']:.0f}x429 ({row['429 token']:.0f} token, the rest group), "
+        f"{row['KiB/turn']:.0f} KiB/turn; press->answer p50 {row['answer p50']:.0f} "
+        f"p95 {row['answer p95']:.0f} ms; press->hand update p50 {row['update p50']:.0f} "
+        f"p95 {row['update p95']:.0f} ms "
+        f"({row['presses']:.0f} presses, {row['refused']:.0f} refused, {row['no update']:.0f} without update; "
+        f"setup {row['setup']:.0f} s); bot CPU {row['bot cpu']:.2f} cores ({row['bot ms/turn']:.0f} ms/turn), "
+        f"fake+players {row['world cpu']:.2f} cores; load average {os.getloadavg()[0]:.1f}"
+    )
+
+
+async def main(loads: list[int], seconds: float, warmup: float, think: float, seed: int) -> None:
+    """Run each load in turn and print its line."""
+    print(f"think {think} s per decision, warmup {warmup:.0f} s, measured {seconds:.0f} s per load", flush=True)
+    for tables in loads:
+        print(report(await run(tables, seconds, warmup, think, seed)), flush=True)
 
 
 if __name__ == "__main__":
+    os.environ.setdefault("NO_PROXY", "127.0.0.1,localhost")
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--tables", type=int, default=50)
-    parser.add_argument("--presses", type=int, default=40, help="presses per table")
-    parser.add_argument("--tiny", action="store_true", help="stand-in pictures instead of the renderer")
-    parser.add_argument("--think", type=float, default=0.0, help="mean seconds a player waits before pressing")
-    parser.add_argument("--processes", type=int, default=1, help="render worker processes (0 = a thread)")
-    parser.add_argument("--format", choices=("png", "jpeg"), default="png", help="picture encoding")
+    parser.add_argument("--tables", default="10,20,40", help="table counts to run, comma-separated")
+    parser.add_argument("--seconds", type=float, default=60.0, help="measured seconds per load")
+    parser.add_argument("--warmup", type=float, default=20.0, help="seconds of play before measuring")
+    parser.add_argument("--think", type=float, default=3.0, help="mean seconds a player thinks before pressing")
+    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    asyncio.run(main(args.tables, args.presses, args.tiny, args.think, args.processes, args.format))
+    asyncio.run(main([int(t) for t in args.tables.split(",")], args.seconds, args.warmup, args.think, args.seed))

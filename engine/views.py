@@ -141,7 +141,8 @@ class SeatView:
     """What one seat may see: the public view plus its own concealed tiles.
 
     ``concealed``: own tiles in hand, sorted, excluding ``drawn``.  ``drawn``: the tile just drawn
-    (shown apart), or None.  ``waits``: own waits when the hand (without ``drawn``) is ready.
+    (shown apart), or None.  ``waits``: own waits when the hand (without ``drawn``) is ready; after
+    亮倒 / 廊起 the published waits (after a partial reveal those of the shown shape, docs/rules.md §E#48).
     ``melds``: own melds with every tile visible (暗杠 included).
     ``shanten``: own shanten number (-1 complete, 0 ready).
     """

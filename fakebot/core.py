@@ -44,6 +44,7 @@ MESSAGE_WRITE_METHODS = frozenset(
         "sendMessage",
         "sendPhoto",
         "sendDocument",
+        "sendAnimation",
         "editMessageText",
         "editMessageCaption",
         "editMessageMedia",

@@ -13,6 +13,11 @@ Three ways to cause floods:
 * :meth:`FaultInjector.random_floods` — a seeded fraction of matching calls trigger one.
 * :meth:`FaultInjector.group_rate_limit` — an organic limit like Telegram's "20 messages per minute
   per group": a sliding window per group chat over sends and edits.
+* :meth:`FaultInjector.token_rate_limit` — the other organic limit, "about 30 messages per second"
+  for the whole bot token: one sliding window over every chat's sends and edits.
+
+The two organic limits refuse a call with 429 and the seconds until the window has room again
+(whole seconds, at least 1); a refused call does not count in either window.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ WRITE_METHODS = frozenset(
         "sendmessage",
         "sendphoto",
         "senddocument",
+        "sendanimation",
         "editmessagetext",
         "editmessagecaption",
         "editmessagemedia",
@@ -100,6 +106,18 @@ class GroupRateLimit:
     history: dict[int, deque[float]] = field(default_factory=dict)
 
 
+@dataclass(eq=False)
+class TokenRateLimit:
+    """Sliding-window limit over the whole token: at most ``max_calls`` write calls per ``period``
+    seconds, all chats together; ``refused`` counts the calls it answered with 429."""
+
+    max_calls: int
+    period: float
+    methods: frozenset[str]
+    history: deque[float] = field(default_factory=deque)
+    refused: int = 0
+
+
 class FaultInjector:
     """Decides whether a call gets 429, and remembers active penalties.
 
@@ -112,6 +130,7 @@ class FaultInjector:
         self.rules: list[FloodRule] = []
         self.penalties: dict[PenaltyKey, float] = {}
         self.rate_limit: GroupRateLimit | None = None
+        self.token_limit: TokenRateLimit | None = None
         self.refusals = 0
 
     # ------------------------------------------------------------------ configuration
@@ -161,11 +180,19 @@ class FaultInjector:
         self.rate_limit = GroupRateLimit(max_calls, period, _lower_set(methods) or WRITE_METHODS)
         return self.rate_limit
 
+    def token_rate_limit(
+        self, max_calls: int = 30, period: float = 1.0, *, methods: Iterable[str] | None = WRITE_METHODS
+    ) -> TokenRateLimit:
+        """Enforce Telegram's per-token limit (default 30 writes per second over all chats) as real 429s."""
+        self.token_limit = TokenRateLimit(max_calls, period, _lower_set(methods) or WRITE_METHODS)
+        return self.token_limit
+
     def clear(self) -> None:
-        """Remove all rules, the rate limit and active penalties."""
+        """Remove all rules, the rate limits and active penalties."""
         self.rules.clear()
         self.penalties.clear()
         self.rate_limit = None
+        self.token_limit = None
 
     # ------------------------------------------------------------------ decision
 
@@ -199,9 +226,18 @@ class FaultInjector:
             self.penalties[key] = self._now() + rule.retry_after
             self.refusals += 1
             return rule.retry_after
+        now = self._now()
+        token = self.token_limit
+        counted = token is not None and method in token.methods
+        if token is not None and counted:
+            while token.history and token.history[0] <= now - token.period:
+                token.history.popleft()
+            if len(token.history) >= token.max_calls:
+                token.refused += 1
+                self.refusals += 1
+                return max(1, math.ceil(token.history[0] + token.period - now))
         limit = self.rate_limit
         if limit is not None and group and chat_id is not None and method in limit.methods:
-            now = self._now()
             window = limit.history.setdefault(chat_id, deque())
             while window and window[0] <= now - limit.period:
                 window.popleft()
@@ -211,4 +247,6 @@ class FaultInjector:
                 self.refusals += 1
                 return max(1, math.ceil(wait))
             window.append(now)
+        if token is not None and counted:
+            token.history.append(now)
         return None

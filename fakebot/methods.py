@@ -3,7 +3,7 @@
 Each ``@api_method("name")`` function takes the fake and the call's :class:`~.params.Params` and
 returns the ``result`` JSON or raises :class:`~.errors.ApiError`. Implemented: getMe, getUpdates,
 deleteWebhook, setWebhook, getWebhookInfo, setMyCommands, getMyCommands, deleteMyCommands,
-sendMessage, sendPhoto, sendDocument, editMessageText, editMessageCaption, editMessageMedia,
+sendMessage, sendPhoto, sendDocument, sendAnimation, editMessageText, editMessageCaption, editMessageMedia,
 editMessageReplyMarkup, deleteMessage, deleteMessages, answerCallbackQuery, getChatMember,
 getChatAdministrators, getChatMemberCount, getChat, sendChatAction, leaveChat, getFile.
 
@@ -561,15 +561,19 @@ def send_message(fake: FakeBotAPI, p: Params) -> dict[str, Any]:
 def send_photo(fake: FakeBotAPI, p: Params) -> dict[str, Any]:
     """Send a photo: a multipart upload (part ``photo``), ``attach://`` or an existing file_id."""
     chat = fake._chat_param(p)
+    return _send_with_caption(fake, p, chat, photo=fake._media_source(p, p.raw.get("photo"), "photo", field="photo"))
+
+
+def _send_with_caption(fake: FakeBotAPI, p: Params, chat: FakeChat, **media: Any) -> dict[str, Any]:
+    """Send a media message (``photo=`` or ``document=`` a stored file) with the call's caption."""
     caption = _text(p, "caption", caption=True)
-    photo = fake._media_source(p, p.raw.get("photo"), "photo", field="photo")
     return fake._send(
         p,
         chat,
-        photo=photo,
         caption=caption.text or None,
         caption_entities=caption.entities,
         source_caption=caption.source,
+        **media,
     )
 
 
@@ -577,16 +581,24 @@ def send_photo(fake: FakeBotAPI, p: Params) -> dict[str, Any]:
 def send_document(fake: FakeBotAPI, p: Params) -> dict[str, Any]:
     """Send a file as a document (multipart part ``document`` or a file_id)."""
     chat = fake._chat_param(p)
-    caption = _text(p, "caption", caption=True)
     document = fake._media_source(p, p.raw.get("document"), "document", field="document")
-    return fake._send(
-        p,
-        chat,
-        document=document,
-        caption=caption.text or None,
-        caption_entities=caption.entities,
-        source_caption=caption.source,
-    )
+    return _send_with_caption(fake, p, chat, document=document)
+
+
+@api_method("sendAnimation")
+def send_animation(fake: FakeBotAPI, p: Params) -> dict[str, Any]:
+    """Send an animation (multipart part ``animation`` or a file_id): a GIF, or H.264 MP4 without
+    sound, up to the upload limit.  The fake keeps the file as the message's ``document`` (Telegram
+    sends both ``animation`` and ``document``) and checks that a GIF decodes and fits the photo
+    dimension limits; anything but a GIF or an MP4 is refused."""
+    chat = fake._chat_param(p)
+    animation = fake._media_source(p, p.raw.get("animation"), "document", field="animation")
+    if animation.data[:6] in (b"GIF87a", b"GIF89a"):
+        info = inspect_photo(animation.data)
+        animation.width, animation.height, animation.image_format = info.width, info.height, info.format
+    elif animation.data[4:8] != b"ftyp":
+        raise bad_request("wrong file type: an animation is a GIF or an MP4 video")
+    return _send_with_caption(fake, p, chat, document=animation)
 
 
 @api_method("sendChatAction")

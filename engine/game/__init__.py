@@ -21,7 +21,9 @@ from .events import (
     WindowOpened,
     event_from_json,
 )
+from .legal import protected_tiles, reveal_preview
 from .machine import check_rules, decide, evolve, first_dealer, kinds_for, legal_actions, replay, start, step
+from .reveal import RevealFault
 from .shuffle import commitment
 from .state import EMPTY, ClaimOption, Phase, SeatState, State, Window, WindowKind
 from .views import public_view, view_for
@@ -42,6 +44,7 @@ __all__ = [
     "Phase",
     "Ponged",
     "Reason",
+    "RevealFault",
     "SeatState",
     "State",
     "Window",
@@ -56,8 +59,10 @@ __all__ = [
     "first_dealer",
     "kinds_for",
     "legal_actions",
+    "protected_tiles",
     "public_view",
     "replay",
+    "reveal_preview",
     "start",
     "step",
     "view_for",

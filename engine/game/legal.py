@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from ..rules import LiangdaoReveal
-from ..tiles import MeldKind, Tile
+from ..tiles import MeldKind, Tile, counts_of
 from .actions import Action, ActionKind, action
 from .basics import must_self_win, protected_mask
 from .checks import can_self_win, kong_check
 from .hands import liangdao_declared, liangdao_waits, moved, shanten_of
-from .reveal import legal_reveals
+from .reveal import RevealFault, legal_reveals, reveal_fault
 from .state import Phase, State
 
-__all__ = ["kong_actions", "legal_actions"]
+__all__ = ["kong_actions", "legal_actions", "protected_tiles", "reveal_preview"]
 
 _TILES = tuple(Tile)
 
@@ -97,3 +97,31 @@ def _turn_actions(state: State) -> list[Action]:
                     for r in legal_reveals(kept, seat.melds, mode):
                         out.append(action(i, ActionKind.LIANGDAO, t, r, liangdao_declared(seat, t, r)[0]))
     return out
+
+
+def protected_tiles(state: State, seat: int) -> tuple[Tile, ...]:
+    """The tiles ``seat`` holds but may not discard because another 亮倒 / 廊起 seat waits on them
+    (``liangdao_protect``, docs/rules.md §A9.8, §B protection), in tile order; () for a 亮倒 seat,
+    without protection, or when every tile held is such a tile (then none is protected)."""
+    mask = protected_mask(state, seat)
+    if not mask:
+        return ()
+    return tuple(_TILES[t] for t, n in enumerate(state.seats[seat].hand) if n and mask >> t & 1)
+
+
+def reveal_preview(
+    state: State, seat: int, discard: Tile, shown: tuple[Tile, ...]
+) -> tuple[RevealFault | None, tuple[Tile, ...]]:
+    """What declaring 亮倒 / 廊起 with ``discard`` and showing ``shown`` would do: (why the reveal is
+    not legal, or None; the waits it publishes, () when not legal) — the waits the shown shape fixes
+    (docs/rules.md §A9.2, §E#48), or the hand's waits when every kept tile is shown.  Only the reveal
+    is judged here; whether 亮倒 itself is allowed now is :func:`legal_actions`'s answer."""
+    own = state.seats[seat]
+    if not own.hand[discard]:
+        return RevealFault.NOT_IN_HAND, ()
+    kept, _ = moved(own, discard, -1)
+    counts = counts_of(shown)
+    fault = reveal_fault(kept, counts, own.melds, state.rules.liangdao_reveal)
+    if fault is not None:
+        return fault, ()
+    return None, liangdao_declared(own, discard, shown)[0]

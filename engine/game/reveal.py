@@ -22,13 +22,14 @@ Decision (docs/rules.md §E#48): a reveal is given as the shown tiles; the ``pla
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 from ..rules import LiangdaoReveal
 from ..tiles import Meld, Tile
 
-__all__ = ["kong_hidden", "legal_reveals", "reveal_problem", "reveal_waits"]
+__all__ = ["RevealFault", "kong_hidden", "legal_reveals", "reveal_fault", "reveal_problem", "reveal_waits"]
 
 _TILES = tuple(Tile)
 _SUITED = 27  # tiles 0..26 are suited (runs possible within each block of 9)
@@ -184,35 +185,70 @@ def legal_reveals(kept: Sequence[int], melds: Sequence[Meld], mode: LiangdaoReve
     return _legal(tuple(kept), tuple(melds), mode)
 
 
-def reveal_problem(
+class RevealFault(enum.Enum):
+    """Why a set of shown tiles is not a legal reveal (docs/rules.md §A9.2, §E#48); values are stable
+    machine names."""
+
+    NOT_IN_HAND = "not_in_hand"  # the shown tiles are not all in the hand kept after the discard
+    WHOLE_HAND_ONLY = "whole_hand_only"  # liangdao_reveal = full: the whole hand is shown
+    KOU_TRIPLETS_ONLY = "kou_triplets_only"  # 暗铺: only concealed triplets may stay face down
+    KOU_CHANGES_WAITS = "kou_changes_waits"  # 暗铺: hiding these triplets changes the waits
+    HIDDEN_INCOMPLETE = "hidden_incomplete"  # 廊起: the hidden tiles do not split into sets and pairs
+    NO_WAIT = "no_wait"  # 廊起: no tile completes the shown tiles together with the hidden ones
+
+
+_FAULT_TEXT = {
+    RevealFault.NOT_IN_HAND: "the reveal names tiles that are not in the hand kept after the discard",
+    RevealFault.WHOLE_HAND_ONLY: "under liangdao_reveal = full the whole hand is shown (docs/rules.md §A9.2)",
+    RevealFault.KOU_TRIPLETS_ONLY: (
+        "暗铺 (liangdao_reveal = kou) keeps only concealed triplets face down (docs/rules.md §A9.2)"
+    ),
+    RevealFault.KOU_CHANGES_WAITS: (
+        "hiding these triplets changes the waits, so they must be shown (docs/rules.md §A9.2)"
+    ),
+    RevealFault.HIDDEN_INCOMPLETE: (
+        "the hidden tiles must split into complete sets and pairs; show the tiles that are "
+        "not part of a complete set (docs/rules.md §E#48)"
+    ),
+    RevealFault.NO_WAIT: (
+        "no tile completes the shown tiles together with the hidden ones (exactly one pair in all, "
+        "or all pairs for 七对); show the tiles that define the wait (docs/rules.md §E#48)"
+    ),
+}
+
+
+def reveal_fault(
     kept: Sequence[int], shown: Sequence[int], melds: Sequence[Meld], mode: LiangdaoReveal
-) -> str | None:
-    """Why showing ``shown`` (30 counts) of ``kept`` is not a legal reveal under ``mode``, in words;
-    None when it is legal (docs/rules.md §A9.2, §E#48)."""
+) -> RevealFault | None:
+    """Why showing ``shown`` (30 counts) of ``kept`` is not a legal reveal under ``mode``, as a
+    :class:`RevealFault`; None when it is legal (docs/rules.md §A9.2, §E#48)."""
     if any(s > k for s, k in zip(shown, kept, strict=True)):
-        return "the reveal names tiles that are not in the hand kept after the discard"
+        return RevealFault.NOT_IN_HAND
     if tuple(shown) == tuple(kept):
         return None
     if mode is LiangdaoReveal.FULL:
-        return "under liangdao_reveal = full the whole hand is shown (docs/rules.md §A9.2)"
+        return RevealFault.WHOLE_HAND_ONLY
     hidden = _sub(kept, shown)
     if mode is LiangdaoReveal.KOU:
         if any(n not in (0, 3) for n in hidden):
-            return "暗铺 (liangdao_reveal = kou) keeps only concealed triplets face down (docs/rules.md §A9.2)"
+            return RevealFault.KOU_TRIPLETS_ONLY
         if reveal_waits(shown, hidden, melds) != reveal_waits(kept, (0,) * 30, melds):
-            return "hiding these triplets changes the waits, so they must be shown (docs/rules.md §A9.2)"
+            return RevealFault.KOU_CHANGES_WAITS
         return None
     if not reveal_waits(shown, hidden, melds):
         if not any(_split(hidden, pairs) for pairs in range(8)):
-            return (
-                "the hidden tiles must split into complete sets and pairs; show the tiles that are "
-                "not part of a complete set (docs/rules.md §E#48)"
-            )
-        return (
-            "no tile completes the shown tiles together with the hidden ones (exactly one pair in all, "
-            "or all pairs for 七对); show the tiles that define the wait (docs/rules.md §E#48)"
-        )
+            return RevealFault.HIDDEN_INCOMPLETE
+        return RevealFault.NO_WAIT
     return None
+
+
+def reveal_problem(
+    kept: Sequence[int], shown: Sequence[int], melds: Sequence[Meld], mode: LiangdaoReveal
+) -> str | None:
+    """Why showing ``shown`` (30 counts) of ``kept`` is not a legal reveal under ``mode``, in words
+    (:func:`reveal_fault` spelled out); None when it is legal (docs/rules.md §A9.2, §E#48)."""
+    fault = reveal_fault(kept, shown, melds, mode)
+    return None if fault is None else _FAULT_TEXT[fault]
 
 
 def kong_hidden(hidden: Sequence[int], tile: int, copies: int) -> tuple[int, ...]:

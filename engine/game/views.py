@@ -4,7 +4,7 @@
   revealed 亮倒 hands and waits, counts of hidden tiles, kong money, whose turn, the discard on the
   table, the wall count and, once the hand is over, the result (winners' hands are public then).
 * :func:`view_for` — the public view plus the seat's own concealed tiles, drawn tile, own melds with
-  every tile, own waits and shanten.
+  every tile, own waits (after 亮倒 / 廊起 the published ones, docs/rules.md §E#48) and shanten.
 
 A view never contains another seat's concealed tiles, except the revealed hand of a 亮倒 seat (A9.2):
 the whole hand, or after a partial reveal (``liangdao_reveal = kou`` / ``minimal``, §E#48) only the
@@ -90,7 +90,10 @@ def view_for(state: State, seat: int) -> SeatView:
         hand, keys = moved(own, drawn, -1)
     else:
         hand, keys = own.hand, own.keys
-    waits = wait_tiles(hand, keys, own.melds) if sum(hand) == 13 - 3 * len(own.melds) else ()
+    if own.liangdao:  # the published waits: after a partial reveal the shown shape fixes them (§E#48)
+        waits = own.waits
+    else:
+        waits = wait_tiles(hand, keys, own.melds) if sum(hand) == 13 - 3 * len(own.melds) else ()
     return SeatView(
         seat=seat,
         public=public_view(state),

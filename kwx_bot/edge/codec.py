@@ -5,7 +5,8 @@ callback_data of a table :class:`~kwx_bot.service.buttons.Button` = ``<table>:<s
 * ``<table>``: table id in base 36 (lower case); ``<seq>``: the table's event seq when the button was
   made, base 36 — a press whose seq is not the table's current seq is stale;
 * ``<op>``: one letter (:class:`~kwx_bot.service.buttons.Op`); tile ops append the tile notation
-  (``5s``, ``7z``).
+  (``5s``, ``7z``); a 亮倒 / 廊起 reveal choice appends ``.<mask36>``, the shown tiles as a bit mask in
+  base 36 (``Button.shown``, at most 3 digits).
 
 Example: ``1f:2k:d5s`` = table 51, seq 92, discard 5条 (9 bytes; the longest possible is well under
 Telegram's 64-byte limit).  Nothing user-controlled or non-ASCII ever enters callback data.
@@ -73,7 +74,7 @@ __all__ = [
 ]
 
 MAX_CALLBACK_BYTES = 64
-_DATA_RE = re.compile(r"^([0-9a-z]{1,10}):([0-9a-z]{1,10}):([A-Za-z])([1-9][psmz])?$")
+_DATA_RE = re.compile(r"^([0-9a-z]{1,10}):([0-9a-z]{1,10}):([A-Za-z])([1-9][psmz])?(?:\.([0-9a-z]{1,3}))?$")
 _CONFIG_RE = re.compile(r"^G:([0-9a-z]{1,10}):([a-z])(?::([0-9]))?$")
 _VOID_RE = re.compile(r"^V:([0-9a-z]{1,10}):([0-9a-z]{1,10}):([yn])$")
 CONFIG_PATTERN = re.compile(r"^G:")
@@ -86,7 +87,7 @@ def encode(button: Button) -> str:
     """Button -> callback_data (ASCII, <= 64 bytes)."""
     data = (
         f"{b36(button.table_id)}:{b36(button.seq)}:{button.op.value}{'' if button.tile is None else str(button.tile)}"
-    )
+    ) + ("" if button.shown is None else f".{b36(button.shown)}")
     if len(data) > MAX_CALLBACK_BYTES:  # unreachable for ids below 36**10
         raise CodecError("callback data too long")
     return data
@@ -99,7 +100,7 @@ def decode(data: str | None) -> Button:
     m = _DATA_RE.fullmatch(data)
     if m is None:
         raise CodecError("malformed callback data")
-    table, seq, op_char, tile_text = m.groups()
+    table, seq, op_char, tile_text, mask = m.groups()
     try:
         op = Op(op_char)
     except ValueError:
@@ -110,7 +111,7 @@ def decode(data: str | None) -> Button:
             tile = parse_tile(tile_text)
         except NotationError:
             raise CodecError(f"bad tile {tile_text!r}") from None
-    return Button(from_b36(table), from_b36(seq), op, tile)
+    return Button(from_b36(table), from_b36(seq), op, tile, None if mask is None else from_b36(mask))
 
 
 def encode_config(button: ConfigButton) -> str:

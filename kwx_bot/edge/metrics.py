@@ -175,6 +175,12 @@ class TimedPictures:
         """See :meth:`Pictures.result`."""
         return await self._timed(self.inner.result, view, names, lang, hands, **_game(game))
 
+    async def replay(
+        self, views: Sequence[Any], names: Sequence[str], lang: str = "zh_CN", game: str = "kawuxing"
+    ) -> bytes:
+        """See :meth:`Pictures.replay`."""
+        return await self._timed(self.inner.replay, views, names, lang, **_game(game))
+
     def close(self) -> None:
         """Close the inner pictures (their worker processes), if they have anything to close."""
         close = getattr(self.inner, "close", None)

@@ -114,8 +114,8 @@ def _filename(photo: bytes | str) -> str | None:
 
 
 WRITE_METHODS = frozenset(
-    {"sendMessage", "sendPhoto", "sendDocument", "editMessageText", "editMessageCaption", "editMessageMedia",
-     "editMessageReplyMarkup", "deleteMessage"}
+    {"sendMessage", "sendPhoto", "sendDocument", "sendAnimation", "editMessageText", "editMessageCaption",
+     "editMessageMedia", "editMessageReplyMarkup", "deleteMessage"}
 )  # fmt: skip
 """Calls that count against a group's 20 messages a minute (:class:`~kwx_bot.edge.throttle.GroupBudget`)."""
 
@@ -322,6 +322,19 @@ class Sender:
             )  # fmt: skip
 
         return self._message_sent(*await self._call("sendDocument", chat_id, call))
+
+    async def send_animation(
+        self, chat_id: int, data: bytes, filename: str, caption: str = "", *, notify: bool = False
+    ) -> Sent:
+        """sendAnimation of ``data`` (GIF bytes) named ``filename`` with an HTML caption (docs/telegram.md §7)."""
+
+        async def call(cid: int) -> Any:
+            return await self.bot.send_animation(
+                cid, data, filename=filename, caption=caption or None, parse_mode=ParseMode.HTML,
+                disable_notification=not notify,
+            )  # fmt: skip
+
+        return self._message_sent(*await self._call("sendAnimation", chat_id, call))
 
     async def member_status(self, chat_id: int, user_id: int) -> Sent:
         """``getChatMember``: ``status`` = the user's status in a group (``creator``,

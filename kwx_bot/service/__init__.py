@@ -5,13 +5,18 @@
 :class:`~.lobby.Lobby` (table life), :class:`~.present.Presenter` (messages), the timers, and the
 command services :class:`~.score_commands.Reports` (``/score`` ...), :class:`~.admin.Admin`
 (``/settings``, ``/season``, ``/kill``, ``/kick``), :class:`~.voids.Voids` (``/void``) and
-:class:`~.info.Info` (``/help``, ``/rules``, ``/calc``).
+:class:`~.info.Info` (``/help``, ``/rules``, ``/calc``) and :class:`~.records.Records` (``/export N``,
+``/replay N``).
 
 Each entry point takes plain values (a :class:`~.values.Command`, a user, a decoded button
-:data:`~.buttons.Press`) — never Telegram objects.  Commands return :class:`~.values.Out` replies that
-the edge delivers; a button press gets an ``answer`` callback, called exactly once, before any slow
-work.  Table messages go out through a :class:`~.ports.Messenger` (the edge's sender) wrapped in an
-:class:`~.outbox.Outbox`, which tells the service about refused (403) and migrated chats.  The
+:data:`~.buttons.Press`) — never Telegram objects.  One reply convention (docs/architecture.md §4):
+whatever answers an update is returned as one :class:`~.values.Response` — for a button press the
+answer, messages to send or edit, and a follow-up such as "present table T" that the edge hands back
+to :meth:`TableService.follow` after answering, so the answer comes before slow work; for a command
+the messages to send.  Everything not triggered by a reply —
+the table's live messages, private hands, deadlines, notices — goes out through a
+:class:`~.ports.Messenger` (the edge's sender) wrapped in an :class:`~.outbox.Outbox`, which tells
+the service about refused (403) and migrated chats.  The
 service reaches the engine only through :mod:`.game`, the store only through
 :class:`~kwx_bot.store.TableStore`, and finds its words in :mod:`kwx_bot.words`.  Failures inside a
 table's work are logged with the table and chat, and the group gets a short notice
@@ -40,16 +45,20 @@ from .live import LiveTable
 from .lobby import LOBBY_OPS, JoinResult, Lobby
 from .outbox import Outbox
 from .pictures import Pictures
-from .play import GAME_OPS, Answer, Play, Reply
-from .ports import Messenger
+from .play import GAME_OPS, Play
+from .ports import Messenger, Sent
 from .present import Presenter
+from .records import Records
 from .score_commands import Reports
 from .tables import Tables
 from .timers import AsyncioTimers, Timers
-from .values import Command, Out, UserInfo
+from .values import CloseTable, Command, DealHand, Edit, FollowUp, Out, Present, Reply, Response, ShowLobby, UserInfo
 from .voids import Voids
 
-__all__ = ["Answer", "Command", "JoinResult", "Out", "Reply", "TableService", "UserInfo"]
+__all__ = [
+    "CloseTable", "Command", "DealHand", "Edit", "FollowUp", "JoinResult", "Out", "Present", "Reply", "Response",
+    "Sent", "ShowLobby", "TableService", "UserInfo",
+]  # fmt: skip
 
 log = logging.getLogger("kwx.service")
 
@@ -73,7 +82,8 @@ class TableService:
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
-        self.sender: Messenger = Outbox(messenger, self.on_forbidden, self.on_migrated)
+        self.outbox = Outbox(messenger, self.on_forbidden, self.on_migrated)
+        self.sender: Messenger = self.outbox
         """The chat as the service sees it: ``messenger`` (the edge's sender), whose refusals and
         migrations are told to :meth:`on_forbidden` and :meth:`on_migrated`."""
         self.settings = settings
@@ -90,6 +100,7 @@ class TableService:
         self.admin = Admin(self.tables, self.play, self.lobby, self.present, self.sender)
         self.voids = Voids(self.tables, self.admin)
         self.info = Info(self.tables)
+        self.records = Records(self.tables, self.reports, pictures)
         self._users: dict[int, UserInfo] = {}
         self._bg: set[asyncio.Task[Any]] = set()
         self._trouble: dict[int, float] = {}
@@ -198,33 +209,33 @@ class TableService:
 
     # -- commands --------------------------------------------------------------------------------
 
-    async def new(self, cmd: Command) -> list[Out]:
+    async def new(self, cmd: Command) -> Response:
         """``/new``: in a group, open a table (a refusal replies to the command); in private, say where."""
         if cmd.private:
-            return [Out(self.user_tr(cmd.user).gettext("Send /new in a group chat to open a table there."))]
+            return Response.of(Out(self.user_tr(cmd.user).gettext("Send /new in a group chat to open a table there.")))
         refusal = await self.new_table(cmd.chat_id, cmd.title, cmd.user, cmd.args)
-        return [Out(refusal, reply=True)] if refusal else []
+        return Response.of(Out(refusal, reply=True)) if refusal else Response()
 
-    async def start(self, cmd: Command) -> list[Out]:
+    async def start(self, cmd: Command) -> Response:
         """``/start [payload]``: in private see :meth:`private_start`; in a group, the help."""
         if not cmd.private:
             return await self.info.help(cmd)
         text = await self.private_start(cmd.user, cmd.args[0] if cmd.args else None)
-        return [Out(text)] if text else []
+        return Response.of(Out(text)) if text else Response()
 
-    async def hand(self, cmd: Command) -> list[Out]:
+    async def hand(self, cmd: Command) -> Response:
         """``/hand`` in private: :meth:`resend_hand` (or say there is none); in a group, where to send it."""
         tr = self.user_tr(cmd.user)
         if not cmd.private:
-            return [Out(tr.gettext("Send /hand to me in a private chat."))]
+            return Response.of(Out(tr.gettext("Send /hand to me in a private chat.")))
         await self.touch_user(cmd.user, can_pm=True)
         if not await self.resend_hand(cmd.user.user_id):
-            return [Out(tr.gettext("You have no hand in play right now."))]
-        return []
+            return Response.of(Out(tr.gettext("You have no hand in play right now.")))
+        return Response()
 
-    async def back(self, cmd: Command) -> list[Out]:
+    async def back(self, cmd: Command) -> Response:
         """``/back``: :meth:`take_back`."""
-        return [Out(await self.take_back(cmd.user))]
+        return Response.of(Out(await self.take_back(cmd.user)))
 
     async def new_table(self, chat_id: int, title: str, user: UserInfo, args: Sequence[str] = ()) -> str | None:
         """``/new [game] [seats]`` in a group (:func:`~.group_settings.parse_new`); returns a refusal
@@ -313,42 +324,66 @@ class TableService:
     # -- buttons ---------------------------------------------------------------------------------
 
     async def press(
-        self, user: UserInfo, chat_id: int | None, message_id: int | None, button: Press | None, answer: Answer
-    ) -> None:
-        """A button press (decoded by the edge; None: data that is not one of ours): route, answer
-        once, then present."""
+        self, user: UserInfo, chat_id: int | None, message_id: int | None, button: Press | None
+    ) -> Response:
+        """A button press (decoded by the edge; None: data that is not one of ours), routed: the
+        answer, anything to send or edit in the chat, and the follow-up (:meth:`follow`) that the
+        edge asks for once it has answered.  A failure is logged and answered with an apology."""
         await self.touch_user(user)
         tr = self.user_tr(user)
         if isinstance(button, ConfigButton):
-            await self.admin.settings_press(user, chat_id, message_id, button, answer)
-            return
+            return await self.admin.settings_press(user, chat_id, message_id, button)
         if isinstance(button, VoidButton):
-            await self.voids.press(user, chat_id, message_id, button, answer)
-            return
+            return await self.voids.press(user, chat_id, message_id, button)
         if button is None:
-            await answer(Reply(tr.gettext("This button is not one of mine (or it is too old).")))
-            return
+            return Response(Reply(tr.gettext("This button is not one of mine (or it is too old).")))
         live = await self.tables.get(button.table_id)
         if live is None:
-            await answer(Reply(tr.gettext("This table is closed.")))
-            return
+            return Response(Reply(tr.gettext("This table is closed.")))
         try:
             if button.op in LOBBY_OPS:
-                await self.lobby.press(live, user.user_id, button, answer, tr, message_id)
-            elif button.op in GAME_OPS:
-                if await self.play.press(live, user.user_id, message_id, button, answer):
-                    await self._after_change(live, user.user_id, button)
-            else:  # pragma: no cover - every Op is routed
-                await answer(Reply())
+                return await self.lobby.press(live, user.user_id, button, tr, message_id)
+            if button.op in GAME_OPS:
+                reply, changed = await self.play.press(live, user.user_id, message_id, button)
+                return Response(reply, then=self._after_change(live, user.user_id, button) if changed else None)
+            return Response(Reply())  # pragma: no cover - every Op is routed
         except Exception as error:  # the press's transaction rolled back or committed whole
             log.exception("table %s (chat %s): user %s's press %r failed", live.table_id, live.row.chat_id,
                           user.user_id, button)  # fmt: skip
             await self.trouble(live, error)
+            return Response(self.sorry(user))
 
-    async def _after_change(self, live: LiveTable, user_id: int, button: Button) -> None:
+    def sorry(self, user: UserInfo) -> Reply:
+        """The answer to a press that failed on our side."""
+        return Reply(self.user_tr(user).gettext("Sorry, something went wrong. Nothing was changed."))
+
+    @staticmethod
+    def _after_change(live: LiveTable, user_id: int, button: Button) -> Present:
         ui_only = button.op in (Op.LIANGDAO_MENU, Op.LIANGDAO_PICK, Op.BACK)
         seat = live.seat_of(user_id)
-        await self.present.sync(live, seats=[seat.seat] if ui_only and seat is not None else None)
+        return Present(live.table_id, (seat.seat,) if ui_only and seat is not None else None)
+
+    async def follow(self, then: FollowUp) -> None:
+        """Do what a :class:`Response` left for after the answer: present a table
+        (:class:`~.values.Present`), show a lobby (:class:`~.values.ShowLobby`), deal a hand
+        (:class:`~.values.DealHand`) or end a table between hands (:class:`~.values.CloseTable`).
+        A table closed meanwhile is left alone; a failure is logged and the group told
+        (:meth:`trouble`)."""
+        live = await self.tables.get(then.table_id)
+        if live is None:
+            return
+        try:
+            if isinstance(then, Present):
+                await self.present.sync(live, seats=list(then.seats) if then.seats is not None else None)
+            elif isinstance(then, ShowLobby):
+                await self.lobby.show(live, then)
+            elif isinstance(then, DealHand):
+                await self.lobby.deal(live, then)
+            else:
+                await self.lobby.close_between(live, then.seq)
+        except Exception as error:
+            log.exception("table %s (chat %s): %r failed", live.table_id, live.row.chat_id, then)
+            await self.trouble(live, error)
 
     # -- timers and Telegram events --------------------------------------------------------------
 
@@ -366,6 +401,11 @@ class TableService:
         except Exception as error:
             log.exception("table %s (chat %s): deadline handling failed", table_id, live.row.chat_id)
             await self.trouble(live, error)
+
+    async def seen(self, sent: Sent) -> None:
+        """The result of a reply the edge delivered (docs/architecture.md §4): a 403 or a group ->
+        supergroup migration is handled as for the service's own sends (:class:`.outbox.Outbox`)."""
+        await self.outbox.seen(sent)
 
     async def on_forbidden(self, chat_id: int) -> None:
         """A send was refused with 403: a private chat means the player cannot be reached; their

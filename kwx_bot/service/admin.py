@@ -20,12 +20,12 @@ from .buttons import ConfigButton
 from .group_settings import CLOSE, MAIN, ConfigError, GroupConfig, item_by_code, parse_change
 from .live import LiveSeat, LiveTable
 from .lobby import Lobby
-from .play import Answer, Play, Reply
+from .play import Play
 from .ports import Messenger
 from .present import Presenter
 from .settings_menu import menu_keyboard, menu_text
 from .tables import Tables
-from .values import Command, Out, UserInfo
+from .values import Command, Edit, Out, Reply, Response, UserInfo
 
 
 class _GroupButton(Protocol):
@@ -77,36 +77,36 @@ class Admin:
             gid = await tx.ensure_group(cmd.chat_id, cmd.title)
         return gid, self.tables.tr(await self.tables.group_lang(gid))
 
-    async def refusal(self, cmd: Command, command: str) -> list[Out] | None:
+    async def refusal(self, cmd: Command, command: str) -> Response | None:
         """None if ``cmd`` comes from an administrator of its group, else the polite refusal."""
         if cmd.private:
             tr = self.tables.user_tr(cmd.user.language_code)
             text = tr.gettext("Send /{command} in your group (group administrators only).").format(command=command)
-            return [Out(text)]
+            return Response.of(Out(text))
         if await self.is_admin(cmd.chat_id, cmd.user.user_id, sender_chat_id=cmd.sender_chat_id):
             return None
         _gid, tr = await self.context(cmd)
         text = tr.gettext("Sorry, only the group's administrators can use /{command}.").format(command=command)
-        return [Out(text, reply=True)]
+        return Response.of(Out(text, reply=True))
 
     # -- /settings -------------------------------------------------------------------------------
 
-    async def settings(self, cmd: Command) -> list[Out]:
+    async def settings(self, cmd: Command) -> Response:
         """``/settings``: the menu; ``/settings <option> <value>`` / ``/settings reset``: one change."""
         refusal = await self.refusal(cmd, "settings")
-        if refusal:
+        if refusal is not None:
             return refusal
         gid, tr = await self.context(cmd)
         config = await self.tables.config(gid)
         if not cmd.args:
-            return [Out(menu_text(config, tr, title=cmd.title), menu_keyboard(config, tr, gid))]
+            return Response.of(Out(menu_text(config, tr, title=cmd.title), menu_keyboard(config, tr, gid)))
         try:
             key, value = parse_change(list(cmd.args))
             config = await self._save(gid, config, key, value)
         except ConfigError as e:
-            return [Out(e.render(tr), reply=True)]
+            return Response.of(Out(e.render(tr), reply=True))
         tr = self.tables.tr(config.language)
-        return [Out(tr.gettext("Saved.") + "\n" + menu_text(config, tr, title=cmd.title), reply=True)]
+        return Response.of(Out(tr.gettext("Saved.") + "\n" + menu_text(config, tr, title=cmd.title), reply=True))
 
     async def _save(self, gid: int, config: GroupConfig, key: str, value: object) -> GroupConfig:
         """Validate and store one change; a lobby adopts it at once (a hand in play never does)."""
@@ -124,45 +124,30 @@ class Admin:
         return await self.tables.config(gid)
 
     async def admin_button(
-        self,
-        user: UserInfo,
-        chat_id: int | None,
-        message_id: int | None,
-        button: _B,
-        answer: Answer,
-        refusal: str,
-    ) -> _B | None:
-        """``button`` of an admin-only group menu if it may act, or None after answering why not.
+        self, user: UserInfo, chat_id: int | None, message_id: int | None, button: _B, refusal: str
+    ) -> _B | Reply:
+        """``button`` of an admin-only group menu if it may act, or the answer saying why not.
 
-        Refused (each answered once, nothing changed): a button of another group's menu (or a press
-        without its message), a presser who is not an admin of the group (``refusal``, shown as an
-        alert).
+        Refused (nothing changed): a button of another group's menu (or a press without its
+        message), a presser who is not an admin of the group (``refusal``, shown as an alert).
         """
         tr = self.tables.user_tr(user.language_code)
         gid = await self.store.group_id_for_chat(chat_id) if chat_id is not None else None
         if gid != button.group_id or chat_id is None or message_id is None:
-            await answer(Reply(tr.gettext("This menu belongs to another group.")))
-            return None
+            return Reply(tr.gettext("This menu belongs to another group."))
         if not await self.is_admin(chat_id, user.user_id):
-            await answer(Reply(refusal, True))
-            return None
+            return Reply(refusal, True)
         return button
 
     async def settings_press(
-        self, user: UserInfo, chat_id: int | None, message_id: int | None, pressed: ConfigButton, answer: Answer
-    ) -> None:
-        """A settings-menu button (answered exactly once; the menu message is then edited)."""
+        self, user: UserInfo, chat_id: int | None, message_id: int | None, pressed: ConfigButton
+    ) -> Response:
+        """A settings-menu button: the answer, and the menu message edited to match."""
         tr = self.tables.user_tr(user.language_code)
-        button = await self.admin_button(
-            user,
-            chat_id,
-            message_id,
-            pressed,
-            answer,
-            tr.gettext("Sorry, only the group's administrators can change the settings."),
-        )
-        if button is None:
-            return
+        refusal = tr.gettext("Sorry, only the group's administrators can change the settings.")
+        button = await self.admin_button(user, chat_id, message_id, pressed, refusal)
+        if isinstance(button, Reply):
+            return Response(button)
         assert chat_id is not None and message_id is not None
         gid = button.group_id
         config = await self.tables.config(gid)
@@ -170,43 +155,37 @@ class Admin:
         title = await self.store.group_title(gid)
         item = item_by_code(button.item)
         if button.item == CLOSE:
-            await answer(Reply())
-            await self.sender.edit_text(chat_id, message_id, menu_text(config, gtr, title=title))
-            return
+            return Response(Reply(), (Edit(chat_id, message_id, menu_text(config, gtr, title=title)),))
         if button.item != MAIN and item is None:
-            await answer(Reply(tr.gettext("This button is not one of mine (or it is too old).")))
-            return
+            return Response(Reply(tr.gettext("This button is not one of mine (or it is too old).")))
+        reply = Reply()
         if item is not None and button.choice is not None:
             if button.choice >= len(item.choices):
-                await answer(Reply(tr.gettext("This button is not one of mine (or it is too old).")))
-                return
+                return Response(Reply(tr.gettext("This button is not one of mine (or it is too old).")))
             try:
                 config = await self._save(gid, config, item.key, item.choices[button.choice].value)
             except ConfigError as e:
-                await answer(Reply(e.text(tr), alert=True))
-                return
+                return Response(Reply(e.text(tr), alert=True))
             gtr = self.tables.tr(config.language)
-            await answer(Reply(gtr.gettext("Saved: it applies from the next hand.")))
+            reply = Reply(gtr.gettext("Saved: it applies from the next hand."))
             item = None
-        else:
-            await answer(Reply())
         text = menu_text(config, gtr, title=title, item=item)
-        await self.sender.edit_text(chat_id, message_id, text, menu_keyboard(config, gtr, gid, item))
+        return Response(reply, (Edit(chat_id, message_id, text, menu_keyboard(config, gtr, gid, item)),))
 
     # -- /season ---------------------------------------------------------------------------------
 
-    async def season(self, cmd: Command) -> list[Out]:
+    async def season(self, cmd: Command) -> Response:
         """``/season``: the current season; ``/season new`` (admins): start the next one."""
         if cmd.private:
             tr = self.tables.user_tr(cmd.user.language_code)
-            return [Out(tr.gettext("Send /{command} in a group where you play.").format(command="season"))]
+            return Response.of(Out(tr.gettext("Send /{command} in a group where you play.").format(command="season")))
         gid, tr = await self.context(cmd)
         current = _season(await self.store.group_settings(gid))
         if [a.lower() for a in cmd.args] != ["new"]:
             text = tr.gettext("This is season {n}. Group administrators start the next one with /season new.")
-            return [Out(text.format(n=current), reply=True)]
+            return Response.of(Out(text.format(n=current), reply=True))
         refusal = await self.refusal(cmd, "season")
-        if refusal:
+        if refusal is not None:
             return refusal
         async with self.store.transaction() as tx:
             await tx.set_setting(gid, "season", current + 1)
@@ -214,7 +193,7 @@ class Admin:
         text = tr.gettext(
             "Season {n} has begun: /score starts from zero. The ledger keeps the earlier seasons (/export)."
         )
-        return [Out(text.format(n=current + 1))]
+        return Response.of(Out(text.format(n=current + 1)))
 
     # -- /kill and /kick -------------------------------------------------------------------------
 
@@ -223,15 +202,15 @@ class Admin:
         row = await self.store.open_table_of_group(gid) if gid is not None else None
         return await self.tables.get(row.table_id) if row is not None else None
 
-    async def kill(self, cmd: Command) -> list[Out]:
+    async def kill(self, cmd: Command) -> Response:
         """``/kill``: end the group's table; a hand in play is not scored (the ledger is untouched)."""
         refusal = await self.refusal(cmd, "kill")
-        if refusal:
+        if refusal is not None:
             return refusal
         _gid, tr = await self.context(cmd)
         live = await self._open_table(cmd)
         if live is None:
-            return [Out(tr.gettext("No table is open in this group."), reply=True)]
+            return Response.of(Out(tr.gettext("No table is open in this group."), reply=True))
         async with live.lock:
             playing = live.row.status == TableStatus.PLAYING
             await self.lobby.end(live, "killed")
@@ -239,7 +218,9 @@ class Admin:
         await self.present.lobby(live, "closed")
         _ = tr.gettext
         unscored = _("The unfinished hand is not scored.") if playing else ""
-        return [Out(sentences(tr, _("An administrator ended the table."), unscored, _("Send /new to play again.")))]
+        return Response.of(
+            Out(sentences(tr, _("An administrator ended the table."), unscored, _("Send /new to play again.")))
+        )
 
     async def _release(self, live: LiveTable, note: str | None = None) -> None:
         """After a table ended: take the buttons off its players' hand messages (and tell them)."""
@@ -288,15 +269,15 @@ class Admin:
         matches = matches or [s for s in humans if s.name.casefold().startswith(wanted)]
         return matches[0] if len(matches) == 1 else None
 
-    async def kick(self, cmd: Command) -> list[Out]:
+    async def kick(self, cmd: Command) -> Response:
         """``/kick`` (reply to the player's message, or ``/kick <name>``): an AI takes the seat."""
         refusal = await self.refusal(cmd, "kick")
-        if refusal:
+        if refusal is not None:
             return refusal
         _gid, tr = await self.context(cmd)
         live = await self._open_table(cmd)
         if live is None:
-            return [Out(tr.gettext("No table is open in this group."), reply=True)]
+            return Response.of(Out(tr.gettext("No table is open in this group."), reply=True))
         seat = await self._target(live, cmd)
         if seat is None or seat.user_id is None:
             wanted = " ".join(cmd.args).strip()
@@ -306,7 +287,7 @@ class Admin:
                 )
             else:
                 text = tr.gettext("Reply to a message of the player with /kick, or write /kick and the player's name.")
-            return [Out(text, reply=True)]
+            return Response.of(Out(text, reply=True))
         user_id, player = seat.user_id, seat.name
         async with live.lock:
             status = live.row.status
@@ -324,11 +305,11 @@ class Admin:
         await self.sender.send_text(user_id, note.format(title=name(live.title or "?", 40)))
         if status == TableStatus.LOBBY:
             await self.present.lobby(live)
-            return [Out(tr.gettext("{name} left the table.").format(name=name(player)))]
+            return Response.of(Out(tr.gettext("{name} left the table.").format(name=name(player))))
         if status == TableStatus.PLAYING:
             await self.play.kick_auto(live)
             await self.present.sync(live)
-        return [Out(tr.gettext("{name} left the table: an AI plays the seat.").format(name=name(player)))]
+        return Response.of(Out(tr.gettext("{name} left the table: an AI plays the seat.").format(name=name(player))))
 
 
 def _season(settings: dict[str, object]) -> int:

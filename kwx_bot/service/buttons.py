@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from .game import Tile
 
 __all__ = [
+    "MASK_OPS",
+    "MAX_MASK",
     "TILE_OPS",
     "Button",
     "CodecError",
@@ -80,26 +82,45 @@ class Op(enum.StrEnum):
     LIANGDAO_MENU = "L"  # show the discards that keep the hand ready
     LIANGDAO_PICK = "P"  # + tile: ask to confirm 亮倒 with this discard
     BACK = "B"  # leave the 亮倒 menu
+    REVEAL = "r"  # + tile + shown mask: the 亮倒 / 廊起 with this discard, showing these tiles (a choice)
+    PROTECTED = "o"  # + tile: a protected tile's disabled discard button (answers why, changes nothing)
     TAKE_BACK = "T"  # end 托管, play the seat again
 
 
-TILE_OPS = frozenset({Op.DISCARD, Op.LIANGDAO, Op.CONCEALED_KONG, Op.ADDED_KONG, Op.LIANGDAO_PICK})
+TILE_OPS = frozenset(
+    {Op.DISCARD, Op.LIANGDAO, Op.CONCEALED_KONG, Op.ADDED_KONG, Op.LIANGDAO_PICK, Op.REVEAL, Op.PROTECTED}
+)
+MASK_OPS = frozenset({Op.LIANGDAO, Op.REVEAL})
+"""Ops that may carry a ``shown`` mask (:class:`Button`); :attr:`Op.REVEAL` must."""
+MAX_MASK = (1 << 14) - 1
+"""The largest ``shown`` mask: one bit per tile of a hand of at most 14 tiles."""
 
 
 @dataclass(frozen=True, slots=True)
 class Button:
-    """The meaning of one inline button: ``op`` on ``table_id`` valid at ``seq`` (``tile`` for tile ops)."""
+    """The meaning of one inline button: ``op`` on ``table_id`` valid at ``seq`` (``tile`` for tile ops).
+
+    ``shown`` (the 亮倒 / 廊起 reveal choice, docs/rules.md §A9.2, §E#48): a bit mask over the tiles
+    the seat keeps after discarding ``tile``, in tile order (bit i = the i-th kept tile is shown); a
+    press carries the whole choice, so a choice survives a restart and a repeated press changes
+    nothing.  Required by :attr:`Op.REVEAL`, optional on :attr:`Op.LIANGDAO` (None = the whole hand).
+    """
 
     table_id: int
     seq: int
     op: Op
     tile: Tile | None = None
+    shown: int | None = None
 
     def __post_init__(self) -> None:
         if (self.tile is not None) != (self.op in TILE_OPS):
             raise CodecError(f"op {self.op.name} {'needs' if self.op in TILE_OPS else 'takes no'} tile")
         if self.table_id < 0 or self.seq < 0:
             raise CodecError("table id and seq must be non-negative")
+        if self.shown is not None and (self.op not in MASK_OPS or not 0 <= self.shown <= MAX_MASK):
+            raise CodecError(f"op {self.op.name} takes no shown mask {self.shown!r}")
+        if self.op is Op.REVEAL and self.shown is None:
+            raise CodecError("op REVEAL needs a shown mask")
 
 
 def b36(n: int) -> str:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.game import (
@@ -32,23 +32,28 @@ from engine.game import (
     HandStarted,
     IllegalAction,
     Reason,
+    RevealFault,
     State,
     check_rules,
     commitment,
     event_from_json,
     first_dealer,
     legal_actions,
+    protected_tiles,
     public_view,
     replay,
+    reveal_preview,
     start,
     step,
     view_for,
 )
+from engine.game.record import RecordError, public_moments, record
 from engine.rules import KNOWN_OPTIONS, PRESETS, FourPlayers, LiangdaoReveal, RuleError, RuleSet, Ruleset
 from engine.seating import Lineup, next_lineup
 from engine.tiles import NotationError, Tile, parse_tile, parse_tiles
 from engine.views import HandResultView, MeldView, PublicView, SeatView
 
+from ..words.ui import RevealChoice
 from . import players
 
 __all__ = [
@@ -147,15 +152,11 @@ def rules_from_json(value: Any) -> RuleSet:
 
 def check_table_rules(rules: RuleSet) -> None:
     """Raise RuleError unless the bot's tables can play ``rules``: the engine's
-    :func:`~engine.game.check_rules` at the rules' own table size (``rules.players``), and only the
-    whole-hand 亮倒 reveal — the bot has no way yet to choose the shown tiles of ``liangdao_reveal =
-    kou`` / ``minimal`` (docs/rules.md §A9.2, §E#48)."""
+    :func:`~engine.game.check_rules` at the rules' own table size (``rules.players``).  Every reveal is
+    offered: the whole hand, 暗铺 (``liangdao_reveal = kou``) and 廊起 (``minimal``, the 卡心五 preset
+    ``kaxinwu``), whose shown tiles the player chooses in the hand message (docs/rules.md §A9.2, §B,
+    §E#48)."""
     check_rules(rules, seats=rules.players)
-    if rules.liangdao_reveal is not LiangdaoReveal.FULL:
-        raise RuleError(
-            f"rule option 'liangdao_reveal' = {rules.liangdao_reveal.value!r} is not offered by the bot yet; "
-            "only 'full' (docs/rules.md §A9.2)"
-        )
 
 
 def deal_events(rules: RuleSet, dealer: int, deal: Deal) -> tuple[State, list[Event]]:
@@ -221,6 +222,40 @@ def choose_action(
     return players.choose_action(view, legal_now, level, rng, rules)
 
 
+def partial_reveal(rules: RuleSet) -> bool:
+    """A 亮倒 / 廊起 chooses its shown tiles (``liangdao_reveal`` kou / minimal, docs/rules.md §A9.2)."""
+    return rules.liangdao_reveal is not LiangdaoReveal.FULL
+
+
+def held_after(state: State, seat: int, discard: Tile) -> tuple[Tile, ...]:
+    """The seat's concealed tiles (its drawn tile included) left after discarding ``discard``, in
+    tile order: the tiles a 亮倒 / 廊起 with that discard shows or hides.  Raises ValueError when the
+    seat does not hold ``discard``."""
+    view = view_for(state, seat)
+    tiles = sorted(view.concealed + ((view.drawn,) if view.drawn is not None else ()))
+    tiles.remove(discard)
+    return tuple(tiles)
+
+
+def check_reveal(state: State, seat: int, discard: Tile, shown: Sequence[Tile]) -> RevealChoice:
+    """Judge a 亮倒 / 廊起 with ``discard`` showing ``shown`` (a sub-multiset of :func:`held_after`)
+    by the engine: whether :func:`legal` lists it, the reveal's fault and its waits."""
+    held = list(held_after(state, seat, discard))
+    shown_sorted = tuple(sorted(shown))
+    for t in shown_sorted:
+        held.remove(t)
+    check = RevealChoice(discard, shown_sorted, tuple(held), False, None, ())
+    fault, waits = reveal_preview(state, seat, discard, shown_sorted)
+    legal_now = check.action(seat) in legal_actions(state, seat)
+    return replace(check, legal=legal_now and fault is None, fault=fault, waits=waits if fault is None else ())
+
+
+def protected(state: State, seat: int) -> tuple[Tile, ...]:
+    """Tiles ``seat`` holds but may not discard: another 亮倒 / 廊起 player waits on them
+    (docs/rules.md §A9.8, §B protection), from the engine."""
+    return protected_tiles(state, seat)
+
+
 def timeout_action(state: State, seat: int) -> Action:
     """What a time-out does (docs/rules.md §E#33): discard the drawn tile (else the last tile of the hand),
     pass a claim window."""
@@ -280,11 +315,34 @@ __all__ += [
     "HandTiles",
     "Lineup",
     "PublicView",
+    "RecordError",
+    "RevealChoice",
+    "RevealFault",
     "SeatView",
     "Tile",
     "all_hands",
+    "check_reveal",
+    "hand_moments",
+    "hand_record",
+    "held_after",
     "is_kaxinwu",
     "members",
     "next_lineup",
+    "partial_reveal",
+    "protected",
     "timeout_action",
 ]
+
+
+def hand_record(data: Sequence[dict[str, Any]], description: str | None = None) -> dict[str, Any]:
+    """A hand's stored event JSON (in seq order) as one ``python -m engine play`` scenario object that
+    replays it: the actions, and the events and result under ``expect`` (:func:`engine.game.record.record`).
+    Raises :class:`RecordError` for events the engine cannot reach."""
+    return record([event_from_json(d) for d in data], description=description)
+
+
+def hand_moments(data: Sequence[dict[str, Any]]) -> list[PublicView]:
+    """The public views of a hand from its stored event JSON, moment by moment (each discard, 碰,
+    kong, 亮倒 reveal and the end: :func:`engine.game.record.public_moments`); no concealed tile of a
+    seat without 亮倒 before the end.  Raises :class:`RecordError` like :func:`hand_record`."""
+    return public_moments([event_from_json(d) for d in data])

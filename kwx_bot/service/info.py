@@ -16,12 +16,11 @@ from ..words.texts import esc, table_size
 from ..words.verify_text import verify_text
 from . import game
 from .group_settings import GroupConfig, TableChoice
+from .records import find_hand, hand_args
 from .tables import Tables
-from .values import Command, Out
+from .values import Command, Out, Response
 
 __all__ = ["Info"]
-
-_MAX_ID = 36**10 - 1
 
 
 class Info:
@@ -48,16 +47,16 @@ class Info:
         table = await self.store.open_table_of_group(gid)
         return config, self.tables.tr(config.language), table.table_id if table is not None else None
 
-    async def help(self, cmd: Command) -> list[Out]:
+    async def help(self, cmd: Command) -> Response:
         """``/help [calc]``."""
         _config, tr, _table = await self._where(cmd)
-        return [Out(help_text(tr, " ".join(cmd.args)))]
+        return Response.of(Out(help_text(tr, " ".join(cmd.args))))
 
-    async def rules(self, cmd: Command) -> list[Out]:
+    async def rules(self, cmd: Command) -> Response:
         """``/rules``: the rules in plain words, with the table timers."""
         config, tr, table_id = await self._where(cmd)
         if config is None:
-            return [Out(describe_rules(GroupConfig("standard", 0, 0, tr.lang).ruleset(), tr))]
+            return Response.of(Out(describe_rules(GroupConfig("standard", 0, 0, tr.lang).ruleset(), tr)))
         table = await self.store.get_table(table_id) if table_id is not None else None
         choice = TableChoice.of(table.options) if table is not None else TableChoice.default(config.rules)
         rules_json, options = self.tables.table_config(config, choice)
@@ -77,15 +76,15 @@ class Info:
             and (rules_json != table.rules or options != table.options)
         ):
             text += "\n" + tr.gettext("The hand in play keeps its rules; these apply from the next hand.")
-        return [Out(text)]
+        return Response.of(Out(text))
 
-    async def calc(self, cmd: Command) -> list[Out]:
+    async def calc(self, cmd: Command) -> Response:
         """``/calc <hand> <winning tile> [how] [options]``: 番, multiplier and payments."""
         config, tr, _table = await self._where(cmd)
         rules = config.ruleset() if config is not None else GroupConfig("standard", 0, 0, tr.lang).ruleset()
-        return [Out(calc_reply(cmd.text, rules, tr), reply=True)]
+        return Response.of(Out(calc_reply(cmd.text, rules, tr), reply=True))
 
-    async def verify(self, cmd: Command) -> list[Out]:
+    async def verify(self, cmd: Command) -> Response:
         """``/verify [N [T]]`` in a group: hand N's commitment, and once the hand is over its seed and
         the ``python -m engine deal`` command that re-derives it (:mod:`kwx_bot.words.verify_text`).
 
@@ -95,23 +94,22 @@ class Info:
         """
         if cmd.private:
             tr = self.tables.user_tr(cmd.user.language_code)
-            return [Out(tr.gettext("Send /verify N in the group where hand N was played."))]
+            return Response.of(Out(tr.gettext("Send /verify N in the group where hand N was played.")))
         _config, tr, _table = await self._where(cmd)
         gid = await self.store.group_id_for_chat(cmd.chat_id)
-        args = list(cmd.args)
-        if len(args) > 2 or not all(a.isdigit() and 0 < int(a) <= _MAX_ID for a in args):
+        parsed = hand_args(cmd.args)
+        if parsed is None:
             text = tr.gettext("Use /verify N with the hand's number as /history shows it (/verify N T for table T).")
-            return [Out(text, reply=True)]
-        hand_no = int(args[0]) if args else None
-        table_id = int(args[1]) if len(args) == 2 else None
-        hands = [] if gid is None else await self.store.hands_numbered(gid, hand_no)
-        several = len({h.table_id for h in hands}) > 1
-        hands = [h for h in hands if table_id is None or h.table_id == table_id]
-        if not hands:
+            return Response.of(Out(text, reply=True))
+        hand_no, table_id = parsed
+        found = await find_hand(self.store, gid, hand_no, table_id)
+        hand = found.hand
+        if hand is None:
             if hand_no is None:
-                return [Out(tr.gettext("No hand has been dealt in this group yet."), reply=True)]
-            return [Out(tr.gettext("There is no hand {n} in this group (see /history).").format(n=hand_no), reply=True)]
-        hand = hands[0]
+                return Response.of(Out(tr.gettext("No hand has been dealt in this group yet."), reply=True))
+            return Response.of(
+                Out(tr.gettext("There is no hand {n} in this group (see /history).").format(n=hand_no), reply=True)
+            )
         events = await self.store.hand_events(hand.hand_id)
         started = events[0].data if events else {}
         seed = started.get("seed")
@@ -119,11 +117,11 @@ class Info:
         text = verify_text(
             tr, hand_no=hand.hand_no, over=hand.status != "playing", seed=seed,
             commitment=None if seed is None else game.commitment(seed), dealer=int(started.get("dealer", hand.dealer)),
-            rules=started.get("rules"), table_id=hand.table_id if several else None,
+            rules=started.get("rules"), table_id=hand.table_id if found.several else None,
         )  # fmt: skip
-        return [Out(text, reply=True)]
+        return Response.of(Out(text, reply=True))
 
-    async def private_other(self, cmd: Command) -> list[Out]:
+    async def private_other(self, cmd: Command) -> Response:
         """A private message that is not one of the bot's commands: an unknown ``/command`` or plain
         text gets a short hint pointing to ``/help`` (in the user's language)."""
         tr = self.tables.user_tr(cmd.user.language_code)
@@ -137,4 +135,4 @@ class Info:
                 "I only answer commands here. Send /help to see them; your hand appears here when you sit at a "
                 "table (/hand sends it again)."
             )
-        return [Out(text, reply=True)]
+        return Response.of(Out(text, reply=True))

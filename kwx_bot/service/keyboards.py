@@ -3,7 +3,11 @@
 Keys carry :class:`~kwx_bot.service.buttons.Button` presses bound to the table's current event seq.
 Discard buttons are text labels (``5条``), one per tile kind in hand, at most 7 per row (Telegram allows 8); the drawn
 tile's button is marked ``▶``, a tile some 亮倒 opponent waits on is marked ``⚠`` (discarding it
-means 包胡, docs/rules.md §E#13).  Claim buttons (胡 / 杠 / 碰 / 过) sit on their own row and are only ever
+means 包胡, docs/rules.md §E#13); a tile the player may not discard because a 亮倒 / 廊起 player waits
+on it (protection, docs/rules.md §A9.8, §B) is shown ``🔒`` with a button that only says why.  The 廊起
+/ 亮倒 reveal choice (docs/rules.md §A9.2, §E#48) shows one toggle per kept tile (``☑`` shown, ``☐``
+hidden), each carrying the whole new choice, then Confirm (only when the engine accepts the choice),
+Show all and Back.  Claim buttons (胡 / 杠 / 碰 / 过) sit on their own row and are only ever
 shown to seats that can claim.
 """
 
@@ -13,9 +17,10 @@ from collections.abc import Iterable, Sequence
 
 from ..words.i18n import Translator
 from ..words.texts import game_name, tile_label
-from ..words.ui import Ui
+from ..words.ui import RevealChoice, Ui
 from .buttons import Button, Key, Keyboard, Op, keyboard
 from .game import Action, ActionKind, Tile
+from .reveal import all_shown, canonical, toggled
 
 __all__ = [
     "LANGUAGE_SWITCH",
@@ -27,10 +32,11 @@ __all__ = [
 ]
 
 ROW = 7
+_CLAIMS = frozenset({ActionKind.PASS, ActionKind.PONG, ActionKind.KONG})
 
 
-def _b(text: str, table_id: int, seq: int, op: Op, tile: Tile | None = None) -> Key:
-    return Key(text, Button(table_id, seq, op, tile))
+def _b(text: str, table_id: int, seq: int, op: Op, tile: Tile | None = None, shown: int | None = None) -> Key:
+    return Key(text, Button(table_id, seq, op, tile, shown))
 
 
 def _rows(buttons: Sequence[Key], width: int = ROW) -> list[list[Key]]:
@@ -108,6 +114,28 @@ def _discard_buttons(
     return out
 
 
+def _reveal_keyboard(
+    tr: Translator, table_id: int, seq: int, choice: RevealChoice, kept: Sequence[Tile], *, langqi: bool
+) -> Keyboard:
+    """The reveal choice: a toggle per kept tile, Confirm when legal, Show all, Back."""
+    _ = tr.gettext
+    mask = canonical(kept, choice.shown)
+    toggles = [
+        _b(("☑" if mask >> i & 1 else "☐") + tile_label(t, tr), table_id, seq, Op.REVEAL, choice.discard,
+           toggled(kept, mask, i))
+        for i, t in enumerate(kept)
+    ]  # fmt: skip
+    last = []
+    if choice.legal:
+        text = _("Confirm langqi, discard {tile}") if langqi else _("Confirm liangdao, discard {tile}")
+        last.append(_b(text.format(tile=tile_label(choice.discard, tr)), table_id, seq, Op.LIANGDAO, choice.discard,
+                       mask))  # fmt: skip
+    if mask != all_shown(kept):
+        last.append(_b(_("Show all"), table_id, seq, Op.REVEAL, choice.discard, all_shown(kept)))
+    last.append(_b(_("Back"), table_id, seq, Op.BACK))
+    return keyboard(*_rows(toggles, 5), *_rows(last, 2))
+
+
 def hand_keyboard(
     tr: Translator,
     table_id: int,
@@ -118,24 +146,34 @@ def hand_keyboard(
     danger: set[Tile],
     ui: Ui = Ui.NORMAL,
     ui_tile: Tile | None = None,
+    protected: Sequence[Tile] = (),
+    reveal: RevealChoice | None = None,
+    kept: Sequence[Tile] = (),
+    langqi: bool = False,
 ) -> Keyboard | None:
     """The buttons of a hand message for the seat's ``legal`` actions (None: nothing to do).
 
-    ``ui`` selects the 亮倒 menu (choose the discard) or its confirmation for ``ui_tile``.
+    ``ui`` selects the 亮倒 menu (choose the discard), its confirmation for ``ui_tile``, or the reveal
+    choice ``reveal`` over the ``kept`` tiles (tile order).  ``protected``: held tiles the engine
+    keeps out of the discards (shown disabled).  ``langqi``: the table plays 卡心五 (廊起 for 亮倒).
     """
     _ = tr.gettext
     if not legal:
         return None
     kinds = {a.kind for a in legal}
     liangdao_tiles = [a.tile for a in legal if a.kind is ActionKind.LIANGDAO and a.tile is not None]
+    liangdao_tiles = sorted(set(liangdao_tiles))
+    if ui is Ui.REVEAL and reveal is not None and reveal.discard in liangdao_tiles:
+        return _reveal_keyboard(tr, table_id, seq, reveal, kept, langqi=langqi)
     if ui is Ui.CONFIRM and ui_tile in liangdao_tiles:
         assert ui_tile is not None
-        label = _("Confirm liangdao, discard {tile}").format(tile=tile_label(ui_tile, tr))
+        text = _("Confirm langqi, discard {tile}") if langqi else _("Confirm liangdao, discard {tile}")
+        label = text.format(tile=tile_label(ui_tile, tr))
         return keyboard([_b(label, table_id, seq, Op.LIANGDAO, ui_tile)], [_b(_("Back"), table_id, seq, Op.BACK)])
-    if ui in (Ui.LIANGDAO, Ui.CONFIRM) and liangdao_tiles:
+    if ui in (Ui.LIANGDAO, Ui.CONFIRM, Ui.REVEAL) and liangdao_tiles:
         buttons = _discard_buttons(tr, table_id, seq, liangdao_tiles, drawn, danger, Op.LIANGDAO_PICK)
         return keyboard(*_rows(buttons), [_b(_("Back"), table_id, seq, Op.BACK)])
-    if ActionKind.PASS in kinds:  # a claim window
+    if kinds & _CLAIMS:  # a claim window (under 有杠必杠 a 直杠 comes without 过, docs/rules.md §B)
         row = []
         if ActionKind.WIN in kinds:
             row.append(_b(_("Win"), table_id, seq, Op.WIN))
@@ -143,10 +181,16 @@ def hand_keyboard(
             row.append(_b(_("Kong"), table_id, seq, Op.KONG))
         if ActionKind.PONG in kinds:
             row.append(_b(_("Pong"), table_id, seq, Op.PONG))
-        row.append(_b(_("Pass"), table_id, seq, Op.PASS))
+        if ActionKind.PASS in kinds:
+            row.append(_b(_("Pass"), table_id, seq, Op.PASS))
         return keyboard(row)
     discard_tiles = [a.tile for a in legal if a.kind is ActionKind.DISCARD and a.tile is not None]
-    rows = _rows(_discard_buttons(tr, table_id, seq, discard_tiles, drawn, danger, Op.DISCARD))
+    discards = _discard_buttons(tr, table_id, seq, discard_tiles, drawn, danger, Op.DISCARD)
+    if discard_tiles and protected:  # disabled: the press only says why (docs/rules.md §A9.8, §B)
+        locked = [(t, _b("🔒" + tile_label(t, tr), table_id, seq, Op.PROTECTED, t)) for t in protected]
+        merged = sorted([*zip(discard_tiles, discards, strict=True), *locked], key=lambda pair: pair[0])
+        discards = [key for _t, key in merged]
+    rows = _rows(discards)
     extra = []
     if ActionKind.WIN in kinds:
         extra.append(_b(_("Self-draw win"), table_id, seq, Op.WIN))
@@ -166,6 +210,6 @@ def hand_keyboard(
                 _b(_("Added kong {tile}").format(tile=tile_label(a.tile, tr)), table_id, seq, Op.ADDED_KONG, a.tile)
             )
     if liangdao_tiles:
-        extra.append(_b(_("Liangdao…"), table_id, seq, Op.LIANGDAO_MENU))
+        extra.append(_b(_("Langqi…") if langqi else _("Liangdao…"), table_id, seq, Op.LIANGDAO_MENU))
     rows.extend(_rows(extra, 4))
     return keyboard(*rows)

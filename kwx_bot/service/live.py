@@ -53,6 +53,8 @@ class LiveSeat:
     ui: Ui = Ui.NORMAL
     ui_tile: Tile | None = None
     ui_seq: int = -1
+    ui_mask: int = 0
+    """The reveal choice being made (``Ui.REVEAL``): shown tiles as a mask (:mod:`.reveal`)."""
     shown: Shown | None = None
     file_id: str | None = None
     file_key: str | None = None

@@ -42,11 +42,12 @@ from .buttons import Button, Op, StartKind, StartPayload
 from .group_settings import TableChoice
 from .keyboards import close_confirm_keyboard, next_hand_keyboard
 from .live import LiveTable
-from .play import Answer, Play, Reply
+from .play import Play
 from .ports import Outcome
 from .present import Presenter
 from .tables import Tables
 from .timers import Timers
+from .values import CloseTable, DealHand, Edit, Reply, Response, ShowLobby
 
 __all__ = ["LANGUAGE_OPS", "LOBBY_OPS", "JoinResult", "Lobby"]
 
@@ -331,88 +332,94 @@ class Lobby:
     # -- lobby buttons ---------------------------------------------------------------------------
 
     async def press(
-        self, live: LiveTable, user_id: int, button: Button, answer: Answer, tr: Translator,
-        message_id: int | None = None,
-    ) -> None:  # fmt: skip
-        """A lobby / between-hands button (answers exactly once, then updates the messages);
-        ``message_id``: the group message the button is on."""
+        self, live: LiveTable, user_id: int, button: Button, tr: Translator, message_id: int | None = None
+    ) -> Response:
+        """A lobby / between-hands button: the answer, and what follows it (the lobby message
+        shown, a deal presented); ``message_id``: the group message the button is on."""
         _ = tr.gettext
         op = button.op
         if op in BETWEEN_OPS:
-            await self._between(live, user_id, button, answer, tr, message_id)
-            return
-        state = "open"
+            return await self._between(live, user_id, button, tr, message_id)
         async with live.lock:
             if live.row.status != TableStatus.LOBBY:
-                await answer(Reply(_("This table has already started.")))
-                return
+                return Response(Reply(_("This table has already started.")))
             seated = live.seat_of(user_id) is not None
             if op is Op.JOIN:
                 result = await self.join(live, user_id)
                 if result is JoinResult.NEED_PM:
                     link = self.present.deep_link(StartKind.JOIN, live.table_id, live.row.join_token)
-                    await answer(Reply(url=link))
-                    return
-                await answer(Reply(self._join_refusal(result, tr), alert=result is not JoinResult.JOINED))
-                if result is JoinResult.JOINED and not await self._confirm_privately(live, user_id):
-                    live.notes = [_("Someone must open a private chat with me first (button below), then join.")]
-            elif op is Op.LEAVE:
+                    return Response(Reply(url=link))
+                reply = Reply(self._join_refusal(result, tr), alert=result is not JoinResult.JOINED)
+                confirm = user_id if result is JoinResult.JOINED else None
+                return Response(reply, then=ShowLobby(live.table_id, confirm=confirm))
+            if op is Op.LEAVE:
                 seat = live.seat_of(user_id)
                 if seat is None:
-                    await answer(Reply(_("You are not at this table.")))
-                    return
+                    return Response(Reply(_("You are not at this table.")))
                 async with self.store.transaction() as tx:
                     await tx.unseat(live.table_id, seat.seat)
                     await tx.touch(live.table_id)
                 await self.tables.refresh(live)
-                await answer(Reply(_("You left the table.")))
-            elif op in LANGUAGE_OPS:
+                return Response(Reply(_("You left the table.")), then=ShowLobby(live.table_id))
+            if op in LANGUAGE_OPS:
                 if not seated and (user_id != live.row.created_by or not await self._member(live, user_id)):
-                    await answer(Reply(_("Only players at the table can do that."), alert=True))
-                    return
+                    return Response(Reply(_("Only players at the table can do that."), alert=True))
                 lang = LANGUAGE_OPS[op]
                 async with self.store.transaction() as tx:
                     await tx.set_setting(live.row.group_id, "language", lang)
                     await tx.touch(live.table_id)
                 log.info("group %s: language %s, from the lobby", live.row.group_id, lang)
                 await self.tables.adopt_settings(live)
-                await answer(Reply(self.tables.tr(lang).gettext("The group's language is now English.")))
-            elif op in GAME_CHOICE_OPS or op in SIZE_CHOICE_OPS:
+                reply = Reply(self.tables.tr(lang).gettext("The group's language is now English."))
+                return Response(reply, then=ShowLobby(live.table_id))
+            if op in GAME_CHOICE_OPS or op in SIZE_CHOICE_OPS:
                 if not seated and not await self._member(live, user_id):  # docs/security.md §1
-                    await answer(Reply(_("Only players at the table can do that."), alert=True))
-                    return
+                    return Response(Reply(_("Only players at the table can do that."), alert=True))
                 now = TableChoice.of(live.row.options)
                 choice = TableChoice(GAME_CHOICE_OPS.get(op, now.game), SIZE_CHOICE_OPS.get(op, now.seats))
                 refusal = await self._choose(live, user_id, choice, tr)
-                await answer(Reply(refusal, alert=True) if refusal else Reply())
                 if refusal:
-                    return
-            elif op in (Op.ADD_AI, Op.REMOVE_AI):
+                    return Response(Reply(refusal, alert=True))
+                return Response(Reply(), then=ShowLobby(live.table_id))
+            if op in (Op.ADD_AI, Op.REMOVE_AI):
                 if not seated and (user_id != live.row.created_by or not await self._member(live, user_id)):
-                    await answer(Reply(_("Only players at the table can do that."), alert=True))
-                    return
+                    return Response(Reply(_("Only players at the table can do that."), alert=True))
                 await self._ai_seat(live, add=op is Op.ADD_AI)
-                await answer(Reply())
-            elif op is Op.START:
+                return Response(Reply(), then=ShowLobby(live.table_id))
+            if op is Op.START:
                 if not seated:
-                    await answer(Reply(_("Only players at the table can start it."), alert=True))
-                    return
+                    return Response(Reply(_("Only players at the table can start it."), alert=True))
                 refusal = self._cannot_start(live, tr)
                 if refusal:
-                    await answer(Reply(refusal, alert=True))
-                    return
-                await answer(Reply(_("Dealing…")))
-                live.notes = []
-                await self.play.deal(live, user_id)
-                state = "started"
-            else:
-                await answer(Reply(_("This button does nothing here.")))
+                    return Response(Reply(refusal, alert=True))
+                return Response(Reply(_("Dealing…")), then=DealHand(live.table_id, user_id, live.row.seq, first=True))
+            return Response(Reply(_("This button does nothing here.")))
+
+    async def show(self, live: LiveTable, shown: ShowLobby) -> None:
+        """After a lobby press was answered: confirm a new seat privately (a player the bot cannot
+        message is unseated again, and the lobby says why), show the lobby message and re-arm the
+        lobby's idle deadline."""
+        if shown.confirm is not None:
+            async with live.lock:
+                if live.seat_of(shown.confirm) is not None and not await self._confirm_privately(live, shown.confirm):
+                    _ = self.tables.tr(await self.tables.user_lang(shown.confirm)).gettext  # the presser's
+                    live.notes = [_("Someone must open a private chat with me first (button below), then join.")]
+        await self.present.lobby(live, "open")
+        self._arm_lobby(live)
+
+    async def deal(self, live: LiveTable, dealt: DealHand) -> None:
+        """After Start or Next hand was answered: deal (unless the table moved on meanwhile), then
+        show the started lobby and the hand."""
+        async with live.lock:
+            status = TableStatus.LOBBY if dealt.first else TableStatus.BETWEEN
+            if live.row.status != status or live.row.seq != dealt.seq:
                 return
-        await self.present.lobby(live, state)
-        if state == "started":
-            await self.present.sync(live)
-        else:
-            self._arm_lobby(live)
+            if dealt.first:
+                live.notes = []
+            await self.play.deal(live, dealt.user_id)
+        if dealt.first:
+            await self.present.lobby(live, "started")
+        await self.present.sync(live)
 
     async def _member(self, live: LiveTable, user_id: int) -> bool:
         """The user is a member of the table's group now (False when Telegram cannot say)."""
@@ -478,8 +485,8 @@ class Lobby:
         await self.tables.refresh(live)
 
     async def _between(
-        self, live: LiveTable, user_id: int, button: Button, answer: Answer, tr: Translator, message_id: int | None
-    ) -> None:
+        self, live: LiveTable, user_id: int, button: Button, tr: Translator, message_id: int | None
+    ) -> Response:
         """Next hand (a player or the table's creator), or End the table in two steps — End asks,
         "Yes, end the table" ends, Back returns to the choice — for seated players only."""
         _ = tr.gettext
@@ -490,32 +497,31 @@ class Lobby:
                 seat = live.sitting_out if live.sitting_out.user_id == user_id else None  # a member too
             creator = op is Op.NEXT_HAND and user_id == live.row.created_by
             if seat is None and not (creator and await self._member(live, user_id)):
-                await answer(Reply(_("Only players at the table can do that."), alert=True))
-                return
+                return Response(Reply(_("Only players at the table can do that."), alert=True))
             if live.row.status != TableStatus.BETWEEN or button.seq != live.row.seq:
-                await answer(Reply(_("This button is outdated: the table has moved on.")))
-                return
+                return Response(Reply(_("This button is outdated: the table has moved on.")))
             self.present.note_offer(live, message_id)
             gtr = self.tables.tr(live.group_lang)
             if op in (Op.CLOSE, Op.CLOSE_CANCEL):
-                await answer(Reply(_("Press “Yes, end the table” to confirm.") if op is Op.CLOSE else None))
                 markup = (close_confirm_keyboard if op is Op.CLOSE else next_hand_keyboard)(
                     gtr, live.table_id, live.row.seq)  # fmt: skip
                 targets = [message_id] if message_id is not None else self.present.offers(live)
-                for msg_id in targets:
-                    await self.present.sender.edit_markup(live.row.chat_id, msg_id, markup)
-                return
+                edits = tuple(Edit(live.row.chat_id, msg_id, None, markup) for msg_id in targets)
+                return Response(Reply(_("Press “Yes, end the table” to confirm.") if op is Op.CLOSE else None), edits)
             if op is Op.CLOSE_CONFIRM:
-                await answer(Reply(_("The table is closed.")))
-                await self.close(live, "closed")
-                return
-            await answer(Reply(_("Dealing…")))
+                return Response(Reply(_("The table is closed.")), then=CloseTable(live.table_id, live.row.seq))
             if seat is not None and (seat.on_auto or seat.timeouts):
                 async with self.store.transaction() as tx:  # whoever deals is back at the table
                     await tx.set_seat_auto(live.table_id, seat.seat, on_auto=False, timeouts=0)
                 seat.on_auto, seat.timeouts = False, 0
-            await self.play.deal(live, user_id)
-        await self.present.sync(live)
+            return Response(Reply(_("Dealing…")), then=DealHand(live.table_id, user_id, live.row.seq, first=False))
+
+    async def close_between(self, live: LiveTable, seq: int) -> None:
+        """End the table its players confirmed ending (:meth:`_between`), if it is still between
+        hands at ``seq``."""
+        async with live.lock:
+            if live.row.status == TableStatus.BETWEEN and live.row.seq == seq:
+                await self.close(live, "closed")
 
     # -- closing and expiry ----------------------------------------------------------------------
 

@@ -28,7 +28,9 @@ class Outbox:
         self.on_forbidden = on_forbidden
         self.on_migrated = on_migrated
 
-    async def _seen(self, sent: Sent) -> Sent:
+    async def seen(self, sent: Sent) -> Sent:
+        """Tell the service what ``sent`` says about the world (a refusal, a migration) and return it;
+        the edge calls it too, through the service, for the replies it delivers (docs/architecture.md §4)."""
         if sent.migrated_from is not None and sent.chat_id is not None:
             await self.on_migrated(sent.migrated_from, sent.chat_id)
         if sent.outcome is Outcome.FORBIDDEN and sent.chat_id is not None:
@@ -53,14 +55,14 @@ class Outbox:
         reply_to: int | None = None,
     ) -> Sent:  # fmt: skip
         """See :meth:`.ports.Messenger.send_text`."""
-        return await self._seen(await self.messenger.send_text(chat_id, text, markup, notify=notify, reply_to=reply_to))
+        return await self.seen(await self.messenger.send_text(chat_id, text, markup, notify=notify, reply_to=reply_to))
 
     async def send_photo(
         self, chat_id: int, photo: bytes | str, caption: str, markup: Keyboard | None = None, *,
         notify: bool = True, filename: str | None = None,
     ) -> Sent:  # fmt: skip
         """See :meth:`.ports.Messenger.send_photo`."""
-        return await self._seen(
+        return await self.seen(
             await self.messenger.send_photo(chat_id, photo, caption, markup, notify=notify, filename=filename)
         )
 
@@ -68,15 +70,15 @@ class Outbox:
         self, chat_id: int, data: bytes, filename: str, caption: str = "", *, notify: bool = False
     ) -> Sent:
         """See :meth:`.ports.Messenger.send_document`."""
-        return await self._seen(await self.messenger.send_document(chat_id, data, filename, caption, notify=notify))
+        return await self.seen(await self.messenger.send_document(chat_id, data, filename, caption, notify=notify))
 
     async def member_status(self, chat_id: int, user_id: int) -> Sent:
         """See :meth:`.ports.Messenger.member_status`."""
-        return await self._seen(await self.messenger.member_status(chat_id, user_id))
+        return await self.seen(await self.messenger.member_status(chat_id, user_id))
 
     async def membership(self, chat_id: int, user_id: int) -> Sent:
         """See :meth:`.ports.Messenger.membership`."""
-        return await self._seen(await self.messenger.membership(chat_id, user_id))
+        return await self.seen(await self.messenger.membership(chat_id, user_id))
 
     async def is_member(self, chat_id: int, user_id: int) -> bool | None:
         """See :meth:`.ports.Messenger.is_member` (a refusal is told to the service)."""
@@ -84,25 +86,25 @@ class Outbox:
 
     async def edit_text(self, chat_id: int, message_id: int, text: str, markup: Keyboard | None = None) -> Sent:
         """See :meth:`.ports.Messenger.edit_text`."""
-        return await self._seen(await self.messenger.edit_text(chat_id, message_id, text, markup))
+        return await self.seen(await self.messenger.edit_text(chat_id, message_id, text, markup))
 
     async def edit_caption(self, chat_id: int, message_id: int, caption: str, markup: Keyboard | None = None) -> Sent:
         """See :meth:`.ports.Messenger.edit_caption`."""
-        return await self._seen(await self.messenger.edit_caption(chat_id, message_id, caption, markup))
+        return await self.seen(await self.messenger.edit_caption(chat_id, message_id, caption, markup))
 
     async def edit_media(
         self, chat_id: int, message_id: int, photo: bytes | str, caption: str, markup: Keyboard | None = None,
         *, filename: str | None = None,
     ) -> Sent:  # fmt: skip
         """See :meth:`.ports.Messenger.edit_media`."""
-        return await self._seen(
+        return await self.seen(
             await self.messenger.edit_media(chat_id, message_id, photo, caption, markup, filename=filename)
         )
 
     async def edit_markup(self, chat_id: int, message_id: int, markup: Keyboard | None) -> Sent:
         """See :meth:`.ports.Messenger.edit_markup`."""
-        return await self._seen(await self.messenger.edit_markup(chat_id, message_id, markup))
+        return await self.seen(await self.messenger.edit_markup(chat_id, message_id, markup))
 
     async def delete(self, chat_id: int, message_id: int) -> Sent:
         """See :meth:`.ports.Messenger.delete`."""
-        return await self._seen(await self.messenger.delete(chat_id, message_id))
+        return await self.seen(await self.messenger.delete(chat_id, message_id))

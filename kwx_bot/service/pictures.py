@@ -64,6 +64,13 @@ def _render(
     return data
 
 
+def _render_replay(views: Sequence[PublicView], names: Sequence[str], lang: str, game: str) -> bytes:
+    """Draw a replay (runs in a worker process or thread): :func:`render.replay.render_replay`."""
+    from render.replay import render_replay
+
+    return render_replay(views, names, lang, game=game)
+
+
 def _warm() -> None:
     import render
 
@@ -135,6 +142,13 @@ class Pictures(Protocol):
         game: str = KAWUXING,
     ) -> bytes:
         """The end-of-hand result picture, with every seat's hand face up (``hands``, one per seat)."""
+        ...
+
+    async def replay(
+        self, views: Sequence[PublicView], names: Sequence[str], lang: str = "zh_CN", game: str = KAWUXING
+    ) -> bytes:
+        """A finished hand's replay, one frame per public moment (``views``, labels for ``game``): an
+        animated GIF."""
         ...
 
 
@@ -210,3 +224,19 @@ class RenderPictures:
         """See :func:`render.render_result`."""
         listed = None if hands is None else list(hands)
         return await self._run("render_result", lang, view, list(names), hands=listed, game=str(game))
+
+    async def replay(
+        self, views: Sequence[PublicView], names: Sequence[str], lang: str = "zh_CN", game: str = KAWUXING
+    ) -> bytes:
+        """See :func:`render.replay.render_replay` (a GIF, whatever ``fmt`` the photos use)."""
+        pool = self._executor()
+        if pool is not None:
+            try:
+                return await asyncio.get_running_loop().run_in_executor(
+                    pool, _render_replay, list(views), list(names), lang, str(game)
+                )
+            except BrokenProcessPool:
+                log.error("the render worker process died; rendering in threads from now on")
+                self.processes = 0
+                self._pool = None
+        return await asyncio.to_thread(_render_replay, list(views), list(names), lang, str(game))

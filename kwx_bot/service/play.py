@@ -8,7 +8,7 @@ Under the table's ``asyncio.Lock``:
    or the hand is over (:meth:`Play.drive`);
 3. append all events in **one** ``BEGIN IMMEDIATE`` transaction, with the new deadline, and at the
    end of a hand its result, ledger rows and next dealer;
-4. only then swap the live state, answer the button press and arm the timer.
+4. only then swap the live state, arm the timer and return the answer to the press.
 
 Presentation follows outside the decision lock (:class:`~kwx_bot.service.present.Presenter`).
 A failed send can never undo a committed move.
@@ -18,37 +18,28 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from ..store import LedgerRow, TableStatus, Tx
 from ..words.i18n import Translator
-from ..words.texts import reason_text, tile_label
-from . import game
+from ..words.texts import reason_text, reveal_fault_text, tile_label
+from ..words.ui import RevealChoice
+from . import game, reveal
 from .buttons import Button, Op
 from .game import Action, ActionKind, Deal, Event, IllegalAction, Reason, State
 from .live import LiveSeat, LiveTable, Ui
 from .present import Presenter
 from .tables import Tables
 from .timers import Timers
+from .values import Reply
 
-__all__ = ["Answer", "Play", "Reply"]
+__all__ = ["Play"]
 
 log = logging.getLogger("kwx.table")
 
 AUTO_AFTER_TIMEOUTS = 2
 """Consecutive time-outs after which a seat goes on 托管."""
 
-
-@dataclass(frozen=True, slots=True)
-class Reply:
-    """How to answer a button press: a toast (``alert`` = popup) and optionally a URL to open."""
-
-    text: str | None = None
-    alert: bool = False
-    url: str | None = None
-
-
-Answer = Callable[[Reply], Awaitable[None]]
 
 _OP_KIND = {
     Op.DISCARD: ActionKind.DISCARD,
@@ -60,7 +51,7 @@ _OP_KIND = {
     Op.ADDED_KONG: ActionKind.ADDED_KONG,
     Op.PASS: ActionKind.PASS,
 }
-GAME_OPS = frozenset(_OP_KIND) | {Op.LIANGDAO_MENU, Op.LIANGDAO_PICK, Op.BACK, Op.TAKE_BACK}
+GAME_OPS = frozenset(_OP_KIND) | {Op.LIANGDAO_MENU, Op.LIANGDAO_PICK, Op.BACK, Op.TAKE_BACK, Op.REVEAL, Op.PROTECTED}
 
 
 class Play:
@@ -149,17 +140,25 @@ class Play:
     def drive(
         self, live: LiveTable, state: State, pairs: list[tuple[Event, int | None]]
     ) -> tuple[State, list[tuple[Event, int | None]]]:
-        """Let automatic seats act until a human must decide or the hand is over."""
+        """Let automatic seats act until a human must decide or the hand is over.  A 亮倒 / 廊起
+        seat whose only legal action is forced (卡心五's 有杠必杠 kong after 廊起, docs/rules.md §B)
+        takes it at once: its play is automatic and there is nothing to choose."""
         hand_key = str(live.hand.hand_id if live.hand else 0)
         for _ in range(1000):
             if state.result is not None:
                 break
-            auto = [s for s in game.to_act(state) if (seat := live.seat(s)) is None or seat.automatic]
-            if not auto:
+            waiting = game.to_act(state)
+            auto = [s for s in waiting if (seat := live.seat(s)) is None or seat.automatic]
+            forced = [s for s in waiting if _forced(state, s)]
+            if not auto and not forced:
                 break
-            s = auto[0]
+            s = (auto or forced)[0]
             seat = live.seat(s)
             legal = game.legal(state, s)
+            if not auto:
+                state, events = game.apply(state, legal[0])
+                pairs = pairs + [(e, None) for e in events]
+                continue
             level = (seat.ai_level or "normal") if seat is not None else "normal"
             view = game.view_for(state, s)
             action = game.choose_action(view, legal, level, game.ai_rng(hand_key, state.seq, s), state.rules)
@@ -266,11 +265,9 @@ class Play:
 
     # -- button presses --------------------------------------------------------------------------
 
-    async def press(
-        self, live: LiveTable, user_id: int, message_id: int | None, button: Button, answer: Answer
-    ) -> bool:
-        """Handle a hand-message button.  Answers exactly once; returns True if something changed
-        (the caller then presents)."""
+    async def press(self, live: LiveTable, user_id: int, message_id: int | None, button: Button) -> tuple[Reply, bool]:
+        """Handle a hand-message button: the answer to the press, and True if something changed
+        (the caller then has the messages presented, after answering)."""
         async with live.lock:
             seat = live.seat_of(user_id)
             lang = seat.lang if seat is not None else await self.tables.user_lang(user_id)
@@ -278,50 +275,59 @@ class Play:
             _ = tr.gettext
             state = live.state
             if seat is None:
-                await answer(Reply(_("These buttons belong to another player."), alert=True))
-                return False
+                return Reply(_("These buttons belong to another player."), alert=True), False
             if button.op is Op.TAKE_BACK:
                 changed = await self.take_back(live, seat)
                 text = _("Welcome back: you play this seat again.") if changed else _("You are playing this seat.")
-                await answer(Reply(text))
-                return changed
+                return Reply(text), changed
             if state is None or live.row.status != TableStatus.PLAYING or state.result is not None:
-                await answer(Reply(_("This hand is over.")))
-                return False
+                return Reply(_("This hand is over.")), False
             if message_id is not None and message_id != seat.hand_msg_id:
-                await answer(Reply(_("This is an old hand message: use the newest one (or send /hand)."), alert=True))
-                return False
+                return Reply(_("This is an old hand message: use the newest one (or send /hand)."), alert=True), False
+            if button.op is Op.PROTECTED:  # a disabled button: it only says why (docs/rules.md §A9.8, §B)
+                return Reply(reason_text(Reason.PROTECTED_TILE, tr)), False
             kind = _OP_KIND.get(button.op)
             press = f"{button.seq}:{button.op.value}{button.tile or ''}"
             if button.seq != live.row.seq:
                 if kind is not None and press == seat.last_press:  # a double tap, or re-delivered after a restart
-                    await answer(Reply(_toast(Action(seat.seat, kind, button.tile), tr)))
-                else:
-                    await answer(Reply(_("This button is outdated: the table has moved on.")))
-                return False
+                    return Reply(_toast(Action(seat.seat, kind, button.tile), tr, state.rules)), False
+                return Reply(_("This button is outdated: the table has moved on.")), False
             if seat.automatic:
-                await answer(Reply(_("You are on auto-play: press “I'm back” first.")))
-                return False
+                return Reply(_("You are on auto-play: press “I'm back” first.")), False
             if button.op in (Op.LIANGDAO_MENU, Op.LIANGDAO_PICK):
                 refusal = _liangdao_refusal(state, seat.seat, button, tr)
                 if refusal is not None:  # forged: only discards that keep the hand ready are offered
-                    await answer(Reply(refusal, alert=True))
-                    return False
+                    return Reply(refusal, alert=True), False
+            choice = None
+            if button.shown is not None:  # a reveal choice (docs/rules.md §A9.2, §E#48)
+                choice = _reveal_choice(state, seat.seat, button)
+                if choice is None:  # forged: not a 亮倒 discard with a reveal choice, or a mask beyond the hand
+                    return Reply(_liangdao_refusal(state, seat.seat, button, tr) or _forged(tr), alert=True), False
+            if button.op is Op.REVEAL:
+                assert choice is not None and button.tile is not None
+                mask = reveal.canonical(game.held_after(state, seat.seat, button.tile), choice.shown)
+                if (seat.ui, seat.ui_tile, seat.ui_mask, seat.ui_seq) == (Ui.REVEAL, button.tile, mask, live.row.seq):
+                    return Reply(_("Already chosen: nothing changed.")), False  # a double tap
+                seat.ui, seat.ui_tile, seat.ui_mask, seat.ui_seq = Ui.REVEAL, button.tile, mask, live.row.seq
+                return Reply(), True
             if button.op in (Op.LIANGDAO_MENU, Op.LIANGDAO_PICK, Op.BACK):
-                seat.ui = {Op.LIANGDAO_MENU: Ui.LIANGDAO, Op.LIANGDAO_PICK: Ui.CONFIRM, Op.BACK: Ui.NORMAL}[button.op]
+                ui = {Op.LIANGDAO_MENU: Ui.LIANGDAO, Op.LIANGDAO_PICK: Ui.CONFIRM, Op.BACK: Ui.NORMAL}[button.op]
+                if button.op is Op.LIANGDAO_PICK and button.tile in _reveal_discards(state, seat.seat):
+                    ui = Ui.REVEAL  # choose the shown tiles, starting from the whole hand
+                    seat.ui_mask = reveal.all_shown(game.held_after(state, seat.seat, button.tile))
+                seat.ui = ui
                 seat.ui_tile = button.tile
                 seat.ui_seq = live.row.seq
-                await answer(Reply())
-                return True
+                return Reply(), True
             if kind is None:
-                await answer(Reply(_("This button does nothing here.")))
-                return False
-            action = Action(seat.seat, kind, button.tile)
+                return Reply(_("This button does nothing here.")), False
+            if choice is not None and not choice.legal:
+                return Reply(reveal_fault_text(choice.fault, tr), alert=True), False
+            action = choice.action(seat.seat) if choice is not None else Action(seat.seat, kind, button.tile)
             try:
                 new_state, events = game.apply(state, action)
             except IllegalAction as e:
-                await answer(Reply(reason_text(e.reason, tr), alert=True))
-                return False
+                return Reply(reason_text(e.reason, tr), alert=True), False
             seat.ui = Ui.NORMAL
             reset = seat.timeouts > 0
 
@@ -333,8 +339,7 @@ class Play:
             new_state, pairs = self.drive(live, new_state, [(e, user_id) for e in events])
             await self.commit(live, new_state, pairs, extra, reread=reset)
             seat.last_press = press  # kept in memory too: no need to read the seats back for it
-            await answer(Reply(_toast(action, tr)))
-            return True
+            return Reply(_toast(action, tr, state.rules)), True
 
     async def take_back(self, live: LiveTable, seat: LiveSeat) -> bool:
         """End 托管 for a seat whose player is back (caller holds ``live.lock``); False if the
@@ -401,12 +406,46 @@ def _liangdao_refusal(state: State, seat: int, button: Button, tr: Translator) -
     return reason_text(Reason.NOT_READY_FOR_LIANGDAO if held else Reason.TILE_NOT_IN_HAND, tr)
 
 
-def _toast(action: Action, tr: Translator) -> str | None:
+def _forced(state: State, seat: int) -> bool:
+    """A 亮倒 / 廊起 seat with exactly one legal action: it plays automatically, so it takes it."""
+    if not game.public_view(state).seats[seat].liangdao:
+        return False
+    return len(game.legal(state, seat)) == 1
+
+
+def _reveal_discards(state: State, seat: int) -> set[game.Tile]:
+    """The 亮倒 discards whose reveal the player chooses (``liangdao_reveal`` kou / minimal offers a
+    partial reveal with them, docs/rules.md §A9.2)."""
+    return {
+        a.tile for a in game.legal(state, seat) if a.kind is ActionKind.LIANGDAO and a.reveal is not None and a.tile
+    }
+
+
+def _reveal_choice(state: State, seat: int, button: Button) -> RevealChoice | None:
+    """The engine's verdict on a reveal-choice press, or None if the press cannot come from a hand
+    message of this hand: the discard offers no reveal choice, or the mask names tiles beyond the
+    kept hand."""
+    if button.tile is None or button.shown is None or button.tile not in _reveal_discards(state, seat):
+        return None
+    kept = game.held_after(state, seat, button.tile)
+    try:
+        shown = reveal.shown_tiles(kept, button.shown)
+    except ValueError:
+        return None
+    return game.check_reveal(state, seat, button.tile, shown)
+
+
+def _forged(tr: Translator) -> str:
+    return tr.gettext("This button does not belong to this hand.")
+
+
+def _toast(action: Action, tr: Translator, rules: game.RuleSet) -> str | None:
     _ = tr.gettext
     if action.kind is ActionKind.DISCARD and action.tile is not None:
         return _("You discarded {tile}.").format(tile=tile_label(action.tile, tr))
     if action.kind is ActionKind.LIANGDAO and action.tile is not None:
-        return _("Liangdao! You discarded {tile}.").format(tile=tile_label(action.tile, tr))
+        text = _("Langqi! You discarded {tile}.") if game.is_kaxinwu(rules) else _("Liangdao! You discarded {tile}.")
+        return text.format(tile=tile_label(action.tile, tr))
     return {
         ActionKind.WIN: _("Win!"),
         ActionKind.PONG: _("Pong."),

@@ -48,6 +48,7 @@ from ..store import TableStatus
 from ..words.captions import hand_caption, lobby_text, result_caption, reveal_caption, table_caption
 from ..words.i18n import Translator
 from ..words.texts import clean, name, rules_label, table_size
+from ..words.ui import RevealChoice
 from ..words.verify_text import add_line, commitment_line, seed_line
 from . import game
 from .buttons import Keyboard, StartKind, encode_start
@@ -57,6 +58,7 @@ from .keyboards import hand_keyboard, lobby_keyboard, next_hand_keyboard, take_b
 from .live import LiveSeat, LiveTable, Shown, Ui, shown_digest
 from .pictures import Pictures, hand_key, table_key
 from .ports import Messenger, Outcome
+from .reveal import shown_tiles
 from .tables import Tables
 
 __all__ = ["Presenter"]
@@ -70,6 +72,11 @@ CHAT_PAYLOAD = "hello"
 TABLE_RESERVE = 6
 """Writes of every minute's group budget that live-table edits leave to announcements (a hand's
 start, up to three 亮倒 reveals, the result, a notice): edits use at most 20 - 6 = 14 a minute."""
+
+
+def _game_of(live: LiveTable) -> str:
+    """The game of the table's hand for its pictures (``rules.ruleset``: 卡五星 or 卡心五)."""
+    return live.state.rules.ruleset.value if live.state is not None else "kawuxing"
 
 
 class Presenter:
@@ -168,7 +175,7 @@ class Presenter:
         size = table_size("kaxinwu" if game.is_kaxinwu(live.rules) else "kawuxing", players, live.chairs, tr)
         text = lobby_text(
             tr, title=live.title, seats=seats, rules=rules, base=base, state=state, notes=notes or live.notes,
-            table=size, players=players,
+            table=size, players=players, kaxinwu=game.is_kaxinwu(live.rules),
         )  # fmt: skip
         markup = None
         if state == "open":
@@ -280,7 +287,12 @@ class Presenter:
     # -- hand messages ---------------------------------------------------------------------------
 
     def _danger(self, live: LiveTable, seat: int) -> set[Tile]:
+        """Tiles another 亮倒 seat waits on, marked ⚠ because discarding one is 包胡 (docs/rules.md
+        §E#13); none when the rules have no 包胡 (卡心五, docs/rules.md §B: its protection forbids
+        those discards instead, shown 🔒)."""
         assert live.state is not None
+        if not live.state.rules.baohu:
+            return set()
         view = game.public_view(live.state)
         out: set[Tile] = set()
         for s in view.seats:
@@ -299,20 +311,47 @@ class Presenter:
         ui_valid = seat.ui_seq == live.row.seq
         ui = seat.ui if ui_valid else Ui.NORMAL
         danger = self._danger(live, seat.seat)
+        langqi = game.is_kaxinwu(state.rules)
+        choice, kept = self._reveal_choice(live, seat, legal) if ui is Ui.REVEAL else (None, ())
+        protected = game.protected(state, seat.seat) if not over else ()
+        kind = state.rules.ruleset.value
         caption = hand_caption(
             tr, title=live.title, hand_no=live.hand.hand_no, view=view, legal=legal, names=live.names(),
             on_auto=seat.automatic and not over, ui=ui, ui_tile=seat.ui_tile if ui_valid else None, danger=danger,
             result_delta=state.result.deltas[seat.seat] if state.result is not None else None,
-            events=live.events,
+            events=live.events, reveal=choice, langqi=langqi, protected=protected,
         )  # fmt: skip
         if seat.automatic and not over:
             markup: Keyboard | None = take_back_keyboard(tr, live.table_id, 0) if seat.can_pm else None
-            key = seat.shown.photo_key if seat.shown is not None and seat.shown.photo_key else hand_key(view, seat.lang)
+            key = (
+                seat.shown.photo_key
+                if seat.shown is not None and seat.shown.photo_key
+                else hand_key(view, seat.lang, protected, kind)
+            )
         else:
             markup = hand_keyboard(tr, live.table_id, live.row.seq, legal, drawn=view.drawn, danger=danger,
-                                   ui=ui, ui_tile=seat.ui_tile)  # fmt: skip
-            key = hand_key(view, seat.lang)
+                                   ui=ui, ui_tile=seat.ui_tile, protected=protected,
+                                   reveal=choice, kept=kept, langqi=langqi)  # fmt: skip
+            key = hand_key(view, seat.lang, protected, kind)
         return Shown(key, caption, markup or ()), view, markup
+
+    @staticmethod
+    def _reveal_choice(
+        live: LiveTable, seat: LiveSeat, legal: list[game.Action]
+    ) -> tuple[RevealChoice | None, tuple[Tile, ...]]:
+        """The seat's reveal choice in progress as the engine judges it, and the kept tiles it
+        splits; (None, ()) when the choice no longer fits the hand (it then shows the 亮倒 menu)."""
+        state, tile = live.state, seat.ui_tile
+        assert state is not None
+        offered = {a.tile for a in legal if a.kind is game.ActionKind.LIANGDAO and a.reveal is not None}
+        if tile is None or tile not in offered:
+            return None, ()
+        kept = game.held_after(state, seat.seat, tile)
+        try:
+            shown = shown_tiles(kept, seat.ui_mask)
+        except ValueError:
+            return None, ()
+        return game.check_reveal(state, seat.seat, tile, shown), kept
 
     async def _sync_hand(self, live: LiveTable, seat: LiveSeat, *, retry: bool = True, fresh: bool = False) -> bool:
         """Make the seat's hand message show :meth:`hand_desired`; False if a call failed (the
@@ -330,14 +369,14 @@ class Presenter:
             return True
         user = seat.user_id
         if msg_id is None:
-            photo = await self._hand_photo(seat, desired, view)
+            photo = await self._hand_photo(live, seat, desired, view)
             if self._moved_on(live, seat, msg_id, hand):
                 return False
             sent = await self.sender.send_photo(user, photo, desired.caption, markup)
             if sent.ok and sent.message_id is not None:
                 await self._set_hand_msg(live, seat, sent.message_id)
         elif shown is None or shown.photo_key != desired.photo_key:
-            photo = await self._hand_photo(seat, desired, view)
+            photo = await self._hand_photo(live, seat, desired, view)
             if self._moved_on(live, seat, msg_id, hand):
                 return False
             sent = await self.sender.edit_media(user, msg_id, photo, desired.caption, markup)
@@ -409,10 +448,13 @@ class Presenter:
             if sent.ok:
                 seat.reminder_msg_id = sent.message_id
 
-    async def _hand_photo(self, seat: LiveSeat, desired: Shown, view: game.SeatView) -> bytes | str:
+    async def _hand_photo(self, live: LiveTable, seat: LiveSeat, desired: Shown, view: game.SeatView) -> bytes | str:
         if seat.file_id is not None and seat.file_key == desired.photo_key:
             return seat.file_id
-        return await self.pictures.hand(view, lang=seat.lang)
+        state = live.state
+        assert state is not None
+        protected = game.protected(state, seat.seat) if state.result is None else ()
+        return await self.pictures.hand(view, lang=seat.lang, protected=protected, game=state.rules.ruleset.value)
 
     async def _set_hand_msg(self, live: LiveTable, seat: LiveSeat, msg_id: int | None) -> None:
         seat.hand_msg_id = msg_id
@@ -472,7 +514,7 @@ class Presenter:
         view = game.public_view(state)
         names = self.display_names(live)
         totals = await self._totals(live)
-        key = table_key(view, names, live.group_lang, totals)
+        key = table_key(view, names, live.group_lang, totals, _game_of(live))
         caption = self._table_caption(live, tr, view, names)
         desired = Shown(key, caption, ())
         if live.table_shown is None and live.table_digest == shown_digest(desired):
@@ -485,7 +527,7 @@ class Presenter:
             if live.table_file is not None and live.table_file[0] == key:
                 photo = live.table_file[1]
             else:
-                photo = await self.pictures.table(view, names, lang=live.group_lang, totals=totals)
+                photo = await self.pictures.table(view, names, lang=live.group_lang, totals=totals, game=_game_of(live))
             sent = await self.sender.edit_media(live.row.chat_id, msg_id, photo, caption)
         else:
             sent = await self.sender.edit_caption(live.row.chat_id, msg_id, caption)
@@ -533,9 +575,9 @@ class Presenter:
         view = game.public_view(state)
         names = self.display_names(live)
         totals = await self._totals(live)
-        key = table_key(view, names, live.group_lang, totals)
+        key = table_key(view, names, live.group_lang, totals, _game_of(live))
         caption = self._table_caption(live, tr, view, names, started=started)
-        photo = await self.pictures.table(view, names, lang=live.group_lang, totals=totals)
+        photo = await self.pictures.table(view, names, lang=live.group_lang, totals=totals, game=_game_of(live))
         sent = await self.sender.send_photo(live.row.chat_id, photo, caption)
         live.table_last_edit = self.clock()
         if sent.ok and sent.message_id is not None:
@@ -579,8 +621,11 @@ class Presenter:
                 announced = True
                 names = self.display_names(live)
                 view = game.public_view(state)
-                photo = await self.pictures.reveal(view, event.seat, names, lang=live.group_lang)
-                caption = reveal_caption(tr, view=view, seat=event.seat, names=names)
+                photo = await self.pictures.reveal(
+                    view, event.seat, names, lang=live.group_lang, game=state.rules.ruleset.value
+                )
+                langqi = game.is_kaxinwu(state.rules)
+                caption = reveal_caption(tr, view=view, seat=event.seat, names=names, langqi=langqi)
                 ok = (await self.sender.send_photo(live.row.chat_id, photo, caption)).outcome is not Outcome.FAILED
             elif isinstance(event, HandEnded):
                 announced = True
@@ -597,7 +642,9 @@ class Presenter:
                 if out is not None:
                     caption = add_line(caption, tr.gettext("Sitting out next hand: {name}").format(name=name(out)))
                 caption = add_line(caption, seed_line(tr, state.seed, hand.hand_no))  # the hand is over
-                photo = await self.pictures.result(view, names, lang=live.group_lang, hands=game.all_hands(state))
+                photo = await self.pictures.result(
+                    view, names, lang=live.group_lang, hands=game.all_hands(state), game=state.rules.ruleset.value
+                )
                 markup = next_hand_keyboard(tr, live.table_id, live.row.seq)
                 sent = await self.sender.send_photo(live.row.chat_id, photo, caption, markup)
                 if sent.ok and sent.message_id is not None:

@@ -22,7 +22,7 @@ from ..words.ledger_text import (
 )
 from ..words.texts import name
 from .tables import Tables
-from .values import Command, Out
+from .values import Command, Out, Response
 
 __all__ = ["Reports"]
 
@@ -39,25 +39,29 @@ class Reports:
         lang = await self.tables.group_lang(gid) if gid is not None else self.tables.settings.default_language
         return gid, self.tables.tr(lang)
 
-    def _in_group_only(self, cmd: Command, command: str) -> list[Out]:
+    def _in_group_only(self, cmd: Command, command: str) -> Response:
         tr = self.tables.user_tr(cmd.user.language_code)
-        return [Out(tr.gettext("Send /{command} in a group where you play.").format(command=command))]
+        return Response.of(Out(tr.gettext("Send /{command} in a group where you play.").format(command=command)))
 
-    async def score(self, cmd: Command) -> list[Out]:
+    async def score(self, cmd: Command) -> Response:
         """``/score`` (group: the season's standings; private: your standings) and ``/score me``."""
         if cmd.private and cmd.args and not self._is_me(cmd.args):
             tr = self.tables.user_tr(cmd.user.language_code)
-            return [Out(tr.gettext("Use /score me for your standings (in a group, /score shows everyone's)."))]
+            return Response.of(
+                Out(tr.gettext("Use /score me for your standings (in a group, /score shows everyone's)."))
+            )
         if cmd.private or self._is_me(cmd.args):
             return await self._score_me(cmd)
         gid, tr = await self._group(cmd)
         if cmd.args:
             text = tr.gettext("Use /score for everyone's standings this season, or /score me for yours.")
-            return [Out(text, reply=True)]
+            return Response.of(Out(text, reply=True))
         if gid is None:
-            return [Out(tr.gettext("No hands scored yet in this group."))]
+            return Response.of(Out(tr.gettext("No hands scored yet in this group.")))
         report = await self.store.season_report(gid)
-        return [Out(page) for page in format_standings(report.standings, tr, season=report.season, hands=report.hands)]
+        return Response.of(
+            *(Out(page) for page in format_standings(report.standings, tr, season=report.season, hands=report.hands))
+        )
 
     @staticmethod
     def _is_me(args: tuple[str, ...]) -> bool:
@@ -65,25 +69,28 @@ class Reports:
         return len(args) == 1 and args[0].lower() in ("me", "我")
 
     @staticmethod
-    def _no_arguments(cmd: Command, tr: Translator, command: str) -> list[Out]:
-        """The reply to ``/command`` given arguments it does not take (nothing when it has none)."""
+    def _no_arguments(cmd: Command, tr: Translator, command: str) -> Response | None:
+        """The reply to ``/command`` given arguments it does not take (None when it has none)."""
         if not cmd.args:
-            return []
-        return [
-            Out(tr.gettext("/{command} takes no arguments: send just /{command}.").format(command=command), reply=True)
-        ]
+            return None
+        return Response.of(
+            Out(
+                tr.gettext("/{command} takes no arguments: send just /{command}.").format(command=command),
+                reply=True,
+            )
+        )
 
-    async def _score_me(self, cmd: Command) -> list[Out]:
+    async def _score_me(self, cmd: Command) -> Response:
         who = cmd.user.first_name if not cmd.user.last_name else f"{cmd.user.first_name} {cmd.user.last_name}"
         rows = await self.store.user_standings(cmd.user.user_id)
         if cmd.private:
             tr = self.tables.user_tr(cmd.user.language_code)
-            return [Out(page) for page in format_my_standings(rows, tr)]
+            return Response.of(*(Out(page) for page in format_my_standings(rows, tr)))
         gid, tr = await self._group(cmd)
         mine = [r for r in rows if r.group_id == gid]
-        return [Out(page, reply=True) for page in format_my_standings(mine, tr, who=who)]
+        return Response.of(*(Out(page, reply=True) for page in format_my_standings(mine, tr, who=who)))
 
-    async def history(self, cmd: Command) -> list[Out]:
+    async def history(self, cmd: Command) -> Response:
         """``/history [n]``: the group's last ``n`` hands (every season), paged."""
         if cmd.private:
             return self._in_group_only(cmd, "history")
@@ -91,39 +98,39 @@ class Reports:
         try:
             count = parse_history_count(" ".join(cmd.args))
         except ReportArgError as e:
-            return [Out(e.render(tr), reply=True)]
+            return Response.of(Out(e.render(tr), reply=True))
         if gid is None:
-            return [Out(tr.gettext("No hands scored yet in this group."))]
+            return Response.of(Out(tr.gettext("No hands scored yet in this group.")))
         records = await self.store.recent_hands(gid, count)
-        return [Out(page) for page in format_history(records, tr)]
+        return Response.of(*(Out(page) for page in format_history(records, tr)))
 
-    async def settle(self, cmd: Command) -> list[Out]:
+    async def settle(self, cmd: Command) -> Response:
         """``/settle``: the fewest transfers that square the group's current season."""
         if cmd.private:
             return self._in_group_only(cmd, "settle")
         gid, tr = await self._group(cmd)
         refusal = self._no_arguments(cmd, tr, "settle")
-        if refusal:
+        if refusal is not None:
             return refusal
         if gid is None:
-            return [Out(tr.gettext("No hands scored yet in this group."))]
+            return Response.of(Out(tr.gettext("No hands scored yet in this group.")))
         report = await self.store.season_report(gid)
-        return [Out(format_settlement(report.standings, tr, season=report.season))]
+        return Response.of(Out(format_settlement(report.standings, tr, season=report.season)))
 
-    async def export(self, cmd: Command) -> list[Out]:
+    async def export(self, cmd: Command) -> Response:
         """``/export``: the group's whole ledger (every season) as a CSV document."""
         if cmd.private:
             return self._in_group_only(cmd, "export")
         gid, tr = await self._group(cmd)
         refusal = self._no_arguments(cmd, tr, "export")
-        if refusal:
+        if refusal is not None:
             return refusal
         if gid is None:
-            return [Out(tr.gettext("No hands scored yet in this group."))]
+            return Response.of(Out(tr.gettext("No hands scored yet in this group.")))
         entries = await self.store.ledger_entries(gid)
         if not entries:
-            return [Out(tr.gettext("No hands scored yet in this group."))]
+            return Response.of(Out(tr.gettext("No hands scored yet in this group.")))
         caption = tr.ngettext(
             "The ledger of {title}: {n} entry.", "The ledger of {title}: {n} entries.", len(entries)
         ).format(title=name(cmd.title or "?", 40), n=len(entries))
-        return [Out(caption, document=(export_filename(gid), ledger_csv(entries, tr)))]
+        return Response.of(Out(caption, document=(export_filename(gid), ledger_csv(entries, tr))))

@@ -21,9 +21,8 @@ from ..words.i18n import Translator
 from ..words.ledger_text import format_hand
 from .admin import Admin
 from .buttons import Key, Keyboard, VoidButton, keyboard
-from .play import Answer, Reply
 from .tables import Tables
-from .values import Command, Out, UserInfo
+from .values import Command, Edit, Out, Reply, Response, UserInfo
 
 __all__ = ["Voids"]
 
@@ -39,7 +38,6 @@ class Voids:
         self.tables = tables
         self.store = tables.store
         self.admin = admin
-        self.sender = admin.sender
 
     async def _find(self, gid: int, hand_no: int, table_id: int | None) -> tuple[int, bool] | None:
         """``(hand_id, several tables have a hand with this number)`` of the group's newest scored
@@ -53,10 +51,10 @@ class Voids:
         records = await self.store.recent_hands(gid, 1, hand_id=hand_id)
         return records[0] if records else None
 
-    async def void(self, cmd: Command) -> list[Out]:
+    async def void(self, cmd: Command) -> Response:
         """``/void N [T]``: the hand and the two confirmation buttons (administrators only)."""
         refusal = await self.admin.refusal(cmd, "void")
-        if refusal:
+        if refusal is not None:
             return refusal
         gid, tr = await self.admin.context(cmd)
         args = list(cmd.args)
@@ -64,13 +62,13 @@ class Voids:
             text = tr.gettext(
                 "Use /void N with the hand's number as /history shows it (/void N T for hand N of table T)."
             )
-            return [Out(text, reply=True)]
+            return Response.of(Out(text, reply=True))
         hand_no, table_id = int(args[0]), (int(args[1]) if len(args) == 2 else None)
         found = await self._find(gid, hand_no, table_id)
         record = await self._record(gid, found[0]) if found is not None else None
         if found is None or record is None:
             text = tr.gettext("There is no scored hand {n} in this group (see /history).").format(n=hand_no)
-            return [Out(text, reply=True)]
+            return Response.of(Out(text, reply=True))
         hand_id, several = found
         zero, corrected = await self.store.hand_void_state(hand_id)
         block = format_hand(record, tr, show_table=several)
@@ -79,45 +77,38 @@ class Voids:
                 text = tr.gettext("Hand {n} is already voided: its points no longer count.")
             else:
                 text = tr.gettext("Hand {n} moved no points: there is nothing to void.")
-            return [Out(text.format(n=hand_no) + "\n\n" + block, reply=True)]
+            return Response.of(Out(text.format(n=hand_no) + "\n\n" + block, reply=True))
         question = tr.gettext("Void this hand? Its points will no longer count (the ledger keeps a correction).")
-        return [Out(block + "\n\n" + question, _keyboard(tr, gid, hand_id), reply=True)]
+        return Response.of(Out(block + "\n\n" + question, _keyboard(tr, gid, hand_id), reply=True))
 
-    async def press(
-        self, user: UserInfo, chat_id: int | None, message_id: int | None, pressed: VoidButton, answer: Answer
-    ) -> None:
-        """A "Void this hand" / "Cancel" button (answered exactly once; the question is then edited)."""
+    async def press(self, user: UserInfo, chat_id: int | None, message_id: int | None, pressed: VoidButton) -> Response:
+        """A "Void this hand" / "Cancel" button: the answer, the question edited to say what
+        happened, and after a void a notice to the group."""
         tr = self.tables.user_tr(user.language_code)
         refusal = tr.gettext("Sorry, only the group's administrators can use /{command}.").format(command="void")
-        button = await self.admin.admin_button(user, chat_id, message_id, pressed, answer, refusal)
-        if button is None:
-            return
+        button = await self.admin.admin_button(user, chat_id, message_id, pressed, refusal)
+        if isinstance(button, Reply):
+            return Response(button)
         assert chat_id is not None and message_id is not None
         gid = button.group_id
         gtr = self.tables.tr(await self.tables.group_lang(gid))
         record = await self._record(gid, button.hand_id)
         if record is None:
-            await answer(Reply(tr.gettext("This button is not one of mine (or it is too old).")))
-            return
+            return Response(Reply(tr.gettext("This button is not one of mine (or it is too old).")))
         if not button.confirm:
-            await answer(Reply())
             text = gtr.gettext("Cancelled: hand {n} still counts.").format(n=record.hand_no)
-            await self.sender.edit_text(chat_id, message_id, format_hand(record, gtr) + "\n\n" + text)
-            return
+            return Response(Reply(), (Edit(chat_id, message_id, format_hand(record, gtr) + "\n\n" + text),))
         async with self.store.transaction() as tx:
             ids = await tx.reverse_hand(button.hand_id)
         if not ids:
             text = gtr.gettext("Hand {n} is already voided: its points no longer count.").format(n=record.hand_no)
-            await answer(Reply(text, True))
-            await self.sender.edit_text(chat_id, message_id, format_hand(record, gtr) + "\n\n" + text)
-            return
+            return Response(Reply(text, True), (Edit(chat_id, message_id, format_hand(record, gtr) + "\n\n" + text),))
         log.info("group %s: hand %s voided by user %s (entries %s)", gid, button.hand_id, user.user_id, ids)
-        await answer(Reply(gtr.gettext("Voided.")))
         record = await self._record(gid, button.hand_id) or record
         done = gtr.gettext("Voided: its points no longer count.")
-        await self.sender.edit_text(chat_id, message_id, format_hand(record, gtr) + "\n\n" + done)
         notice = gtr.gettext("An administrator voided hand {n}: its points no longer count (see /score).")
-        await self.sender.send_text(chat_id, notice.format(n=record.hand_no))
+        edit = Edit(chat_id, message_id, format_hand(record, gtr) + "\n\n" + done)
+        return Response(Reply(gtr.gettext("Voided.")), (edit, Out(notice.format(n=record.hand_no))))
 
 
 def _keyboard(tr: Translator, gid: int, hand_id: int) -> Keyboard:

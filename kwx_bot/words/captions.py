@@ -20,8 +20,8 @@ from engine.tiles import MeldKind, Tile
 from engine.views import HandResultView, Outcome, Phase, PublicView, SeatView, WinView
 
 from .i18n import Translator
-from .texts import fan_label, name, signed, tile_label, tiles_label
-from .ui import Ui
+from .texts import fan_label, name, reveal_fault_text, signed, tile_label, tiles_label
+from .ui import RevealChoice, Ui
 
 __all__ = [
     "hand_caption",
@@ -50,16 +50,19 @@ def lobby_text(
     notes: Sequence[str] = (),
     table: str = "",
     players: int = 3,
+    kaxinwu: bool = False,
 ) -> str:
     """The lobby message: the game and size (``table``, already in words, HTML-safe), rules (the
     same), the seats (None = free; ``players`` of them play a hand, a further one is a fourth
     member's, docs/rules.md §A2.1), what to do next.
 
     ``state``: ``"open"``, ``"started"``, ``"expired"`` or ``"closed"``.  ``notes`` are
-    already-escaped extra lines (e.g. a player who must open a private chat first).
+    already-escaped extra lines (e.g. a player who must open a private chat first).  ``kaxinwu``: the
+    table plays 卡心五 (docs/rules.md §B), so the lobby names that game.
     """
     _ = tr.gettext
-    lines = [_("<b>Ka Wu Xing table</b> · {title}").format(title=name(title, 40))]
+    head = _("<b>Ka Xin Wu table</b> · {title}") if kaxinwu else _("<b>Ka Wu Xing table</b> · {title}")
+    lines = [head.format(title=name(title, 40))]
     if table:
         lines.append(table)
     lines.append(_("Rules: {rules} · base stake {base}").format(rules=rules, base=base))
@@ -88,7 +91,13 @@ def lobby_text(
 
 
 def since_last_turn(
-    tr: Translator, events: Sequence[Event], seat: int, names: Sequence[str], *, last_discard: bool = True
+    tr: Translator,
+    events: Sequence[Event],
+    seat: int,
+    names: Sequence[str],
+    *,
+    last_discard: bool = True,
+    langqi: bool = False,
 ) -> list[str]:
     """What happened at the table since ``seat``'s previous turn, for its hand caption: the other
     seats' claims and kongs and 亮倒 declarations in order (a 暗杠 without its tile: it is
@@ -96,7 +105,8 @@ def since_last_turn(
 
     "Since the previous turn" means after the seat's own last discard (or since the deal, if it
     has not discarded yet); moves of the seat itself are not repeated.  Only public facts are
-    named (docs/rules.md §A9.2 for a 亮倒 hand; no concealed tile ever).
+    named (docs/rules.md §A9.2 for a 亮倒 hand; no concealed tile ever).  ``langqi``: the table plays
+    卡心五, whose 亮倒 is 廊起 (docs/rules.md §B).
     """
     _ = tr.gettext
     start = 0
@@ -109,7 +119,8 @@ def since_last_turn(
         if isinstance(e, Discarded):
             last = e if e.seat != seat else None
             if e.liangdao and e.seat != seat:
-                lines.append(_("{name} declared liangdao.").format(name=name(names[e.seat])))
+                declared = _("{name} declared langqi.") if langqi else _("{name} declared liangdao.")
+                lines.append(declared.format(name=name(names[e.seat])))
         elif isinstance(e, Ponged) and e.seat != seat:
             lines.append(
                 _("{name} ponged {tile} from {other}.").format(
@@ -149,8 +160,17 @@ def hand_caption(
     danger: set[Tile],
     result_delta: int | None = None,
     events: Sequence[Event] = (),
+    reveal: RevealChoice | None = None,
+    langqi: bool = False,
+    protected: Collection[Tile] = (),
 ) -> str:
     """The caption of a player's private hand message.
+
+    ``reveal``: the 亮倒 / 廊起 reveal being chosen (``ui`` is ``Ui.REVEAL``): the discard, the shown
+    and hidden tiles, and either the waits the shown shape leads to or, in words, the rule the choice
+    breaks (docs/rules.md §A9.2, §E#48).  ``langqi``: the table plays 卡心五 (its 亮倒 is 廊起).
+    ``protected``: held tiles the player may not discard (a 亮倒 / 廊起 player waits on them,
+    docs/rules.md §A9.8, §B), marked 🔒 on their disabled buttons.
 
     When the player has something to do (their turn, or a claim on a discard), it first says what
     happened since their previous turn (:func:`since_last_turn` over the hand's ``events``: claims,
@@ -166,12 +186,13 @@ def hand_caption(
     kinds = {a.kind for a in legal}
     if legal and result_delta is None and not on_auto:
         # a claim's own line names the discard on the table: no second "last discard"
-        lines.extend(since_last_turn(tr, events, view.seat, names, last_discard=ActionKind.PASS not in kinds))
+        claim = bool(kinds & {ActionKind.PASS, ActionKind.PONG, ActionKind.KONG})
+        lines.extend(since_last_turn(tr, events, view.seat, names, last_discard=not claim, langqi=langqi))
     if result_delta is not None:
         lines.append(_("<b>The hand is over.</b> Your points: {delta}").format(delta=signed(result_delta)))
     elif on_auto:
         lines.append(_("<b>Auto-play</b>: the AI plays this seat for you."))
-    elif ActionKind.PASS in kinds and pub.last_discard is not None:
+    elif kinds & {ActionKind.PASS, ActionKind.PONG, ActionKind.KONG} and pub.last_discard is not None:
         who, tile = pub.last_discard
         if pub.phase is Phase.ROB:
             lines.append(
@@ -192,18 +213,31 @@ def hand_caption(
     else:
         lines.append(_("Waiting for the other players…"))
     if me.liangdao and result_delta is None:
-        lines.append(_("You declared liangdao: drawn tiles are discarded automatically."))
+        if langqi:
+            lines.append(_("You declared langqi: drawn tiles are discarded automatically unless they win or kong."))
+        else:
+            lines.append(_("You declared liangdao: drawn tiles are discarded automatically."))
     if view.waits and result_delta is None:  # after the hand, "waiting" means nothing any more
         lines.append(_("Waiting on: {tiles}").format(tiles=tiles_label(view.waits, tr)))
     # the waits of each 亮倒 discard (the whole hand shown) as the engine lists them with the action
     liangdao = {
         a.tile: a.waits for a in legal if a.kind is ActionKind.LIANGDAO and a.reveal is None and a.tile is not None
     }
-    if legal and ui is Ui.LIANGDAO:
-        lines.append(
-            _("Liangdao: choose the discard. Your whole hand is then shown to everybody and you play automatically.")
-        )
-        for tile, waits in liangdao.items():
+    choosing = any(a.kind is ActionKind.LIANGDAO and a.reveal is not None for a in legal)
+    if legal and ui is Ui.REVEAL and reveal is not None and reveal.discard in liangdao:
+        lines.extend(_reveal_lines(tr, reveal, langqi))
+    elif legal and ui in (Ui.LIANGDAO, Ui.REVEAL):
+        if langqi:
+            lines.append(_("Langqi: choose the discard, then the tiles to show; then you play automatically."))
+        elif choosing:
+            lines.append(_("Liangdao: choose the discard, then the tiles to show; then you play automatically."))
+        else:
+            lines.append(
+                _(
+                    "Liangdao: choose the discard. Your whole hand is then shown to everybody and you play automatically."  # noqa: E501
+                )
+            )
+        for tile, waits in sorted(liangdao.items()):
             lines.append(
                 _("Discard {tile} → waiting on {waits}").format(tile=tile_label(tile, tr), waits=tiles_label(waits, tr))
             )
@@ -213,9 +247,27 @@ def hand_caption(
                 tile=tile_label(ui_tile, tr), waits=tiles_label(liangdao[ui_tile], tr)
             )
         )
-    if danger and ActionKind.DISCARD in kinds and not me.liangdao:
+    if protected and ActionKind.DISCARD in kinds:
+        lines.append(_("🔒 = another player's waiting tile: you may not discard it."))
+    elif danger and ActionKind.DISCARD in kinds and not me.liangdao:
         lines.append(_("⚠ = a liangdao player waits on it: discarding it makes you pay for everybody (baohu)."))
     return _cut("\n".join(lines))
+
+
+def _reveal_lines(tr: Translator, choice: RevealChoice, langqi: bool) -> list[str]:
+    """The reveal choice in words: what is discarded, shown and hidden, and the waits it leads to or
+    the rule it breaks (docs/rules.md §A9.2, §E#48)."""
+    _ = tr.gettext
+    head = _("Langqi with {tile}: tap tiles to show or hide them.") if langqi else _(
+        "Liangdao with {tile}: tap tiles to show or hide them.")  # fmt: skip
+    lines = [head.format(tile=tile_label(choice.discard, tr))]
+    lines.append(_("Shown: {tiles}").format(tiles=tiles_label(choice.shown, tr) or "—"))
+    lines.append(_("Hidden: {tiles}").format(tiles=tiles_label(choice.hidden, tr) or "—"))
+    if choice.legal:
+        lines.append(_("→ waiting on {waits}").format(waits=tiles_label(choice.waits, tr) or "—"))
+    else:
+        lines.append(_("✗ Not allowed: {reason}").format(reason=reveal_fault_text(choice.fault, tr)))
+    return lines
 
 
 def _status(tr: Translator, view: PublicView, names: Sequence[str]) -> str:
@@ -255,12 +307,19 @@ def table_caption(
     return _cut("\n".join(lines))
 
 
-def reveal_caption(tr: Translator, *, view: PublicView, seat: int, names: Sequence[str]) -> str:
-    """The group's 亮倒 announcement (the revealed hand is public, docs/rules.md §A9.2)."""
+def reveal_caption(tr: Translator, *, view: PublicView, seat: int, names: Sequence[str], langqi: bool = False) -> str:
+    """The group's 亮倒 / 廊起 announcement: the waits (public by the rules, docs/rules.md §A9.2) and,
+    after a partial reveal, how many tiles stay face down (never which, §E#48).  ``langqi``: the table
+    plays 卡心五 (its 亮倒 is 廊起, docs/rules.md §B)."""
     _ = tr.gettext
     s = view.seats[seat]
-    return _cut(_("<b>{name} declares liangdao!</b> Waiting on: {waits}").format(
-        name=name(names[seat]), waits=tiles_label(s.waits, tr) or "—"))  # fmt: skip
+    head = _("<b>{name} declares langqi!</b> Waiting on: {waits}") if langqi else _(
+        "<b>{name} declares liangdao!</b> Waiting on: {waits}")  # fmt: skip
+    text = head.format(name=name(names[seat]), waits=tiles_label(s.waits, tr) or "—")
+    if s.hidden_count:
+        hidden = tr.ngettext("{n} tile stays hidden.", "{n} tiles stay hidden.", s.hidden_count)
+        text += "\n" + hidden.format(n=s.hidden_count)
+    return _cut(text)
 
 
 def _liangdao_of(w: WinView, liangdao: Collection[int]) -> list[int]:
@@ -310,14 +369,30 @@ def result_caption(
 ) -> str:
     """The end-of-hand text breakdown: winners, patterns (the 亮倒 番 names whose 亮倒 it is, from
     ``liangdao``: the seats that declared it), the multiplier per payer on its own line, payments
-    per player, next dealer."""
+    per player, next dealer.  卡心五 (docs/rules.md §B): a 关死 names the shut-in player and says
+    that the kong money is void; a 流局 with 查叫 names the players who pay (被查叫)."""
     _ = tr.gettext
     if result.outcome is Outcome.WIN:
         lines = [_("<b>Hand {n} is over</b>").format(n=hand_no)]
         for w in result.winners:
             lines.extend(_win_line(tr, w, names, liangdao))
+    elif result.outcome is Outcome.GUANSI and result.guansi is not None:
+        lines = [_("<b>Hand {n}: guansi</b> (shut in)").format(n=hand_no)]
+        lines.append(
+            _(
+                "Every tile {name} holds is a langqi player's waiting tile: the hand ends. {name} pays each "
+                "langqi player their highest multiplier and every other player 2; all kong money of the hand "
+                "is void."
+            ).format(name=name(names[result.guansi]))
+        )
     else:
         lines = [_("<b>Hand {n}: exhaustive draw</b> (no winner)").format(n=hand_no)]
+        if result.chajiao:
+            payers = ", ".join(name(names[s], 16) for s in result.chajiao)
+            lines.append(
+                _("Chajiao: {names} did not declare langqi and pay each langqi player their highest multiplier.")
+                .format(names=payers)
+            )  # fmt: skip
     lines.append(_("Points:"))
     for seat, total in enumerate(result.deltas):
         parts = _("{name}: {delta} (hand {hand}, kongs {kong})").format(

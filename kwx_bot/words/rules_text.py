@@ -10,11 +10,11 @@ never disappears from ``/rules``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import Any
 
 from engine.fans import Fan
-from engine.rules import PRESETS, Cap, FanValues, RuleSet
+from engine.rules import PRESETS, Cap, FanValues, RuleSet, Ruleset
 
 from .i18n import N_, Translator
 from .texts import esc, fan_label
@@ -28,6 +28,7 @@ _PRESET_LABELS = {
     "zaoyang": N_("Zaoyang (枣阳)"),
     "shiyan": N_("Shiyan (十堰, flat cap ×8)"),
     "nocap": N_("No cap (无封顶)"),
+    "kaxinwu": N_("Ka Xin Wu (卡心五)"),
 }
 
 
@@ -38,10 +39,20 @@ def _distance(a: RuleSet, b: RuleSet) -> int:
 def preset_label(rules: RuleSet, tr: Translator) -> str:
     """``Standard (随州 / 襄阳 / 枣阳)``, or ``Custom, based on …`` for a set equal to no preset."""
     name = rules.preset_name()
+    if name is None and _kaxinwu_base(rules) == rules:
+        name = "kaxinwu"  # 卡心五 at another table size is still the preset
     if name is not None:
         return tr.gettext(_PRESET_LABELS.get(name, name))
     closest = min(PRESETS, key=lambda n: _distance(rules, PRESETS[n]))
     return tr.gettext(N_("Custom, based on {preset}")).format(preset=tr.gettext(_PRESET_LABELS.get(closest, closest)))
+
+
+def _kaxinwu_base(rules: RuleSet) -> RuleSet | None:
+    """The 卡心五 preset at the table size of ``rules`` (the baseline its options are told against),
+    or None when ``rules`` is not 卡心五 (docs/rules.md §B)."""
+    if rules.ruleset is not Ruleset.KAXINWU:
+        return None
+    return replace(PRESETS["kaxinwu"], players=rules.players)
 
 
 def _cap_text(rules: RuleSet, tr: Translator) -> str:
@@ -291,8 +302,9 @@ def _fan_list(rules: RuleSet, tr: Translator) -> str:
 
 
 def option_lines(rules: RuleSet, tr: Translator) -> list[str]:
-    """One plain sentence per option that differs from the standard game (docs/rules.md §C), in field order."""
-    standard = PRESETS["standard"]
+    """One plain sentence per option that differs from the standard game (docs/rules.md §C) — for
+    卡心五, from the 卡心五 preset (docs/rules.md §B) — in field order."""
+    standard = _kaxinwu_base(rules) or PRESETS["standard"]
     lines = []
     for f in fields(RuleSet):
         if f.name in _NOT_OPTIONS:
@@ -334,9 +346,10 @@ def describe_rules(
     """
     _ = tr.gettext
     g = rules.gang_values
+    kaxinwu = _kaxinwu_base(rules) is not None
     lines = [
         _("<b>Rules: {preset}</b>").format(preset=preset_label(rules, tr)),
-        _tiles_line(rules, tr),
+        _kaxinwu_line(rules, tr) if kaxinwu else _tiles_line(rules, tr),
         _("Base stake (底金): {base} point(s). Payment = 底金 × multiplier, multiplier capped (封顶): {cap}.").format(
             base=rules.base, cap=_cap_text(rules, tr)
         ),
@@ -348,8 +361,12 @@ def describe_rules(
     ]
     options = option_lines(rules, tr)
     if options:
-        lines.append(_("<b>Different from the standard game:</b>"))
+        lines.append(
+            _("<b>Different from standard 卡心五:</b>") if kaxinwu else _("<b>Different from the standard game:</b>")
+        )
         lines.extend("• " + line for line in options)
+    elif kaxinwu:
+        lines.append(_("Standard 卡心五 play: 廊起 does not double; no 包胡; no 抢杠胡; 屁胡 may win on a discard."))
     else:
         lines.append(
             _(
@@ -364,6 +381,36 @@ def describe_rules(
             )
         )
     return "\n".join(lines)
+
+
+def _kaxinwu_line(rules: RuleSet, tr: Translator) -> str:
+    """What 卡心五 is, in a few sentences (docs/rules.md §B)."""
+    _ = tr.gettext
+    tiles = 4 * 9 * len(rules.suits) + (12 if rules.dragons else 0)
+    return "\n".join([
+        _("卡心五: {players} players, {tiles} tiles; 碰 and 杠 but no 吃.").format(players=rules.players, tiles=tiles),
+        _(
+            "廊起 (instead of 亮倒): choose the discard, then the tiles to show. The hidden tiles must form "
+            "complete sets, and the waits are read from the shown tiles. Then you play automatically: a "
+            "drawn tile is discarded unless it wins or kongs."
+        ),
+        _(
+            "有胡必胡: a self-draw win, and any win of a 廊起 player, must be taken. "
+            "有杠必杠: a possible kong must be made."
+        ),
+        _(
+            "Protection: without 廊起 you may not discard a tile a 廊起 player waits on, so only a 廊起 "
+            "player can deal into another (顶穿)."
+        ),
+        _(
+            "关死: when every tile in your hand is such a tile, the hand ends; you pay each 廊起 player their "
+            "highest multiplier and every other player 2; the hand's kong money is void."
+        ),
+        _(
+            "查叫 at 流局: every player without 廊起 pays each 廊起 player that player's highest multiplier; "
+            "kong money stands."
+        ),
+    ])  # fmt: skip
 
 
 def _seconds(value: float | None, tr: Translator) -> str:

@@ -11,7 +11,7 @@ import html
 from collections.abc import Iterable
 
 from engine.fans import Fan
-from engine.game import Reason
+from engine.game import Reason, RevealFault
 from engine.tiles import Suit, Tile
 
 from .i18n import N_, Translator
@@ -23,6 +23,7 @@ __all__ = [
     "game_name",
     "name",
     "reason_text",
+    "reveal_fault_text",
     "rules_label",
     "sentences",
     "signed",
@@ -135,7 +136,7 @@ def rules_label(rules: object, tr: Translator) -> str:
         return tr.gettext(msg) if msg else esc(rules)
     if isinstance(rules, dict):
         base = rules_label(str(rules.get("preset", "standard")), tr)
-        changed = [k for k in rules if k != "preset"]
+        changed = [k for k in rules if k not in ("preset", "players")]  # the table size is no rule change
         return tr.gettext("{preset} (changed)").format(preset=base) if changed else base
     return tr.gettext("Standard")
 
@@ -183,3 +184,25 @@ def reason_text(reason: Reason, tr: Translator) -> str:
     """A polite one-line refusal for an illegal action."""
     msg = _REASONS.get(reason)
     return tr.gettext(msg) if msg is not None else tr.gettext(N_("That move is not allowed now."))
+
+
+_FAULTS: dict[RevealFault, str] = {
+    RevealFault.NOT_IN_HAND: N_("Those tiles are not in your hand."),
+    RevealFault.WHOLE_HAND_ONLY: N_("Under these rules the whole hand is shown."),
+    RevealFault.KOU_TRIPLETS_ONLY: N_("Only concealed triplets (three identical tiles) may stay hidden."),
+    RevealFault.KOU_CHANGES_WAITS: N_("Hiding these triplets would change your waits: show them."),
+    RevealFault.HIDDEN_INCOMPLETE: N_(
+        "The hidden tiles must split into complete sets and pairs: show the tiles that are not part of one."
+    ),
+    RevealFault.NO_WAIT: N_(
+        "No tile would complete the shown tiles with the hidden ones: show the tiles your wait is read from."
+    ),
+}
+
+
+def reveal_fault_text(fault: RevealFault | None, tr: Translator) -> str:
+    """Why a 亮倒 / 廊起 reveal choice breaks the rules, in one line (docs/rules.md §A9.2, §E#48: the
+    hidden tiles must complete, the waits are read from the shown shape); a generic refusal for None
+    (a choice the engine does not offer now for another reason)."""
+    msg = _FAULTS.get(fault) if fault is not None else None
+    return tr.gettext(msg) if msg is not None else tr.gettext(_REASONS[Reason.BAD_REVEAL])

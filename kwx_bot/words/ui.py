@@ -3,13 +3,40 @@
 from __future__ import annotations
 
 import enum
+from dataclasses import dataclass
 
-__all__ = ["Ui"]
+from engine.game import Action, ActionKind, RevealFault
+from engine.tiles import Tile
+
+__all__ = ["RevealChoice", "Ui"]
 
 
 class Ui(enum.Enum):
-    """A player's hand-message mode: normal buttons, the 亮倒 discard menu, or its confirmation."""
+    """A player's hand-message mode: normal buttons, the 亮倒 discard menu, its confirmation, or the
+    choice of the tiles a 亮倒 / 廊起 shows (``liangdao_reveal`` kou / minimal, docs/rules.md §A9.2)."""
 
     NORMAL = "normal"
     LIANGDAO = "liangdao"
     CONFIRM = "confirm"
+    REVEAL = "reveal"
+
+
+@dataclass(frozen=True, slots=True)
+class RevealChoice:
+    """A 亮倒 / 廊起 being chosen, as the engine judges it (docs/rules.md §A9.2, §E#48).
+
+    ``discard``: the 亮倒 discard; ``shown`` / ``hidden``: the kept tiles split by the player's choice
+    (tile order); ``legal``: the engine offers exactly this 亮倒 now; ``fault``: why the reveal breaks
+    the rules (None when it does not); ``waits``: the waits it would publish (() when not legal).
+    """
+
+    discard: Tile
+    shown: tuple[Tile, ...]
+    hidden: tuple[Tile, ...]
+    legal: bool
+    fault: RevealFault | None
+    waits: tuple[Tile, ...]
+
+    def action(self, seat: int) -> Action:
+        """The 亮倒 action (the whole hand shown: no ``reveal``, as the engine lists it)."""
+        return Action(seat, ActionKind.LIANGDAO, self.discard, self.shown if self.hidden else None)

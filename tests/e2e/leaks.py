@@ -1,7 +1,8 @@
 """Checks that no concealed tile ever reaches the group or another player.
 
 From a hand's engine events we know which tiles became public (discards, 碰/直杠/补杠 tiles, a 亮倒
-seat's revealed hand and waits, the winners' hands at the end) and which tiles each seat held.  Every
+seat's revealed hand — without the kinds a 廊起 / partial reveal keeps face down — and waits, the
+winners' hands at the end) and which tiles each seat held.  Every
 tile named in any text, caption or button the bot ever showed in the group (all versions, deleted
 ones included) must be public; in a player's private chat it must be public or that player's own.
 Pictures are checked by origin: a spy renderer stamps each picture with the view it was drawn from,
@@ -51,8 +52,9 @@ def public_and_own(events: Sequence[dict[str, Any]]) -> tuple[set[Tile], list[se
         elif kind == "discarded":
             public.add(parse_tiles(e["tile"])[0])
             public |= set(parse_tiles(e.get("waits") or ""))
-            if e.get("liangdao"):
-                public |= own[e["seat"]]  # the whole hand is revealed (docs/rules.md §A9.2)
+            if e.get("liangdao"):  # the whole hand is revealed (docs/rules.md §A9.2), except the tiles
+                # a partial reveal keeps face down (§E#48): none of their kinds counts as shown here
+                public |= own[e["seat"]] - set(parse_tiles(e.get("hidden") or ""))
         elif kind in ("ponged", "window_opened") or (kind == "konged" and e["kind"] != "concealed_kong"):
             public.add(parse_tiles(e["tile"])[0])
         elif kind == "hand_ended":
@@ -77,10 +79,15 @@ class SpyPictures:
 
     def __init__(self) -> None:
         self.origins: dict[str, tuple[str, Any]] = {}
+        self.games: list[tuple[str, str]] = []
+        """(kind, game) of every picture drawn."""
+        self.protected: list[tuple[int, tuple[Tile, ...]]] = []
+        """(seat, protected tiles) of every hand picture drawn."""
 
-    def _png(self, kind: str, view: Any) -> bytes:
+    def _png(self, kind: str, view: Any, game: str = "kawuxing") -> bytes:
         key = f"{kind}-{len(self.origins)}"
         self.origins[key] = (kind, view)
+        self.games.append((kind, game))
         info = PngImagePlugin.PngInfo()
         info.add_text("kwx", key)
         buf = io.BytesIO()
@@ -91,20 +98,35 @@ class SpyPictures:
         key = Image.open(io.BytesIO(data)).text["kwx"]  # type: ignore[attr-defined]
         return self.origins[key]
 
-    async def hand(self, view: SeatView, lang: str = "zh_CN") -> bytes:
-        return self._png("hand", view)
+    async def hand(
+        self, view: SeatView, lang: str = "zh_CN", protected: Sequence[Tile] = (), game: str = "kawuxing"
+    ) -> bytes:
+        self.protected.append((view.seat, tuple(protected)))
+        return self._png("hand", view, game)
 
     async def table(
-        self, view: PublicView, names: Sequence[str], lang: str = "zh_CN", totals: Sequence[int] | None = None
+        self,
+        view: PublicView,
+        names: Sequence[str],
+        lang: str = "zh_CN",
+        totals: Sequence[int] | None = None,
+        game: str = "kawuxing",
     ) -> bytes:
-        return self._png("table", view)
+        return self._png("table", view, game)
 
-    async def reveal(self, view: PublicView, seat: int, names: Sequence[str], lang: str = "zh_CN") -> bytes:
-        return self._png("reveal", view)
+    async def reveal(
+        self, view: PublicView, seat: int, names: Sequence[str], lang: str = "zh_CN", game: str = "kawuxing"
+    ) -> bytes:
+        return self._png("reveal", view, game)
 
     async def result(
-        self, view: PublicView, names: Sequence[str], lang: str = "zh_CN", hands: Sequence[Any] | None = None
+        self,
+        view: PublicView,
+        names: Sequence[str],
+        lang: str = "zh_CN",
+        hands: Sequence[Any] | None = None,
+        game: str = "kawuxing",
     ) -> bytes:
         # ``hands``: every seat's hand once the hand is over (shown face up then; view.result is set)
         assert hands is None or view.result is not None
-        return self._png("result", view)
+        return self._png("result", view, game)

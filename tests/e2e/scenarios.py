@@ -3,7 +3,9 @@
 A scenario gives rules, dealer, the dealt hands, the wall and the explicit actions per seat (the
 ``python -m engine play`` contract).  Seat ``i`` is played by ``users[i]`` (joined in that order).
 Each action becomes the button presses a person would make in their private chat: a discard
-button; 碰/杠/胡/过; 暗杠/补杠 buttons; for 亮倒 the menu, the pick and the confirmation.
+button; 碰/杠/胡/过; 暗杠/补杠 buttons; for 亮倒 the menu, the pick and the confirmation — and for a
+亮倒 / 廊起 naming its ``reveal`` (docs/rules.md §A9.2, §E#48), between pick and confirmation, the
+toggles that make the shown tiles the scenario's (:func:`choose_reveal`).
 """
 
 from __future__ import annotations
@@ -11,13 +13,20 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from engine.tiles import Tile, parse_tiles
 from fakebot import FakeChat, FakeUser
+from kwx_bot.edge.codec import Op, decode
+from kwx_bot.words.i18n import translator
+from kwx_bot.words.texts import tile_label
 
 from .harness import Kwx
+
+_EN_TILES = {tile_label(t, translator("en")): t for t in Tile}
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 
@@ -72,10 +81,56 @@ async def perform(kwx: Kwx, users: Sequence[FakeUser], action: dict[str, Any]) -
     """One scenario action as button presses; every press must be accepted (no alert)."""
     user = users[action["seat"]]
     act, tile = action["act"], action.get("tile")
+    if act == "liangdao" and action.get("reveal") is not None:
+        for op, t in (("L", None), ("P", tile)):
+            query = await kwx.act(user, op, t)
+            assert query.answer is not None and not query.answer.show_alert, (action, query.answer)
+        await choose_reveal(kwx, user, Counter(parse_tiles(action["reveal"])))
+        query = await kwx.act(user, "l", tile)
+        assert query.answer is not None and not query.answer.show_alert, (action, query.answer)
+        return
     steps = [("L", None), ("P", tile), ("l", tile)] if act == "liangdao" else [(ACT_OPS[act], tile)]
     for op, t in steps:
         query = await kwx.act(user, op, t)
         assert query.answer is not None and not query.answer.show_alert, (action, query.answer)
+
+
+async def hand_record(service: Any, table_id: int) -> tuple[list[dict[str, Any]], list[Any], Any]:
+    """The table's current hand as stored: its event JSON, its ledger rows and the table row."""
+    hand = await service.store.current_hand(table_id)
+    stored = [e.data for e in await service.store.hand_events(hand.hand_id)]
+    ledger = await service.store.ledger_of_hand(hand.hand_id)
+    return stored, ledger, await service.store.get_table(table_id)
+
+
+def reveal_toggles(kwx: Kwx, user: FakeUser) -> list[tuple[Tile, bool, str]]:
+    """(tile, shown, callback data) of every toggle of the user's reveal choice (English labels)."""
+    msg = kwx.hand_message(user)
+    assert msg is not None
+    out = []
+    for b in msg.iter_buttons():
+        if b.callback_data and decode(b.callback_data).op is Op.REVEAL and b.text[:1] in "☑☐":
+            out.append((_EN_TILES[b.text[1:]], b.text[0] == "☑", b.callback_data))
+    return out
+
+
+async def choose_reveal(kwx: Kwx, user: FakeUser, target: Counter[Tile]) -> int:
+    """Toggle the reveal choice until exactly ``target`` is shown, as a person would: one tap per tile
+    to hide or show.  Returns the number of taps; every tap must be accepted (no alert)."""
+    taps = 0
+    while True:
+        toggles = reveal_toggles(kwx, user)
+        assert toggles, "no reveal choice on the hand message"
+        shown = Counter(t for t, on, _ in toggles if on)
+        if shown == target:
+            return taps
+        data = next(d for t, on, d in toggles if (on and shown[t] > target[t]) or (not on and shown[t] < target[t]))
+        msg = kwx.hand_message(user)
+        assert msg is not None
+        query = await kwx.press(user, msg, data=data)
+        assert query.answer is not None and not query.answer.show_alert, query.answer
+        taps += 1
+        assert taps <= 14, "the reveal choice does not converge"
 
 
 FINISHING = [

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from fakebot import MemberStatus
 from kwx_bot.edge.codec import b36
 
 from .scenarios import open_table
@@ -101,6 +102,29 @@ async def test_kick_by_reply_and_by_name_gives_the_seat_to_an_ai(kwx):
         rows = await service.store.ledger_of_table(table_id)
         assert [r.user_id for r in rows] == [ann.id, None, None] and sum(r.delta for r in rows) == 0
     assert kwx.fake.count_calls(ok=False) == 0
+
+
+async def test_a_refused_reply_tells_the_service_the_bot_has_left_the_group(kwx):
+    """The edge delivers a press's replies itself; a 403 on one (the bot left the group and the
+    my_chat_member update has not arrived yet) still reaches the service, which closes the group's
+    table as when it is told of the removal."""
+    users = kwx.players("Ann", "Ben", "Cat")
+    ann = users[0]
+    group = kwx.group(users)
+    async with kwx.running() as service:
+        await kwx.start_bot(*users)
+        table_id = await _start_hand(kwx, service, users, group, "removed-2")
+        mark = kwx.fake.mark()
+        kwx.fake.user_command(ann, group, "settings")
+        await kwx.settle()
+        (menu,) = kwx.fake.bot_messages(group, since=mark)
+        group.members[kwx.fake.bot.id] = MemberStatus.LEFT  # the update telling the bot is still on its way
+        await kwx.press(ann, menu, "Group language")
+        await kwx.settle()
+        assert [c.status for c in kwx.fake.calls if c.chat_id == group.id and c.method == "editMessageText"][-1] == 403
+        assert (await service.store.get_table(table_id)).status == "closed"
+        assert (await service.store.current_hand(table_id)).status == "aborted"
+        assert not service.tables.cached()
 
 
 async def test_bot_removed_from_the_group_mid_hand_closes_the_table_unscored(kwx):

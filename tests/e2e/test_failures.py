@@ -148,11 +148,11 @@ class FailingResult:
     def __getattr__(self, name):
         return getattr(self.inner, name)
 
-    async def result(self, view, names, lang="zh_CN", hands=None):
+    async def result(self, view, names, lang="zh_CN", hands=None, game="kawuxing"):
         if not self.failed:
             self.failed = True
             raise RuntimeError("drawing the result failed")
-        return await self.inner.result(view, names, lang, hands)
+        return await self.inner.result(view, names, lang, hands, game)
 
 
 async def test_an_internal_error_gets_a_short_group_message_and_the_table_stays_consistent(kwx, caplog):

@@ -19,16 +19,26 @@ class LangPictures(TinyPictures):
         self.calls: list[tuple[str, str]] = []
 
     async def table(
-        self, view: Any, names: Sequence[str], lang: str = "zh_CN", totals: Sequence[int] | None = None
+        self,
+        view: Any,
+        names: Sequence[str],
+        lang: str = "zh_CN",
+        totals: Sequence[int] | None = None,
+        game: str = "kawuxing",
     ) -> bytes:
         self.calls.append(("table", lang))
-        return await super().table(view, names, lang, totals)
+        return await super().table(view, names, lang, totals, game)
 
     async def result(
-        self, view: Any, names: Sequence[str], lang: str = "zh_CN", hands: Sequence[Any] | None = None
+        self,
+        view: Any,
+        names: Sequence[str],
+        lang: str = "zh_CN",
+        hands: Sequence[Any] | None = None,
+        game: str = "kawuxing",
     ) -> bytes:
         self.calls.append(("result", lang))
-        return await super().result(view, names, lang, hands)
+        return await super().result(view, names, lang, hands, game)
 
 
 async def _command(kwx, user, chat, *words):

@@ -46,16 +46,26 @@ class TotalsPictures(TinyPictures):
         self.hands: list[list[Any] | None] = []
 
     async def table(
-        self, view: Any, names: Sequence[str], lang: str = "zh_CN", totals: Sequence[int] | None = None
+        self,
+        view: Any,
+        names: Sequence[str],
+        lang: str = "zh_CN",
+        totals: Sequence[int] | None = None,
+        game: str = "kawuxing",
     ) -> bytes:
         self.totals.append(None if totals is None else list(totals))
-        return await super().table(view, names, lang, totals)
+        return await super().table(view, names, lang, totals, game)
 
     async def result(
-        self, view: Any, names: Sequence[str], lang: str = "zh_CN", hands: Sequence[Any] | None = None
+        self,
+        view: Any,
+        names: Sequence[str],
+        lang: str = "zh_CN",
+        hands: Sequence[Any] | None = None,
+        game: str = "kawuxing",
     ) -> bytes:
         self.hands.append(None if hands is None else list(hands))
-        return await super().result(view, names, lang, hands)
+        return await super().result(view, names, lang, hands, game)
 
 
 async def test_table_pictures_show_match_totals_and_the_result_every_hand(kwx):

@@ -14,15 +14,20 @@ class LangPictures(TinyPictures):
     def __init__(self) -> None:
         self.calls: list[tuple[str, int | None, str]] = []
 
-    async def hand(self, view: Any, lang: str = "zh_CN") -> bytes:
+    async def hand(self, view: Any, lang: str = "zh_CN", protected: Any = (), game: str = "kawuxing") -> bytes:
         self.calls.append(("hand", view.seat, lang))
-        return await super().hand(view, lang)
+        return await super().hand(view, lang, protected, game)
 
     async def table(
-        self, view: Any, names: Sequence[str], lang: str = "zh_CN", totals: Sequence[int] | None = None
+        self,
+        view: Any,
+        names: Sequence[str],
+        lang: str = "zh_CN",
+        totals: Sequence[int] | None = None,
+        game: str = "kawuxing",
     ) -> bytes:
         self.calls.append(("table", None, lang))
-        return await super().table(view, names, lang, totals)
+        return await super().table(view, names, lang, totals, game)
 
 
 async def test_hand_pictures_follow_the_player_and_the_table_the_group(kwx):

@@ -16,7 +16,7 @@ from engine.views import PublicView, SeatView
 from fakebot import MESSAGE_WRITE_METHODS
 
 from .leaks import SpyPictures, leaked, public_and_own
-from .scenarios import FINISHING, deal_scenario, engine_play, load, perform
+from .scenarios import FINISHING, deal_scenario, engine_play, hand_record, load, perform
 
 
 @pytest.mark.parametrize("name", FINISHING)
@@ -32,18 +32,8 @@ async def test_scenario_matches_engine_play(kwx, name):
         for action in scenario["actions"]:
             await perform(kwx, users, action)
         await kwx.settle()
-        hand = await service.store.current_hand(table_id)
-        stored = [e.data for e in await service.store.hand_events(hand.hand_id)]
-        ledger = await service.store.ledger_of_hand(hand.hand_id)
-        table = await service.store.get_table(table_id)
-    assert stored == expected["events"]
-    result = expected["result"]
-    assert [r.hand_delta for r in ledger] == result["hand_deltas"]
-    assert [r.kong_delta for r in ledger] == result["kong_deltas"]
-    assert [r.delta for r in ledger] == result["deltas"]
-    assert sum(r.delta for r in ledger) == 0
-    assert [r.won for r in ledger] == [any(w["seat"] == s for w in result["winners"]) for s in range(3)]
-    assert table.status == "between" and table.next_dealer == result["next_dealer"]
+        stored, ledger, table = await hand_record(service, table_id)
+    assert_matches_engine(expected, stored, ledger, table)
     final = kwx.fake.last_message(group)
     assert "Points:" in final.content and final.button_texts == ["Next hand", "End the table"]
     if any(a["act"] == "liangdao" for a in scenario["actions"]):
@@ -54,6 +44,19 @@ async def test_scenario_matches_engine_play(kwx, name):
     assert kwx.fake.count_calls("sendMessage", chat=group) == 1
     assert kwx.fake.count_calls("sendPhoto", chat=group) == 2 + reveals
     assert_no_hidden_tiles(kwx, spy, group, users, stored)
+
+
+def assert_matches_engine(expected, stored, ledger, table):
+    """The bot's stored events, its ledger rows (hand, kong money, total; zero-sum; who won) and the
+    table's next dealer equal ``python -m engine play``'s."""
+    assert stored == expected["events"]
+    result = expected["result"]
+    assert [r.hand_delta for r in ledger] == result["hand_deltas"]
+    assert [r.kong_delta for r in ledger] == result["kong_deltas"]
+    assert [r.delta for r in ledger] == result["deltas"]
+    assert sum(r.delta for r in ledger) == 0
+    assert [r.won for r in ledger] == [any(w["seat"] == s for w in result["winners"]) for s in range(len(ledger))]
+    assert table.status == "between" and table.next_dealer == result["next_dealer"]
 
 
 def assert_no_hidden_tiles(kwx, spy, group, users, events):

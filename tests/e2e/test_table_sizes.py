@@ -145,18 +145,17 @@ async def test_a_two_seat_table_plays_to_a_win_and_the_lobby_buttons_choose_the_
         assert_no_hidden_tiles(kwx, spy, group, {1: ben}, events)
 
 
-async def test_kaxinwu_is_offered_and_a_table_it_cannot_deal_yet_is_refused_politely(kwx):
+async def test_kaxinwu_is_offered_at_two_seats(kwx):
     users = kwx.players("Ann")
     group = kwx.group(users)
     async with kwx.running() as service:
         await kwx.start_bot(*users)
         reply = await _lobby(kwx, users[0], group, "kaxinwu", "2")
         table = await service.store.open_table_of_group(await service.store.group_id_for_chat(group.id))
-        if table is None:  # the bot cannot deal 卡心五 yet: a polite answer, no table
-            assert "Sorry, I cannot deal 卡心五 Ka Xin Wu at 2 seats yet" in reply.content
-        else:
-            assert "卡心五 Ka Xin Wu · 2 seats" in reply.content
-            assert RuleSet.from_json(table.rules).players == 2
+        assert table is not None, reply.content
+        assert "卡心五 Ka Xin Wu · 2 seats" in reply.content
+        rules = RuleSet.from_json(table.rules)
+        assert rules.players == 2 and rules.ruleset.value == "kaxinwu"
 
 
 async def test_four_members_take_turns_sitting_out_and_the_ledger_covers_all_four(kwx):

@@ -43,7 +43,11 @@ async def test_score_settle_and_export_say_what_they_take(kwx):
         (settle,) = await _send(kwx, users[1], group, f"/settle@{uname} x")
         assert settle.text == "/settle takes no arguments: send just /settle."
         (export,) = await _send(kwx, users[1], group, f"/export@{uname} all")
-        assert export.text == "/export takes no arguments: send just /export."
+        # /export N is a hand's record since hand records came; any other argument is explained
+        assert (
+            export.text
+            == "Use /export for the group's ledger (CSV), or /export N for hand N's record (as /history numbers it)."
+        )
         (mine,) = await _send(kwx, users[1], group, f"/score@{uname} me")
         assert "No scored hands yet" in mine.text or "season" in mine.text
         (private,) = await _send(kwx, users[1], kwx.fake.private_chat(users[1]), "/score bob")

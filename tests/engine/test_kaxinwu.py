@@ -15,6 +15,7 @@ from engine.game import (
     decide,
     kinds_for,
     legal_actions,
+    protected_tiles,
     public_view,
     replay,
     start,
@@ -244,3 +245,12 @@ def test_referee_catches_a_fed_langqi_wait_and_a_missed_guansi() -> None:
     with pytest.raises(RuleViolation, match="关死 but the hand goes on"):
         _check_outcome(stuck, [])
     _check_outcome(state, [])
+
+
+def test_protected_tiles_are_the_held_langqi_waits() -> None:
+    """protected_tiles names exactly the held tiles legal_actions keeps out of the discards (§B)."""
+    state = table(KXW, ["123p456p789p11s5s9s", "123p456p789p11s46s", "", ""], {1: "5s"}, (1,))
+    assert protected_tiles(state, 0) == (Tile.S5,)
+    discards = {a.tile for a in legal_actions(state, 0) if a.kind is ActionKind.DISCARD}
+    assert Tile.S5 not in discards and Tile.S9 in discards
+    assert protected_tiles(state, 1) == ()  # a 廊起 seat protects nothing from itself

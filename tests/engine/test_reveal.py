@@ -11,15 +11,17 @@ from engine.game import (
     Discarded,
     IllegalAction,
     Reason,
+    RevealFault,
     action_from_json,
     decide,
     legal_actions,
     public_view,
     replay,
+    reveal_preview,
     step,
     view_for,
 )
-from engine.game.reveal import legal_reveals, reveal_problem, reveal_waits
+from engine.game.reveal import legal_reveals, reveal_fault, reveal_problem, reveal_waits
 from engine.rules import LiangdaoReveal, RuleSet
 from engine.tiles import Meld, MeldKind, Tile, counts_of, format_tiles, parse_tile, parse_tiles
 from tests.engine.test_game import deal, deal_events, play
@@ -164,3 +166,52 @@ def test_kou_triplet_kong_after_liangdao() -> None:
     assert state.seats[0].hidden == ()
     assert public_view(state).seats[0].hidden_count == 0
     assert state.seats[0].waits == (Tile.S6, Tile.S9)
+
+
+def test_reveal_fault_names_the_broken_rule() -> None:
+    """Each fault of docs/rules.md §A9.2 / §E#48 by its code; reveal_problem spells the same out."""
+
+    def fault(kept: str, shown: str, mode: LiangdaoReveal = LiangdaoReveal.MINIMAL) -> RevealFault | None:
+        return reveal_fault(counts_of(parse_tiles(kept)), counts_of(parse_tiles(shown)), (), mode)
+
+    hand = "123p456p789p22s68s"
+    assert fault(hand, "68s") is None and fault(hand, hand) is None
+    assert fault(hand, "9s") is RevealFault.NOT_IN_HAND
+    assert fault(hand, "6s") is RevealFault.HIDDEN_INCOMPLETE  # 8s hidden alone is no set
+    assert fault("11p22p33p44p55p66s7s", "1p7s") is RevealFault.HIDDEN_INCOMPLETE
+    assert fault("123p456p789p2266s", "123p456p789p") is RevealFault.NO_WAIT  # hidden 2266s: two pairs
+    assert fault(hand, "68s", LiangdaoReveal.FULL) is RevealFault.WHOLE_HAND_ONLY
+    assert fault("111p456p789p22s68s", "456p789p22s68s", LiangdaoReveal.KOU) is None
+    assert fault(hand, "68s", LiangdaoReveal.KOU) is RevealFault.KOU_TRIPLETS_ONLY
+    assert fault("111p23p456p789p44s", "456p789p44s", LiangdaoReveal.KOU) is RevealFault.KOU_TRIPLETS_ONLY
+    assert fault("111p23p456p789p44s", "23p456p789p44s", LiangdaoReveal.KOU) is RevealFault.KOU_CHANGES_WAITS
+    for kept, shown in [(hand, "6s"), (hand, "9s"), ("123p456p789p2266s", "123p456p789p")]:
+        assert problem(kept, shown) is not None
+
+
+def test_reveal_preview_agrees_with_legal_actions_and_the_declared_waits() -> None:
+    """reveal_preview judges exactly the reveals legal_actions offers, and its waits are the waits the
+    亮倒 then publishes (docs/rules.md §E#48)."""
+    state = deal(["123p456p789p22s68s9s", "", ""], rules=MINIMAL)
+    offered = {a.reveal for a in legal_actions(state, 0) if a.kind is ActionKind.LIANGDAO and a.tile == Tile.S9}
+    assert (tuple(parse_tiles("68s")) in offered) and None in offered
+    kept = tuple(parse_tiles("123p456p789p22s68s"))
+    for shown in [tuple(parse_tiles(x)) for x in ("68s", "22s68s", "6s")] + [kept]:
+        fault, waits = reveal_preview(state, 0, Tile.S9, shown)
+        assert (fault is None) == (shown in offered or shown == kept)
+        if fault is None:
+            after, _ = step(state, Action(0, ActionKind.LIANGDAO, Tile.S9, None if shown == kept else shown))
+            assert after.seats[0].waits == waits
+    assert reveal_preview(state, 0, Tile.S9, tuple(parse_tiles("68s")))[1] == (Tile.S7,)
+    assert reveal_preview(state, 0, Tile.S1, ()) == (RevealFault.NOT_IN_HAND, ())
+
+
+def test_own_view_gives_the_published_waits_after_a_partial_reveal() -> None:
+    """The seat's own view waits on what the shown shape fixes, not on every tile its concealed hand
+    could use (kept 123p456p789p2266s showing 22s waits on 2s only, docs/rules.md §E#48)."""
+    state = deal(["123p456p789p2266s9s", "", ""], rules=MINIMAL)
+    after, _ = step(state, Action(0, ActionKind.LIANGDAO, Tile.S9, tuple(parse_tiles("22s"))))
+    assert after.seats[0].waits == (Tile.S2,)
+    assert view_for(after, 0).waits == (Tile.S2,)
+    whole, _ = step(state, Action(0, ActionKind.LIANGDAO, Tile.S9))
+    assert view_for(whole, 0).waits == (Tile.S2, Tile.S6)

@@ -554,6 +554,39 @@ async def test_group_rate_limit(world):
     await ok(fake, "sendMessage", chat_id=group.id, text="later")
 
 
+async def test_token_rate_limit_counts_every_chat_and_only_accepted_calls(world):
+    fake, alice, _bob, group = world
+    limit = fake.faults.token_rate_limit(max_calls=30, period=1.0)
+    fake.faults.group_rate_limit(max_calls=20, period=60)
+    for i in range(30):
+        await ok(fake, "sendMessage", chat_id=alice.id if i % 2 else group.id, text=str(i))
+    status, _, body = await call(fake, "sendMessage", chat_id=group.id, text="31st")
+    assert status == 429 and body["parameters"]["retry_after"] == 1 and limit.refused == 1
+    assert len(fake.faults.rate_limit.history[group.id]) == 15  # the refused call used no group budget
+    fake.clock.advance(1.01)
+    await ok(fake, "sendMessage", chat_id=group.id, text="next second")
+    assert len(fake.faults.rate_limit.history[group.id]) == 16
+
+
+async def test_send_animation_takes_a_gif_and_refuses_other_files(world):
+    import io
+
+    from PIL import Image
+
+    fake, alice, _bob, group = world
+    buf = io.BytesIO()
+    frames = [Image.new("RGB", (40, 30), (i * 40, 0, 0)) for i in range(3)]
+    frames[0].save(buf, "GIF", save_all=True, append_images=frames[1:])
+    gif = {"animation": ("r.gif", buf.getvalue(), "image/gif")}
+    sent = await ok(fake, "sendAnimation", gif, chat_id=group.id, caption="replay")
+    assert sent["document"]["file_name"] == "r.gif" and sent["caption"] == "replay"
+    message = fake.last_message(group)
+    assert message.document is not None and message.document.image().n_frames == 3
+    text = {"animation": ("x.txt", b"not a picture", "text/plain")}
+    status, _, body = await call(fake, "sendAnimation", text, chat_id=alice.id)
+    assert status == 400 and "GIF or an MP4" in body["description"]
+
+
 # ------------------------------------------------------------------------------ updates
 
 

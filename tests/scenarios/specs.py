@@ -1204,4 +1204,139 @@ SPECS += [
         finish=True,
         expect={"result": {"outcome": "draw", "hand_deltas": [0, 0, 0, 0], "next_dealer": 1}},
     ),
+    # ------------------------------------------------------------------ 卡心五 at the bot's 3 seats
+    Spec(
+        "kx3_langqi_self_draw",
+        "§B 廊起 at 3 seats: A (dealer) 廊起s with 9条 showing 6 8条 (the wait is 7条 alone, §E#48), then "
+        "draws 7条 and wins automatically (A9.4): 平胡 ×1 from each other player; A deals next",
+        rules={"preset": "kaxinwu", "players": 3},
+        hands=["123p456p789p22s68s9s", "", ""],
+        draws="? ? 7s",
+        actions=["0 liangdao 9s show 68s"],
+        finish=True,
+        expect={
+            "events_include": [{"type": "discarded", "seat": 0, "tile": "9s", "liangdao": True, "waits": "7s"}],
+            "result": {
+                "outcome": "win",
+                "winners": [{"seat": 0, "fans": ["屁胡"], "multiplier": {"1": 1, "2": 1}}],
+                "hand_deltas": [2, -1, -1],
+                "next_dealer": 0,
+            },
+        },
+    ),
+    Spec(
+        "kx3_chajiao",
+        "§B 查叫 at 3 seats: A (dealer) 廊起s with 9条 showing 6 8条 on a dead wait (B holds three 7条, C the "
+        "fourth; protection keeps them); on the way C 直杠s B's 1条 (mandatory: B pays 2); 流局: B and C (both "
+        "被查叫) pay A his maximum, 平胡 ×1, and the kong money stands; two 被查叫 of three (all but one): the "
+        "廊起 player A deals next",
+        rules={"preset": "kaxinwu", "players": 3},
+        hands=["123p456p789p22s68s9s", "777s", "7s"],
+        actions=["0 liangdao 9s show 68s"],
+        finish=True,
+        expect={
+            "result": {
+                "outcome": "draw",
+                "hand_deltas": [2, -1, -1],
+                "kong_deltas": [0, -2, 2],
+                "chajiao": [1, 2],
+                "next_dealer": 0,
+            },
+        },
+    ),
+    Spec(
+        "kx3_guansi",
+        "§B 关死 at 3 seats: A (dealer) 廊起s with 7筒 showing 2-6条 (waits 1 4 7条); C 直杠s it (mandatory, "
+        "B passes his win), discards the replacement 5筒; B draws 9条 and 廊起s with it showing 2-6筒 "
+        "(waits 1 4 7筒): every tile of C is a 廊起 wait, so the hand ends: C pays A 1 and B 1 (平胡 each); "
+        "C's kong money is void; C deals next",
+        rules={"preset": "kaxinwu", "players": 3},
+        hands=["888999p2345699s7p", "23456p33666888s", "777p111p444p111s4s"],
+        draws="2p 9s",
+        tail="5p",
+        actions=["0 liangdao 7p show 23456s", "2 kong", "1 liangdao 9s show 23456p"],
+        expect={
+            "events_include": [{"type": "konged", "seat": 2, "kind": "kong", "tile": "7p", "money": [-2, 0, 2]}],
+            "result": {
+                "outcome": "guansi",
+                "guansi": 2,
+                "winners": [],
+                "hand_deltas": [1, 1, -2],
+                "kong_deltas": [0, 0, 0],
+                "deltas": [1, 1, -2],
+                "next_dealer": 2,
+            },
+        },
+    ),
+    Spec(
+        "kx3_langqi_forced_kong",
+        "§B 有杠必杠 after 廊起 at 3 seats: A (dealer) 廊起s with 7筒 showing 2-6条 (888 999筒 and 99条 face "
+        "down, waits 1 4 7条); he draws the fourth 8筒: the 暗杠 keeps his waits, so it is permitted (A9.5) and "
+        "mandatory — his only legal action; A +4, B and C -2 each",
+        rules={"preset": "kaxinwu", "players": 3},
+        hands=["888999p2345699s7p", "", ""],
+        draws="? ? 8p",
+        actions=["0 liangdao 7p show 23456s", "0 concealed_kong 8p"],
+        expect={
+            "events_include": [
+                {"type": "konged", "seat": 0, "kind": "concealed_kong", "tile": "8p", "money": [4, -2, -2]}
+            ],
+        },
+    ),
+    # ------------------------------------------------------------------ 卡心五 at 2 seats
+    Spec(
+        "kx2_langqi_self_draw",
+        "§B 廊起 at 2 seats: A (dealer) 廊起s with 9条 showing 6 8条 (wait 7条, §E#48), draws 7条 and wins "
+        "automatically: 平胡 ×1 from B; A deals next",
+        rules={"preset": "kaxinwu", "players": 2},
+        hands=["123p456p789p22s68s9s", ""],
+        draws="? 7s",
+        actions=["0 liangdao 9s show 68s"],
+        finish=True,
+        expect={
+            "result": {
+                "outcome": "win",
+                "winners": [{"seat": 0, "fans": ["屁胡"], "multiplier": {"1": 1}}],
+                "hand_deltas": [1, -1],
+                "next_dealer": 0,
+            },
+        },
+    ),
+    Spec(
+        "kx2_chajiao",
+        "§B 查叫 at 2 seats: A (dealer) 廊起s with 9条 showing 6 8条 on a dead wait (B holds all four 7条 and "
+        "must 暗杠 them: B +2, A -2, money that stands); 流局: B (被查叫) pays A his maximum, 平胡 ×1; one "
+        "被查叫 player: he deals next",
+        rules={"preset": "kaxinwu", "players": 2},
+        hands=["123p456p789p22s68s9s", "7777s"],
+        actions=["0 liangdao 9s show 68s"],
+        finish=True,
+        expect={
+            "result": {
+                "outcome": "draw",
+                "hand_deltas": [1, -1],
+                "kong_deltas": [-2, 2],
+                "chajiao": [1],
+                "next_dealer": 1,
+            },
+        },
+    ),
+    Spec(
+        "kx2_guansi",
+        "§B 关死 at 2 seats: A (dealer) 廊起s with 1筒 showing 1112345678999条 (九莲: waits 1-9条); every "
+        "tile of B is a 条, so the hand ends at once: B pays A his maximum, 清一色 ×4; B deals next",
+        rules={"preset": "kaxinwu", "players": 2},
+        hands=["1112345678999s1p", "2233445566778s"],
+        actions=["0 liangdao 1p"],
+        expect={
+            "result": {
+                "outcome": "guansi",
+                "guansi": 1,
+                "winners": [],
+                "hand_deltas": [4, -4],
+                "kong_deltas": [0, 0],
+                "next_dealer": 1,
+            },
+        },
+    ),
 ]

@@ -1,4 +1,5 @@
-"""Button presses: decoded here, answered exactly once (first, before slow work), routed to the service.
+"""Button presses: decoded here, routed to the service, its :class:`~kwx_bot.service.Response` delivered
+(answered exactly once, first, before slow work).
 
 PTB routes by prefix (``pattern=``, see :mod:`kwx_bot.edge.codec`): settings-menu buttons, ``/void``
 confirmations, and every other query as a table button.  Data that does not decode reaches the
@@ -15,7 +16,7 @@ from ...service import Reply
 from ...service.buttons import CodecError, Press
 from ..codec import decode, decode_config, decode_void
 from ..context import Context
-from .common import service_of, user_info
+from .common import deliver, service_of, user_info
 
 __all__ = ["on_button", "on_config_button", "on_void_button"]
 
@@ -23,21 +24,16 @@ Decode = Callable[[str | None], Press]
 
 
 async def _press(update: Update, context: Context, decode_press: Decode) -> None:
-    """Decode the query's data, call the service once; whatever happens, the query gets one answer."""
+    """Decode the query's data, call the service once, then deliver its :class:`Response` in
+    order: the answer first (Telegram shows a spinner until then, docs/telegram.md §3), the
+    messages to send or edit, and last the follow-up handed back to the service.  A press that
+    fails in the service is still answered, with an apology."""
     query = update.callback_query
     if query is None:
         return
     service = service_of(context)
     sender = context.bot_data.sender
-    answered = False
-
-    async def answer(reply: Reply) -> None:
-        nonlocal answered
-        if answered:
-            return
-        answered = True
-        await sender.answer(query, reply.text, alert=reply.alert, url=reply.url)
-
+    user = user_info(query.from_user)
     message_id = query.message.message_id if query.message is not None else None
     chat_id = query.message.chat.id if query.message is not None else None
     try:
@@ -45,12 +41,17 @@ async def _press(update: Update, context: Context, decode_press: Decode) -> None
     except CodecError:
         button = None
     try:
-        await service.press(user_info(query.from_user), chat_id, message_id, button, answer)
-        sender.metrics.press()
-    finally:
-        if not answered:
-            tr = service.user_tr(user_info(query.from_user))
-            await answer(Reply(tr.gettext("Sorry, something went wrong. Nothing was changed.")))
+        response = await service.press(user, chat_id, message_id, button)
+    except BaseException:
+        reply = service.sorry(user)
+        await sender.answer(query, reply.text, alert=reply.alert, url=reply.url)
+        raise
+    reply = response.reply or Reply()
+    await sender.answer(query, reply.text, alert=reply.alert, url=reply.url)
+    await deliver(sender, chat_id, response.outs, seen=service.seen)
+    if response.then is not None:
+        await service.follow(response.then)
+    sender.metrics.press()  # counted once handled, follow-up included
 
 
 async def on_button(update: Update, context: Context) -> None:

@@ -1,7 +1,7 @@
 """Shared helpers of the handlers: the service from ``bot_data``, updates as plain values, replies out.
 
-One reply convention: a service call returns :class:`~kwx_bot.service.Out` values and the edge
-sends them (:func:`deliver`); handlers never build Telegram messages themselves.
+One reply convention: a service call returns one :class:`~kwx_bot.service.Response` that answers the
+update and the edge delivers it (:func:`deliver`); handlers never build Telegram messages themselves.
 """
 
 from __future__ import annotations
@@ -10,12 +10,14 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from telegram import Update, User
 
-from ...service import Command, Out, TableService, UserInfo
+from ...service import Command, Edit, Out, Response, Sent, TableService, UserInfo
 from ..context import Context
 from ..sender import Sender
 
-Service = Callable[[Command], Awaitable[list[Out]]]
-"""A service entry point for a command: the command in, the replies out."""
+Service = Callable[[Command], Awaitable[Response]]
+"""A service entry point for a command: the command in, its :class:`Response` out."""
+Seen = Callable[[Sent], Awaitable[object]]
+"""Where a reply's result goes (the service's ``seen``)."""
 
 __all__ = ["command_of", "deliver", "is_private", "reply", "run_command", "service_of", "user_info"]
 
@@ -56,15 +58,37 @@ def command_of(update: Update, context: Context) -> Command | None:
     )
 
 
-async def deliver(sender: Sender, chat_id: int, outs: Sequence[Out], *, reply_to: int | None = None) -> None:
-    """Send a service call's replies (texts, menus, documents) to ``chat_id``; an :class:`Out`
-    with ``reply`` set answers the message ``reply_to``."""
+async def deliver(
+    sender: Sender,
+    chat_id: int | None,
+    outs: Sequence[Out | Edit],
+    *,
+    reply_to: int | None = None,
+    seen: Seen | None = None,
+) -> None:
+    """Send a service call's replies (texts, menus, documents) to ``chat_id`` and make its
+    :class:`Edit` changes; an :class:`Out` with ``reply`` set answers the message ``reply_to``
+    (nothing is sent without a chat).  Each result is handed to ``seen`` (the service's
+    :meth:`~kwx_bot.service.TableService.seen`), so a 403 or a group migration met by a reply
+    reaches the service as a value, as it does for the service's own sends."""
     for out in outs:
-        if out.document is not None:
+        if isinstance(out, Edit):
+            if out.text is None:
+                sent = await sender.edit_markup(out.chat_id, out.message_id, out.markup)
+            else:
+                sent = await sender.edit_text(out.chat_id, out.message_id, out.text, out.markup)
+        elif chat_id is None:
+            continue
+        elif out.document is not None:
             filename, data = out.document
-            await sender.send_document(chat_id, data, filename, out.text)
+            sent = await sender.send_document(chat_id, data, filename, out.text)
+        elif out.animation is not None:
+            filename, data = out.animation
+            sent = await sender.send_animation(chat_id, data, filename, out.text)
         else:
-            await sender.send_text(chat_id, out.text, out.markup, reply_to=reply_to if out.reply else None)
+            sent = await sender.send_text(chat_id, out.text, out.markup, reply_to=reply_to if out.reply else None)
+        if seen is not None:
+            await seen(sent)
 
 
 async def reply(context: Context, chat_id: int, text: str | None, *, reply_to: int | None = None) -> None:
@@ -74,9 +98,13 @@ async def reply(context: Context, chat_id: int, text: str | None, *, reply_to: i
 
 
 async def run_command(update: Update, context: Context, pick: Callable[[TableService], Service]) -> None:
-    """Parse the command, make one service call (``pick(service)(command)``), send its replies."""
+    """Parse the command, make one service call (``pick(service)(command)``), send its replies
+    (then hand a follow-up, if any, back to the service)."""
     cmd = command_of(update, context)
     if cmd is None:
         return
     service = service_of(context)
-    await deliver(context.bot_data.sender, cmd.chat_id, await pick(service)(cmd), reply_to=cmd.message_id)
+    response = await pick(service)(cmd)
+    await deliver(context.bot_data.sender, cmd.chat_id, response.outs, reply_to=cmd.message_id, seen=service.seen)
+    if response.then is not None:
+        await service.follow(response.then)

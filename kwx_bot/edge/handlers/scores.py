@@ -1,4 +1,5 @@
-"""Score commands: ``/score [me]``, ``/history [n]``, ``/settle``, ``/export``."""
+"""Score commands and hand records: ``/score [me]``, ``/history [n]``, ``/settle``, ``/export [N]``,
+``/replay [N]``."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from telegram import Update
 from ..context import Context
 from .common import run_command
 
-__all__ = ["on_export", "on_history", "on_score", "on_settle"]
+__all__ = ["on_export", "on_history", "on_replay", "on_score", "on_settle"]
 
 
 async def on_score(update: Update, context: Context) -> None:
@@ -26,5 +27,10 @@ async def on_settle(update: Update, context: Context) -> None:
 
 
 async def on_export(update: Update, context: Context) -> None:
-    """``/export``: the group's ledger as a CSV document."""
-    await run_command(update, context, lambda s: s.reports.export)
+    """``/export``: the group's ledger as a CSV document; ``/export N``: hand N's record (JSON)."""
+    await run_command(update, context, lambda s: s.records.export)
+
+
+async def on_replay(update: Update, context: Context) -> None:
+    """``/replay [N [T]]``: a finished hand as an animation (public information only)."""
+    await run_command(update, context, lambda s: s.records.replay)

@@ -30,14 +30,19 @@ from kwx_bot.edge.codec import (
     is_config,
     is_void,
 )
+from kwx_bot.service.buttons import MASK_OPS, MAX_MASK
 
 buttons = st.builds(
-    lambda t, s, op, tile: Button(t, s, op, tile if op in TILE_OPS else None),
+    lambda t, s, op, tile, mask: Button(
+        t, s, op, tile if op in TILE_OPS else None,
+        (mask if mask is not None or op is not Op.REVEAL else 0) if op in MASK_OPS else None,
+    ),
     st.integers(0, 36**10 - 1),
     st.integers(0, 36**10 - 1),
     st.sampled_from(list(Op)),
     st.sampled_from(list(Tile)),
-)
+    st.none() | st.integers(0, MAX_MASK),
+)  # fmt: skip
 
 
 @given(buttons)
@@ -50,6 +55,25 @@ def test_roundtrip_ascii_and_short(button):
 def test_example_encoding():
     assert encode(Button(51, 92, Op.DISCARD, Tile.S5)) == "1f:2k:d5s"
     assert decode("1f:2k:w") == Button(51, 92, Op.WIN)
+
+
+def test_reveal_choice_encoding():
+    """A reveal choice carries the discard and the shown mask (docs/rules.md §E#48); malformed masks,
+    masks on other ops and a REVEAL without one are refused."""
+    assert encode(Button(51, 92, Op.REVEAL, Tile.S5, MAX_MASK)) == "1f:2k:r5s.cn3"
+    assert decode("1f:2k:l7p.1") == Button(51, 92, Op.LIANGDAO, Tile.P7, 1)
+    assert decode("1f:2k:l7p") == Button(51, 92, Op.LIANGDAO, Tile.P7)
+    for bad in (
+        "1f:2k:r5s",
+        "1f:2k:d5s.1",
+        "1f:2k:r5s.zzz",
+        "1f:2k:r5s.",
+        "1f:2k:r5s.1234",
+        "1f:2k:o5s.1",
+        "1f:2k:r.1",
+    ):
+        with pytest.raises(CodecError):
+            decode(bad)
 
 
 @pytest.mark.parametrize(

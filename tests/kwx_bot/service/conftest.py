@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from kwx_bot.service import Command, Reply, TableService, UserInfo
+from kwx_bot.service import Command, Edit, Reply, TableService, UserInfo
 from kwx_bot.service.buttons import Button
 from kwx_bot.service.live import LiveTable
 from kwx_bot.settings import Settings
@@ -43,16 +43,25 @@ class World:
             await self.service.start(self.command(user, "start", chat_id=user.user_id))
 
     async def press(self, user: UserInfo, message: Message, button: Button) -> Reply:
-        """``user`` presses ``button`` on ``message``; returns the one answer, after presentation."""
-        answers: list[Reply] = []
+        """``user`` presses ``button`` on ``message``; returns the one answer, after presentation.
 
-        async def answer(reply: Reply) -> None:
-            answers.append(reply)
-
-        await self.service.press(user, message.chat_id, message.message_id, button, answer)
+        Does what the edge does with the service's :class:`~kwx_bot.service.Response`: answer,
+        send and edit its messages in the chat, then hand its follow-up back to the service."""
+        response = await self.service.press(user, message.chat_id, message.message_id, button)
+        assert response.reply is not None, response
+        for out in response.outs:
+            if isinstance(out, Edit):
+                if out.text is None:
+                    await self.chat.edit_markup(out.chat_id, out.message_id, out.markup)
+                else:
+                    await self.chat.edit_text(out.chat_id, out.message_id, out.text, out.markup)
+            else:
+                assert out.document is None, out
+                await self.chat.send_text(message.chat_id, out.text, out.markup)
+        if response.then is not None:
+            await self.service.follow(response.then)
         await self.service.idle()
-        assert len(answers) == 1, answers
-        return answers[0]
+        return response.reply
 
     async def table(self) -> LiveTable:
         """The group's open table."""

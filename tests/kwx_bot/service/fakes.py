@@ -23,21 +23,39 @@ def _tiny_png() -> bytes:
 class TinyPictures:
     """Pictures stand-in: a small valid PNG."""
 
-    async def hand(self, view: Any, lang: str = "zh_CN") -> bytes:
+    async def hand(self, view: Any, lang: str = "zh_CN", protected: Any = (), game: str = "kawuxing") -> bytes:
         return _tiny_png()
 
     async def table(
-        self, view: Any, names: Sequence[str], lang: str = "zh_CN", totals: Sequence[int] | None = None
+        self,
+        view: Any,
+        names: Sequence[str],
+        lang: str = "zh_CN",
+        totals: Sequence[int] | None = None,
+        game: str = "kawuxing",
     ) -> bytes:
         return _tiny_png()
 
-    async def reveal(self, view: Any, seat: int, names: Sequence[str], lang: str = "zh_CN") -> bytes:
+    async def reveal(
+        self, view: Any, seat: int, names: Sequence[str], lang: str = "zh_CN", game: str = "kawuxing"
+    ) -> bytes:
         return _tiny_png()
 
     async def result(
-        self, view: Any, names: Sequence[str], lang: str = "zh_CN", hands: Sequence[Any] | None = None
+        self,
+        view: Any,
+        names: Sequence[str],
+        lang: str = "zh_CN",
+        hands: Sequence[Any] | None = None,
+        game: str = "kawuxing",
     ) -> bytes:
         return _tiny_png()
+
+    async def replay(self, views: Sequence[Any], names: Sequence[str], lang: str = "zh_CN", game: str = "") -> bytes:
+        buf = io.BytesIO()
+        frames = [Image.new("RGB", (96, 48), (20, 90 + i % 100, 40)) for i in range(len(views))]
+        frames[0].save(buf, "GIF", save_all=True, append_images=frames[1:])
+        return buf.getvalue()
 
 
 @dataclass

@@ -92,24 +92,34 @@ def test_every_menu_choice_is_accepted_by_the_rules_engine_and_shown_as_current(
     assert config({"rules": {"preset": "standard", "cap": "16"}}).ruleset().cap is Cap.SIXTEEN
 
 
-UNPLAYABLE = {"preset": "standard", "liangdao_reveal": "kou"}
+UNPLAYABLE = {"preset": "standard", "players": 5}
+PARTIAL_REVEALS = (
+    {"preset": "standard", "liangdao_reveal": "kou"},
+    {"preset": "standard", "liangdao_reveal": "minimal"},
+)
 
 
-def test_check_rules_accepts_presets_and_the_bot_refuses_partial_reveals() -> None:
-    """The engine plays kou / minimal (docs/rules.md §A9.2, §E#48); the bot cannot offer the choice yet."""
-    for name in ("standard", "shiyan", "nocap"):
+def test_check_rules_accepts_presets_and_partial_reveals() -> None:
+    """The bot plays 暗铺 / 廊起 reveals (docs/rules.md §A9.2, §E#48) and 卡心五 (§B) at every table
+    size; rules for a number of seats the engine does not play are refused."""
+    for name in ("standard", "shiyan", "nocap", "kaxinwu"):
         check_rules(RuleSet.preset(name))
         check_table_rules(RuleSet.preset(name))
-    check_rules(RuleSet.from_json(UNPLAYABLE))
-    with pytest.raises(RuleError, match="liangdao_reveal"):
-        check_table_rules(RuleSet.from_json(UNPLAYABLE))
+    for rules in PARTIAL_REVEALS:
+        check_table_rules(RuleSet.from_json(rules))
+        assert rules_from_json(rules).liangdao_reveal.value == rules["liangdao_reveal"]
+    for players in (2, 3, 4):
+        check_table_rules(RuleSet.from_json({"preset": "kaxinwu", "players": players}))
+    with pytest.raises(RuleError, match="players"):
+        rules_from_json(UNPLAYABLE)
 
 
 def test_settings_refuse_an_unplayable_option_and_change_nothing() -> None:
     config = GroupConfig.of({}, discard=30.0, claim=15.0, language="zh_CN")
     with pytest.raises(ConfigError):
-        config.change("liangdao_reveal", "kou")
+        config.change("players", 5)
     assert config.change("cap", "none") == {"rules": {"preset": "standard", "cap": "none"}}
+    assert config.change("liangdao_reveal", "kou") == {"rules": {"preset": "standard", "liangdao_reveal": "kou"}}
 
 
 def test_stored_rules_must_be_playable() -> None:

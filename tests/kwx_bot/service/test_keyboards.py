@@ -87,3 +87,63 @@ def test_the_lobby_offers_the_other_language_in_its_own_words():
         kb = keyboards.lobby_keyboard(translator(lang), 5, 0, deep_link="https://t.me/bot", full=False, has_ai=False)
         switches = [k for row in kb for k in row if k.press is not None and k.press.op in (Op.LANG_ZH, Op.LANG_EN)]
         assert [(k.text, k.press.op) for k in switches] == [(label, op)]
+
+
+def _kx_state():
+    """卡心五 at 3 seats: seat 0 (dealer) can 廊起 with 9条 (docs/rules.md §B, §E#48)."""
+    from engine.tiles import parse_tiles
+
+    rules = RuleSet.from_json({"preset": "kaxinwu", "players": 3})
+    hands = ["123p456p789p22s68s9s", "111p333p777s999s1s", "333s444s888p5s6s7s1s"]
+    pool = [t for t in (*parse_tiles("123456789p" * 4), *parse_tiles("123456789s" * 4))]
+    for h in hands:
+        for t in parse_tiles(h):
+            pool.remove(t)
+    return replay(start(rules, 0, hands=[parse_tiles(h) for h in hands], wall=pool))
+
+
+def test_reveal_keyboard_toggles_carry_the_whole_choice_and_confirm_only_when_legal():
+    from kwx_bot.service import game
+    from kwx_bot.service.reveal import all_shown, canonical
+
+    state = _kx_state()
+    legal = legal_actions(state, 0)
+    tr = translator("en")
+    kept = game.held_after(state, 0, Tile.S9)
+    for shown, legal_choice in ((kept, True), (kept[1:], False)):
+        choice = game.check_reveal(state, 0, Tile.S9, shown)
+        assert choice.legal is legal_choice
+        kb = hand_keyboard(tr, 7, 3, legal, drawn=Tile.S9, danger=set(), ui=Ui.REVEAL, ui_tile=Tile.S9,
+                           reveal=choice, kept=kept, langqi=True)  # fmt: skip
+        keys = [(b.text, decode(b.callback_data)) for row in kb.inline_keyboard for b in row]
+        toggles = [(text, d) for text, d in keys if d.op is Op.REVEAL and text[0] in "☑☐"]
+        assert len(toggles) == len(kept) == 13
+        mask = canonical(kept, choice.shown)
+        for i, (text, d) in enumerate(toggles):  # each toggle flips its own tile
+            assert d.tile is Tile.S9 and d.shown is not None and d.shown != mask
+            assert text[0] == ("☑" if mask >> i & 1 else "☐")
+        confirms = [d for text, d in keys if d.op is Op.LIANGDAO]
+        assert confirms == ([decode_button(7, 3, Op.LIANGDAO, Tile.S9, mask)] if legal_choice else [])
+        assert any(d.op is Op.BACK for _t, d in keys)
+        assert any(t == "Show all" and d.shown == all_shown(kept) for t, d in keys) is not legal_choice
+
+
+def decode_button(table: int, seq: int, op: Op, tile: Tile, shown: int):
+    from kwx_bot.service.buttons import Button
+
+    return Button(table, seq, op, tile, shown)
+
+
+def test_protected_tiles_are_disabled_buttons():
+    """A protected tile (docs/rules.md §A9.8, §B) is shown with 🔒 and an answer-only op, never as a discard."""
+    legal = [Action(1, ActionKind.DISCARD, Tile.P1), Action(1, ActionKind.DISCARD, Tile.S8)]
+    kb = hand_keyboard(translator("en"), 7, 3, legal, drawn=None, danger={Tile.S7}, protected=(Tile.S7,))
+    keys = [(b.text, decode(b.callback_data)) for row in kb.inline_keyboard for b in row]
+    assert [(t, d.op, d.tile) for t, d in keys] == [
+        ("1 Dot", Op.DISCARD, Tile.P1), ("🔒7 Bam", Op.PROTECTED, Tile.S7), ("8 Bam", Op.DISCARD, Tile.S8),
+    ]  # fmt: skip
+
+
+def test_a_mandatory_direct_kong_is_a_claim_keyboard_without_pass():
+    kb = hand_keyboard(translator("en"), 7, 3, [Action(2, ActionKind.KONG)], drawn=None, danger=set())
+    assert [[b.text for b in row] for row in kb.inline_keyboard] == [["Kong"]]

@@ -10,7 +10,7 @@ from .conftest import ANN, BEN, GROUP, World
 
 
 async def test_new_posts_a_lobby_with_its_buttons_and_a_private_chat_link(world: World) -> None:
-    assert await world.service.new(world.command(ANN, "new")) == []
+    assert (await world.service.new(world.command(ANN, "new"))).outs == ()
     lobby = world.chat.last(GROUP)
     assert {b.op for b in lobby.presses} == {
         Op.JOIN, Op.LEAVE, Op.LANG_ZH, Op.ADD_AI, Op.START,

@@ -242,3 +242,46 @@ def test_since_last_turn_lists_claims_and_kongs_and_never_a_concealed_kong_tile(
     ]
     assert since_last_turn(tr, events, 0, names, last_discard=False)[-1] == "Cat declared liangdao."
     assert since_last_turn(tr, events[:1], 0, names) == []
+
+
+def test_reveal_lines_say_the_waits_or_the_broken_rule():
+    """The 廊起 choice in words (docs/rules.md §E#48): shown, hidden, then the waits or why not."""
+    from engine.game import RevealFault
+    from kwx_bot.words.ui import RevealChoice
+
+    tr = translator("en")
+    state = replay(start(RuleSet.from_json({"preset": "kaxinwu", "players": 3}), 0, seed="kx"))
+    view = view_for(state, 0)
+    ok = RevealChoice(Tile.S9, (Tile.S6, Tile.S8), (Tile.P1, Tile.P2, Tile.P3), True, None, (Tile.S7,))
+    bad = RevealChoice(Tile.S9, (Tile.S6,), (Tile.S8,), False, RevealFault.HIDDEN_INCOMPLETE, ())
+    legal = legal_actions(state, 0)
+    for choice, want in ((ok, "→ waiting on 7 Bam"), (bad, "✗ Not allowed: The hidden tiles must split")):
+        text = hand_caption(
+            tr, title="t", hand_no=1, view=view, legal=[*legal, _langqi(choice)], names=["A", "B", "C"],
+            on_auto=False, ui=Ui.REVEAL, ui_tile=Tile.S9, danger=set(), reveal=choice, langqi=True,
+        )  # fmt: skip
+        assert "Langqi with 9 Bam" in text and want in text
+        assert ("Shown: 6 Bam" if choice.legal else "Hidden: 8 Bam") in text
+
+
+def _langqi(choice):
+    from engine.game import Action
+
+    return Action(0, ActionKind.LIANGDAO, choice.discard, choice.shown)
+
+
+def test_guansi_and_chajiao_results_have_their_own_words():
+    from engine.views import HandResultView
+
+    tr = translator("en")
+    names = ["Ann", "Ben", "Cat"]
+    guansi = HandResultView("guansi", (), (1, 1, -2), (0, 0, 0), (1, 1, -2), 2, guansi=2)
+    text = result_caption(tr, hand_no=3, result=guansi, names=names)
+    assert "Hand 3: guansi" in text and "Every tile Cat holds" in text and "kong money of the hand is void" in text
+    chajiao = HandResultView("draw", (), (2, -1, -1), (0, -2, 2), (2, -3, 1), 0, chajiao=(1, 2))
+    text = result_caption(tr, hand_no=4, result=chajiao, names=names)
+    assert "exhaustive draw" in text and "Chajiao: Ben, Cat did not declare langqi" in text
+    plain = HandResultView("draw", (), (0, 0, 0), (0, 0, 0), (0, 0, 0), 0)
+    assert "Chajiao" not in result_caption(tr, hand_no=5, result=plain, names=names)
+    zh = result_caption(translator("zh_CN"), hand_no=3, result=guansi, names=names)
+    assert "关死" in zh and "作废" in zh

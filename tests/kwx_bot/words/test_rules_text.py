@@ -130,3 +130,19 @@ def test_fan_values() -> None:
     sanyuan = RuleSet.from_json({"sanyuan_qidui": True})
     assert calc("5z5z6z6z7z11p33p55p77p 7z self", sanyuan).score.fan_values == ((Fan.XIAOSANYUAN_QIDUI, 8),)
     assert (Fan.DASANYUAN_QIDUI, 4) in calc("5555z6666z7777z1p 1p", sanyuan).score.fan_values
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", ("Ka Xin Wu", "廊起 (instead of 亮倒)", "关死", "查叫")),
+                                             ("zh_CN", ("卡心五", "廊起（代替亮倒）", "关死", "查叫"))])  # fmt: skip
+def test_rules_describe_kaxinwu_against_its_own_preset(lang, words):
+    """/rules names 卡心五 and its rules (docs/rules.md §B); options are told against the 卡心五 preset
+    at the table's size, so the preset itself lists no difference."""
+    tr = translator(lang)
+    rules = RuleSet.from_json({"preset": "kaxinwu", "players": 3})
+    text = describe_rules(rules, tr)
+    assert all(w in text for w in words), text
+    assert "3" in text.splitlines()[1] and "卡五星: 3 players" not in text
+    assert option_lines(rules, tr) == []
+    assert preset_label(rules, tr) == tr.gettext("Ka Xin Wu (卡心五)")
+    changed = RuleSet.from_json({"preset": "kaxinwu", "players": 3, "kong_mandatory": False})
+    assert len(option_lines(changed, tr)) == 1
