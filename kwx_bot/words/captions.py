@@ -219,10 +219,12 @@ def hand_caption(
             lines.append(_("You declared liangdao: drawn tiles are discarded automatically."))
     if view.waits and result_delta is None:  # after the hand, "waiting" means nothing any more
         lines.append(_("Waiting on: {tiles}").format(tiles=tiles_label(view.waits, tr)))
-    # the waits of each 亮倒 discard (the whole hand shown) as the engine lists them with the action
-    liangdao = {
-        a.tile: a.waits for a in legal if a.kind is ActionKind.LIANGDAO and a.reveal is None and a.tile is not None
-    }
+    # every 亮倒 discard with the waits the engine lists with its action (those of the whole hand
+    # shown, when that is offered)
+    liangdao: dict[Tile, tuple[Tile, ...]] = {}
+    for a in legal:
+        if a.kind is ActionKind.LIANGDAO and a.tile is not None and (a.reveal is None or a.tile not in liangdao):
+            liangdao[a.tile] = a.waits
     choosing = any(a.kind is ActionKind.LIANGDAO and a.reveal is not None for a in legal)
     if legal and ui is Ui.REVEAL and reveal is not None and reveal.discard in liangdao:
         lines.extend(_reveal_lines(tr, reveal, langqi))
