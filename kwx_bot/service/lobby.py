@@ -420,6 +420,7 @@ class Lobby:
         if dealt.first:
             await self.present.lobby(live, "started")
         await self.present.sync(live)
+        await self.present.sitting_out_notice(live)
 
     async def _member(self, live: LiveTable, user_id: int) -> bool:
         """The user is a member of the table's group now (False when Telegram cannot say)."""

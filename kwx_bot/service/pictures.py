@@ -32,6 +32,7 @@ import hashlib
 import logging
 import multiprocessing
 import os
+import time
 from collections.abc import Collection, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -71,9 +72,24 @@ def _render_replay(views: Sequence[PublicView], names: Sequence[str], lang: str,
     return render_replay(views, names, lang, game=game)
 
 
-def _warm() -> None:
+ORPHAN_POLL_SECONDS = 1.0
+"""How often a render worker checks that the bot process that started it is still alive."""
+
+
+def _warm(parent: int) -> None:
+    """A render worker's start: warm the font and tile caches, and leave when the bot process
+    ``parent`` is gone (killed with SIGKILL it cannot stop its workers, which would linger)."""
+    import threading
+
     import render
 
+    def watch() -> None:
+        while True:
+            time.sleep(ORPHAN_POLL_SECONDS)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="kwx-orphan-watch", daemon=True).start()
     render.warm_cache()
 
 
@@ -167,7 +183,9 @@ class RenderPictures:
             return None
         if self._pool is None:
             context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(self.processes, mp_context=context, initializer=_warm)
+            self._pool = ProcessPoolExecutor(
+                self.processes, mp_context=context, initializer=_warm, initargs=(os.getpid(),)
+            )
         return self._pool
 
     async def _run(self, name: str, lang: str, *args: object, **options: object) -> bytes:

@@ -417,7 +417,9 @@ def _reveal_discards(state: State, seat: int) -> set[game.Tile]:
     """The 亮倒 discards whose reveal the player chooses (``liangdao_reveal`` kou / minimal offers a
     partial reveal with them, docs/rules.md §A9.2)."""
     return {
-        a.tile for a in game.legal(state, seat) if a.kind is ActionKind.LIANGDAO and a.reveal is not None and a.tile
+        a.tile
+        for a in game.legal(state, seat)
+        if a.kind is ActionKind.LIANGDAO and a.reveal is not None and a.tile is not None
     }
 
 

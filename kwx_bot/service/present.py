@@ -169,6 +169,9 @@ class Presenter:
         seats: list[str | None] = [None] * max(live.chairs, max((s.seat + 1 for s in live.seats), default=0))
         for s in live.seats:
             seats[s.seat] = s.name + (" 🤖" if s.is_ai else "")
+        out = live.sitting_out
+        if out is not None and out.seat < len(seats):  # a member of the table sitting a hand out: not a free chair
+            seats[out.seat] = out.name
         rules = rules_label(live.row.rules, tr)
         base = live.rules.base
         choice = TableChoice.of(live.row.options)
@@ -720,6 +723,17 @@ class Presenter:
             self._resume_notices[(live.table_id, resume_for)] = sent.message_id
             if old is not None:
                 await self.sender.edit_markup(live.row.chat_id, old, None)
+
+    async def sitting_out_notice(self, live: LiveTable) -> None:
+        """Tell the member who sits this hand out, privately, that he does (four members at a
+        3-seat table, docs/rules.md §A2.1): he gets no hand message, the group shows the table."""
+        out = live.sitting_out
+        if out is None or out.user_id is None or not out.can_pm or live.hand is None:
+            return
+        _ = self.tables.tr(out.lang).gettext
+        text = _("You sit out hand {n} at {title}: watch it on the group's table. You play again next hand.")
+        text = text.format(n=live.hand.hand_no, title=name(live.title, 40))
+        await self.sender.send_text(out.user_id, text, notify=False)
 
     async def _resume_notice_done(self, live: LiveTable, seat: LiveSeat) -> None:
         """The player can be messaged again: their notice's "Resume" button is stale."""

@@ -244,11 +244,9 @@ def hand_caption(
                 _("Discard {tile} → waiting on {waits}").format(tile=tile_label(tile, tr), waits=tiles_label(waits, tr))
             )
     elif legal and ui is Ui.CONFIRM and ui_tile is not None and ui_tile in liangdao:
-        lines.append(
-            _("Declare liangdao and discard {tile}? You will wait on {waits}.").format(
-                tile=tile_label(ui_tile, tr), waits=tiles_label(liangdao[ui_tile], tr)
-            )
-        )
+        ask = _("Declare langqi and discard {tile}? You will wait on {waits}.") if langqi else _(
+            "Declare liangdao and discard {tile}? You will wait on {waits}.")  # fmt: skip
+        lines.append(ask.format(tile=tile_label(ui_tile, tr), waits=tiles_label(liangdao[ui_tile], tr)))
     if protected and ActionKind.DISCARD in kinds:
         lines.append(_("🔒 = another player's waiting tile: you may not discard it."))
     elif danger and ActionKind.DISCARD in kinds and not me.liangdao:

@@ -185,6 +185,10 @@ async def test_four_members_take_turns_sitting_out_and_the_ledger_covers_all_fou
             assert by_seat[hand.dealer] == winner.id  # the scripted deal makes the dealer win
             captions = [m.content for m in kwx.fake.bot_messages(group) if m.photo is not None]
             assert f"Sitting out this hand: {out.first_name}" in captions[-1]  # the group's table says so
+            told = kwx.fake.last_message(kwx.fake.private_chat(out)).content  # and he is told privately
+            assert f"You sit out hand {hand_no} at Mahjong night" in told, told
+            started = kwx.fake.message(group, lobby.message_id).content  # the four members, no free chair
+            assert all(u.first_name in started for u in users) and "free" not in started, started
             before = len(kwx.fake.seen_photos(kwx.fake.private_chat(out)))
             await kwx.act(winner, "w")
             await kwx.settle()

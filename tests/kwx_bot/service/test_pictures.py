@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import io
+import os
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 from PIL import Image
@@ -105,3 +110,45 @@ async def test_the_game_reaches_the_pictures_and_the_keys(state):
     finally:
         pictures.close()
     assert table == render.encode(render.render_table(view, ["A", "B", "C"], game="kaxinwu"), "png")
+
+
+CHILD = """
+import asyncio, os, sys
+from engine.game import replay, start, view_for
+from engine.rules import RuleSet
+from kwx_bot.service.pictures import RenderPictures
+
+async def main():
+    pictures = RenderPictures("png", processes=1)
+    await pictures.hand(view_for(replay(start(RuleSet(), 0, seed="orphan")), 0))
+    workers = [p.pid for p in pictures._pool._processes.values()]
+    print(*workers, flush=True)
+    await asyncio.sleep(60)
+
+asyncio.run(main())
+"""
+
+
+def test_a_render_worker_leaves_when_the_bot_is_killed():
+    """A bot killed with SIGKILL cannot stop its render worker; the worker notices and exits."""
+    bot = subprocess.Popen([sys.executable, "-c", CHILD], stdout=subprocess.PIPE, text=True)
+    try:
+        workers = [int(p) for p in bot.stdout.readline().split()]
+        assert workers
+    finally:
+        bot.send_signal(signal.SIGKILL)
+        bot.wait()
+    deadline = time.monotonic() + 10
+    alive = workers
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.2)
+        alive = [p for p in alive if os.path.exists(f"/proc/{p}") and "Z" not in _state_of(p)]
+    assert not alive
+
+
+def _state_of(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "Z"

@@ -7,13 +7,16 @@ toggle restores; protected tiles answer why."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from engine.tiles import Tile, parse_tiles
+from kwx_bot.service import game
 from kwx_bot.service.buttons import Button, Op
 from kwx_bot.service.live import Ui
+from kwx_bot.service.play import _reveal_discards
 
 from .conftest import ANN, BEN, CAT, GROUP, World
 
@@ -116,3 +119,16 @@ async def test_a_protected_tile_answers_why_and_changes_nothing(world: World) ->
     seq = (await world.table()).row.seq
     reply = await world.press(BEN, ben, locked)
     assert "may not discard" in reply.text and (await world.table()).row.seq == seq
+
+
+def test_a_reveal_discarding_1_dot_offers_the_choice_too() -> None:
+    """1 Dot is tile 0: the discards that offer a reveal choice must not drop it as falsy."""
+    rules = game.RuleSet.preset("kaxinwu")
+    dealer = "156789p34445789s"  # discard 1p: 56789p 3444 5 789s waits on 4p 7p
+    rest = Counter(parse_tiles("123456789p123456789s" * 4))
+    rest.subtract(parse_tiles(dealer))
+    tiles = "".join(str(t) for t in sorted(rest.elements()))
+    others = [tiles[26 * i : 26 * i + 26] for i in range(rules.players - 1)]
+    deal = game.Deal(hands=(dealer, *others), wall=tiles[26 * (rules.players - 1) :], dealer=0)
+    state, _ = game.deal_events(rules, 0, deal)
+    assert Tile.P1 in _reveal_discards(state, 0)

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from engine.game import ActionKind, legal_actions, public_view, replay, start, step, view_for
+from engine.game import Action, ActionKind, legal_actions, public_view, replay, start, step, view_for
 from engine.rules import RuleSet
 from engine.tiles import Tile
 from kwx_bot.words.captions import (
@@ -265,8 +265,6 @@ def test_reveal_lines_say_the_waits_or_the_broken_rule():
 
 
 def _langqi(choice):
-    from engine.game import Action
-
     return Action(0, ActionKind.LIANGDAO, choice.discard, choice.shown)
 
 
@@ -285,3 +283,17 @@ def test_guansi_and_chajiao_results_have_their_own_words():
     assert "Chajiao" not in result_caption(tr, hand_no=5, result=plain, names=names)
     zh = result_caption(translator("zh_CN"), hand_no=3, result=guansi, names=names)
     assert "关死" in zh and "作废" in zh
+
+
+@pytest.mark.parametrize(("langqi", "want", "other"), [(True, "Declare langqi", "Declare liangdao"),
+                                                       (False, "Declare liangdao", "Declare langqi")])  # fmt: skip
+def test_the_confirm_step_names_the_games_declaration(langqi, want, other):
+    """卡心五 calls the declaration 廊起 on its confirm step too, 卡五星 亮倒."""
+    state = replay(start(RuleSet.from_json({"preset": "kaxinwu", "players": 3}), 0, seed="kx"))
+    view = view_for(state, 0)
+    declare = Action(0, ActionKind.LIANGDAO, Tile.S9, None)  # the whole hand shown
+    text = hand_caption(
+        translator("en"), title="t", hand_no=1, view=view, legal=[*legal_actions(state, 0), declare],
+        names=["A", "B", "C"], on_auto=False, ui=Ui.CONFIRM, ui_tile=Tile.S9, danger=set(), langqi=langqi,
+    )  # fmt: skip
+    assert want in text and other not in text
