@@ -175,7 +175,7 @@ def answer(obj: object) -> dict[str, Any]:
     out: dict[str, Any] = {
         "complete": score.complete,
         "legal": score.legal,
-        "fans": list(score.fans),
+        "fans": [str(f) for f in score.fans],
         "multiplier": {str(seat): m for seat, m in sorted(score.multiplier.items())},
         "deltas": list(score.deltas),
         "reading": score.reading,

@@ -25,6 +25,7 @@ Decisions where docs/rules.md is open (also in the unit docstrings):
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -32,7 +33,7 @@ from .readings import Reading
 from .rules import FanValues, KwxRule, RuleSet, Ruleset, SiguiScope
 from .tiles import DRAGONS, Meld, MeldKind, Tile
 
-__all__ = ["PATTERNS", "Hand", "Pattern", "reading_fans"]
+__all__ = ["PATTERNS", "Fan", "FanList", "Hand", "Pattern", "reading_fans"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +59,81 @@ class Hand:
         kinds = [t for t in Tile if self.counts14[t]] + [m.tile for m in self.melds]
         suits = {t.suit for t in kinds}
         return len(suits) == 1 and not kinds[0].is_dragon
+
+
+class Fan(enum.StrEnum):
+    """Every 番 and factor a scored win may list (docs/rules.md §A10, §B, §C): the one table of
+    their names and values.
+
+    A member's value is its Chinese name, the form the engine has always reported and that event
+    logs, ledgers and the command line store (so it is the stable spelling on the wire: ``Fan("卡五星")
+    is Fan.KAWUXING``; a member compares equal to that string).  Each row: Chinese name, English name
+    (:attr:`en`, the bot's and the pictures' English label) and the :class:`~engine.rules.FanValues`
+    field holding its multiplier (:attr:`values_key`; None for 屁胡, ×1, and 过胡翻番, ×2 per declined
+    win).  :attr:`id` is the member name in lower case (``kawuxing``), a stable ASCII key.
+    The value a factor had in one win is in :attr:`engine.scoring.WinScore.fan_values`.
+    """
+
+    en: str
+    values_key: str | None
+
+    PIHU = "屁胡", "Plain win", None
+    PENGPENG = "碰碰胡", "All pongs", "pengpeng"
+    MINGSIGUI = "明四归一", "Exposed four-in-one", "mingsigui"
+    ANSIGUI = "暗四归一", "Concealed four-in-one", "ansigui"
+    QIDUI = "七对", "Seven pairs", "qidui"
+    LONGQIDUI = "龙七对", "Dragon seven pairs", "longqidui"
+    SHUANGLONG = "双龙七对", "Double dragon seven pairs", "shuanglong"
+    SANLONG = "三龙七对", "Triple dragon seven pairs", "sanlong"
+    XIAOSANYUAN_QIDUI = "小三元七对", "Little three dragons seven pairs", "xiaosanyuan_qidui"
+    DASANYUAN_QIDUI = "大三元七对", "Big three dragons seven pairs", "dasanyuan_qidui"
+    DASANYUAN = "大三元", "Big three dragons", "dasanyuan"
+    XIAOSANYUAN = "小三元", "Little three dragons", "xiaosanyuan"
+    QINGYISE = "清一色", "Pure one suit", "qingyise"
+    SHOUZHUAYI = "手抓一", "Single wait after four melds", "shouzhuayi"
+    KAWUXING = "卡五星", "Ka Wu Xing (closed 5)", "kawuxing"
+    KAXINWU = "卡心五", "Ka Xin Wu (closed 5)", "kawuxing"
+    GANGKAI = "杠上开花", "Win on a kong replacement", "gangkai"
+    GANGPAO = "杠上炮", "Win on a discard after a kong", "gangpao"
+    QIANGGANG = "抢杠胡", "Robbing a kong", "qianggang"
+    HAIDILAO = "海底捞月", "Last tile self-draw", "haidilao"
+    HAIDIPAO = "海底炮", "Last discard win", "haidipao"
+    GUOHU_FANFAN = "过胡翻番", "Passed win doubled", None
+    LIANGDAO = "亮倒", "Declared ready (liangdao)", "liangdao"
+
+    def __new__(cls, zh: str, en: str, values_key: str | None) -> Fan:
+        member = str.__new__(cls, zh)
+        member._value_ = zh
+        member.en = en
+        member.values_key = values_key
+        return member
+
+    @staticmethod
+    def of(name: str) -> Fan:
+        """The 番 whose Chinese name is ``name`` (a member is returned as it is); raises ValueError
+        for an unknown name.  (``Fan(name)`` does the same; this form is typed.)"""
+        try:
+            return _FAN_BY_NAME[name]
+        except KeyError:
+            raise ValueError(f"unknown 番 {name!r}") from None
+
+    @property
+    def zh(self) -> str:
+        """The Chinese name (``卡五星``)."""
+        return str(self.value)
+
+    @property
+    def id(self) -> str:
+        """A stable ASCII key: the member name in lower case (``kawuxing``, ``guohu_fanfan``)."""
+        return self.name.lower()
+
+    def base_value(self, values: FanValues) -> int:
+        """The multiplier ``values`` give this 番 on its own (1 for 屁胡 and 过胡翻番, whose value in a
+        win depends on the hand: see :attr:`engine.scoring.WinScore.fan_values`)."""
+        return 1 if self.values_key is None else int(getattr(values, self.values_key))
+
+
+_FAN_BY_NAME: dict[str, Fan] = {fan.value: fan for fan in Fan}
 
 
 def _quan(hand: Hand, rules: RuleSet) -> bool:
@@ -218,69 +294,89 @@ def _total_or_relative(total: Callable[[FanValues], int]) -> Callable[[Reading, 
     return value
 
 
+FanList = tuple[tuple[Fan, int], ...]
+"""(番, the value it multiplies by) pairs, in docs/rules.md §A10 table order; a 番 that counts more
+than once (四归 under ``sigui_multi``) repeats."""
+
+
 @dataclass(frozen=True, slots=True)
 class Pattern:
-    """One 番: Chinese ``name`` (docs/rules.md §A10 table), ``count`` unit and ``value`` for a reading."""
+    """One reading 番: its :class:`Fan`, ``count`` unit and ``value`` for a reading."""
 
-    name: str
+    fan: Fan
     count: Callable[[Reading, Hand, RuleSet], int]
     value: Callable[[Reading, FanValues], int]
 
+    @property
+    def name(self) -> str:
+        """The Chinese name (``self.fan.zh``)."""
+        return self.fan.zh
+
+
+def _plain(fan: Fan) -> Callable[[Reading, FanValues], int]:
+    """The value of a 番 whose value is its :class:`FanValues` field."""
+
+    def value(reading: Reading, v: FanValues) -> int:
+        return fan.base_value(v)
+
+    return value
+
 
 PATTERNS: tuple[Pattern, ...] = (
-    Pattern("碰碰胡", pengpeng, lambda r, v: v.pengpeng),
-    Pattern("明四归一", mingsigui, lambda r, v: v.mingsigui),
-    Pattern("暗四归一", ansigui, lambda r, v: v.ansigui),
-    Pattern("七对", qidui, lambda r, v: v.qidui),
-    Pattern("龙七对", longqidui, lambda r, v: v.longqidui),
-    Pattern("双龙七对", shuanglong, lambda r, v: v.shuanglong),
-    Pattern("三龙七对", sanlong, lambda r, v: v.sanlong),
-    Pattern("小三元七对", xiaosanyuan_qidui, _total_or_relative(lambda v: v.xiaosanyuan_qidui)),
-    Pattern("大三元七对", dasanyuan_qidui, _total_or_relative(lambda v: v.dasanyuan_qidui)),
-    Pattern("大三元", dasanyuan, lambda r, v: v.dasanyuan),
-    Pattern("小三元", xiaosanyuan, lambda r, v: v.xiaosanyuan),
-    Pattern("清一色", qingyise, lambda r, v: v.qingyise),
-    Pattern("手抓一", shouzhuayi, lambda r, v: v.shouzhuayi),
-    Pattern("卡五星", kawuxing, lambda r, v: v.kawuxing),
+    Pattern(Fan.PENGPENG, pengpeng, _plain(Fan.PENGPENG)),
+    Pattern(Fan.MINGSIGUI, mingsigui, _plain(Fan.MINGSIGUI)),
+    Pattern(Fan.ANSIGUI, ansigui, _plain(Fan.ANSIGUI)),
+    Pattern(Fan.QIDUI, qidui, _plain(Fan.QIDUI)),
+    Pattern(Fan.LONGQIDUI, longqidui, _plain(Fan.LONGQIDUI)),
+    Pattern(Fan.SHUANGLONG, shuanglong, _plain(Fan.SHUANGLONG)),
+    Pattern(Fan.SANLONG, sanlong, _plain(Fan.SANLONG)),
+    Pattern(Fan.XIAOSANYUAN_QIDUI, xiaosanyuan_qidui, _total_or_relative(lambda v: v.xiaosanyuan_qidui)),
+    Pattern(Fan.DASANYUAN_QIDUI, dasanyuan_qidui, _total_or_relative(lambda v: v.dasanyuan_qidui)),
+    Pattern(Fan.DASANYUAN, dasanyuan, _plain(Fan.DASANYUAN)),
+    Pattern(Fan.XIAOSANYUAN, xiaosanyuan, _plain(Fan.XIAOSANYUAN)),
+    Pattern(Fan.QINGYISE, qingyise, _plain(Fan.QINGYISE)),
+    Pattern(Fan.SHOUZHUAYI, shouzhuayi, _plain(Fan.SHOUZHUAYI)),
+    Pattern(Fan.KAWUXING, kawuxing, _plain(Fan.KAWUXING)),
 )
-"""Every reading pattern, in docs/rules.md §A10 table order (the order of ``WinScore.fans``)."""
+"""Every reading pattern, in docs/rules.md §A10 table order (the order of ``WinScore.fan_values``)."""
 
 
-def _kaxinwu_fans(reading: Reading, hand: Hand, rules: RuleSet) -> tuple[tuple[str, ...], int]:
+def _product(fans: FanList) -> int:
+    product = 1
+    for _, value in fans:
+        product *= value
+    return product
+
+
+def _kaxinwu_fans(reading: Reading, hand: Hand, rules: RuleSet) -> FanList:
     """卡心五's patterns (docs/rules.md §B, §E#27, §E#28): 七对 or 龙七对, 清一色, 卡心五 (strict by
     default: the only wait is the 5, read as 4_6; for a 廊起 hand the shown shape decides).  A
     4-of-a-kind makes 龙七对 only when none of its copies is face down in a 廊起 hand (the three shown
     and the 4th the winning tile, or all four shown): otherwise it counts as two pairs.  Two or three
     4-of-a-kinds are one 龙七对 (双龙/三龙 are not 卡心五 patterns).  平胡 has no 番."""
     v = rules.values
-    names: list[str] = []
-    product = 1
+    fans: list[tuple[Fan, int]] = []
     if reading.qidui:
         hidden_longs = sum(1 for t, n in enumerate(hand.hidden) if n and hand.counts14[t] == 4)
-        if reading.longs - hidden_longs >= 1:
-            names.append("龙七对")
-            product *= v.longqidui
-        else:
-            names.append("七对")
-            product *= v.qidui
+        fan = Fan.LONGQIDUI if reading.longs - hidden_longs >= 1 else Fan.QIDUI
+        fans.append((fan, fan.base_value(v)))
     if qingyise(reading, hand, rules):
-        names.append("清一色")
-        product *= v.qingyise
+        fans.append((Fan.QINGYISE, Fan.QINGYISE.base_value(v)))
     if kawuxing(reading, hand, rules):
-        names.append("卡心五")
-        product *= v.kawuxing
-    return tuple(names), product
+        fans.append((Fan.KAXINWU, Fan.KAXINWU.base_value(v)))
+    return tuple(fans)
 
 
-def reading_fans(reading: Reading, hand: Hand, rules: RuleSet) -> tuple[tuple[str, ...], int]:
-    """The 番 names of one reading (a name repeats when it counts more than once) and their product."""
+def reading_fans(reading: Reading, hand: Hand, rules: RuleSet) -> tuple[FanList, int]:
+    """The 番 of one reading as (番, value) pairs (a 番 repeats when it counts more than once) and the
+    product of their values."""
     if rules.ruleset is Ruleset.KAXINWU:
-        return _kaxinwu_fans(reading, hand, rules)
-    names: list[str] = []
-    product = 1
+        fans = _kaxinwu_fans(reading, hand, rules)
+        return fans, _product(fans)
+    out: list[tuple[Fan, int]] = []
     for pattern in PATTERNS:
         n = pattern.count(reading, hand, rules)
         if n:
-            names.extend([pattern.name] * n)
-            product *= pattern.value(reading, rules.values) ** n
-    return tuple(names), product
+            out.extend([(pattern.fan, pattern.value(reading, rules.values))] * n)
+    fans = tuple(out)
+    return fans, _product(fans)

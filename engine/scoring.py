@@ -34,8 +34,10 @@ Decisions where docs/rules.md is open (tests pin them):
 * ``after_kong`` and ``last_tile`` are ignored on a robbed kong (a 补杠 is never the last tile, A6.5).
 * A robbed kong's tile: the winner cannot hold a copy of it (the robbed 碰 + the added tile are all
   four); such a context is malformed.
-* ``fans`` lists the chosen reading's 番 in docs/rules.md §A10 order, then situational factors, then "亮倒" once
-  if the 亮倒 factor multiplies any payer's M; ``("屁胡",)`` when the list would be empty.
+* ``fan_values`` lists the chosen reading's 番 in docs/rules.md §A10 order, then situational factors,
+  then 亮倒 once if the 亮倒 factor multiplies any payer's M (its value: the largest L(W, p) over the
+  payers, ×4 only under ``dui_liang_fanfan`` with both sides 亮倒); ``((Fan.PIHU, 1),)`` when the list
+  would be empty.  Each pair is (:class:`engine.fans.Fan`, the factor it multiplied by in this win).
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from .fans import Hand, reading_fans
+from .fans import Fan, FanList, Hand, reading_fans
 from .readings import Reading, readings, waits
 from .rules import STANDARD_PLAYERS, GangshangChainHu, KwxRule, RuleSet, Ruleset
 from .tiles import Meld, Suit, Tile, counts_of
@@ -55,8 +57,8 @@ class ScoringError(ValueError):
     """A malformed win context (wrong tile count, 5 copies, missing discarder, bad seat...)."""
 
 
-class WinBy(enum.Enum):
-    """How the winning tile arrived (docs/rules.md §A8, §A12)."""
+class WinBy(enum.StrEnum):
+    """How the winning tile arrived (docs/rules.md §A8, §A12); a member equals its value string."""
 
     SELF_DRAW = "self_draw"  # 自摸 (incl. a kong replacement, 杠上开花)
     DISCARD = "discard"  # 点炮 / 捉炮
@@ -165,9 +167,12 @@ class WinScore:
     """The scored win.
 
     ``complete``: the tiles form a winning shape.  ``legal``: the win may be declared (docs/rules.md §A8;
-    see ``illegal`` for why not).  ``fans``: Chinese 番 names (chosen reading, situational, 亮倒);
-    ``("屁胡",)`` when none; ``()`` when not complete.  ``multiplier``: uncapped M per paying seat —
-    every other seat on 自摸 and on 包胡, only the discarder on 点炮.  ``shares``: points (底金 ×
+    see ``illegal`` for why not).  ``fan_values``: (:class:`~engine.fans.Fan`, value) pairs — the
+    chosen reading's 番, the situational factors and 亮倒, each with the factor it multiplied by
+    (a 番 repeats when it counts more than once; 亮倒: the largest over the payers); ``((PIHU, 1),)``
+    when none; ``()`` when not complete.  ``fans``: the same 番 without their values.
+    ``multiplier``: uncapped M per paying seat — every other seat on 自摸 and on 包胡, only the
+    discarder on 点炮.  ``shares``: points (底金 ×
     capped M) each seat actually pays (on 包胡 the discarder's entry is the sum); empty when not
     legal.  ``deltas``: points per seat, summing to 0, all 0 when not legal.  ``reading``: the chosen
     reading for people.  ``baohu``: 包胡 applied.  ``cap``: the per-share cap (None = none).
@@ -176,7 +181,7 @@ class WinScore:
 
     complete: bool
     legal: bool
-    fans: tuple[str, ...]
+    fan_values: FanList
     multiplier: dict[int, int]
     shares: dict[int, int]
     deltas: tuple[int, ...]
@@ -188,6 +193,11 @@ class WinScore:
     illegal: IllegalReason | None = None
 
     @property
+    def fans(self) -> tuple[Fan, ...]:
+        """The 番 of :attr:`fan_values` without their values (each equals its Chinese name)."""
+        return tuple(fan for fan, _ in self.fan_values)
+
+    @property
     def discarder_multiplier(self) -> int | None:
         """Uncapped M against the discarder, for 漏胡 comparisons (docs/rules.md §A8.3, §E#9); None on 自摸."""
         return None if self.discarder is None else self.multiplier.get(self.discarder)
@@ -197,7 +207,7 @@ def _not_complete(ctx: WinContext) -> WinScore:
     return WinScore(
         complete=False,
         legal=False,
-        fans=(),
+        fan_values=(),
         multiplier={},
         shares={},
         deltas=(0,) * ctx.num_players,
@@ -217,8 +227,8 @@ def _check_suits(ctx: WinContext, rules: RuleSet) -> None:
             raise ScoringError(f"{t} is not in play: the suits are {'+'.join(rules.suits)}")
 
 
-def best_reading(ctx: WinContext, rules: RuleSet) -> tuple[Reading, tuple[str, ...], int] | None:
-    """The chosen reading, its 番 names and pattern product (docs/rules.md §A10.1), or None if not complete."""
+def best_reading(ctx: WinContext, rules: RuleSet) -> tuple[Reading, FanList, int] | None:
+    """The chosen reading, its (番, value) pairs and pattern product (docs/rules.md §A10.1), or None if not complete."""
     counts13 = counts_of(ctx.concealed)
     counts14 = list(counts13)
     counts14[ctx.win_tile] += 1
@@ -231,14 +241,14 @@ def best_reading(ctx: WinContext, rules: RuleSet) -> tuple[Reading, tuple[str, .
         hand_waits = tuple(ctx.waits)  # a 廊起 hand: the shown shape decides (docs/rules.md §E#28)
     hidden = tuple(counts_of(ctx.hidden)) if kaxinwu and ctx.hidden else ()
     hand = Hand(ctx.melds, ctx.win_tile, tuple(counts13), tuple(counts14), hand_waits, ctx.liangdao[ctx.winner], hidden)
-    best: tuple[Reading, tuple[str, ...], int] | None = None
+    best: tuple[Reading, FanList, int] | None = None
     best_key: tuple[int, int, int] = (0, 0, 0)
     for reading in options:
-        names, product = reading_fans(reading, hand, rules)
+        fans, product = reading_fans(reading, hand, rules)
         cap = rules.cap_for(reading.longs)
-        key = (product, _UNCAPPED if cap is None else cap, len(names))
+        key = (product, _UNCAPPED if cap is None else cap, len(fans))
         if best is None or key > best_key:
-            best, best_key = (reading, names, product), key
+            best, best_key = (reading, fans, product), key
     return best
 
 
@@ -246,25 +256,25 @@ _UNCAPPED = 1 << 30
 """Sort key of "no cap" when readings tie on their pattern product (E#1: the largest total)."""
 
 
-def _situational(ctx: WinContext, rules: RuleSet, patterns: int) -> list[tuple[str, int, bool]]:
-    """Situational factors: (name, value, counts toward the discard threshold when situational_for_qihu off)."""
+def _situational(ctx: WinContext, rules: RuleSet, patterns: int) -> list[tuple[Fan, int, bool]]:
+    """Situational factors: (番, value, counts toward the discard threshold when situational_for_qihu off)."""
     v = rules.values
     chain = 2 ** (ctx.kong_chain - 1) if rules.gangshang_chain_hu is GangshangChainHu.COMPOUND else 1
-    out: list[tuple[str, int, bool]] = []
+    out: list[tuple[Fan, int, bool]] = []
     if ctx.win_by is WinBy.SELF_DRAW:
         if ctx.after_kong:
-            out.append(("杠上开花", v.gangkai * chain, True))
+            out.append((Fan.GANGKAI, v.gangkai * chain, True))
         if ctx.last_tile and (rules.haidi_pihu or patterns > 1) and rules.ruleset is not Ruleset.KAXINWU:
-            out.append(("海底捞月", v.haidilao, True))
+            out.append((Fan.HAIDILAO, v.haidilao, True))
     elif ctx.win_by is WinBy.DISCARD:
         if ctx.after_kong:
-            out.append(("杠上炮", v.gangpao * chain, False))
+            out.append((Fan.GANGPAO, v.gangpao * chain, False))
         if ctx.last_tile and v.haidipao > 1:
-            out.append(("海底炮", v.haidipao, False))
+            out.append((Fan.HAIDIPAO, v.haidipao, False))
     else:
-        out.append(("抢杠胡", v.qianggang, False))
+        out.append((Fan.QIANGGANG, v.qianggang, False))
     if rules.guohu_fanfan and ctx.declined_wins:
-        out.append(("过胡翻番", 2**ctx.declined_wins, True))
+        out.append((Fan.GUOHU_FANFAN, 2**ctx.declined_wins, True))
     return out
 
 
@@ -289,7 +299,7 @@ def score_win(ctx: WinContext, rules: RuleSet | None = None) -> WinScore:
     chosen = best_reading(ctx, rules)
     if chosen is None:
         return _not_complete(ctx)
-    reading, names, patterns = chosen
+    reading, reading_fan_values, patterns = chosen
     situational = _situational(ctx, rules, patterns)
     sit_all = 1
     sit_threshold = 1
@@ -316,9 +326,10 @@ def score_win(ctx: WinContext, rules: RuleSet | None = None) -> WinScore:
     elif (not rules.pihu_ron or rules.qihu_2fan) and patterns * sit_threshold * _liangdao_factor(ctx, rules, d) < 2:
         illegal = IllegalReason.BELOW_TWO
 
-    fan_names = list(names) + [name for name, _, _ in situational]
-    if any(_liangdao_factor(ctx, rules, p) > 1 for p in payers):
-        fan_names.append("亮倒")
+    fan_values = [*reading_fan_values, *((fan, value) for fan, value, _ in situational)]
+    liangdao = max((_liangdao_factor(ctx, rules, p) for p in payers), default=1)
+    if liangdao > 1:
+        fan_values.append((Fan.LIANGDAO, liangdao))
     cap = rules.cap_for(reading.longs)
     legal = illegal is None
     shares: dict[int, int] = {}
@@ -332,7 +343,7 @@ def score_win(ctx: WinContext, rules: RuleSet | None = None) -> WinScore:
     return WinScore(
         complete=True,
         legal=legal,
-        fans=tuple(fan_names) or ("屁胡",),
+        fan_values=tuple(fan_values) or ((Fan.PIHU, 1),),
         multiplier=multiplier,
         shares=shares,
         deltas=tuple(deltas),

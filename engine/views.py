@@ -6,16 +6,57 @@ cannot leak by accident.  Concealed tiles of another seat appear only when that 
 亮倒 (docs/rules.md §A9.2: the whole concealed hand is revealed) or when the hand is over and a winner's hand
 is shown in its :class:`WinView`.
 
-All tile fields use :class:`engine.tiles.Tile`; seats are 0, 1, 2 in turn order (docs/rules.md §A2.3).
+All tile fields use :class:`engine.tiles.Tile`; seats are 0 to ``rules.players - 1`` in turn order
+(docs/rules.md §A2.3).  Every closed set of names is an enum: the phase (:class:`Phase`), how a win
+was made (:class:`~engine.scoring.WinBy`), how a hand ended (:class:`Outcome`), the 番
+(:class:`~engine.fans.Fan`).  They are string enums whose values are the command line's spellings, so
+a member also equals that string (``Phase.OVER == "over"``).
 """
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 
+from .fans import Fan
+from .scoring import WinBy
 from .tiles import MeldKind, Tile
 
-__all__ = ["DiscardView", "HandResultView", "MeldView", "PublicSeatView", "PublicView", "SeatView", "WinView"]
+__all__ = [
+    "DiscardView",
+    "HandResultView",
+    "MeldView",
+    "Outcome",
+    "Phase",
+    "PublicSeatView",
+    "PublicView",
+    "SeatView",
+    "WinView",
+]
+
+
+class Phase(enum.StrEnum):
+    """Where the hand is.  Stable phases (a seat must act, or the hand is over): TURN, CLAIM, ROB,
+    OVER — the only ones a view shows.  DEAL (before the first event), DISCARDED (a discard is on the
+    table, claims not yet computed) and KONGED (a kong awaits its replacement draw) only exist between
+    the events of one :func:`engine.game.decide` call and are never handed out as a live state."""
+
+    DEAL = "deal"
+    TURN = "turn"
+    DISCARDED = "discarded"
+    CLAIM = "claim"
+    ROB = "rob"
+    KONGED = "konged"
+    OVER = "over"
+
+
+class Outcome(enum.StrEnum):
+    """How a hand ended (docs/rules.md §A12, §A14, §B): a win (one or more winners), a 荒庄 / 流局
+    (``draw``; 查叫 in 卡心五), or 卡心五's 关死 (``guansi``)."""
+
+    WIN = "win"
+    DRAW = "draw"
+    GUANSI = "guansi"
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,18 +118,22 @@ class PublicView:
     ``to_act``: seats whose decision the engine waits for.  ``turn``: the seat whose turn it is.
     ``last_discard``: (seat, tile) of the discard currently on the table, or None.
     ``wall_remaining``: tiles left in the wall (84 - 40 at the start of a standard hand).
-    ``phase``: a short machine name (``"turn"``, ``"claim"``, ``"rob"``, ``"over"``).
+    ``phase``: :attr:`Phase.TURN`, ``CLAIM``, ``ROB`` or ``OVER`` (a string is converted).
     """
 
     seq: int
     dealer: int
     turn: int
-    phase: str
+    phase: Phase
     to_act: tuple[int, ...]
     wall_remaining: int
     seats: tuple[PublicSeatView, ...]
     last_discard: tuple[int, Tile] | None
     result: HandResultView | None = None
+
+    def __post_init__(self) -> None:
+        if type(self.phase) is not Phase:
+            object.__setattr__(self, "phase", Phase(self.phase))
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,36 +161,42 @@ class WinView:
     """A winner's hand at the end (public by then).
 
     ``concealed``: the 13 - 3*melds tiles before the winning tile; ``win_tile``: the winning tile;
-    ``fans``: Chinese names of the chosen reading's 番 with situational factors and 亮倒 (docs/rules.md §A10);
-    ``multiplier``: uncapped M per paying seat; ``by``: "self_draw", "discard" or "rob_kong";
-    ``from_seat``: the discarder / robbed seat, or None on 自摸; ``baohu``: 包胡 applied (A9.7).
+    ``fans``: the chosen reading's 番 with situational factors and 亮倒 (docs/rules.md §A10; each
+    :class:`~engine.fans.Fan` equals its Chinese name; their values are in the win's
+    :attr:`engine.scoring.WinScore.fan_values`); ``multiplier``: uncapped M per paying seat;
+    ``by``: :class:`~engine.scoring.WinBy`; ``from_seat``: the discarder / robbed seat, or None on
+    自摸; ``baohu``: 包胡 applied (A9.7).  Strings given for ``by`` and ``fans`` are converted.
     """
 
     seat: int
     concealed: tuple[Tile, ...]
     melds: tuple[MeldView, ...]
     win_tile: Tile
-    by: str
+    by: WinBy
     from_seat: int | None
-    fans: tuple[str, ...]
+    fans: tuple[Fan, ...]
     multiplier: dict[int, int]
     baohu: bool
     reading: str
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "by", WinBy(self.by))
+        object.__setattr__(self, "fans", tuple(Fan.of(f) for f in self.fans))
+
 
 @dataclass(frozen=True, slots=True)
 class HandResultView:
-    """How a hand ended: ``outcome`` "win" or "draw" (荒庄), points of 底金 per seat.
+    """How a hand ended: ``outcome`` (:class:`Outcome`: win, or draw = 荒庄), points of 底金 per seat.
 
     ``hand_deltas``: win payments (or 荒庄 亮倒 penalties, A14.2); ``kong_deltas``: kong money of the
     hand (A13); ``deltas``: their sum.  Every list sums to 0.  ``next_dealer``: per A15.
-    卡心五 (docs/rules.md §B): ``outcome`` "guansi" (关死) names the 关死 seat in ``guansi`` (his
+    卡心五 (docs/rules.md §B): ``outcome`` GUANSI (关死) names the 关死 seat in ``guansi`` (his
     payments in ``hand_deltas``, ``kong_deltas`` all 0: the hand's kong money is void); on a 流局
-    (``outcome`` "draw") ``chajiao`` lists the 被查叫 seats (every seat without 廊起) when some seat
-    has 廊起.
+    (``outcome`` DRAW) ``chajiao`` lists the 被查叫 seats (every seat without 廊起) when some seat
+    has 廊起.  A string given for ``outcome`` is converted.
     """
 
-    outcome: str
+    outcome: Outcome
     winners: tuple[WinView, ...]
     hand_deltas: tuple[int, ...]
     kong_deltas: tuple[int, ...]
@@ -153,3 +204,6 @@ class HandResultView:
     next_dealer: int
     guansi: int | None = None
     chajiao: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "outcome", Outcome(self.outcome))

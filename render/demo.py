@@ -28,11 +28,22 @@ from dataclasses import dataclass
 
 from engine.ai import Level, choose_action
 from engine.analysis import waits
+from engine.fans import Fan
 from engine.game import ActionKind, Discarded, State, legal_actions, public_view, replay, start, step, view_for
 from engine.game.state import Phase
 from engine.rules import RuleSet
+from engine.scoring import WinBy
 from engine.tiles import STANDARD_KINDS, MeldKind, Tile, counts_of, parse_tiles, sorted_tiles
-from engine.views import DiscardView, HandResultView, MeldView, PublicSeatView, PublicView, SeatView, WinView
+from engine.views import (
+    DiscardView,
+    HandResultView,
+    MeldView,
+    Outcome,
+    PublicSeatView,
+    PublicView,
+    SeatView,
+    WinView,
+)
 
 from .pictures import HandTiles
 
@@ -96,7 +107,7 @@ def demo_views(seed: int = 7) -> Demo:
         discards: list[list[DiscardView]],
         *,
         counts: tuple[int, int, int],
-        phase: str,
+        phase: Phase,
         turn: int,
         to_act: tuple[int, ...],
         last: tuple[int, Tile] | None,
@@ -111,12 +122,14 @@ def demo_views(seed: int = 7) -> Demo:
         )
         return PublicView(20, 0, turn, phase, to_act, wall_left, seats, last, result)
 
-    turn_view = public(ponds, counts=(8, 10, 13), phase="turn", turn=0, to_act=(0,), last=None, wall_left=wall)
+    turn_view = public(ponds, counts=(8, 10, 13), phase=Phase.TURN, turn=0, to_act=(0,), last=None, wall_left=wall)
     hand = SeatView(0, turn_view, s0_concealed, s0_drawn, s0_melds, s0_waits, 0)
 
     after = [list(p) for p in ponds]
     after[0].append(DiscardView(s0_drawn))
-    table = public(after, counts=(7, 10, 13), phase="claim", turn=0, to_act=(1,), last=(0, s0_drawn), wall_left=wall)
+    table = public(
+        after, counts=(7, 10, 13), phase=Phase.CLAIM, turn=0, to_act=(1,), last=(0, s0_drawn), wall_left=wall
+    )
 
     # seat 1 draws and discards 4p into seat 2's 清一色: 包胡 (docs/rules.md §A9.7), seat 1 pays both shares
     ended = [list(p) for p in after]
@@ -126,9 +139,9 @@ def demo_views(seed: int = 7) -> Demo:
         concealed=s2_revealed,
         melds=(),
         win_tile=win_tile,
-        by="discard",
+        by=WinBy.DISCARD,
         from_seat=1,
-        fans=("清一色", "亮倒"),
+        fans=(Fan.QINGYISE, Fan.LIANGDAO),
         multiplier={0: 8, 1: 8},
         baohu=True,
         reading="11p 234p 456p 456p 789p",
@@ -136,16 +149,27 @@ def demo_views(seed: int = 7) -> Demo:
     kong = (4, -2, -2)
     hand_deltas = (0, -16, 16)
     won = HandResultView(
-        "win", (win,), hand_deltas, kong, tuple(a + b for a, b in zip(hand_deltas, kong, strict=True)), 2
+        Outcome.WIN, (win,), hand_deltas, kong, tuple(a + b for a, b in zip(hand_deltas, kong, strict=True)), 2
     )
     result = public(
-        ended, counts=(7, 10, 13), phase="over", turn=1, to_act=(), last=(1, win_tile), wall_left=wall - 1, result=won
+        ended,
+        counts=(7, 10, 13),
+        phase=Phase.OVER,
+        turn=1,
+        to_act=(),
+        last=(1, win_tile),
+        wall_left=wall - 1,
+        result=won,
     )
 
     # or nobody wins: 荒庄, the single 亮倒 seat pays each other seat 1 (docs/rules.md §A14.2)
     penalty = (1, 1, -2)
-    drawn_out = HandResultView("draw", (), penalty, kong, tuple(a + b for a, b in zip(penalty, kong, strict=True)), 0)
-    draw = public(after, counts=(7, 10, 13), phase="over", turn=0, to_act=(), last=None, wall_left=0, result=drawn_out)
+    drawn_out = HandResultView(
+        Outcome.DRAW, (), penalty, kong, tuple(a + b for a, b in zip(penalty, kong, strict=True)), 0
+    )
+    draw = public(
+        after, counts=(7, 10, 13), phase=Phase.OVER, turn=0, to_act=(), last=None, wall_left=0, result=drawn_out
+    )
     hands = ((s0_concealed, s0_melds), (s1_hidden, s1_melds), (s2_revealed, ()))
     return Demo(hand, table, 2, turn_view, result, draw, DEMO_NAMES, hands)
 

@@ -7,9 +7,10 @@ so text that is not listed here (player names) goes through :func:`render.text.c
 
 Pictures are drawn in one of :data:`LANGUAGES`: Chinese (``zh_CN``, the default: the module
 constants below) or English (``en``, :data:`EN`); :func:`labels_for` gives a language's
-:class:`Labels`.  The English tile and 番 names are the bot's English button / ``/calc`` texts
-(``kwx_bot.texts``), copied here because render imports nothing from the bot;
-``tests/kwx_bot/test_render_labels.py`` asserts that the two agree.  Numbers use ASCII digits,
+:class:`Labels`.  The 番 names, Chinese and English, come from the engine's one 番 table
+(:class:`engine.fans.Fan`), as the bot's do.  The English tile names are the bot's English button
+texts (``kwx_bot.words.texts``), copied here because render imports nothing from the bot;
+``tests/kwx_bot/words/test_texts.py`` asserts that the two agree.  Numbers use ASCII digits,
 ``+`` / ``−`` (U+2212) for point changes and ``×`` (U+00D7) for multipliers.
 """
 
@@ -20,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 
+from engine.fans import Fan
 from engine.rules import Ruleset
 from engine.tiles import MeldKind, Suit, Tile
 
@@ -159,15 +161,14 @@ WAN = "萬"
 """The character on 万 tiles (traditional form, as printed on real tiles)."""
 
 FAN_NAMES: tuple[str, ...] = (
-    # docs/rules.md §A10, the standard 番 and situational factors
-    "屁胡", "碰碰胡", "明四归一", "暗四归一", "七对", "龙七对", "双龙七对", "三龙七对", "大三元",
-    "小三元", "杠上开花", "杠上炮", "抢杠胡", "清一色", "手抓一", "海底捞月", "海底炮", "亮倒", "卡五星",
-    # docs/rules.md §B / §C house options and common synonyms a rule set may name
-    "卡心五", "平胡", "小胡", "杠上花", "海底捞", "豪华七对", "超豪华七对", "全求人", "四归一",
-    "大三元七对", "小三元七对", "三元七对", "对亮", "过胡", "飘", "买马", "数坎", "出子", "廊起", "顶穿",
-    "自摸", "点炮", "一炮双响", "过胡翻番",
+    # every 番 the scoring may report: the engine's table (docs/rules.md §A10, §B, §C)
+    *(fan.zh for fan in Fan),
+    # common synonyms and house terms a rule set may name (drawn only if a caller passes them)
+    "平胡", "小胡", "杠上花", "海底捞", "豪华七对", "超豪华七对", "全求人", "四归一", "三元七对", "对亮",
+    "过胡", "飘", "买马", "数坎", "出子", "廊起", "顶穿", "自摸", "点炮", "一炮双响",
 )  # fmt: skip
-"""Chinese names of every 番 the scoring may report (docs/rules.md §A10, §B, §C)."""
+"""Chinese names the pictures can draw as 番: every :class:`~engine.fans.Fan` first, then synonyms
+(the font subset covers them all)."""
 
 
 def signed(points: int) -> str:
@@ -190,8 +191,9 @@ class Labels:
     """Every label of one language (see the Chinese module constants for what each one is).
 
     ``tiles`` holds 30 tile labels indexed by :class:`~engine.tiles.Tile`; ``fans`` maps a Chinese 番
-    name (as the engine reports it) to this language's name -- a name missing from it is drawn in
-    Chinese, as the bot's texts do; ``colon`` separates a label from its value (``下局庄家：X``).
+    name (as the engine reports it) to this language's name (for English: the engine's table,
+    :attr:`engine.fans.Fan.en`) -- a name missing from it is drawn in Chinese, as the bot's texts do;
+    ``colon`` separates a label from its value (``下局庄家：X``).
     """
 
     lang: str
@@ -287,31 +289,6 @@ ZH = Labels(
 
 _EN_SUIT = {Suit.DOTS: "{n} Dot", Suit.BAMBOO: "{n} Bam", Suit.CHARACTERS: "{n} Crak"}
 _EN_DRAGON = {Tile.WHITE: "White", Tile.GREEN: "Green", Tile.RED: "Red"}
-# the bot's English 番 names (kwx_bot.texts._FANS; its English catalog leaves them untranslated)
-_EN_FANS = {
-    "屁胡": "Plain win",
-    "碰碰胡": "All pongs",
-    "明四归一": "Exposed four-in-one",
-    "暗四归一": "Concealed four-in-one",
-    "七对": "Seven pairs",
-    "龙七对": "Dragon seven pairs",
-    "双龙七对": "Double dragon seven pairs",
-    "三龙七对": "Triple dragon seven pairs",
-    "大三元": "Big three dragons",
-    "小三元": "Little three dragons",
-    "小三元七对": "Little three dragons seven pairs",
-    "大三元七对": "Big three dragons seven pairs",
-    "杠上开花": "Win on a kong replacement",
-    "杠上炮": "Win on a discard after a kong",
-    "抢杠胡": "Robbing a kong",
-    "清一色": "Pure one suit",
-    "手抓一": "Single wait after four melds",
-    "海底捞月": "Last tile self-draw",
-    "海底炮": "Last discard win",
-    "亮倒": "Declared ready (liangdao)",
-    "卡五星": "Ka Wu Xing (closed 5)",
-    "过胡翻番": "Passed win doubled",
-}
 
 
 def _en_tile(tile: Tile) -> str:
@@ -357,7 +334,7 @@ EN = Labels(
     transfer="{payer} pays {payee} {n}",
     shown="Shown",
     protected="Protected",
-    fans=MappingProxyType(_EN_FANS),
+    fans=MappingProxyType({fan.zh: fan.en for fan in Fan}),
 )
 """English labels: tile names as the bot's English discard buttons (``5 Bam``, ``Red``)."""
 
@@ -395,7 +372,8 @@ def tile_label(tile: Tile, lang: str = "zh_CN") -> str:
 
 
 def fan_label(name: str, lang: str = "zh_CN") -> str:
-    """A 番 name from the engine (Chinese) in ``lang``: the bot's ``/calc`` name in English."""
+    """A 番 name from the engine (Chinese, or a :class:`~engine.fans.Fan`) in ``lang``: the engine
+    table's English name in English; a name the table lacks stays as it is."""
     return labels_for(lang).fan(name)
 
 

@@ -51,7 +51,8 @@ from ..game import (
 )
 from ..game.endings import guansi_seat
 from ..rules import STANDARD_PLAYERS, RuleSet
-from ..views import SeatView
+from ..scoring import WinBy
+from ..views import Outcome, SeatView
 from .players import Level, Tuning, choose_action
 
 __all__ = [
@@ -249,7 +250,7 @@ def play_hand(
         for e in events:
             if isinstance(e, Konged):
                 kong = [a + b for a, b in zip(kong, e.money, strict=True)]
-        if result.outcome == "guansi":  # 关死 voids the hand's kong money (docs/rules.md §B)
+        if result.outcome is Outcome.GUANSI:  # 关死 voids the hand's kong money (docs/rules.md §B)
             kong = [0] * rules.players
         if tuple(kong) != tuple(result.kong_deltas):
             raise RuleViolation(f"kong events pay {kong}, the result says {result.kong_deltas}")
@@ -284,9 +285,9 @@ def _record(seed: str, perm: tuple[int, ...], state: State, counters: dict[str, 
         seed=seed,
         seats=perm,
         deltas=tuple(deltas),
-        outcome=result.outcome,
+        outcome=str(result.outcome),
         winners=tuple(perm[w.seat] for w in result.winners),
-        self_draw=any(w.by == "self_draw" for w in result.winners),
+        self_draw=any(w.by is WinBy.SELF_DRAW for w in result.winners),
         dealt_in=dealt_in,
         liangdao=tuple(perm[i] for i, s in enumerate(state.seats) if s.liangdao),
         feeds=tuple(feeds),

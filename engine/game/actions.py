@@ -22,7 +22,7 @@ Acts and their ``tile``:
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..rules import STANDARD_PLAYERS
@@ -31,8 +31,9 @@ from ..tiles import NotationError, Tile, format_tiles, parse_tile, parse_tiles
 __all__ = ["Action", "ActionKind", "IllegalAction", "Reason", "action", "action_from_json", "seat_list"]
 
 
-class ActionKind(enum.Enum):
-    """The acts of the ``play`` contract; values are their command-line spellings."""
+class ActionKind(enum.StrEnum):
+    """The acts of the ``play`` contract; values are their command-line spellings (a member equals
+    its value string).  WIN, KONG, PONG and PASS are also the answers to a claim window."""
 
     DISCARD = "discard"
     LIANGDAO = "liangdao"
@@ -54,12 +55,20 @@ _TILE_ACTS = frozenset({ActionKind.DISCARD, ActionKind.LIANGDAO, ActionKind.CONC
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """One seat's request: ``kind`` and, for the tile acts, ``tile`` (else None)."""
+    """One seat's request: ``kind`` and, for the tile acts, ``tile`` (else None); a 亮倒 may name
+    the tiles it shows (``reveal``, None = the whole hand).
+
+    ``waits``: on a 亮倒 listed by :func:`engine.game.legal_actions`, the waits it leads to (the
+    hand's waits after the discard, or those the shown shape fixes, docs/rules.md §A9.2, §E#48), in
+    tile order; () otherwise.  It is an answer, not part of the request: actions that differ only in
+    ``waits`` are equal, and :func:`decide` ignores it.
+    """
 
     seat: int
     kind: ActionKind
     tile: Tile | None = None
     reveal: tuple[Tile, ...] | None = None
+    waits: tuple[Tile, ...] = field(default=(), compare=False)
 
     def to_json(self, *, with_seat: bool = True) -> dict[str, Any]:
         """``{"seat": 0, "act": "discard", "tile": "5s"}`` (no ``tile`` key for tile-less acts; a
@@ -77,17 +86,23 @@ class Action:
         return text + (f" showing {format_tiles(self.reveal)}" if self.reveal is not None else "")
 
 
-_CACHE: dict[tuple[int, ActionKind, Tile | None, tuple[Tile, ...] | None], Action] = {}
+_CACHE: dict[tuple[int, ActionKind, Tile | None, tuple[Tile, ...] | None, tuple[Tile, ...]], Action] = {}
 
 
-def action(seat: int, kind: ActionKind, tile: Tile | None = None, reveal: tuple[Tile, ...] | None = None) -> Action:
+def action(
+    seat: int,
+    kind: ActionKind,
+    tile: Tile | None = None,
+    reveal: tuple[Tile, ...] | None = None,
+    waits: tuple[Tile, ...] = (),
+) -> Action:
     """The shared :class:`Action` value (actions are immutable, so the state machine reuses them)."""
-    key = (seat, kind, tile, reveal)
+    key = (seat, kind, tile, reveal, waits)
     a = _CACHE.get(key)
     if a is None:
         if len(_CACHE) > 1 << 16:
             _CACHE.clear()
-        a = _CACHE[key] = Action(seat, kind, tile, reveal)
+        a = _CACHE[key] = Action(seat, kind, tile, reveal, waits)
     return a
 
 
@@ -113,7 +128,7 @@ def action_from_json(value: object, players: int = STANDARD_PLAYERS) -> Action:
         raise ValueError(f"action seat must be {seat_list(players)}, got {seat!r}")
     act = value.get("act")
     try:
-        kind = ActionKind(act)
+        kind = ActionKind(str(act))
     except ValueError:
         raise ValueError(f"unknown act {act!r}; use one of {', '.join(k.value for k in ActionKind)}") from None
     raw_tile = value.get("tile")

@@ -5,7 +5,7 @@ hand) until some seat has a real choice or the hand is over.  See :mod:`engine.g
 from __future__ import annotations
 
 from ..rules import GangChainSelf
-from ..tiles import MeldKind, Tile, counts_of
+from ..tiles import MeldKind, Tile
 from .actions import Action, ActionKind
 from .basics import auto_win, kong_money
 from .checks import can_self_win, validate
@@ -13,14 +13,11 @@ from .claims import window_options
 from .endings import finish_claim_win, finish_draw, finish_guansi, finish_self_draw, guansi_seat
 from .events import Answered, Discarded, Drew, Event, Konged, Ponged, WindowOpened
 from .evolve import Builder
-from .hands import liangdao_waits, moved
+from .hands import liangdao_declared
 from .legal import kong_actions
-from .reveal import reveal_waits
 from .state import ClaimOption, Phase, State, WindowKind
 
 __all__ = ["decide", "step"]
-
-_TILES = tuple(Tile)
 
 
 def step(state: State, action: Action) -> tuple[State, list[Event]]:
@@ -71,7 +68,7 @@ def _apply(b: Builder, action: Action) -> None:
             assert action.tile is not None
             _declare_added_kong(b, action.tile)
         return
-    b.emit(Answered(b.seq, action.seat, kind.value))
+    b.emit(Answered(b.seq, action.seat, kind))
 
 
 def _self_chain(state: State, tile: Tile) -> int:
@@ -88,14 +85,8 @@ def _self_chain(state: State, tile: Tile) -> int:
 def _discard(b: Builder, tile: Tile, liangdao: bool, auto: bool, reveal: tuple[Tile, ...] | None = None) -> None:
     s = b.state
     i = s.turn
-    waits = liangdao_waits(s.seats[i], tile) if liangdao else ()
-    hidden: tuple[Tile, ...] = ()
-    if liangdao and reveal is not None:
-        kept, _ = moved(s.seats[i], tile, -1)
-        hidden_counts = [k - r for k, r in zip(kept, counts_of(reveal), strict=True)]
-        if any(hidden_counts):  # a partial reveal: its shape fixes the waits (docs/rules.md §E#48)
-            hidden = tuple(_TILES[t] for t, n in enumerate(hidden_counts) for _ in range(n))
-            waits = reveal_waits(counts_of(reveal), hidden_counts, s.seats[i].melds)
+    # a partial reveal: its shape fixes the waits (docs/rules.md §E#48)
+    waits, hidden = liangdao_declared(s.seats[i], tile, reveal) if liangdao else ((), ())
     b.emit(Discarded(b.seq, i, tile, liangdao, waits, auto, hidden))
     if _guansi(b):
         return
@@ -118,7 +109,7 @@ def _auto_answers(b: Builder) -> None:
         return
     for o in window.options:
         if o.win and b.state.seats[o.seat].liangdao:
-            b.emit(Answered(b.seq, o.seat, "win", auto=True))
+            b.emit(Answered(b.seq, o.seat, ActionKind.WIN, auto=True))
 
 
 def _declare_added_kong(b: Builder, tile: Tile) -> None:
@@ -164,7 +155,7 @@ def _resolve(b: Builder) -> None:
     s = b.state
     w = s.window
     assert w is not None
-    winners = [seat for seat, a in w.answers if a == "win"]
+    winners = [seat for seat, a in w.answers if a is ActionKind.WIN]
     if winners:
         finish_claim_win(b, winners)
         return
@@ -172,7 +163,7 @@ def _resolve(b: Builder) -> None:
         _complete_added_kong(b, w.tile)
         return
     for seat, a in w.answers:
-        if a == "kong":
+        if a is ActionKind.KONG:
             chain = s.chain + 1 if w.gangpao else 1
             b.emit(
                 Konged(
@@ -188,7 +179,7 @@ def _resolve(b: Builder) -> None:
             _replacement(b)
             return
     for seat, a in w.answers:
-        if a == "pong":
+        if a is ActionKind.PONG:
             b.emit(Ponged(b.seq, seat, w.tile, w.from_seat))
             return
     _next_draw(b, w.from_seat)

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from ..rules import DealerOnDraw, HuangzhuangLiangdao
 from ..scoring import WinBy, WinContext, WinScore, score_win
 from ..tiles import Tile
-from ..views import HandResultView, MeldView, WinView
+from ..views import HandResultView, MeldView, Outcome, WinView
 from .basics import liangdao_flags
 from .checks import self_win_score
 from .claims import claim_score
@@ -42,7 +42,7 @@ def _win_view(
         concealed=tuple(sorted(concealed)),
         melds=tuple(MeldView(m.kind, m.tile, m.source) for m in seat.melds),
         win_tile=win_tile,
-        by=by.value,
+        by=by,
         from_seat=from_seat,
         fans=score.fans,
         multiplier=dict(score.multiplier),
@@ -59,7 +59,7 @@ def finish_self_draw(b: Builder) -> None:
     concealed = s.seats[s.turn].tiles()
     concealed.remove(s.drawn)
     view = _win_view(s, s.turn, concealed, s.drawn, WinBy.SELF_DRAW, None, score)
-    _emit_result(b, "win", (view,), score.deltas, s.turn)
+    _emit_result(b, Outcome.WIN, (view,), score.deltas, s.turn)
 
 
 def finish_claim_win(b: Builder, winners: list[int]) -> None:
@@ -78,12 +78,12 @@ def finish_claim_win(b: Builder, winners: list[int]) -> None:
         for k, d in enumerate(score.deltas):
             deltas[k] += d
     next_dealer = order[0] if len(order) == 1 else w.from_seat
-    _emit_result(b, "win", tuple(views), tuple(deltas), next_dealer)
+    _emit_result(b, Outcome.WIN, tuple(views), tuple(deltas), next_dealer)
 
 
 def _emit_result(
     b: Builder,
-    outcome: str,
+    outcome: Outcome,
     winners: tuple[WinView, ...],
     hand: Sequence[int],
     next_dealer: int,
@@ -164,7 +164,7 @@ def finish_guansi(b: Builder, g: int) -> None:
         amount = max_multiplier_share(s, q, g) if seat.liangdao else 2 * s.rules.base
         hand[g] -= amount
         hand[q] += amount
-    _emit_result(b, "guansi", (), hand, g, guansi=g)
+    _emit_result(b, Outcome.GUANSI, (), hand, g, guansi=g)
 
 
 def _chajiao_share(state: State, winner: int, payer: int) -> int:
@@ -266,7 +266,7 @@ def finish_draw(b: Builder) -> None:
             dealer = unpaid[0]
         elif paid:
             dealer = next((p for p in s.liangdao_order if p not in paid), dealer)
-    _emit_result(b, "draw", (), tuple(hand), dealer, chajiao=chajiao)
+    _emit_result(b, Outcome.DRAW, (), tuple(hand), dealer, chajiao=chajiao)
 
 
 def _kaxinwu_dealer(state: State, chajiao: tuple[int, ...]) -> int:

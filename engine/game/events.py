@@ -27,13 +27,17 @@ Types (``type`` value — fields):
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
+from ..fans import Fan
 from ..rules import RuleError, RuleSet
+from ..scoring import WinBy
 from ..tiles import MeldKind, NotationError, Tile, format_tiles, parse_tile, parse_tiles
-from ..views import HandResultView, MeldView, WinView
+from ..views import HandResultView, MeldView, Outcome, WinView
+from .actions import ActionKind
 from .state import ClaimOption, WindowKind
 
 __all__ = [
@@ -182,18 +186,18 @@ class WindowOpened:
 
 @dataclass(frozen=True, slots=True)
 class Answered:
-    """``seat`` answered the open window with ``answer`` ("win", "kong", "pong" or "pass");
+    """``seat`` answered the open window with ``answer`` (:class:`ActionKind` WIN, KONG, PONG or PASS);
     ``auto`` marks a 亮倒 seat's automatic 胡 (A9.4)."""
 
     seq: int
     seat: int
-    answer: str
+    answer: ActionKind
     auto: bool = False
     type: ClassVar[str] = "answered"
 
     def to_json(self) -> dict[str, Any]:
         """JSON form."""
-        return {"seq": self.seq, "type": self.type, "seat": self.seat, "answer": self.answer, "auto": self.auto}
+        return {"seq": self.seq, "type": self.type, "seat": self.seat, "answer": str(self.answer), "auto": self.auto}
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,7 +264,7 @@ class HandEnded:
             {
                 "seq": self.seq,
                 "type": self.type,
-                "outcome": r.outcome,
+                "outcome": str(r.outcome),
                 "winners": [_win_to_json(w) for w in r.winners],
                 "hand_deltas": list(r.hand_deltas),
                 "kong_deltas": list(r.kong_deltas),
@@ -284,9 +288,9 @@ def _win_to_json(w: WinView) -> dict[str, Any]:
             {"kind": m.kind.value, "tile": None if m.tile is None else str(m.tile), "source": m.source} for m in w.melds
         ],
         "win_tile": str(w.win_tile),
-        "by": w.by,
+        "by": str(w.by),
         "from_seat": w.from_seat,
-        "fans": list(w.fans),
+        "fans": [str(f) for f in w.fans],
         "multiplier": {str(k): v for k, v in sorted(w.multiplier.items())},
         "baohu": w.baohu,
         "reading": w.reading,
@@ -329,6 +333,29 @@ def _tiles(d: Mapping[str, Any], key: str) -> tuple[Tile, ...]:
     return tuple(parse_tiles(_str(d, key)))
 
 
+_ANSWERS = frozenset({ActionKind.WIN, ActionKind.KONG, ActionKind.PONG, ActionKind.PASS})
+
+
+_E = TypeVar("_E", bound=enum.StrEnum)
+
+
+def _named(d: Mapping[str, Any], key: str, kind: type[_E], what: str) -> _E:
+    """The ``kind`` member spelled by the string field ``key``; ValueError naming the spellings."""
+    text = _str(d, key)
+    try:
+        return kind(text)
+    except ValueError:
+        raise ValueError(f"unknown {what} {text!r}; one of {', '.join(m.value for m in kind)}") from None
+
+
+def _fans(w: Mapping[str, Any]) -> tuple[Fan, ...]:
+    names = w.get("fans", [])
+    try:
+        return tuple(Fan.of(str(f)) for f in names)
+    except ValueError:
+        raise ValueError(f"unknown 番 in {names!r}") from None
+
+
 def _win_from_json(w: Mapping[str, Any]) -> WinView:
     melds = tuple(
         MeldView(MeldKind(m["kind"]), None if m.get("tile") is None else parse_tile(m["tile"]), m.get("source"))
@@ -340,9 +367,9 @@ def _win_from_json(w: Mapping[str, Any]) -> WinView:
         concealed=_tiles(w, "concealed"),
         melds=melds,
         win_tile=_tile(w, "win_tile"),
-        by=_str(w, "by"),
+        by=_named(w, "by", WinBy, "win 'by'"),
         from_seat=_opt_int(w, "from_seat"),
-        fans=tuple(str(f) for f in w.get("fans", [])),
+        fans=_fans(w),
         multiplier=multiplier,
         baohu=_bool(w, "baohu"),
         reading=str(w.get("reading", "")),
@@ -401,9 +428,9 @@ def event_from_json(value: object) -> Event:
             )
         if kind == "answered":
             answer = _str(d, "answer")
-            if answer not in ("win", "kong", "pong", "pass"):
+            if answer not in _ANSWERS:
                 raise ValueError(f"unknown answer {answer!r}")
-            return Answered(seq, _int(d, "seat"), answer, _bool(d, "auto"))
+            return Answered(seq, _int(d, "seat"), ActionKind(answer), _bool(d, "auto"))
         if kind == "ponged":
             return Ponged(seq, _int(d, "seat"), _tile(d, "tile"), _int(d, "from_seat"))
         if kind == "konged":
@@ -421,7 +448,7 @@ def event_from_json(value: object) -> Event:
             )
         if kind == "hand_ended":
             result = HandResultView(
-                outcome=_str(d, "outcome"),
+                outcome=_named(d, "outcome", Outcome, "outcome"),
                 winners=tuple(_win_from_json(w) for w in d.get("winners", [])),
                 hand_deltas=tuple(int(x) for x in d.get("hand_deltas", [])),
                 kong_deltas=tuple(int(x) for x in d.get("kong_deltas", [])),

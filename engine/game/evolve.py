@@ -10,6 +10,7 @@ from typing import assert_never
 from ..analysis import keys_of
 from ..tiles import Meld, MeldKind, Tile, counts_of
 from ..views import DiscardView
+from .actions import ActionKind
 from .basics import kinds_for, replace_seat
 from .checks import can_self_win
 from .events import Answered, Discarded, Drew, Event, HandEnded, HandStarted, Konged, Ponged, WindowOpened
@@ -163,14 +164,14 @@ def _evolve_answered(state: State, event: Answered) -> State:
     if option is not None:
         seat = seats[event.seat]
         changed = False
-        if option.win and event.answer != "win":
+        if option.win and event.answer is not ActionKind.WIN:
             seat = updated(
                 seat,
                 louhu=(*seat.louhu, (window.tile, option.win)),
                 declined=seat.declined + (1 if seat.liangdao else 0),
             )
             changed = True
-        if option.pong and event.answer not in ("pong", "win") and state.rules.guoshou_peng:
+        if option.pong and event.answer not in (ActionKind.PONG, ActionKind.WIN) and state.rules.guoshou_peng:
             seat = updated(seat, passed_pong=(*seat.passed_pong, window.tile))
             changed = True
         if changed:

@@ -14,7 +14,18 @@ from ..tiles import Meld, MeldKind, Tile, counts_of
 from .reveal import kong_hidden, reveal_waits
 from .state import SeatState
 
-__all__ = ["from_kept", "keys_plus", "liangdao_waits", "liangdao_waits_kept", "moved", "shanten_of", "wait_tiles"]
+__all__ = [
+    "from_kept",
+    "keys_plus",
+    "liangdao_declared",
+    "liangdao_waits",
+    "liangdao_waits_kept",
+    "moved",
+    "shanten_of",
+    "wait_tiles",
+]
+
+_TILES = tuple(Tile)
 
 
 def moved(seat: SeatState, tile: int, n: int) -> tuple[tuple[int, ...], Keys]:
@@ -96,3 +107,21 @@ def liangdao_waits(seat: SeatState, tile: Tile) -> tuple[Tile, ...]:
     """The waits after discarding ``tile`` (empty = not ready)."""
     hand, keys = moved(seat, tile, -1)
     return wait_tiles(hand, keys, seat.melds)
+
+
+def liangdao_declared(
+    seat: SeatState, tile: Tile, reveal: tuple[Tile, ...] | None
+) -> tuple[tuple[Tile, ...], tuple[Tile, ...]]:
+    """What a 亮倒 with ``tile`` showing ``reveal`` (None: the whole hand) publishes: (the waits, the
+    tiles kept face down).  The whole hand shown: the hand's waits and no hidden tile; a partial
+    reveal: the waits its shown shape fixes (docs/rules.md §A9.2, §E#48) and the rest face down.
+    The waits are empty when the hand is not ready (or the reveal fixes none); legality is not checked."""
+    waits = liangdao_waits(seat, tile)
+    if reveal is None:
+        return waits, ()
+    kept, _ = moved(seat, tile, -1)
+    shown = counts_of(reveal)
+    hidden = [k - r for k, r in zip(kept, shown, strict=True)]
+    if not any(hidden):
+        return waits, ()
+    return reveal_waits(shown, hidden, seat.melds), tuple(_TILES[t] for t, n in enumerate(hidden) for _ in range(n))

@@ -7,8 +7,8 @@ from ..tiles import MeldKind, Tile, counts_of
 from .actions import Action, ActionKind, action
 from .basics import must_self_win, protected_mask
 from .checks import can_self_win, kong_check
-from .hands import liangdao_waits, moved, shanten_of
-from .reveal import RevealFault, legal_reveals, reveal_fault, reveal_waits
+from .hands import liangdao_declared, liangdao_waits, moved, shanten_of
+from .reveal import RevealFault, legal_reveals, reveal_fault
 from .state import Phase, State
 
 __all__ = ["kong_actions", "legal_actions", "protected_tiles", "reveal_preview"]
@@ -20,7 +20,8 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     """Every action :func:`decide` accepts from ``seat`` now, in a stable order: own turn — win,
     暗杠, 补杠, discards (tile order), 亮倒 discards (each: the whole hand shown, then, under
     ``liangdao_reveal = kou`` / ``minimal``, every legal partial reveal, fewest shown tiles first,
-    docs/rules.md §A9.2, §E#48); claim window — win, kong, pong, pass.
+    docs/rules.md §A9.2, §E#48; each carries in ``waits`` the waits it leads to); claim window — win,
+    kong, pong, pass.
     Empty when the seat has nothing to decide (or the hand is over).  卡心五 (docs/rules.md §B): a
     seat that can 自摸 may only win (有胡必胡); under ``kong_mandatory`` (有杠必杠) a seat that can kong
     is offered only its kongs (on a discard: 杠, and 胡 if it can), no discard, 亮倒, 碰 or pass."""
@@ -88,11 +89,13 @@ def _turn_actions(state: State) -> list[Action]:
     if state.wall_remaining >= state.rules.liangdao_min_wall and shanten_of(seat.keys, len(seat.melds)) <= 0:
         mode = state.rules.liangdao_reveal
         for t in tiles:
-            if liangdao_waits(seat, t):
-                out.append(action(i, ActionKind.LIANGDAO, t))
+            waits = liangdao_waits(seat, t)
+            if waits:
+                out.append(action(i, ActionKind.LIANGDAO, t, waits=waits))
                 if mode is not LiangdaoReveal.FULL:
                     kept, _ = moved(seat, t, -1)
-                    out.extend(action(i, ActionKind.LIANGDAO, t, r) for r in legal_reveals(kept, seat.melds, mode))
+                    for r in legal_reveals(kept, seat.melds, mode):
+                        out.append(action(i, ActionKind.LIANGDAO, t, r, liangdao_declared(seat, t, r)[0]))
     return out
 
 
@@ -121,7 +124,4 @@ def reveal_preview(
     fault = reveal_fault(kept, counts, own.melds, state.rules.liangdao_reveal)
     if fault is not None:
         return fault, ()
-    if tuple(counts) == tuple(kept):
-        return None, liangdao_waits(own, discard)
-    hidden = [k - r for k, r in zip(kept, counts, strict=True)]
-    return None, reveal_waits(counts, hidden, own.melds)
+    return None, liangdao_declared(own, discard, shown)[0]

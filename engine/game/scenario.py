@@ -141,11 +141,11 @@ def result_json(state: State) -> dict[str, Any]:
     assert r is not None
     return (
         {
-            "outcome": r.outcome,
+            "outcome": str(r.outcome),
             "winners": [
                 {
                     "seat": w.seat,
-                    "fans": list(w.fans),
+                    "fans": [str(f) for f in w.fans],
                     "multiplier": {str(k): v for k, v in sorted(w.multiplier.items())},
                 }
                 for w in r.winners

@@ -17,7 +17,8 @@ from typing import Any, TypeVar
 from ..analysis import Keys
 from ..rules import RuleSet
 from ..tiles import Meld, MeldKind, Tile
-from ..views import DiscardView, HandResultView
+from ..views import DiscardView, HandResultView, Phase
+from .actions import ActionKind
 
 __all__ = ["EMPTY", "ClaimOption", "Phase", "SeatState", "State", "Window", "WindowKind", "updated"]
 
@@ -55,21 +56,6 @@ def updated(obj: _T, **changes: Any) -> _T:
     return new
 
 
-class Phase(enum.Enum):
-    """Where the hand is.  Stable phases (a seat must act, or the hand is over): TURN, CLAIM, ROB,
-    OVER.  DEAL (before the first event), DISCARDED (a discard is on the table, claims not yet
-    computed) and KONGED (a kong awaits its replacement draw) only exist between the events of one
-    :func:`decide` call and are never handed out as a live state."""
-
-    DEAL = "deal"
-    TURN = "turn"
-    DISCARDED = "discarded"
-    CLAIM = "claim"
-    ROB = "rob"
-    KONGED = "konged"
-    OVER = "over"
-
-
 class WindowKind(enum.Enum):
     """A claim window on a discard (胡/杠/碰, A5) or on a declared 补杠 (抢杠胡 only, A6.6)."""
 
@@ -96,7 +82,8 @@ class Window:
     """An open claim window (E#40).
 
     ``from_seat``/``tile``: the discarder (or the seat declaring 补杠) and the tile.
-    ``options``: seats that may claim, in seat order.  ``answers``: (seat, act value) in answer order.
+    ``options``: seats that may claim, in seat order.  ``answers``: (seat, answer) in answer order, the
+    answer an :class:`~engine.game.actions.ActionKind` (WIN, KONG, PONG or PASS).
     ``gangpao``: the discard is the first after a kong's replacement draw (杠上炮 E#31; a 直杠 of it
     continues a 杠上杠 chain, A13.3).  ``last``: the final discard of the hand (A5.4, A16.2).
     """
@@ -105,7 +92,7 @@ class Window:
     from_seat: int
     tile: Tile
     options: tuple[ClaimOption, ...]
-    answers: tuple[tuple[int, str], ...] = ()
+    answers: tuple[tuple[int, ActionKind], ...] = ()
     gangpao: bool = False
     last: bool = False
 
@@ -116,7 +103,7 @@ class Window:
                 return o
         return None
 
-    def answer(self, seat: int) -> str | None:
+    def answer(self, seat: int) -> ActionKind | None:
         """The seat's answer so far, or None."""
         for s, a in self.answers:
             if s == seat:
@@ -127,7 +114,7 @@ class Window:
         """Seats whose answer the window still waits for (E#40): every seat with an option until some
         seat answers 胡; from then on only the unanswered seats that could also 胡."""
         answered = {s for s, _ in self.answers}
-        any_win = any(a == "win" for _, a in self.answers)
+        any_win = any(a is ActionKind.WIN for _, a in self.answers)
         return tuple(o.seat for o in self.options if o.seat not in answered and (o.win or not any_win))
 
 

@@ -20,8 +20,6 @@ from .state import Phase, SeatState, State
 
 __all__ = ["public_view", "view_for"]
 
-_PHASE_NAMES = {Phase.TURN: "turn", Phase.CLAIM: "claim", Phase.ROB: "rob", Phase.OVER: "over"}
-
 
 def _revealed(state: State, i: int, seat: SeatState) -> tuple[Tile, ...]:
     """A 亮倒 seat's revealed hand: its concealed tiles except a tile it has just drawn and the tiles a
@@ -73,7 +71,7 @@ def public_view(state: State) -> PublicView:
         seq=state.seq,
         dealer=state.dealer,
         turn=state.turn,
-        phase=_PHASE_NAMES.get(state.phase, state.phase.value),
+        phase=state.phase,
         to_act=state.to_act(),
         wall_remaining=state.wall_remaining,
         seats=tuple(_public_seat(state, i) for i in range(len(state.seats))),

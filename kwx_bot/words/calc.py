@@ -25,27 +25,33 @@ Syntax (words are case-insensitive; order is free; Chinese and English spellings
   self-draw, 杠上炮 on a discard; ``杠上开花``/``杠上炮`` also imply how); ``last_tile`` / ``海底``
   (海底捞月 / 海底炮; ``海底捞月``/``海底炮`` imply how); ``base:2`` / ``底金:2`` and
   ``cap:none|8|8_sl16|16|32`` / ``封顶:…`` override the group's rules for this one question.
+* **Game**: the group's game by default (卡五星, or 卡心五 when the group plays it, docs/rules.md §B);
+  ``kaxinwu`` / ``卡心五`` scores the hand as 卡心五 (the ``kaxinwu`` preset with the group's 底金),
+  ``kawuxing`` / ``卡五星`` as the standard 卡五星 (idem); ``players:2|3|4`` / ``人数:…`` sets the
+  number of seats (default: the rules' ``players``: 3 for 卡五星, 4 for the 卡心五 preset).  Under
+  卡心五, ``liangdao`` / ``廊起`` is 廊起 with the whole hand shown (it does not double, docs/rules.md §B).
 
 Seats in the answer (docs/rules.md §0.3): W = the winner, D = the discarder (or the robbed player), X = the
-third player on a discard; on a self-draw the two payers are X, the next player after the winner
-(下家), and Y, the previous one (上家): ``liangdao:next`` / ``liangdao:下家`` name X.  Points are 底金 × capped M
-(docs/rules.md §A11, §A12).
+third player on a discard (and Y the fourth at four seats); on a self-draw the payers are X, the next
+player after the winner (下家), Y, the previous one (上家), and at four seats O, the one opposite (对家):
+``liangdao:next`` / ``liangdao:下家`` name X.  Points are 底金 × capped M (docs/rules.md §A11, §A12).
+The 番 and their values are the engine's (``WinScore.fan_values``); nothing is recomputed here.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.analysis import shanten, waits
-from engine.rules import RuleError, RuleSet
+from engine.fans import Fan
+from engine.rules import STANDARD_PLAYERS, RuleError, RuleSet, Ruleset
 from engine.scoring import IllegalReason, ScoringError, WinBy, WinContext, WinScore, score_win
 from engine.tiles import Meld, MeldKind, NotationError, Suit, Tile, counts_of, format_tiles, parse_tiles
 
 from .i18n import N_, Translator
-from .rules_text import fan_value
 from .texts import esc, fan_label, signed
 
 __all__ = [
@@ -94,8 +100,11 @@ class CalcQuery:
     """A parsed ``/calc`` question.
 
     ``concealed``: the winner's tiles in hand before the winning tile (13 − 3 × melds).
-    ``liangdao``: the roles that have 亮倒, a subset of ``{"W", "D", "X", "Y"}`` (docs/rules.md §0.3).
+    ``liangdao``: the roles that have 亮倒, a subset of ``{"W", "D", "X", "Y", "O"}`` (docs/rules.md §0.3).
     ``base`` / ``cap``: per-question overrides of the group's rules (None = the group's).
+    ``game``: the game the question names (None = the group's).  ``players``: the seats it names
+    (None = the rules').  ``seats``: the seats the question is scored at (set by :func:`calc` from
+    the rules; 3 until then).  ``liangdao_named``: (role, the word that named it), in input order.
     ``how_given``: the user named how the tile arrived (else 自摸 is assumed and said so).
     ``written``: the hand's tile groups as the user wrote them, without the winning tile (display).
     """
@@ -111,11 +120,19 @@ class CalcQuery:
     cap: str | None = None
     how_given: bool = True
     written: tuple[str, ...] = ()
+    game: Ruleset | None = None
+    players: int | None = None
+    seats: int = STANDARD_PLAYERS
+    liangdao_named: tuple[tuple[str, str], ...] = ()
 
     @property
-    def roles(self) -> tuple[str, str, str]:
-        """Role letter of seats 0, 1, 2: ``("W", "D", "X")`` with a discarder, else ``("W", "X", "Y")``."""
-        return ("W", "X", "Y") if self.win_by is WinBy.SELF_DRAW else ("W", "D", "X")
+    def roles(self) -> tuple[str, ...]:
+        """Role letter of each seat 0 … seats − 1: with a discarder ``("W", "D", "X")`` (then ``"Y"``
+        at four seats, ``("W", "D")`` at two); on a self-draw ``("W", "X", "Y")`` (at four seats
+        ``("W", "X", "O", "Y")``, at two ``("W", "X")``): seat order from the winner."""
+        if self.win_by is WinBy.SELF_DRAW:
+            return _SELF_ROLES[self.seats]
+        return ("W", "D", "X", "Y")[: self.seats]
 
     def context(self) -> WinContext:
         """The engine's :class:`WinContext`: winner seat 0, discarder seat 1 (if any)."""
@@ -130,10 +147,26 @@ class CalcQuery:
             liangdao=tuple(r in self.liangdao for r in roles),
             after_kong=self.after_kong,
             last_tile=self.last_tile,
+            num_players=self.seats,
         )
 
+    def game_rules(self, rules: RuleSet) -> RuleSet:
+        """The rules of the game the question is scored in: the group's, or — when it names the other
+        game — that game's preset with the group's 底金; with its ``players``.  Raises
+        :class:`CalcError` for a number of seats the rules do not allow."""
+        if self.game is not None and self.game is not rules.ruleset:
+            preset = "kaxinwu" if self.game is Ruleset.KAXINWU else "standard"
+            rules = RuleSet.preset(preset).with_options({"base": rules.base})
+        if self.players is None or self.players == rules.players:
+            return rules
+        try:
+            return rules.with_options({"players": self.players})
+        except RuleError:  # pragma: no cover - parse_calc accepts 2, 3 or 4 only, which every game allows
+            raise CalcError(N_("These rules cannot be played by {n} players."), n=self.players) from None
+
     def rules_for(self, rules: RuleSet) -> RuleSet:
-        """The group's rules with this question's ``base`` / ``cap`` overrides applied."""
+        """The question's game (:meth:`game_rules`) with its ``base`` / ``cap`` overrides applied."""
+        rules = self.game_rules(rules)
         options: dict[str, Any] = {}
         if self.base is not None:
             options["base"] = self.base
@@ -167,13 +200,14 @@ _FLAGS: dict[str, tuple[str, str | None]] = {
     **{w: ("last_tile", "self_draw") for w in ("haidilao", "海底捞月", "海底捞")},
     **{w: ("last_tile", "discard") for w in ("haidipao", "海底炮")},
 }
-_LIANGDAO = ("liangdao", "亮倒", "ld", "亮牌")
+_LIANGDAO = ("liangdao", "亮倒", "ld", "亮牌", "廊起", "langqi")
 _LIANGDAO_WHO = _words(
     {
         "W": ("w", "winner", "me", "self", "赢家", "胡家", "自己"),
         "D": ("d", "discarder", "dianpao", "payer", "robbed", "点炮", "点炮者", "放炮者", "被抢杠者"),
         "X": ("x", "next", "下家"),
         "Y": ("y", "previous", "prev", "上家"),
+        "O": ("o", "opposite", "对家"),
         "WD": ("both", "双方", "都", "wd", "dw"),
     }
 )
@@ -188,6 +222,14 @@ _MELD_KIND = _words(
 _WIN = ("win", "胡", "和", "winning", "tile")
 _BASE = ("base", "底金", "底分", "difen")
 _CAP = ("cap", "封顶", "fengding")
+_PLAYERS = ("players", "人数", "seats")
+_GAME = _words(
+    {
+        Ruleset.KAXINWU.value: ("kaxinwu", "卡心五", "kxw"),
+        Ruleset.KAWUXING.value: ("kawuxing", "卡五星", "kwx"),
+    }
+)
+_SELF_ROLES = {2: ("W", "X"), 3: ("W", "X", "Y"), 4: ("W", "X", "O", "Y")}
 
 _BRACKET = re.compile(r"[\[【［]([^\]】］]*)[\]】］]")
 _FULLWIDTH = str.maketrans({"：": ":", "，": ",", "、": ",", "＝": "=", "\u3000": " "})
@@ -302,6 +344,8 @@ def parse_calc(text: str) -> CalcQuery:
     liangdao_words: list[tuple[str, str]] = []  # (role spec, original token)
     base: int | None = None
     cap: str | None = None
+    game: Ruleset | None = None
+    players: int | None = None
 
     def set_how(value: str, word: str) -> None:
         nonlocal how
@@ -330,6 +374,11 @@ def parse_calc(text: str) -> CalcQuery:
             continue
         if low in _LIANGDAO:
             liangdao_words.append(("W", token))
+            continue
+        if low in _GAME:
+            if game is not None and game.value != _GAME[low]:
+                raise CalcError(N_("“{word}”: name only one game, 卡五星 or 卡心五."), word=token)
+            game = Ruleset(_GAME[low])
             continue
         kv = _split_key(token)
         if kv is None:
@@ -360,6 +409,10 @@ def parse_calc(text: str) -> CalcQuery:
             cap = {"无": "none", "不封顶": "none", "no": "none", "off": "none"}.get(value.lower(), value.lower())
             if cap not in ("none", "8", "8_sl16", "16", "32"):
                 raise CalcError(N_("That cap is not known: use none, 8, 8_sl16, 16 or 32."))
+        elif key in _PLAYERS:
+            if value not in ("2", "3", "4"):
+                raise CalcError(N_("“{token}”: a table has 2, 3 or 4 players."), token=token)
+            players = int(value)
         elif value[:1].isdigit():
             raise CalcError(
                 N_("“{token}”: unknown meld kind. Use pong, kong, ankong or bukong (碰, 直杠, 暗杠, 补杠)."),
@@ -421,22 +474,15 @@ def parse_calc(text: str) -> CalcQuery:
             tile=str(win_tile),
         )
 
-    roles = ("W", "X", "Y") if win_by is WinBy.SELF_DRAW else ("W", "D", "X")
     liangdao: set[str] = set()
     for who, token in liangdao_words:
         for role in who:
-            if role not in roles:
-                if role == "D":
-                    raise CalcError(
-                        N_("“{token}”: a self-draw has no discarder. Use liangdao:x or liangdao:y for a payer."),
-                        token=token,
-                    )
+            if role == "D" and win_by is WinBy.SELF_DRAW:
                 raise CalcError(
-                    N_("“{token}”: on a discard the seats are w (winner), d (discarder) and x (the third player)."),
+                    N_("“{token}”: a self-draw has no discarder. Use liangdao:x or liangdao:y for a payer."),
                     token=token,
                 )
             liangdao.add(role)
-
     return CalcQuery(
         concealed=tuple(concealed),
         melds=tuple(melds),
@@ -449,6 +495,9 @@ def parse_calc(text: str) -> CalcQuery:
         cap=cap,
         how_given=how_given,
         written=tuple(t for t in tile_tokens if t),
+        game=game,
+        players=players,
+        liangdao_named=tuple((role, token) for who, token in liangdao_words for role in who),
     )
 
 
@@ -500,9 +549,28 @@ def _check_in_play(query: CalcQuery, rules: RuleSet) -> None:
             )
 
 
+def _check_roles(query: CalcQuery) -> None:
+    """Every seat named by ``liangdao:`` exists at this table for this kind of win."""
+    roles = query.roles
+    for role, token in query.liangdao_named:
+        if role in roles:
+            continue
+        if query.seats == STANDARD_PLAYERS and query.win_by is not WinBy.SELF_DRAW:
+            raise CalcError(
+                N_("“{token}”: on a discard the seats are w (winner), d (discarder) and x (the third player)."),
+                token=token,
+            )
+        raise CalcError(
+            N_("“{token}”: at this table the seats are {seats}."), token=token, seats=", ".join(roles).lower()
+        )
+
+
 def calc(text: str, rules: RuleSet) -> CalcResult:
-    """Parse and score a ``/calc`` question under ``rules`` (the group's).  Raises :class:`CalcError`."""
+    """Parse and score a ``/calc`` question under ``rules`` (the group's; or the game it names,
+    docs/rules.md §B for 卡心五) at the rules' number of seats.  Raises :class:`CalcError`."""
     query = parse_calc(text)
+    query = replace(query, seats=query.game_rules(rules).players)
+    _check_roles(query)
     used = query.rules_for(rules)
     _check_in_play(query, used)
     try:
@@ -519,6 +587,7 @@ def calc(text: str, rules: RuleSet) -> CalcResult:
             liangdao=frozenset(r for r in query.liangdao if r == "W"),
             last_tile=query.last_tile,
             after_kong=query.after_kong,
+            seats=query.seats,
         )
         alt = score_win(alt_query.context(), used)
     return CalcResult(query, used, score, alt)
@@ -530,15 +599,23 @@ _ROLE = {
     "W": N_("winner"),
     "D": N_("discarder"),
     "X": N_("third player"),
+    "Y": N_("fourth player"),
 }
-_ROLE_SELF = {"W": N_("winner"), "X": N_("next player (下家)"), "Y": N_("previous player (上家)")}
-"""On a self-draw the two payers are named by their place in turn order: X plays right after the
-winner (下家), Y right before (上家)."""
-_ROLE_ROB = {"W": N_("winner"), "D": N_("robbed player"), "X": N_("third player")}
+_ROLE_SELF = {
+    "W": N_("winner"),
+    "X": N_("next player (下家)"),
+    "O": N_("opposite player (对家)"),
+    "Y": N_("previous player (上家)"),
+}
+"""On a self-draw the payers are named by their place in turn order: X plays right after the
+winner (下家), Y right before (上家), O (at four seats) opposite (对家)."""
+_ROLE_ROB = {"W": N_("winner"), "D": N_("robbed player"), "X": N_("third player"), "Y": N_("fourth player")}
 
 
 def _role_names(query: CalcQuery, tr: Translator) -> dict[str, str]:
     table = {WinBy.SELF_DRAW: _ROLE_SELF, WinBy.DISCARD: _ROLE, WinBy.ROB_KONG: _ROLE_ROB}[query.win_by]
+    if query.seats == 2 and query.win_by is WinBy.SELF_DRAW:
+        table = {**table, "X": N_("other player")}
     return {role: tr.gettext(table[role]) for role in query.roles}
 
 
@@ -570,27 +647,9 @@ def _situation(result: CalcResult, tr: Translator) -> str:
 
 
 def _fan_line(result: CalcResult, tr: Translator) -> str:
-    score = result.score
-    pieces = []
-    for name in score.fans:
-        value = fan_value(name, result.rules, score.fans, liangdao=_liangdao_value(result))
-        pieces.append(f"{fan_label(name, tr)} ×{value}")
+    """The 番 with the factor each multiplied by, as the engine scored them (``WinScore.fan_values``)."""
+    pieces = [f"{fan_label(fan, tr)} ×{value}" for fan, value in result.score.fan_values]
     return tr.gettext("番: {fans}").format(fans=" · ".join(pieces))
-
-
-def _liangdao_value(result: CalcResult) -> int:
-    """The 亮倒 factor as it applied (×4 only under 对亮翻番 with both sides 亮倒)."""
-    ctx_ld = result.query.context().liangdao
-    return max((_l_factor(result.rules, ctx_ld, p) for p in result.score.multiplier), default=1)
-
-
-def _l_factor(rules: RuleSet, liangdao: tuple[bool, ...], payer: int) -> int:
-    value = rules.values.liangdao
-    winner = liangdao[0]
-    paying = liangdao[payer] and rules.liangdao_payer_double
-    if rules.dui_liang_fanfan:
-        return (value if winner else 1) * (value if paying else 1)
-    return value if (winner or paying) else 1
 
 
 def _multiplier_line(result: CalcResult, tr: Translator) -> str:
@@ -608,6 +667,22 @@ def _multiplier_line(result: CalcResult, tr: Translator) -> str:
     return text
 
 
+def _other_table_payments(result: CalcResult, tr: Translator) -> str:
+    """Who pays at a table of 2 or 4 seats: one payer, everybody the same, or one list of payments
+    (the others pay nothing)."""
+    _ = tr.gettext
+    q, score = result.query, result.score
+    names = _role_names(q, tr)
+    shares = {q.roles[seat]: amount for seat, amount in score.shares.items()}
+    amounts = set(shares.values())
+    if len(shares) == 1:
+        ((who, n),) = shares.items()
+        return _("Only the {who} pays: {n}.").format(who=names[who], n=n)
+    if len(amounts) == 1:
+        return _("Each of the other {k} players pays {n}.").format(k=len(shares), n=amounts.pop())
+    return _("Payments: {list}.").format(list=_(", ").join(f"{names[r]} {shares[r]}" for r in q.roles if r in shares))
+
+
 def _payment_lines(result: CalcResult, tr: Translator) -> list[str]:
     _ = tr.gettext
     q, score = result.query, result.score
@@ -615,7 +690,9 @@ def _payment_lines(result: CalcResult, tr: Translator) -> list[str]:
     shares = {q.roles[seat]: amount for seat, amount in score.shares.items()}
     base = result.rules.base
     lines = []
-    if q.win_by is WinBy.SELF_DRAW:
+    if q.seats != STANDARD_PLAYERS:
+        lines.append(_other_table_payments(result, tr))
+    elif q.win_by is WinBy.SELF_DRAW:
         amounts = set(shares.values())
         if len(amounts) == 1:
             lines.append(_("Each of the other two players pays {n}.").format(n=amounts.pop()))
@@ -686,7 +763,7 @@ def _illegal(result: CalcResult, tr: Translator) -> list[str]:
             "winner or the discarder, or a win right after a kong."
         )
     )
-    if not result.rules.situational_for_qihu and any(f in score.fans for f in ("杠上炮", "抢杠胡", "海底炮")):
+    if not result.rules.situational_for_qihu and {Fan.GANGPAO, Fan.QIANGGANG, Fan.HAIDIPAO} & set(score.fans):
         lines.append(_("These rules do not count 杠上炮, 抢杠胡 or 海底炮 toward that ×2."))
     alt = result.as_self_draw
     if alt is not None and alt.legal:
@@ -732,6 +809,10 @@ def calc_usage(tr: Translator) -> str:
             _(
                 "Options: liangdao (the winner declared), liangdao:d (the discarder), liangdao:both, "
                 "after_kong (杠上), last_tile (海底), base:2, cap:none."
+            ),
+            _(
+                "Game: the group's. Add kaxinwu (卡心五) or kawuxing (卡五星) to score the other game, "
+                "players:2, 3 or 4 for the number of seats."
             ),
             _("Examples:"),
             "<code>/calc 333p777s5z pong:111p pong:999s 5z 点炮</code>",

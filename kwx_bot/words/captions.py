@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from engine.analysis import waits as waits_of
+from engine.fans import Fan
 from engine.game import Action, ActionKind, Discarded, Event, Konged, Ponged
-from engine.tiles import MeldKind, Tile, counts_of
-from engine.views import HandResultView, PublicView, SeatView, WinView
+from engine.scoring import WinBy
+from engine.tiles import MeldKind, Tile
+from engine.views import HandResultView, Outcome, Phase, PublicView, SeatView, WinView
 
 from .i18n import Translator
 from .texts import fan_label, name, reveal_fault_text, signed, tile_label, tiles_label
@@ -24,7 +25,6 @@ from .ui import RevealChoice, Ui
 
 __all__ = [
     "hand_caption",
-    "liangdao_waits",
     "lobby_text",
     "result_caption",
     "reveal_caption",
@@ -88,26 +88,6 @@ def lobby_text(
         lines.append(_("This table is closed. Send /new to open a table."))
     lines.extend(notes)
     return "\n".join(lines)
-
-
-def liangdao_waits(view: SeatView, discard: Tile) -> list[Tile]:
-    """The waits the seat would publish by declaring 亮倒 with ``discard`` (docs/rules.md §A9.2).
-
-    Never raises: a ``discard`` the seat does not hold (a forged button), or a hand that is not
-    ``14 - 3*melds`` tiles with its drawn tile, gives ``[]``.
-    """
-    tiles = list(view.concealed) + ([view.drawn] if view.drawn is not None else [])
-    if discard not in tiles or len(tiles) != 14 - 3 * len(view.melds):
-        return []
-    tiles.remove(discard)
-    held = counts_of(tiles)
-    for m in view.melds:
-        if m.tile is not None:
-            held[m.tile] += 4 if m.kind.value.endswith("kong") else 3
-    try:
-        return waits_of(counts_of(tiles), len(view.melds), held)
-    except ValueError:  # pragma: no cover - the shape was checked above
-        return []
 
 
 def since_last_turn(
@@ -214,7 +194,7 @@ def hand_caption(
         lines.append(_("<b>Auto-play</b>: the AI plays this seat for you."))
     elif kinds & {ActionKind.PASS, ActionKind.PONG, ActionKind.KONG} and pub.last_discard is not None:
         who, tile = pub.last_discard
-        if pub.phase == "rob":
+        if pub.phase is Phase.ROB:
             lines.append(
                 _("<b>{name} adds a kong with {tile}</b>: rob it?").format(
                     name=name(names[who]), tile=tile_label(tile, tr)
@@ -239,9 +219,14 @@ def hand_caption(
             lines.append(_("You declared liangdao: drawn tiles are discarded automatically."))
     if view.waits and result_delta is None:  # after the hand, "waiting" means nothing any more
         lines.append(_("Waiting on: {tiles}").format(tiles=tiles_label(view.waits, tr)))
-    liangdao_tiles = sorted({a.tile for a in legal if a.kind is ActionKind.LIANGDAO and a.tile is not None})
+    # every 亮倒 discard with the waits the engine lists with its action (those of the whole hand
+    # shown, when that is offered)
+    liangdao: dict[Tile, tuple[Tile, ...]] = {}
+    for a in legal:
+        if a.kind is ActionKind.LIANGDAO and a.tile is not None and (a.reveal is None or a.tile not in liangdao):
+            liangdao[a.tile] = a.waits
     choosing = any(a.kind is ActionKind.LIANGDAO and a.reveal is not None for a in legal)
-    if legal and ui is Ui.REVEAL and reveal is not None and reveal.discard in liangdao_tiles:
+    if legal and ui is Ui.REVEAL and reveal is not None and reveal.discard in liangdao:
         lines.extend(_reveal_lines(tr, reveal, langqi))
     elif legal and ui in (Ui.LIANGDAO, Ui.REVEAL):
         if langqi:
@@ -254,16 +239,14 @@ def hand_caption(
                     "Liangdao: choose the discard. Your whole hand is then shown to everybody and you play automatically."  # noqa: E501
                 )
             )
-        for tile in liangdao_tiles:
+        for tile, waits in sorted(liangdao.items()):
             lines.append(
-                _("Discard {tile} → waiting on {waits}").format(
-                    tile=tile_label(tile, tr), waits=tiles_label(liangdao_waits(view, tile), tr)
-                )
+                _("Discard {tile} → waiting on {waits}").format(tile=tile_label(tile, tr), waits=tiles_label(waits, tr))
             )
-    elif legal and ui is Ui.CONFIRM and ui_tile is not None and ui_tile in liangdao_tiles:
+    elif legal and ui is Ui.CONFIRM and ui_tile is not None and ui_tile in liangdao:
         ask = _("Declare langqi and discard {tile}? You will wait on {waits}.") if langqi else _(
             "Declare liangdao and discard {tile}? You will wait on {waits}.")  # fmt: skip
-        lines.append(ask.format(tile=tile_label(ui_tile, tr), waits=tiles_label(liangdao_waits(view, ui_tile), tr)))
+        lines.append(ask.format(tile=tile_label(ui_tile, tr), waits=tiles_label(liangdao[ui_tile], tr)))
     if protected and ActionKind.DISCARD in kinds:
         lines.append(_("🔒 = another player's waiting tile: you may not discard it."))
     elif danger and ActionKind.DISCARD in kinds and not me.liangdao:
@@ -291,7 +274,7 @@ def _status(tr: Translator, view: PublicView, names: Sequence[str]) -> str:
     _ = tr.gettext
     if view.result is not None:
         return _("The hand is over.")
-    if view.phase in ("claim", "rob") and view.last_discard is not None:
+    if view.phase in (Phase.CLAIM, Phase.ROB) and view.last_discard is not None:
         who, tile = view.last_discard
         return _("{name} discarded {tile}; waiting for claims.").format(
             name=name(names[who]), tile=tile_label(tile, tr)
@@ -350,9 +333,9 @@ def _liangdao_of(w: WinView, liangdao: Collection[int]) -> list[int]:
 def _win_line(tr: Translator, w: WinView, names: Sequence[str], liangdao: Collection[int] = ()) -> list[str]:
     _ = tr.gettext
     tile = tile_label(w.win_tile, tr)
-    if w.by == "self_draw":
+    if w.by is WinBy.SELF_DRAW:
         how = _("{name} wins by self-draw on {tile}").format(name=name(names[w.seat]), tile=tile)
-    elif w.by == "rob_kong":
+    elif w.by is WinBy.ROB_KONG:
         how = _("{name} robs {other}'s kong of {tile}").format(
             name=name(names[w.seat]), other=name(names[w.from_seat or 0]), tile=tile
         )
@@ -363,7 +346,8 @@ def _win_line(tr: Translator, w: WinView, names: Sequence[str], liangdao: Collec
     lines = ["<b>" + how + "</b>"]
     whose = ", ".join(name(names[p], 16) for p in _liangdao_of(w, liangdao))
     fans = " · ".join(
-        _("liangdao by {names}").format(names=whose) if f == "亮倒" and whose else fan_label(f, tr) for f in w.fans
+        _("liangdao by {names}").format(names=whose) if f is Fan.LIANGDAO and whose else fan_label(f, tr)
+        for f in w.fans
     )
     lines.append(_("Patterns: {fans}").format(fans=fans))
     mult = ", ".join(_("{name} ×{m}").format(name=name(names[p], 12), m=m) for p, m in sorted(w.multiplier.items()))
@@ -388,11 +372,11 @@ def result_caption(
     per player, next dealer.  卡心五 (docs/rules.md §B): a 关死 names the shut-in player and says
     that the kong money is void; a 流局 with 查叫 names the players who pay (被查叫)."""
     _ = tr.gettext
-    if result.outcome == "win":
+    if result.outcome is Outcome.WIN:
         lines = [_("<b>Hand {n} is over</b>").format(n=hand_no)]
         for w in result.winners:
             lines.extend(_win_line(tr, w, names, liangdao))
-    elif result.outcome == "guansi" and result.guansi is not None:
+    elif result.outcome is Outcome.GUANSI and result.guansi is not None:
         lines = [_("<b>Hand {n}: guansi</b> (shut in)").format(n=hand_no)]
         lines.append(
             _(

@@ -2,69 +2,24 @@
 
 :func:`describe_rules` returns one HTML message in the reader's language: the preset, 底金 (base
 stake), 封顶 (cap), kong money, every option that differs from the standard game (docs/rules.md §C), and the
-番 values (docs/rules.md §A10).  An option this module has no sentence for is still listed (``name = value``),
-so a new engine option never disappears from ``/rules``.
-
-:func:`fan_value` is shared with ``/calc``: the multiplier one 番 name stands for under a RuleSet.
+番 values (docs/rules.md §A10; names and values from the engine's one 番 table, :class:`engine.fans.Fan`).
+An option this module has no sentence for is still listed (``name = value``), so a new engine option
+never disappears from ``/rules``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import fields, replace
 from typing import Any
 
+from engine.fans import Fan
 from engine.rules import PRESETS, Cap, FanValues, RuleSet, Ruleset
 
 from .i18n import N_, Translator
 from .texts import esc, fan_label
 
-__all__ = ["FAN_KEYS", "describe_rules", "fan_value", "preset_label"]
-
-FAN_KEYS: dict[str, str] = {
-    "碰碰胡": "pengpeng",
-    "明四归一": "mingsigui",
-    "暗四归一": "ansigui",
-    "七对": "qidui",
-    "龙七对": "longqidui",
-    "双龙七对": "shuanglong",
-    "三龙七对": "sanlong",
-    "大三元": "dasanyuan",
-    "小三元": "xiaosanyuan",
-    "小三元七对": "xiaosanyuan_qidui",
-    "大三元七对": "dasanyuan_qidui",
-    "清一色": "qingyise",
-    "手抓一": "shouzhuayi",
-    "卡五星": "kawuxing",
-    "杠上开花": "gangkai",
-    "杠上炮": "gangpao",
-    "抢杠胡": "qianggang",
-    "海底捞月": "haidilao",
-    "海底炮": "haidipao",
-    "亮倒": "liangdao",
-}
-"""Chinese 番 name (as the engine spells it) -> its :class:`~engine.rules.FanValues` field."""
-
-_LONG_FAMILY = ("龙七对", "双龙七对", "三龙七对")
-
-
-def fan_value(name: str, rules: RuleSet, fans: Sequence[str] = (), *, liangdao: int | None = None) -> int:
-    """The factor the 番 ``name`` contributes under ``rules`` (docs/rules.md §A10, Appendix 1 ``values``).
-
-    ``fans`` is the whole 番 list of the hand: 小三元七对/大三元七对 are totals on a plain 七对 but
-    worth ``total // qidui`` beside a 龙七对-family name (engine.fans).  ``liangdao`` overrides the
-    亮倒 factor (×4 under 对亮翻番 when both sides declared).  屁胡 and unknown names are ×1.
-    """
-    if name == "亮倒" and liangdao is not None:
-        return liangdao
-    key = FAN_KEYS.get(name)
-    if key is None:
-        return 1
-    value: int = getattr(rules.values, key)
-    if name in ("小三元七对", "大三元七对") and any(f in _LONG_FAMILY for f in fans):
-        value = max(1, value // max(1, rules.values.qidui))
-    return value
-
+__all__ = ["describe_rules", "preset_label"]
 
 _PRESET_LABELS = {
     "standard": N_("Standard (随州 / 襄阳 / 枣阳)"),
@@ -309,41 +264,40 @@ _SENTENCES: dict[str, _Sentence] = {
 _NOT_OPTIONS = {"ruleset", "players", "base", "cap", "values", "gang_values", "piao", "maima", "shukan", "chuzi"}
 
 _FAN_ORDER = (
-    "卡五星",
-    "碰碰胡",
-    "明四归一",
-    "暗四归一",
-    "七对",
-    "龙七对",
-    "双龙七对",
-    "三龙七对",
-    "大三元",
-    "小三元",
-    "清一色",
-    "手抓一",
-    "杠上开花",
-    "杠上炮",
-    "抢杠胡",
-    "海底捞月",
-    "海底炮",
-    "亮倒",
-    "小三元七对",
-    "大三元七对",
+    Fan.KAWUXING,
+    Fan.PENGPENG,
+    Fan.MINGSIGUI,
+    Fan.ANSIGUI,
+    Fan.QIDUI,
+    Fan.LONGQIDUI,
+    Fan.SHUANGLONG,
+    Fan.SANLONG,
+    Fan.DASANYUAN,
+    Fan.XIAOSANYUAN,
+    Fan.QINGYISE,
+    Fan.SHOUZHUAYI,
+    Fan.GANGKAI,
+    Fan.GANGPAO,
+    Fan.QIANGGANG,
+    Fan.HAIDILAO,
+    Fan.HAIDIPAO,
+    Fan.LIANGDAO,
+    Fan.XIAOSANYUAN_QIDUI,
+    Fan.DASANYUAN_QIDUI,
 )
 
 
 def _fan_list(rules: RuleSet, tr: Translator) -> str:
     standard = FanValues()
     parts = []
-    for name in _FAN_ORDER:
-        key = FAN_KEYS[name]
-        value = getattr(rules.values, key)
-        if name == "海底炮" and value <= 1:
+    for fan in _FAN_ORDER:
+        value = fan.base_value(rules.values)
+        if fan is Fan.HAIDIPAO and value <= 1:
             continue
-        if name in ("小三元七对", "大三元七对") and not rules.sanyuan_qidui:
+        if fan in (Fan.XIAOSANYUAN_QIDUI, Fan.DASANYUAN_QIDUI) and not rules.sanyuan_qidui:
             continue
-        text = f"{fan_label(name, tr)} ×{value}"
-        parts.append(f"<b>{text}</b>" if value != getattr(standard, key) else text)
+        text = f"{fan_label(fan, tr)} ×{value}"
+        parts.append(f"<b>{text}</b>" if value != fan.base_value(standard) else text)
     return " · ".join(parts)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 from collections.abc import Iterable
 
+from engine.fans import Fan
 from engine.game import Reason, RevealFault
 from engine.tiles import Suit, Tile
 
@@ -85,36 +86,15 @@ def tiles_label(tiles: Iterable[Tile], tr: Translator, sep: str = " ") -> str:
     return sep.join(tile_label(t, tr) for t in tiles)
 
 
-_FANS = {
-    "屁胡": N_("Plain win"),
-    "碰碰胡": N_("All pongs"),
-    "明四归一": N_("Exposed four-in-one"),
-    "暗四归一": N_("Concealed four-in-one"),
-    "七对": N_("Seven pairs"),
-    "龙七对": N_("Dragon seven pairs"),
-    "双龙七对": N_("Double dragon seven pairs"),
-    "三龙七对": N_("Triple dragon seven pairs"),
-    "大三元": N_("Big three dragons"),
-    "小三元": N_("Little three dragons"),
-    "小三元七对": N_("Little three dragons seven pairs"),
-    "大三元七对": N_("Big three dragons seven pairs"),
-    "杠上开花": N_("Win on a kong replacement"),
-    "杠上炮": N_("Win on a discard after a kong"),
-    "抢杠胡": N_("Robbing a kong"),
-    "清一色": N_("Pure one suit"),
-    "手抓一": N_("Single wait after four melds"),
-    "海底捞月": N_("Last tile self-draw"),
-    "海底炮": N_("Last discard win"),
-    "亮倒": N_("Declared ready (liangdao)"),
-    "卡五星": N_("Ka Wu Xing (closed 5)"),
-    "过胡翻番": N_("Passed win doubled"),
-}
-
-
-def fan_label(fan: str, tr: Translator) -> str:
-    """A 番 name from the engine (Chinese) in the reader's language."""
-    msg = _FANS.get(fan)
-    return esc(fan) if msg is None else tr.gettext(msg)
+def fan_label(fan: Fan | str, tr: Translator) -> str:
+    """A 番 in the reader's language, HTML-safe: its Chinese or English name from the engine's one
+    table (:class:`engine.fans.Fan`; Chinese readers get the Chinese name, every other language the
+    English one).  A name the engine does not know (an old ledger row) is shown as it is, escaped."""
+    try:
+        known = Fan.of(fan)
+    except ValueError:
+        return esc(fan)
+    return esc(known.zh if tr.lang.startswith("zh") else known.en)
 
 
 _PRESETS = {

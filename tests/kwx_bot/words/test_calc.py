@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.fans import Fan
 from engine.rules import RuleSet
 from engine.scoring import ScoringError, WinBy, WinContext, score_win
 from engine.tiles import STANDARD_KINDS, Meld, MeldKind, Tile, format_tiles
@@ -451,3 +452,74 @@ def test_an_error_quotes_at_most_a_short_piece_of_the_input() -> None:
     error = CalcError("I do not understand “{word}”.", word="1p" * 2000)
     text = error.render(translator("en"))
     assert len(text) < 100 and text.endswith("…”.") and len("1p" * 2000) > QUOTE_CHARS
+
+
+# ----------------------------------------------------------------------------- 卡心五 (docs/rules.md §B)
+
+KAXINWU = RuleSet.preset("kaxinwu")
+
+
+def test_a_kaxinwu_group_scores_kaxinwu_at_its_four_seats() -> None:
+    result = calc(f"{D08} discard", KAXINWU)
+    assert result.rules.ruleset is KAXINWU.ruleset and result.query.seats == 4
+    assert result.score.fan_values == ((Fan.KAXINWU, 2),)
+    assert result.deltas_by_role == {"W": 2, "D": -2, "X": 0, "Y": 0}
+    reply = calc_reply(f"{D08} discard", KAXINWU, EN)
+    assert "番: Ka Xin Wu (closed 5) ×2" in reply and "Only the discarder pays: 2." in reply
+    assert "番：卡心五 ×2" in calc_reply(f"{D08} 点炮", KAXINWU, ZH)
+    selfdraw = calc(D08, KAXINWU)
+    assert selfdraw.deltas_by_role == {"W": 6, "X": -2, "O": -2, "Y": -2}
+    reply = calc_reply(D08, KAXINWU, EN)
+    assert "Each of the other 3 players pays 2." in reply and "opposite player (对家) -2" in reply
+
+
+def test_the_kaxinwu_word_scores_kaxinwu_in_a_kawuxing_group_and_back() -> None:
+    group = RuleSet.from_json({"base": 3})
+    result = calc(f"kaxinwu {D08}", group)
+    assert result.rules.ruleset is KAXINWU.ruleset and result.rules.base == 3
+    assert result.score.fans == (Fan.KAXINWU,) and result.deltas_by_role["W"] == 3 * 3 * 2
+    assert calc(f"卡心五 players:2 {D08}", group).deltas_by_role == {"W": 6, "X": -6}
+    assert "Only the other player pays: 6." in calc_reply(f"kxw players:2 {D08}", group, EN)
+    assert calc(f"kaxinwu players:3 {D08}", group).deltas_by_role == {"W": 12, "X": -6, "Y": -6}
+    back = calc(f"kawuxing {D08} discard", KAXINWU)
+    assert back.rules.ruleset is RuleSet().ruleset and back.score.fans == (Fan.KAWUXING,)
+    assert back.deltas_by_role == {"W": 2, "D": -2, "X": 0}
+
+
+def test_kaxinwu_patterns_and_langqi_without_doubling() -> None:
+    # 廊起 does not double (docs/rules.md §B, E#27): no 亮倒 factor, no 包胡
+    result = calc(f"{D08} discard liangdao 廊起", KAXINWU)
+    assert result.score.fan_values == ((Fan.KAXINWU, 2),) and not result.score.baohu
+    pairs = calc("11p22p33p44p55p66p7p 7p self", KAXINWU)
+    assert pairs.score.fan_values == ((Fan.QIDUI, 4), (Fan.QINGYISE, 4))
+    assert pairs.deltas_by_role == {"W": 24, "X": -8, "O": -8, "Y": -8}  # ×16 capped at ×8
+    long = calc("1111p22p33p44p55p6p 6p", KAXINWU)
+    assert long.score.fan_values == ((Fan.LONGQIDUI, 8), (Fan.QINGYISE, 4))
+    plain = calc("123p456p234s78s99p 9s discard", KAXINWU)  # 平胡 wins on a discard: no 屁胡 restriction
+    assert plain.score.legal and plain.score.fan_values == ((Fan.PIHU, 1),)
+    assert "switched off" in calc_reply("123p456p234s78s99p 9s rob", KAXINWU, EN)  # no 抢杠胡
+    assert "no dragons" in calc_reply("123p789p5z5z5z4556s 5s", KAXINWU, EN)
+
+
+@pytest.mark.parametrize(
+    ("text", "rules", "expected"),
+    [
+        (f"kaxinwu kawuxing {D08}", RuleSet(), "name only one game"),
+        (f"players:5 {D08}", RuleSet(), "a table has 2, 3 or 4 players"),
+        (f"{D08} liangdao:o", RuleSet(), "at this table the seats are w, x, y"),
+        (f"{D08} discard liangdao:y", RuleSet(), "on a discard the seats are w (winner), d (discarder) and x"),
+        (f"players:2 {D08} discard liangdao:x", KAXINWU, "at this table the seats are w, d"),
+    ],
+)
+def test_kaxinwu_and_seat_errors(text: str, rules: RuleSet, expected: str) -> None:
+    with pytest.raises(CalcError):
+        calc(text, rules)
+    assert expected in calc_reply(text, rules, EN)
+    zh = calc_reply(text, rules, ZH)
+    assert "/calc" in zh and not any(w in zh for w in ("name only", "a table has", "at this table"))
+
+
+def test_a_four_seat_discard_names_the_fourth_player_and_liangdao_y() -> None:
+    result = calc(f"{D08} discard liangdao:y", KAXINWU)
+    assert result.query.liangdao == frozenset({"Y"})
+    assert "liangdao: fourth player" in calc_reply(f"{D08} discard liangdao:y", KAXINWU, EN)

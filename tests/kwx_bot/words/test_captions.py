@@ -8,19 +8,18 @@ import random
 
 import pytest
 
-from engine.game import Action, ActionKind, legal_actions, public_view, replay, start, view_for
+from engine.game import Action, ActionKind, legal_actions, public_view, replay, start, step, view_for
 from engine.rules import RuleSet
 from engine.tiles import Tile
 from kwx_bot.words.captions import (
     hand_caption,
-    liangdao_waits,
     lobby_text,
     result_caption,
     since_last_turn,
     table_caption,
 )
 from kwx_bot.words.i18n import translator
-from kwx_bot.words.texts import clean, esc
+from kwx_bot.words.texts import clean, esc, tile_label, tiles_label
 from kwx_bot.words.ui import Ui
 
 HOSTILE = ["<b>&", "*_[`", "</i><script>", "A" * 80, "😀🀄 ‮RTL"]
@@ -100,16 +99,36 @@ def test_no_waits_in_a_caption_after_the_hand():
     assert "Waiting on" not in hand_caption(tr, view=view, legal=[], result_delta=4, **common)
 
 
-def test_liangdao_waits_never_raise():
-    state = _state()
-    seat = state.to_act()[0]
+def _liangdao_state():
+    """A state of random legal play where the seat to act may declare 亮倒."""
+    rng = random.Random(7)
+    for hand in range(50):
+        state = replay(start(RuleSet(), 0, seed=f"ld{hand}"))
+        while state.result is None:
+            seat = state.to_act()[0]
+            legal = legal_actions(state, seat)
+            if any(a.kind is ActionKind.LIANGDAO for a in legal):
+                return state, seat, legal
+            state = step(state, rng.choice(legal))[0]
+    raise AssertionError("no 亮倒 in 50 hands")
+
+
+def test_liangdao_captions_show_the_waits_the_engine_lists_with_each_action():
+    state, seat, legal = _liangdao_state()
     view = view_for(state, seat)
-    held = set(view.concealed) | {view.drawn}
-    for tile in Tile:
-        waits = liangdao_waits(view, tile)  # any tile, held or not
-        assert tile in held or waits == []
-    short = dataclasses.replace(view, concealed=view.concealed[:5])
-    assert liangdao_waits(short, view.concealed[0]) == []
+    tr = translator("en")
+    common = {"title": "t", "hand_no": 1, "names": ["a", "b", "c"], "on_auto": False, "danger": set()}
+    cap = hand_caption(tr, view=view, legal=legal, ui=Ui.LIANGDAO, ui_tile=None, **common)
+    offered = [a for a in legal if a.kind is ActionKind.LIANGDAO]
+    for a in offered:
+        assert f"Discard {tile_label(a.tile, tr)} → waiting on {tiles_label(a.waits, tr)}" in cap
+    a = offered[0]
+    confirm = hand_caption(tr, view=view, legal=legal, ui=Ui.CONFIRM, ui_tile=a.tile, **common)
+    assert f"You will wait on {tiles_label(a.waits, tr)}." in confirm
+    # the caption says what the engine answered, it does not work the waits out again
+    forged = [dataclasses.replace(x, waits=(Tile.RED,)) if x is a else x for x in legal]
+    confirm = hand_caption(tr, view=view, legal=forged, ui=Ui.CONFIRM, ui_tile=a.tile, **common)
+    assert "You will wait on Red." in confirm
 
 
 def test_a_confirm_caption_for_a_tile_that_is_no_liangdao_discard_does_not_raise():

@@ -9,10 +9,12 @@ from dataclasses import fields
 
 import pytest
 
+from engine.fans import Fan
 from engine.rules import PRESETS, FanValues, RuleSet
 from kwx_bot.words import rules_text
+from kwx_bot.words.calc import calc
 from kwx_bot.words.i18n import translator
-from kwx_bot.words.rules_text import _NOT_OPTIONS, FAN_KEYS, describe_rules, fan_value, option_lines, preset_label
+from kwx_bot.words.rules_text import _NOT_OPTIONS, describe_rules, option_lines, preset_label
 
 EN = translator("en")
 
@@ -116,13 +118,18 @@ def test_many_options_stay_under_the_limit() -> None:
 
 
 def test_fan_values() -> None:
-    assert set(FAN_KEYS.values()) <= {f.name for f in fields(FanValues)}
-    assert fan_value("卡五星", STANDARD) == 2
-    assert fan_value("卡五星", RuleSet.from_json({"kwx_value": 4})) == 4
-    assert fan_value("屁胡", STANDARD) == 1 and fan_value("过胡翻番", STANDARD) == 1
-    assert fan_value("亮倒", STANDARD) == 2 and fan_value("亮倒", STANDARD, liangdao=4) == 4
-    assert fan_value("小三元七对", STANDARD, ("小三元七对",)) == 8
-    assert fan_value("大三元七对", STANDARD, ("龙七对", "大三元七对")) == 4
+    """The values /rules and /calc show are the engine's: its one 番 table (engine.fans.Fan) and, for
+    one win, WinScore.fan_values (FAN_KEYS and fan_value of this module are gone)."""
+    assert {f.values_key for f in Fan} - {None} <= {f.name for f in fields(FanValues)}
+    assert Fan.KAWUXING.base_value(STANDARD.values) == 2
+    assert Fan.KAWUXING.base_value(RuleSet.from_json({"kwx_value": 4}).values) == 4
+    assert Fan.PIHU.base_value(STANDARD.values) == 1 and Fan.GUOHU_FANFAN.base_value(STANDARD.values) == 1
+    assert Fan.LIANGDAO.base_value(STANDARD.values) == 2
+    dui = RuleSet.from_json({"dui_liang_fanfan": True})
+    assert (Fan.LIANGDAO, 4) in calc("123p456p234s78s99p 9s discard liangdao:both", dui).score.fan_values
+    sanyuan = RuleSet.from_json({"sanyuan_qidui": True})
+    assert calc("5z5z6z6z7z11p33p55p77p 7z self", sanyuan).score.fan_values == ((Fan.XIAOSANYUAN_QIDUI, 8),)
+    assert (Fan.DASANYUAN_QIDUI, 4) in calc("5555z6666z7777z1p 1p", sanyuan).score.fan_values
 
 
 @pytest.mark.parametrize(("lang", "words"), [("en", ("Ka Xin Wu", "廊起 (instead of 亮倒)", "关死", "查叫")),
