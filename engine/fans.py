@@ -33,7 +33,7 @@ from .readings import Reading
 from .rules import FanValues, KwxRule, RuleSet, Ruleset, SiguiScope
 from .tiles import DRAGONS, Meld, MeldKind, Tile
 
-__all__ = ["PATTERNS", "Fan", "FanList", "Hand", "Pattern", "reading_fans"]
+__all__ = ["KAXINWU_FANS", "PATTERNS", "Fan", "FanList", "Hand", "Pattern", "reading_fans"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -346,6 +346,11 @@ def _product(fans: FanList) -> int:
     for _, value in fans:
         product *= value
     return product
+
+
+KAXINWU_FANS = (Fan.KAXINWU, Fan.QIDUI, Fan.LONGQIDUI, Fan.QINGYISE, Fan.GANGKAI, Fan.GANGPAO, Fan.HAIDIPAO)
+"""The 番 a 卡心五 hand can score (docs/rules.md §B): its patterns (:func:`_kaxinwu_fans`) and the
+situational 杠上花 / 杠上炮 / 海底炮 (the last only where its value is above 1); no 抢杠胡, no 海底捞月."""
 
 
 def _kaxinwu_fans(reading: Reading, hand: Hand, rules: RuleSet) -> FanList:

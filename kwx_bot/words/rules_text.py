@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import fields, replace
 from typing import Any
 
-from engine.fans import Fan
+from engine.fans import KAXINWU_FANS, Fan
 from engine.rules import PRESETS, Cap, FanValues, RuleSet, Ruleset
 
 from .i18n import N_, Translator
@@ -288,9 +288,11 @@ _FAN_ORDER = (
 
 
 def _fan_list(rules: RuleSet, tr: Translator) -> str:
-    standard = FanValues()
+    """The game's 番 with their values, bold where they differ from the game's standard preset."""
+    base = _kaxinwu_base(rules)
+    standard = base.values if base is not None else FanValues()
     parts = []
-    for fan in _FAN_ORDER:
+    for fan in KAXINWU_FANS if base is not None else _FAN_ORDER:
         value = fan.base_value(rules.values)
         if fan is Fan.HAIDIPAO and value <= 1:
             continue

@@ -146,3 +146,16 @@ def test_rules_describe_kaxinwu_against_its_own_preset(lang, words):
     assert preset_label(rules, tr) == tr.gettext("Ka Xin Wu (卡心五)")
     changed = RuleSet.from_json({"preset": "kaxinwu", "players": 3, "kong_mandatory": False})
     assert len(option_lines(changed, tr)) == 1
+
+
+def test_kaxinwu_rules_list_only_its_own_fan_and_kong_money_from_every_other_player():
+    """卡心五's /rules lists the 番 a 卡心五 hand can score (docs/rules.md §B), none bold against its own
+    preset; the kong money sentence holds at every table size."""
+    rules = RuleSet.from_json({"preset": "kaxinwu", "players": 4})
+    fans = next(line for line in describe_rules(rules, translator("zh_CN")).splitlines() if line.startswith("番"))
+    assert all(f in fans for f in ("卡心五", "七对", "龙七对", "清一色", "杠上开花", "杠上炮"))
+    assert not any(f in fans for f in ("碰碰胡", "卡五星", "明四归", "抢杠胡", "海底捞月", "手抓一"))
+    assert "<b>" not in fans
+    assert "其他每家各付" in describe_rules(rules, translator("zh_CN")) and "另外两家" not in describe_rules(
+        RuleSet.preset("four_seats"), translator("zh_CN")
+    )
