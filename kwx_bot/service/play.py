@@ -287,7 +287,7 @@ class Play:
             if button.op is Op.PROTECTED:  # a disabled button: it only says why (docs/rules.md §A9.8, §B)
                 return Reply(reason_text(Reason.PROTECTED_TILE, tr)), False
             kind = _OP_KIND.get(button.op)
-            press = f"{button.seq}:{button.op.value}{button.tile or ''}"
+            press = f"{button.seq}:{button.op.value}{'' if button.tile is None else button.tile}"
             if button.seq != live.row.seq:
                 if kind is not None and press == seat.last_press:  # a double tap, or re-delivered after a restart
                     return Reply(_toast(Action(seat.seat, kind, button.tile), tr, state.rules)), False
