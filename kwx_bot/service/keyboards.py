@@ -56,11 +56,15 @@ SEAT_KEYS = ((2, Op.SEATS_2), (3, Op.SEATS_3), (4, Op.SEATS_4))
 
 def lobby_keyboard(
     tr: Translator, table_id: int, seq: int, *, deep_link: str, full: bool, has_ai: bool,
-    game: str = "kawuxing", seats: int = 3,
+    game: str = "kawuxing", seats: int = 3, taken: int = 0,
 ) -> Keyboard:  # fmt: skip
     """Join / leave / the language switch (:data:`LANGUAGE_SWITCH` of the lobby's language, ``tr.lang``),
     add AI / remove AI / start, the game (卡五星 / 卡心五) and the table size (2, 3 or 4 seats; the
-    current ones marked ✓, for the table's opener), plus a URL button that opens the private chat."""
+    current ones marked ✓, for the table's opener), plus a URL button that opens the private chat.
+
+    Add AI and Remove AI carry the number of seats ``taken`` when the keyboard was drawn in place of
+    the table's seq (a lobby has no events, so its seq says nothing): a press made for another seating
+    — a double tap, or an old lobby message — changes nothing (:meth:`.lobby.Lobby.press`)."""
     _ = tr.gettext
     row1 = [_b(_("Join"), table_id, seq, Op.JOIN), _b(_("Leave"), table_id, seq, Op.LEAVE)]
     switch = LANGUAGE_SWITCH.get(tr.lang)
@@ -68,9 +72,9 @@ def lobby_keyboard(
         row1.append(_b(switch[0], table_id, seq, switch[1]))
     row2 = []
     if not full:
-        row2.append(_b(_("Add AI"), table_id, seq, Op.ADD_AI))
+        row2.append(_b(_("Add AI"), table_id, taken, Op.ADD_AI))
     if has_ai:
-        row2.append(_b(_("Remove AI"), table_id, seq, Op.REMOVE_AI))
+        row2.append(_b(_("Remove AI"), table_id, taken, Op.REMOVE_AI))
     row2.append(_b(_("Start"), table_id, seq, Op.START))
     games = [_b(("✓ " if g == game else "") + game_name(g, tr), table_id, seq, op) for g, op in GAME_KEYS]
     sizes = [

@@ -384,6 +384,10 @@ class Lobby:
             if op in (Op.ADD_AI, Op.REMOVE_AI):
                 if not seated and (user_id != live.row.created_by or not await self._member(live, user_id)):
                     return Response(Reply(_("Only players at the table can do that."), alert=True))
+                if button.seq != len(live.seats):  # drawn for another seating: a double tap, an old lobby
+                    return Response(
+                        Reply(_("The seats have changed meanwhile: nothing done.")), then=ShowLobby(live.table_id)
+                    )
                 await self._ai_seat(live, add=op is Op.ADD_AI)
                 return Response(Reply(), then=ShowLobby(live.table_id))
             if op is Op.START:

@@ -185,7 +185,7 @@ class Presenter:
             markup = lobby_keyboard(
                 tr, live.table_id, live.row.seq, deep_link=self.chat_link(),
                 full=len(live.seats) >= players, has_ai=any(s.is_ai for s in live.seats),
-                game=choice.game, seats=players,
+                game=choice.game, seats=players, taken=len(live.seats),
             )  # fmt: skip
         return text, markup
 

@@ -69,3 +69,19 @@ async def test_start_with_ai_players_deals_a_hand(world: World) -> None:
     assert live.row.status == TableStatus.PLAYING and live.state is not None
     hand = await world.hand_message(ANN)
     assert hand.photo
+
+
+async def test_a_double_tap_on_add_ai_adds_one_ai(world: World) -> None:
+    """Add AI carries the seating it was drawn for: the second tap of a double tap (the same old
+    keyboard) changes nothing, and the lobby shown afterwards offers a fresh button that works."""
+    await world.start(ANN)
+    await world.service.new(world.command(ANN, "new"))
+    lobby = world.chat.last(GROUP)
+    button = lobby.press(Op.ADD_AI)
+    await world.press(ANN, lobby, button)
+    reply = await world.press(ANN, lobby, button)
+    assert reply.text == "The seats have changed meanwhile: nothing done."
+    assert [s.is_ai for s in (await world.table()).seats] == [False, True]
+    lobby = world.chat.last(GROUP)
+    await world.press(ANN, lobby, lobby.press(Op.ADD_AI))
+    assert [s.is_ai for s in (await world.table()).seats] == [False, True, True]
