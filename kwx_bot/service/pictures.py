@@ -33,7 +33,7 @@ import logging
 import multiprocessing
 import os
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
@@ -189,17 +189,19 @@ class RenderPictures:
         return self._pool
 
     async def _run(self, name: str, lang: str, *args: object, **options: object) -> bytes:
+        return await self._call(_render, self.fmt, name, args, lang, options)
+
+    async def _call(self, fn: Callable[..., bytes], *args: object) -> bytes:
+        """``fn(*args)`` in the worker process, or in a thread (no workers, or they died)."""
         pool = self._executor()
         if pool is not None:
             try:
-                return await asyncio.get_running_loop().run_in_executor(
-                    pool, _render, self.fmt, name, args, lang, options
-                )
+                return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
             except BrokenProcessPool:
                 log.error("the render worker process died; rendering in threads from now on")
                 self.processes = 0
                 self._pool = None
-        return await asyncio.to_thread(_render, self.fmt, name, args, lang, options)
+        return await asyncio.to_thread(fn, *args)
 
     def close(self) -> None:
         """Stop the worker processes (shutdown)."""
@@ -247,14 +249,4 @@ class RenderPictures:
         self, views: Sequence[PublicView], names: Sequence[str], lang: str = "zh_CN", game: str = KAWUXING
     ) -> bytes:
         """See :func:`render.replay.render_replay` (a GIF, whatever ``fmt`` the photos use)."""
-        pool = self._executor()
-        if pool is not None:
-            try:
-                return await asyncio.get_running_loop().run_in_executor(
-                    pool, _render_replay, list(views), list(names), lang, str(game)
-                )
-            except BrokenProcessPool:
-                log.error("the render worker process died; rendering in threads from now on")
-                self.processes = 0
-                self._pool = None
-        return await asyncio.to_thread(_render_replay, list(views), list(names), lang, str(game))
+        return await self._call(_render_replay, list(views), list(names), lang, str(game))
