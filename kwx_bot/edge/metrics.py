@@ -119,12 +119,6 @@ class PrometheusMetrics(Metrics):
         return generate_latest(self.registry), CONTENT_TYPE_LATEST
 
 
-def _game(game: str) -> dict[str, str]:
-    """The ``game`` keyword for the inner pictures: passed only when it is not the default 卡五星, so
-    inner pictures written before the keyword existed keep working."""
-    return {} if game == "kawuxing" else {"game": game}
-
-
 class TimedPictures:
     """A :class:`~kwx_bot.service.pictures.Pictures` that reports each picture's time to ``metrics``."""
 
@@ -144,8 +138,7 @@ class TimedPictures:
         self, view: Any, lang: str = "zh_CN", protected: Collection[Any] = (), game: str = "kawuxing"
     ) -> bytes:
         """See :meth:`Pictures.hand`."""
-        args = (protected,) if protected else ()
-        return await self._timed(self.inner.hand, view, lang, *args, **_game(game))
+        return await self._timed(self.inner.hand, view, lang, protected, game)
 
     async def table(
         self,
@@ -156,13 +149,13 @@ class TimedPictures:
         game: str = "kawuxing",
     ) -> bytes:
         """See :meth:`Pictures.table`."""
-        return await self._timed(self.inner.table, view, names, lang, totals, **_game(game))
+        return await self._timed(self.inner.table, view, names, lang, totals, game)
 
     async def reveal(
         self, view: Any, seat: int, names: Sequence[str], lang: str = "zh_CN", game: str = "kawuxing"
     ) -> bytes:
         """See :meth:`Pictures.reveal`."""
-        return await self._timed(self.inner.reveal, view, seat, names, lang, **_game(game))
+        return await self._timed(self.inner.reveal, view, seat, names, lang, game)
 
     async def result(
         self,
@@ -173,13 +166,13 @@ class TimedPictures:
         game: str = "kawuxing",
     ) -> bytes:
         """See :meth:`Pictures.result`."""
-        return await self._timed(self.inner.result, view, names, lang, hands, **_game(game))
+        return await self._timed(self.inner.result, view, names, lang, hands, game)
 
     async def replay(
         self, views: Sequence[Any], names: Sequence[str], lang: str = "zh_CN", game: str = "kawuxing"
     ) -> bytes:
         """See :meth:`Pictures.replay`."""
-        return await self._timed(self.inner.replay, views, names, lang, **_game(game))
+        return await self._timed(self.inner.replay, views, names, lang, game)
 
     def close(self) -> None:
         """Close the inner pictures (their worker processes), if they have anything to close."""

@@ -49,16 +49,16 @@ async def test_timed_pictures_observe_each_picture_and_close_the_inner_ones():
     class Drawn:
         closed = False
 
-        async def hand(self, view, lang="zh_CN"):
+        async def hand(self, view, lang="zh_CN", protected=(), game="kawuxing"):
             return b"hand"
 
-        async def table(self, view, names, lang="zh_CN", totals=None):
+        async def table(self, view, names, lang="zh_CN", totals=None, game="kawuxing"):
             return b"table" + bytes(totals or ())
 
-        async def reveal(self, view, seat, names, lang="zh_CN"):
+        async def reveal(self, view, seat, names, lang="zh_CN", game="kawuxing"):
             return b"reveal"
 
-        async def result(self, view, names, lang="zh_CN", hands=None):
+        async def result(self, view, names, lang="zh_CN", hands=None, game="kawuxing"):
             raise ValueError("boom")
 
         def close(self):
