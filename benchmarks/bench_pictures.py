@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import argparse
 import io
-import statistics
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -27,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from PIL import Image
 
+from benchmarks.bench_render import median_ms
 from engine.game import public_view, view_for
 from engine.game.state import Phase
 from engine.rules import RuleSet
@@ -100,16 +99,6 @@ def pictures() -> dict[str, Image.Image]:
             out[f"result{n}"] = render_result(public_view(final), names, hands=_whole_hands(final))
             break
     return out
-
-
-def median_ms(fn: Callable[[], object], runs: int) -> float:
-    """Median wall time of ``fn()`` over ``runs`` calls, in milliseconds."""
-    times = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t0) * 1000)
-    return statistics.median(times)
 
 
 def main(argv: list[str] | None = None) -> int:
