@@ -94,6 +94,11 @@ class Tile(enum.IntEnum):
     GREEN = 28  # 發 6z
     RED = 29  # 中 7z
 
+    def __bool__(self) -> bool:
+        """Every tile is true, 1 Dot (index 0) included: ``if tile`` / ``tile or …`` never drop it
+        (test ``is None`` for "no tile")."""
+        return True
+
     @property
     def suit(self) -> Suit:
         """The tile's family."""

@@ -81,3 +81,9 @@ def test_format_parse_round_trip(tiles: list[Tile]) -> None:
     capped = [t for i, t in enumerate(tiles) if tiles[: i + 1].count(t) <= 4]
     assert parse_tiles(format_tiles(capped)) == sorted(capped)
     assert parse_tiles(format_tiles(capped, sort=False)) == capped
+
+
+def test_every_tile_is_true_1_dot_included() -> None:
+    """1 Dot is index 0; ``if tile`` or ``tile or …`` must not read it as "no tile"."""
+    assert all(bool(t) for t in Tile) and (Tile.P1 or None) is Tile.P1
+    assert int(Tile.P1) == 0 and [0, 5][Tile.P1] == 0  # still an index
