@@ -76,39 +76,42 @@ class Records:
         lang = await self.tables.group_lang(gid) if gid is not None else self.tables.settings.default_language
         return gid, self.tables.tr(lang)
 
-    async def _finished_hand(self, cmd: Command, command: str) -> tuple[Translator, HandRow | None, Response]:
-        """The finished hand that ``/command [N [T]]`` names, or the refusal to send instead."""
+    async def _finished_hand(
+        self, cmd: Command, command: str
+    ) -> tuple[int | None, Translator, HandRow | None, Response]:
+        """The group's id, its translator, and the finished hand that ``/command [N [T]]`` names or the
+        refusal to send instead."""
         gid, tr = await self._group_tr(cmd)
         parsed = hand_args(cmd.args)
         if parsed is None:
             text = tr.gettext(
                 "Use /{command} N with the hand's number as /history shows it (/{command} N T for table T)."
             ).format(command=command)
-            return tr, None, Response.of(Out(text, reply=True))
+            return gid, tr, None, Response.of(Out(text, reply=True))
         hand_no, table_id = parsed
         found = await find_hand(self.store, gid, hand_no, table_id)
         hand = found.hand
         if hand is None:
             if hand_no is None:
-                return tr, None, Response.of(Out(tr.gettext("No hand has been dealt in this group yet."), reply=True))
-            text = tr.gettext("There is no hand {n} in this group (see /history).").format(n=hand_no)
-            return tr, None, Response.of(Out(text, reply=True))
+                text = tr.gettext("No hand has been dealt in this group yet.")
+            else:
+                text = tr.gettext("There is no hand {n} in this group (see /history).").format(n=hand_no)
+            return gid, tr, None, Response.of(Out(text, reply=True))
         if hand.status == "playing":
             text = tr.gettext(
                 "Hand {n} is still being played: its record would show hidden tiles. Ask again when it is over."
             ).format(n=hand.hand_no)
-            return tr, None, Response.of(Out(text, reply=True))
+            return gid, tr, None, Response.of(Out(text, reply=True))
         if hand.status != "over":
             text = tr.gettext("Hand {n} was stopped before its end: it has no result to replay.").format(n=hand.hand_no)
-            return tr, None, Response.of(Out(text, reply=True))
-        return tr, hand, Response()
+            return gid, tr, None, Response.of(Out(text, reply=True))
+        return gid, tr, hand, Response()
 
-    async def _hand_data(self, cmd: Command, hand: HandRow, tr: Translator) -> tuple[list[dict[str, Any]], list[str]]:
+    async def _hand_data(self, gid: int, hand: HandRow, tr: Translator) -> tuple[list[dict[str, Any]], list[str]]:
         """The hand's stored events (JSON, in order) and its seats' display names (from its ledger
         rows; an AI seat as ``AI n``), one per seat of the deal."""
         events = [e.data for e in await self.store.hand_events(hand.hand_id)]
-        gid = await self.store.group_id_for_chat(cmd.chat_id)
-        records = await self.store.recent_hands(gid, 1, hand_id=hand.hand_id) if gid is not None else []
+        records = await self.store.recent_hands(gid, 1, hand_id=hand.hand_id)
         names = {s.seat: s.name for s in (records[0].seats if records else ())}
         count = len(events[0].get("hands") or ()) if events else 0
         return events, [names.get(i) or tr.gettext("AI {n}").format(n=i + 1) for i in range(count)]
@@ -124,10 +127,10 @@ class Records:
                 "Use /export for the group's ledger (CSV), or /export N for hand N's record (as /history numbers it)."
             )
             return Response.of(Out(text, reply=True))
-        tr, hand, refusal = await self._finished_hand(cmd, "export")
-        if hand is None:
+        gid, tr, hand, refusal = await self._finished_hand(cmd, "export")
+        if hand is None or gid is None:
             return refusal
-        events, names = await self._hand_data(cmd, hand, tr)
+        events, names = await self._hand_data(gid, hand, tr)
         doc = game.hand_record(events, description=record_description(hand, names))
         data = json.dumps(doc, ensure_ascii=False, indent=1).encode("utf-8") + b"\n"
         filename = record_filename(hand)
@@ -139,10 +142,10 @@ class Records:
         if cmd.private:
             tr = self.tables.user_tr(cmd.user.language_code)
             return Response.of(Out(tr.gettext("Send /replay N in the group where hand N was played.")))
-        tr, hand, refusal = await self._finished_hand(cmd, "replay")
-        if hand is None:
+        gid, tr, hand, refusal = await self._finished_hand(cmd, "replay")
+        if hand is None or gid is None:
             return refusal
-        events, names = await self._hand_data(cmd, hand, tr)
+        events, names = await self._hand_data(gid, hand, tr)
         views = game.hand_moments(events)
         ruleset = game.rules_from_json(events[0].get("rules")).ruleset
         gif = await self.pictures.replay(views, names, tr.lang, game=str(ruleset))
