@@ -10,15 +10,18 @@ both.  Once on SQLite (one file), once on PostgreSQL (one database)."""
 
 from __future__ import annotations
 
-import random
-
 from fakebot import MESSAGE_WRITE_METHODS, FakeBotAPI, FakeChat, FakeMessage, FakeUser
 from fakebot.ptb import application_builder
 
 from .harness import Kwx
+from .scenarios import load, perform
 
 SECOND_TOKEN = "987654321:TEST-kwx-second-fake-token"
 OTHER_BOT = "belongs to another bot"
+SCENARIO = load("d57_double_ron")
+"""The hand each bot deals (standard rules, dealer 0, 14 actions ending in two wins)."""
+DEAL = {"hands": SCENARIO["hands"], "wall": SCENARIO["wall"], "dealer": SCENARIO["dealer"]}
+HALF = len(SCENARIO["actions"]) // 2
 
 
 def second_bot(first: Kwx) -> Kwx:
@@ -81,9 +84,11 @@ async def two_bots_over_one_ledger(a: Kwx, b: Kwx) -> None:
             # bot A plays a hand in its group, and its table ends
             for user in (ben, cat):
                 await a.press(user, a.fake.message(night_a, lobby.message_id), "Join")
-            await sa.prepare_deal(table_a, {"seed": "bot a", "dealer": 0})
+            await sa.prepare_deal(table_a, DEAL)
             await a.press(ann, a.fake.message(night_a, lobby.message_id), "Start")
-            await a.play_randomly([ann, ben, cat], night_a, random.Random(1))
+            for action in SCENARIO["actions"]:
+                await perform(a, [ann, ben, cat], action)
+            assert "Points:" in a.fake.bot_messages(night_a)[-1].content
             await a.press(ann, with_button(a, night_a, "End the table"), "End the table")
             await a.press(ann, with_button(a, night_a, "Yes, end the table"), "Yes, end the table")
             assert await sa.store.open_tables(bot_id=bot_a) == []
@@ -99,8 +104,10 @@ async def two_bots_over_one_ledger(a: Kwx, b: Kwx) -> None:
             await b.press(eve_b, b.fake.message(night_b, lobby_b.message_id), "Join")
             table_b = (await sb.store.open_tables(bot_id=bot_b))[0].table_id
             assert [s.user_id for s in await sb.store.seats(table_b)] == [dan.id, ann.id, eve.id]
-            await sb.prepare_deal(table_b, {"seed": "bot b", "dealer": 0})
+            await sb.prepare_deal(table_b, DEAL)
             await b.press(dan_b, b.fake.message(night_b, lobby_b.message_id), "Start")
+            for action in SCENARIO["actions"][:HALF]:
+                await perform(b, [dan_b, ann_b, eve_b], action)
             assert (await sb.store.current_hand(table_b)).status == "playing"
 
         # bot A restarts while bot B's hand is in play: A loads, arms and presents nothing of B's
@@ -111,7 +118,8 @@ async def two_bots_over_one_ledger(a: Kwx, b: Kwx) -> None:
             assert sa.tables.cached() == []
             assert a.fake.count_calls(MESSAGE_WRITE_METHODS, since=mark_a) == 0  # not a message sent or edited
             assert await sb.store.get_table(table_b) == row_b
-            await b.play_randomly([ann_b, dan_b, eve_b], night_b, random.Random(2))  # B plays on
+            for action in SCENARIO["actions"][HALF:]:  # B plays on
+                await perform(b, [dan_b, ann_b, eve_b], action)
             assert (await sb.store.current_hand(table_b)).status == "over"
 
             # one ledger: /score me at either bot covers Ann's groups of both bots
