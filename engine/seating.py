@@ -15,10 +15,14 @@ renumbers its chairs; option ``four_players`` (:class:`~engine.rules.FourPlayers
 * after a hand that sends nobody out (a 荒庄, or under 霸王庄 a dealer who keeps the deal), the member
   who sat out comes back and the next member after him in order sits out, skipping the next dealer —
   so nobody sits out two hands running and the rest goes round the table.
+* a member who leaves the table (removed by an administrator, docs/rules.md §A2.1 "In the bot")
+  leaves the others ``players``: nobody sits out, they keep their order round the table, and the
+  dealer of A15 deals unless he left, when the next member after him round the table deals.
 """
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from .rules import FourPlayers, RuleSet
@@ -30,25 +34,40 @@ __all__ = ["Lineup", "next_lineup"]
 @dataclass(frozen=True, slots=True)
 class Lineup:
     """The next hand at a table of ``players + 1`` members: ``seats[i]`` = the member (numbered as in
-    the module docstring) at seat ``i``; ``sitting_out`` = the member who sits out; ``dealer`` = the
-    dealing seat of the next hand (an index into ``seats``)."""
+    the module docstring) at seat ``i``; ``sitting_out`` = the member who sits out (None when a
+    member left and the others just fill the seats); ``dealer`` = the dealing seat of the next
+    hand (an index into ``seats``)."""
 
     seats: tuple[int, ...]
-    sitting_out: int
+    sitting_out: int | None
     dealer: int
 
 
-def next_lineup(rules: RuleSet, dealer: int, result: HandResultView) -> Lineup:
+def next_lineup(rules: RuleSet, dealer: int, result: HandResultView, leaving: AbstractSet[int] = frozenset()) -> Lineup:
     """Who plays, sits out and deals the hand after ``result`` (played with ``dealer`` at seat
     ``dealer``) when ``rules.players + 1`` members share the table (docs/rules.md §A2.1, §E#34).
 
-    Raises ValueError under ``four_players = off`` (the table takes no extra member)."""
+    ``leaving``: the members (numbered as in the module docstring) who leave the table before the
+    next hand.  When exactly one leaves, the other ``players`` play it in their order round the
+    table starting at member 0, nobody sits out (``sitting_out`` None), and the next dealer is
+    ``result.next_dealer`` (A15) or, if he left, the next member after him who stays.
+
+    Raises ValueError under ``four_players = off`` (the table takes no extra member), and when
+    ``leaving`` names a member who is not at the table or leaves fewer than ``players`` (the shell
+    fills such a table with AI seats, docs/rules.md §A2.1)."""
     if rules.four_players is FourPlayers.OFF:
         raise ValueError("four_players = off: the table seats no extra member")
     n = rules.players
     members = n + 1
-    order = [(n + k) % members for k in range(members)]  # round the table from the member who sat out
     next_dealer = result.next_dealer
+    if leaving:
+        staying = [m for m in range(members) if m not in leaving]
+        if len(staying) != n or not set(leaving) <= set(range(members)):
+            raise ValueError(f"members {sorted(leaving)} cannot leave a table of {members}: {n} must stay")
+        while next_dealer not in staying:  # he left: the next member round the table deals
+            next_dealer = (next_dealer + 1) % members
+        return Lineup(seats=tuple(staying), sitting_out=None, dealer=staying.index(next_dealer))
+    order = [(n + k) % members for k in range(members)]  # round the table from the member who sat out
     out: int | None = None
     if rules.four_players is FourPlayers.WINNER_SITS_OUT and result.winners:
         seats = sorted(w.seat for w in result.winners)

@@ -16,7 +16,7 @@ from typing import Any
 from ..store import HandRow, TableRow
 from ..words.ui import Ui
 from .buttons import Keyboard
-from .game import Event, RuleError, RuleSet, State, Tile, members
+from .game import Event, HandResultView, Lineup, RuleError, RuleSet, State, Tile, members, next_lineup
 
 __all__ = ["LiveSeat", "LiveTable", "Shown", "Ui"]
 
@@ -162,3 +162,27 @@ class LiveTable:
     def humans(self) -> list[LiveSeat]:
         """Seats with a human player."""
         return [s for s in self.seats if s.user_id is not None]
+
+    def members(self) -> list[LiveSeat]:
+        """Everyone at the table: the seats of the hand and the member who sits it out (by chair)."""
+        return sorted([*self.seats, *([self.sitting_out] if self.sitting_out else [])], key=lambda s: s.seat)
+
+    def next_lineup(self, dealer: int, result: HandResultView) -> tuple[Lineup, tuple[int, ...]] | None:
+        """The lineup of the hand after ``result`` (dealt by seat ``dealer``) at a table where a
+        member sat the current hand out (four members at a 3-seat table, docs/rules.md §A2.1), and
+        the chairs of the AI seats that leave before it; None at any other table.
+
+        Members are numbered by chair, as :func:`engine.seating.next_lineup` numbers them (chairs
+        ``0 .. players-1`` are the hand's seats, chair ``players`` the member who sat it out).  An
+        AI seat here only finishes the hand of a member removed from it (the lobby seats no AI
+        beside a fourth member): it leaves at the next deal while more than ``players`` remain, and
+        an empty chair is a member who left (removed while sitting out or between hands).  Fewer
+        than ``players`` people keep one AI seat, as at any table losing a player."""
+        if self.hand is None or self.hand.sitting_out is None or self.state is None:
+            return None
+        rules = self.state.rules
+        present = {s.seat: s for s in self.members()}
+        surplus = len(present) - rules.players
+        drop = tuple(c for c in sorted(present) if present[c].is_ai)[: max(surplus, 0)]
+        leaving = set(range(rules.players + 1)) - (set(present) - set(drop))
+        return next_lineup(rules, dealer, result, leaving), drop

@@ -72,22 +72,24 @@ class Play:
         await self.tables.adopt_settings(live)
         row = live.row
         rules = game.rules_from_json(row.rules)
-        sitting_out, lined_up = await self._line_up(live, rules)
-        row = live.row
+        sitting_out, lined_up, order, drop = self._line_up(live, rules)
         deal = Deal.from_json(row.next_deal) if row.next_deal else Deal.random()
         dealer = deal.dealer
         if dealer is None:
             dealer = lined_up if lined_up is not None else row.next_dealer
         if dealer is None:
             host = live.seat_of(row.created_by) if row.created_by is not None else None
-            dealer = game.first_dealer(rules, None if host is None else host.seat, deal.seed or repr(deal.hands))
+            chair = None if host is None else order.index(host.seat)
+            dealer = game.first_dealer(rules, chair, deal.seed or repr(deal.hands))
         state, events = game.deal_events(rules, dealer, deal)
         record = deal if deal.hands is not None else Deal(seed=state.seed)
         hand_no = row.hand_no + 1
         # The message ids and the state change together under the presentation lock: a presenter
         # that read the old hand's state and message id (and is still drawing its picture) finishes
         # with both before they change, and never edits the old hand's picture onto the new hand's
-        # message or sends an edit without a message id.
+        # message or sends an edit without a message id.  The chairs move (and an AI seat that only
+        # finished a removed member's hand leaves) in the transaction that starts the hand, so a
+        # restart finds either the old hand with the old chairs or the new hand with the new ones.
         async with live.present_lock:
             live.hand, live.state, live.events = None, None, []
             for s in live.seats:
@@ -95,45 +97,52 @@ class Play:
                 s.shown_digest, s.last_press = None, None
             live.table_shown, live.table_file = None, None
             async with self.store.transaction() as tx:
+                if drop or order != list(range(len(order))):
+                    for chair in drop:
+                        await tx.unseat(live.table_id, chair)
+                    await tx.reseat(live.table_id, order)
                 await tx.start_hand(
                     live.table_id, hand_no, dealer, record.to_json() | {"dealer": dealer}, sitting_out=sitting_out
                 )
                 await tx.set_messages(live.table_id, table_msg_id=None)  # the hand-start announcement sends one
-                for s in live.seats:
-                    await tx.set_hand_msg(live.table_id, s.seat, None)
+                for chair in range(min(len(order), rules.players)):
+                    await tx.set_hand_msg(live.table_id, chair, None)
+            if drop:
+                log.info("table %s: AI seat(s) at %s left; %s play on", live.table_id, list(drop), len(order))
             live.hand = await self.store.current_hand(live.table_id)
             await self.tables.refresh(live)
             state, pairs = self.drive(live, state, [(e, actor) for e in events])
             await self.commit(live, state, pairs)
         log.info("table %s: hand %s dealt, dealer seat %s", live.table_id, hand_no, dealer)  # no seed: it is the wall
 
-    async def _line_up(self, live: LiveTable, rules: game.RuleSet) -> tuple[int | None, int | None]:
-        """Put the next hand's players in chairs ``0 .. players-1`` (caller holds ``live.lock``, before
-        a deal); returns the member (user id) who sits the hand out and the dealer it sets, if any.
+    def _line_up(
+        self, live: LiveTable, rules: game.RuleSet
+    ) -> tuple[int | None, int | None, list[int], tuple[int, ...]]:
+        """Where the next hand's players sit (caller holds ``live.lock``, before a deal): the member
+        (user id) who sits the hand out, the dealer it sets (a chair after the move, or None), the
+        chairs' new order (the occupant of chair ``order[i]`` moves to chair ``i``) and the chairs
+        of AI seats that leave first; :meth:`deal` writes the move with the new hand.
 
         Members keep their order round the table.  With one member more than seats (four at a
         3-seat table, docs/rules.md §A2.1) the first hand is sat out by the last to sit down (chair
         3) and every later one by :func:`engine.seating.next_lineup` of the hand before; the member
-        who sits out moves to the chair past the seats."""
-        members = sorted([*live.seats, *([live.sitting_out] if live.sitting_out else [])], key=lambda s: s.seat)
+        who sits out moves to the chair past the seats.  After a hand a member sat out, an AI seat
+        that finished the hand of a member removed from it leaves (:meth:`LiveTable.next_lineup`),
+        so the three left play on without a rotation."""
+        members = live.members()
         order = [s.seat for s in members]
-        dealer = None
+        dealer, out = None, None
+        drop: tuple[int, ...] = ()
         previous = live.state.result if live.state is not None else None
-        if len(members) == rules.players + 1 and live.sitting_out is not None and previous is not None:
-            assert live.state is not None and live.hand is not None
-            lineup = game.next_lineup(live.state.rules, live.hand.dealer, previous)
-            chair = {**{k: k for k in range(rules.players)}, rules.players: live.sitting_out.seat}
-            order = [chair[m] for m in (*lineup.seats, lineup.sitting_out)]
+        planned = live.next_lineup(live.hand.dealer, previous) if live.hand and previous else None
+        if planned is not None:
+            lineup, drop = planned
+            order = [*lineup.seats, *([] if lineup.sitting_out is None else [lineup.sitting_out])]
             dealer = lineup.dealer
-        if order != list(range(len(order))):
-            async with live.present_lock:  # no presenter reads the seats while they move
-                async with self.store.transaction() as tx:
-                    await tx.reseat(live.table_id, order)
-                await self.tables.refresh(live)
-        out = live.sitting_out if len(members) > rules.players else None
-        if out is None and len(members) > rules.players:
+            out = next((s for s in members if s.seat == lineup.sitting_out), None)
+        elif len(members) > rules.players:  # the first hand: the last to sit down sits out
             out = max(members, key=lambda s: s.seat)
-        return (out.user_id if out is not None else None), dealer
+        return (out.user_id if out is not None else None), dealer, order, drop
 
     # -- the decision loop -----------------------------------------------------------------------
 

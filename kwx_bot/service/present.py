@@ -710,12 +710,14 @@ class Presenter:
         ``names`` gains the name of the member sitting this hand out (index ``players``), and the
         raw name of the next one to sit out is returned.  Elsewhere all three are as given."""
         result, bench = view.result, live.sitting_out
-        if result is None or bench is None:
+        planned = live.next_lineup(view.dealer, result) if result is not None else None
+        if result is None or planned is None:
             return view, names, None
-        lineup = game.next_lineup(live.rules, view.dealer, result)
-        members = [*names, clean(bench.name)]
+        lineup = planned[0]  # after a member left: nobody sits out (docs/rules.md §A2.1)
+        members = [*names, clean(bench.name) if bench is not None else ""]
         nxt = replace(result, next_dealer=lineup.seats[lineup.dealer])
-        return replace(view, result=nxt), members, members[lineup.sitting_out]
+        out = None if lineup.sitting_out is None else members[lineup.sitting_out]
+        return replace(view, result=nxt), members, out
 
     async def _totals(self, live: LiveTable) -> list[int]:
         """Each seat's running match total at this table: the sum of its player's ledger deltas

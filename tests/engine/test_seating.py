@@ -69,3 +69,36 @@ def test_nobody_sits_out_twice_running_over_many_hands() -> None:
 def test_off_takes_no_fourth_member() -> None:
     with pytest.raises(ValueError, match="off"):
         next_lineup(RuleSet.from_json({"four_players": "off"}), 0, _result(0))
+
+
+def test_a_member_who_leaves_leaves_the_other_three_in_their_order_and_nobody_sits_out() -> None:
+    # seat 1 leaves after a draw that seat 0 deals on: the three left keep their order, 0 deals
+    lineup = next_lineup(SITS_OUT, 0, _result(0), leaving={1})
+    assert lineup == Lineup(seats=(0, 2, 3), sitting_out=None, dealer=0)
+    # the member who sat the hand out leaves: the three who played stay in their seats
+    assert next_lineup(SITS_OUT, 2, _result(1, _win(1, 2)), leaving={3}) == Lineup((0, 1, 2), None, 1)
+    # the winner would sit out, but a member left: he plays and deals (A15.1), nobody sits out
+    assert next_lineup(SITS_OUT, 0, _result(2, _win(2, None)), leaving={0}) == Lineup((1, 2, 3), None, 1)
+
+
+@pytest.mark.parametrize("rules", [SITS_OUT, BAWANG])
+def test_when_the_next_dealer_leaves_the_next_member_after_him_who_stays_deals(rules: RuleSet) -> None:
+    # seat 1 won on seat 0's discard and would deal; he leaves: the next member round the table deals
+    assert next_lineup(rules, 0, _result(1, _win(1, 0)), leaving={1}).seats == (0, 2, 3)
+    assert next_lineup(rules, 0, _result(1, _win(1, 0)), leaving={1}).dealer == 1  # member 2
+    # seat 2 would deal and leaves: member 3 (who sat out) deals; from 3 round to 0 when 3 is gone too
+    assert next_lineup(rules, 0, _result(2, _win(2, None)), leaving={2}) == Lineup((0, 1, 3), None, 2)
+    for dealer in range(3):
+        for result in [_result(dealer)] + [_result(w, _win(w, None)) for w in range(3)]:
+            for gone in range(4):
+                lineup = next_lineup(rules, dealer, result, leaving={gone})
+                assert sorted(lineup.seats) == sorted({0, 1, 2, 3} - {gone}) and lineup.sitting_out is None
+                assert lineup.seats[lineup.dealer] == (result.next_dealer if result.next_dealer != gone
+                                                       else (gone + 1) % 4)  # fmt: skip
+
+
+def test_leaving_must_leave_exactly_the_seats_of_a_hand() -> None:
+    with pytest.raises(ValueError, match="must stay"):
+        next_lineup(SITS_OUT, 0, _result(0), leaving={0, 1})
+    with pytest.raises(ValueError, match="must stay"):
+        next_lineup(SITS_OUT, 0, _result(0), leaving={4})
