@@ -254,12 +254,14 @@ class Admin:
         return True
 
     async def _target(self, live: LiveTable, cmd: Command) -> LiveSeat | None:
+        """The member ``/kick`` names (by reply, @username or display name), the one sitting the
+        hand out included."""
+        humans = [s for s in live.members() if s.user_id is not None]
         if cmd.reply_to is not None:
-            return live.seat_of(cmd.reply_to.user_id)
+            return next((s for s in humans if s.user_id == cmd.reply_to.user_id), None)
         wanted = " ".join(cmd.args).strip().lstrip("@").casefold()
         if not wanted:
             return None
-        humans = live.humans()
         users = await self.store.users([s.user_id for s in humans if s.user_id is not None], bot_id=self.tables.bot_id)
         for seat in humans:
             user = users.get(seat.user_id or 0)
@@ -270,7 +272,14 @@ class Admin:
         return matches[0] if len(matches) == 1 else None
 
     async def kick(self, cmd: Command) -> Response:
-        """``/kick`` (reply to the player's message, or ``/kick <name>``): an AI takes the seat."""
+        """``/kick`` (reply to the player's message, or ``/kick <name>``): an AI takes the seat.
+
+        In a lobby the member just leaves.  At a table of four members (docs/rules.md §A2.1 "In the
+        bot") the member sitting the hand out leaves at once, and a member of the hand leaves his
+        seat to an AI that finishes the hand (between hands: until the deal) and then leaves
+        itself, so the others play on without a rotation; with fewer than ``players`` people left
+        an AI keeps the seat, as at any table.  One transaction; the next deal reads it from the
+        store (:meth:`LiveTable.next_lineup`)."""
         refusal = await self.refusal(cmd, "kick")
         if refusal is not None:
             return refusal
@@ -282,8 +291,9 @@ class Admin:
         if seat is None or seat.user_id is None:
             wanted = " ".join(cmd.args).strip()
             if wanted and cmd.reply_to is None:
+                humans = [s for s in live.members() if s.user_id is not None]
                 text = tr.gettext("No player at this table is called “{name}”. Players: {players}.").format(
-                    name=name(wanted, 40), players=", ".join(name(s.name, 32) for s in live.humans()) or "—"
+                    name=name(wanted, 40), players=", ".join(name(s.name, 32) for s in humans) or "—"
                 )
             else:
                 text = tr.gettext("Reply to a message of the player with /kick, or write /kick and the player's name.")
@@ -291,8 +301,12 @@ class Admin:
         user_id, player = seat.user_id, seat.name
         async with live.lock:
             status = live.row.status
+            benched = seat is live.sitting_out
+            # a table of four members keeps three people: the seat's AI only finishes the hand
+            people = sum(1 for s in live.members() if s.user_id is not None) - 1
+            shared = live.hand is not None and live.hand.sitting_out is not None and status != TableStatus.LOBBY
             async with self.store.transaction() as tx:
-                if status == TableStatus.LOBBY:
+                if status == TableStatus.LOBBY or benched:
                     await tx.unseat(live.table_id, seat.seat)
                 else:
                     await tx.replace_seat(live.table_id, seat.seat, user_id=None, ai_level="normal")
@@ -309,7 +323,19 @@ class Admin:
         if status == TableStatus.PLAYING:
             await self.play.kick_auto(live)
             await self.present.sync(live)
-        return Response.of(Out(tr.gettext("{name} left the table: an AI plays the seat.").format(name=name(player))))
+        _ = tr.gettext
+        if shared and people >= live.players:  # the others play on, without a rotation
+            text = _("{name} left the table. From the next hand the other three play, and nobody sits out.")
+            if status == TableStatus.PLAYING and not benched:
+                text = _(
+                    "{name} left the table: an AI finishes this hand for the seat. "
+                    "From the next hand the other three play, and nobody sits out."
+                )
+        elif benched:  # the AI seat that finishes a removed member's hand stays for the next ones
+            text = _("{name} left the table.")
+        else:
+            text = _("{name} left the table: an AI plays the seat.")
+        return Response.of(Out(text.format(name=name(player))))
 
 
 def _season(settings: dict[str, object]) -> int:

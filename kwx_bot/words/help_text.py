@@ -90,7 +90,10 @@ def help_text(tr: Translator, topic: str = "") -> str:
             _("/settings: rule preset and options, 底金, timers, language."),
             _("/season new: start a new season (the ledger keeps the old one)."),
             _("/kill: end the table; an unfinished hand is not scored."),
-            _("/kick: remove a player from the table; an AI takes the seat."),
+            _(
+                "/kick: remove a player from the table; an AI takes the seat (at a table of four members "
+                "it finishes the hand, then the other three play on)."
+            ),
             _("/void N: cancel the points of hand N (as /history numbers it); the ledger keeps a correction."),
             "",
             _("/help: this help."),
