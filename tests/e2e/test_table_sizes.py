@@ -288,3 +288,66 @@ async def test_after_a_restart_between_hands_the_right_member_sits_out(kwx):
         await kwx.settle()
         rows = await service.store.ledger_of_table(1)
         assert len(rows) == 6 and sum(r.delta for r in rows) == 0
+
+
+async def test_a_member_kicked_mid_hand_leaves_three_who_play_on_after_a_restart(kwx):
+    """/kick of a member of the hand at a table of four (docs/rules.md §A2.1): an AI finishes the
+    hand, scored to the AI's row; the bot restarts between the kick and the next deal; the deal drops
+    the AI seat and the three people left play every hand, nobody sitting out."""
+    users = kwx.players("Ann", "Ben", "Cat", "Dan")
+    ann, ben, cat, dan = users
+    group = kwx.group(users)
+    rules = RuleSet()
+    async with kwx.running() as service:
+        await kwx.start_bot(*users)
+        lobby = await _lobby(kwx, ann, group)
+        for u in (ben, cat, dan):
+            await kwx.press(u, kwx.fake.message(group, lobby.message_id), "Join")
+        await service.prepare_deal(1, dealer_wins_deal(rules) | {"dealer": 0})
+        await kwx.press(ann, kwx.fake.message(group, lobby.message_id), "Start")
+        await kwx.act(ann, "w")  # hand 1: Ann wins; she sits hand 2 out and Ben deals it
+        await kwx.settle()
+        await service.prepare_deal(1, dealer_wins_deal(rules))
+        await kwx.press(dan, kwx.fake.last_message(group), "Next hand")
+        by_seat = {s.seat: s.user_id for s in await service.store.seats(1)}
+        assert [by_seat[i] for i in range(4)] == [ben.id, cat.id, dan.id, ann.id]
+        kwx.fake.user_command(ben, group, "kick", "Cat")  # Ben is no administrator: nothing changes
+        await kwx.settle()
+        assert "only the group's administrators" in kwx.fake.last_message(group).content
+        kwx.fake.user_command(ann, group, "kick", "Cat")  # Ann, sitting out, is the group's creator
+        await kwx.settle()
+        said = kwx.fake.last_message(group).content
+        assert "Cat left the table: an AI finishes this hand for the seat." in said
+        assert "nobody sits out" in said
+        assert "removed you" in kwx.fake.last_message(kwx.fake.private_chat(cat)).content
+        await kwx.act(ben, "w")  # hand 2: Ben wins as dealer; the AI pays Cat's seat's share
+        await kwx.settle()
+        result = kwx.fake.last_message(group).content
+        assert "Next dealer: Ben" in result and "Sitting out next hand" not in result
+    async with kwx.running() as service:  # a restart between the kick and the next deal
+        await service.prepare_deal(1, dealer_wins_deal(rules))
+        await kwx.press(dan, kwx.fake.last_message(group), "Next hand")
+        hand = await service.store.current_hand(1)
+        seats = await service.store.seats(1)
+        assert [s.user_id for s in seats] == [ben.id, dan.id, ann.id]  # their order round the table
+        assert (hand.hand_no, hand.sitting_out, hand.dealer) == (3, None, 0)
+        captions = [m.content for m in kwx.fake.bot_messages(group) if m.photo is not None]
+        assert "Sitting out this hand" not in captions[-1]
+        assert kwx.hand_message(ann) is not None and kwx.game_buttons(ben)  # Ann plays, Ben deals
+        await kwx.act(ben, "w")
+        await kwx.settle()
+        await service.prepare_deal(1, dealer_wins_deal(rules))
+        await kwx.press(ann, kwx.fake.last_message(group), "Next hand")
+        hand = await service.store.current_hand(1)
+        assert (hand.hand_no, hand.sitting_out) == (4, None)
+        assert [s.user_id for s in await service.store.seats(1)] == [ben.id, dan.id, ann.id]
+        rows, sums = await _ledger_sums(service, 1)
+        assert set(sums.values()) == {0} and len(rows) == 9
+        by_hand: dict[int, list[int | None]] = {}
+        for r in rows:
+            by_hand.setdefault(r.hand_id, []).append(r.user_id)
+        assert list(by_hand.values()) == [[ann.id, ben.id, cat.id], [ben.id, None, dan.id], [ben.id, dan.id, ann.id]]
+        cat_total = sum(r.delta for r in rows if r.user_id == cat.id)
+        assert cat_total < 0  # he keeps what he lost in hand 1, the hand he played to the end
+        report = await service.store.season_report(await service.store.group_id_for_chat(group.id))
+        assert {s.user_id: s.points for s in report.standings}[cat.id] == cat_total
