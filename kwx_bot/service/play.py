@@ -92,9 +92,6 @@ class Play:
         # restart finds either the old hand with the old chairs or the new hand with the new ones.
         async with live.present_lock:
             live.hand, live.state, live.events = None, None, []
-            for s in live.seats:
-                s.hand_msg_id, s.shown, s.ui, s.file_id, s.file_key = None, None, Ui.NORMAL, None, None
-                s.shown_digest, s.last_press = None, None
             live.table_shown, live.table_file = None, None
             async with self.store.transaction() as tx:
                 if drop or order != list(range(len(order))):
@@ -111,6 +108,9 @@ class Play:
                 log.info("table %s: AI seat(s) at %s left; %s play on", live.table_id, list(drop), len(order))
             live.hand = await self.store.current_hand(live.table_id)
             await self.tables.refresh(live)
+            for s in live.seats:
+                s.hand_msg_id, s.shown, s.ui, s.file_id, s.file_key = None, None, Ui.NORMAL, None, None
+                s.shown_digest, s.last_press = None, None
             state, pairs = self.drive(live, state, [(e, actor) for e in events])
             await self.commit(live, state, pairs)
         log.info("table %s: hand %s dealt, dealer seat %s", live.table_id, hand_no, dealer)  # no seed: it is the wall

@@ -708,7 +708,8 @@ class Presenter:
         and who sits it out as :func:`engine.seating.next_lineup` says (a winner who would deal
         rests; the member sitting out may deal): the view's next dealer becomes a member index,
         ``names`` gains the name of the member sitting this hand out (index ``players``), and the
-        raw name of the next one to sit out is returned.  Elsewhere all three are as given."""
+        raw name of the next one to sit out is returned (None once a member left: the three left
+        play on).  Elsewhere all three are as given."""
         result, bench = view.result, live.sitting_out
         planned = live.next_lineup(view.dealer, result) if result is not None else None
         if result is None or planned is None:

@@ -191,7 +191,9 @@ class Tx:
             raise Conflict("seat_taken") from None
 
     async def unseat(self, table_id: int, seat: int) -> None:
-        """Free a seat (lobby only: seats of played hands stay for the record)."""
+        """Free a seat: in a lobby, or a member or AI seat leaving a table of four members between
+        hands (docs/rules.md §A2.1).  Nothing references a seat: ledger rows keep their own user and
+        seat, and a seat given to an AI mid-hand (:meth:`replace_seat`) stays until the hand is over."""
         await self._exec("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat))
 
     async def reseat(self, table_id: int, order: Sequence[int]) -> None:
