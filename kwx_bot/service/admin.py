@@ -301,6 +301,9 @@ class Admin:
         user_id, player = seat.user_id, seat.name
         async with live.lock:
             status = live.row.status
+            seat = next((s for s in live.members() if s.user_id == user_id), None)  # chairs move at a deal
+            if seat is None or status not in TableStatus.OPEN:  # gone meanwhile: nothing to do
+                return Response.of(Out(tr.gettext("{name} left the table.").format(name=name(player))))
             benched = seat is live.sitting_out
             # a table of four members keeps three people: the seat's AI only finishes the hand
             people = sum(1 for s in live.members() if s.user_id is not None) - 1
