@@ -54,7 +54,7 @@ from ..service.buttons import Keyboard
 from ..service.ports import Outcome, Sent
 from .codec import encode_press
 from .metrics import NO_METRICS, Metrics
-from .throttle import GroupBudget, ThrottleLog
+from .throttle import GroupBudget, ThrottleLog, TokenLoad
 
 __all__ = ["Outcome", "Sender", "Sent", "markup", "retry_seconds"]
 
@@ -138,6 +138,7 @@ class Sender:
         throttle: ThrottleLog | None = None,
         sleep: Sleep | None = None,
         budget: GroupBudget | None = None,
+        load: TokenLoad | None = None,
         metrics: Metrics = NO_METRICS,
     ) -> None:
         self.bot = bot
@@ -148,6 +149,8 @@ class Sender:
         self.throttle = throttle or ThrottleLog()
         self.budget = budget or GroupBudget()
         """Writes per group in the last minute (every write Telegram took, edits included)."""
+        self.load = load or TokenLoad()
+        """Writes asked for over all chats in the last seconds (the demand on the token)."""
         self.sleep: Sleep = sleep or asyncio.sleep
         self.throttled_seconds = 0.0
         self._stopping = asyncio.Event()
@@ -186,10 +189,16 @@ class Sender:
         """See :meth:`GroupBudget.wait` (the writes this sender made)."""
         return self.budget.wait(chat_id, reserve)
 
+    def token_busy(self) -> bool:
+        """See :meth:`TokenLoad.busy` (the writes this sender was asked for)."""
+        return self.load.busy()
+
     async def _call(self, what: str, chat_id: int, fn: Callable[[int], Awaitable[Any]]) -> tuple[Sent, Any]:
         """Run ``fn(chat_id)`` under the failure policy: the outcome (with the chat and, after a
         migration, the old chat) and what the call returned (None unless OK)."""
         first = chat_id
+        if what in WRITE_METHODS:
+            self.load.record()
         floods = 0
 
         def done(outcome: Outcome, value: Any = None, *, made: bool = True) -> tuple[Sent, Any]:

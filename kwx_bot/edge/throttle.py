@@ -22,10 +22,13 @@ from aiolimiter import AsyncLimiter
 from telegram.error import NetworkError
 from telegram.ext import BaseRateLimiter
 
-__all__ = ["GroupBudget", "PacingRateLimiter", "ThrottleLog"]
+__all__ = ["GroupBudget", "PacingRateLimiter", "ThrottleLog", "TokenLoad"]
 
 KEEP_SECONDS = 3600.0
 """Intervals older than this are forgotten (no deadline is that long)."""
+
+TOKEN_WRITES_PER_SECOND = 30
+"""Writes a second Telegram lets one bot token make over all chats (docs/telegram.md §2)."""
 
 MIN_INTERVAL = 0.01
 """Waits shorter than this (seconds) are scheduling noise, not throttling."""
@@ -131,6 +134,50 @@ class GroupBudget:
         return writes[len(writes) - allowed] + self.window - now
 
 
+class TokenLoad:
+    """The writes the bot asked Telegram for over all chats in the last ``window`` seconds: the
+    demand on the bot token's ~``limit`` writes a second (docs/telegram.md §2), counted when a
+    write is asked for, so writes still waiting in the pacing limiter count too.
+
+    :meth:`busy` says whether that demand reached ``share`` of the limit; presentation then holds
+    back writes that can wait (the group's live table picture) so that the token's capacity goes to
+    the players' own hand messages first (docs/architecture.md §4 "Presentation").  ``clock``:
+    monotonic seconds; ``limit`` 0: never busy.
+    """
+
+    def __init__(
+        self,
+        limit: float = TOKEN_WRITES_PER_SECOND,
+        window: float = 5.0,
+        share: float = 0.5,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.limit = limit
+        self.window = window
+        self.share = share
+        self.clock = clock
+        self._asked: deque[float] = deque()
+
+    def record(self) -> None:
+        """A write (send, edit, deletion) is asked for now."""
+        now = self.clock()
+        self._forget(now)
+        self._asked.append(now)
+
+    def _forget(self, now: float) -> None:
+        while self._asked and self._asked[0] <= now - self.window:
+            self._asked.popleft()
+
+    def demand(self) -> float:
+        """Writes asked for per second over the last ``window`` seconds."""
+        self._forget(self.clock())
+        return len(self._asked) / self.window
+
+    def busy(self) -> bool:
+        """The demand reached ``share`` × ``limit`` writes a second."""
+        return self.limit > 0 and self.demand() >= self.share * self.limit
+
+
 class PacingRateLimiter(BaseRateLimiter[int]):
     """PTB rate limiter that only paces: at most ``overall_max_rate`` chat-bound calls per
     ``overall_time_period`` seconds for the whole bot and ``group_max_rate`` per
@@ -150,7 +197,7 @@ class PacingRateLimiter(BaseRateLimiter[int]):
     def __init__(
         self,
         *,
-        overall_max_rate: float = 30,
+        overall_max_rate: float = TOKEN_WRITES_PER_SECOND,
         overall_time_period: float = 1,
         group_max_rate: float = 20,
         group_time_period: float = 60,

@@ -50,6 +50,10 @@ class Outbox:
         """See :meth:`.ports.Messenger.group_wait`."""
         return self.messenger.group_wait(chat_id, reserve)
 
+    def token_busy(self) -> bool:
+        """See :meth:`.ports.Messenger.token_busy`."""
+        return self.messenger.token_busy()
+
     async def send_text(
         self, chat_id: int, text: str, markup: Keyboard | None = None, *, notify: bool = True,
         reply_to: int | None = None,

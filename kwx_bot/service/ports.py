@@ -74,6 +74,11 @@ class Messenger(Protocol):
         per-minute budget free (0: now) — Telegram allows about 20 a minute per group."""
         ...
 
+    def token_busy(self) -> bool:
+        """The bot's demand for writes over all chats is near what Telegram lets one token make
+        (about 30 a second): writes that can wait should (docs/architecture.md §4 "Presentation")."""
+        ...
+
     async def send_text(
         self,
         chat_id: int,

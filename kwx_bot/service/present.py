@@ -77,6 +77,14 @@ TABLE_RESERVE = 6
 start, up to three 亮倒 reveals, the result, a notice): edits use at most 20 - 6 = 14 a minute."""
 
 
+TABLE_STALE_SECONDS = 30.0
+"""While the bot token is busy (:meth:`.ports.Messenger.token_busy`) the live table's edit waits, for
+at most this long after its last edit: the token's writes go to the players' hand messages first."""
+
+TOKEN_RECHECK_SECONDS = 0.5
+"""How often a held-back live table edit asks again whether the token is still busy."""
+
+
 def _game_of(live: LiveTable) -> str:
     """The game of the table's hand for its pictures (``rules.ruleset``: 卡五星 or 卡心五)."""
     return live.state.rules.ruleset.value if live.state is not None else "kawuxing"
@@ -495,23 +503,34 @@ class Presenter:
     # -- group: live table -----------------------------------------------------------------------
 
     def schedule_table(self, live: LiveTable) -> None:
-        """Edit the live table message soon: at most once per ``table_edit_seconds``, and only while
-        the group's budget keeps :data:`TABLE_RESERVE` writes of the minute free for announcements
-        (:meth:`.ports.Messenger.group_wait`) — in a busy hand the picture follows
-        every few seconds and the group stays within Telegram's 20 messages a minute."""
+        """Edit the live table message soon, as a write that can wait (docs/architecture.md §4
+        "Presentation"): at most once per ``table_edit_seconds``; only while the group's budget keeps
+        :data:`TABLE_RESERVE` writes of the minute free for announcements
+        (:meth:`.ports.Messenger.group_wait`) — the group stays within Telegram's 20 messages a
+        minute; and, while the bot token is busy (:meth:`.ports.Messenger.token_busy`), only once the
+        picture is :data:`TABLE_STALE_SECONDS` old — the players' own hand messages go first.  Changes
+        made meanwhile are coalesced into the one edit."""
         if live.table_task is not None and not live.table_task.done():
             return
         delay = max(0.0, live.table_last_edit + self.table_edit_seconds - self.clock())
-        delay = max(delay, self.sender.group_wait(live.row.chat_id, TABLE_RESERVE))
         task = asyncio.get_running_loop().create_task(self._table_later(live, delay))
         live.table_task = task
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    def _table_wait(self, live: LiveTable) -> float:
+        """Seconds the live table's edit should wait still (0: now): the group's budget, then the
+        token's load."""
+        wait = self.sender.group_wait(live.row.chat_id, TABLE_RESERVE)
+        if wait <= 0 and self.sender.token_busy():
+            wait = min(TOKEN_RECHECK_SECONDS, live.table_last_edit + TABLE_STALE_SECONDS - self.clock())
+        return max(0.0, wait)
+
     async def _table_later(self, live: LiveTable, delay: float) -> None:
-        while delay > 0:  # announcements may have taken the budget meanwhile: wait for a free slot
+        delay = max(delay, self._table_wait(live))
+        while delay > 0:  # announcements or hand messages may have taken the budget meanwhile: wait
             await asyncio.sleep(delay)
-            delay = self.sender.group_wait(live.row.chat_id, TABLE_RESERVE)
+            delay = self._table_wait(live)
         live.table_task = None
         try:
             async with live.present_lock:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dtm
 
 import pytest
@@ -9,7 +10,7 @@ from telegram import Chat, Message, PhotoSize
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
 
 from kwx_bot.edge.sender import Outcome, Sender, retry_seconds
-from kwx_bot.edge.throttle import ThrottleLog
+from kwx_bot.edge.throttle import ThrottleLog, TokenLoad
 from kwx_bot.service.outbox import Outbox
 
 
@@ -189,3 +190,13 @@ async def test_a_flood_wait_logs_one_warning_and_stop_ends_it_at_once(caplog):
     waits = [r for r in caplog.records if "flood control" in r.getMessage()]
     assert [r.levelname for r in waits] == ["WARNING"] and not any(r.exc_info for r in caplog.records)
     assert (await sender.send_text(7, "later")).outcome is Outcome.FAILED and len(bot.calls) == 1
+
+
+async def test_every_write_asked_for_counts_towards_the_tokens_load_once():
+    bot = ScriptedBot(RetryAfter(0), None, None)
+    sender = Sender(bot, sleep=lambda s: asyncio.sleep(0), load=TokenLoad(limit=4, window=1.0, share=0.5))
+    assert not sender.token_busy()
+    await sender.send_photo(5, b"png", "cap")  # a 429, then taken: one write asked for
+    assert len(bot.calls) == 2 and not sender.token_busy()
+    await sender.edit_caption(-7, 1, "cap")
+    assert sender.token_busy()  # two writes within the second: half of four

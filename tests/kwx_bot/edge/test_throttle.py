@@ -8,7 +8,7 @@ import asyncio
 import pytest
 from telegram.error import NetworkError, RetryAfter
 
-from kwx_bot.edge.throttle import GroupBudget, PacingRateLimiter, ThrottleLog
+from kwx_bot.edge.throttle import GroupBudget, PacingRateLimiter, ThrottleLog, TokenLoad
 
 
 class Clock:
@@ -109,3 +109,19 @@ def test_group_budget_counts_group_writes_in_a_sliding_window_and_keeps_a_reserv
     assert budget.wait(-2, reserve=3) == 0.0  # another group has its own budget
     clock.now = 70.0
     assert budget.used(-1) == 1 and budget.wait(-1, reserve=2) == 0.0
+
+
+def test_token_load_is_busy_while_the_last_seconds_demand_reaches_its_share_of_the_limit():
+    clock = Clock(0.0)
+    load = TokenLoad(limit=10, window=1.0, share=0.5, clock=clock)
+    for i in range(4):
+        clock.now = i * 0.1
+        load.record()
+    assert load.demand() == pytest.approx(4.0) and not load.busy()  # 4 a second: under 5
+    load.record()
+    assert load.busy()  # the fifth write within the second
+    clock.now = 1.05  # the first write left the window
+    assert load.demand() == pytest.approx(4.0) and not load.busy()
+    clock.now = 3.0
+    assert load.demand() == 0.0
+    assert not TokenLoad(limit=0, clock=clock).busy()  # no limit: never busy

@@ -93,6 +93,8 @@ class RecordingMessenger:
     refused: set[int] = field(default_factory=set)
     outsiders: set[int] = field(default_factory=set)
     """Users who are not members of any group."""
+    busy: bool = False
+    """What :meth:`token_busy` answers (the token's demand near Telegram's limit)."""
     _next_id: int = 100
 
     def throttled(self, chats: Iterable[int], *, since: float) -> float:
@@ -100,6 +102,9 @@ class RecordingMessenger:
 
     def group_wait(self, chat_id: int, reserve: int) -> float:
         return 0.0
+
+    def token_busy(self) -> bool:
+        return self.busy
 
     def _new(self, method: str, chat_id: int, text: str, markup: Keyboard | None, photo: bool = False) -> Sent:
         self.calls.append((method, chat_id))

@@ -1,0 +1,52 @@
+"""The live table is a write that can wait (docs/architecture.md §4 "Presentation"): while the bot
+token is busy its edit is held back — at most ``TABLE_STALE_SECONDS`` after the last one — so the
+players' hand messages go first, and the changes made meanwhile are coalesced into one edit."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from kwx_bot.service import present
+
+from .conftest import ANN, GROUP, World
+from .test_play import SCENARIO, deal, perform
+
+
+@pytest.fixture
+def quick(monkeypatch: pytest.MonkeyPatch) -> float:
+    """A short staleness bound for the test (seconds)."""
+    monkeypatch.setattr(present, "TABLE_STALE_SECONDS", 0.6)
+    monkeypatch.setattr(present, "TOKEN_RECHECK_SECONDS", 0.02)
+    return 0.6
+
+
+async def test_a_busy_token_holds_the_live_table_back_until_it_is_stale(world: World, quick: float) -> None:
+    await deal(world)
+    live = await world.table()
+    assert live.row.table_msg_id is not None
+    world.chat.busy = True
+    live.table_last_edit = world.service.present.clock()  # the table was just shown
+    calls_before = list(world.chat.calls)
+    started = time.monotonic()
+    await perform(world, SCENARIO["actions"][0])  # Ann discards (press waits for presentation)
+    waited = time.monotonic() - started
+    group_edits = [c for c in world.chat.calls[len(calls_before) :] if c[1] == GROUP]
+    assert len(group_edits) == 1, group_edits  # one edit, made only once the picture was stale
+    assert waited >= quick - 0.05, waited
+    private = [c for c in world.chat.calls[len(calls_before) :] if c[1] != GROUP]
+    assert private, "the hand messages were edited first"
+    assert world.chat.calls.index(group_edits[0]) > world.chat.calls.index(private[-1])
+
+
+async def test_an_idle_token_shows_the_live_table_at_once(world: World, quick: float) -> None:
+    await deal(world)
+    live = await world.table()
+    live.table_last_edit = world.service.present.clock()
+    calls_before = len(world.chat.calls)
+    started = time.monotonic()
+    await perform(world, SCENARIO["actions"][0])
+    assert time.monotonic() - started < quick / 2
+    assert [c for c in world.chat.calls[calls_before:] if c[1] == GROUP], "the table was edited"
+    assert ANN.user_id in {c[1] for c in world.chat.calls[calls_before:]}
