@@ -10,7 +10,7 @@ import pytest
 
 from kwx_bot.service import present
 
-from .conftest import ANN, GROUP, World
+from .conftest import ANN, CAT, GROUP, World
 from .test_play import SCENARIO, deal, perform
 
 
@@ -50,3 +50,24 @@ async def test_an_idle_token_shows_the_live_table_at_once(world: World, quick: f
     assert time.monotonic() - started < quick / 2
     assert [c for c in world.chat.calls[calls_before:] if c[1] == GROUP], "the table was edited"
     assert ANN.user_id in {c[1] for c in world.chat.calls[calls_before:]}
+
+
+async def test_a_hand_message_is_edited_for_its_own_tiles_and_claim_windows_only(world: World) -> None:
+    """The hand picture shows the table, but the others' moves alone edit no hand message; a claim
+    window opening is one picture edit (the window's buttons need an edit anyway), and taking the
+    tile (new tiles) another one."""
+    await deal(world)
+    cat = CAT.user_id
+
+    def cats(since: int) -> list[str]:
+        return [method for method, chat in world.chat.calls[since:] if chat == cat]
+
+    mark = len(world.chat.calls)
+    await perform(world, SCENARIO["actions"][0])  # Ann discards 3p: Ben's turn, nothing for Cat
+    assert cats(mark) == []
+    mark = len(world.chat.calls)
+    await perform(world, SCENARIO["actions"][1])  # Ben discards 2p: Cat may 碰
+    assert cats(mark) == ["edit_media"]
+    mark = len(world.chat.calls)
+    await perform(world, SCENARIO["actions"][2])  # Cat pongs 2p: her tiles change
+    assert cats(mark) == ["edit_media"]
