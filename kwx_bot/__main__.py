@@ -109,7 +109,7 @@ async def _check_db(path: Path | str, *, full: bool = False) -> int:
         if version <= SCHEMA_VERSION and version > 0:
             counts = await store.counts()
             print("rows: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
-            print(f"open tables: {len(await store.open_tables())}")
+            print(f"open tables: {await store.open_table_count()}")
         return 0 if problems == ["ok"] and version <= SCHEMA_VERSION else 1
     finally:
         await store.close()

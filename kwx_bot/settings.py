@@ -130,7 +130,8 @@ class Settings:
 
     @property
     def bot_id(self) -> int:
-        """The numeric bot id, the part of the token before the colon."""
+        """The numeric bot id, the part of the token before the colon: the owner of the tables this
+        bot opens when several bots share one database (docs/architecture.md §8)."""
         return int(self.token.split(":", 1)[0])
 
 

@@ -204,7 +204,7 @@ class TableService:
             async with self.store.transaction() as tx:
                 await tx.upsert_user(user.user_id, user.first_name, user.last_name, user.username, user.language_code)
                 if can_pm is not None:
-                    await tx.set_can_pm(user.user_id, can_pm)
+                    await tx.set_can_pm(user.user_id, can_pm, bot_id=self.tables.bot_id)
             self._users[user.user_id] = user
 
     # -- commands --------------------------------------------------------------------------------
@@ -276,7 +276,7 @@ class TableService:
     async def resend_hand(self, user_id: int) -> bool:
         """``/hand``: send the player's hand message afresh; the old one's buttons stop working.
         False if the user has no hand in play."""
-        seat_row = await self.store.open_seat_of_user(user_id)
+        seat_row = await self.store.open_seat_of_user(user_id, bot_id=self.tables.bot_id)
         if seat_row is None:
             return False
         live = await self.tables.get(seat_row.table_id)
@@ -296,7 +296,7 @@ class TableService:
         """``/back``: the player plays their seat again (ends 托管); returns the reply."""
         await self.touch_user(user, can_pm=True)
         tr = self.user_tr(user)
-        seat_row = await self.store.open_seat_of_user(user.user_id)
+        seat_row = await self.store.open_seat_of_user(user.user_id, bot_id=self.tables.bot_id)
         live = None if seat_row is None else await self.tables.get(seat_row.table_id)
         seat = None if live is None else live.seat_of(user.user_id)
         if live is None or seat is None:
@@ -339,6 +339,8 @@ class TableService:
             return Response(Reply(tr.gettext("This button is not one of mine (or it is too old).")))
         live = await self.tables.get(button.table_id)
         if live is None:
+            if await self.tables.foreign(button.table_id) is not None:  # docs/architecture.md §8
+                return Response(Reply(self.lobby.other_bot(tr), alert=True))
             return Response(Reply(tr.gettext("This table is closed.")))
         try:
             if button.op in LOBBY_OPS:

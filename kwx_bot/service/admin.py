@@ -115,7 +115,7 @@ class Admin:
             for k, v in rows.items():
                 await tx.set_setting(gid, k, v)
         log.info("group %s: settings %s", gid, rows)
-        table = await self.store.open_table_of_group(gid)
+        table = await self.store.open_table_of_group(gid, bot_id=self.tables.bot_id)
         live = await self.tables.get(table.table_id) if table is not None else None
         if live is not None and live.row.status == TableStatus.LOBBY:
             async with live.lock:
@@ -199,7 +199,7 @@ class Admin:
 
     async def _open_table(self, cmd: Command) -> LiveTable | None:
         gid = await self.store.group_id_for_chat(cmd.chat_id)
-        row = await self.store.open_table_of_group(gid) if gid is not None else None
+        row = await self.store.open_table_of_group(gid, bot_id=self.tables.bot_id) if gid is not None else None
         return await self.tables.get(row.table_id) if row is not None else None
 
     async def kill(self, cmd: Command) -> Response:
@@ -240,7 +240,7 @@ class Admin:
         """The bot left or was removed from a group: its table ends unscored, the players are told
         privately.  Returns True if a table was open."""
         gid = await self.store.group_id_for_chat(chat_id)
-        row = await self.store.open_table_of_group(gid) if gid is not None else None
+        row = await self.store.open_table_of_group(gid, bot_id=self.tables.bot_id) if gid is not None else None
         live = await self.tables.get(row.table_id) if row is not None else None
         if live is None:
             return False
@@ -260,7 +260,7 @@ class Admin:
         if not wanted:
             return None
         humans = live.humans()
-        users = await self.store.users([s.user_id for s in humans if s.user_id is not None])
+        users = await self.store.users([s.user_id for s in humans if s.user_id is not None], bot_id=self.tables.bot_id)
         for seat in humans:
             user = users.get(seat.user_id or 0)
             if user is not None and user.username and user.username.casefold() == wanted:

@@ -33,7 +33,7 @@ class Info:
     async def _where(self, cmd: Command) -> tuple[GroupConfig | None, Translator, int | None]:
         """The group's settings (None in private), the reader's translator, and the open table id."""
         if cmd.private:
-            seat = await self.store.open_seat_of_user(cmd.user.user_id)
+            seat = await self.store.open_seat_of_user(cmd.user.user_id, bot_id=self.tables.bot_id)
             table = await self.store.get_table(seat.table_id) if seat is not None else None
             config = await self.tables.config(table.group_id) if table is not None else None
             if config is not None and table is not None:
@@ -44,7 +44,7 @@ class Info:
         async with self.store.transaction() as tx:
             gid = await tx.ensure_group(cmd.chat_id, cmd.title)
         config = await self.tables.config(gid)
-        table = await self.store.open_table_of_group(gid)
+        table = await self.store.open_table_of_group(gid, bot_id=self.tables.bot_id)
         return config, self.tables.tr(config.language), table.table_id if table is not None else None
 
     async def help(self, cmd: Command) -> Response:

@@ -2,9 +2,11 @@
 hand, close, and expiry of idle lobbies and tables (docs/architecture.md §5 step 1).
 
 Rules enforced here and by the store's unique indexes: one open table per group; a player sits at
-one open table at a time; joining needs a private chat with the bot — without one, the join is
-remembered (``users.pending_table_id``) and the player gets a deep link; ``/start <payload>`` or a
-bare ``/start`` completes it.
+one open table at a time (both whichever bot runs the table, docs/architecture.md §8); joining needs
+a private chat with the bot — without one, the join is remembered (``bot_users.pending_table_id``)
+and the player gets a deep link; ``/start <payload>`` or a bare ``/start`` completes it.  A join
+link of another bot's table (with its true secret) gets :meth:`Lobby.other_bot` and changes nothing;
+any other link that does not work gets the one refusal below.
 
 Only members of a group sit at its table.  Every way to a seat — the Join button, a join link, a
 bare ``/start`` completing a remembered join — goes through :meth:`Lobby.join`, which asks Telegram
@@ -113,7 +115,7 @@ class Lobby:
         every later group message are in it."""
         async with self.store.transaction() as tx:
             group_id = await tx.ensure_group(chat_id, title)
-        existing = await self.store.open_table_of_group(group_id)
+        existing = await self.store.open_table_of_group(group_id, bot_id=self.tables.bot_id)
         if existing is None:
             await self._adopt_opener_language(group_id, user_id)
         if existing is not None:
@@ -140,14 +142,22 @@ class Lobby:
                 return refusal
         try:
             async with self.store.transaction() as tx:
-                table_id = await tx.create_table(group_id, rules, options, user_id)
-        except Conflict:
+                table_id = await tx.create_table(group_id, rules, options, user_id, bot_id=self.tables.bot_id)
+        except Conflict as e:
+            if e.what == "other_bot":  # one open table per group, whichever bot runs it
+                return tr.gettext(
+                    "Another bot already runs a table in this group. Finish it there first (or wait until it expires)."
+                )
             return tr.gettext("A table is already open in this group. Finish it first (or wait until it expires).")
         live = await self.tables.get(table_id)
         assert live is not None
         log.info("table %s: opened in group %s by user %s", table_id, group_id, user_id)
-        user = await self.store.get_user(user_id)
-        if user is not None and user.can_pm and await self.store.open_seat_of_user(user_id) is None:
+        user = await self.store.get_user(user_id, bot_id=self.tables.bot_id)
+        if (
+            user is not None
+            and user.can_pm
+            and await self.store.open_seat_of_user(user_id, bot_id=self.tables.bot_id) is None
+        ):
             await self._sit(live, user_id)
         await self.present.lobby(live)
         self._arm_lobby(live)
@@ -158,7 +168,7 @@ class Lobby:
         the opener's language is neither Chinese nor English."""
         if "language" in await self.store.group_settings(group_id):
             return
-        user = await self.store.get_user(user_id)
+        user = await self.store.get_user(user_id, bot_id=self.tables.bot_id)
         lang = normalize_language(user.language_code if user else None, default="")
         if lang:
             async with self.store.transaction() as tx:
@@ -197,7 +207,7 @@ class Lobby:
         try:
             async with self.store.transaction() as tx:
                 await tx.sit(live.table_id, free[0], user_id=user_id)
-                await tx.set_pending_join(user_id, None)
+                await tx.set_pending_join(user_id, None, bot_id=self.tables.bot_id)
                 await tx.touch(live.table_id)
         except Conflict as e:
             return JoinResult.ELSEWHERE if e.what == "seated" else JoinResult.FULL
@@ -217,15 +227,15 @@ class Lobby:
         if not member:
             log.info("table %s: user %s is not a member of the group; not seated", live.table_id, user_id)
             return JoinResult.NOT_MEMBER
-        if await self.store.open_seat_of_user(user_id) is not None:
+        if await self.store.open_seat_of_user(user_id, bot_id=self.tables.bot_id) is not None:
             return JoinResult.ELSEWHERE
         if len(live.seats) >= self._capacity(live):
             return JoinResult.FULL
-        user = await self.store.get_user(user_id)
+        user = await self.store.get_user(user_id, bot_id=self.tables.bot_id)
         if user is None or not user.can_pm:
             async with self.store.transaction() as tx:
                 if user is not None:
-                    await tx.set_pending_join(user_id, live.table_id)
+                    await tx.set_pending_join(user_id, live.table_id, bot_id=self.tables.bot_id)
             return JoinResult.NEED_PM
         return await self._sit(live, user_id)
 
@@ -240,7 +250,7 @@ class Lobby:
         if seat is not None:
             async with self.store.transaction() as tx:
                 await tx.unseat(live.table_id, seat.seat)
-                await tx.set_pending_join(user_id, live.table_id)
+                await tx.set_pending_join(user_id, live.table_id, bot_id=self.tables.bot_id)
             await self.tables.refresh(live)
         return False
 
@@ -253,6 +263,15 @@ class Lobby:
         if start.kind is StartKind.HAND:
             return await self.pending_or_welcome(user_id, tr)
         live = await self.tables.get(start.table_id)
+        foreign = None if live is not None else await self.tables.foreign(start.table_id)
+        if (
+            foreign is not None
+            and foreign.join_token
+            and start.token is not None
+            and secrets.compare_digest(start.token, foreign.join_token)  # a true link, sent to the wrong bot
+        ):
+            log.info("user %s: join link of another bot's table %s", user_id, start.table_id)
+            return self.other_bot(tr)
         secret = None if live is None else live.row.join_token
         if (
             live is None
@@ -265,6 +284,14 @@ class Lobby:
             await self._drop_pending(user_id, start.table_id)
             return self.bad_link(tr)
         return await self._join_by_link(user_id, start.table_id, tr)
+
+    @staticmethod
+    def other_bot(tr: Translator) -> str:
+        """The refusal of a join link or a button that reached this bot about a table another bot
+        runs (docs/architecture.md §8); nothing was changed."""
+        return tr.gettext(
+            "This table belongs to another bot: use the buttons and links of that bot's messages. Nothing was changed."
+        )
 
     @staticmethod
     def bad_link(tr: Translator) -> str:
@@ -296,15 +323,15 @@ class Lobby:
         return self._join_refusal(result, tr)
 
     async def _drop_pending(self, user_id: int, table_id: int) -> None:
-        user = await self.store.get_user(user_id)
+        user = await self.store.get_user(user_id, bot_id=self.tables.bot_id)
         if user is not None and user.pending_table_id == table_id:
             async with self.store.transaction() as tx:
-                await tx.set_pending_join(user_id, None)
+                await tx.set_pending_join(user_id, None, bot_id=self.tables.bot_id)
 
     async def pending_or_welcome(self, user_id: int, tr: Translator) -> str:
         """A bare ``/start``: complete a pending join; else (or if that join can no longer happen:
         the pending join is then dropped) greet."""
-        user = await self.store.get_user(user_id)
+        user = await self.store.get_user(user_id, bot_id=self.tables.bot_id)
         if user is not None and user.pending_table_id is not None:
             live = await self.tables.get(user.pending_table_id)
             if live is not None and live.row.status == TableStatus.LOBBY:

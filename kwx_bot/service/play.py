@@ -347,7 +347,7 @@ class Play:
         if not seat.on_auto and seat.can_pm and not seat.timeouts:
             return False
         async with self.store.transaction() as tx:
-            await tx.set_can_pm(seat.user_id or 0, True)
+            await tx.set_can_pm(seat.user_id or 0, True, bot_id=self.tables.bot_id)
             await tx.set_seat_auto(live.table_id, seat.seat, on_auto=False, timeouts=0)
         seat.on_auto, seat.timeouts, seat.can_pm = False, 0, True
         seat.shown = None
@@ -364,8 +364,7 @@ class Play:
         """A private send to ``user_id`` was refused (403): the seat goes on auto-play.  Returns the
         tables that must be driven and presented again."""
         async with self.store.transaction() as tx:
-            if await self.store.get_user(user_id) is not None:
-                await tx.set_can_pm(user_id, False)
+            await tx.set_can_pm(user_id, False, bot_id=self.tables.bot_id)
         out = []
         for live in self.tables.cached():
             seat = live.seat_of(user_id)

@@ -383,6 +383,8 @@ class Presenter:
         seat.shown_digest = None
         if msg_id is not None and shown == desired:
             return True
+        if msg_id is not None and self._buttons_can_wait(live, shown, desired):
+            return True  # shown stays as it was: a later sync makes the edit
         user = seat.user_id
         drawn: str | None = None  # what the picture sent now shows (photo key and table), if one is
         if msg_id is None:
@@ -421,6 +423,22 @@ class Presenter:
                 await self._set_hand_msg(live, seat, old)
             return False
         return sent.outcome is not Outcome.FAILED  # refused (403): the seat is played for; no retry
+
+    def _buttons_can_wait(self, live: LiveTable, shown: Shown | None, desired: Shown) -> bool:
+        """Only buttons would go (a claim window closed, or the player just answered it) while the
+        picture stays, in a hand still going on, and the bot token is busy: that edit is a write that
+        can wait (docs/architecture.md §4 "Presentation") — it is made with the seat's next change or
+        once the token is less busy; a press on a button left over meanwhile is answered as stale
+        and changes nothing."""
+        return (
+            shown is not None
+            and bool(shown.markup)
+            and not desired.markup
+            and not needs_photo(shown.photo_key, desired.photo_key or "")  # the picture stays
+            and live.state is not None
+            and live.state.result is None
+            and self.sender.token_busy()
+        )
 
     @staticmethod
     def _moved_on(live: LiveTable, seat: LiveSeat, msg_id: int | None, hand: object) -> bool:

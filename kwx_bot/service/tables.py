@@ -5,6 +5,11 @@ use (or by :meth:`Tables.resume_all` at start-up): its row, seats and users from
 current hand by replaying the stored events through the engine — so after a restart every open
 table continues exactly where its last committed event left it, and a button pressed before the
 restart still matches the table's seq.
+
+Tables belong to one bot (docs/architecture.md §8): this registry holds only the tables of the bot
+whose token the process runs (``Settings.bot_id``).  Another bot's table is never loaded, armed or
+presented here — :meth:`Tables.get` answers None for it, as for a closed one, and
+:meth:`Tables.foreign` tells the two apart for a polite refusal.
 """
 
 from __future__ import annotations
@@ -33,6 +38,8 @@ class Tables:
     def __init__(self, store: TableStore, settings: Settings, clock: Callable[[], float] = time.time) -> None:
         self.store = store
         self.settings = settings
+        self.bot_id = settings.bot_id
+        """The bot whose tables these are (the number before ``:`` in its token)."""
         self.clock = clock
         self._live: dict[int, LiveTable] = {}
         self._loading = asyncio.Lock()
@@ -46,7 +53,8 @@ class Tables:
         self._live.pop(table_id, None)
 
     async def get(self, table_id: int) -> LiveTable | None:
-        """The open table ``table_id`` (loading it if needed), or None if unknown or closed."""
+        """The open table ``table_id`` of this bot (loading it if needed), or None if unknown,
+        closed or another bot's."""
         live = self._live.get(table_id)
         if live is not None:
             return live
@@ -55,16 +63,30 @@ class Tables:
             if live is not None:
                 return live
             row = await self.store.get_table(table_id)
-            if row is None or not row.is_open:
+            if row is None or not row.is_open or row.bot_id != self.bot_id:
                 return None
             live = await self._load(row)
             self._live[table_id] = live
             return live
 
+    async def foreign(self, table_id: int) -> TableRow | None:
+        """The row of ``table_id`` if it is open and another bot runs it (for a polite refusal of a
+        press or a join link that reached the wrong bot), else None."""
+        if table_id in self._live:
+            return None
+        row = await self.store.get_table(table_id)
+        return row if row is not None and row.is_open and row.bot_id != self.bot_id else None
+
     async def resume_all(self) -> list[LiveTable]:
-        """Load every open table (start-up); a table that cannot be rebuilt is logged and skipped."""
+        """Adopt the tables made before ownership (:meth:`~kwx_bot.store.Tx.adopt`: only the first
+        bot to start on an upgraded database finds any), then load every open table of this bot
+        (start-up); a table that cannot be rebuilt is logged and skipped."""
+        async with self.store.transaction() as tx:
+            adopted = await tx.adopt(self.bot_id)
+        if adopted:
+            log.info("bot %s: adopted %d table(s) made before tables had an owning bot", self.bot_id, adopted)
         out = []
-        for row in await self.store.open_tables():
+        for row in await self.store.open_tables(bot_id=self.bot_id):
             try:
                 live = await self.get(row.table_id)
             except Exception:
@@ -134,7 +156,7 @@ class Tables:
 
     async def user_lang(self, user_id: int) -> str:
         """The language of a user's private messages (from their Telegram language)."""
-        user = await self.store.get_user(user_id)
+        user = await self.store.get_user(user_id, bot_id=self.bot_id)
         return normalize_language(user.language_code if user else None, self.settings.default_language)
 
     async def _load(self, row: TableRow) -> LiveTable:
@@ -163,7 +185,7 @@ class Tables:
             if srow.user_id is None:
                 name, lang, can_pm = self.ai_name(live, srow.seat), live.group_lang, True
             else:
-                user = await self.store.get_user(srow.user_id)
+                user = await self.store.get_user(srow.user_id, bot_id=self.bot_id)
                 name = user.display_name if user else str(srow.user_id)
                 lang = normalize_language(user.language_code if user else None, self.settings.default_language)
                 can_pm = bool(user and user.can_pm)

@@ -33,13 +33,13 @@ from .tx import Tx
 
 __all__ = ["TABLES", "SqlStore", "table_row"]
 
-TABLES = ("users", "chats", "chat_aliases", "settings", "tables", "seats", "hands", "events", "ledger")
+TABLES = ("users", "chats", "chat_aliases", "settings", "tables", "seats", "hands", "events", "ledger", "bot_users")
 """Every table of the schema, each after the tables it refers to (the order a copy fills them in)."""
 
 _TABLE_COLUMNS = (
     "t.table_id, t.group_id, c.chat_id, t.status, t.rules, t.options, t.created_by, t.created_at, "
     "t.updated_at, t.seq, t.hand_no, t.next_dealer, t.next_deal, t.lobby_msg_id, t.table_msg_id, "
-    "t.deadline_at, t.deadline_seq, t.deadline_kind, t.announced_seq, t.join_token, t.table_digest"
+    "t.deadline_at, t.deadline_seq, t.deadline_kind, t.announced_seq, t.join_token, t.table_digest, t.bot_id"
 )
 
 
@@ -50,6 +50,7 @@ def table_row(r: Sequence[Any]) -> TableRow:
         created_by=r[6], created_at=r[7], updated_at=r[8], seq=r[9], hand_no=r[10], next_dealer=r[11],
         next_deal=loads(r[12]), lobby_msg_id=r[13], table_msg_id=r[14], deadline_at=r[15],
         deadline_seq=r[16], deadline_kind=r[17], announced_seq=r[18], join_token=r[19], table_digest=r[20],
+        bot_id=r[21],
     )  # fmt: skip
 
 
@@ -112,23 +113,25 @@ class SqlStore:
 
     # -- users and chats -------------------------------------------------------------------------
 
-    async def get_user(self, user_id: int) -> UserRow | None:
-        """The user, or None if never seen."""
+    async def get_user(self, user_id: int, *, bot_id: int) -> UserRow | None:
+        """The user as bot ``bot_id`` knows them (names and language are shared by every bot;
+        ``can_pm`` and the pending join are that bot's), or None if never seen."""
         rows = await self._rows(
-            "SELECT user_id, first_name, last_name, username, language_code, can_pm, pending_table_id "
-            "FROM users WHERE user_id = ?",
-            (user_id,),
+            "SELECT u.user_id, u.first_name, u.last_name, u.username, u.language_code, b.can_pm, "
+            "b.pending_table_id FROM users u LEFT JOIN bot_users b ON b.user_id = u.user_id AND b.bot_id = ? "
+            "WHERE u.user_id = ?",
+            (bot_id, user_id),
         )
         if not rows:
             return None
         r = rows[0]
         return UserRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6])
 
-    async def users(self, user_ids: Sequence[int]) -> dict[int, UserRow]:
-        """Several users by id (missing ids are absent from the result)."""
+    async def users(self, user_ids: Sequence[int], *, bot_id: int) -> dict[int, UserRow]:
+        """Several users by id as bot ``bot_id`` knows them (missing ids are absent from the result)."""
         out = {}
         for uid in set(user_ids):
-            row = await self.get_user(uid)
+            row = await self.get_user(uid, bot_id=bot_id)
             if row is not None:
                 out[uid] = row
         return out
@@ -164,22 +167,28 @@ class SqlStore:
         )
         return table_row(rows[0]) if rows else None
 
-    async def open_table_of_group(self, group_id: int) -> TableRow | None:
-        """The group's non-closed table, or None."""
+    async def open_table_of_group(self, group_id: int, *, bot_id: int) -> TableRow | None:
+        """The group's non-closed table if bot ``bot_id`` runs it, else None (a group has at most one
+        open table, whichever bot runs it)."""
         rows = await self._rows(
             f"SELECT {_TABLE_COLUMNS} FROM tables t JOIN chats c USING (group_id) "
-            "WHERE t.group_id = ? AND t.status != 'closed'",
-            (group_id,),
+            "WHERE t.group_id = ? AND t.status != 'closed' AND t.bot_id = ?",
+            (group_id, bot_id),
         )
         return table_row(rows[0]) if rows else None
 
-    async def open_tables(self) -> list[TableRow]:
-        """Every non-closed table (what a restart must resume), oldest first."""
+    async def open_tables(self, *, bot_id: int) -> list[TableRow]:
+        """Every non-closed table of bot ``bot_id`` (what its restart must resume), oldest first."""
         rows = await self._rows(
             f"SELECT {_TABLE_COLUMNS} FROM tables t JOIN chats c USING (group_id) "
-            "WHERE t.status != 'closed' ORDER BY t.table_id"
+            "WHERE t.status != 'closed' AND t.bot_id = ? ORDER BY t.table_id",
+            (bot_id,),
         )
         return [table_row(r) for r in rows]
+
+    async def open_table_count(self) -> int:
+        """How many tables are open, whichever bot runs them (``kwx-bot check-db``)."""
+        return int(await self._scalar("SELECT count(*) FROM tables WHERE status != 'closed'"))
 
     async def seats(self, table_id: int) -> list[SeatRow]:
         """The seats of a table in seat order."""
@@ -189,11 +198,13 @@ class SqlStore:
         )
         return [_seat_row(r) for r in rows]
 
-    async def open_seat_of_user(self, user_id: int) -> SeatRow | None:
-        """The user's seat at an open table, or None (a user sits at one open table at a time)."""
+    async def open_seat_of_user(self, user_id: int, *, bot_id: int) -> SeatRow | None:
+        """The user's seat at an open table of bot ``bot_id``, or None (a user sits at one open table
+        at a time, whichever bot runs it)."""
         rows = await self._rows(
-            f"SELECT {_SEAT_COLUMNS} FROM seats WHERE user_id = ? AND active = 1",
-            (user_id,),
+            f"SELECT {_SEAT_COLUMNS} FROM seats WHERE user_id = ? AND active = 1 "
+            "AND table_id IN (SELECT table_id FROM tables WHERE bot_id = ?)",
+            (user_id, bot_id),
         )
         return _seat_row(rows[0]) if rows else None
 

@@ -34,6 +34,13 @@ Schema (version 1):
   fork a game, and UPDATE/DELETE are refused by triggers.
 * ``ledger``   append-only points per seat per hand, zero-sum per (hand, kind); corrections are
   compensating rows.
+
+Version 5 (more than one bot token over one ledger, docs/architecture.md §8): ``tables.bot_id`` = the
+Telegram user id of the bot that runs the table (the number before ``:`` in its token; only that
+bot's process loads, arms and presents it); ``bot_users`` holds what one bot knows of a user that
+another bot does not — ``can_pm`` and the pending join, which move there from ``users``.  Bot id
+``0`` = "the one bot of a database made before version 5": the first bot process that starts on the
+upgraded database adopts those rows (:meth:`~kwx_bot.store.tx.Tx.adopt`).
 """
 
 from __future__ import annotations
@@ -274,5 +281,28 @@ _V4 = (
     "ALTER TABLE hands ADD COLUMN sitting_out INTEGER REFERENCES users(user_id)",
 )
 
-MIGRATIONS: tuple[tuple[str | Step, ...], ...] = (_V1, _V2, _V3, _V4)
+_V5 = (
+    # 4 -> 5: tables belong to one bot, so several bots (tokens) can share one ledger
+    # (docs/architecture.md §8).  Rows made before ownership get bot 0, which the first bot process
+    # to start adopts (Tx.adopt).  Whether a bot may message a user privately, and a join waiting for
+    # the user's /start, are facts of one bot: they move from ``users`` to ``bot_users``.
+    "ALTER TABLE tables ADD COLUMN bot_id INTEGER NOT NULL DEFAULT 0",
+    "CREATE INDEX tables_open_by_bot ON tables(bot_id) WHERE status != 'closed'",
+    """CREATE TABLE bot_users (
+        bot_id           INTEGER NOT NULL,
+        user_id          INTEGER NOT NULL REFERENCES users(user_id),
+        can_pm           INTEGER NOT NULL DEFAULT 0,
+        pending_table_id INTEGER,
+        pending_at       REAL,
+        PRIMARY KEY (bot_id, user_id)
+    ) STRICT, WITHOUT ROWID""",
+    "INSERT INTO bot_users (bot_id, user_id, can_pm, pending_table_id, pending_at) "
+    "SELECT 0, user_id, can_pm, pending_table_id, pending_at FROM users "
+    "WHERE can_pm = 1 OR pending_table_id IS NOT NULL",
+    "ALTER TABLE users DROP COLUMN can_pm",
+    "ALTER TABLE users DROP COLUMN pending_table_id",
+    "ALTER TABLE users DROP COLUMN pending_at",
+)
+
+MIGRATIONS: tuple[tuple[str | Step, ...], ...] = (_V1, _V2, _V3, _V4, _V5)
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -2,6 +2,9 @@
 
 The service reads rows and reports through these methods and writes only inside
 ``async with store.transaction() as tx`` (a :class:`~.tx.Tx`); it never sees SQL or a connection.
+Tables belong to one bot (docs/architecture.md §8): every read over open tables, and what a bot
+knows of a user privately, takes the asking bot's id (``bot_id``), so a bot never sees another
+bot's tables; the ledger and its reports are shared.
 :class:`~kwx_bot.store.Store` (SQLite, a file or ``:memory:``) implements it.
 """
 
@@ -35,12 +38,12 @@ class TableStore(Protocol):
         """One write transaction: everything in it commits or rolls back together."""
         ...
 
-    async def get_user(self, user_id: int) -> UserRow | None:
-        """A user's row."""
+    async def get_user(self, user_id: int, *, bot_id: int) -> UserRow | None:
+        """A user's row as bot ``bot_id`` knows them."""
         ...
 
-    async def users(self, user_ids: Sequence[int]) -> dict[int, UserRow]:
-        """Several users' rows by id."""
+    async def users(self, user_ids: Sequence[int], *, bot_id: int) -> dict[int, UserRow]:
+        """Several users' rows by id, as bot ``bot_id`` knows them."""
         ...
 
     async def group_id_for_chat(self, chat_id: int) -> int | None:
@@ -59,20 +62,20 @@ class TableStore(Protocol):
         """A table's row."""
         ...
 
-    async def open_table_of_group(self, group_id: int) -> TableRow | None:
-        """The group's open table, if any."""
+    async def open_table_of_group(self, group_id: int, *, bot_id: int) -> TableRow | None:
+        """The group's open table, if bot ``bot_id`` runs it."""
         ...
 
-    async def open_tables(self) -> list[TableRow]:
-        """Every open table."""
+    async def open_tables(self, *, bot_id: int) -> list[TableRow]:
+        """Every open table of bot ``bot_id``."""
         ...
 
     async def seats(self, table_id: int) -> list[SeatRow]:
         """A table's seats."""
         ...
 
-    async def open_seat_of_user(self, user_id: int) -> SeatRow | None:
-        """The user's seat at an open table, if any."""
+    async def open_seat_of_user(self, user_id: int, *, bot_id: int) -> SeatRow | None:
+        """The user's seat at an open table of bot ``bot_id``, if any."""
         ...
 
     async def current_hand(self, table_id: int) -> HandRow | None:

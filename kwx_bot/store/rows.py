@@ -35,7 +35,9 @@ class TableStatus:
 
 @dataclass(frozen=True, slots=True)
 class UserRow:
-    """A Telegram user as last seen; ``can_pm``: the bot may send private messages."""
+    """A Telegram user as last seen, as one bot knows them (``get_user``'s ``bot_id``): ``can_pm``:
+    that bot may send them private messages; ``pending_table_id``: a join of that bot's table
+    waiting for the user's ``/start``."""
 
     user_id: int
     first_name: str
@@ -85,6 +87,9 @@ class TableRow:
     of an old database."""
     table_digest: str | None = None
     """What the live table message showed when the bot last stopped cleanly (a digest)."""
+    bot_id: int = 0
+    """The Telegram user id of the bot that runs the table (0: made before ownership, not yet
+    adopted; docs/architecture.md §8)."""
 
     @property
     def is_open(self) -> bool:

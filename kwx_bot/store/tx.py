@@ -20,7 +20,8 @@ class StoreError(RuntimeError):
 
 class Conflict(StoreError):
     """A uniqueness rule refused the write: ``what`` is ``"open_table"`` (the group already has an
-    open table), ``"seated"`` (the user already sits at an open table) or ``"seat_taken"``."""
+    open table), ``"other_bot"`` (the group has an open table that another bot runs), ``"seated"``
+    (the user already sits at an open table, whichever bot runs it) or ``"seat_taken"``."""
 
     def __init__(self, what: str) -> None:
         super().__init__(what)
@@ -55,7 +56,8 @@ class Tx:
         username: str | None = None,
         language_code: str | None = None,
     ) -> None:
-        """Insert or refresh a user's names and language (``can_pm`` is kept)."""
+        """Insert or refresh a user's names and language (shared by every bot; what each bot knows of
+        the user, ``can_pm`` and a pending join, is kept)."""
         await self._exec(
             "INSERT INTO users (user_id, first_name, last_name, username, language_code, updated_at) "
             "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET first_name = excluded.first_name, "
@@ -65,18 +67,45 @@ class Tx:
             (user_id, first_name or "", last_name, username, language_code, self.now),
         )
 
-    async def set_can_pm(self, user_id: int, can_pm: bool) -> None:
-        """Record whether the bot may message the user privately (the user row must exist)."""
+    async def set_can_pm(self, user_id: int, can_pm: bool, *, bot_id: int) -> None:
+        """Record whether bot ``bot_id`` may message the user privately (nothing if the user row
+        does not exist; another bot's fact is untouched)."""
+        await self._bot_user(user_id, bot_id, "can_pm", int(can_pm))
+
+    async def set_pending_join(self, user_id: int, table_id: int | None, *, bot_id: int) -> None:
+        """Remember (or forget) a join of bot ``bot_id``'s table that waits for the user's ``/start``."""
+        await self._bot_user(user_id, bot_id, "pending_table_id", table_id)
         await self._exec(
-            "UPDATE users SET can_pm = ?, updated_at = ? WHERE user_id = ?", (int(can_pm), self.now, user_id)
+            "UPDATE bot_users SET pending_at = ? WHERE bot_id = ? AND user_id = ?",
+            (None if table_id is None else self.now, bot_id, user_id),
         )
 
-    async def set_pending_join(self, user_id: int, table_id: int | None) -> None:
-        """Remember (or forget) a join that waits for the user's ``/start``."""
+    async def _bot_user(self, user_id: int, bot_id: int, column: str, value: Any) -> None:
+        """Set one column of the user's ``bot_users`` row for ``bot_id`` (created if needed; nothing
+        if the user was never seen)."""
         await self._exec(
-            "UPDATE users SET pending_table_id = ?, pending_at = ? WHERE user_id = ?",
-            (table_id, None if table_id is None else self.now, user_id),
+            f"INSERT INTO bot_users (bot_id, user_id, {column}) SELECT ?, user_id, ? FROM users WHERE user_id = ? "
+            f"ON CONFLICT (bot_id, user_id) DO UPDATE SET {column} = excluded.{column}",
+            (bot_id, value, user_id),
         )
+
+    async def adopt(self, bot_id: int) -> int:
+        """Give bot ``bot_id`` every row made before ownership (bot 0: tables and what the one bot of
+        an older database knew of its users, docs/architecture.md §8); returns the number of tables
+        adopted.  Run at a bot's start, in one transaction, so of several bots starting together on
+        an upgraded database exactly one adopts them and the others find none."""
+        if bot_id == 0:
+            return 0
+        adopted = int(await self._scalar("SELECT count(*) FROM tables WHERE bot_id = 0"))
+        await self._exec("UPDATE tables SET bot_id = ? WHERE bot_id = 0", (bot_id,))
+        await self._exec(
+            "INSERT INTO bot_users (bot_id, user_id, can_pm, pending_table_id, pending_at) "
+            "SELECT ?, user_id, can_pm, pending_table_id, pending_at FROM bot_users WHERE bot_id = 0 "
+            "ON CONFLICT (bot_id, user_id) DO NOTHING",
+            (bot_id,),
+        )
+        await self._exec("DELETE FROM bot_users WHERE bot_id = 0")
+        return adopted
 
     async def ensure_group(self, chat_id: int, title: str = "") -> int:
         """Our group id for a Telegram group chat, created on first sight; the title is refreshed."""
@@ -125,18 +154,25 @@ class Tx:
 
     # -- tables and seats ------------------------------------------------------------------------
 
-    async def create_table(self, group_id: int, rules: Any, options: dict[str, Any], created_by: int | None) -> int:
-        """A new table in lobby state with a fresh random join token (96 bits, hex); raises
-        :class:`Conflict` ``open_table`` if one is open."""
+    async def create_table(
+        self, group_id: int, rules: Any, options: dict[str, Any], created_by: int | None, *, bot_id: int
+    ) -> int:
+        """A new table of bot ``bot_id`` in lobby state with a fresh random join token (96 bits,
+        hex).  Raises :class:`Conflict` if the group has an open table: ``open_table`` when that
+        bot runs it, ``other_bot`` when another bot does (one open table per group, whichever bot)."""
         try:
             async with self._db.guarded():
                 table_id = await self._scalar(
                     "INSERT INTO tables (group_id, status, rules, options, created_by, created_at, updated_at, "
-                    "join_token) VALUES (?, 'lobby', ?, ?, ?, ?, ?, ?) RETURNING table_id",
-                    (group_id, dumps(rules), dumps(options), created_by, self.now, self.now, secrets.token_hex(12)),
-                )
+                    "join_token, bot_id) VALUES (?, 'lobby', ?, ?, ?, ?, ?, ?, ?) RETURNING table_id",
+                    (group_id, dumps(rules), dumps(options), created_by, self.now, self.now, secrets.token_hex(12),
+                     bot_id),
+                )  # fmt: skip
         except INTEGRITY_ERRORS:
-            raise Conflict("open_table") from None
+            owner = await self._scalar(
+                "SELECT bot_id FROM tables WHERE group_id = ? AND status != 'closed'", (group_id,)
+            )
+            raise Conflict("open_table" if owner is None or owner == bot_id else "other_bot") from None
         return int(table_id)
 
     async def sit(self, table_id: int, seat: int, *, user_id: int | None = None, ai_level: str | None = None) -> None:

@@ -62,7 +62,9 @@ async def open_table(kwx: Kwx, users: Sequence[FakeUser], group: FakeChat, rules
     for u in users[1:]:
         query = await kwx.press(u, lobby, "Join")
         assert query.answer is not None and not query.answer.show_alert, query.answer
-    table = await service.store.open_table_of_group(await service.store.group_id_for_chat(group.id))
+    table = await service.store.open_table_of_group(
+        await service.store.group_id_for_chat(group.id), bot_id=service.tables.bot_id
+    )
     assert table is not None
     return table.table_id
 

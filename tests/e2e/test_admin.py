@@ -57,7 +57,7 @@ async def test_kill_ends_the_table_unscored_and_frees_the_players(kwx):
         assert hand.status == "aborted" and hand.result is None
         assert await service.store.ledger_of_table(table_id) == []  # the ledger is untouched
         for u in users:
-            assert await service.store.open_seat_of_user(u.id) is None
+            assert await service.store.open_seat_of_user(u.id, bot_id=service.tables.bot_id) is None
             assert kwx.hand_message(u).buttons == []  # stale hand buttons are gone
         query = kwx.fake.forge_press(cat, kwx.hand_message(cat), f"1:{b36(table.seq)}:x")  # an old button
         await kwx.fake.wait_for_answer(query)
@@ -80,7 +80,7 @@ async def test_kick_by_reply_and_by_name_gives_the_seat_to_an_ai(kwx):
         (kicked,) = await _send(kwx, ann, group, "kick", reply_to=said)
         assert "Ben left the table: an AI plays the seat" in kicked.text
         assert "removed you" in kwx.fake.last_message(kwx.fake.private_chat(ben)).text
-        assert await service.store.open_seat_of_user(ben.id) is None
+        assert await service.store.open_seat_of_user(ben.id, bot_id=service.tables.bot_id) is None
         seats = await service.store.seats(table_id)
         assert seats[1].user_id is None and seats[1].ai_level == "normal"
         (unknown,) = await _send(kwx, ann, group, "kick", "Zed")
@@ -143,7 +143,7 @@ async def test_bot_removed_from_the_group_mid_hand_closes_the_table_unscored(kwx
         assert await service.store.ledger_of_table(table_id) == []
         assert not service.tables.cached()
         for u in users:
-            assert await service.store.open_seat_of_user(u.id) is None
+            assert await service.store.open_seat_of_user(u.id, bot_id=service.tables.bot_id) is None
             assert "removed from Mahjong night" in kwx.fake.last_message(kwx.fake.private_chat(u)).text
         # nothing more is sent to the group the bot left
         assert not [c for c in kwx.fake.calls if c.chat_id == group.id and c.status != 200]

@@ -34,7 +34,9 @@ async def test_calls_per_turn_over_whole_hands(kwx, humans):
             await kwx.press(u, lobby, "Join")
         for _ in range(3 - humans):
             await kwx.press(users[0], kwx.fake.message(group, lobby.message_id), "Add AI")
-        table = await service.store.open_table_of_group(await service.store.group_id_for_chat(group.id))
+        table = await service.store.open_table_of_group(
+            await service.store.group_id_for_chat(group.id), bot_id=service.tables.bot_id
+        )
         for hand_no in range(1, 4):
             await service.prepare_deal(table.table_id, {"seed": f"budget-{humans}-{hand_no}"})
             mark = kwx.fake.mark()
@@ -80,7 +82,9 @@ async def test_a_busy_hand_keeps_the_group_within_its_budget_in_every_window(kwx
         lobby = kwx.fake.last_message(group)
         for u in users[1:]:
             await kwx.press(u, lobby, "Join")
-        table = await service.store.open_table_of_group(await service.store.group_id_for_chat(group.id))
+        table = await service.store.open_table_of_group(
+            await service.store.group_id_for_chat(group.id), bot_id=service.tables.bot_id
+        )
         await service.prepare_deal(table.table_id, {"seed": "budget-busy-1"})
         mark = kwx.fake.mark()
         await kwx.press(users[0], kwx.fake.message(group, lobby.message_id), "Start")

@@ -230,7 +230,9 @@ async def test_kaxinwu_with_ai_seats_plays_whole_hands(kwx, size, seed):
             await kwx.press(ann, lobby, "Leave")  # Ben and an AI play
             await kwx.press(ben, kwx.fake.message(group, lobby.message_id), "Join")
             await kwx.press(ann, kwx.fake.message(group, lobby.message_id), "Add AI")
-        table = await service.store.open_table_of_group(await service.store.group_id_for_chat(group.id))
+        table = await service.store.open_table_of_group(
+            await service.store.group_id_for_chat(group.id), bot_id=service.tables.bot_id
+        )
         await service.prepare_deal(table.table_id, {"seed": seed})
         await kwx.press(ben, kwx.fake.message(group, lobby.message_id), "Start")
         await kwx.play_randomly(users, group, random.Random(seed))

@@ -34,7 +34,7 @@ async def test_a_user_who_never_started_the_bot_joins_via_the_deep_link(kwx):
         kwx.fake.start_bot(eve)
         await kwx.settle()
         assert "3. Eve" in kwx.fake.message(group, lobby.message_id).content
-        assert (await service.store.get_user(eve.id)).pending_table_id is None
+        assert (await service.store.get_user(eve.id, bot_id=service.tables.bot_id)).pending_table_id is None
         await kwx.press(ann, kwx.fake.message(group, lobby.message_id), "Start")
         assert all(kwx.hand_message(u) is not None for u in (ann, dave, eve))
 
@@ -49,7 +49,7 @@ async def test_one_table_per_group_and_one_table_per_player(kwx):
         again = await _lobby(kwx, ben, g1)  # /new again: the same lobby, posted anew
         assert again.message_id != lobby.message_id and "1. Ann" in again.content
         assert kwx.fake.message(g1, lobby.message_id).deleted
-        assert len(await service.store.open_tables()) == 1
+        assert len(await service.store.open_tables(bot_id=service.tables.bot_id)) == 1
         other = await _lobby(kwx, ben, g2)
         assert "1. Ben" in other.content
         query = await kwx.press(ann, other, "Join")
@@ -96,8 +96,10 @@ async def test_idle_lobby_expires(kwx):
         await kwx.fake.wait_for(lambda: "expired" in kwx.fake.message(group, lobby.message_id).content, 5)
         await kwx.settle()
         assert kwx.fake.message(group, lobby.message_id).buttons == []
-        assert await service.store.open_tables() == []
-        assert await service.store.open_seat_of_user(ann.id) is None  # free to sit elsewhere
+        assert await service.store.open_tables(bot_id=service.tables.bot_id) == []
+        assert (
+            await service.store.open_seat_of_user(ann.id, bot_id=service.tables.bot_id) is None
+        )  # free to sit elsewhere
 
 
 async def test_group_and_private_languages(kwx):
@@ -152,6 +154,6 @@ async def test_new_between_hands_offers_the_next_hand_again(kwx):
         assert offer.button_texts == ["Next hand", "End the table"]
         await kwx.press(users[1], offer, "End the table")  # asks first
         await kwx.press(users[1], kwx.fake.message(group, offer.message_id), "Yes, end the table")
-        assert await service.store.open_tables() == []
+        assert await service.store.open_tables(bot_id=service.tables.bot_id) == []
         assert (await service.store.get_table(table_id)).status == "closed"
-        assert await service.store.open_seat_of_user(users[0].id) is None
+        assert await service.store.open_seat_of_user(users[0].id, bot_id=service.tables.bot_id) is None

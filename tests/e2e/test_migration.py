@@ -38,6 +38,26 @@ async def test_group_to_supergroup_migration(kwx):
         assert not [c for c in kwx.fake.calls if c.chat_id == group.id and c.seq > lobby.seq]
 
 
+def downgrade_to_version_4(path) -> None:
+    """Turn a database of this version back into schema version 4 (no owning bot; ``can_pm`` and the
+    pending join in ``users``), keeping every row: what a bot of the release before ownership left."""
+    import sqlite3
+
+    with sqlite3.connect(path) as db:
+        db.execute("ALTER TABLE users ADD COLUMN can_pm INTEGER NOT NULL DEFAULT 0")
+        db.execute("ALTER TABLE users ADD COLUMN pending_table_id INTEGER")
+        db.execute("ALTER TABLE users ADD COLUMN pending_at REAL")
+        for column in ("can_pm", "pending_table_id", "pending_at"):
+            db.execute(
+                f"UPDATE users SET {column} = coalesce((SELECT b.{column} FROM bot_users b "
+                f"WHERE b.user_id = users.user_id), users.{column})"
+            )
+        db.execute("DROP TABLE bot_users")
+        db.execute("DROP INDEX tables_open_by_bot")
+        db.execute("ALTER TABLE tables DROP COLUMN bot_id")
+        db.execute("PRAGMA user_version = 4")
+
+
 def _downgrade_to_version_3(path) -> None:
     """Turn a database of this version back into schema version 3 (seats 0..2, no hands.sitting_out),
     keeping every row: what a bot of the previous release left behind."""
@@ -45,6 +65,7 @@ def _downgrade_to_version_3(path) -> None:
 
     from kwx_bot.store import migrations as mig
 
+    downgrade_to_version_4(path)
     v3_seats = next(s for s in mig.MIGRATIONS[0] if s.startswith("CREATE TABLE seats"))
     with sqlite3.connect(path) as db:
         db.execute("ALTER TABLE seats RENAME TO seats_new")
@@ -86,6 +107,7 @@ async def test_a_version_3_database_keeps_its_table_seats_and_ledger_after_the_u
         assert await service.store.ledger_of_table(1) == before
         assert [(s.seat, s.user_id) for s in await service.store.seats(1)] == seats_before
         assert (await service.store.current_hand(1)).sitting_out is None
+        assert (await service.store.get_table(1)).bot_id == service.tables.bot_id  # adopted at start
         await service.prepare_deal(1, {"seed": "after-upgrade"})
         await kwx.press(ben, kwx.fake.last_message(group), "Next hand")  # the table plays on
         await kwx.play_randomly(users, group, random.Random(5))

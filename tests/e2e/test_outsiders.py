@@ -40,13 +40,13 @@ async def test_an_outsider_with_a_valid_guessed_or_old_style_link_is_never_seate
             await kwx.settle()
             reply = kwx.fake.last_message(kwx.fake.private_chat(mallory)).content
             assert REFUSAL in reply
-            assert await service.store.open_seat_of_user(mallory.id) is None
+            assert await service.store.open_seat_of_user(mallory.id, bot_id=service.tables.bot_id) is None
         assert TITLE not in _seen_by(kwx, mallory) and "Secret" not in _seen_by(kwx, mallory)
         assert "Mallory" not in kwx.fake.message(group, lobby.message_id).content
         # the refusal does not tell a real table from a made-up one
         replies = {m for m in kwx.fake.seen_texts(kwx.fake.private_chat(mallory)) if REFUSAL in m}
         assert len(replies) == 1
-        assert (await service.store.get_user(mallory.id)).pending_table_id is None
+        assert (await service.store.get_user(mallory.id, bot_id=service.tables.bot_id)).pending_table_id is None
 
 
 async def test_a_member_with_the_link_is_seated_and_an_expired_link_is_refused(kwx):
@@ -65,7 +65,7 @@ async def test_a_member_with_the_link_is_seated_and_an_expired_link_is_refused(k
         kwx.fake.start_bot(cat, payload)  # the lobby is gone: the link expired with it
         await kwx.settle()
         assert REFUSAL in kwx.fake.last_message(kwx.fake.private_chat(cat)).content
-        assert await service.store.open_seat_of_user(cat.id) is None
+        assert await service.store.open_seat_of_user(cat.id, bot_id=service.tables.bot_id) is None
 
 
 async def test_the_link_of_a_closed_table_is_refused(kwx):
@@ -77,11 +77,11 @@ async def test_the_link_of_a_closed_table_is_refused(kwx):
         payload = await _link_payload(service)
         kwx.fake.user_command(ann, group, "kill")
         await kwx.settle()
-        assert not await service.store.open_tables()
+        assert not await service.store.open_tables(bot_id=service.tables.bot_id)
         kwx.fake.start_bot(ben, payload)
         await kwx.settle()
         assert REFUSAL in kwx.fake.last_message(kwx.fake.private_chat(ben)).content
-        assert await service.store.open_seat_of_user(ben.id) is None
+        assert await service.store.open_seat_of_user(ben.id, bot_id=service.tables.bot_id) is None
 
 
 async def test_a_member_who_left_the_group_cannot_join(kwx):
@@ -96,11 +96,11 @@ async def test_a_member_who_left_the_group_cannot_join(kwx):
         kwx.fake.set_member_status(group, dave, MemberStatus.LEFT)
         kwx.fake.start_bot(dave)  # a bare /start would complete the remembered join
         await kwx.settle()
-        assert await service.store.open_seat_of_user(dave.id) is None
+        assert await service.store.open_seat_of_user(dave.id, bot_id=service.tables.bot_id) is None
         kwx.fake.start_bot(dave, await _link_payload(service))
         await kwx.settle()
         assert REFUSAL in kwx.fake.last_message(kwx.fake.private_chat(dave)).content
-        assert await service.store.open_seat_of_user(dave.id) is None
+        assert await service.store.open_seat_of_user(dave.id, bot_id=service.tables.bot_id) is None
         assert TITLE not in _seen_by(kwx, dave)
         # Ben was banned: his press of a (still visible) Join button is refused too
         kwx.fake.set_member_status(group, ben, MemberStatus.RESTRICTED)  # still a member: he may join
@@ -110,7 +110,7 @@ async def test_a_member_who_left_the_group_cannot_join(kwx):
         kwx.fake.set_member_status(group, ben, MemberStatus.KICKED)
         kwx.fake.start_bot(ben, await _link_payload(service))
         await kwx.settle()
-        assert await service.store.open_seat_of_user(ben.id) is None
+        assert await service.store.open_seat_of_user(ben.id, bot_id=service.tables.bot_id) is None
 
 
 async def test_a_forged_join_button_for_another_groups_table_is_refused(kwx):
@@ -128,5 +128,5 @@ async def test_a_forged_join_button_for_another_groups_table_is_refused(kwx):
         await kwx.fake.wait_for_answer(query, timeout=10)
         await kwx.settle()
         assert "Only members" in query.answer.text
-        assert await service.store.open_seat_of_user(mallory.id) is None
+        assert await service.store.open_seat_of_user(mallory.id, bot_id=service.tables.bot_id) is None
         assert "Mallory" not in kwx.fake.message(family, family_lobby.message_id).content

@@ -69,7 +69,12 @@ async def test_new_answers_bad_arguments_politely_and_opens_nothing(kwx):
         for args, words in ((("5",), "2, 3 or 4 seats"), (("mahjong",), "did not understand “mahjong”")):
             reply = await _lobby(kwx, users[0], group, *args)
             assert words in reply.content and "/new kaxinwu 2" in reply.content
-        assert await service.store.open_table_of_group(await service.store.group_id_for_chat(group.id)) is None
+        assert (
+            await service.store.open_table_of_group(
+                await service.store.group_id_for_chat(group.id), bot_id=service.tables.bot_id
+            )
+            is None
+        )
 
 
 async def test_a_four_seat_table_with_ai_seats_plays_to_a_win(kwx):
@@ -90,7 +95,9 @@ async def test_a_four_seat_table_with_ai_seats_plays_to_a_win(kwx):
             await kwx.press(ann, kwx.fake.message(group, lobby.message_id), "Add AI")
         lobby = kwx.fake.message(group, lobby.message_id)
         assert "Add AI" not in lobby.button_texts  # full: four seats
-        table = await service.store.open_table_of_group(await service.store.group_id_for_chat(group.id))
+        table = await service.store.open_table_of_group(
+            await service.store.group_id_for_chat(group.id), bot_id=service.tables.bot_id
+        )
         rules = RuleSet.from_json(table.rules)
         assert rules.players == 4 and rules.suits == ("p", "s", "m")
         await service.prepare_deal(table.table_id, dealer_wins_deal(rules) | {"dealer": 0})
@@ -131,7 +138,9 @@ async def test_a_two_seat_table_plays_to_a_win_and_the_lobby_buttons_choose_the_
         assert "· 2 seats" in lobby.content and "✓ 2 seats" in lobby.button_texts and "3." not in lobby.content
         await kwx.press(ann, lobby, "Leave")  # Ann leaves; Ben and an AI play
         await kwx.press(ann, kwx.fake.message(group, lobby.message_id), "Add AI")
-        table = await service.store.open_table_of_group(await service.store.group_id_for_chat(group.id))
+        table = await service.store.open_table_of_group(
+            await service.store.group_id_for_chat(group.id), bot_id=service.tables.bot_id
+        )
         rules = RuleSet.from_json(table.rules)
         assert rules.players == 2 and table.rules == "two_seats"
         seats = await service.store.seats(table.table_id)
@@ -153,7 +162,9 @@ async def test_kaxinwu_is_offered_at_two_seats(kwx):
     async with kwx.running() as service:
         await kwx.start_bot(*users)
         reply = await _lobby(kwx, users[0], group, "kaxinwu", "2")
-        table = await service.store.open_table_of_group(await service.store.group_id_for_chat(group.id))
+        table = await service.store.open_table_of_group(
+            await service.store.group_id_for_chat(group.id), bot_id=service.tables.bot_id
+        )
         assert table is not None, reply.content
         assert "卡心五 Ka Xin Wu · 2 seats" in reply.content
         rules = RuleSet.from_json(table.rules)
@@ -173,7 +184,11 @@ async def test_four_members_take_turns_sitting_out_and_the_ledger_covers_all_fou
             assert not query.answer.show_alert, query.answer
         lobby = kwx.fake.message(group, lobby.message_id)
         assert "4. Dan" in lobby.content and "Add AI" not in lobby.button_texts
-        table_id = (await service.store.open_table_of_group(await service.store.group_id_for_chat(group.id))).table_id
+        table_id = (
+            await service.store.open_table_of_group(
+                await service.store.group_id_for_chat(group.id), bot_id=service.tables.bot_id
+            )
+        ).table_id
         rules = RuleSet()
         # Hand 1: Dan, the last to sit down, sits out; Ann deals and wins at once.
         await service.prepare_deal(table_id, dealer_wins_deal(rules) | {"dealer": 0})
@@ -231,7 +246,7 @@ async def test_bawangzhuang_the_winning_dealer_stays_and_the_rest_goes_round(kwx
         lobby = await _lobby(kwx, ann, group)
         for u in (ben, cat, dan):
             await kwx.press(u, kwx.fake.message(group, lobby.message_id), "Join")
-        table_id = (await service.store.open_table_of_group(gid)).table_id
+        table_id = (await service.store.open_table_of_group(gid, bot_id=service.tables.bot_id)).table_id
         rules = RuleSet.from_json({"four_players": "bawangzhuang"})
         await service.prepare_deal(table_id, dealer_wins_deal(rules) | {"dealer": 0})
         await kwx.press(ann, kwx.fake.message(group, lobby.message_id), "Start")

@@ -65,7 +65,9 @@ async def test_kill_in_chinese_has_no_stray_spaces(kwx):
         lobby = kwx.fake.last_message(group)
         for u in users[1:]:
             await kwx.press(u, lobby, "加入")
-        table = await service.store.open_table_of_group(await service.store.group_id_for_chat(group.id))
+        table = await service.store.open_table_of_group(
+            await service.store.group_id_for_chat(group.id), bot_id=service.tables.bot_id
+        )
         await service.prepare_deal(table.table_id, {"seed": "kill-zh"})
         await kwx.press(users[0], kwx.fake.message(group, lobby.message_id), "开始")
         rng = random.Random(2)

@@ -67,7 +67,7 @@ class World:
         """The group's open table."""
         gid = await self.store.group_id_for_chat(GROUP)
         assert gid is not None
-        row = await self.store.open_table_of_group(gid)
+        row = await self.store.open_table_of_group(gid, bot_id=self.service.tables.bot_id)
         assert row is not None
         live = await self.service.tables.get(row.table_id)
         assert live is not None

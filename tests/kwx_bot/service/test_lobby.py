@@ -52,7 +52,7 @@ async def test_a_refused_private_chat_unseats_the_player(world: World) -> None:
     lobby = world.chat.last(GROUP)
     await world.press(BEN, lobby, lobby.press(Op.JOIN))
     assert (await world.table()).seat_of(BEN.user_id) is None
-    user = await world.store.get_user(BEN.user_id)
+    user = await world.store.get_user(BEN.user_id, bot_id=world.service.tables.bot_id)
     assert user is not None and not user.can_pm  # the 403 reached the service as a value
 
 

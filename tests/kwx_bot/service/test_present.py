@@ -1,6 +1,6 @@
-"""The live table is a write that can wait (docs/architecture.md §4 "Presentation"): while the bot
-token is busy its edit is held back — at most ``TABLE_STALE_SECONDS`` after the last one — so the
-players' hand messages go first, and the changes made meanwhile are coalesced into one edit."""
+"""Writes that can wait do (docs/architecture.md §4 "Presentation"): while the bot token is busy, the
+live table's edit is held back — at most ``TABLE_STALE_SECONDS`` after the last one — and a closed
+claim window's buttons stay until the seat's next change, so the players' turns are shown first."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ import time
 import pytest
 
 from kwx_bot.service import present
+from kwx_bot.service.buttons import Op
 
-from .conftest import ANN, CAT, GROUP, World
+from .conftest import ANN, BEN, CAT, GROUP, World
 from .test_play import SCENARIO, deal, perform
 
 
@@ -50,6 +51,32 @@ async def test_an_idle_token_shows_the_live_table_at_once(world: World, quick: f
     assert time.monotonic() - started < quick / 2
     assert [c for c in world.chat.calls[calls_before:] if c[1] == GROUP], "the table was edited"
     assert ANN.user_id in {c[1] for c in world.chat.calls[calls_before:]}
+
+
+async def test_a_busy_token_leaves_a_closed_claim_windows_buttons_until_the_seats_next_change(world: World) -> None:
+    await deal(world)
+    for action in SCENARIO["actions"][:8]:  # ... Cat discards 4p: Ben may claim it
+        await perform(world, action)
+    assert Op.PASS in {b.op for b in (await world.hand_message(BEN)).presses}
+    world.chat.busy = True
+    calls = len(world.chat.calls)
+    await perform(world, SCENARIO["actions"][8])  # Ben passes; Ann draws
+    assert BEN.user_id not in {chat for _, chat in world.chat.calls[calls:]}, "Ben's edit waits"
+    assert ANN.user_id in {chat for _, chat in world.chat.calls[calls:]}, "Ann's turn is shown at once"
+    ben, seq = await world.hand_message(BEN), (await world.table()).row.seq
+    again = await world.press(BEN, ben, ben.press(Op.PASS))  # his left-over button changes nothing
+    assert again.text == "Passed." and not again.alert  # a double tap's answer
+    assert (await world.table()).row.seq == seq
+    world.chat.busy = False
+    await perform(world, SCENARIO["actions"][9])  # Ann discards 6z: Ben's message catches up
+    assert Op.DISCARD not in {b.op for b in (await world.hand_message(BEN)).presses}
+
+
+async def test_an_idle_token_takes_a_closed_claim_windows_buttons_away_at_once(world: World) -> None:
+    await deal(world)
+    for action in SCENARIO["actions"][:9]:  # ... Ben passes on Cat's 4p
+        await perform(world, action)
+    assert not (await world.hand_message(BEN)).presses
 
 
 async def test_a_hand_message_is_edited_for_its_own_tiles_and_claim_windows_only(world: World) -> None:

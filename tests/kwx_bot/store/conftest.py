@@ -14,6 +14,8 @@ from kwx_bot.store import PgStore, SqlStore, Store
 from tests.pgserver import PgServer, drop_database, fresh_database
 
 BACKENDS = ["sqlite", "postgres"]
+BOT = 123_456_789
+"""The bot (its Telegram user id) whose tables and private facts the contract tests read and write."""
 
 
 async def open_backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[SqlStore]:

@@ -9,6 +9,7 @@ import sqlite3
 from kwx_bot.store import LedgerRow, PgStore, Store
 from kwx_bot.store.base import TABLES
 
+from .conftest import BOT
 from .test_store import _cli, _env
 
 
@@ -20,10 +21,10 @@ async def _ledger_file(path) -> dict[str, int]:
         async with store.transaction() as tx:
             for uid, name in ((1, "Ann"), (2, "Ben"), (7_000_000_000, "Cat")):
                 await tx.upsert_user(uid, name)
-            await tx.set_can_pm(1, True)
+            await tx.set_can_pm(1, True, bot_id=BOT)
             gid = await tx.ensure_group(-5, "friends")
             await tx.set_setting(gid, "language", "en")
-            closed = await tx.create_table(gid, "standard", {"discard_seconds": 20}, 1)
+            closed = await tx.create_table(gid, "standard", {"discard_seconds": 20}, 1, bot_id=BOT)
             for seat, uid in enumerate((1, 2, 7_000_000_000)):
                 await tx.sit(closed, seat, user_id=uid)
             hid = await tx.start_hand(closed, 1, 0, {"seed": "a"})
@@ -37,7 +38,7 @@ async def _ledger_file(path) -> dict[str, int]:
         async with store.transaction() as tx:
             await tx.record_correction(hid, {0: -2, 1: 2})
             await tx.migrate_chat(-5, -1_005)
-            table = await tx.create_table(gid, "standard", {}, 2)
+            table = await tx.create_table(gid, "standard", {}, 2, bot_id=BOT)
             await tx.sit(table, 0, user_id=1)
             await tx.sit(table, 1, user_id=2)
             await tx.sit(table, 2, ai_level="normal")
@@ -53,10 +54,12 @@ async def _ledger_file(path) -> dict[str, int]:
 async def _everything(store, ids: dict[str, int]) -> list:
     gid = ids["group"]
     return [
-        await store.get_user(1), await store.get_user(7_000_000_000), await store.group_id_for_chat(-5),
-        await store.group_id_for_chat(-1_005), await store.group_settings(gid), await store.open_tables(),
+        await store.get_user(1, bot_id=BOT), await store.get_user(7_000_000_000, bot_id=BOT),
+        await store.group_id_for_chat(-5),
+        await store.group_id_for_chat(-1_005), await store.group_settings(gid), await store.open_tables(bot_id=BOT),
         await store.get_table(ids["closed"]), await store.seats(ids["table"]), await store.seats(ids["closed"]),
-        await store.open_seat_of_user(1), await store.current_hand(ids["table"]), await store.hands_numbered(gid),
+        await store.open_seat_of_user(1, bot_id=BOT), await store.current_hand(ids["table"]),
+        await store.hands_numbered(gid),
         await store.hand_events(ids["hand"]), await store.hand_events(ids["playing"]),
         await store.ledger_of_table(ids["closed"]), await store.season_report(gid), await store.user_standings(2),
         await store.recent_hands(gid, 5), await store.ledger_entries(gid), await store.hand_void_state(ids["hand"]),
@@ -82,7 +85,7 @@ async def test_the_copy_holds_everything_and_the_bot_writes_on(tmp_path, postgre
         assert await _everything(pg, ids) == await _everything(sqlite, ids)
         async with pg.transaction() as tx:  # new rows get ids after the copied ones
             assert await tx.ensure_group(-77, "new") == ids["group"] + 1
-            assert await tx.create_table(ids["group"] + 1, "standard", {}, None) == ids["table"] + 1
+            assert await tx.create_table(ids["group"] + 1, "standard", {}, None, bot_id=BOT) == ids["table"] + 1
             assert (await tx.record_correction(ids["hand"], {0: 1, 2: -1}))[0] > 0
         assert await pg.integrity_check() == ["ok"]
     finally:

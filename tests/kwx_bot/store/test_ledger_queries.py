@@ -29,7 +29,7 @@ from kwx_bot.words.ledger_text import (
     ledger_csv,
 )
 
-from .conftest import BACKENDS, open_backend
+from .conftest import BACKENDS, BOT, open_backend
 
 EN = translator("en")
 
@@ -73,8 +73,8 @@ async def _world(store: SqlStore):
         await tx.upsert_user(3, "", None, "carol")
         gid = await tx.ensure_group(-100, "Friends")
         other = await tx.ensure_group(-200, "Work")
-        tid = await tx.create_table(gid, "standard", {}, 1)
-        tid2 = await tx.create_table(other, "standard", {}, 1)
+        tid = await tx.create_table(gid, "standard", {}, 1, bot_id=BOT)
+        tid2 = await tx.create_table(other, "standard", {}, 1, bot_id=BOT)
     seats = (1, 2, None)
     # Season 1: one 卡五星 on Bob's discard (the engine's numbers), then a 荒庄 with kong money.
     rows, result = _calc_rows("123p789p234s46s88s 5s discard", seats)

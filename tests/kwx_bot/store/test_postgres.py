@@ -14,6 +14,7 @@ from kwx_bot.store import migrations as mig
 from kwx_bot.store.base import TABLES
 from kwx_bot.store.postgres import redact
 
+from .conftest import BOT
 from .test_store import REAL_LOOKING, _cli, _env
 
 
@@ -49,7 +50,7 @@ async def test_a_telegram_sized_id_fits(postgres_url):
         async with store.transaction() as tx:
             await tx.upsert_user(7_000_000_000, "Big")
             gid = await tx.ensure_group(-1_002_345_678_901, "supergroup")
-        assert (await store.get_user(7_000_000_000)).first_name == "Big"
+        assert (await store.get_user(7_000_000_000, bot_id=BOT)).first_name == "Big"
         assert await store.chat_id_for_group(gid) == -1_002_345_678_901
     finally:
         await store.close()
@@ -155,7 +156,7 @@ async def test_a_version_3_database_moves_to_4_keeping_its_rows(postgres_url, mo
         assert (await store.current_hand(tid)).sitting_out == 11 and hid
         with pytest.raises(StoreError):  # a user still sits at one open table at a time
             async with store.transaction() as tx:
-                other = await tx.create_table(await tx.ensure_group(-6, "h"), "standard", {}, None)
+                other = await tx.create_table(await tx.ensure_group(-6, "h"), "standard", {}, None, bot_id=BOT)
                 await tx.sit(other, 0, user_id=11)
     finally:
         await store.close()

@@ -18,13 +18,15 @@ from kwx_bot.store import SCHEMA_VERSION, Conflict, LedgerRow, StaleSeq, Store, 
 from kwx_bot.store import migrations as mig
 from kwx_bot.store.db import INTEGRITY_ERRORS
 
+from .conftest import BOT
+
 SQLITE_ONLY = pytest.mark.parametrize("store", ["sqlite"], indirect=True)
 
 
 async def _group_with_table(store: Store, chat_id: int = -100) -> tuple[int, int]:
     async with store.transaction() as tx:
         gid = await tx.ensure_group(chat_id, "friends")
-        tid = await tx.create_table(gid, "standard", {}, None)
+        tid = await tx.create_table(gid, "standard", {}, None, bot_id=BOT)
     return gid, tid
 
 
@@ -101,7 +103,7 @@ async def test_transaction_rolls_back_everything_on_error(store):
         async with store.transaction() as tx:
             await tx.upsert_user(1, "Ann")
             raise RuntimeError("boom")
-    assert await store.get_user(1) is None
+    assert await store.get_user(1, bot_id=BOT) is None
 
 
 async def test_concurrent_transactions_do_not_interleave(store):
@@ -122,16 +124,16 @@ async def test_concurrent_transactions_do_not_interleave(store):
             await tx.upsert_user(2, "B")
 
     await asyncio.gather(a(), b())
-    assert await store.get_user(1) is None
-    assert (await store.get_user(2)).first_name == "B"
+    assert await store.get_user(1, bot_id=BOT) is None
+    assert (await store.get_user(2, bot_id=BOT)).first_name == "B"
 
 
 async def test_users_upsert_keeps_can_pm_and_language(store):
     async with store.transaction() as tx:
         await tx.upsert_user(7, "Ann", "Lee", "ann", "zh-hans")
-        await tx.set_can_pm(7, True)
+        await tx.set_can_pm(7, True, bot_id=BOT)
         await tx.upsert_user(7, "Annie", None, None, None)
-    user = await store.get_user(7)
+    user = await store.get_user(7, bot_id=BOT)
     assert user.first_name == "Annie" and user.can_pm and user.language_code == "zh-hans"
     assert user.display_name == "Annie"
 
@@ -155,12 +157,12 @@ async def test_one_open_table_per_group(store):
     gid, tid = await _group_with_table(store)
     with pytest.raises(Conflict) as err:
         async with store.transaction() as tx:
-            await tx.create_table(gid, "standard", {}, None)
+            await tx.create_table(gid, "standard", {}, None, bot_id=BOT)
     assert err.value.what == "open_table"
     async with store.transaction() as tx:
         await tx.set_status(tid, "closed", "test")
-        assert await tx.create_table(gid, "standard", {}, None) != tid
-    assert (await store.open_table_of_group(gid)).status == "lobby"
+        assert await tx.create_table(gid, "standard", {}, None, bot_id=BOT) != tid
+    assert (await store.open_table_of_group(gid, bot_id=BOT)).status == "lobby"
 
 
 async def test_a_user_sits_at_one_open_table(store):
@@ -177,11 +179,11 @@ async def test_a_user_sits_at_one_open_table(store):
         async with store.transaction() as tx:
             await tx.sit(t1, 0, ai_level="easy")
     assert err.value.what == "seat_taken"
-    assert (await store.open_seat_of_user(9)).table_id == t1
+    assert (await store.open_seat_of_user(9, bot_id=BOT)).table_id == t1
     async with store.transaction() as tx:
         await tx.set_status(t1, "closed")
         await tx.sit(t2, 1, user_id=9)
-    assert (await store.open_seat_of_user(9)).table_id == t2
+    assert (await store.open_seat_of_user(9, bot_id=BOT)).table_id == t2
 
 
 async def test_events_are_keyed_by_seq_and_append_only(store):
@@ -244,7 +246,7 @@ async def test_deadline_and_messages_roundtrip(store):
         await tx.set_status(tid, "closed")
     t = await store.get_table(tid)
     assert t.deadline_at is None and not t.is_open
-    assert await store.open_tables() == []
+    assert await store.open_tables(bot_id=BOT) == []
 
 
 @SQLITE_ONLY
@@ -432,7 +434,7 @@ async def test_hands_numbered_finds_a_groups_hands_of_any_status_newest_first(st
         await tx.finish_hand(h1, "over", None)
         await tx.set_status(first, "closed")
     async with store.transaction() as tx:
-        second = await tx.create_table(gid, "standard", {}, None)
+        second = await tx.create_table(gid, "standard", {}, None, bot_id=BOT)
         h2 = await tx.start_hand(second, 1, 2, {"seed": "b"})  # playing
         await tx.start_hand(elsewhere, 1, 0, {"seed": "c"})  # another group's
     rows = await store.hands_numbered(gid, 1)
@@ -451,7 +453,7 @@ async def test_a_refused_write_leaves_its_transaction_usable(store):
         await tx.upsert_user(3, "Cy")
         await tx.sit(tid, 0, user_id=3)
         with pytest.raises(Conflict):
-            await tx.create_table(gid, "standard", {}, None)
+            await tx.create_table(gid, "standard", {}, None, bot_id=BOT)
         with pytest.raises(Conflict):
             await tx.sit(tid, 0, ai_level="easy")
         await tx.sit(tid, 1, ai_level="easy")
@@ -504,7 +506,7 @@ async def test_version_3_database_moves_to_4_keeping_its_rows_and_takes_a_fourth
         with pytest.raises(Conflict):  # a user still sits at one open table at a time
             async with store.transaction() as tx:
                 gid = await tx.ensure_group(-6, "h")
-                tid = await tx.create_table(gid, "standard", {}, None)
+                tid = await tx.create_table(gid, "standard", {}, None, bot_id=BOT)
                 await tx.sit(tid, 0, user_id=13)
         with pytest.raises(Conflict):  # and there is no fifth chair
             async with store.transaction() as tx:

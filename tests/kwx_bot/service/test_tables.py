@@ -1,0 +1,44 @@
+"""The registry of open tables holds only its own bot's tables (docs/architecture.md §8): another
+bot's table in the same database is never loaded, and a /new or a press about it is refused
+politely without a change; a table made before ownership is adopted at start-up."""
+
+from __future__ import annotations
+
+from kwx_bot.service.buttons import Button, Op
+
+from .conftest import ANN, BEN, GROUP, World
+
+OTHER = 2
+"""Another bot on the same database (the world's bot is 1, from its token "1:...")."""
+
+
+async def _table_of(world: World, bot_id: int) -> int:
+    async with world.store.transaction() as tx:
+        await tx.upsert_user(ANN.user_id, ANN.first_name)
+        gid = await tx.ensure_group(GROUP, "Friends")
+        return await tx.create_table(gid, "standard", {}, ANN.user_id, bot_id=bot_id)
+
+
+async def test_another_bots_table_is_neither_loaded_nor_touched(world: World) -> None:
+    assert world.service.tables.bot_id == 1
+    table_id = await _table_of(world, OTHER)
+    before = (await world.store.get_table(table_id), await world.store.seats(table_id))
+    assert await world.service.tables.get(table_id) is None
+    assert (await world.service.tables.foreign(table_id)).bot_id == OTHER
+    assert await world.service.tables.resume_all() == []
+    response = await world.service.new(world.command(BEN, "new"))
+    assert "Another bot already runs a table in this group" in response.outs[0].text
+    await world.start(BEN)
+    reply = (await world.service.press(BEN, GROUP, 1, Button(table_id, 0, Op.JOIN))).reply
+    assert reply is not None and "belongs to another bot" in reply.text and reply.alert
+    assert (await world.store.get_table(table_id), await world.store.seats(table_id)) == before
+    assert world.service.tables.cached() == [] and world.chat.in_chat(GROUP) == []
+
+
+async def test_a_table_made_before_ownership_is_adopted_at_start(world: World) -> None:
+    table_id = await _table_of(world, 0)
+    assert await world.service.tables.get(table_id) is None  # not the bot's until it is adopted
+    resumed = await world.service.tables.resume_all()
+    assert [live.table_id for live in resumed] == [table_id]
+    assert (await world.store.get_table(table_id)).bot_id == 1
+    assert (await world.table()).table_id == table_id
