@@ -42,6 +42,7 @@ import sqlite3
 import sys
 import tempfile
 import time
+import urllib.request
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,7 +57,7 @@ from fakebot.model import ApiCall
 from kwx_bot.edge.codec import decode
 from kwx_bot.service.game import load_events
 from tests.e2e.harness import GAME_OPS
-from tests.e2e.process import TOKEN
+from tests.e2e.process import TOKEN, free_port
 
 ACCEPTED = ("You discarded", "Liangdao!", "Win!", "Pong.", "Kong.", "Concealed kong.", "Added kong.", "Passed.")
 """The toasts of an accepted game press (English); a menu press answers with no text."""
@@ -265,11 +266,15 @@ async def open_table(fake: FakeBotAPI, users: list[FakeUser], group: FakeChat) -
     await fake.wait_for(lambda: all(hand_message(fake, u) is not None for u in users), 180, interval=0.2)
 
 
-async def start_bot(fake: FakeBotAPI, server: FakeBotServer, db: Path, log: Path) -> asyncio.subprocess.Process:
-    """``python -m kwx_bot run`` against the fake with the production settings; returns once it polls."""
+async def start_bot(
+    fake: FakeBotAPI, server: FakeBotServer, db: Path, log: Path, metrics_port: int
+) -> asyncio.subprocess.Process:
+    """``python -m kwx_bot run`` against the fake with the production settings and its Prometheus
+    endpoint on ``metrics_port``; returns once it polls."""
     env = dict(os.environ)
     env.update(TELEGRAM_BOT_TOKEN=fake.token, TELEGRAM_API_BASE_URL=server.url, KWX_DB_PATH=str(db),
-               NO_PROXY="127.0.0.1,localhost", no_proxy="127.0.0.1,localhost", **PRODUCTION)  # fmt: skip
+               NO_PROXY="127.0.0.1,localhost", no_proxy="127.0.0.1,localhost", KWX_METRICS_PORT=str(metrics_port),
+               **PRODUCTION)  # fmt: skip
     with log.open("wb") as err:
         proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "kwx_bot", "run", env=env, stdout=asyncio.subprocess.DEVNULL, stderr=err
@@ -278,6 +283,22 @@ async def start_bot(fake: FakeBotAPI, server: FakeBotServer, db: Path, log: Path
     if proc.returncode is not None:
         raise SystemExit(f"the bot exited with {proc.returncode}: {log.read_text()[-2000:]}")
     return proc
+
+
+def bot_metrics(port: int) -> dict[str, float]:
+    """The bot's counters of presses handled and SQL statements by kind, from its ``/metrics``."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as response:
+        text = response.read().decode()
+    out: dict[str, float] = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name == "kwx_presses_total":
+                out["presses"] = sample.value
+            elif sample.name == "kwx_sql_statements_total":
+                out[f"sql:{sample.labels['kind']}"] = sample.value
+    return out
 
 
 def cpu_seconds(pid: int) -> float:
@@ -361,7 +382,8 @@ async def run(
     workdir = Path(tempfile.mkdtemp(prefix="kwx-bench-"))
     db = workdir / "kwx.sqlite3"
     server = await FakeBotServer(fake).start()
-    proc = await start_bot(fake, server, db, workdir / "bot.log")
+    metrics_port = free_port()
+    proc = await start_bot(fake, server, db, workdir / "bot.log", metrics_port)
     stats = Stats()
     tasks: list[asyncio.Task[None]] = []
     try:
@@ -388,11 +410,13 @@ async def run(
         assert token_limit is not None
         first, turns0, t0, token0 = fake.mark(), discards(db), time.monotonic(), token_limit.refused
         cpu0, own0 = cpu_seconds(proc.pid), time.process_time()
+        sql0 = await asyncio.to_thread(bot_metrics, metrics_port)
         stats.measuring = True
         await asyncio.sleep(seconds)
         stats.measuring = False
         last, turns1, elapsed = fake.mark(), discards(db), time.monotonic() - t0
         bot_cpu, world_cpu = cpu_seconds(proc.pid) - cpu0, time.process_time() - own0
+        sql1 = await asyncio.to_thread(bot_metrics, metrics_port)
         token_429 = token_limit.refused - token0
     finally:
         stats.stopped = True
@@ -411,6 +435,8 @@ async def run(
         shutil.rmtree(workdir, ignore_errors=True)
     counts = window(fake, first, last)
     turns = turns1 - turns0
+    handled = max(1.0, sql1.get("presses", 0) - sql0.get("presses", 0))
+    per_press = {f"{k}/press": (v - sql0.get(k, 0)) / handled for k, v in sql1.items() if k.startswith("sql:")}
     return {
         "tables": tables, "seconds": elapsed, "setup": setup, "turns": turns, "turns/s": turns / elapsed,
         "writes/turn": counts["writes"] / turns if turns else float("nan"), "writes/s": counts["writes"] / elapsed,
@@ -422,6 +448,7 @@ async def run(
         "answer p50": pct(stats.answer_ms, 0.5), "answer p95": pct(stats.answer_ms, 0.95),
         "update p50": pct(stats.update_ms, 0.5), "update p95": pct(stats.update_ms, 0.95),
         **{k: v / max(1, turns) for k, v in counts.items() if k.startswith("w:")},
+        **per_press,
     }  # fmt: skip
 
 
@@ -438,6 +465,9 @@ def report(row: dict[str, float]) -> str:
         f"({row['presses']:.0f} presses, {row['refused']:.0f} refused, {row['no update']:.0f} without update; "
         f"setup {row['setup']:.0f} s); bot CPU {row['bot cpu']:.2f} cores ({row['bot ms/turn']:.0f} ms/turn), "
         f"fake+players {row['world cpu']:.2f} cores; load average {os.getloadavg()[0]:.1f}\n"
+        f"      SQL statements per press handled (all the bot's statements: presses, deadlines, deals): "
+        f"{row.get('sql:select/press', float('nan')):.2f} SELECT, {row.get('sql:write/press', float('nan')):.2f} "
+        f"INSERT/UPDATE/DELETE, {row.get('sql:other/press', float('nan')):.2f} other (BEGIN, COMMIT)\n"
         "      writes/turn by kind: "
         + ", ".join(f"{k[2:]} {v:.2f}" for k, v in sorted(row.items(), key=lambda kv: -kv[1]) if k.startswith("w:"))
     )

@@ -153,6 +153,7 @@ def build_application(
         if metrics.enabled:
             drawing = TimedPictures(drawing, metrics)
             opened.on_commit = metrics.commit
+            opened.statements.told = metrics.statement
         sender = Sender(app.bot, throttle=throttle, sleep=flood_sleep, budget=budget, metrics=metrics)
         service = TableService(opened, sender, drawing, settings)
         metrics.live_tables(lambda: len(service.tables.cached()))

@@ -4,7 +4,8 @@ The edge calls a :class:`Metrics` everywhere; :data:`NO_METRICS` does nothing, s
 method call when metrics are off.  :class:`PrometheusMetrics` (``prometheus-client``, imported only
 when metrics are on) keeps its own registry and serves it as ``GET /metrics``.  The table service
 never sees this module: renders are timed around the :class:`~kwx_bot.service.pictures.Pictures` it
-is given (:class:`TimedPictures`), commits through the store's ``on_commit`` hook.
+is given (:class:`TimedPictures`), commits through the store's ``on_commit`` hook and statements
+through its ``statements`` hook.
 
 =====================================  ======================================================
 metric                                 meaning
@@ -18,6 +19,9 @@ metric                                 meaning
 ``kwx_render_seconds``                 histogram: drawing and encoding one picture
 ``kwx_commit_seconds``                 histogram: one write transaction, ``BEGIN`` to ``COMMIT``
 ``kwx_live_tables``                    gauge: tables loaded in memory (open tables being played)
+``kwx_sql_statements_total{kind}``     SQL statements run by the store: ``select`` (reads),
+                                       ``write`` (INSERT, UPDATE, DELETE), ``other`` (BEGIN,
+                                       COMMIT, the write lock, PRAGMA)
 =====================================  ======================================================
 """
 
@@ -32,6 +36,7 @@ from ..service.pictures import Pictures
 __all__ = ["NO_METRICS", "Metrics", "PrometheusMetrics", "TimedPictures"]
 
 SEND_OUTCOMES = ("ok", "403", "429", "not_modified", "gone", "failed")
+STATEMENT_KINDS = ("select", "write", "other")
 
 
 class Metrics:
@@ -56,6 +61,10 @@ class Metrics:
 
     def commit(self, seconds: float) -> None:
         """A write transaction took ``seconds``."""
+
+    def statement(self, kind: str) -> None:
+        """The store ran one SQL statement of ``kind`` (one of :data:`STATEMENT_KINDS`; called from
+        the SQLite worker thread too)."""
 
     def live_tables(self, count: Callable[[], int]) -> None:
         """Where the gauge of live tables reads its value."""
@@ -91,6 +100,9 @@ class PrometheusMetrics(Metrics):
         commit_buckets = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)
         self._commit = Histogram("kwx_commit_seconds", "One write transaction", buckets=commit_buckets, registry=r)
         self._live = Gauge("kwx_live_tables", "Tables loaded in memory", registry=r)
+        self._statements = Counter("kwx_sql_statements", "SQL statements run by kind", ["kind"], registry=r)
+        for kind in STATEMENT_KINDS:
+            self._statements.labels(kind)
 
     def update(self) -> None:
         self._updates.inc()
@@ -109,6 +121,9 @@ class PrometheusMetrics(Metrics):
 
     def commit(self, seconds: float) -> None:
         self._commit.observe(seconds)
+
+    def statement(self, kind: str) -> None:
+        self._statements.labels(kind).inc()
 
     def live_tables(self, count: Callable[[], int]) -> None:
         self._live.set_function(lambda: float(count()))

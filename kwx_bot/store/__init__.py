@@ -31,7 +31,7 @@ import aiosqlite
 import asyncpg
 
 from .base import SqlStore, table_row
-from .db import SqliteDb
+from .db import SqliteDb, StatementHook
 from .ledger_queries import open_readonly
 from .migrations import MIGRATIONS, SCHEMA_VERSION, sql_for
 from .port import TableStore
@@ -90,6 +90,7 @@ class Store(SqlStore):
         self._read_lock = asyncio.Lock()
         self.on_commit: Callable[[float], None] | None = None
         """Told the seconds of every committed write transaction, ``BEGIN`` to ``COMMIT`` (metrics)."""
+        self.statements = StatementHook()
 
     # -- lifecycle -------------------------------------------------------------------------------
 
@@ -117,6 +118,7 @@ class Store(SqlStore):
             raise StoreError(f"cannot open the database at {spath}: {e}") from None
         store = cls(db, spath)
         try:
+            await db.set_trace_callback(store.statements.sql)
             try:
                 for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON", "busy_timeout=5000"):
                     await db.execute(f"PRAGMA {pragma}")
@@ -157,6 +159,7 @@ class Store(SqlStore):
         async with self._read_lock:
             if self._reader is None:
                 self._reader = await open_readonly(self.path)
+                await self._reader.set_trace_callback(self.statements.sql)
             yield self._reader
 
     async def schema_version(self) -> int:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from . import ledger_queries
+from .db import StatementHook
 from .ledger_queries import Conn
 from .rows import (
     EventRow,
@@ -72,6 +73,8 @@ class SqlStore:
     """Where the database is: the SQLite file, or the PostgreSQL URL without its password."""
     on_commit: Callable[[float], None] | None
     """Told the seconds of every committed write transaction, ``BEGIN`` to ``COMMIT`` (metrics)."""
+    statements: StatementHook
+    """Told the kind of every SQL statement the store runs: set ``statements.told`` (metrics)."""
 
     # -- what each database gives -----------------------------------------------------------------
 

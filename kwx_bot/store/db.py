@@ -17,16 +17,52 @@ import contextlib
 import functools
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from typing import Any
 
 import aiosqlite
 import asyncpg
 
-__all__ = ["INTEGRITY_ERRORS", "Db", "PgDb", "SqliteDb", "numbered"]
+__all__ = ["INTEGRITY_ERRORS", "Db", "PgDb", "SqliteDb", "StatementHook", "numbered", "statement_kind"]
 
 INTEGRITY_ERRORS: tuple[type[Exception], ...] = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
 """A uniqueness, foreign-key or check rule, or an append-only trigger, refused a write (either database)."""
+
+_WRITES = frozenset({"INSERT", "UPDATE", "DELETE", "REPLACE"})
+
+
+@functools.lru_cache(maxsize=512)
+def statement_kind(sql: str) -> str:
+    """What one SQL statement does, for the metrics: ``"select"`` (a read: ``SELECT`` or ``WITH``,
+    but not the write lock's ``SELECT pg_advisory_xact_lock``), ``"write"`` (``INSERT``,
+    ``UPDATE``, ``DELETE``, ``REPLACE``) or ``"other"`` (``BEGIN``, ``COMMIT``, ``PRAGMA``, DDL …)."""
+    word = sql.lstrip().split(None, 1)[0].upper() if sql.strip() else ""
+    if word in ("SELECT", "WITH"):
+        return "other" if "pg_advisory" in sql else "select"
+    return "write" if word in _WRITES else "other"
+
+
+class StatementHook:
+    """Tells :attr:`told` the :func:`statement_kind` of every statement run on the connections it is
+    attached to (None: nobody listens; then it costs one attribute read per statement)."""
+
+    def __init__(self) -> None:
+        self.told: Callable[[str], None] | None = None
+
+    def sql(self, sql: str) -> None:
+        """A statement ran (an SQLite trace callback; called on aiosqlite's worker thread)."""
+        told = self.told
+        if told is not None:
+            told(statement_kind(sql))
+
+    def logged(self, query: Any) -> None:
+        """A statement ran (an asyncpg query logger: ``query.query`` is its text)."""
+        self.sql(query.query)
+
+    async def attach(self, conn: asyncpg.Connection) -> None:
+        """Listen to a pooled PostgreSQL connection (the pool's ``init``)."""
+        conn.add_query_logger(self.logged)
+
 
 _PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|\?")
 

@@ -29,7 +29,7 @@ from typing import Any
 import asyncpg
 
 from .base import SqlStore
-from .db import PgDb, numbered
+from .db import PgDb, StatementHook, numbered
 from .migrations import MIGRATIONS, SCHEMA_VERSION, sql_for
 from .tx import StoreError, Tx
 
@@ -59,6 +59,7 @@ class PgStore(SqlStore):
         self.path = redact(url)
         """Where the database is (the URL without its password)."""
         self.on_commit: Callable[[float], None] | None = None
+        self.statements = StatementHook()
 
     @classmethod
     async def open(cls, url: str, *, migrate: bool = True) -> PgStore:
@@ -68,10 +69,12 @@ class PgStore(SqlStore):
         the login, or the database holds a newer schema than this code knows; a failing migration
         raises its ``asyncpg.PostgresError`` (rolled back).  On any failure the pool is closed."""
         try:
-            pool = await asyncpg.create_pool(url, min_size=1, max_size=_POOL_SIZE, timeout=10)
+            statements = StatementHook()
+            pool = await asyncpg.create_pool(url, min_size=1, max_size=_POOL_SIZE, timeout=10, init=statements.attach)
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError, TimeoutError) as e:
             raise StoreError(f"cannot connect to the PostgreSQL database at {redact(url)}: {e}") from None
         store = cls(pool, url)
+        store.statements = statements
         try:
             if migrate:
                 await store.migrate()

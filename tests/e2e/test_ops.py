@@ -125,6 +125,8 @@ async def test_health_flips_to_503_when_polls_stop_and_back_and_metrics_count_th
         assert values[("kwx_render_seconds_sum", ())] > 0
         assert values[("kwx_commit_seconds_count", ())] >= 3
         assert values[("kwx_live_tables", ())] == 1
+        statements = {k: values[("kwx_sql_statements_total", (("kind", k),))] for k in ("select", "write", "other")}
+        assert statements["write"] >= 3 and statements["select"] >= 3 and statements["other"] >= 6, statements
         # Telegram stops answering getUpdates (429 for every poll): the loop stalls, the health fails
         fake.faults.flood(methods="getUpdates", retry_after=1, times=None)
         fake.start_bot(users[0])  # ends the long poll in flight; the next ones get 429

@@ -531,3 +531,28 @@ async def test_reseat_moves_members_between_chairs_keeping_their_rows(store):
             async with store.transaction() as tx:
                 await tx.reseat(tid, bad)
     assert [(s.seat, s.user_id) for s in await store.seats(tid)] == [(0, 22), (1, 23), (2, 24), (3, 21)]
+
+
+def test_statement_kinds_tell_reads_from_writes():
+    from kwx_bot.store.db import statement_kind
+
+    assert statement_kind("  select 1") == "select"
+    assert statement_kind("WITH x AS (SELECT 1) SELECT * FROM x") == "select"
+    assert statement_kind("INSERT INTO t VALUES (1)") == statement_kind("update t SET a = 1") == "write"
+    assert statement_kind("DELETE FROM t") == "write"
+    assert statement_kind("SELECT pg_advisory_xact_lock($1)") == "other"  # the write lock is no read
+    assert statement_kind("BEGIN IMMEDIATE") == statement_kind("PRAGMA user_version") == statement_kind("") == "other"
+
+
+async def test_the_store_tells_every_statement_it_runs(store):
+    told: list[str] = []
+    store.statements.told = told.append
+    gid, _ = await _group_with_table(store)
+    assert "write" in told and "other" in told  # the inserts, BEGIN / COMMIT or the write lock
+    told.clear()
+    assert await store.group_id_for_chat(-100) == gid
+    assert told.count("select") == 1 and "write" not in told  # (PostgreSQL resets a pooled connection)
+    store.statements.told = None
+    told.clear()
+    await store.group_id_for_chat(-100)
+    assert told == []
