@@ -50,17 +50,32 @@ PHOTO_MAX_BYTES = 10_000_000
 
 
 def render_hand(
-    view: SeatView, lang: str = "zh_CN", protected: Collection[Tile] = (), game: str = Ruleset.KAWUXING
+    view: SeatView,
+    lang: str = "zh_CN",
+    protected: Collection[Tile] = (),
+    game: str = Ruleset.KAWUXING,
+    names: Sequence[str] = (),
 ) -> Image.Image:
-    """The private hand picture of ``view.seat`` in ``lang`` (:data:`LANGUAGES`): about 980 x 250 pixels, RGB.
+    """The private hand picture of ``view.seat`` in ``lang`` (:data:`LANGUAGES`): 980 pixels wide, RGB;
+    about 550 (2 seats) to 900 (4 seats) pixels tall, at most 1.4 times the width.
 
-    One row, left to right: the seat's melds (碰 three tiles; a kong three tiles with the fourth on
-    top; the seat's own 暗杠 as three face-down tiles under a face-up one), the concealed tiles
-    sorted (``view.concealed``), then -- set apart and highlighted gold -- the drawn tile.  Under
-    each concealed and drawn tile is its short label (``5条``, ``3筒``, ``中``; ``5 Bam``, ``3 Dot``,
-    ``Red`` in English): the same text as the bot's discard buttons in that language
-    (:func:`render.labels.tile_label`), not an index.  Tiles that
-    a 亮倒 opponent waits on are drawn with a red rim (discarding one means 包胡, docs/rules.md §A9.7).
+    At the top, the table as ``view.public`` shows it (only public tiles; docs/architecture.md
+    "Presentation"): one panel per other seat in turn order from the next one (the seat that plays
+    after the player), each a compact version of :func:`render_table`'s seat panel -- a gold ▶ and
+    lighter panel for a seat the table waits for, the 庄 disc, the name (``names[seat]``, cleaned and
+    cut with ``…`` as in the table picture, ``玩家N`` when missing), 亮倒 / 托管 badges, the hidden
+    hand as small backs with their count, the melds (another seat's 暗杠 face down); a 亮倒 / 廊起
+    seat's shown tiles, the tiles it keeps as small backs with their count, and ``听`` with its
+    published waits; then its whole pond in order (claimed discards dimmed, the 亮倒 discard lying
+    sideways, the discard on the table highlighted gold).  Then the player's own pond, small.
+
+    Below, the player's own tiles in one row, left to right: the seat's melds (碰 three tiles; a
+    kong three tiles with the fourth on top; the seat's own 暗杠 as three face-down tiles under a
+    face-up one), the concealed tiles sorted (``view.concealed``), then -- set apart and
+    highlighted gold -- the drawn tile.  Under each concealed and drawn tile is its short label
+    (``5条``, ``3筒``, ``中``; ``5 Bam``, ``3 Dot``, ``Red`` in English): the same text as the
+    bot's discard buttons in that language (:func:`render.labels.tile_label`), not an index.
+    Tiles that a 亮倒 opponent waits on are drawn with a red rim (discarding one means 包胡, docs/rules.md §A9.7).
     Below: ``听`` and the waits when ``view.waits`` is non-empty, each with the number of copies
     the player has not seen (``N张``); the wall count, and a ``亮倒`` badge once declared.
     The width is fixed for up to 14 tiles and four melds, so successive pictures line up.
@@ -74,7 +89,7 @@ def render_hand(
     actions, never recomputed here; each copy in hand gets a red rim, a red bar and the legend
     ``不能打``, so the disabled discard buttons explain themselves.
     """
-    return hand_canvas(view, lang, protected, game).image
+    return hand_canvas(view, lang, protected, game, names).image
 
 
 def render_table(

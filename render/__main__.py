@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None, *, demo_prog: str | None = None) -> int:
     lang = args.lang
     game = rules.ruleset if rules is not None else Ruleset.KAWUXING
     pictures = {
-        "hand": render_hand(d.hand, lang, game=game),
+        "hand": render_hand(d.hand, lang, game=game, names=d.names),
         "table": render_table(d.table, d.names, lang, totals=d.totals, game=game),
         "reveal": render_reveal(d.reveal, d.reveal_seat, d.names, lang, game=game),
         "result": render_result(d.result, d.names, lang, hands=d.hands, game=game),

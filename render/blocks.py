@@ -102,6 +102,19 @@ def _badge(
     return x + w
 
 
+def _panel(c: Canvas, box: tuple[int, int, int, int], active: bool, *, role: str, seat: int) -> None:
+    """A seat's rounded panel: lighter with a gold edge while the table waits for the seat."""
+    c.rect(
+        box,
+        PANEL_ACTIVE if active else PANEL,
+        outline=GOLD if active else None,
+        width=3,
+        radius=10,
+        role=role,
+        seat=seat,
+    )
+
+
 def _dealer_badge(c: Canvas, x: int, cy: int, r: int, seat: int, lb: Labels) -> int:
     c.disc(x + r, cy, r, BADGE_RED, role="dealer", seat=seat)
     size = _fit_size([lb.dealer], round(r * 1.25), round(r * 1.6))
@@ -157,16 +170,19 @@ def _waits_block(
     unseen: Sequence[int] | None,
     label: int,
     lb: Labels,
+    *,
+    prefix: str = "",
 ) -> int:
     """``听`` badge then the wait tiles (top edge at y), with unseen counts under them if given
-    (each fits the tile's width)."""
+    (each fits the tile's width); ``prefix`` goes before every role (``waits_badge``, ``wait``,
+    ``unseen``)."""
     cy = y + size.height // 2
-    x = _badge(c, x, cy, lb.waits, GOLD, DARK, label, role="waits_badge", seat=seat) + 8
+    x = _badge(c, x, cy, lb.waits, GOLD, DARK, label, role=prefix + "waits_badge", seat=seat) + 8
     step = size.width + TILE_GAP
     if unseen is not None:
         unseen_size = _fit_size([lb.unseen.format(n=n) for n in range(5)], max(12, label - 6), size.width)
     for i, t in enumerate(waits):
-        c.tile(x + i * step, y, t, size, role="wait", seat=seat)
+        c.tile(x + i * step, y, t, size, role=prefix + "wait", seat=seat)
         if unseen is not None:
             c.text(
                 x + i * step + size.width // 2,
@@ -175,7 +191,7 @@ def _waits_block(
                 unseen_size,
                 MUTED if unseen[t] else BADGE_RED,
                 anchor="mt",
-                role="unseen",
+                role=prefix + "unseen",
                 seat=seat,
             )
     return x + len(waits) * step - TILE_GAP

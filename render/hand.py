@@ -1,4 +1,5 @@
-"""The private hand picture (docs/architecture.md §3; see :func:`render.render_hand`)."""
+"""The private hand picture: the table as the player may see it, then his own tiles (docs/architecture.md §3;
+see :func:`render.render_hand`)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,12 @@ from collections.abc import Collection, Sequence
 
 from engine.rules import Ruleset
 from engine.tiles import Tile
-from engine.views import SeatView
+from engine.views import PublicSeatView, PublicView, SeatView
 
 from . import labels as L
 from .art import RGB, TileSize, TileState
 from .blocks import (
+    BADGE_GREY,
     DANGER_LABEL,
     DARK,
     FELT,
@@ -21,17 +23,26 @@ from .blocks import (
     MARGIN,
     MAX_SLOTS,
     MUTED,
+    POND_BG,
     TEXT,
     TILE_GAP,
+    _active,
     _badge,
+    _dealer_badge,
     _fit_size,
     _meld,
+    _meld_width,
+    _name,
+    _panel,
     _stack,
+    _tile_row,
     _waits_block,
+    _waits_width,
     unseen_counts,
 )
 from .canvas import Canvas
 from .labels import Labels
+from .table import _backs, _backs_width, draw_pond, partial_backs, pond_height, pond_rows
 from .text import text_width
 
 # -- the private hand ----------------------------------------------------------------------------------
@@ -74,8 +85,156 @@ def _legend(c: Canvas, right: int, cy: int, text: str, colour: RGB, role: str) -
     return left
 
 
+# -- the table above the hand: the other seats, then the player's own pond ----------------------------
+
+SEAT_PAD = 10
+"""Padding inside an other seat's panel."""
+SEAT_NAME_SIZE = 28
+SEAT_BADGE_SIZE = 22
+SEAT_HEAD = 44
+"""Height of an other seat's name row when it shows no tiles beside the name (no melds, no backs)."""
+POND = TileSize.TABLE
+"""Tile size of the other seats' ponds, melds and shown 亮倒 / 廊起 tiles."""
+OWN_POND = TileSize.SMALL
+"""Tile size of the player's own pond (small: the player knows it best)."""
+SECTION_GAP = 8
+"""Pixels between two seats' panels, and between the table part and the hand."""
+
+
+def _others(view: SeatView) -> list[PublicSeatView]:
+    """The other seats in turn order from the player's right (docs/rules.md §A2.3: play passes to
+    ``seat + 1``), so the first panel is the seat that plays next."""
+    seats = view.public.seats
+    return [seats[(view.seat + i) % len(seats)] for i in range(1, len(seats))]
+
+
+def _head_height(seat: PublicSeatView) -> int:
+    """Height of an other seat's name row: its melds' (with room for a kong's 4th tile) when it has
+    any, else :data:`SEAT_HEAD`."""
+    if not seat.melds:
+        return SEAT_HEAD
+    return POND.height + (_stack(POND) if any(m.kind.is_kong for m in seat.melds) else 0)
+
+
+def _seat_height(seat: PublicSeatView, inner: int) -> int:
+    """Height of an other seat's panel: name row, the row of shown 亮倒 / 廊起 tiles if any, the pond."""
+    shown = POND.height + 8 if seat.revealed else 0
+    pond = pond_height(pond_rows(seat, inner - 2 * SEAT_PAD, POND), POND)
+    return 2 * SEAT_PAD + _head_height(seat) + shown + 8 + pond + 8
+
+
+def _own_pond_height(view: SeatView, inner: int) -> int:
+    """Height of the strip with the player's own pond."""
+    me = view.public.seats[view.seat]
+    return pond_height(pond_rows(me, inner - 2 * SEAT_PAD, OWN_POND), OWN_POND) + 2 * 6
+
+
+def table_height(view: SeatView, width: int) -> int:
+    """Height of the table part of a hand picture ``width`` pixels wide (see :func:`draw_table`)."""
+    inner = width - 2 * MARGIN
+    others = sum(_seat_height(s, inner) + SECTION_GAP for s in _others(view))
+    return MARGIN + others + _own_pond_height(view, inner) + SECTION_GAP
+
+
+def _waits_size(seat: PublicSeatView, room: int, lb: Labels) -> TileSize:
+    """The largest tile size at which a 亮倒 seat's waits fit ``room`` pixels (the smallest otherwise)."""
+    for size in (POND, TileSize.SMALL):
+        if _waits_width(len(seat.waits), size, SEAT_BADGE_SIZE, lb) <= room:
+            return size
+    return TileSize.TINY
+
+
+def _other_seat(
+    c: Canvas, view: PublicView, seat: PublicSeatView, name: str, top: int, active: bool, lb: Labels
+) -> int:
+    """One other seat's panel from ``top`` (the public table picture's seat panel, compact): turn
+    marker, 庄, name, 亮倒 / 托管 badges, the hidden hand as backs with its count, the melds (another
+    seat's 暗杠 face down); a 亮倒 / 廊起 seat's shown tiles, kept tiles as backs with their count, and
+    ``听`` with its published waits; then the whole pond.  Returns the panel's bottom."""
+    x0, x1 = MARGIN, c.width - MARGIN
+    s = seat.seat
+    height = _seat_height(seat, x1 - x0)
+    _panel(c, (x0, top, x1, top + height), active, role="seat_panel", seat=s)
+    head = _head_height(seat)
+    bottom = top + SEAT_PAD + head  # the name row's tiles stand on this line
+    cy = bottom - min(head, POND.height) // 2
+    x = x0 + SEAT_PAD
+    if active:
+        c.polygon([(x, cy - 12), (x + 16, cy), (x, cy + 12)], GOLD, role="turn_marker", seat=s)
+    x += 24
+    if s == view.dealer:
+        x = _dealer_badge(c, x, cy, 15, s, lb) + 8
+
+    # right side: the melds, and before them the hidden hand as backs (a 亮倒 seat shows its hand below)
+    right = x1 - SEAT_PAD
+    meld_x = right - sum(_meld_width(POND) + GROUP_GAP for _ in seat.melds) + GROUP_GAP
+    for meld in seat.melds:
+        _meld(c, meld_x, bottom - POND.height, meld, POND, s, role="seat_meld")
+        meld_x += _meld_width(POND) + GROUP_GAP
+    right -= sum(_meld_width(POND) + GROUP_GAP for _ in seat.melds)
+    if not seat.revealed:
+        right -= _backs_width(seat.concealed_count)
+        tiny = TileSize.TINY.height
+        _backs(c, right, cy + tiny // 2, seat.concealed_count, s, role="hidden", count_role="hidden_count")
+        right -= GROUP_GAP
+    badges = [(lb.liangdao, GOLD, DARK)] if seat.liangdao else []
+    if seat.on_auto:
+        badges.append((lb.auto, BADGE_GREY, TEXT))
+    badges_w = sum(text_width(t, SEAT_BADGE_SIZE) + 2 * (SEAT_BADGE_SIZE // 3) + 8 for t, _, _ in badges)
+    name_max = max(60, right - x - badges_w - 8)
+    box = c.text(x, cy, name, SEAT_NAME_SIZE, TEXT, max_width=name_max, role="name", seat=s, raw=True)
+    x = max(box[2], x) + 10
+    for text, bg, fg in badges:
+        x = _badge(c, x, cy, text, bg, fg, SEAT_BADGE_SIZE, role="badge", seat=s) + 8
+
+    y = bottom + 8
+    if seat.revealed:  # 亮倒 / 廊起: the shown tiles, the kept ones face down with their count, the waits
+        x = _tile_row(c, x0 + SEAT_PAD, y, seat.revealed, POND, s, role="revealed")
+        backs = partial_backs(seat)
+        if backs:
+            x = _backs(c, x + GROUP_GAP, y + POND.height, backs, s, role="kept_hidden", count_role="kept_count")
+        if seat.waits:
+            room = x1 - SEAT_PAD - x - GROUP_GAP
+            size = _waits_size(seat, room, lb)
+            wx = max(x + GROUP_GAP, x1 - SEAT_PAD - _waits_width(len(seat.waits), size, SEAT_BADGE_SIZE, lb))
+            _waits_block(
+                c, wx, y + POND.height - size.height, seat.waits, size, s, None, SEAT_BADGE_SIZE, lb, prefix="seat_"
+            )
+        y += POND.height + 8
+    inner = x1 - x0 - 2 * SEAT_PAD
+    rows = pond_rows(seat, inner, POND)
+    c.rect((x0 + SEAT_PAD - 4, y - 4, x1 - SEAT_PAD + 4, y + pond_height(rows, POND) + 4), POND_BG, radius=6,
+           role="pond_area", seat=s)  # fmt: skip
+    draw_pond(c, view, seat, x0 + SEAT_PAD, y, inner, POND)
+    return top + height
+
+
+def draw_table(c: Canvas, view: SeatView, names: Sequence[str], lb: Labels) -> int:
+    """The table part of the hand picture, from the top: a panel per other seat (turn order from
+    the next seat, :func:`_other_seat`), then the player's own pond, small.  Only ``view.public``
+    is drawn for the other seats: never a tile they hold hidden.  Returns its bottom."""
+    active = _active(view.public)
+    top = MARGIN
+    for seat in _others(view):
+        top = _other_seat(c, view.public, seat, _name(names, seat.seat, lb), top, seat.seat in active, lb)
+        top += SECTION_GAP
+    me = view.public.seats[view.seat]
+    inner = c.width - 2 * MARGIN - 2 * SEAT_PAD
+    h = _own_pond_height(view, c.width - 2 * MARGIN)
+    c.rect((MARGIN, top, c.width - MARGIN, top + h), POND_BG, radius=6, role="own_pond_area", seat=view.seat)
+    draw_pond(c, view.public, me, MARGIN + SEAT_PAD, top + 6, inner, OWN_POND)
+    return top + h + SECTION_GAP
+
+
+# -- the player's own tiles ----------------------------------------------------------------------------
+
+
 def hand_canvas(
-    view: SeatView, lang: str = "zh_CN", protected: Collection[Tile] = (), game: str = Ruleset.KAWUXING
+    view: SeatView,
+    lang: str = "zh_CN",
+    protected: Collection[Tile] = (),
+    game: str = Ruleset.KAWUXING,
+    names: Sequence[str] = (),
 ) -> Canvas:
     """The private hand picture of ``view.seat`` in ``lang`` (see :func:`render.render_hand`)."""
     lb = L.labels_for(lang, game)
@@ -87,13 +246,15 @@ def hand_canvas(
     gaps = len(view.melds) + (view.drawn is not None)
     slots = 3 * len(view.melds) + len(view.concealed) + (view.drawn is not None)
     width = max(2 * MARGIN + MAX_SLOTS * step + 5 * GROUP_GAP, 2 * MARGIN + slots * step + gaps * GROUP_GAP)
-    row_top = MARGIN + stack
+    table_h = table_height(view, width)
+    row_top = table_h + stack
     label_y = row_top + h + 4
     footer_top = label_y + LABEL_SIZE + 16
     small = TileSize.TABLE
     height = footer_top + small.height + LABEL_SIZE + 6 + MARGIN
     c = Canvas(width, height, FELT)
     seat = view.seat
+    draw_table(c, view, names, lb)
 
     danger: set[Tile] = set()
     for other in view.public.seats:

@@ -9,6 +9,7 @@ what its view holds.  The pictures live in their own modules along this one's ol
 
 All pictures are RGB on a dark felt background and stay far inside Telegram's photo limits
 (width + height <= 10000, aspect ratio <= 20, 10 MB): the largest is about 1000 x 1300 pixels.
+The hand picture carries the table too (:func:`render.hand.draw_table`).
 """
 
 from __future__ import annotations

@@ -22,8 +22,6 @@ from .blocks import (
     LOSS,
     MARGIN,
     MUTED,
-    PANEL,
-    PANEL_ACTIVE,
     POND_BG,
     TABLE,
     TEXT,
@@ -34,6 +32,7 @@ from .blocks import (
     _meld,
     _meld_width,
     _name,
+    _panel,
     _stack,
     _tile_row,
     _waits_block,
@@ -61,12 +60,13 @@ TABLE_MELD_GAP = 8
 TOTAL_SIZE = 18
 
 
-def _pond_layout(discards: Sequence[DiscardView], inner: int) -> list[tuple[int, int]]:
-    """(x offset, row) of each discard, flowing left to right; 亮倒 discards lie sideways (wider)."""
+def _pond_layout(discards: Sequence[DiscardView], inner: int, size: TileSize = TABLE) -> list[tuple[int, int]]:
+    """(x offset, row) of each discard at ``size``, flowing left to right within ``inner`` pixels;
+    亮倒 discards lie sideways (wider)."""
     out: list[tuple[int, int]] = []
     x, row = 0, 0
     for d in discards:
-        w = TABLE.height if d.liangdao else TABLE.width
+        w = size.height if d.liangdao else size.width
         if x and x + w > inner:
             x, row = 0, row + 1
         out.append((x, row))
@@ -74,10 +74,44 @@ def _pond_layout(discards: Sequence[DiscardView], inner: int) -> list[tuple[int,
     return out
 
 
-def _pond_rows(seat: PublicSeatView, inner: int) -> int:
-    """Rows the pond needs: as many as its discards fill, at least one (an empty pond is one row)."""
-    layout = _pond_layout(seat.discards, inner)
+def pond_rows(seat: PublicSeatView, inner: int, size: TileSize = TABLE) -> int:
+    """Rows the pond needs at ``size`` within ``inner`` pixels: as many as its discards fill, at
+    least one (an empty pond is one row)."""
+    layout = _pond_layout(seat.discards, inner, size)
     return max(1, layout[-1][1] + 1 if layout else 0)
+
+
+POND_ROW_GAP = 4
+"""Pixels between two rows of a pond."""
+
+
+def pond_height(rows: int, size: TileSize = TABLE) -> int:
+    """Height of a pond of ``rows`` rows of ``size`` tiles."""
+    return rows * (size.height + POND_ROW_GAP) - POND_ROW_GAP
+
+
+def draw_pond(
+    c: Canvas, view: PublicView, seat: PublicSeatView, x: int, top: int, inner: int, size: TileSize = TABLE
+) -> None:
+    """A seat's discards in order from (x, top) at ``size``, :func:`pond_rows` rows within ``inner``
+    pixels: claimed discards dimmed (docs/glossary.md), the 亮倒 discard lying sideways, the discard
+    now on the table (``view.last_discard``) highlighted gold, and once a hand is won on a discard
+    the winning tile highlighted (role ``win_discard``)."""
+    s = seat.seat
+    layout = _pond_layout(seat.discards, inner, size)
+    last = view.last_discard
+    winners = view.result.winners if view.result is not None else ()
+    won_on = {w.win_tile for w in winners if w.by == "discard" and w.from_seat == s}
+    for i, (d, (dx, row)) in enumerate(zip(seat.discards, layout, strict=True)):
+        final = i == len(seat.discards) - 1
+        won = final and d.tile in won_on  # the discard a winner took: the winning tile
+        is_last = won or (last is not None and last[0] == s and final and last[1] == d.tile)
+        state = TileState.HIGHLIGHT if is_last else TileState.DIM if d.claimed else TileState.NORMAL
+        y = top + row * (size.height + POND_ROW_GAP)
+        if d.liangdao:
+            y += size.height - size.width
+        role = "win_discard" if won else "last_discard" if is_last else "pond"
+        c.tile(x + dx, y, d.tile, size, state, rotated=d.liangdao, role=role, seat=s)
 
 
 def _row_stack(seat: PublicSeatView) -> int:
@@ -191,15 +225,7 @@ def _seat_panel(
     ``revealed`` then ends with the winning tile, which is drawn apart and highlighted."""
     x0, x1 = TABLE_MARGIN, c.width - TABLE_MARGIN
     s = seat.seat
-    c.rect(
-        (x0, top, x1, top + height),
-        PANEL_ACTIVE if active else PANEL,
-        outline=GOLD if active else None,
-        width=3,
-        radius=10,
-        role="panel",
-        seat=s,
-    )
+    _panel(c, (x0, top, x1, top + height), active, role="panel", seat=s)
     cy = top + NAME_ROW // 2 + 1
     x = x0 + PAD
     if active:
@@ -280,35 +306,14 @@ def _seat_panel(
     pond_top = row_top + row_h + 8
     pond_bottom = top + height - PAD + 4
     c.rect((x0 + PAD - 4, pond_top - 4, x1 - PAD + 4, pond_bottom), POND_BG, radius=6, role="pond_area", seat=s)
-    layout = _pond_layout(seat.discards, inner)
-    last = view.last_discard
-    winners = view.result.winners if view.result is not None else ()
-    won_on = {w.win_tile for w in winners if w.by == "discard" and w.from_seat == s}
-    for i, (d, (dx, row)) in enumerate(zip(seat.discards, layout, strict=True)):
-        final = i == len(seat.discards) - 1
-        won = final and d.tile in won_on  # the discard a winner took: the winning tile
-        is_last = won or (last is not None and last[0] == s and final and last[1] == d.tile)
-        state = TileState.HIGHLIGHT if is_last else TileState.DIM if d.claimed else TileState.NORMAL
-        y = pond_top + row * (TABLE.height + 4)
-        if d.liangdao:
-            y += TABLE.height - TABLE.width
-        c.tile(
-            x0 + PAD + dx,
-            y,
-            d.tile,
-            TABLE,
-            state,
-            rotated=d.liangdao,
-            role="win_discard" if won else "last_discard" if is_last else "pond",
-            seat=s,
-        )
+    draw_pond(c, view, seat, x0 + PAD, pond_top, inner)
 
 
 def _panel_height(seat: PublicSeatView, view: PublicView, lb: Labels, total: int | None) -> int:
     inner = TABLE_WIDTH - 2 * TABLE_MARGIN - 2 * PAD
-    rows = _pond_rows(seat, inner)
+    rows = pond_rows(seat, inner)
     waits = WAITS_ROW if _waits_on_own_row(seat, view, lb, total) else 0
-    return NAME_ROW + waits + _row_stack(seat) + _row_height(seat) + 8 + rows * (TABLE.height + 4) - 4 + PAD + 4
+    return NAME_ROW + waits + _row_stack(seat) + _row_height(seat) + 8 + pond_height(rows) + PAD + 4
 
 
 def table_canvas(

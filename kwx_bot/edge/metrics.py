@@ -150,10 +150,15 @@ class TimedPictures:
             self.metrics.render(time.perf_counter() - started)
 
     async def hand(
-        self, view: Any, lang: str = "zh_CN", protected: Collection[Any] = (), game: str = "kawuxing"
+        self,
+        view: Any,
+        lang: str = "zh_CN",
+        protected: Collection[Any] = (),
+        game: str = "kawuxing",
+        names: Sequence[str] = (),
     ) -> bytes:
         """See :meth:`Pictures.hand`."""
-        return await self._timed(self.inner.hand, view, lang, protected, game)
+        return await self._timed(self.inner.hand, view, lang, protected, game, names)
 
     async def table(
         self,

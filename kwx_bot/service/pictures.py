@@ -9,10 +9,14 @@ a thread (``asyncio.to_thread``, docs/telegram.md §6).  A broken worker pool fa
 A *photo key* names what a picture shows: a message is only given a new photo when its key changes,
 otherwise its caption or buttons are edited alone (cheaper, and no re-upload).  The hand picture's
 key is the seat's own tiles (concealed, drawn, melds, waits, 亮倒 -- after a partial 亮倒 / 廊起 also
-the shown tiles and published waits) and the protected tiles marked in it: the wall count and
-unseen-copy numbers drawn in it are a snapshot of the last time the seat's tiles changed.  The table
-picture's key is the whole public view plus the names.  Both keys include the picture's language
-and game (卡心五 labels the declaration 廊起).
+the shown tiles and published waits) and the protected tiles marked in it: the table drawn above
+the tiles (the other seats' ponds, melds and 亮倒 hands, :func:`render.render_hand`), the wall count
+and unseen-copy numbers are a snapshot of the moment the picture was drawn -- the last time the
+seat's tiles changed or a claim window opened for it (:func:`claim_key`), so the other seats' moves
+cost no write.  What a hand picture was drawn from is its key plus :func:`hand_table_key` (the
+public view and names), which decides whether an uploaded picture (its ``file_id``) may be sent
+again.  The table picture's key is the whole public view plus the names.  Both keys include the
+picture's language and game (卡心五 labels the declaration 廊起).
 
 Encoding: ``palette`` by default (a 128-colour PNG, :func:`render.encode`), chosen by
 ``benchmarks/bench_pictures.py``: about 40 KiB uploaded per turn against 165-190 KiB as JPEG
@@ -40,7 +44,17 @@ from typing import Any, Protocol
 
 from .game import HandTiles, PublicView, SeatView, Tile
 
-__all__ = ["HandTiles", "Pictures", "RenderPictures", "default_render_processes", "hand_key", "table_key"]
+__all__ = [
+    "HandTiles",
+    "Pictures",
+    "RenderPictures",
+    "claim_key",
+    "default_render_processes",
+    "hand_key",
+    "hand_table_key",
+    "needs_photo",
+    "table_key",
+]
 
 log = logging.getLogger("kwx.pictures")
 
@@ -108,6 +122,38 @@ def hand_key(view: SeatView, lang: str = "zh_CN", protected: Collection[Tile] = 
     return "h" + _digest(repr(key))
 
 
+CLAIM_MARK = "@"
+"""Separates a hand picture's key from the claim window it was drawn for (:func:`claim_key`)."""
+
+
+def claim_key(key: str, seq: int) -> str:
+    """The photo key of hand picture ``key`` drawn when the claim window at the hand's event ``seq``
+    opened for the seat (碰 / 杠 / 胡 buttons, docs/rules.md §A5): a key of its own, so the window's
+    edit carries a fresh picture of the table (the player sees the discard and the ponds while
+    deciding) in the one write it costs anyway."""
+    return f"{key}{CLAIM_MARK}{seq}"
+
+
+def needs_photo(shown: str | None, desired: str) -> bool:
+    """Whether a hand message showing the picture keyed ``shown`` needs a new picture to show
+    ``desired``: the seat's tiles changed (the keys differ apart from a claim window), or a claim
+    window the message does not show yet opened.  A window closing (``desired`` without one, the
+    tiles unchanged) needs none: the caption and buttons are edited alone."""
+    if shown == desired:
+        return False
+    if shown is None:
+        return True
+    base, _, window = desired.partition(CLAIM_MARK)
+    return shown.partition(CLAIM_MARK)[0] != base or bool(window)
+
+
+def hand_table_key(view: PublicView, names: Sequence[str]) -> str:
+    """What the table part of a hand picture is drawn from (the public view and the names): with
+    the photo key it names the picture exactly, so an uploaded picture is only sent again (by its
+    ``file_id``) where the table it shows is the current one."""
+    return _digest(repr((view, tuple(names))))
+
+
 def table_key(
     view: PublicView,
     names: Sequence[str],
@@ -124,12 +170,18 @@ class Pictures(Protocol):
     in ``lang`` (the player's language for a hand, the group's for the others)."""
 
     async def hand(
-        self, view: SeatView, lang: str = "zh_CN", protected: Collection[Tile] = (), game: str = KAWUXING
+        self,
+        view: SeatView,
+        lang: str = "zh_CN",
+        protected: Collection[Tile] = (),
+        game: str = KAWUXING,
+        names: Sequence[str] = (),
     ) -> bytes:
-        """A player's private hand picture; ``protected``: tiles the seat may not discard because a
-        亮倒 / 廊起 player waits on them (the discards missing from the engine's legal actions,
-        docs/rules.md §A9.8, §B), marked in the picture; ``game``: the hand's ``rules.ruleset``
-        (``"kaxinwu"`` labels the declaration 廊起)."""
+        """A player's private hand picture, the table as ``view.public`` shows it above the tiles
+        (``names``: the players' names by seat); ``protected``: tiles the seat may not discard
+        because a 亮倒 / 廊起 player waits on them (the discards missing from the engine's legal
+        actions, docs/rules.md §A9.8, §B), marked in the picture; ``game``: the hand's
+        ``rules.ruleset`` (``"kaxinwu"`` labels the declaration 廊起)."""
         ...
 
     async def table(
@@ -210,10 +262,16 @@ class RenderPictures:
             self._pool = None
 
     async def hand(
-        self, view: SeatView, lang: str = "zh_CN", protected: Collection[Tile] = (), game: str = KAWUXING
+        self,
+        view: SeatView,
+        lang: str = "zh_CN",
+        protected: Collection[Tile] = (),
+        game: str = KAWUXING,
+        names: Sequence[str] = (),
     ) -> bytes:
         """See :func:`render.render_hand`."""
-        return await self._run("render_hand", lang, view, protected=tuple(sorted(protected)), game=str(game))
+        guard = tuple(sorted(protected))
+        return await self._run("render_hand", lang, view, protected=guard, game=str(game), names=list(names))
 
     async def table(
         self,

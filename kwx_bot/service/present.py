@@ -5,8 +5,11 @@ which compares what each message *should* show (computed from the live state) wi
 showed (:class:`~kwx_bot.service.live.Shown`) and makes only the calls that differ:
 
 * a player's hand message: a new photo (``editMessageMedia``) only when the seat's own tiles
-  changed, else ``editMessageCaption`` (caption and buttons) or ``editMessageReplyMarkup``; a new
-  message (``sendPhoto``) at each deal, after ``/hand``, or when the old one is gone;
+  changed or a claim window opens for it (the edit its buttons need anyway carries the picture),
+  else ``editMessageCaption`` (caption and buttons) or ``editMessageReplyMarkup``; a new message
+  (``sendPhoto``) at each deal, after ``/hand``, or when the old one is gone.  The picture shows
+  the table (every pond, meld and 亮倒 hand) as it is when drawn: the other seats' moves alone
+  never edit it (:mod:`.pictures`);
 * the group's live table message: edited at most once per ``table_edit_seconds`` — changes in
   between are coalesced into one trailing edit (Telegram allows ~20 group messages a minute);
 * turn reminders: edits never notify, and a notifying message for every turn would double the
@@ -56,7 +59,7 @@ from .game import Discarded, HandEnded, HandStarted, Tile
 from .group_settings import TableChoice
 from .keyboards import hand_keyboard, lobby_keyboard, next_hand_keyboard, take_back_keyboard
 from .live import LiveSeat, LiveTable, Shown, Ui, shown_digest
-from .pictures import Pictures, hand_key, table_key
+from .pictures import Pictures, claim_key, hand_key, hand_table_key, needs_photo, table_key
 from .ports import Messenger, Outcome
 from .reveal import shown_tiles
 from .tables import Tables
@@ -344,6 +347,8 @@ class Presenter:
                                    ui=ui, ui_tile=seat.ui_tile, protected=protected,
                                    reveal=choice, kept=kept, langqi=langqi)  # fmt: skip
             key = hand_key(view, seat.lang, protected, kind)
+            if any(a.kind is game.ActionKind.PASS for a in legal):  # a claim window: a fresh table
+                key = claim_key(key, view.public.seq)
         return Shown(key, caption, markup or ()), view, markup
 
     @staticmethod
@@ -381,15 +386,16 @@ class Presenter:
         if msg_id is not None and self._buttons_can_wait(live, shown, desired):
             return True  # shown stays as it was: a later sync makes the edit
         user = seat.user_id
+        drawn: str | None = None  # what the picture sent now shows (photo key and table), if one is
         if msg_id is None:
-            photo = await self._hand_photo(live, seat, desired, view)
+            photo, drawn = await self._hand_photo(live, seat, desired, view)
             if self._moved_on(live, seat, msg_id, hand):
                 return False
             sent = await self.sender.send_photo(user, photo, desired.caption, markup)
             if sent.ok and sent.message_id is not None:
                 await self._set_hand_msg(live, seat, sent.message_id)
-        elif shown is None or shown.photo_key != desired.photo_key:
-            photo = await self._hand_photo(live, seat, desired, view)
+        elif shown is None or needs_photo(shown.photo_key, desired.photo_key or ""):
+            photo, drawn = await self._hand_photo(live, seat, desired, view)
             if self._moved_on(live, seat, msg_id, hand):
                 return False
             sent = await self.sender.edit_media(user, msg_id, photo, desired.caption, markup)
@@ -403,8 +409,8 @@ class Presenter:
             return await self._sync_hand(live, seat, retry=False)
         if sent.ok:
             seat.shown = desired
-            if sent.file_id is not None and desired.photo_key is not None:
-                seat.file_id, seat.file_key = sent.file_id, desired.photo_key
+            if sent.file_id is not None and drawn is not None:
+                seat.file_id, seat.file_key = sent.file_id, drawn
             return True
         if sent.outcome is Outcome.FAILED and fresh and retry and seat.hand_msg_id is not None:
             old = seat.hand_msg_id  # edits keep failing: a new message (the old one's buttons go stale)
@@ -428,7 +434,7 @@ class Presenter:
             shown is not None
             and bool(shown.markup)
             and not desired.markup
-            and shown.photo_key == desired.photo_key
+            and not needs_photo(shown.photo_key, desired.photo_key or "")  # the picture stays
             and live.state is not None
             and live.state.result is None
             and self.sender.token_busy()
@@ -477,13 +483,23 @@ class Presenter:
             if sent.ok:
                 seat.reminder_msg_id = sent.message_id
 
-    async def _hand_photo(self, live: LiveTable, seat: LiveSeat, desired: Shown, view: game.SeatView) -> bytes | str:
-        if seat.file_id is not None and seat.file_key == desired.photo_key:
-            return seat.file_id
+    async def _hand_photo(
+        self, live: LiveTable, seat: LiveSeat, desired: Shown, view: game.SeatView
+    ) -> tuple[bytes | str, str]:
+        """The hand picture ``desired`` names, with the table as it is now, and what it shows (its
+        photo key and :func:`~.pictures.hand_table_key`).  The picture uploaded last is sent again
+        by its ``file_id`` only when it shows exactly that: the same tiles *and* the same table, so
+        a new message never shows an old table."""
+        names = self.display_names(live, seat.lang)
+        drawn = f"{desired.photo_key}|{hand_table_key(view.public, names)}"
+        if seat.file_id is not None and seat.file_key == drawn:
+            return seat.file_id, drawn
         state = live.state
         assert state is not None
         protected = game.protected(state, seat.seat) if state.result is None else ()
-        return await self.pictures.hand(view, lang=seat.lang, protected=protected, game=state.rules.ruleset.value)
+        kind = state.rules.ruleset.value
+        photo = await self.pictures.hand(view, lang=seat.lang, protected=protected, game=kind, names=names)
+        return photo, drawn
 
     async def _set_hand_msg(self, live: LiveTable, seat: LiveSeat, msg_id: int | None) -> None:
         seat.hand_msg_id = msg_id
@@ -597,10 +613,11 @@ class Presenter:
         seed = live.state.seed
         return add_line(caption, commitment_line(tr, None if seed is None else game.commitment(seed)))
 
-    def display_names(self, live: LiveTable) -> list[str]:
-        """Names as pictures show them (托管 seats marked; bidi controls dropped, :func:`clean`)."""
+    def display_names(self, live: LiveTable, lang: str | None = None) -> list[str]:
+        """Names as pictures show them (托管 seats marked in ``lang``, default the group's; bidi
+        controls dropped, :func:`clean`)."""
         names = [clean(n) if n else n for n in live.names()]
-        auto = self.tables.tr(live.group_lang).gettext("{name} (auto)")
+        auto = self.tables.tr(lang or live.group_lang).gettext("{name} (auto)")
         for s in live.seats:
             if s.user_id is not None and s.automatic:
                 names[s.seat] = auto.format(name=names[s.seat])

@@ -7,7 +7,10 @@ tile named in any text, caption or button the bot ever showed in the group (all 
 ones included) must be public; in a player's private chat it must be public or that player's own.
 Pictures are checked by origin: a spy renderer stamps each picture with the view it was drawn from,
 so every photo the group ever got must come from a public view (the result picture also gets every
-seat's whole hand, which is public once the hand is over).
+seat's whole hand, which is public once the hand is over), and a player's hand picture from that
+player's own view.  What those views show face up is checked too (:func:`shown_tiles`): the table a
+hand picture draws above the player's tiles, and the live table and reveal pictures, name public
+tiles only.
 """
 
 from __future__ import annotations
@@ -74,6 +77,33 @@ def leaked(texts: Iterable[str], allowed: set[Tile], *, own_waits: bool = False)
     return set(itertools.chain.from_iterable(tiles_named(t) for t in texts)) - allowed
 
 
+def shown_tiles(view: PublicView, *, skip: int | None = None) -> set[Tile]:
+    """Every tile a public view shows face up -- discards, meld tiles (another seat's 暗杠 has
+    none), published waits and, once over, the winners' hands -- except those of seat ``skip``
+    (the viewer's own).  A 亮倒 / 廊起 seat's shown tiles are checked by :func:`assert_public_view`."""
+    out: set[Tile] = set()
+    for seat in view.seats:
+        if seat.seat == skip:
+            continue
+        out |= {d.tile for d in seat.discards} | set(seat.waits)
+        out |= {m.tile for m in seat.melds if m.tile is not None}
+    for w in view.result.winners if view.result is not None else ():
+        out |= {*w.concealed, w.win_tile} | {m.tile for m in w.melds if m.tile is not None}
+    return out
+
+
+def assert_public_view(view: PublicView, events: Sequence[dict[str, Any]], *, skip: int | None = None) -> None:
+    """What ``view`` shows face up (but seat ``skip``'s own tiles) is public by ``events``: the tiles
+    of :func:`shown_tiles`, and the shown hand of a seat only after it declared 亮倒 / 廊起, made of
+    tiles it held (which of them a partial reveal shows is the engine's to say)."""
+    public, own = public_and_own(events)
+    assert shown_tiles(view, skip=skip) <= public
+    declared = {e["seat"] for e in events if e["type"] == "discarded" and e.get("liangdao")}
+    for seat in view.seats:
+        if seat.seat != skip and seat.revealed:
+            assert seat.seat in declared and set(seat.revealed) <= own[seat.seat], seat
+
+
 class SpyPictures:
     """A renderer stand-in that records which view each picture was drawn from (a PNG text chunk)."""
 
@@ -83,6 +113,8 @@ class SpyPictures:
         """(kind, game) of every picture drawn."""
         self.protected: list[tuple[int, tuple[Tile, ...]]] = []
         """(seat, protected tiles) of every hand picture drawn."""
+        self.names: list[tuple[int, tuple[str, ...]]] = []
+        """(seat, names) of every hand picture drawn (the names its table part shows)."""
 
     def _png(self, kind: str, view: Any, game: str = "kawuxing") -> bytes:
         key = f"{kind}-{len(self.origins)}"
@@ -99,9 +131,15 @@ class SpyPictures:
         return self.origins[key]
 
     async def hand(
-        self, view: SeatView, lang: str = "zh_CN", protected: Sequence[Tile] = (), game: str = "kawuxing"
+        self,
+        view: SeatView,
+        lang: str = "zh_CN",
+        protected: Sequence[Tile] = (),
+        game: str = "kawuxing",
+        names: Sequence[str] = (),
     ) -> bytes:
         self.protected.append((view.seat, tuple(protected)))
+        self.names.append((view.seat, tuple(names)))
         return self._png("hand", view, game)
 
     async def table(

@@ -14,9 +14,11 @@ class LangPictures(TinyPictures):
     def __init__(self) -> None:
         self.calls: list[tuple[str, int | None, str]] = []
 
-    async def hand(self, view: Any, lang: str = "zh_CN", protected: Any = (), game: str = "kawuxing") -> bytes:
+    async def hand(
+        self, view: Any, lang: str = "zh_CN", protected: Any = (), game: str = "kawuxing", names: Any = ()
+    ) -> bytes:
         self.calls.append(("hand", view.seat, lang))
-        return await super().hand(view, lang, protected, game)
+        return await super().hand(view, lang, protected, game, names)
 
     async def table(
         self,

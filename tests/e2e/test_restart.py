@@ -86,9 +86,9 @@ async def test_deadline_is_rearmed_after_a_restart(kwx):
 class SlowHandPictures(TinyPictures):
     """Hand pictures that take a while to draw, so a deal can happen in the middle of one."""
 
-    async def hand(self, view, lang="zh_CN", protected=(), game="kawuxing"):
+    async def hand(self, view, lang="zh_CN", protected=(), game="kawuxing", names=()):
         await asyncio.sleep(0.4)
-        return await super().hand(view, lang, protected, game)
+        return await super().hand(view, lang, protected, game, names)
 
 
 async def test_next_hand_pressed_while_a_restart_redraws_the_old_hands(kwx):

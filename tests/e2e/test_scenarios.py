@@ -15,7 +15,7 @@ import pytest
 from engine.views import PublicView, SeatView
 from fakebot import MESSAGE_WRITE_METHODS
 
-from .leaks import SpyPictures, leaked, public_and_own
+from .leaks import SpyPictures, assert_public_view, leaked, public_and_own
 from .scenarios import FINISHING, deal_scenario, engine_play, hand_record, load, perform
 
 
@@ -66,12 +66,14 @@ def assert_no_hidden_tiles(kwx, spy, group, users, events):
     for photo in kwx.fake.seen_photos(group):
         kind, view = spy.origin(photo.data)
         assert kind in ("table", "reveal", "result") and isinstance(view, PublicView)
+        assert_public_view(view, events)
     for seat, user in enumerate(users):
         chat = kwx.fake.private_chat(user)
         assert leaked(kwx.fake.seen_texts(chat), public | own[seat], own_waits=True) == set()
         for photo in kwx.fake.seen_photos(chat):
             kind, view = spy.origin(photo.data)
             assert kind == "hand" and isinstance(view, SeatView) and view.seat == seat
+            assert_public_view(view.public, events, skip=seat)  # the table in the hand picture
 
 
 async def test_logs_name_no_hidden_tile_and_no_seed(kwx, caplog):

@@ -10,7 +10,7 @@ from collections import Counter
 from engine.game.basics import kinds_for
 from engine.tiles import format_tiles, parse_tiles
 from kwx_bot.service.game import RuleSet
-from tests.e2e.leaks import SpyPictures, leaked, public_and_own
+from tests.e2e.leaks import SpyPictures, assert_public_view, leaked, public_and_own
 
 DEALER_WINS = "123789p2344688s5s"  # complete: the dealer wins at once by 自摸 (docs/rules.md §A7.4)
 
@@ -51,12 +51,14 @@ def assert_no_hidden_tiles(kwx, spy, group, users_by_seat, events):
     for photo in kwx.fake.seen_photos(group):
         kind, view = spy.origin(photo.data)
         assert kind in ("table", "reveal", "result") and view.__class__.__name__ == "PublicView"
+        assert_public_view(view, events)
     for seat, user in users_by_seat.items():
         chat = kwx.fake.private_chat(user)
         assert leaked(kwx.fake.seen_texts(chat), public | own[seat], own_waits=True) == set()
         for photo in kwx.fake.seen_photos(chat):
             kind, view = spy.origin(photo.data)
             assert kind == "hand" and view.seat == seat
+            assert_public_view(view.public, events, skip=seat)  # the table in the hand picture
 
 
 async def test_new_answers_bad_arguments_politely_and_opens_nothing(kwx):

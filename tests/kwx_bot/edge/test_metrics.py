@@ -49,8 +49,8 @@ async def test_timed_pictures_observe_each_picture_and_close_the_inner_ones():
     class Drawn:
         closed = False
 
-        async def hand(self, view, lang="zh_CN", protected=(), game="kawuxing"):
-            return b"hand"
+        async def hand(self, view, lang="zh_CN", protected=(), game="kawuxing", names=()):
+            return b"hand" + "".join(names).encode()
 
         async def table(self, view, names, lang="zh_CN", totals=None, game="kawuxing"):
             return b"table" + bytes(totals or ())
@@ -73,6 +73,7 @@ async def test_timed_pictures_observe_each_picture_and_close_the_inner_ones():
     with pytest.raises(ValueError):
         await pictures.result(None, ["a"])
     assert samples(metrics)[("kwx_render_seconds_count", ())] == 4
+    assert await pictures.hand(None, "en", (), "kawuxing", ["Ann", "Ben"]) == b"handAnnBen"  # names passed through
     pictures.close()
     assert inner.closed
 

@@ -23,7 +23,9 @@ def _tiny_png() -> bytes:
 class TinyPictures:
     """Pictures stand-in: a small valid PNG."""
 
-    async def hand(self, view: Any, lang: str = "zh_CN", protected: Any = (), game: str = "kawuxing") -> bytes:
+    async def hand(
+        self, view: Any, lang: str = "zh_CN", protected: Any = (), game: str = "kawuxing", names: Any = ()
+    ) -> bytes:
         return _tiny_png()
 
     async def table(

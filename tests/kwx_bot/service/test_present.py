@@ -11,7 +11,7 @@ import pytest
 from kwx_bot.service import present
 from kwx_bot.service.buttons import Op
 
-from .conftest import ANN, BEN, GROUP, World
+from .conftest import ANN, BEN, CAT, GROUP, World
 from .test_play import SCENARIO, deal, perform
 
 
@@ -77,3 +77,24 @@ async def test_an_idle_token_takes_a_closed_claim_windows_buttons_away_at_once(w
     for action in SCENARIO["actions"][:9]:  # ... Ben passes on Cat's 4p
         await perform(world, action)
     assert not (await world.hand_message(BEN)).presses
+
+
+async def test_a_hand_message_is_edited_for_its_own_tiles_and_claim_windows_only(world: World) -> None:
+    """The hand picture shows the table, but the others' moves alone edit no hand message; a claim
+    window opening is one picture edit (the window's buttons need an edit anyway), and taking the
+    tile (new tiles) another one."""
+    await deal(world)
+    cat = CAT.user_id
+
+    def cats(since: int) -> list[str]:
+        return [method for method, chat in world.chat.calls[since:] if chat == cat]
+
+    mark = len(world.chat.calls)
+    await perform(world, SCENARIO["actions"][0])  # Ann discards 3p: Ben's turn, nothing for Cat
+    assert cats(mark) == []
+    mark = len(world.chat.calls)
+    await perform(world, SCENARIO["actions"][1])  # Ben discards 2p: Cat may 碰
+    assert cats(mark) == ["edit_media"]
+    mark = len(world.chat.calls)
+    await perform(world, SCENARIO["actions"][2])  # Cat pongs 2p: her tiles change
+    assert cats(mark) == ["edit_media"]
