@@ -6,8 +6,8 @@ A representative set of pictures is drawn from hands the engine's AI plays (:fun
 at 3 seats (the standard game) and 4 seats (preset ``four_seats``): a hand picture, the table early
 (after the first round of discards) and late (the last turn), and the result with every hand face
 up.  Each is encoded by every candidate in :data:`CANDIDATES` (the JPEG settings, palette PNGs of
-64 / 128 colours by Pillow's quantize methods, WebP for reference -- Telegram's sendPhoto takes
-JPEG or PNG, so WebP is measured, not chosen) and the median encode time over ``--runs`` is
+32 / 48 / 64 / 128 colours by Pillow's quantize methods and zlib levels, WebP for reference --
+Telegram's sendPhoto takes JPEG or PNG, so WebP is measured, not chosen) and the median encode time over ``--runs`` is
 printed with the size.  *Per turn* is what a turn uploads: one hand picture and one table picture
 (the mean of early and late).  With ``--out`` every encoding of every picture is written there,
 plus a copy scaled to 400 px wide (a phone) for judging readability by eye.
@@ -72,6 +72,9 @@ CANDIDATES: dict[str, Callable[[Image.Image], bytes]] = {
     "png 128 octree l1": _palette(128, Image.Quantize.FASTOCTREE),
     "png 64 octree l1": _palette(64, Image.Quantize.FASTOCTREE),
     "png 128 octree l6": _palette(128, Image.Quantize.FASTOCTREE, 6),
+    "png 64 octree l6": _palette(64, Image.Quantize.FASTOCTREE, 6),
+    "png 48 octree l6": _palette(48, Image.Quantize.FASTOCTREE, 6),
+    "png 32 octree l6": _palette(32, Image.Quantize.FASTOCTREE, 6),
     "png 128 mediancut": _palette(128, Image.Quantize.MEDIANCUT),
     "png 64 mediancut": _palette(64, Image.Quantize.MEDIANCUT),
     "encode(palette)": lambda img: encode(img, "palette"),

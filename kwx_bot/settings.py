@@ -20,8 +20,8 @@ KWX_LOBBY_IDLE_SECONDS     a lobby nobody touched for this long is closed (defau
 KWX_DISCARD_SECONDS        default discard deadline of a table (default 30; 0 = no deadline)
 KWX_CLAIM_SECONDS          default claim-window deadline (default 15; 0 = no deadline)
 KWX_TABLE_EDIT_SECONDS     minimum seconds between two edits of a group's live table (default 3)
-KWX_PICTURE_FORMAT         ``palette`` (default: a 128-colour PNG, about a quarter of the JPEG's bytes
-                           for 2-4 ms more per picture, docs/telegram.md §6), ``jpeg`` (quality 90, no
+KWX_PICTURE_FORMAT         ``palette`` (default: a 48-colour PNG, about a sixth of the JPEG's bytes
+                           for about 8 ms more per picture, docs/telegram.md §6), ``jpeg`` (quality 90, no
                            chroma subsampling) or ``png`` (lossless RGB)
 KWX_RENDER_PROCESSES       worker processes that draw pictures (default 1 with 2+ cores, else 0 =
                            draw in a thread of the bot process)

@@ -18,7 +18,7 @@ public view and names), which decides whether an uploaded picture (its ``file_id
 again.  The table picture's key is the whole public view plus the names.  Both keys include the
 picture's language and game (卡心五 labels the declaration 廊起).
 
-Encoding: ``palette`` by default (a 128-colour PNG, :func:`render.encode`), chosen by
+Encoding: ``palette`` by default (a 48-colour PNG, :func:`render.encode`), chosen by
 ``benchmarks/bench_pictures.py``: about 40 KiB uploaded per turn against 165-190 KiB as JPEG
 (docs/telegram.md §6).
 
@@ -222,7 +222,7 @@ class Pictures(Protocol):
 
 class RenderPictures:
     """:class:`Pictures` drawn by :mod:`render`, encoded as ``fmt`` (:func:`render.encode`:
-    ``"palette"``, the default -- a 128-colour PNG, about a quarter of the bytes of ``"jpeg"`` per turn,
+    ``"palette"``, the default -- a 48-colour PNG, about a sixth of the bytes of ``"jpeg"`` per turn,
     docs/telegram.md §6 --, ``"jpeg"`` or ``"png"``), in ``processes`` worker processes (0: a thread)."""
 
     def __init__(self, fmt: str = "palette", processes: int = 0) -> None:

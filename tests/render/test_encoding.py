@@ -34,11 +34,13 @@ def test_palette_is_several_times_smaller_than_the_jpeg(demo: Demo) -> None:
 
 def test_palette_keeps_the_pictures_colours(demo: Demo) -> None:
     """The felt and the gold of the active seat's marker come back within a few levels; over the whole
-    picture the mean error is small (no visible banding or smearing)."""
+    picture the mean error is small (no visible banding or smearing), and no pixel is given another
+    colour (too few palette entries merge small gold, red or green areas into other colours)."""
     c = table_canvas(demo.table, demo.names, totals=demo.totals)
     back = np.asarray(Image.open(io.BytesIO(encode(c.image, "palette"))).convert("RGB")).astype(int)
     orig = np.asarray(c.image).astype(int)
     assert np.abs(back[2, 2] - FELT).max() <= 6
     marker = c.find("turn_marker")[0]
     assert np.abs(back[marker.centre[1], marker.centre[0]] - GOLD).max() <= 12
-    assert np.abs(back - orig).mean() < 2.0
+    assert np.abs(back - orig).mean() < 3.0
+    assert np.abs(back - orig).max() <= 64
