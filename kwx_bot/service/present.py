@@ -77,7 +77,7 @@ TABLE_RESERVE = 6
 start, up to three 亮倒 reveals, the result, a notice): edits use at most 20 - 6 = 14 a minute."""
 
 
-TABLE_STALE_SECONDS = 30.0
+TABLE_STALE_SECONDS = 60.0
 """While the bot token is busy (:meth:`.ports.Messenger.token_busy`) the live table's edit waits, for
 at most this long after its last edit: the token's writes go to the players' hand messages first."""
 
