@@ -36,6 +36,16 @@ async def _lobby(kwx, user, group, *args):
     return kwx.fake.last_message(group)
 
 
+async def _four_start_with_a_dealer_win(kwx, service, users, group, rules):
+    """The first user opens table 1, the other three join, and hand 1 is dealt with ``users[0]``
+    dealing a hand she wins at once."""
+    lobby = await _lobby(kwx, users[0], group)
+    for u in users[1:]:
+        await kwx.press(u, kwx.fake.message(group, lobby.message_id), "Join")
+    await service.prepare_deal(1, dealer_wins_deal(rules) | {"dealer": 0})
+    await kwx.press(users[0], kwx.fake.message(group, lobby.message_id), "Start")
+
+
 async def _ledger_sums(service, table_id):
     rows = await service.store.ledger_of_table(table_id)
     per_hand: dict[int, int] = {}
@@ -272,11 +282,7 @@ async def test_after_a_restart_between_hands_the_right_member_sits_out(kwx):
     rules = RuleSet()
     async with kwx.running() as service:
         await kwx.start_bot(*users)
-        lobby = await _lobby(kwx, ann, group)
-        for u in (ben, cat, dan):
-            await kwx.press(u, kwx.fake.message(group, lobby.message_id), "Join")
-        await service.prepare_deal(1, dealer_wins_deal(rules) | {"dealer": 0})
-        await kwx.press(ann, kwx.fake.message(group, lobby.message_id), "Start")
+        await _four_start_with_a_dealer_win(kwx, service, users, group, rules)
         await kwx.act(ann, "w")
         await kwx.settle()
     async with kwx.running() as service:  # a restart: the table is rebuilt from the store
@@ -302,11 +308,7 @@ async def test_a_member_kicked_mid_hand_leaves_three_who_play_on_after_a_restart
     rules = RuleSet()
     async with kwx.running() as service:
         await kwx.start_bot(*users)
-        lobby = await _lobby(kwx, ann, group)
-        for u in (ben, cat, dan):
-            await kwx.press(u, kwx.fake.message(group, lobby.message_id), "Join")
-        await service.prepare_deal(1, dealer_wins_deal(rules) | {"dealer": 0})
-        await kwx.press(ann, kwx.fake.message(group, lobby.message_id), "Start")
+        await _four_start_with_a_dealer_win(kwx, service, users, group, rules)
         await kwx.act(ann, "w")  # hand 1: Ann wins; she sits hand 2 out and Ben deals it
         await kwx.settle()
         await service.prepare_deal(1, dealer_wins_deal(rules))
