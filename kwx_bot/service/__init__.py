@@ -365,6 +365,14 @@ class TableService:
         seat = live.seat_of(user_id)
         return Present(live.table_id, (seat.seat,) if ui_only and seat is not None else None)
 
+    def follow_soon(self, then: FollowUp) -> None:
+        """Run :meth:`follow` in the background, so the update that returned ``then`` ends at once:
+        the edge runs a chat's updates one after another, and a follow-up's sends — to other
+        chats too — may wait out Telegram's 429s; the chat's next press must not wait for them
+        (docs/architecture.md §4).  A table's presentation keeps its order under its own lock;
+        :meth:`idle` waits for the task, :meth:`shutdown` cancels it."""
+        self._spawn(self.follow(then))
+
     async def follow(self, then: FollowUp) -> None:
         """Do what a :class:`Response` left for after the answer: present a table
         (:class:`~.values.Present`), show a lobby (:class:`~.values.ShowLobby`), deal a hand

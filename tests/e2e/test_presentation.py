@@ -5,9 +5,12 @@ failure for one seat never skips the others; forged 亮倒 picks change nothing.
 from __future__ import annotations
 
 import logging
+import time
 
-from kwx_bot.edge.codec import b36
+from engine.tiles import parse_tile
+from kwx_bot.edge.codec import b36, decode
 from kwx_bot.edge.sender import Outcome, Sent
+from kwx_bot.service.buttons import Op
 
 from .scenarios import deal_scenario, load, perform
 
@@ -195,3 +198,30 @@ async def test_forged_liangdao_picks_are_refused_and_change_nothing(kwx, caplog)
         query = await kwx.press(ann, confirm, confirm.button_texts[0])
         assert not query.answer.show_alert
         assert any("declares liangdao" in m.content for m in kwx.fake.bot_messages(group))
+
+
+async def test_a_press_is_answered_at_once_while_the_last_ones_sends_wait_out_a_429(kwx):
+    """A press's presentation runs after its update ends: a 429 on another player's chat holds up
+    the sends it makes there, never the next update in the presser's own chat (updates of one chat
+    run one after another, docs/architecture.md §4)."""
+    scenario = load("d57_double_ron")
+    users = kwx.players("Ann", "Ben", "Cat")
+    ann, ben = users[0], users[1]
+    group = kwx.group(users)
+    async with kwx.running() as service:
+        await kwx.start_bot(*users)
+        await deal_scenario(kwx, users, group, scenario)
+        hand = kwx.hand_message(ann)
+        (data,) = [d for _, d in kwx.game_buttons(ann) if (b := decode(d)).op is Op.DISCARD and str(b.tile) == "3p"]
+        kwx.fake.faults.flood(methods="editMessageMedia", chats=ben, retry_after=2, times=1)  # Ben's draw
+        first = kwx.fake.press(ann, hand, data=data)  # Ann discards 3 Dot: Ben draws
+        await kwx.fake.wait_for_answer(first, 5)
+        started, mark = time.monotonic(), kwx.fake.mark()
+        kwx.fake.user_command(ann, kwx.fake.private_chat(ann), "help")  # her chat's next update
+        await kwx.fake.wait_for(lambda: kwx.fake.bot_messages(kwx.fake.private_chat(ann), since=mark), 5)
+        assert time.monotonic() - started < 1.0, "her next update waited for the press's sends"
+        await kwx.settle()
+        live = await service.tables.get(1)
+        assert [d.tile for d in live.state.seats[0].discards] == [parse_tile("3p")]  # applied once
+        assert kwx.fake.count_calls("editMessageMedia", chat=ben, ok=False) == 1  # the 429 was met
+        assert any(decode(d).op is Op.DISCARD for _, d in kwx.game_buttons(ben))  # Ben's turn is shown

@@ -26,7 +26,8 @@ Decode = Callable[[str | None], Press]
 async def _press(update: Update, context: Context, decode_press: Decode) -> None:
     """Decode the query's data, call the service once, then deliver its :class:`Response` in
     order: the answer first (Telegram shows a spinner until then, docs/telegram.md §3), the
-    messages to send or edit, and last the follow-up handed back to the service.  A press that
+    messages to send or edit, and last the follow-up handed back to the service to run in the
+    background (the chat's next update does not wait for its sends).  A press that
     fails in the service is still answered, with an apology."""
     query = update.callback_query
     if query is None:
@@ -50,8 +51,8 @@ async def _press(update: Update, context: Context, decode_press: Decode) -> None
     await sender.answer(query, reply.text, alert=reply.alert, url=reply.url)
     await deliver(sender, chat_id, response.outs, seen=service.seen)
     if response.then is not None:
-        await service.follow(response.then)
-    sender.metrics.press()  # counted once handled, follow-up included
+        service.follow_soon(response.then)
+    sender.metrics.press()  # counted once answered and its messages delivered
 
 
 async def on_button(update: Update, context: Context) -> None:

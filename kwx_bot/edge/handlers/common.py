@@ -99,7 +99,7 @@ async def reply(context: Context, chat_id: int, text: str | None, *, reply_to: i
 
 async def run_command(update: Update, context: Context, pick: Callable[[TableService], Service]) -> None:
     """Parse the command, make one service call (``pick(service)(command)``), send its replies
-    (then hand a follow-up, if any, back to the service)."""
+    (then hand a follow-up, if any, back to the service to run in the background)."""
     cmd = command_of(update, context)
     if cmd is None:
         return
@@ -107,4 +107,4 @@ async def run_command(update: Update, context: Context, pick: Callable[[TableSer
     response = await pick(service)(cmd)
     await deliver(context.bot_data.sender, cmd.chat_id, response.outs, reply_to=cmd.message_id, seen=service.seen)
     if response.then is not None:
-        await service.follow(response.then)
+        service.follow_soon(response.then)
