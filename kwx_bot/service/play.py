@@ -245,7 +245,8 @@ class Play:
             self.timers.arm(live.table_id, deadline[0])
         names = live.names()
         for e, actor in pairs:
-            log.info("table %s: %s%s", live.table_id, _describe(e, names), "" if actor is None else f" (user {actor})")
+            by = "" if actor is None else f" (from a press by user {actor})"  # who acted, not whose seat
+            log.info("table %s: %s%s", live.table_id, _describe(e, names), by)
 
     async def _finish(self, tx: Tx, live: LiveTable, state: State, pairs: list[tuple[Event, int | None]]) -> None:
         result = state.result
