@@ -49,11 +49,15 @@ from .text import text_width
 
 LABEL_SIZE = 22
 
+LABEL_MARGIN = 8
+"""Pixels of a hand tile's width a label leaves free (with the gap between tiles, 10 px between labels)."""
+
 
 def _hand_label_size(lb: Labels) -> int:
     """Font size of the tile labels under hand tiles: :data:`LABEL_SIZE`, smaller if the language's
-    longest tile label would not fit a tile's width."""
-    return _fit_size(lb.tiles, LABEL_SIZE, HAND.width)
+    longest tile label would not fit a tile's width less :data:`LABEL_MARGIN` (so neighbouring labels
+    never touch, e.g. English "9 Crak")."""
+    return _fit_size(lb.tiles, LABEL_SIZE, HAND.width - LABEL_MARGIN)
 
 
 BAR = 8
@@ -307,6 +311,9 @@ def hand_canvas(
         right -= bw + 18
     if any(shown):
         right = _legend(c, right, cy, lb.shown, GOLD, "shown_legend") - 18
-    if protect & {*view.concealed, view.drawn}:
-        _legend(c, right, cy, lb.protected, DANGER_LABEL, "protected_legend")
+    held = {*view.concealed, view.drawn}
+    if protect & held:
+        right = _legend(c, right, cy, lb.protected, DANGER_LABEL, "protected_legend") - 18
+    if game == Ruleset.KAWUXING and (danger - protect) & set(view.concealed):  # red-edged tiles
+        _legend(c, right, cy, lb.danger, DANGER_LABEL, "danger_legend")
     return c

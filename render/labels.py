@@ -152,6 +152,9 @@ SHOWN = "亮出"
 PROTECTED = "不能打"
 """Hand picture legend: the red bar over a tile says it may not be discarded -- a 廊起 / 亮倒 player waits
 on it (protection, docs/rules.md §A9.8, §B)."""
+DANGER = "打出包胡"
+"""Hand picture legend (卡五星): a red-edged tile is one a 亮倒 player waits on -- discarding it is 包胡,
+paying for every seat (docs/rules.md §A9.7)."""
 
 TIMES = "×"
 MINUS = "−"
@@ -233,6 +236,7 @@ class Labels:
     transfer: str = TRANSFER
     shown: str = SHOWN
     protected: str = PROTECTED
+    danger: str = DANGER
 
     def tile(self, tile: Tile) -> str:
         """The short label of ``tile`` (``5条`` / ``5 Bam``)."""
@@ -251,7 +255,7 @@ class Labels:
             self.dealt_in, self.kong_robbed, self.liangdao_of, self.multiplier_label, self.match_total,
             self.colon, *self.tiles, self.chajiao, self.chajiao_why, self.chajiao_seat, self.guansi,
             self.guansi_why, self.guansi_pays, self.transfer, self.shown, self.protected,
-            *self.fans.values(),
+            self.danger, *self.fans.values(),
         )  # fmt: skip
 
 
@@ -334,6 +338,7 @@ EN = Labels(
     transfer="{payer} pays {payee} {n}",
     shown="Shown",
     protected="Protected",
+    danger="Baohu if discarded",
     fans=MappingProxyType({fan.zh: fan.en for fan in Fan}),
 )
 """English labels: tile names as the bot's English discard buttons (``5 Bam``, ``Red``)."""
