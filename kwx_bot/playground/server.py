@@ -215,6 +215,14 @@ class Playground:
             raise RuntimeError(f"the bot exited with status {proc.returncode}:\n{''.join(self._stderr_tail)}")
         self.bot_state = "running"
 
+    def bot_status(self) -> str:
+        """``bot_state``, or ``"exited"`` when the bot process ended on its own (a crash, a
+        ``kill -9``) while it was running."""
+        proc = self._proc
+        if self.bot_state == "running" and (proc is None or proc.returncode is not None):
+            return "exited"
+        return self.bot_state
+
     async def _relay(self, stream: asyncio.StreamReader) -> None:
         """Keep the bot's last stderr lines (for errors) and pass WARNING/ERROR lines on, with the
         whole traceback that follows one (its indented lines and the exception's line)."""
@@ -325,7 +333,7 @@ class Playground:
         chats = [self._chat_json(user, c) for c in self.fake.visible_chats(user)]
         lang = next((k for k, v in LANGS.items() if v == user.language_code), self.lang)
         return web.json_response(
-            {"me": user.first_name, "users": list(USERS), "lang": lang, "bot": self.bot_state, "flood": self.flood,
+            {"me": user.first_name, "users": list(USERS), "lang": lang, "bot": self.bot_status(), "flood": self.flood,
              "bot_name": self.fake.bot.first_name, "chats": chats},
             headers={"Cache-Control": "no-store"},
         )  # fmt: skip

@@ -4,12 +4,12 @@ const LABELS = {
   en: { you: "You are", language: "Language", operator: "Operator", restart: "Restart the bot",
         floodOn: "Flood (429): on", floodOff: "Flood (429): off", send: "Send", placeholder: "Message or /command",
         start: "Start", group: "group", private: "private chat with the bot", members: "members",
-        bot: { running: "bot running", starting: "bot starting…", restarting: "bot restarting…", stopped: "bot stopped" },
+        bot: { running: "bot running", starting: "bot starting…", restarting: "bot restarting…", stopped: "bot stopped", exited: "bot exited (press Restart)" },
         noAnswer: "The bot did not answer (yet).", openedPrivate: "Opened the private chat with the bot." },
   zh_CN: { you: "我是", language: "语言", operator: "运维", restart: "重启机器人",
         floodOn: "限流 (429)：开", floodOff: "限流 (429)：关", send: "发送", placeholder: "消息或 /命令",
         start: "开始", group: "群组", private: "与机器人的私聊", members: "成员",
-        bot: { running: "机器人运行中", starting: "机器人启动中…", restarting: "机器人重启中…", stopped: "机器人已停止" },
+        bot: { running: "机器人运行中", starting: "机器人启动中…", restarting: "机器人重启中…", stopped: "机器人已停止", exited: "机器人已退出（请按重启）" },
         noAnswer: "机器人（还）没有回应。", openedPrivate: "已打开与机器人的私聊。" },
 };
 const params = new URLSearchParams(location.search);

@@ -98,3 +98,16 @@ async def test_the_page_and_its_script_are_served(playground: Playground) -> Non
         assert status == 200 and '<script src="/static/app.js">' in page
         status, script = await _get(s, playground.url + "static/app.js")
         assert status == 200 and "/api/state?user=" in script and "zh_CN" in script
+
+
+async def test_a_bot_killed_from_outside_shows_as_exited_until_restarted(playground: Playground) -> None:
+    base = playground.url
+    async with aiohttp.ClientSession() as s:
+        assert (await _get(s, base + "api/state?user=Ann"))[1]["bot"] == "running"
+        proc = playground._proc
+        assert proc is not None
+        proc.kill()  # kill -9 from a shell
+        await proc.wait()
+        assert (await _get(s, base + "api/state?user=Ann"))[1]["bot"] == "exited"
+        assert (await _post(s, base + "api/restart", {}))[1] == {"bot": "running"}
+        assert (await _get(s, base + "api/state?user=Ann"))[1]["bot"] == "running"
