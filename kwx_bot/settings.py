@@ -100,8 +100,9 @@ class Settings:
     render_processes: int = 0
     picture_format: str = "palette"
     rate_limit: bool = True
-    """Pace calls with :class:`~kwx_bot.edge.throttle.PacingRateLimiter` (production); tests turn it off
-    so they never sleep."""
+    """Pace calls with :class:`~kwx_bot.edge.throttle.PacingRateLimiter` and hold back writes that can
+    wait while the token is busy (:class:`~kwx_bot.edge.throttle.TokenLoad`), as in production;
+    tests turn it off so they never sleep."""
     group_messages: int = 20
     group_window_seconds: float = 60.0
     """A group gets at most ``group_messages`` writes (sends, edits, deletions) per

@@ -46,7 +46,7 @@ from .health import Handler, HeartbeatRequest, Liveness, health_handler, start_o
 from .metrics import NO_METRICS, Metrics, PrometheusMetrics, TimedPictures
 from .processor import PerChatProcessor
 from .sender import Sender
-from .throttle import GroupBudget, PacingRateLimiter, ThrottleLog
+from .throttle import GroupBudget, PacingRateLimiter, ThrottleLog, TokenLoad
 
 __all__ = ["build_application", "register_commands"]
 
@@ -154,7 +154,9 @@ def build_application(
             drawing = TimedPictures(drawing, metrics)
             opened.on_commit = metrics.commit
             opened.statements.told = metrics.statement
-        sender = Sender(app.bot, throttle=throttle, sleep=flood_sleep, budget=budget, metrics=metrics)
+        # the token's load is judged against the rate the bot paces itself to (no pacing: never busy)
+        load = TokenLoad() if settings.rate_limit else TokenLoad(limit=0)
+        sender = Sender(app.bot, throttle=throttle, sleep=flood_sleep, budget=budget, load=load, metrics=metrics)
         service = TableService(opened, sender, drawing, settings)
         metrics.live_tables(lambda: len(service.tables.cached()))
         servers.extend(await start_ops_server(settings.ops_listen, _ops_routes(settings, app, liveness, metrics)))

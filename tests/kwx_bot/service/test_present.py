@@ -53,7 +53,9 @@ async def test_an_idle_token_shows_the_live_table_at_once(world: World, quick: f
     assert ANN.user_id in {c[1] for c in world.chat.calls[calls_before:]}
 
 
-async def test_a_busy_token_leaves_a_closed_claim_windows_buttons_until_the_seats_next_change(world: World) -> None:
+async def test_a_busy_token_leaves_a_closed_claim_windows_buttons_until_the_seats_next_change(
+    world: World, quick: float
+) -> None:
     await deal(world)
     for action in SCENARIO["actions"][:8]:  # ... Cat discards 4p: Ben may claim it
         await perform(world, action)
