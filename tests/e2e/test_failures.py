@@ -12,7 +12,6 @@ import pytest
 
 from fakebot import MESSAGE_WRITE_METHODS, clocked_limiter
 from kwx_bot.edge import throttle
-from kwx_bot.service import present
 
 from .scenarios import deal_scenario, engine_play, load, open_table, perform
 
@@ -30,9 +29,6 @@ async def test_a_whole_hand_with_429_on_a_fifth_of_the_calls_loses_nothing(
     if retrying == "rate_limiter":
         kwx.rate_limit = True
         monkeypatch.setattr(throttle, "AsyncLimiter", clocked_limiter(kwx.fake.clock))
-        # players here press as fast as the bot answers, so the token looks busy and the live table
-        # waits for staleness (docs/architecture.md §4): a short bound keeps the test quick
-        monkeypatch.setattr(present, "TABLE_STALE_SECONDS", 0.5)
     users = kwx.players("Ann", "Ben", "Cat")
     group = kwx.group(users)
     async with kwx.running() as service:
