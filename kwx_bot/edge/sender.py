@@ -323,27 +323,34 @@ class Sender:
         self, chat_id: int, data: bytes, filename: str, caption: str = "", *, notify: bool = False
     ) -> Sent:
         """sendDocument of ``data`` (bytes) named ``filename`` with an HTML caption."""
-
-        async def call(cid: int) -> Any:
-            return await self.bot.send_document(
-                cid, data, filename=filename, caption=caption or None, parse_mode=ParseMode.HTML,
-                disable_notification=not notify,
-            )  # fmt: skip
-
-        return self._message_sent(*await self._call("sendDocument", chat_id, call))
+        return await self._send_file("sendDocument", self.bot.send_document, chat_id, data, filename, caption, notify)
 
     async def send_animation(
         self, chat_id: int, data: bytes, filename: str, caption: str = "", *, notify: bool = False
     ) -> Sent:
         """sendAnimation of ``data`` (GIF bytes) named ``filename`` with an HTML caption (docs/telegram.md §7)."""
+        return await self._send_file("sendAnimation", self.bot.send_animation, chat_id, data, filename, caption, notify)
+
+    async def _send_file(
+        self,
+        what: str,
+        method: Callable[..., Awaitable[Any]],
+        chat_id: int,
+        data: bytes,
+        filename: str,
+        caption: str,
+        notify: bool,
+    ) -> Sent:
+        """One file upload (``what``: the Bot API method, ``method``: the PTB ``Bot`` call taking the
+        chat id and the file) under the failure policy of :meth:`_call`."""
 
         async def call(cid: int) -> Any:
-            return await self.bot.send_animation(
+            return await method(
                 cid, data, filename=filename, caption=caption or None, parse_mode=ParseMode.HTML,
                 disable_notification=not notify,
             )  # fmt: skip
 
-        return self._message_sent(*await self._call("sendAnimation", chat_id, call))
+        return self._message_sent(*await self._call(what, chat_id, call))
 
     async def member_status(self, chat_id: int, user_id: int) -> Sent:
         """``getChatMember``: ``status`` = the user's status in a group (``creator``,
