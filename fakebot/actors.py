@@ -30,16 +30,33 @@ from .model import (
 )
 
 if TYPE_CHECKING:
-    from .core import ChatRef, FakeBotAPI
+    from .clock import FakeClock
+    from .core import ChatRef, _Signal
 
 
 class Actors:
     """World-building and user-simulation helpers (mixed into ``FakeBotAPI``)."""
 
+    if TYPE_CHECKING:  # provided by FakeBotAPI (fakebot/core.py), which mixes this class in
+        bot: FakeUser
+        clock: FakeClock
+        privacy_mode: bool
+        users: dict[int, FakeUser]
+        chats: dict[int, FakeChat]
+        callback_queries: dict[str, CallbackQueryRecord]
+        _signal: _Signal
+
+        def chat(self, ref: ChatRef) -> FakeChat: ...
+        def _push_update(self, kind: str, payload: dict[str, Any]) -> dict[str, Any]: ...
+        def _next(self, counter: str) -> int: ...
+        def _world_seq(self) -> int: ...
+        def _now_date(self) -> int: ...
+        def _add_message(self, chat: FakeChat, from_user: FakeUser, **fields: Any) -> FakeMessage: ...
+
     # ------------------------------------------------------------------ users & chats
 
     def create_user(
-        self: FakeBotAPI,
+        self,
         first_name: str = "User",
         *,
         last_name: str | None = None,
@@ -57,7 +74,7 @@ class Actors:
         self.users[user_id] = user
         return user
 
-    def private_chat(self: FakeBotAPI, user: FakeUser) -> FakeChat:
+    def private_chat(self, user: FakeUser) -> FakeChat:
         """The one-to-one chat between ``user`` and the bot (id = user id)."""
         chat = self.chats.get(user.id)
         if chat is None:
@@ -70,7 +87,7 @@ class Actors:
             self.chats[user.id] = chat
         return chat
 
-    def can_see(self: FakeBotAPI, user: FakeUser, chat: ChatRef) -> bool:
+    def can_see(self, user: FakeUser, chat: ChatRef) -> bool:
         """Whether ``user``'s Telegram client shows ``chat``: their own private chat with the bot, or a
         group they are present in (member, administrator, creator, restricted) — never another
         user's private chat. The same rule :meth:`press` enforces for buttons."""
@@ -82,13 +99,13 @@ class Actors:
             return target.user is user
         return target.status_of(user.id).is_present
 
-    def visible_chats(self: FakeBotAPI, user: FakeUser) -> list[FakeChat]:
+    def visible_chats(self, user: FakeUser) -> list[FakeChat]:
         """The chats ``user`` can see (:meth:`can_see`): groups first (by id), then their private chat."""
         groups = [c for c in self.chats.values() if not c.is_private and self.can_see(user, c)]
         return [*sorted(groups, key=lambda c: c.id), self.private_chat(user)]
 
     def create_group(
-        self: FakeBotAPI,
+        self,
         title: str = "Test group",
         *,
         members: Iterable[FakeUser] = (),
@@ -122,18 +139,18 @@ class Actors:
         self.chats[chat_id] = chat
         return chat
 
-    def create_supergroup(self: FakeBotAPI, title: str = "Test supergroup", **kwargs: Any) -> FakeChat:
+    def create_supergroup(self, title: str = "Test supergroup", **kwargs: Any) -> FakeChat:
         """:meth:`create_group` with ``supergroup=True``."""
         return self.create_group(title, supergroup=True, **kwargs)
 
-    def set_member_status(self: FakeBotAPI, chat: ChatRef, user: FakeUser, status: MemberStatus | str) -> None:
+    def set_member_status(self, chat: ChatRef, user: FakeUser, status: MemberStatus | str) -> None:
         """Change someone's status in a group (no update is queued; use for setup)."""
         self.chat(chat).members[user.id] = MemberStatus(status)
 
     # ------------------------------------------------------------------ messages from users
 
     def user_sends(
-        self: FakeBotAPI,
+        self,
         user: FakeUser | None,
         chat: ChatRef,
         text: str,
@@ -182,7 +199,7 @@ class Actors:
         return message
 
     def user_command(
-        self: FakeBotAPI, user: FakeUser, chat: ChatRef, command: str, *args: str, mention: bool | None = None
+        self, user: FakeUser, chat: ChatRef, command: str, *args: str, mention: bool | None = None
     ) -> FakeMessage:
         """``user`` sends ``/command args...`` in ``chat``.
 
@@ -196,7 +213,7 @@ class Actors:
             name = f"{name}@{self.bot.username}"
         return self.user_sends(user, target, " ".join([f"/{name}", *args]))
 
-    def start_bot(self: FakeBotAPI, user: FakeUser, payload: str | None = None) -> FakeMessage:
+    def start_bot(self, user: FakeUser, payload: str | None = None) -> FakeMessage:
         """``user`` presses Start in the private chat (``/start`` or a deep link ``/start <payload>``).
 
         Afterwards the bot may send to the user.
@@ -206,7 +223,7 @@ class Actors:
         user.started = True
         return self.user_sends(user, self.private_chat(user), "/start" + (f" {payload}" if payload else ""))
 
-    def _ensure_can_post(self: FakeBotAPI, user: FakeUser, chat: FakeChat) -> None:
+    def _ensure_can_post(self, user: FakeUser, chat: FakeChat) -> None:
         if chat.is_private:
             if chat.user is not user:
                 raise ValueError(f"{user!r} cannot post in {chat!r}")
@@ -219,7 +236,7 @@ class Actors:
         if not status.is_present:
             chat.members[user.id] = MemberStatus.MEMBER
 
-    def _bot_receives(self: FakeBotAPI, chat: FakeChat, message: FakeMessage) -> bool:
+    def _bot_receives(self, chat: FakeChat, message: FakeMessage) -> bool:
         if chat.is_private:
             return True
         bot_status = chat.status_of(self.bot.id)
@@ -238,7 +255,7 @@ class Actors:
     # ------------------------------------------------------------------ buttons
 
     def press(
-        self: FakeBotAPI,
+        self,
         user: FakeUser,
         message: FakeMessage,
         text: str | None = None,
@@ -261,12 +278,12 @@ class Actors:
             raise ValueError(f"{button.text!r} is not a callback button ({button.raw})")
         return self._callback(user, message, button.callback_data)
 
-    def forge_press(self: FakeBotAPI, user: FakeUser, message: FakeMessage, data: str | None) -> CallbackQueryRecord:
+    def forge_press(self, user: FakeUser, message: FakeMessage, data: str | None) -> CallbackQueryRecord:
         """A callback query with arbitrary ``data`` for ``message`` (what a modified client can
         send), bypassing the check that such a button exists."""
         return self._callback(user, message, data)
 
-    def _callback(self: FakeBotAPI, user: FakeUser, message: FakeMessage, data: str | None) -> CallbackQueryRecord:
+    def _callback(self, user: FakeUser, message: FakeMessage, data: str | None) -> CallbackQueryRecord:
         chat = message.chat
         if message.deleted:
             raise ValueError(f"{message!r} was deleted; nobody can press its buttons")
@@ -292,9 +309,7 @@ class Actors:
 
     # ------------------------------------------------------------------ membership & lifecycle
 
-    def _push_my_chat_member(
-        self: FakeBotAPI, chat: FakeChat, by: FakeUser, old: MemberStatus, new: MemberStatus
-    ) -> None:
+    def _push_my_chat_member(self, chat: FakeChat, by: FakeUser, old: MemberStatus, new: MemberStatus) -> None:
         self._push_update(
             "my_chat_member",
             {
@@ -306,13 +321,13 @@ class Actors:
             },
         )
 
-    def block_bot(self: FakeBotAPI, user: FakeUser) -> None:
+    def block_bot(self, user: FakeUser) -> None:
         """``user`` blocks the bot: a ``my_chat_member`` (kicked) update, then 403 "bot was blocked
         by the user" for every call to their private chat."""
         user.blocked = True
         self._push_my_chat_member(self.private_chat(user), user, MemberStatus.MEMBER, MemberStatus.KICKED)
 
-    def unblock_bot(self: FakeBotAPI, user: FakeUser, *, restart: bool = False) -> FakeMessage | None:
+    def unblock_bot(self, user: FakeUser, *, restart: bool = False) -> FakeMessage | None:
         """``user`` unblocks the bot (``my_chat_member`` back to member). ``restart=True`` also
         presses the client's "Restart" button, which sends ``/start``."""
         user.blocked = False
@@ -320,14 +335,14 @@ class Actors:
         self._push_my_chat_member(self.private_chat(user), user, MemberStatus.KICKED, MemberStatus.MEMBER)
         return self.start_bot(user) if restart else None
 
-    def delete_private_chat(self: FakeBotAPI, user: FakeUser) -> None:
+    def delete_private_chat(self, user: FakeUser) -> None:
         """``user`` deletes the chat history with the bot: every message there is gone (edits
         get "message to edit not found")."""
         for message in self.private_chat(user).messages.values():
             message.deleted = True
         self._signal.fire()
 
-    def add_bot_to_group(self: FakeBotAPI, chat: ChatRef, by: FakeUser, *, admin: bool = False) -> None:
+    def add_bot_to_group(self, chat: ChatRef, by: FakeUser, *, admin: bool = False) -> None:
         """``by`` adds the bot to a group: a ``my_chat_member`` update (and the bot can post)."""
         target = self.chat(chat)
         old = target.status_of(self.bot.id)
@@ -335,7 +350,7 @@ class Actors:
         target.members[self.bot.id] = new
         self._push_my_chat_member(target, by, old, new)
 
-    def remove_bot_from_group(self: FakeBotAPI, chat: ChatRef, by: FakeUser, *, ban: bool = False) -> None:
+    def remove_bot_from_group(self, chat: ChatRef, by: FakeUser, *, ban: bool = False) -> None:
         """``by`` removes (``ban``: bans) the bot from a group: a ``my_chat_member`` update, then
         403 for calls to that group."""
         target = self.chat(chat)
@@ -344,7 +359,7 @@ class Actors:
         target.members[self.bot.id] = new
         self._push_my_chat_member(target, by, old, new)
 
-    def migrate_group(self: FakeBotAPI, chat: ChatRef, by: FakeUser | None = None) -> FakeChat:
+    def migrate_group(self, chat: ChatRef, by: FakeUser | None = None) -> FakeChat:
         """Upgrade a group to a supergroup with a new id, as Telegram does.
 
         Queues the two service messages (``migrate_to_chat_id`` in the old group,

@@ -65,7 +65,9 @@ def _id_set(chats: Iterable[object] | object | None) -> frozenset[int] | None:
     ids = set()
     for chat in chats:
         chat_id = getattr(chat, "id", chat)  # FakeChat / FakeUser (private chat) / int
-        ids.add(int(chat_id))
+        if not isinstance(chat_id, int):
+            raise TypeError(f"a chat is a FakeChat, a FakeUser or an id, got {chat!r}")
+        ids.add(chat_id)
     return frozenset(ids)
 
 

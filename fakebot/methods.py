@@ -53,7 +53,9 @@ from .model import CallbackAnswer, ChatType, FakeChat, FakeMessage, FakeUser, Me
 from .webhook import WebhookDelivery
 
 if TYPE_CHECKING:
-    from .core import FakeBotAPI
+    from .clock import FakeClock
+    from .core import FakeBotAPI, _Signal
+    from .model import ApiCall
     from .params import Params
 
 API_METHODS: dict[str, Callable[[FakeBotAPI, Params], Any]] = {}
@@ -136,9 +138,22 @@ def member_json(user: FakeUser, status: MemberStatus) -> dict[str, Any]:
 class ApiMethods:
     """Shared helpers used by the method implementations (mixed into ``FakeBotAPI``)."""
 
+    if TYPE_CHECKING:  # provided by FakeBotAPI (fakebot/core.py), which mixes this class in
+        bot: FakeUser
+        clock: FakeClock
+        files: dict[str, StoredFile]
+        files_by_path: dict[str, StoredFile]
+        _current_call: ApiCall | None
+        _signal: _Signal
+
+        def _lookup_chat(self, raw: Any) -> FakeChat | None: ...
+        def _next(self, counter: str) -> int: ...
+        def _now_date(self) -> int: ...
+        def _add_message(self, chat: FakeChat, from_user: FakeUser, **fields: Any) -> FakeMessage: ...
+
     # ------------------------------------------------------------------ chats
 
-    def _chat_param(self: FakeBotAPI, p: Params, *, write: bool = True, name: str = "chat_id") -> FakeChat:
+    def _chat_param(self, p: Params, *, write: bool = True, name: str = "chat_id") -> FakeChat:
         """Resolve ``chat_id`` and, for ``write``, check that the bot may act in the chat.
 
         Raises:
@@ -160,7 +175,7 @@ class ApiMethods:
             self._check_write_access(chat)
         return chat
 
-    def _check_write_access(self: FakeBotAPI, chat: FakeChat) -> None:
+    def _check_write_access(self, chat: FakeChat) -> None:
         if chat.is_private:
             assert chat.user is not None
             if chat.user.blocked:
@@ -177,7 +192,7 @@ class ApiMethods:
 
     # ------------------------------------------------------------------ messages
 
-    def _reply_target(self: FakeBotAPI, p: Params, chat: FakeChat) -> FakeMessage | None:
+    def _reply_target(self, p: Params, chat: FakeChat) -> FakeMessage | None:
         parameters = p.json("reply_parameters")
         if parameters is not None:
             if not isinstance(parameters, dict):
@@ -204,7 +219,7 @@ class ApiMethods:
             raise bad_request("message to be replied not found")
         return target
 
-    def _message_param(self: FakeBotAPI, p: Params, *, missing: str) -> tuple[FakeChat, FakeMessage | None]:
+    def _message_param(self, p: Params, *, missing: str) -> tuple[FakeChat, FakeMessage | None]:
         if p.has("inline_message_id"):
             raise fake_limitation("inline messages (inline_message_id) are not supported")
         chat = self._chat_param(p)
@@ -216,7 +231,7 @@ class ApiMethods:
             raise bad_request(missing)
         return chat, message
 
-    def _message_for_edit(self: FakeBotAPI, p: Params) -> FakeMessage:
+    def _message_for_edit(self, p: Params) -> FakeMessage:
         _, message = self._message_param(p, missing="message to edit not found")
         assert message is not None
         if not message.from_bot or message.from_user.id != self.bot.id or message.service:
@@ -224,7 +239,7 @@ class ApiMethods:
         return message
 
     def _commit_edit(
-        self: FakeBotAPI,
+        self,
         message: FakeMessage,
         method: str,
         *,
@@ -265,7 +280,7 @@ class ApiMethods:
         self._signal.fire()
         return message.to_json()
 
-    def _send(self: FakeBotAPI, p: Params, chat: FakeChat, **content: Any) -> dict[str, Any]:
+    def _send(self, p: Params, chat: FakeChat, **content: Any) -> dict[str, Any]:
         reply_to = self._reply_target(p, chat)
         markup = normalize_reply_markup(p.json("reply_markup", error="can't parse reply keyboard markup JSON object"))
         message = self._add_message(
@@ -281,7 +296,7 @@ class ApiMethods:
 
     # ------------------------------------------------------------------ files
 
-    def _new_file(self: FakeBotAPI, kind: str, data: bytes, filename: str | None, mime: str | None) -> StoredFile:
+    def _new_file(self, kind: str, data: bytes, filename: str | None, mime: str | None) -> StoredFile:
         number = self._next("file")
         prefix = "AgACAgIAAxk" if kind == "photo" else "BQACAgIAAxk"
         if kind == "photo":
@@ -303,7 +318,7 @@ class ApiMethods:
         self.files_by_path[stored.file_path] = stored
         return stored
 
-    def _store_photo(self: FakeBotAPI, data: bytes, filename: str | None) -> StoredFile:
+    def _store_photo(self, data: bytes, filename: str | None) -> StoredFile:
         info = inspect_photo(data)
         stored = self._new_file("photo", data, filename, f"image/{info.format.lower()}")
         stored.width, stored.height, stored.image_format = info.width, info.height, info.format
@@ -335,7 +350,7 @@ class ApiMethods:
         stored.photo_sizes = sizes
         return stored
 
-    def _media_source(self: FakeBotAPI, p: Params, ref: Any, kind: str, *, field: str) -> StoredFile:
+    def _media_source(self, p: Params, ref: Any, kind: str, *, field: str) -> StoredFile:
         """Resolve an uploaded part, ``attach://name``, or an existing file_id into a file."""
         if ref is None or ref == "":
             upload = p.files.get(field)
@@ -359,7 +374,7 @@ class ApiMethods:
             raise bad_request(f"can't use file of type {stored.kind.capitalize()} as {kind.capitalize()}")
         return stored
 
-    def _store_upload(self: FakeBotAPI, upload: tuple[str, bytes, str], kind: str) -> StoredFile:
+    def _store_upload(self, upload: tuple[str, bytes, str], kind: str) -> StoredFile:
         filename, data, mime = upload
         if len(data) > MAX_UPLOAD_BYTES:
             raise ApiError(413, "Request Entity Too Large")
@@ -369,14 +384,14 @@ class ApiMethods:
             raise bad_request("file must be non-empty")
         return self._new_file("document", data, filename, mime or "application/octet-stream")
 
-    def file_bytes(self: FakeBotAPI, file_path: str) -> bytes | None:
+    def file_bytes(self, file_path: str) -> bytes | None:
         """Content of a file by its ``file_path`` (what ``getFile`` returned), for downloads."""
         stored = self.files_by_path.get(file_path.lstrip("/"))
         return stored.data if stored else None
 
     # ------------------------------------------------------------------ commands
 
-    def _scope_key(self: FakeBotAPI, scope: Any) -> str:
+    def _scope_key(self, scope: Any) -> str:
         if not isinstance(scope, dict) or scope.get("type") not in _SCOPES:
             raise bad_request("can't parse BotCommandScope JSON object")
         key: dict[str, Any] = {"type": scope["type"]}
@@ -387,12 +402,12 @@ class ApiMethods:
             key["chat_id"] = chat.id
         if scope["type"] == "chat_member":
             try:
-                key["user_id"] = int(scope.get("user_id"))
+                key["user_id"] = int(scope.get("user_id", ""))
             except (TypeError, ValueError):
                 raise bad_request("invalid user_id specified") from None
         return json.dumps(key, sort_keys=True)
 
-    def _commands_key(self: FakeBotAPI, p: Params) -> tuple[str, str]:
+    def _commands_key(self, p: Params) -> tuple[str, str]:
         language = p.str("language_code") or ""
         if language and not re.fullmatch(r"[a-z]{2}", language):
             raise bad_request("LANG_CODE_INVALID")
