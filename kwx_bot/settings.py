@@ -95,6 +95,8 @@ class Settings:
     lobby_idle_seconds: float = 900.0
     discard_seconds: float = 30.0
     claim_seconds: float = 15.0
+    bank_seconds: float = 60.0
+    """Each seat's time bank per hand, spent once a move's own time is up (docs/rules.md §E#33)."""
     table_edit_seconds: float = 3.0
     remind_seconds: float = 10.0
     render_processes: int = 0
@@ -299,6 +301,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         lobby_idle_seconds=_seconds(env, "KWX_LOBBY_IDLE_SECONDS", 900.0),
         discard_seconds=_seconds(env, "KWX_DISCARD_SECONDS", 30.0),
         claim_seconds=_seconds(env, "KWX_CLAIM_SECONDS", 15.0),
+        bank_seconds=_seconds(env, "KWX_BANK_SECONDS", 60.0),
         table_edit_seconds=_seconds(env, "KWX_TABLE_EDIT_SECONDS", 3.0),
         remind_seconds=_seconds(env, "KWX_REMIND_SECONDS", 10.0),
         render_processes=_processes(env),

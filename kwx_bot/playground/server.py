@@ -112,6 +112,12 @@ def entities_html(text: str, entities: tuple[dict[str, Any], ...] | list[dict[st
     return "".join(out)
 
 
+PLAYGROUND_TIMERS = {"KWX_DISCARD_SECONDS": "60", "KWX_CLAIM_SECONDS": "30", "KWX_BANK_SECONDS": "120"}
+"""The playground's friendly table (docs/rules.md §E#33): someone trying kwx alone reads every
+picture and button for the first time, so a move may take a minute (twice the production time) and
+the bank is two minutes a hand (four in the first); the environment may set other values."""
+
+
 class Playground:
     """The fake world, the bot process and the page (use :meth:`start` / :meth:`close`).
 
@@ -198,6 +204,8 @@ class Playground:
             TELEGRAM_BOT_TOKEN=self.fake.token, TELEGRAM_API_BASE_URL=self.server.url, KWX_DB_PATH=str(self.db),
             KWX_DEFAULT_LANGUAGE=self.lang, NO_PROXY=loopback, no_proxy=loopback,
         )  # fmt: skip
+        for key, value in PLAYGROUND_TIMERS.items():  # unless the environment sets them
+            env.setdefault(key, value)
         self.fake.reopen()
         starts = self.fake.count_calls("deleteWebhook")  # run_polling's first call, once post_init is done
         self.bot_state = "starting"

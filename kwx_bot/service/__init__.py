@@ -285,7 +285,7 @@ class TableService:
         seat = live.seat_of(user_id)
         if seat is None:
             return False
-        seat.can_pm = True
+        seat.can_pm, seat.last_active = True, self.tables.clock()  # /hand: the player is there
         old = await self.present.forget_hand_message(live, seat)
         await self.present.sync(live, seats=[seat.seat])
         if old is not None and old != seat.hand_msg_id:

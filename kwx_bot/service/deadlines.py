@@ -1,5 +1,7 @@
-"""Turn and claim deadlines firing (docs/rules.md §E#33): time-outs, 托管 after repeated
-time-outs, 漏胡 by time-out told privately, and no time charged while the bot was rate-limited.
+"""Turn and claim deadlines firing (docs/rules.md §E#33): time-outs of the seats out of time
+(their move's own time and their time bank gone, :mod:`.time_control`), a private warning, 托管 after
+repeated time-outs of a player who is away, 漏胡 by time-out told privately, and no time charged
+while the bot was rate-limited.
 
 The deadline itself is stored with each move (:meth:`~.play.Play.commit`) and armed in the timers;
 :meth:`Deadlines.on_deadline` re-checks it when it fires, so a late, duplicate or outdated wake-up
@@ -16,7 +18,8 @@ from ..words.texts import name, tile_label
 from . import game
 from .game import ActionKind, Event, State, Tile
 from .live import LiveSeat, LiveTable
-from .play import AUTO_AFTER_TIMEOUTS, Play
+from .play import Play
+from .time_control import goes_on_auto
 
 __all__ = ["Deadlines"]
 
@@ -34,14 +37,17 @@ class Deadlines:
 
         Time the bot spent rate-limited on the table's chats since the deadline started does not
         count: the deadline is first moved back by that much (:class:`~kwx_bot.edge.throttle.ThrottleLog`).
-        A seat that times out plays the time-out action (docs/rules.md §E#33); if that passed a legal win
-        (漏胡) the player is told privately.  Returns True if the table changed (caller presents).
-        Lobby and idle expiry are handled by the lobby service.
+        Only the seats out of time (:meth:`Play.due_at`: the move's own time and the seat's time
+        bank) time out; the others are waited for.  A seat that times out plays the time-out action
+        (docs/rules.md §E#33), its bank is gone for the hand, and its player is told privately (with
+        漏胡 if that passed a legal win); after repeated time-outs of a player who is away, the seat
+        goes on 托管 (:func:`~.time_control.goes_on_auto`).  Returns True if the table changed
+        (caller presents).  Lobby and idle expiry are handled by the lobby service.
         """
         live = await self.play.tables.get(table_id)
         if live is None:
             return False
-        louhu: list[tuple[LiveSeat, Tile | None]] = []
+        told: list[tuple[LiveSeat, bool, Tile | None]] = []
         async with live.lock:
             row = live.row
             now = self.play.tables.clock()
@@ -55,38 +61,46 @@ class Deadlines:
                 return False
             if await self._extend_for_throttling(live):
                 return False
+            waiting = [seat for s in game.to_act(state) if (seat := live.seat(s)) is not None and not seat.automatic]
+            dues = {seat.seat: self.play.tables.due_at(live, seat) or now for seat in waiting}
+            due = [seat for seat in waiting if dues[seat.seat] <= now + 0.05]
+            if waiting and not due:  # the seats it waits on still have time in their banks
+                await self._rearm(live, min(dues.values()))
+                return False
             pairs: list[tuple[Event, int | None]] = []
             changed: list[LiveSeat] = []
-            due = [s for s in game.to_act(state) if (seat := live.seat(s)) is not None and not seat.automatic]
-            for index in due:  # only the seats the deadline was for (a claim window may wait on two)
-                seat = live.seat(index)
-                if seat is None or state.result is not None or index not in game.to_act(state):
+            went_auto: list[LiveSeat] = []
+            for seat in due:  # only the seats out of time (a claim window may wait on two)
+                index = seat.seat
+                if state.result is not None or index not in game.to_act(state):
                     continue
                 if row.deadline_kind == "claim" and state.window is None:
                     break  # the window closed; whoever acts next gets a fresh deadline
                 action = game.timeout_action(state, index)
                 could_win = any(a.kind is ActionKind.WIN for a in game.legal(state, index))
-                if could_win and action.kind is not ActionKind.WIN:
-                    louhu.append((seat, _win_tile(state, index)))
+                louhu = could_win and action.kind is not ActionKind.WIN
+                told.append((seat, louhu, _win_tile(state, index) if louhu else None))
                 state, events = game.apply(state, action)
                 pairs += [(e, None) for e in events]
                 seat.timeouts += 1
-                if seat.timeouts >= AUTO_AFTER_TIMEOUTS:
+                seat.bank_used += self.play.tables.bank_left(live, seat)  # the bank is gone for this hand
+                if goes_on_auto(seat.timeouts, now - seat.last_active):
                     seat.on_auto = True
+                    went_auto.append(seat)
                 changed.append(seat)
             state, pairs = self.play.drive(live, state, pairs)
 
             async def extra(tx: Tx) -> None:
                 for seat in changed:
                     await tx.set_seat_auto(live.table_id, seat.seat, on_auto=seat.on_auto, timeouts=seat.timeouts)
+                    await tx.set_bank_used(live.table_id, seat.seat, seat.bank_used)
 
             await self.play.commit(live, state, pairs, extra)
-            went_auto = [s for s in changed if s.on_auto and s.timeouts == AUTO_AFTER_TIMEOUTS]
-        for seat, tile in louhu:
-            await self._tell_louhu(live, seat, tile)
+        for seat, louhu, tile in told:
+            await self._tell_timed_out(live, seat, louhu=louhu, tile=tile, auto=seat in went_auto)
         for seat in went_auto:
             tr = self.play.tables.tr(live.group_lang)
-            text = tr.gettext("{name} timed out twice: the AI plays for them until they come back.")
+            text = tr.gettext("{name} keeps timing out: the AI plays for them until they come back.")
             await self.play.present.notice(live, text.format(name=name(seat.name)))
         return True
 
@@ -110,25 +124,50 @@ class Deadlines:
         if extra < 0.05:
             return False
         at = row.deadline_at + extra
+        start = None if row.deadline_start is None else row.deadline_start + extra
         async with self.play.store.transaction() as tx:
-            await tx.set_deadline(live.table_id, at, row.deadline_seq, row.deadline_kind)
-        live.row = replace(row, deadline_at=at)
+            await tx.set_deadline(live.table_id, at, row.deadline_seq, row.deadline_kind, start)
+        live.row = replace(row, deadline_at=at, deadline_start=start)
         live.deadline_credit = blocked
         if arm:
             self.play.timers.arm(live.table_id, at)
         log.info("table %s: deadline extended by %.1f s (the bot was rate-limited)", live.table_id, extra)
         return True
 
-    async def _tell_louhu(self, live: LiveTable, seat: LiveSeat, tile: Tile | None) -> None:
-        """Tell a player privately that their time-out passed a legal win (漏胡, docs/rules.md §A8.3)."""
+    async def _rearm(self, live: LiveTable, at: float) -> None:
+        """Keep the table's deadline for the seats still thinking: it fires next at ``at``."""
+        row = live.row
+        async with self.play.store.transaction() as tx:
+            await tx.set_deadline(live.table_id, at, row.deadline_seq, row.deadline_kind, row.deadline_start)
+        live.row = replace(row, deadline_at=at)
+        self.play.timers.arm(live.table_id, at)
+
+    async def _tell_timed_out(
+        self, live: LiveTable, seat: LiveSeat, *, louhu: bool, tile: Tile | None, auto: bool
+    ) -> None:
+        """Tell a player privately that time ran out and their move was made for them — with 漏胡
+        if that passed a legal win (docs/rules.md §A8.3) — and, unless the seat went on 托管 now
+        (the group is told that), that the AI plays for them if it happens again while they are
+        away (docs/rules.md §E#33)."""
         if seat.user_id is None or not seat.can_pm:
             return
         tr = self.play.tables.tr(seat.lang)
-        if tile is None:
+        if not louhu:
+            text = tr.gettext("⏰ Time ran out, so your move was made for you.")
+        elif tile is None:
             text = tr.gettext("Time ran out: your seat passed a winning hand (漏胡).")
         else:
-            text = tr.gettext("Time ran out: your seat passed a win on {tile} (漏胡).")
-            text = text.format(tile=tile_label(tile, tr))
+            text = tr.gettext("Time ran out: your seat passed a win on {tile} (漏胡).").format(
+                tile=tile_label(tile, tr)
+            )
+        if auto:
+            more = tr.gettext("The AI plays your seat now: press “I'm back: let me play” or send /back to play again.")
+        else:
+            more = tr.gettext(
+                "If time runs out again while you are away, the AI will play your seat until you press "
+                "“I'm back: let me play”."
+            )
+        text += " " + more
         await self.play.present.sender.send_text(seat.user_id, text, reply_to=seat.hand_msg_id)
 
 

@@ -6,7 +6,8 @@ A group's settings are rows of the store's ``settings`` table (key -> JSON value
   always accepted by :meth:`engine.rules.RuleSet.from_json` (every change is validated through it
   before it is stored; options equal to the preset's value are dropped, so the stored object lists
   exactly what differs);
-* ``discard_seconds`` / ``claim_seconds`` — the table timers (0 = no deadline);
+* ``discard_seconds`` / ``claim_seconds`` / ``bank_seconds`` — the table's time control (0 = no
+  deadline; the bank: seconds per hand each seat may think past a move's own time, docs/rules.md §E#33);
 * ``language`` — ``zh_CN`` or ``en``, the language of the group's messages.
 
 Changes apply to the next table or hand, never to a hand in play (the table service copies them when
@@ -23,6 +24,7 @@ from typing import Any
 from ..words.i18n import N_, Translator
 from ..words.texts import esc
 from .game import KNOWN_OPTIONS, PRESETS, RuleError, RuleSet, check_table_rules
+from .time_control import TIMER_KEYS
 
 __all__ = [
     "CLOSE",
@@ -89,7 +91,7 @@ class Choice:
 @dataclass(frozen=True, slots=True)
 class Item:
     """A menu line: ``code`` (one letter in callback data), ``key`` (``preset``, a docs/rules.md §C option,
-    ``discard_seconds``, ``claim_seconds`` or ``language``), ``title`` (msgid) and its choices."""
+    one of :data:`~.time_control.TIMER_KEYS` or ``language``), ``title`` (msgid) and its choices."""
 
     code: str
     key: str
@@ -99,7 +101,7 @@ class Item:
     @property
     def is_rule(self) -> bool:
         """The item changes the ``rules`` setting."""
-        return self.key not in ("discard_seconds", "claim_seconds", "language")
+        return self.key not in (*TIMER_KEYS, "language")
 
 
 _ON_OFF = (Choice(False, N_("off")), Choice(True, N_("on")))
@@ -136,6 +138,7 @@ ITEMS: tuple[Item, ...] = (
     )),
     Item("d", "discard_seconds", N_("Time to discard"), _seconds_choices((15, 30, 45, 60, 90, 0))),
     Item("w", "claim_seconds", N_("Time to claim"), _seconds_choices((8, 10, 15, 20, 30, 0))),
+    Item("t", "bank_seconds", N_("Time bank per hand"), _seconds_choices((0, 30, 60, 90, 120, 180))),
     Item("n", "language", N_("Group language"), (
         Choice("zh_CN", "中文", literal=True), Choice("en", "English", literal=True),
     )),
@@ -145,6 +148,7 @@ _BY_CODE = {item.code: item for item in ITEMS}
 _BY_KEY = {item.key: item for item in ITEMS}
 _ALIASES = {
     "discard": "discard_seconds", "claim": "claim_seconds", "lang": "language", "timer": "discard_seconds",
+    "bank": "bank_seconds",
     "底金": "base", "封顶": "cap", "语言": "language",
 }  # fmt: skip
 _LANGS = {"zh": "zh_CN", "zh_cn": "zh_CN", "zh-cn": "zh_CN", "中文": "zh_CN", "cn": "zh_CN", "en": "en",
@@ -211,10 +215,14 @@ class GroupConfig:
     discard_seconds: float
     claim_seconds: float
     language: str
+    bank_seconds: float = 0.0
 
     @classmethod
-    def of(cls, stored: Mapping[str, Any], *, discard: float, claim: float, language: str) -> GroupConfig:
-        """From the group's stored settings; ``discard`` / ``claim`` / ``language``: the defaults."""
+    def of(
+        cls, stored: Mapping[str, Any], *, discard: float, claim: float, language: str, bank: float = 0.0
+    ) -> GroupConfig:
+        """From the group's stored settings; ``discard`` / ``claim`` / ``language`` / ``bank``: the
+        defaults."""
 
         def seconds(key: str, default: float) -> float:
             value = stored.get(key, default)
@@ -227,6 +235,7 @@ class GroupConfig:
             discard_seconds=seconds("discard_seconds", discard),
             claim_seconds=seconds("claim_seconds", claim),
             language=lang if lang in ("zh_CN", "en") else language,
+            bank_seconds=seconds("bank_seconds", bank),
         )
 
     def ruleset(self) -> RuleSet:
@@ -251,10 +260,10 @@ class GroupConfig:
         """The settings rows (key -> JSON value) that set ``key`` to ``value``.
 
         ``key``: ``preset`` (resets the options to that preset), a docs/rules.md §C option, ``reset`` (the
-        preset without options), ``discard_seconds``, ``claim_seconds`` or ``language``.  Raises
+        preset without options), one of :data:`~.time_control.TIMER_KEYS` or ``language``.  Raises
         :class:`ConfigError` for an unknown key or a value the rules engine refuses.
         """
-        if key in ("discard_seconds", "claim_seconds"):
+        if key in TIMER_KEYS:
             if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= MAX_SECONDS:
                 raise ConfigError(N_("Timers take a number of seconds from 0 (no limit) to {max}."), max=MAX_SECONDS)
             return {key: int(value) if float(value).is_integer() else float(value)}

@@ -39,7 +39,8 @@ class Info:
             if config is not None and table is not None:
                 rules, options = table.rules, table.options
                 config = GroupConfig(rules, options.get("discard_seconds", config.discard_seconds),
-                                     options.get("claim_seconds", config.claim_seconds), config.language)  # fmt: skip
+                                     options.get("claim_seconds", config.claim_seconds), config.language,
+                                     options.get("bank_seconds", config.bank_seconds))  # fmt: skip
             return config, self.tables.user_tr(cmd.user.language_code), None
         async with self.store.transaction() as tx:
             gid = await tx.ensure_group(cmd.chat_id, cmd.title)
@@ -68,7 +69,13 @@ class Info:
         text = (
             size
             + "\n"
-            + describe_rules(rules, tr, discard_seconds=config.discard_seconds, claim_seconds=config.claim_seconds)
+            + describe_rules(
+                rules,
+                tr,
+                discard_seconds=config.discard_seconds,
+                claim_seconds=config.claim_seconds,
+                bank_seconds=config.bank_seconds,
+            )
         )
         if (
             table is not None

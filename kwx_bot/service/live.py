@@ -65,6 +65,11 @@ class LiveSeat:
     shown_digest: str | None = None
     """What the hand message showed at the last clean stop (:func:`shown_digest`), until the first
     sync after the start compares it (then None)."""
+    bank_used: float = 0.0
+    """Seconds of the seat's time bank spent this hand (:mod:`.time_control`; stored)."""
+    last_active: float = 0.0
+    """When the player last pressed anything at the table (unix s; in memory only: after a restart
+    the player counts as idle until the next press)."""
 
     @property
     def is_ai(self) -> bool:

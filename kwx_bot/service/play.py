@@ -37,9 +37,6 @@ __all__ = ["Play"]
 
 log = logging.getLogger("kwx.table")
 
-AUTO_AFTER_TIMEOUTS = 2
-"""Consecutive time-outs after which a seat goes on 托管."""
-
 
 _OP_KIND = {
     Op.DISCARD: ActionKind.DISCARD,
@@ -104,13 +101,14 @@ class Play:
                 await tx.set_messages(live.table_id, table_msg_id=None)  # the hand-start announcement sends one
                 for chair in range(min(len(order), rules.players)):
                     await tx.set_hand_msg(live.table_id, chair, None)
+                await tx.reset_banks(live.table_id)
             if drop:
                 log.info("table %s: AI seat(s) at %s left; %s play on", live.table_id, list(drop), len(order))
             live.hand = await self.store.current_hand(live.table_id)
             await self.tables.refresh(live)
             for s in live.seats:
                 s.hand_msg_id, s.shown, s.ui, s.file_id, s.file_key = None, None, Ui.NORMAL, None, None
-                s.shown_digest, s.last_press = None, None
+                s.shown_digest, s.last_press, s.bank_used = None, None, 0.0
             state, pairs = self.drive(live, state, [(e, actor) for e in events])
             await self.commit(live, state, pairs)
         log.info("table %s: hand %s dealt, dealer seat %s", live.table_id, hand_no, dealer)  # no seed: it is the wall
@@ -177,20 +175,35 @@ class Play:
             raise RuntimeError(f"table {live.table_id}: automatic play does not end")
         return state, pairs
 
-    def _deadline(self, live: LiveTable, state: State) -> tuple[float, str] | None:
+    def _deadline(self, live: LiveTable, state: State) -> tuple[float, str, float | None] | None:
+        """The table's next deadline: (unix time, kind, start).  A turn or claim deadline is the
+        earliest due of the people it waits on (docs/rules.md §E#33); after a hand, the idle one."""
         now = self.tables.clock()
         if state.result is not None:
-            return now + self.settings.lobby_idle_seconds, "idle"
-        humans = [s for s in game.to_act(state) if (seat := live.seat(s)) is not None and not seat.automatic]
+            return now + self.settings.lobby_idle_seconds, "idle", None
+        humans = [seat for s in game.to_act(state) if (seat := live.seat(s)) is not None and not seat.automatic]
         if not humans:
             return None
-        turn = state.to_act() == (state.turn,) and state.window is None
-        opts = live.row.options
-        seconds = float(opts.get("discard_seconds", self.settings.discard_seconds) if turn
-                        else opts.get("claim_seconds", self.settings.claim_seconds))  # fmt: skip
-        if seconds <= 0:
+        kind = "turn" if state.to_act() == (state.turn,) and state.window is None else "claim"
+        control = self.tables.time_control(live)
+        if control.own_time(kind) <= 0:
             return None
-        return now + seconds, "turn" if turn else "claim"
+        return min(control.due(kind, now, self.tables.bank_left(live, seat)) for seat in humans), kind, now
+
+    def spend_bank(self, live: LiveTable, seat: LiveSeat) -> bool:
+        """The seat acts now on the move the table's deadline times: charge its bank for the time it
+        took past the move's own time (caller holds ``live.lock``, before the commit that stores
+        ``seat.bank_used``).  Returns True if the bank changed."""
+        row = live.row
+        due = self.tables.due_at(live, seat)
+        if due is None or row.deadline_seq != row.seq or row.deadline_start is None or row.deadline_kind is None:
+            return False
+        spent = self.tables.time_control(live).spent(row.deadline_kind, row.deadline_start, self.tables.clock(),
+                                              self.tables.bank_left(live, seat))  # fmt: skip
+        if spent <= 0:
+            return False
+        seat.bank_used += spent
+        return True
 
     async def commit(
         self,
@@ -215,7 +228,7 @@ class Play:
             if deadline is None:
                 await tx.set_deadline(live.table_id, None)
             else:
-                await tx.set_deadline(live.table_id, deadline[0], new_seq, deadline[1])
+                await tx.set_deadline(live.table_id, deadline[0], new_seq, deadline[1], deadline[2])
             if finishing:
                 await self._finish(tx, live, state, pairs)
             if extra is not None:
@@ -227,10 +240,10 @@ class Play:
             row = fresh
             hand_row = await self.store.current_hand(live.table_id) if finishing else live.hand
         else:  # only seq and deadline changed: no need to read back what we just wrote
-            at, kind = deadline if deadline is not None else (None, None)
+            at, kind, start = deadline if deadline is not None else (None, None, None)
             row = replace(
                 live.row, seq=new_seq, updated_at=self.tables.clock(), deadline_at=at,
-                deadline_seq=new_seq if at is not None else None, deadline_kind=kind,
+                deadline_seq=new_seq if at is not None else None, deadline_kind=kind, deadline_start=start,
             )  # fmt: skip
             hand_row = live.hand
         # one synchronous swap: presenters never see the new state with the old seq (or vice versa)
@@ -286,6 +299,7 @@ class Play:
             state = live.state
             if seat is None:
                 return Reply(_("These buttons belong to another player."), alert=True), False
+            seat.last_active = self.tables.clock()  # any press: the player is there (no 托管 now)
             if button.op is Op.TAKE_BACK:
                 changed = await self.take_back(live, seat)
                 text = _("Welcome back: you play this seat again.") if changed else _("You are playing this seat.")
@@ -340,11 +354,14 @@ class Play:
                 return Reply(reason_text(e.reason, tr), alert=True), False
             seat.ui = Ui.NORMAL
             reset = seat.timeouts > 0
+            spent = self.spend_bank(live, seat)
 
             async def extra(tx: Tx) -> None:
                 await tx.set_last_press(live.table_id, seat.seat, press)
                 if reset:
                     await tx.set_seat_auto(live.table_id, seat.seat, on_auto=False, timeouts=0)
+                if spent:
+                    await tx.set_bank_used(live.table_id, seat.seat, seat.bank_used)
 
             new_state, pairs = self.drive(live, new_state, [(e, user_id) for e in events])
             await self.commit(live, new_state, pairs, extra, reread=reset)

@@ -479,6 +479,10 @@ class Presenter:
                 return
             tr = self.tables.tr(seat.lang)
             text = tr.gettext("⏰ Your move at the table in {title}.").format(title=name(live.title or "?", 40))
+            due = self.tables.due_at(live, seat)
+            if due is not None:  # how long the seat may still think, its time bank included
+                left = max(0, round(due - self.tables.clock()))
+                text += " " + tr.gettext("{n} s left (your time bank included).").format(n=left)
             sent = await self.sender.send_text(seat.user_id, text, reply_to=seat.hand_msg_id)
             if sent.ok:
                 seat.reminder_msg_id = sent.message_id

@@ -9,6 +9,7 @@ from ..words.i18n import Translator
 from ..words.texts import esc, name, rules_label
 from .buttons import ConfigButton, Key, Keyboard, keyboard
 from .group_settings import CLOSE, ITEMS, MAIN, GroupConfig, Item
+from .time_control import TIMER_KEYS
 
 __all__ = ["menu_keyboard", "menu_text"]
 
@@ -20,7 +21,7 @@ def _label(item: Item, value: Any, tr: Translator) -> str:
             break
     else:
         text = esc(str(value))
-    if item.key in ("discard_seconds", "claim_seconds"):
+    if item.key in TIMER_KEYS:
         return tr.gettext("no limit") if not value else tr.gettext("{n} s").format(n=value)
     if item.key == "preset":
         return rules_label(value, tr)

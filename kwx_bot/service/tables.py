@@ -26,6 +26,7 @@ from ..words.i18n import Translator, translator
 from .game import RuleError, RuleSet, load_events
 from .group_settings import GroupConfig, TableChoice
 from .live import LiveSeat, LiveTable
+from .time_control import TIMER_KEYS, TimeControl
 
 __all__ = ["Tables"]
 
@@ -119,6 +120,7 @@ class Tables:
         return GroupConfig.of(
             await self.store.group_settings(group_id), discard=self.settings.discard_seconds,
             claim=self.settings.claim_seconds, language=self.settings.default_language,
+            bank=self.settings.bank_seconds,
         )  # fmt: skip
 
     @staticmethod
@@ -135,8 +137,26 @@ class Tables:
                 log.warning("group rules %r are not valid any more: playing the standard game", rules)
                 rules = "standard"
         choice = choice if choice is not None else TableChoice.default(rules)
-        options = {"discard_seconds": config.discard_seconds, "claim_seconds": config.claim_seconds}
+        options = {key: getattr(config, key) for key in TIMER_KEYS}
         return choice.rules(rules), options | choice.options()
+
+    def time_control(self, live: LiveTable) -> TimeControl:
+        """The table's time control (docs/rules.md §E#33): its options, the operator's defaults."""
+        s = self.settings
+        return TimeControl.of(live.row.options, discard=s.discard_seconds, claim=s.claim_seconds, bank=s.bank_seconds)
+
+    def bank_left(self, live: LiveTable, seat: LiveSeat) -> float:
+        """Seconds left in the seat's time bank of the current hand."""
+        hand_no = live.hand.hand_no if live.hand is not None else live.row.hand_no
+        return self.time_control(live).bank_left(hand_no, seat.bank_used)
+
+    def due_at(self, live: LiveTable, seat: LiveSeat) -> float | None:
+        """When the seat runs out of time for the move the table waits on (unix s), or None if the
+        table has no turn or claim deadline now."""
+        row = live.row
+        if row.deadline_kind not in ("turn", "claim") or row.deadline_start is None:
+            return None
+        return self.time_control(live).due(row.deadline_kind, row.deadline_start, self.bank_left(live, seat))
 
     async def adopt_settings(self, live: LiveTable) -> None:
         """Give a table its group's current settings (caller holds ``live.lock``; never during a
@@ -195,7 +215,7 @@ class Tables:
             seat.ai_level = None if srow.user_id is not None else (srow.ai_level or "normal")
             seat.name, seat.lang, seat.can_pm = name, lang, can_pm
             seat.on_auto, seat.timeouts, seat.hand_msg_id = srow.on_auto, srow.timeouts, srow.hand_msg_id
-            seat.last_press = srow.last_press
+            seat.last_press, seat.bank_used = srow.last_press, srow.bank_used
             if seat.shown is None and srow.shown_digest is not None:
                 seat.shown_digest = srow.shown_digest
             seats.append(seat)

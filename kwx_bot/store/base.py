@@ -40,7 +40,8 @@ TABLES = ("users", "chats", "chat_aliases", "settings", "tables", "seats", "hand
 _TABLE_COLUMNS = (
     "t.table_id, t.group_id, c.chat_id, t.status, t.rules, t.options, t.created_by, t.created_at, "
     "t.updated_at, t.seq, t.hand_no, t.next_dealer, t.next_deal, t.lobby_msg_id, t.table_msg_id, "
-    "t.deadline_at, t.deadline_seq, t.deadline_kind, t.announced_seq, t.join_token, t.table_digest, t.bot_id"
+    "t.deadline_at, t.deadline_seq, t.deadline_kind, t.announced_seq, t.join_token, t.table_digest, t.bot_id, "
+    "t.deadline_start"
 )
 
 
@@ -51,17 +52,17 @@ def table_row(r: Sequence[Any]) -> TableRow:
         created_by=r[6], created_at=r[7], updated_at=r[8], seq=r[9], hand_no=r[10], next_dealer=r[11],
         next_deal=loads(r[12]), lobby_msg_id=r[13], table_msg_id=r[14], deadline_at=r[15],
         deadline_seq=r[16], deadline_kind=r[17], announced_seq=r[18], join_token=r[19], table_digest=r[20],
-        bot_id=r[21],
+        bot_id=r[21], deadline_start=r[22],
     )  # fmt: skip
 
 
-_SEAT_COLUMNS = "table_id, seat, user_id, ai_level, on_auto, timeouts, hand_msg_id, last_press, shown_digest"
+_SEAT_COLUMNS = "table_id, seat, user_id, ai_level, on_auto, timeouts, hand_msg_id, last_press, shown_digest, bank_used"
 
 
 def _seat_row(r: Sequence[Any]) -> SeatRow:
     return SeatRow(
         table_id=r[0], seat=r[1], user_id=r[2], ai_level=r[3], on_auto=bool(r[4]), timeouts=r[5],
-        hand_msg_id=r[6], last_press=r[7], shown_digest=r[8],
+        hand_msg_id=r[6], last_press=r[7], shown_digest=r[8], bank_used=r[9],
     )  # fmt: skip
 
 

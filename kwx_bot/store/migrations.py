@@ -41,6 +41,10 @@ bot's process loads, arms and presents it); ``bot_users`` holds what one bot kno
 another bot does not — ``can_pm`` and the pending join, which move there from ``users``.  Bot id
 ``0`` = "the one bot of a database made before version 5": the first bot process that starts on the
 upgraded database adopts those rows (:meth:`~kwx_bot.store.tx.Tx.adopt`).
+
+Version 6 (time to think, docs/rules.md §E#33): ``seats.bank_used`` = seconds of the seat's time
+bank spent in the current hand (0 at every deal); ``tables.deadline_start`` = when the pending turn
+or claim deadline started (unix seconds).
 """
 
 from __future__ import annotations
@@ -304,5 +308,13 @@ _V5 = (
     "ALTER TABLE users DROP COLUMN pending_at",
 )
 
-MIGRATIONS: tuple[tuple[str | Step, ...], ...] = (_V1, _V2, _V3, _V4, _V5)
+_V6 = (
+    # 5 -> 6: time to think (docs/rules.md §E#33): each seat's time bank of the hand, spent once a
+    # move's own time is up, and when the pending turn or claim deadline started (moved back with
+    # it while Telegram held the table back), so each waiting seat's own due time can be told.
+    "ALTER TABLE seats ADD COLUMN bank_used REAL NOT NULL DEFAULT 0",
+    "ALTER TABLE tables ADD COLUMN deadline_start REAL",
+)
+
+MIGRATIONS: tuple[tuple[str | Step, ...], ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -90,6 +90,10 @@ class TableRow:
     bot_id: int = 0
     """The Telegram user id of the bot that runs the table (0: made before ownership, not yet
     adopted; docs/architecture.md §8)."""
+    deadline_start: float | None = None
+    """When the pending turn or claim deadline started (unix s; moved back with ``deadline_at``
+    for time Telegram held the table back): each waiting seat is due its move's own time plus what
+    is left of its time bank after it (docs/rules.md §E#33)."""
 
     @property
     def is_open(self) -> bool:
@@ -112,6 +116,8 @@ class SeatRow:
     """The seat's last accepted press (``<seq>:<op><tile>``): the same press again is answered the same."""
     shown_digest: str | None = None
     """What the hand message showed when the bot last stopped cleanly (a digest; None otherwise)."""
+    bank_used: float = 0.0
+    """Seconds of the seat's time bank spent in the current hand (docs/rules.md §E#33)."""
 
     @property
     def is_ai(self) -> bool:

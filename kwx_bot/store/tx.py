@@ -230,6 +230,14 @@ class Tx:
             (int(on_auto), timeouts, table_id, seat),
         )
 
+    async def set_bank_used(self, table_id: int, seat: int, used: float) -> None:
+        """Seconds of the seat's time bank spent in the current hand (docs/rules.md §E#33)."""
+        await self._exec("UPDATE seats SET bank_used = ? WHERE table_id = ? AND seat = ?", (used, table_id, seat))
+
+    async def reset_banks(self, table_id: int) -> None:
+        """A deal: every seat's time bank is whole again (docs/rules.md §E#33)."""
+        await self._exec("UPDATE seats SET bank_used = 0 WHERE table_id = ?", (table_id,))
+
     async def set_last_press(self, table_id: int, seat: int, press: str | None) -> None:
         """The seat's last accepted press (see :attr:`SeatRow.last_press`)."""
         await self._exec("UPDATE seats SET last_press = ? WHERE table_id = ? AND seat = ?", (press, table_id, seat))
@@ -271,12 +279,20 @@ class Tx:
             await self._exec("UPDATE tables SET table_msg_id = ? WHERE table_id = ?", (table_msg_id, table_id))
 
     async def set_deadline(
-        self, table_id: int, at: float | None, seq: int | None = None, kind: str | None = None
+        self,
+        table_id: int,
+        at: float | None,
+        seq: int | None = None,
+        kind: str | None = None,
+        start: float | None = None,
     ) -> None:
-        """The table's pending timer: fires at unix time ``at`` if the table is still at ``seq``."""
+        """The table's pending timer: fires at unix time ``at`` if the table is still at ``seq``;
+        ``start``: when the turn or claim it times began (docs/rules.md §E#33)."""
+        live = at is not None
         await self._exec(
-            "UPDATE tables SET deadline_at = ?, deadline_seq = ?, deadline_kind = ? WHERE table_id = ?",
-            (at, seq if at is not None else None, kind if at is not None else None, table_id),
+            "UPDATE tables SET deadline_at = ?, deadline_seq = ?, deadline_kind = ?, deadline_start = ? "
+            "WHERE table_id = ?",
+            (at, seq if live else None, kind if live else None, start if live else None, table_id),
         )
 
     async def set_next_deal(self, table_id: int, deal: dict[str, Any] | None) -> None:

@@ -17,6 +17,9 @@ Maintainers (after changing strings)::
     python -m kwx_bot.words.i18n update   # extract msgids from kwx_bot/**/*.py, merge them into each .po
     python -m kwx_bot.words.i18n check    # every msgid translated in zh_CN, placeholders consistent
 
+A catalog's references name files, not lines, so a code change that moves a string leaves the
+catalogs alone.
+
 ``tests/kwx_bot/words/test_i18n.py`` runs the same check.
 """
 
@@ -151,7 +154,7 @@ def update_catalogs() -> None:
         po.update(pot, no_fuzzy_matching=True)
         po.obsolete.clear()
         with path.open("wb") as fh:
-            write_po(fh, po, sort_output=True, width=110, omit_header=False)
+            write_po(fh, po, sort_output=True, width=110, omit_header=False, include_lineno=False)
 
 
 def main(argv: list[str] | None = None) -> int:

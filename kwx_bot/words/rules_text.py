@@ -341,10 +341,13 @@ def describe_rules(
     *,
     discard_seconds: float | None = None,
     claim_seconds: float | None = None,
+    bank_seconds: float | None = None,
 ) -> str:
     """The ``/rules`` message (HTML, well under 4096 characters).
 
-    ``discard_seconds`` / ``claim_seconds``: the table's timers, shown when given (0 = no deadline).
+    ``discard_seconds`` / ``claim_seconds``: the table's timers, shown when given (0 = no deadline);
+    ``bank_seconds``: each seat's time bank per hand (docs/rules.md §E#33), shown when given and
+    not 0.
     """
     _ = tr.gettext
     g = rules.gang_values
@@ -381,6 +384,13 @@ def describe_rules(
             _("Timers: {discard} to discard, {claim} to claim.").format(
                 discard=_seconds(discard_seconds, tr), claim=_seconds(claim_seconds, tr)
             )
+        )
+    if bank_seconds:
+        lines.append(
+            _(
+                "Time bank: {bank} s more per hand for each player, used once a move's own time is up "
+                "(twice as much in the first hand)."
+            ).format(bank=round(bank_seconds))
         )
     return "\n".join(lines)
 

@@ -44,6 +44,9 @@ class Kwx:
     table_edit_seconds: float = 0.0
     discard_seconds: float = 0.0
     claim_seconds: float = 0.0
+    bank_seconds: float = 0.0
+    """Each seat's time bank per hand (production: 60 s; none here, so a silent seat times out at
+    ``discard_seconds`` / ``claim_seconds`` as before)."""
     lobby_idle_seconds: float = 600.0
     default_language: str = "en"
     remind_seconds: float = 0.0
@@ -73,7 +76,7 @@ class Kwx:
         return Settings(
             token=self.fake.token, db_path=self.db_path, database_url=self.database_url, rate_limit=self.rate_limit,
             table_edit_seconds=self.table_edit_seconds,
-            discard_seconds=self.discard_seconds, claim_seconds=self.claim_seconds,
+            discard_seconds=self.discard_seconds, claim_seconds=self.claim_seconds, bank_seconds=self.bank_seconds,
             lobby_idle_seconds=self.lobby_idle_seconds, default_language=self.default_language,
             remind_seconds=self.remind_seconds, admin_chat_id=self.admin_chat_id,
             group_messages=self.group_messages, group_window_seconds=self.group_window_seconds,

@@ -44,7 +44,8 @@ async def start_bot(
     env = dict(os.environ)
     env.update(
         TELEGRAM_BOT_TOKEN=fake.token, TELEGRAM_API_BASE_URL=server.url, KWX_DB_PATH=db, KWX_RENDER_PROCESSES="0",
-        KWX_DISCARD_SECONDS="0", KWX_CLAIM_SECONDS="0", KWX_REMIND_SECONDS="0", KWX_TABLE_EDIT_SECONDS="1",
+        KWX_DISCARD_SECONDS="0", KWX_CLAIM_SECONDS="0", KWX_BANK_SECONDS="0", KWX_REMIND_SECONDS="0",
+        KWX_TABLE_EDIT_SECONDS="1",
         KWX_DEFAULT_LANGUAGE="en", NO_PROXY="127.0.0.1,localhost", no_proxy="127.0.0.1,localhost",
     )  # fmt: skip
     env.update(extra_env)
