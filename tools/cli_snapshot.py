@@ -111,8 +111,8 @@ def record(out_dir: Path) -> int:
     for name, question in _vectors():
         files[f"score/{name}"] = _run(score_main, [], json.dumps(question, ensure_ascii=False))
         hands.add(question["concealed"])
-    for k, hand in enumerate(sorted(hands)):
-        files[f"analyze/{k:04d}"] = _run(analyze_main, [], hand + "\n")
+    for hand in sorted(hands):
+        files[f"analyze/{hand}"] = _run(analyze_main, [], hand + "\n")
     for preset in sorted(PRESETS):
         players = PRESETS[preset].players
         for dealer in range(players):

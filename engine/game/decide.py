@@ -138,6 +138,10 @@ def _complete_added_kong(b: Builder, tile: Tile) -> None:
 
 
 def _replacement(b: Builder) -> None:
+    """The kong's replacement draw from the wall's back (A3.2) — unless the kong left some seat 关死
+    (卡心五, docs/rules.md §B, §E#49: checked after the kong, before the replacement)."""
+    if _guansi(b):
+        return
     s = b.state
     b.emit(Drew(b.seq, s.turn, s.wall[s.back - 1], True))
 
