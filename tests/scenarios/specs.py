@@ -1415,7 +1415,7 @@ SPECS += [
         "kx2_guansi_after_concealed_kong",
         "§B 关死 after a kong, before its replacement (E#49): A (dealer) 廊起s with 7筒 showing 2-6条 (waits "
         "1 4 7条); B draws 7条 and must 暗杠 his 5555筒 (有杠必杠): his other ten tiles are all 1 4 7条, so he "
-        "is 关死 before he draws the replacement (5筒 would have saved him): B pays A 1 (平胡), the kong "
+        "is 关死 before he draws the replacement (its 6筒 would have saved him): B pays A 1 (平胡), the kong "
         "money is void, B deals next",
         rules={"preset": "kaxinwu", "players": 2},
         hands=["888999p2345699s7p", "1111s444s77s5555p"],
