@@ -955,7 +955,8 @@ SPECS += [
 SPECS += [
     Spec(
         "guohu_declined_self_draw",
-        "§C 过胡翻番 (guohu_fanfan): A (亮倒 on 5s) draws 5s and discards it instead of 自摸 — a declined win; "
+        "§C 过胡翻番 (guohu_fanfan): A (亮倒 on 5s) draws 5s and discards it instead of 自摸 — a declined win, "
+        "stored in the event (declined); "
         "when A then wins C's 5s it counts ×2: 卡五星 2 × 过胡翻番 2 × 亮倒 2 = 8 per share, and C (not 亮倒) "
         "pays both shares (包胡, A9.7): 16",
         rules={"preset": "standard", "guohu_fanfan": True},
@@ -963,7 +964,7 @@ SPECS += [
         draws="? ? 5s",
         actions=["0 liangdao 9s", "0 discard 5s", "2 discard 5s", "0 win"],
         expect={
-            "events_include": [{"type": "discarded", "seat": 0, "tile": "5s", "auto": False}],
+            "events_include": [{"type": "discarded", "seat": 0, "tile": "5s", "auto": False, "declined": True}],
             "result": {
                 "outcome": "win",
                 "winners": [{"seat": 0, "fans": ["卡五星", "过胡翻番", "亮倒"], "multiplier": {"1": 8, "2": 8}}],
