@@ -304,6 +304,44 @@ def _liangdao_factor(ctx: WinContext, rules: RuleSet, payer: int) -> int:
     return value if (winner or paying) else 1
 
 
+def _situational_products(situational: list[tuple[Fan, int, bool]], rules: RuleSet) -> tuple[int, int]:
+    """(all situational factors, those that count toward the discard threshold, A8.2)."""
+    sit_all = 1
+    sit_threshold = 1
+    for _, value, for_threshold in situational:
+        sit_all *= value
+        if for_threshold or rules.situational_for_qihu:
+            sit_threshold *= value
+    return sit_all, sit_threshold
+
+
+def _illegal(ctx: WinContext, rules: RuleSet, patterns: int, sit_all: int, sit_threshold: int) -> IllegalReason | None:
+    """Why the win may not be declared (docs/rules.md §A8; see the module docstring), None if it may."""
+    d = ctx.discarder
+    if ctx.win_by is WinBy.ROB_KONG and not rules.qianggang:
+        return IllegalReason.QIANGGANG_OFF
+    if d is None:
+        own = patterns * sit_all * (rules.values.liangdao if ctx.liangdao[ctx.winner] else 1)
+        return IllegalReason.BELOW_TWO if rules.qihu_2fan and own < 2 else None
+    if (not rules.pihu_ron or rules.qihu_2fan) and patterns * sit_threshold * _liangdao_factor(ctx, rules, d) < 2:
+        return IllegalReason.BELOW_TWO
+    return None
+
+
+def _payments(
+    ctx: WinContext, rules: RuleSet, multiplier: dict[int, int], cap: int | None, baohu: bool
+) -> tuple[dict[int, int], tuple[int, ...]]:
+    """(shares, deltas) of a legal win (A12): 底金 × capped M per payer; on 包胡 the discarder pays the sum."""
+    capped = {p: rules.base * (m if cap is None else min(m, cap)) for p, m in multiplier.items()}
+    d = ctx.discarder
+    shares = {d: sum(capped.values())} if (baohu and d is not None) else capped
+    deltas = [0] * ctx.num_players
+    for p, amount in shares.items():
+        deltas[p] -= amount
+        deltas[ctx.winner] += amount
+    return shares, tuple(deltas)
+
+
 def score_win(ctx: WinContext, rules: RuleSet | None = None) -> WinScore:
     """Score one win under ``rules`` (default: the standard RuleSet).  See the module docstring.
 
@@ -317,30 +355,12 @@ def score_win(ctx: WinContext, rules: RuleSet | None = None) -> WinScore:
         return _not_complete(ctx)
     reading, reading_fan_values, patterns = chosen
     situational = _situational(ctx, rules, patterns)
-    sit_all = 1
-    sit_threshold = 1
-    for _, value, for_threshold in situational:
-        sit_all *= value
-        if for_threshold or rules.situational_for_qihu:
-            sit_threshold *= value
-
-    def m_of(payer: int) -> int:
-        return patterns * sit_all * _liangdao_factor(ctx, rules, payer)
-
+    sit_all, sit_threshold = _situational_products(situational, rules)
     d = ctx.discarder
     baohu = d is not None and rules.baohu and ctx.liangdao[ctx.winner] and not ctx.liangdao[d]
     payers = ctx.payers() if (d is None or baohu) else (d,)
-    multiplier = {p: m_of(p) for p in payers}
-
-    illegal: IllegalReason | None = None
-    if ctx.win_by is WinBy.ROB_KONG and not rules.qianggang:
-        illegal = IllegalReason.QIANGGANG_OFF
-    elif d is None:
-        own = patterns * sit_all * (rules.values.liangdao if ctx.liangdao[ctx.winner] else 1)
-        if rules.qihu_2fan and own < 2:
-            illegal = IllegalReason.BELOW_TWO
-    elif (not rules.pihu_ron or rules.qihu_2fan) and patterns * sit_threshold * _liangdao_factor(ctx, rules, d) < 2:
-        illegal = IllegalReason.BELOW_TWO
+    multiplier = {p: patterns * sit_all * _liangdao_factor(ctx, rules, p) for p in payers}
+    illegal = _illegal(ctx, rules, patterns, sit_all, sit_threshold)
 
     fan_values = [*reading_fan_values, *((fan, value) for fan, value, _ in situational)]
     liangdao = max((_liangdao_factor(ctx, rules, p) for p in payers), default=1)
@@ -348,21 +368,14 @@ def score_win(ctx: WinContext, rules: RuleSet | None = None) -> WinScore:
         fan_values.append((Fan.LIANGDAO, liangdao))
     cap = _cap(reading, reading_fan_values, rules)
     legal = illegal is None
-    shares: dict[int, int] = {}
-    deltas = [0] * ctx.num_players
-    if legal:
-        capped = {p: rules.base * (m if cap is None else min(m, cap)) for p, m in multiplier.items()}
-        shares = {d: sum(capped.values())} if (baohu and d is not None) else capped
-        for p, amount in shares.items():
-            deltas[p] -= amount
-            deltas[ctx.winner] += amount
+    shares, deltas = _payments(ctx, rules, multiplier, cap, bool(baohu)) if legal else ({}, (0,) * ctx.num_players)
     return WinScore(
         complete=True,
         legal=legal,
         fan_values=tuple(fan_values) or ((Fan.PIHU, 1),),
         multiplier=multiplier,
         shares=shares,
-        deltas=tuple(deltas),
+        deltas=deltas,
         reading=str(reading),
         baohu=bool(baohu) and legal,
         cap=cap,
