@@ -19,7 +19,8 @@ Extensions (optional): ``"kong_chain": n`` (kongs in a 杠上杠 chain, for ``ga
 compound``; 1 to 16), ``"declined_wins": n`` (for ``guohu_fanfan``; 0 to 84).  ``winner`` defaults
 to 0.  卡心五 (``"rules": "kaxinwu"``, docs/rules.md §B): a 廊起 winner's face-down tiles
 ``"hidden": "<tiles>"`` (a 4-of-a-kind with a hidden copy is not 龙七对) and his shown waits
-``"waits": "<tiles>"`` (they decide the strict 卡心五); other rule sets ignore both.  Any other key
+``"waits": "<tiles>"`` (with them the hand is a 廊起 hand: its shown waits and shown tiles — the
+concealed tiles less the hidden ones — decide 卡心五, docs/rules.md §B); other rule sets ignore both.  Any other key
 is rejected as malformed.
 
 Output (one line)::

@@ -29,7 +29,7 @@ import enum
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .readings import Reading
+from .readings import Reading, splits
 from .rules import FanValues, KwxRule, RuleSet, Ruleset, SiguiScope
 from .tiles import DRAGONS, Meld, MeldKind, Tile
 
@@ -52,6 +52,7 @@ class Hand:
     waits: tuple[Tile, ...] | None = None
     revealed: bool = False  # the winner has 亮倒 (his concealed hand is face up, E#36)
     hidden: tuple[int, ...] = ()  # 卡心五: 30 counts of a 廊起 winner's face-down tiles (docs/rules.md §B)
+    shown: tuple[int, ...] | None = None  # 卡心五: 30 counts of a 廊起 winner's shown tiles; None = no 廊起
 
     @property
     def qingyise(self) -> bool:
@@ -355,7 +356,8 @@ situational 杠上花 / 杠上炮 / 海底炮 (the last only where its value is 
 
 def _kaxinwu_fans(reading: Reading, hand: Hand, rules: RuleSet) -> FanList:
     """卡心五's patterns (docs/rules.md §B, §E#27, §E#28): 七对 or 龙七对, 清一色, 卡心五 (strict by
-    default: the only wait is the 5, read as 4_6; for a 廊起 hand the shown shape decides).  A
+    default: the only wait is the 5, read as 4_6; for a 廊起 hand the shown shape decides: its waits
+    and its 4_6, :func:`_shown_closed_five`).  A
     4-of-a-kind makes 龙七对 only when none of its copies is face down in a 廊起 hand (the three shown
     and the 4th the winning tile, or all four shown): otherwise it counts as two pairs.  Two or three
     4-of-a-kinds are one 龙七对 (双龙/三龙 are not 卡心五 patterns).  平胡 has no 番."""
@@ -367,9 +369,25 @@ def _kaxinwu_fans(reading: Reading, hand: Hand, rules: RuleSet) -> FanList:
         fans.append((fan, fan.base_value(v)))
     if qingyise(reading, hand, rules):
         fans.append((Fan.QINGYISE, Fan.QINGYISE.base_value(v)))
-    if kawuxing(reading, hand, rules):
+    if kawuxing(reading, hand, rules) and _shown_closed_five(hand):
         fans.append((Fan.KAXINWU, Fan.KAXINWU.base_value(v)))
     return tuple(fans)
+
+
+def _shown_closed_five(hand: Hand) -> bool:
+    """卡心五 of a 廊起 hand (docs/rules.md §B): the shown shape must be the closed 4_6 on the winning 5 —
+    the shown tiles hold that 4 and 6, and without them split into complete sets and the pairs the
+    hidden tiles leave (one pair in all), as the shown shape's waits are read (§E#48).  A 5 won on a
+    shown 55 or a shown single 5 is no 卡心五, even when the hidden tiles could make a 4-5-6 with it.
+    True when the winner has no 廊起 (``shown`` None)."""
+    if hand.shown is None:
+        return True
+    win = hand.win_tile
+    rest = list(hand.shown)
+    rest[win - 1] -= 1
+    rest[win + 1] -= 1
+    hidden = hand.hidden or (0,) * len(rest)
+    return (splits(hidden, 0) and splits(rest, 1)) or (splits(hidden, 1) and splits(rest, 0))
 
 
 def reading_fans(reading: Reading, hand: Hand, rules: RuleSet) -> tuple[FanList, int]:

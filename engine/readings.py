@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from .tiles import NUM_KINDS, Meld, Tile, format_tiles
 
-__all__ = ["Reading", "is_complete", "readings", "waits"]
+__all__ = ["Reading", "is_complete", "readings", "splits", "waits"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +137,17 @@ def is_complete(counts: Sequence[int], num_melds: int = 0) -> bool:
         return False
     if num_melds == 0 and all(c % 2 == 0 for c in work):
         return True
+    return splits(work, 1)
+
+
+def splits(counts: Sequence[int], pairs: int) -> bool:
+    """Whether tiles with ``counts`` (30 counts, any number of tiles) split into complete sets (pungs,
+    runs) and exactly ``pairs`` pairs, ``pairs`` 0 or 1 (docs/rules.md §A7.1); negative counts never split."""
+    work = list(counts)
+    if any(c < 0 for c in work) or pairs not in (0, 1):
+        return False
+    if pairs == 0:
+        return next(_sets(work, 0), None) is not None
     for p in range(NUM_KINDS):
         if work[p] >= 2:
             work[p] -= 2

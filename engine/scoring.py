@@ -20,7 +20,8 @@ Follows docs/rules.md §A8–§A12 and Appendix 2 (docs/architecture.md §2 "Sco
   discard or a robbed kong needs M(W, D) ≥ 2 (A8.2), without 杠上炮/抢杠胡/海底炮 when
   ``situational_for_qihu`` is false; ``pihu_ron`` lifts it (unless ``qihu_2fan``).  Robbing needs
   ``qianggang``.
-* Cap per share (A11.5): :meth:`RuleSet.cap_for` of the chosen reading (E#46).
+* Cap per share (A11.5): :meth:`RuleSet.cap_for` of the chosen reading as scored (E#46; in 卡心五 by
+  the 七对 pattern it scores, :func:`_cap`).
 * Payments (A12), in points (底金 ``base`` × capped M): 自摸 — every other seat pays its share;
   点炮/抢杠 — the discarder (robbed player) pays his share; 包胡 (A9.7, ``baohu``) — when the winner
   has 亮倒 and the discarder has not, the discarder pays the sum of every non-winner's share, each
@@ -240,16 +241,31 @@ def best_reading(ctx: WinContext, rules: RuleSet) -> tuple[Reading, FanList, int
     if kaxinwu and ctx.waits is not None and hand_waits is not None:
         hand_waits = tuple(ctx.waits)  # a 廊起 hand: the shown shape decides (docs/rules.md §E#28)
     hidden = tuple(counts_of(ctx.hidden)) if kaxinwu and ctx.hidden else ()
-    hand = Hand(ctx.melds, ctx.win_tile, tuple(counts13), tuple(counts14), hand_waits, ctx.liangdao[ctx.winner], hidden)
+    shown = None
+    if kaxinwu and ctx.waits is not None:  # a 廊起 hand: what is not face down is shown (docs/rules.md §B)
+        shown = tuple(max(0, c - h) for c, h in zip(counts13, hidden or (0,) * len(counts13), strict=True))
+    hand = Hand(
+        ctx.melds, ctx.win_tile, tuple(counts13), tuple(counts14), hand_waits, ctx.liangdao[ctx.winner], hidden, shown
+    )
     best: tuple[Reading, FanList, int] | None = None
     best_key: tuple[int, int, int] = (0, 0, 0)
     for reading in options:
         fans, product = reading_fans(reading, hand, rules)
-        cap = rules.cap_for(reading.longs)
+        cap = _cap(reading, fans, rules)
         key = (product, _UNCAPPED if cap is None else cap, len(fans))
         if best is None or key > best_key:
             best, best_key = (reading, fans, product), key
     return best
+
+
+def _cap(reading: Reading, fans: FanList, rules: RuleSet) -> int | None:
+    """The per-share cap of ``reading`` as it is scored (docs/rules.md §A11.5, §E#46): by its
+    4-of-a-kinds; in 卡心五 (§B) by the 七对 pattern it scores — 龙七对 however many 4-of-a-kinds it
+    holds (双龙/三龙 are no 卡心五 patterns), 七对 when a 廊起 hand hides a copy — so never the
+    双龙七对 cap of ``8_sl16``."""
+    if rules.ruleset is Ruleset.KAXINWU:
+        return rules.cap_for(int(any(fan is Fan.LONGQIDUI for fan, _ in fans)))
+    return rules.cap_for(reading.longs)
 
 
 _UNCAPPED = 1 << 30
@@ -288,6 +304,44 @@ def _liangdao_factor(ctx: WinContext, rules: RuleSet, payer: int) -> int:
     return value if (winner or paying) else 1
 
 
+def _situational_products(situational: list[tuple[Fan, int, bool]], rules: RuleSet) -> tuple[int, int]:
+    """(all situational factors, those that count toward the discard threshold, A8.2)."""
+    sit_all = 1
+    sit_threshold = 1
+    for _, value, for_threshold in situational:
+        sit_all *= value
+        if for_threshold or rules.situational_for_qihu:
+            sit_threshold *= value
+    return sit_all, sit_threshold
+
+
+def _illegal(ctx: WinContext, rules: RuleSet, patterns: int, sit_all: int, sit_threshold: int) -> IllegalReason | None:
+    """Why the win may not be declared (docs/rules.md §A8; see the module docstring), None if it may."""
+    d = ctx.discarder
+    if ctx.win_by is WinBy.ROB_KONG and not rules.qianggang:
+        return IllegalReason.QIANGGANG_OFF
+    if d is None:
+        own = patterns * sit_all * (rules.values.liangdao if ctx.liangdao[ctx.winner] else 1)
+        return IllegalReason.BELOW_TWO if rules.qihu_2fan and own < 2 else None
+    if (not rules.pihu_ron or rules.qihu_2fan) and patterns * sit_threshold * _liangdao_factor(ctx, rules, d) < 2:
+        return IllegalReason.BELOW_TWO
+    return None
+
+
+def _payments(
+    ctx: WinContext, rules: RuleSet, multiplier: dict[int, int], cap: int | None, baohu: bool
+) -> tuple[dict[int, int], tuple[int, ...]]:
+    """(shares, deltas) of a legal win (A12): 底金 × capped M per payer; on 包胡 the discarder pays the sum."""
+    capped = {p: rules.base * (m if cap is None else min(m, cap)) for p, m in multiplier.items()}
+    d = ctx.discarder
+    shares = {d: sum(capped.values())} if (baohu and d is not None) else capped
+    deltas = [0] * ctx.num_players
+    for p, amount in shares.items():
+        deltas[p] -= amount
+        deltas[ctx.winner] += amount
+    return shares, tuple(deltas)
+
+
 def score_win(ctx: WinContext, rules: RuleSet | None = None) -> WinScore:
     """Score one win under ``rules`` (default: the standard RuleSet).  See the module docstring.
 
@@ -301,52 +355,27 @@ def score_win(ctx: WinContext, rules: RuleSet | None = None) -> WinScore:
         return _not_complete(ctx)
     reading, reading_fan_values, patterns = chosen
     situational = _situational(ctx, rules, patterns)
-    sit_all = 1
-    sit_threshold = 1
-    for _, value, for_threshold in situational:
-        sit_all *= value
-        if for_threshold or rules.situational_for_qihu:
-            sit_threshold *= value
-
-    def m_of(payer: int) -> int:
-        return patterns * sit_all * _liangdao_factor(ctx, rules, payer)
-
+    sit_all, sit_threshold = _situational_products(situational, rules)
     d = ctx.discarder
     baohu = d is not None and rules.baohu and ctx.liangdao[ctx.winner] and not ctx.liangdao[d]
     payers = ctx.payers() if (d is None or baohu) else (d,)
-    multiplier = {p: m_of(p) for p in payers}
-
-    illegal: IllegalReason | None = None
-    if ctx.win_by is WinBy.ROB_KONG and not rules.qianggang:
-        illegal = IllegalReason.QIANGGANG_OFF
-    elif d is None:
-        own = patterns * sit_all * (rules.values.liangdao if ctx.liangdao[ctx.winner] else 1)
-        if rules.qihu_2fan and own < 2:
-            illegal = IllegalReason.BELOW_TWO
-    elif (not rules.pihu_ron or rules.qihu_2fan) and patterns * sit_threshold * _liangdao_factor(ctx, rules, d) < 2:
-        illegal = IllegalReason.BELOW_TWO
+    multiplier = {p: patterns * sit_all * _liangdao_factor(ctx, rules, p) for p in payers}
+    illegal = _illegal(ctx, rules, patterns, sit_all, sit_threshold)
 
     fan_values = [*reading_fan_values, *((fan, value) for fan, value, _ in situational)]
     liangdao = max((_liangdao_factor(ctx, rules, p) for p in payers), default=1)
     if liangdao > 1:
         fan_values.append((Fan.LIANGDAO, liangdao))
-    cap = rules.cap_for(reading.longs)
+    cap = _cap(reading, reading_fan_values, rules)
     legal = illegal is None
-    shares: dict[int, int] = {}
-    deltas = [0] * ctx.num_players
-    if legal:
-        capped = {p: rules.base * (m if cap is None else min(m, cap)) for p, m in multiplier.items()}
-        shares = {d: sum(capped.values())} if (baohu and d is not None) else capped
-        for p, amount in shares.items():
-            deltas[p] -= amount
-            deltas[ctx.winner] += amount
+    shares, deltas = _payments(ctx, rules, multiplier, cap, bool(baohu)) if legal else ({}, (0,) * ctx.num_players)
     return WinScore(
         complete=True,
         legal=legal,
         fan_values=tuple(fan_values) or ((Fan.PIHU, 1),),
         multiplier=multiplier,
         shares=shares,
-        deltas=tuple(deltas),
+        deltas=deltas,
         reading=str(reading),
         baohu=bool(baohu) and legal,
         cap=cap,

@@ -221,3 +221,50 @@ def test_the_floor_checker_resolves_relative_imports_and_refuses_upward_ones() -
     assert not allowed("service", "edge") and not allowed("words", "service") and not allowed("words", "store")
     assert allowed("words", "store.rows") and allowed("edge", "service")
     assert SQL.search('"SELECT h.hand_id FROM hands h"') and not SQL.search("select a tile from the wall")
+
+
+EVOLVE_MAY_NOT = ("engine.game.checks", "engine.game.claims", "engine.game.legal", "engine.scoring", "engine.fans")
+"""What ``evolve`` may not import (docs/architecture.md §2 "decide / evolve"): it applies the facts of
+stored events and asks no rule, so a stored hand replays the same whatever the rule code becomes."""
+RULE_MODULES = ("engine.game.checks", "engine.game.claims", "engine.game.legal", "engine.game.decide")
+"""The rule checks of the state machine, which nothing ``evolve`` loads may import either."""
+
+
+def _within(module: str, prefixes: tuple[str, ...]) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in prefixes)
+
+
+def engine_file(module: str) -> Path | None:
+    """The file of an ``engine`` module; None for a package or a name that is no module of the
+    repository (a class or function imported from one)."""
+    path = ROOT.joinpath(*module.split(".")).with_suffix(".py")
+    return path if module.startswith("engine.") and path.is_file() else None
+
+
+def engine_imports_from(path: Path) -> set[str]:
+    """Every ``engine`` module whose code importing ``path`` uses, transitively: each import's module
+    (packages' ``__init__`` left out: they gather names, the code does not depend on them)."""
+    seen: set[str] = set()
+    todo = [path]
+    while todo:
+        for module in imported_modules(todo.pop()):
+            found = engine_file(module)
+            if found is not None and module not in seen:
+                seen.add(module)
+                todo.append(found)
+    return seen
+
+
+def test_evolve_asks_no_rule() -> None:
+    evolve = ROOT / "engine" / "game" / "evolve.py"
+    direct = sorted(m for m in imported_modules(evolve) if _within(m, EVOLVE_MAY_NOT))
+    assert direct == []
+    loaded = engine_imports_from(evolve)
+    assert "engine.game.events" in loaded and "engine.game.hands" in loaded  # the walk does follow imports
+    assert sorted(m for m in loaded if _within(m, RULE_MODULES)) == []
+
+
+def test_the_evolve_checker_sees_a_rule_import() -> None:
+    decide = ROOT / "engine" / "game" / "decide.py"
+    assert [m for m in imported_modules(decide) if _within(m, EVOLVE_MAY_NOT)]
+    assert "engine.game.checks" in engine_imports_from(decide)

@@ -2,7 +2,8 @@
 docs/architecture.md).
 
 ``decide(state, action) -> events``, ``evolve(state, event) -> state``, ``legal_actions(state, seat)``;
-``start(rules, dealer, seed=...)`` deals; ``view_for`` / ``public_view`` are the only doors out.
+``start(rules, dealer, seed=...)`` deals; ``view_for`` / ``public_view`` are the only doors out;
+``events_from_json`` reads a stored log (decoded and upgraded, :mod:`engine.game.upgrade`).
 See :mod:`engine.game.machine` for the rules implemented and the decisions taken.
 """
 
@@ -26,6 +27,7 @@ from .machine import check_rules, decide, evolve, first_dealer, kinds_for, legal
 from .reveal import RevealFault
 from .shuffle import commitment
 from .state import EMPTY, ClaimOption, Phase, SeatState, State, Window, WindowKind
+from .upgrade import events_from_json, upgrade_events
 from .views import public_view, view_for
 
 __all__ = [
@@ -55,6 +57,7 @@ __all__ = [
     "commitment",
     "decide",
     "event_from_json",
+    "events_from_json",
     "evolve",
     "first_dealer",
     "kinds_for",
@@ -65,5 +68,6 @@ __all__ = [
     "reveal_preview",
     "start",
     "step",
+    "upgrade_events",
     "view_for",
 ]

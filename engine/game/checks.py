@@ -19,52 +19,70 @@ __all__ = ["can_self_win", "claim_failure", "kong_check", "self_win_score", "tur
 
 def validate(state: State, action: Action) -> None:
     """Raise :class:`IllegalAction` (with its :class:`Reason`) unless ``decide`` accepts ``action`` now."""
+    err = _form_check(state, action)
+    if err is None:
+        err = _own_turn_check(state, action) if state.phase is Phase.TURN else _answer_check(state, action)
+    if err is not None:
+        raise err
+
+
+def _form_check(state: State, action: Action) -> IllegalAction | None:
+    """What is wrong with ``action`` whatever the seats hold: the hand's phase, the seat, the tile and
+    reveal its kind needs (None = nothing)."""
     if state.phase is Phase.OVER:
-        raise IllegalAction(Reason.HAND_OVER, "the hand is over")
+        return IllegalAction(Reason.HAND_OVER, "the hand is over")
     if state.phase is Phase.DEAL:
-        raise IllegalAction(Reason.HAND_OVER, "the hand has not been dealt")
+        return IllegalAction(Reason.HAND_OVER, "the hand has not been dealt")
     seat_no = action.seat
     if not 0 <= seat_no < state.rules.players:
-        raise IllegalAction(Reason.BAD_SEAT, f"there is no seat {seat_no}")
+        return IllegalAction(Reason.BAD_SEAT, f"there is no seat {seat_no}")
     kind = action.kind
     if kind.takes_tile and action.tile is None:
-        raise IllegalAction(Reason.MISSING_TILE, f"{kind.value} needs a tile")
+        return IllegalAction(Reason.MISSING_TILE, f"{kind.value} needs a tile")
     if not kind.takes_tile and action.tile is not None:
-        raise IllegalAction(Reason.UNEXPECTED_TILE, f"{kind.value} takes no tile")
+        return IllegalAction(Reason.UNEXPECTED_TILE, f"{kind.value} takes no tile")
     if action.reveal is not None and kind is not ActionKind.LIANGDAO:
-        raise IllegalAction(Reason.BAD_REVEAL, f"{kind.value} shows no tiles (only 亮倒 names a reveal)")
-    if state.phase is Phase.TURN:
-        if kind in (ActionKind.PONG, ActionKind.KONG, ActionKind.PASS):
-            raise IllegalAction(
-                Reason.NO_CLAIM_PENDING, f"there is no discard to {kind.value}: seat {state.turn} is playing its turn"
-            )
-        if seat_no != state.turn:
-            raise IllegalAction(Reason.NOT_YOUR_TURN, f"it is seat {state.turn}'s turn, not seat {seat_no}'s")
-        err = turn_check(state, action)
-        if err is not None:
-            raise err
-        return
+        return IllegalAction(Reason.BAD_REVEAL, f"{kind.value} shows no tiles (only 亮倒 names a reveal)")
+    return None
+
+
+def _own_turn_check(state: State, action: Action) -> IllegalAction | None:
+    """Why ``action`` is illegal while the turn seat plays its turn (None = legal)."""
+    kind = action.kind
+    if kind in (ActionKind.PONG, ActionKind.KONG, ActionKind.PASS):
+        return IllegalAction(
+            Reason.NO_CLAIM_PENDING, f"there is no discard to {kind.value}: seat {state.turn} is playing its turn"
+        )
+    if action.seat != state.turn:
+        return IllegalAction(Reason.NOT_YOUR_TURN, f"it is seat {state.turn}'s turn, not seat {action.seat}'s")
+    return turn_check(state, action)
+
+
+def _answer_check(state: State, action: Action) -> IllegalAction | None:
+    """Why ``action`` is illegal as an answer to the open claim window (None = legal)."""
+    seat_no = action.seat
+    kind = action.kind
     window = state.window
     if window is None or state.phase not in (Phase.CLAIM, Phase.ROB):  # pragma: no cover - transient phases
-        raise IllegalAction(Reason.NOT_YOUR_TURN, "no seat is to act")
+        return IllegalAction(Reason.NOT_YOUR_TURN, "no seat is to act")
     what = "补杠" if window.kind is WindowKind.ROB else "discard"
     if kind.takes_tile:
-        raise IllegalAction(
+        return IllegalAction(
             Reason.CLAIM_PENDING if seat_no in window.pending() else Reason.NOT_YOUR_TURN,
             f"seat {window.from_seat}'s {what} {window.tile} awaits answers (win / kong / pong / pass) from "
             f"seat(s) {', '.join(map(str, window.pending()))}",
         )
     option = window.option(seat_no)
     if option is None:
-        raise IllegalAction(Reason.NOTHING_TO_CLAIM, f"seat {seat_no} has no claim on {window.tile}")
+        return IllegalAction(Reason.NOTHING_TO_CLAIM, f"seat {seat_no} has no claim on {window.tile}")
     if window.answer(seat_no) is not None:
-        raise IllegalAction(Reason.ALREADY_ANSWERED, f"seat {seat_no} has already answered")
+        return IllegalAction(Reason.ALREADY_ANSWERED, f"seat {seat_no} has already answered")
     if seat_no not in window.pending():
-        raise IllegalAction(
+        return IllegalAction(
             Reason.NOTHING_TO_CLAIM, f"another seat claimed 胡 on {window.tile}; seat {seat_no}'s answer cannot matter"
         )
     if option.kong and state.rules.kong_mandatory and kind in (ActionKind.PASS, ActionKind.PONG):
-        raise IllegalAction(
+        return IllegalAction(
             Reason.KONG_MANDATORY, f"有杠必杠: seat {seat_no} must 杠 {window.tile} (or 胡) (docs/rules.md §B)"
         )
     ok = (
@@ -73,8 +91,7 @@ def validate(state: State, action: Action) -> None:
         or (kind is ActionKind.KONG and option.kong)
         or (kind is ActionKind.PONG and option.pong)
     )
-    if not ok:
-        raise claim_failure(state, seat_no, kind)
+    return None if ok else claim_failure(state, seat_no, kind)
 
 
 def self_win_score(state: State) -> WinScore | None:

@@ -87,7 +87,9 @@ def _discard(b: Builder, tile: Tile, liangdao: bool, auto: bool, reveal: tuple[T
     i = s.turn
     # a partial reveal: its shape fixes the waits (docs/rules.md §E#48)
     waits, hidden = liangdao_declared(s.seats[i], tile, reveal) if liangdao else ((), ())
-    b.emit(Discarded(b.seq, i, tile, liangdao, waits, auto, hidden))
+    # the fact evolve needs for 过胡翻番: a 亮倒 seat's own discard declines a 自摸 it could declare
+    declined = can_self_win(s) if s.seats[i].liangdao and not auto else None
+    b.emit(Discarded(b.seq, i, tile, liangdao, waits, auto, hidden, declined))
     if _guansi(b):
         return
     s = b.state
@@ -138,6 +140,10 @@ def _complete_added_kong(b: Builder, tile: Tile) -> None:
 
 
 def _replacement(b: Builder) -> None:
+    """The kong's replacement draw from the wall's back (A3.2) — unless the kong left some seat 关死
+    (卡心五, docs/rules.md §B, §E#49: checked after the kong, before the replacement)."""
+    if _guansi(b):
+        return
     s = b.state
     b.emit(Drew(b.seq, s.turn, s.wall[s.back - 1], True))
 

@@ -209,64 +209,109 @@ def finish_draw(b: Builder) -> None:
     """
     s = b.state
     rules = s.rules
-    mode = rules.huangzhuang_liangdao
-    seats = range(rules.players)
-    hand = [0] * rules.players
-    paid: set[int] = set()
-
-    def pay(p: int, q: int, amount: int) -> None:
-        if amount:
-            hand[p] -= amount
-            hand[q] += amount
-            paid.add(p)
-
     flags = liangdao_flags(s)
-    if mode is HuangzhuangLiangdao.S000:
-        for p in seats:
-            for q in seats:
-                if flags[p] and not flags[q]:
-                    pay(p, q, rules.base)
-    elif mode is HuangzhuangLiangdao.S004_FIRST:
-        if s.liangdao_order:
-            first = s.liangdao_order[0]
-            for q in seats:
-                if q != first:
-                    pay(first, q, rules.base)
-    elif mode is HuangzhuangLiangdao.CHAJIAO:
-        ready = [
-            bool(seat.waits) if seat.liangdao else bool(wait_tiles(seat.hand, seat.keys, seat.melds))
-            for seat in s.seats
-        ]
-        for w in seats:
-            if not ready[w]:
-                continue
-            for p in seats:
-                if p == w or (ready[p] and not (flags[p] and not flags[w])):
-                    continue
-                pay(p, w, _chajiao_share(s, w, p))
-    elif mode is HuangzhuangLiangdao.CHAJIAO_LANGQI:
-        for w in seats:
-            if flags[w]:
-                for p in seats:
-                    if not flags[p]:
-                        pay(p, w, max_multiplier_share(s, w, p))
+    ledger = _Ledger(rules.players)
+    _DRAW_PAYMENTS[rules.huangzhuang_liangdao](s, flags, ledger)
+    seats = range(rules.players)
     chajiao: tuple[int, ...] = ()
-    if mode is HuangzhuangLiangdao.CHAJIAO_LANGQI and any(flags):
+    if rules.huangzhuang_liangdao is HuangzhuangLiangdao.CHAJIAO_LANGQI and any(flags):
         chajiao = tuple(p for p in seats if not flags[p])
-    dealer = s.dealer
+    dealer = _draw_dealer(s, flags, ledger.paid)
+    _emit_result(b, Outcome.DRAW, (), tuple(ledger.hand), dealer, chajiao=chajiao)
+
+
+class _Ledger:
+    """The payments of a 荒庄 (docs/rules.md §A14.2): points per seat and the seats that paid."""
+
+    __slots__ = ("hand", "paid")
+
+    def __init__(self, players: int) -> None:
+        self.hand = [0] * players
+        self.paid: set[int] = set()
+
+    def pay(self, p: int, q: int, amount: int) -> None:
+        """Seat ``p`` pays seat ``q`` ``amount`` points (nothing, and ``p`` has not paid, when 0)."""
+        if amount:
+            self.hand[p] -= amount
+            self.hand[q] += amount
+            self.paid.add(p)
+
+
+def _pay_s000(s: State, flags: Sequence[bool], ledger: _Ledger) -> None:
+    """``s000``: every 亮倒 seat pays every seat without 亮倒 1 × base."""
+    for p in range(s.rules.players):
+        for q in range(s.rules.players):
+            if flags[p] and not flags[q]:
+                ledger.pay(p, q, s.rules.base)
+
+
+def _pay_s004_first(s: State, flags: Sequence[bool], ledger: _Ledger) -> None:
+    """``s004_first``: the first seat to declare 亮倒 pays every other seat 1 × base."""
+    if s.liangdao_order:
+        first = s.liangdao_order[0]
+        for q in range(s.rules.players):
+            if q != first:
+                ledger.pay(first, q, s.rules.base)
+
+
+def _pay_chajiao(s: State, flags: Sequence[bool], ledger: _Ledger) -> None:
+    """``chajiao``: every ready seat collects from every seat that is not ready, and a ready seat
+    without 亮倒 also from every 亮倒 seat, that payer's capped share of its best 自摸."""
+    seats = range(s.rules.players)
+    ready = [
+        bool(seat.waits) if seat.liangdao else bool(wait_tiles(seat.hand, seat.keys, seat.melds)) for seat in s.seats
+    ]
+    for w in seats:
+        if not ready[w]:
+            continue
+        for p in seats:
+            if p == w or (ready[p] and not (flags[p] and not flags[w])):
+                continue
+            ledger.pay(p, w, _chajiao_share(s, w, p))
+
+
+def _pay_chajiao_langqi(s: State, flags: Sequence[bool], ledger: _Ledger) -> None:
+    """``chajiao_langqi`` (卡心五 查叫): every seat without 廊起 pays every 廊起 seat its maximum multiplier."""
+    seats = range(s.rules.players)
+    for w in seats:
+        if flags[w]:
+            for p in seats:
+                if not flags[p]:
+                    ledger.pay(p, w, max_multiplier_share(s, w, p))
+
+
+def _pay_none(s: State, flags: Sequence[bool], ledger: _Ledger) -> None:
+    """``none``: no 荒庄 payments."""
+
+
+_DRAW_PAYMENTS = {
+    HuangzhuangLiangdao.S000: _pay_s000,
+    HuangzhuangLiangdao.S004_FIRST: _pay_s004_first,
+    HuangzhuangLiangdao.CHAJIAO: _pay_chajiao,
+    HuangzhuangLiangdao.CHAJIAO_LANGQI: _pay_chajiao_langqi,
+    HuangzhuangLiangdao.NONE: _pay_none,
+}
+"""The 荒庄 payments of each ``huangzhuang_liangdao`` (docs/rules.md §A14.2, §B)."""
+
+
+def _draw_dealer(s: State, flags: Sequence[bool], paid: set[int]) -> int:
+    """The next dealer after a 荒庄 under ``dealer_on_draw`` (docs/rules.md §A15.3, §B); see
+    :func:`finish_draw`."""
+    rules = s.rules
+    seats = range(rules.players)
     if rules.dealer_on_draw is DealerOnDraw.CHAJIAO_LANGQI:
-        dealer = _kaxinwu_dealer(s, tuple(p for p in seats if not flags[p]))
-    elif rules.dealer_on_draw is DealerOnDraw.LAST_DRAWER and s.last_drawer is not None:
-        dealer = s.last_drawer
-    elif rules.dealer_on_draw is DealerOnDraw.CHAJIAO:
+        return _kaxinwu_dealer(s, tuple(p for p in seats if not flags[p]))
+    if rules.dealer_on_draw is DealerOnDraw.LAST_DRAWER and s.last_drawer is not None:
+        return s.last_drawer
+    if rules.dealer_on_draw is DealerOnDraw.CHAJIAO:
         unpaid = [p for p in seats if p not in paid]
         if len(paid) == 1:
-            dealer = next(iter(paid))
-        elif len(unpaid) == 1:
-            dealer = unpaid[0]
-        elif paid:
-            dealer = next((p for p in s.liangdao_order if p not in paid), dealer)
-    _emit_result(b, Outcome.DRAW, (), tuple(hand), dealer, chajiao=chajiao)
+            return next(iter(paid))
+        if len(unpaid) == 1:
+            return unpaid[0]
+        if paid:
+            return next((p for p in s.liangdao_order if p not in paid), s.dealer)
+    return s.dealer
 
 
 def _kaxinwu_dealer(state: State, chajiao: tuple[int, ...]) -> int:

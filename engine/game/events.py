@@ -12,7 +12,11 @@ Types (``type`` value — fields):
   dealer's 14th tile last), ``wall`` (the live wall in draw order).  This is the chance of the hand.
 * ``drew`` — ``seat``, ``tile``, ``replacement`` (a kong replacement from the wall's back, A3.2).
 * ``discarded`` — ``seat``, ``tile``, ``liangdao`` (亮倒 declared with it, A9.1), ``waits`` (the
-  published waits when ``liangdao``), ``auto`` (made automatically for a 亮倒 seat, A9.3).
+  published waits when ``liangdao``), ``auto`` (made automatically for a 亮倒 seat, A9.3), ``hidden``
+  (a partial reveal's face-down tiles, only when not empty) and ``declined`` (only on a discard a
+  seat that had already declared 亮倒 chose to make: whether it declined a 自摸 it could declare,
+  which counts for 过胡翻番; a log written before the key existed gets it from
+  :func:`engine.game.upgrade.upgrade_events`).
 * ``window_opened`` — ``kind`` ("claim" on a discard, "rob" on a declared 补杠), ``from_seat``,
   ``tile``, ``options`` (per seat: ``win`` = M or 0, ``kong``, ``pong``), ``gangpao``, ``last``.
 * ``answered`` — ``seat``, ``answer`` ("win", "kong", "pong", "pass"), ``auto`` (a 亮倒 seat's
@@ -133,7 +137,12 @@ class Discarded:
     """``seat`` discarded ``tile``; with ``liangdao`` it declared 亮倒 (A9.1) and ``waits`` are the
     published waits (A9.2).  ``auto``: the automatic 摸打 of a 亮倒 seat (A9.3).  ``hidden``: the kept
     tiles left face down by a partial reveal (``liangdao_reveal = kou`` / ``minimal``, §E#48); its JSON
-    key ``hidden`` is written only when not empty."""
+    key ``hidden`` is written only when not empty.  ``declined``: on a discard that a seat which had
+    already declared 亮倒 chose to make (not ``auto``), whether it could have declared 自摸 instead —
+    a declined win, counted by 过胡翻番 (docs/rules.md §C ``guohu_fanfan``); None on every other
+    discard, and on such a discard read from a log written before the key existed (then
+    :func:`engine.game.upgrade.upgrade_events` derives it).  Its JSON key is written only when not
+    None."""
 
     seq: int
     seat: int
@@ -142,19 +151,24 @@ class Discarded:
     waits: tuple[Tile, ...] = ()
     auto: bool = False
     hidden: tuple[Tile, ...] = ()
+    declined: bool | None = None
     type: ClassVar[str] = "discarded"
 
     def to_json(self) -> dict[str, Any]:
         """JSON form."""
-        return {
-            "seq": self.seq,
-            "type": self.type,
-            "seat": self.seat,
-            "tile": str(self.tile),
-            "liangdao": self.liangdao,
-            "waits": format_tiles(self.waits),
-            "auto": self.auto,
-        } | ({"hidden": format_tiles(self.hidden)} if self.hidden else {})
+        return (
+            {
+                "seq": self.seq,
+                "type": self.type,
+                "seat": self.seat,
+                "tile": str(self.tile),
+                "liangdao": self.liangdao,
+                "waits": format_tiles(self.waits),
+                "auto": self.auto,
+            }
+            | ({"hidden": format_tiles(self.hidden)} if self.hidden else {})
+            | ({"declined": self.declined} if self.declined is not None else {})
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -411,6 +425,7 @@ def event_from_json(value: object) -> Event:
                 tuple(parse_tiles(d.get("waits") or "")),
                 _bool(d, "auto"),
                 tuple(parse_tiles(d.get("hidden") or "")),
+                None if d.get("declined") is None else _bool(d, "declined"),
             )
         if kind == "window_opened":
             options = tuple(

@@ -1,6 +1,11 @@
 """``evolve(state, event) -> state``: apply one fact, without validating (the fold of the state
 machine; ``replay`` is ``reduce(evolve, events, EMPTY)``), and :class:`Builder`, which accumulates
-the events of one decision while evolving."""
+the events of one decision while evolving.
+
+Evolving applies what the events say and asks no rule: it imports nothing of the rule checks, the
+claims, legal actions, scoring or 番 (docs/architecture.md §2 "decide / evolve"; a test pins this),
+so a stored hand replays the same whatever those become.  What a rule decided when the event was
+made is in the event (a window's options, kong money, a 亮倒 seat's declined win)."""
 
 from __future__ import annotations
 
@@ -12,7 +17,6 @@ from ..tiles import Meld, MeldKind, Tile, counts_of
 from ..views import DiscardView
 from .actions import ActionKind
 from .basics import kinds_for, replace_seat
-from .checks import can_self_win
 from .events import Answered, Discarded, Drew, Event, HandEnded, HandStarted, Konged, Ponged, WindowOpened
 from .hands import from_kept, moved
 from .state import EMPTY, Phase, SeatState, State, Window, WindowKind, updated
@@ -30,8 +34,9 @@ def evolve(state: State, event: Event) -> State:
     if isinstance(event, Discarded):
         i = event.seat
         seat = state.seats[i]
-        # a 亮倒 seat that discards instead of a 自摸 it could declare declines a win (过胡翻番)
-        declined = seat.declined + 1 if seat.liangdao and can_self_win(state) else seat.declined
+        # a 亮倒 seat that discarded instead of a 自摸 it could declare declined a win (过胡翻番): a
+        # stored fact of the event, so replaying asks no rule check
+        declined = seat.declined + 1 if event.declined else seat.declined
         hand, keys = moved(seat, event.tile, -1)
         seat = updated(
             seat,

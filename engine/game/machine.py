@@ -95,8 +95,8 @@ Rules implemented (docs/rules.md §A, §C, §E), with the decisions taken where 
   ``minimal`` reveal; 有胡必胡 (a seat that can 自摸 is offered only 胡, before any kong);
   ``kong_mandatory`` (有杠必杠: a seat that can kong is offered only its kongs, on a discard 杠 and
   胡); protection; ``guansi`` (关死, :func:`engine.game.endings.guansi_seat`, checked after every
-  discard, draw, 碰 and kong); 查叫 of 廊起 seats and the dealer by the number of 被查叫 seats
-  (``chajiao_langqi``); its own patterns (:mod:`engine.fans`).
+  discard, draw, 碰 and kong — a kong's before its replacement draw); 查叫 of 廊起 seats and the
+  dealer by the number of 被查叫 seats (``chajiao_langqi``); its own patterns (:mod:`engine.fans`).
 """
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ from engine.game import (
     State,
     check_rules,
     commitment,
-    event_from_json,
+    events_from_json,
     first_dealer,
     legal_actions,
     protected_tiles,
@@ -172,8 +172,9 @@ def deal_events(rules: RuleSet, dealer: int, deal: Deal) -> tuple[State, list[Ev
 
 
 def load_events(data: Sequence[dict[str, Any]]) -> tuple[State, list[Event]]:
-    """Rebuild a hand from its stored event JSON (in seq order)."""
-    events = [event_from_json(d) for d in data]
+    """Rebuild a hand from its stored event JSON (in seq order), a log written by an older engine
+    upgraded first (:func:`engine.game.events_from_json`)."""
+    events = events_from_json(data)
     return replay(events), events
 
 
@@ -338,11 +339,11 @@ def hand_record(data: Sequence[dict[str, Any]], description: str | None = None) 
     """A hand's stored event JSON (in seq order) as one ``python -m engine play`` scenario object that
     replays it: the actions, and the events and result under ``expect`` (:func:`engine.game.record.record`).
     Raises :class:`RecordError` for events the engine cannot reach."""
-    return record([event_from_json(d) for d in data], description=description)
+    return record(events_from_json(data), description=description)
 
 
 def hand_moments(data: Sequence[dict[str, Any]]) -> list[PublicView]:
     """The public views of a hand from its stored event JSON, moment by moment (each discard, 碰,
     kong, 亮倒 reveal and the end: :func:`engine.game.record.public_moments`); no concealed tile of a
     seat without 亮倒 before the end.  Raises :class:`RecordError` like :func:`hand_record`."""
-    return public_moments([event_from_json(d) for d in data])
+    return public_moments(events_from_json(data))

@@ -219,6 +219,42 @@ def test_kaxinwu_patterns_only() -> None:
     assert kxw_score("123p456p2245667s", "5s", waits=(Tile.S5,)) == (("卡心五",), 2)
 
 
+@pytest.mark.parametrize(
+    ("concealed", "hidden", "fans"),
+    [
+        # shown 55条, waiting on the third 5: the hidden 456条 is no 夹 5
+        ("22p123p789p456s55s", "22p123p789p456s", ("屁胡",)),
+        # shown single 5条 (单吊), four sets hidden
+        ("123p789p456s567s5s", "123p789p456s567s", ("屁胡",)),
+        # shown 4 6条 around the 5: 卡心五, whatever is hidden
+        ("345p678p111s22s46s", "345p678p111s22s", ("卡心五",)),
+        ("22p123p789p456s46s", "22p123p789p456s", ("卡心五",)),
+        # shown 4 5 5 6条 over hidden sets: the 4_6 on 5 with the pair 55 (read as §D D12 reads it)
+        ("123p789p111s4556s", "123p789p111s", ("卡心五",)),
+    ],
+)
+def test_langqi_kaxinwu_needs_the_shown_4_6(concealed: str, hidden: str, fans: tuple[str, ...]) -> None:
+    """§B: for a 廊起 hand the revealed shape decides 卡心五 (必须是夹胡, 4 6 on 5), not a 4-5-6 that
+    the face-down tiles could make with the winning 5."""
+    assert kxw_score(concealed, "5s", hidden=tuple(parse_tiles(hidden)), waits=(Tile.S5,))[0] == fans
+
+
+def test_two_fours_are_capped_as_the_longqidui_they_score() -> None:
+    """§B: a 七对 with two 4-of-a-kinds scores one 龙七对, so under ``8_sl16`` (A11.5) its share is capped
+    at 8, not at 双龙七对's 16."""
+    c = WinContext(
+        concealed=tuple(parse_tiles("1111p222p33p44p55p")),
+        melds=(),
+        win_tile=Tile.P2,
+        win_by=WinBy.SELF_DRAW,
+        winner=0,
+        num_players=4,
+    )
+    s = score_win(c, KXW)
+    assert s.fans == ("龙七对", "清一色") and s.multiplier[1] == 32
+    assert s.cap == 8 and s.shares == {1: 8, 2: 8, 3: 8}
+
+
 def test_views_show_a_langqi_hand_partly() -> None:
     state = deal(["123p456p789p2266s8s", "", "", ""], rules=KXW)
     legal = legal_actions(state, 0)

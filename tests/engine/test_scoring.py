@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from engine.readings import is_complete, readings, waits
+from engine.readings import is_complete, readings, splits, waits
 from engine.rules import RuleSet
 from engine.scoring import IllegalReason, ScoringError, WinBy, WinContext, WinScore, score_win
 from engine.tiles import Meld, MeldKind, Tile, counts_of, parse_meld, parse_tile, parse_tiles
@@ -362,3 +362,29 @@ def test_e1_second_wait_does_not_spoil_kawuxing() -> None:
     assert score(c).fans == ("卡五星",)
     assert not score(c, kwx_rule="strict_single_wait").legal
     assert score(ctx("123p789p234s456s5s", "2s")).fans == ("屁胡",)
+
+
+@pytest.mark.parametrize(
+    ("tiles", "pairs", "expected"),
+    [
+        ("", 0, True),
+        ("", 1, False),
+        ("55s", 1, True),
+        ("55s", 0, False),
+        ("555s", 0, True),
+        ("456s55s", 1, True),
+        ("4556s", 1, False),
+        ("123p789p", 0, True),
+        ("46s", 0, False),
+        ("1122p", 1, False),
+    ],
+)
+def test_splits(tiles: str, pairs: int, expected: bool) -> None:
+    """:func:`engine.readings.splits`: complete sets and exactly ``pairs`` pairs, any number of tiles."""
+    assert splits(counts_of(parse_tiles(tiles)), pairs) is expected
+
+
+def test_splits_rejects_negative_counts() -> None:
+    counts = counts_of(parse_tiles("55s"))
+    counts[Tile.S4] = -1
+    assert not splits(counts, 1)

@@ -955,7 +955,8 @@ SPECS += [
 SPECS += [
     Spec(
         "guohu_declined_self_draw",
-        "§C 过胡翻番 (guohu_fanfan): A (亮倒 on 5s) draws 5s and discards it instead of 自摸 — a declined win; "
+        "§C 过胡翻番 (guohu_fanfan): A (亮倒 on 5s) draws 5s and discards it instead of 自摸 — a declined win, "
+        "stored in the event (declined); "
         "when A then wins C's 5s it counts ×2: 卡五星 2 × 过胡翻番 2 × 亮倒 2 = 8 per share, and C (not 亮倒) "
         "pays both shares (包胡, A9.7): 16",
         rules={"preset": "standard", "guohu_fanfan": True},
@@ -963,7 +964,7 @@ SPECS += [
         draws="? ? 5s",
         actions=["0 liangdao 9s", "0 discard 5s", "2 discard 5s", "0 win"],
         expect={
-            "events_include": [{"type": "discarded", "seat": 0, "tile": "5s", "auto": False}],
+            "events_include": [{"type": "discarded", "seat": 0, "tile": "5s", "auto": False, "declined": True}],
             "result": {
                 "outcome": "win",
                 "winners": [{"seat": 0, "fans": ["卡五星", "过胡翻番", "亮倒"], "multiplier": {"1": 8, "2": 8}}],
@@ -1333,6 +1334,124 @@ SPECS += [
                 "outcome": "guansi",
                 "guansi": 1,
                 "winners": [],
+                "hand_deltas": [4, -4],
+                "kong_deltas": [0, 0],
+                "next_dealer": 1,
+            },
+        },
+    ),
+]
+
+# ------------------------------------------------------------------ 卡心五: the shown shape, the cap, 关死 after a kong
+KX_LQ_PAIR5 = "22p123p789p456s55s9s"  # 廊起 showing 55s (hidden 22p 123p 789p 456s): waits the third 5s
+KX_LQ_SINGLE5 = "123p789p456s567s5s9s"  # 廊起 showing a single 5s (hidden 123p 789p 456s 567s): 单吊 5s
+
+SPECS += [
+    Spec(
+        "kx_langqi_shown_pair_no_kaxinwu",
+        "§B 卡心五 (must be 夹胡, 4 6 on 5; for 廊起 the shown shape decides): A (dealer) 廊起s with 9条 "
+        "showing 5 5条 (22筒 123筒 789筒 456条 face down); he draws the last 5条 and wins automatically: the "
+        "shown 55 waits on a third 5, no 4_6 — 平胡 ×1 from each, although the hidden 456条 could be read "
+        "around it",
+        rules="kaxinwu",
+        hands=[KX_LQ_PAIR5, "", "", ""],
+        draws="? ? ? 5s",
+        actions=["0 liangdao 9s show 55s"],
+        finish=True,
+        expect={
+            "events_include": [{"type": "discarded", "seat": 0, "liangdao": True, "waits": "5s"}],
+            "result": {
+                "outcome": "win",
+                "winners": [{"seat": 0, "fans": ["屁胡"], "multiplier": {"1": 1, "2": 1, "3": 1}}],
+                "hand_deltas": [3, -1, -1, -1],
+            },
+        },
+    ),
+    Spec(
+        "kx_langqi_single_five_no_kaxinwu",
+        "§B 卡心五 for 廊起: A (dealer) 廊起s with 9条 showing a single 5条 (单吊; 123筒 789筒 456条 567条 "
+        "face down) and draws the last 5条: 平胡 ×1 from each, no 卡心五",
+        rules="kaxinwu",
+        hands=[KX_LQ_SINGLE5, "", "", ""],
+        draws="? ? ? 5s",
+        actions=["0 liangdao 9s show 5s"],
+        finish=True,
+        expect={
+            "result": {
+                "outcome": "win",
+                "winners": [{"seat": 0, "fans": ["屁胡"], "multiplier": {"1": 1, "2": 1, "3": 1}}],
+                "hand_deltas": [3, -1, -1, -1],
+            },
+        },
+    ),
+    Spec(
+        "kx_chajiao_shown_pair",
+        "§B 查叫 with the shown shape: A (dealer) 廊起s showing 5 5条 on a dead wait (D holds the last 5条, "
+        "protected); on the way C 直杠s B's 6筒 (mandatory; that money stands); 流局: B, C and D each pay A "
+        "his maximum, 平胡 ×1 (not 卡心五 ×2); A deals next",
+        rules="kaxinwu",
+        hands=[KX_LQ_PAIR5, "", "", "5s"],
+        actions=["0 liangdao 9s show 55s"],
+        finish=True,
+        expect={
+            "result": {"outcome": "draw", "hand_deltas": [3, -1, -1, -1], "chajiao": [1, 2, 3], "next_dealer": 0},
+        },
+    ),
+    Spec(
+        "kx_two_fours_capped_as_longqidui",
+        "§B 龙七对 (双龙 is no 卡心五 pattern) and the cap 8_sl16 (A11.5): the dealer's 天胡 1111 2222 33 44 55筒 "
+        "scores 龙七对 ×8 and 清一色 ×4 = 32, capped at 8 as the 龙七对 it scores (not 16 as 双龙七对)",
+        rules="kaxinwu",
+        hands=["1111p2222p33p44p55p", "", "", ""],
+        actions=["0 win"],
+        expect={
+            "result": {
+                "outcome": "win",
+                "winners": [{"seat": 0, "fans": ["龙七对", "清一色"], "multiplier": {"1": 32, "2": 32, "3": 32}}],
+                "hand_deltas": [24, -8, -8, -8],
+            },
+        },
+    ),
+    Spec(
+        "kx2_guansi_after_concealed_kong",
+        "§B 关死 after a kong, before its replacement (E#49): A (dealer) 廊起s with 7筒 showing 2-6条 (waits "
+        "1 4 7条); B draws 7条 and must 暗杠 his 5555筒 (有杠必杠): his other ten tiles are all 1 4 7条, so he "
+        "is 关死 before he draws the replacement (its 6筒 would have saved him): B pays A 1 (平胡), the kong "
+        "money is void, B deals next",
+        rules={"preset": "kaxinwu", "players": 2},
+        hands=["888999p2345699s7p", "1111s444s77s5555p"],
+        draws="7s",
+        tail="6p",
+        actions=["0 liangdao 7p show 23456s", "1 concealed_kong 5p"],
+        expect={
+            "events_include": [{"type": "konged", "seat": 1, "kind": "concealed_kong", "tile": "5p"}],
+            "events_exclude": [{"type": "drew", "seat": 1, "replacement": True}],
+            "result": {
+                "outcome": "guansi",
+                "guansi": 1,
+                "hand_deltas": [1, -1],
+                "kong_deltas": [0, 0],
+                "next_dealer": 1,
+            },
+        },
+    ),
+    Spec(
+        "kx2_guansi_after_direct_kong",
+        "§B 关死 after a 直杠, before its replacement: A (dealer) 廊起s with 1筒 showing all of 1112345678999条 "
+        "(waits 1-9条); B discards the 9筒 he draws; A draws 5筒 and discards it automatically; B must 直杠 it "
+        "(有杠必杠) and his other ten tiles are all 条: 关死 before the replacement: B pays A 清一色 ×4; the "
+        "kong money is void; B deals next",
+        rules={"preset": "kaxinwu", "players": 2},
+        hands=["1112345678999s1p", "555p222s333s666s8s"],
+        draws="9p 5p",
+        tail="2p",
+        actions=["0 liangdao 1p", "1 discard 9p", "1 kong"],
+        expect={
+            "events_include": [{"type": "konged", "seat": 1, "kind": "kong", "tile": "5p"}],
+            "events_exclude": [{"type": "drew", "seat": 1, "replacement": True}],
+            "result": {
+                "outcome": "guansi",
+                "guansi": 1,
                 "hand_deltas": [4, -4],
                 "kong_deltas": [0, 0],
                 "next_dealer": 1,
