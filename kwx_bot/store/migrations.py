@@ -41,6 +41,8 @@ bot's process loads, arms and presents it); ``bot_users`` holds what one bot kno
 another bot does not — ``can_pm`` and the pending join, which move there from ``users``.  Bot id
 ``0`` = "the one bot of a database made before version 5": the first bot process that starts on the
 upgraded database adopts those rows (:meth:`~kwx_bot.store.tx.Tx.adopt`).
+
+Version 6: ``events_declared``, a partial index of the events that declared 亮倒 / 廊起 (``/stats``).
 """
 
 from __future__ import annotations
@@ -304,5 +306,14 @@ _V5 = (
     "ALTER TABLE users DROP COLUMN pending_at",
 )
 
-MIGRATIONS: tuple[tuple[str | Step, ...], ...] = (_V1, _V2, _V3, _V4, _V5)
+_V6 = (
+    # 5 -> 6: ``/stats`` counts the declarations (亮倒 / 廊起) of a group's hands from their stored
+    # ``discarded`` events; a partial index holds just those events (about one in a hundred), so the
+    # count reads a few thousand rows instead of scanning every event of the group's tables.  The
+    # query repeats the index's condition word for word (ledger_queries.DECLARED_EVENT), which is
+    # how both databases know the index applies.
+    "CREATE INDEX events_declared ON events(hand_id) WHERE kind = 'discarded' AND data LIKE '%\"liangdao\":true%'",
+)
+
+MIGRATIONS: tuple[tuple[str | Step, ...], ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
 SCHEMA_VERSION = len(MIGRATIONS)
