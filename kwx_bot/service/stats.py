@@ -13,9 +13,7 @@ in the group's language (a private chat: the sender's) and sent as a photo with 
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
-from itertools import accumulate
 
 from render.stats import PlayerStats, StatsSheet
 
@@ -32,27 +30,31 @@ from .values import Command, Out, Response
 __all__ = ["Stats", "aggregate", "games_of"]
 
 
-def _record(name: str, mine: Sequence[tuple[int, SeatHand]]) -> PlayerStats:
-    """One person's record from their seats, each with its position on the axis."""
-    wins = [s for _, s in mine if s.won]
-    best = max(wins, key=lambda s: (s.multiplier, s.hand_points), default=None)  # the first of equals
-    fans = Counter(f for s in wins for f in dict.fromkeys(s.fans) if f != DECLARATION_FAN)
-    top = fans.most_common(1)
-    return PlayerStats(
-        name=name,
-        hands=len(mine),
-        wins=len(wins),
-        self_draws=sum(s.self_draw for s in wins),
-        dealt_in=sum(s.dealt_in for _, s in mine),
-        declared=sum(s.declared for _, s in mine),
-        declared_won=sum(s.declared for s in wins),
-        points=sum(s.points for _, s in mine),
-        best_multiplier=best.multiplier if best else 0,
-        best_fans=best.fans if best else (),
-        top_fan=top[0][0] if top else None,
-        top_fan_count=top[0][1] if top else 0,
-        running=tuple(zip((p for p, _ in mine), accumulate(s.points for _, s in mine), strict=True)),
-    )
+_HANDS, _WINS, _SELF_DRAWS, _DEALT_IN, _DECLARED, _DECLARED_WON, _POINTS = range(7)
+
+
+class _Person:
+    """One person's counts while :func:`aggregate` reads the seats (one pass: a group's season may
+    have tens of thousands of seats)."""
+
+    __slots__ = ("best", "counts", "fans", "name", "running")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.counts = [0] * 7
+        self.best: SeatHand | None = None
+        self.fans: dict[str, int] = {}
+        self.running: list[tuple[int, int]] = []
+
+    def record(self) -> PlayerStats:
+        """The counts as a :class:`PlayerStats`."""
+        hands, wins, self_draws, dealt_in, declared, declared_won, points = self.counts
+        top = max(self.fans.items(), key=lambda kv: kv[1], default=None)  # the first seen of equals
+        return PlayerStats(
+            self.name, hands, wins, self_draws, dealt_in, declared, declared_won, points,
+            self.best.multiplier if self.best else 0, self.best.fans if self.best else (),
+            top[0] if top else None, top[1] if top else 0, tuple(self.running),
+        )  # fmt: skip
 
 
 def aggregate(seats: Iterable[SeatHand]) -> tuple[tuple[PlayerStats, ...], int]:
@@ -72,16 +74,38 @@ def aggregate(seats: Iterable[SeatHand]) -> tuple[tuple[PlayerStats, ...], int]:
     hands dealt in, then user id) and the number of hands.
     """
     positions: dict[int, int] = {}
-    seats_of: dict[int, list[tuple[int, SeatHand]]] = {}
+    people: dict[int, _Person] = {}
     for s in seats:
         if s.voided:
             continue
-        position = positions.setdefault(s.hand_id, len(positions) + 1)
-        if s.user_id is not None:
-            seats_of.setdefault(s.user_id, []).append((position, s))
-    records = {uid: _record(mine[-1][1].name or str(uid), mine) for uid, mine in seats_of.items()}
-    ranked = sorted(records.items(), key=lambda kv: (-kv[1].points, -kv[1].wins, kv[1].dealt_in, kv[0]))
-    return tuple(r for _uid, r in ranked), len(positions)
+        position = positions.get(s.hand_id)
+        if position is None:
+            position = positions[s.hand_id] = len(positions) + 1
+        if s.user_id is None:
+            continue
+        person = people.get(s.user_id)
+        if person is None:
+            person = people[s.user_id] = _Person(s.name or str(s.user_id))
+        counts = person.counts
+        counts[_HANDS] += 1
+        counts[_DEALT_IN] += s.dealt_in
+        counts[_DECLARED] += s.declared
+        counts[_POINTS] += s.points
+        if s.won:
+            counts[_WINS] += 1
+            counts[_SELF_DRAWS] += s.self_draw
+            counts[_DECLARED_WON] += s.declared
+            best = person.best
+            if best is None or (s.multiplier, s.hand_points) > (best.multiplier, best.hand_points):
+                person.best = s  # the first of equals stays
+            fans = person.fans
+            for f in dict.fromkeys(s.fans):
+                if f != DECLARATION_FAN:
+                    fans[f] = fans.get(f, 0) + 1
+        person.running.append((position, counts[_POINTS]))
+    records = [(uid, p.record()) for uid, p in people.items()]
+    records.sort(key=lambda r: (-r[1].points, -r[1].wins, r[1].dealt_in, r[0]))
+    return tuple(r for _uid, r in records), len(positions)
 
 
 def games_of(options: Iterable[dict[str, object]]) -> tuple[str, ...]:
