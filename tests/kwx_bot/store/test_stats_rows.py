@@ -4,11 +4,12 @@ PostgreSQL alike."""
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
 import pytest
 
-from kwx_bot.store import LedgerRow, SeatHand, SqlStore
+from kwx_bot.store import SCHEMA_VERSION, LedgerRow, SeatHand, SqlStore, Store
 from kwx_bot.store.db import PgDb
 from kwx_bot.store.ledger_queries import DECLARED_EVENT
 
@@ -175,3 +176,20 @@ async def test_without_a_group_or_a_user_it_refuses(world) -> None:
     store, *_ = world
     with pytest.raises(ValueError, match="a group or a user"):
         await store.stats_rows()
+
+
+@pytest.mark.parametrize("world", ["sqlite"], indirect=True)
+async def test_a_version_5_database_gets_the_index_of_its_declarations(world) -> None:
+    store, gid, *_ = world
+    before = await store.stats_rows(group_id=gid, all_seasons=True)
+    await store.close()
+    with sqlite3.connect(store.path) as db:  # as the release before this one left it
+        db.execute("DROP INDEX events_declared")
+        db.execute("PRAGMA user_version = 5")
+    again = await Store.open(store.path)
+    try:
+        assert await again.migrate() == [] and await again.schema_version() == SCHEMA_VERSION == 6
+        assert await again._scalar("SELECT count(*) FROM sqlite_master WHERE name = 'events_declared'") == 1
+        assert await again.stats_rows(group_id=gid, all_seasons=True) == before
+    finally:
+        await again.close()
