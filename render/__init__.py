@@ -1,5 +1,8 @@
 """render -- pure pictures: engine views -> Pillow images -> PNG/JPEG bytes (docs/architecture.md §3).
 
+The ``/stats`` picture (:func:`render_stats`, :mod:`render.stats`) is drawn from a plain value of a
+record's numbers (:class:`StatsSheet`) instead of an engine view.
+
 Imports only :mod:`engine`, Pillow and the standard library (never telegram or aiosqlite).  Tile art
 is drawn by the project (:mod:`render.art`), text uses the shipped OFL font subset
 (:mod:`render.text`), labels are Chinese by default or English (``lang="en"``, :mod:`render.labels`).
@@ -23,6 +26,7 @@ from engine.views import PublicView, SeatView
 from .art import TileSize, TileState, warm_cache
 from .labels import LANGUAGES
 from .pictures import HandTiles, hand_canvas, result_canvas, reveal_canvas, table_canvas
+from .stats import PlayerStats, StatsSheet, render_stats
 
 __all__ = [
     "LANGUAGES",
@@ -31,12 +35,15 @@ __all__ = [
     "PHOTO_MAX_RATIO",
     "PHOTO_MAX_SIDES",
     "HandTiles",
+    "PlayerStats",
+    "StatsSheet",
     "TileSize",
     "TileState",
     "encode",
     "render_hand",
     "render_result",
     "render_reveal",
+    "render_stats",
     "render_table",
     "warm_cache",
 ]

@@ -1,8 +1,9 @@
 """``python -m render demo --out DIR [--seed N] [--source engine|scripted] [--lang zh_CN|en] [--rules NAME] [--jpeg]``.
 
-Writes one of each picture for a look: ``hand.png``, ``table.png``, ``reveal.png``, ``result.png``
-and ``draw.png`` (荒庄).  ``--source engine`` (default) takes them from hands played by the engine's
-AI (:func:`render.demo.engine_demo`); ``--source scripted`` from the hand-built scene
+Writes one of each picture for a look: ``hand.png``, ``table.png``, ``reveal.png``, ``result.png``,
+``draw.png`` (荒庄) and ``stats.png`` (``/stats`` of a made-up season, :func:`render.demo.demo_stats`).
+``--source engine`` (default) takes them from hands played by the engine's AI
+(:func:`render.demo.engine_demo`); ``--source scripted`` from the hand-built scene
 (:func:`render.demo.demo_views`).  With ``--jpeg`` also a ``.jpg`` of each at quality 80 (roughly
 what Telegram delivers to phones).  ``--lang`` picks the labels' language (:data:`render.LANGUAGES`,
 default ``zh_CN``).  ``--rules`` names a preset of the engine (``two_seats``, ``four_seats``, ``kaxinwu``...,
@@ -23,8 +24,8 @@ from PIL import Image
 
 from engine.rules import PRESETS, LiangdaoReveal, RuleSet, Ruleset
 
-from . import LANGUAGES, encode, render_hand, render_result, render_reveal, render_table
-from .demo import demo_views, engine_demo
+from . import LANGUAGES, encode, render_hand, render_result, render_reveal, render_stats, render_table
+from .demo import demo_stats, demo_views, engine_demo
 
 
 def main(argv: list[str] | None = None, *, demo_prog: str | None = None) -> int:
@@ -61,6 +62,7 @@ def main(argv: list[str] | None = None, *, demo_prog: str | None = None) -> int:
         "reveal": render_reveal(d.reveal, d.reveal_seat, d.names, lang, game=game),
         "result": render_result(d.result, d.names, lang, hands=d.hands, game=game),
         "draw": render_result(d.draw, d.names, lang, game=game),
+        "stats": render_stats(demo_stats(args.seed), lang),
     }
     for name, image in pictures.items():
         path = args.out / f"{name}.png"

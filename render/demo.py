@@ -46,8 +46,9 @@ from engine.views import (
 )
 
 from .pictures import HandTiles
+from .stats import PlayerStats, StatsSheet
 
-__all__ = ["DEMO_NAMES", "Demo", "demo_views", "engine_demo", "play_states"]
+__all__ = ["DEMO_NAMES", "Demo", "demo_stats", "demo_views", "engine_demo", "play_states"]
 
 DEMO_NAMES: tuple[str, ...] = ("Lǐ Míng", "Wáng 🀄✨", "Zhang_San_with_a_rather_long_name_2024")
 """Demo player names: pinyin tones, an emoji (dropped: the font has none), a name cut with ``…``."""
@@ -257,3 +258,54 @@ def engine_demo(seed: int = 7, tries: int = 300, rules: RuleSet | None = None, d
             hand, table, reveal, reveal_seat, result, hands = won
             return Demo(hand, table, reveal_seat, reveal, result, draw, names, hands, totals)
     raise RuntimeError(f"no won hand with a 亮倒 and no 荒庄 among {tries} seeded hands")
+
+
+_DEMO_FANS = (Fan.PIHU, Fan.PENGPENG, Fan.KAWUXING, Fan.QIDUI, Fan.QINGYISE, Fan.GANGKAI)
+
+
+def demo_stats(seed: int = 7, hands: int = 120) -> StatsSheet:
+    """A made-up season of ``hands`` hands at one 3-seat table of :data:`DEMO_NAMES` (seeded), for a
+    look at the ``/stats`` picture: each hand one winner (a self-draw paid by both others, or a
+    discard paid by the discarder) or a draw, random 亮倒 and 番 — not the rules, just numbers."""
+    rng = random.Random(seed)
+    count = [
+        dict.fromkeys(("hands", "wins", "self_draws", "dealt_in", "declared", "declared_won"), 0) for _ in DEMO_NAMES
+    ]
+    points = [0] * len(DEMO_NAMES)
+    running: list[list[tuple[int, int]]] = [[] for _ in DEMO_NAMES]
+    best: list[tuple[int, tuple[str, ...]]] = [(0, ())] * len(DEMO_NAMES)
+    fans: list[Counter[str]] = [Counter() for _ in DEMO_NAMES]
+    for position in range(1, hands + 1):
+        declared = {s for s in range(len(DEMO_NAMES)) if rng.random() < 0.2}
+        winner = rng.randrange(len(DEMO_NAMES)) if rng.random() < 0.85 else None
+        for s in range(len(DEMO_NAMES)):
+            count[s]["hands"] += 1
+            count[s]["declared"] += s in declared
+        if winner is not None:
+            won = tuple(str(f) for f in rng.sample(_DEMO_FANS, rng.choice((1, 1, 2))))
+            m = 2 ** rng.randrange(1, 5)
+            count[winner]["wins"] += 1
+            count[winner]["declared_won"] += winner in declared
+            fans[winner].update(won)
+            best[winner] = max(best[winner], (m, won), key=lambda b: b[0])
+            payers = [s for s in range(len(DEMO_NAMES)) if s != winner]
+            if rng.random() < 0.4:
+                count[winner]["self_draws"] += 1
+            else:
+                payers = [rng.choice(payers)]
+                count[payers[0]]["dealt_in"] += 1
+            for p in payers:
+                points[p] -= m
+                points[winner] += m
+        for s in range(len(DEMO_NAMES)):
+            running[s].append((position, points[s]))
+    players = [
+        PlayerStats(
+            name, points=points[s], best_multiplier=best[s][0], best_fans=best[s][1],
+            top_fan=fans[s].most_common(1)[0][0] if fans[s] else None,
+            top_fan_count=fans[s].most_common(1)[0][1] if fans[s] else 0, running=tuple(running[s]), **count[s],
+        )
+        for s, name in enumerate(DEMO_NAMES)
+    ]  # fmt: skip
+    players.sort(key=lambda p: -p.points)
+    return StatsSheet("Mahjong night 🀄", tuple(players), hands, season=1)

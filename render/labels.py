@@ -60,6 +60,8 @@ __all__ = [
     "ROBBED",
     "SEAT_FALLBACK",
     "SHOWN",
+    "STATS_EN",
+    "STATS_ZH",
     "TGHZ_FILE",
     "TIMES",
     "TOTAL",
@@ -71,6 +73,7 @@ __all__ = [
     "WIN",
     "ZH",
     "Labels",
+    "StatsLabels",
     "big5_common_hanzi",
     "fan_label",
     "font_charset",
@@ -78,6 +81,7 @@ __all__ = [
     "label_strings",
     "labels_for",
     "signed",
+    "stats_labels_for",
     "tile_label",
 ]
 
@@ -370,6 +374,111 @@ def _langqi_labels(lang: str) -> Labels:
     return replace(_BY_LANG[lang], liangdao=word, liangdao_of=of)
 
 
+@dataclass(frozen=True, slots=True)
+class StatsLabels:
+    """The words of the ``/stats`` picture (:mod:`render.stats`) in one language.
+
+    Placeholders: ``{n}`` an integer, ``{decl}`` the declaration's name (亮倒 / 廊起, from
+    :func:`labels_for` of each game played), ``{fan}`` a 番 name.  Every label starts with a capital
+    letter, a digit or a hanzi, so its ink is at least a capital's height (the phone bar of
+    :mod:`render.stats`).
+    """
+
+    lang: str
+    season: str
+    all_seasons: str
+    current_seasons: str
+    groups: str
+    one_group: str
+    hands_count: str
+    one_hand: str
+    points: str
+    hands: str
+    win_rate: str
+    self_draw: str
+    deal_in: str
+    declared: str
+    declared_won: str
+    average: str
+    best: str
+    top_fan: str
+    fan_count: str
+    more: str
+    chart: str
+    sep: str = " · "
+
+    def strings(self) -> tuple[str, ...]:
+        """Every fixed string of this language (placeholders included)."""
+        return (
+            self.season, self.all_seasons, self.current_seasons, self.groups, self.one_group,
+            self.hands_count, self.one_hand, self.points, self.hands, self.win_rate, self.self_draw,
+            self.deal_in, self.declared, self.declared_won, self.average, self.best, self.top_fan,
+            self.fan_count, self.more, self.chart, self.sep,
+        )  # fmt: skip
+
+
+STATS_ZH = StatsLabels(
+    lang="zh_CN",
+    season="第{n}赛季",
+    all_seasons="全部赛季",
+    current_seasons="各群本赛季",
+    groups="{n}个群",
+    one_group="1个群",
+    hands_count="{n}局",
+    one_hand="1局",
+    points="总分",
+    hands="局数",
+    win_rate="胡牌率",
+    self_draw="其中自摸",
+    deal_in="点炮率",
+    declared="{decl}率",
+    declared_won="{decl}后胡",
+    average="平均每局",
+    best="最大倍数",
+    top_fan="最常见番",
+    fan_count="{fan} {n}次",
+    more="还有{n}位玩家 · /stats me 看自己的",
+    chart="累计得分",
+)
+"""Chinese words of the ``/stats`` picture."""
+
+STATS_EN = StatsLabels(
+    lang="en",
+    season="Season {n}",
+    all_seasons="All seasons",
+    current_seasons="Current seasons",
+    groups="{n} groups",
+    one_group="1 group",
+    hands_count="{n} hands",
+    one_hand="1 hand",
+    points="Points",
+    hands="Hands",
+    win_rate="Win rate",
+    self_draw="Self-draw",
+    deal_in="Deal-in",
+    declared="{decl}",
+    declared_won="Won",
+    average="Avg/hand",
+    best="Largest",
+    top_fan="Top fan",
+    fan_count="{fan} ({n})",
+    more="{n} more · /stats me shows yours",
+    chart="Running total",
+)
+"""English words of the ``/stats`` picture (``Self-draw``: the share of the wins; ``Won``: the share
+of the hands with a declaration that were won)."""
+
+_STATS_BY_LANG = {"zh_CN": STATS_ZH, "en": STATS_EN}
+
+
+def stats_labels_for(lang: str) -> StatsLabels:
+    """The ``/stats`` picture's words in ``lang`` (one of :data:`LANGUAGES`); ValueError otherwise."""
+    try:
+        return _STATS_BY_LANG[lang]
+    except KeyError:
+        raise ValueError(f"no picture labels for language {lang!r}: use one of {', '.join(LANGUAGES)}") from None
+
+
 def tile_label(tile: Tile, lang: str = "zh_CN") -> str:
     """Short label of a tile: ``5条``, ``3筒``, ``中`` in Chinese, ``5 Bam``, ``3 Dot``, ``Red`` in
     English -- the same text as the bot's discard buttons in that language."""
@@ -392,10 +501,11 @@ def label_strings() -> tuple[str, ...]:
         GUANSI_PAYS, TRANSFER, SHOWN, PROTECTED,
         *BY_LABEL.values(), *FAN_NAMES, *(tile_label(t) for t in Tile), *(k.chinese for k in MeldKind),
         "中發白", *(s for lb in _BY_LANG.values() for s in lb.strings()),
+        *(s for lb in _STATS_BY_LANG.values() for s in lb.strings()),
     ]  # fmt: skip
     out = []
     for s in fixed:
-        for ph in ("{n}", "{v}", "{name}", "{times}", "{m}", "{payer}", "{payee}"):
+        for ph in ("{n}", "{v}", "{name}", "{times}", "{m}", "{payer}", "{payee}", "{decl}", "{fan}"):
             s = s.replace(ph, "")
         out.append(s)
     return tuple(out)

@@ -194,6 +194,10 @@ class TimedPictures:
         """See :meth:`Pictures.replay`."""
         return await self._timed(self.inner.replay, views, names, lang, game)
 
+    async def stats(self, sheet: Any, lang: str = "zh_CN") -> bytes:
+        """See :meth:`Pictures.stats`."""
+        return await self._timed(self.inner.stats, sheet, lang)
+
     def close(self) -> None:
         """Close the inner pictures (their worker processes), if they have anything to close."""
         close = getattr(self.inner, "close", None)

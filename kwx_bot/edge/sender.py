@@ -308,13 +308,16 @@ class Sender:
         *,
         notify: bool = True,
         filename: str | None = None,
+        reply_to: int | None = None,
     ) -> Sent:
-        """sendPhoto from PNG/JPEG bytes or a known ``file_id``; returns the largest size's file_id."""
+        """sendPhoto from PNG/JPEG bytes or a known ``file_id``; returns the largest size's file_id.
+        ``reply_to``: the message it answers (sent anyway if that message is gone)."""
+        reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
 
         async def call(cid: int) -> Any:
             return await self.bot.send_photo(
                 cid, photo, caption=caption, parse_mode=ParseMode.HTML, reply_markup=markup_of(markup),
-                disable_notification=not notify, filename=filename or _filename(photo),
+                disable_notification=not notify, filename=filename or _filename(photo), reply_parameters=reply,
             )  # fmt: skip
 
         return self._message_sent(*await self._call("sendPhoto", chat_id, call))

@@ -5,8 +5,8 @@
 :class:`~.lobby.Lobby` (table life), :class:`~.present.Presenter` (messages), the timers, and the
 command services :class:`~.score_commands.Reports` (``/score`` ...), :class:`~.admin.Admin`
 (``/settings``, ``/season``, ``/kill``, ``/kick``), :class:`~.voids.Voids` (``/void``) and
-:class:`~.info.Info` (``/help``, ``/rules``, ``/calc``) and :class:`~.records.Records` (``/export N``,
-``/replay N``).
+:class:`~.info.Info` (``/help``, ``/rules``, ``/calc``), :class:`~.records.Records` (``/export N``,
+``/replay N``) and :class:`~.stats.Stats` (``/stats``).
 
 Each entry point takes plain values (a :class:`~.values.Command`, a user, a decoded button
 :data:`~.buttons.Press`) — never Telegram objects.  One reply convention (docs/architecture.md §4):
@@ -50,6 +50,7 @@ from .ports import Messenger, Sent
 from .present import Presenter
 from .records import Records
 from .score_commands import Reports
+from .stats import Stats
 from .tables import Tables
 from .timers import AsyncioTimers, Timers
 from .values import CloseTable, Command, DealHand, Edit, FollowUp, Out, Present, Reply, Response, ShowLobby, UserInfo
@@ -101,6 +102,7 @@ class TableService:
         self.voids = Voids(self.tables, self.admin)
         self.info = Info(self.tables)
         self.records = Records(self.tables, self.reports, pictures)
+        self.stats = Stats(self.tables, pictures)
         self._users: dict[int, UserInfo] = {}
         self._bg: set[asyncio.Task[Any]] = set()
         self._trouble: dict[int, float] = {}

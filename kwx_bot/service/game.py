@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from engine.fans import Fan
 from engine.game import (
     Action,
     ActionKind,
@@ -57,6 +58,7 @@ from ..words.ui import RevealChoice
 from . import players
 
 __all__ = [
+    "DECLARATION_FAN",
     "KNOWN_OPTIONS",
     "PRESETS",
     "Action",
@@ -94,6 +96,11 @@ __all__ = [
     "to_act",
     "view_for",
 ]
+
+
+DECLARATION_FAN: str = Fan.LIANGDAO.zh
+"""The 番 a win lists for a 亮倒 / 廊起 doubling (docs/rules.md §A9.6) — a declaration, not a pattern
+of the hand."""
 
 
 @dataclass(frozen=True, slots=True)

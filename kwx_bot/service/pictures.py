@@ -42,6 +42,8 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
+from render.stats import StatsSheet
+
 from .game import HandTiles, PublicView, SeatView, Tile
 
 __all__ = [
@@ -219,6 +221,10 @@ class Pictures(Protocol):
         animated GIF."""
         ...
 
+    async def stats(self, sheet: StatsSheet, lang: str = "zh_CN") -> bytes:
+        """The ``/stats`` picture of ``sheet`` (a group's or a player's record)."""
+        ...
+
 
 class RenderPictures:
     """:class:`Pictures` drawn by :mod:`render`, encoded as ``fmt`` (:func:`render.encode`:
@@ -308,3 +314,7 @@ class RenderPictures:
     ) -> bytes:
         """See :func:`render.replay.render_replay` (a GIF, whatever ``fmt`` the photos use)."""
         return await self._call(_render_replay, list(views), list(names), lang, str(game))
+
+    async def stats(self, sheet: StatsSheet, lang: str = "zh_CN") -> bytes:
+        """See :func:`render.stats.render_stats`."""
+        return await self._run("render_stats", lang, sheet)

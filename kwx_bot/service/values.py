@@ -57,15 +57,17 @@ class Command:
 
 @dataclass(frozen=True, slots=True)
 class Out:
-    """One message to send in reply: HTML ``text`` (a caption for a document or an animation),
-    optional buttons, an optional ``document`` or ``animation`` (file name, bytes; an animation is a
-    GIF, sent with sendAnimation), and whether it replies to the command."""
+    """One message to send in reply: HTML ``text`` (a caption for a document, an animation or a
+    photo), optional buttons, an optional ``document`` or ``animation`` (file name, bytes; an
+    animation is a GIF, sent with sendAnimation) or ``photo`` (PNG bytes, sent with sendPhoto), and
+    whether it replies to the command."""
 
     text: str
     markup: Keyboard | None = None
     document: tuple[str, bytes] | None = None
     reply: bool = False
     animation: tuple[str, bytes] | None = None
+    photo: bytes | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ from .rows import (
     LedgerRow,
     SeasonReport,
     SeatRow,
+    StatsRows,
     TableRow,
     UserRow,
     loads,
@@ -305,3 +306,11 @@ class SqlStore:
         """``(every seat of the hand nets to zero, the hand has correction rows)``."""
         async with self.reader() as db:
             return await ledger_queries.hand_void_state(db, hand_id)
+
+    async def stats_rows(
+        self, *, group_id: int | None = None, user_id: int | None = None, all_seasons: bool = False
+    ) -> StatsRows:
+        """What ``/stats`` counts of a group, a user, or a user in a group (see
+        :func:`.ledger_queries.stats_rows`)."""
+        async with self.reader() as db:
+            return await ledger_queries.stats_rows(db, group_id=group_id, user_id=user_id, all_seasons=all_seasons)

@@ -1,4 +1,4 @@
-"""Read-only ledger queries for ``/score``, ``/score me``, ``/history``, ``/settle`` and ``/export``.
+"""Read-only ledger queries for ``/score``, ``/score me``, ``/history``, ``/settle``, ``/export`` and ``/stats``.
 
 Only ``SELECT`` statements over the schema of :mod:`.migrations` (``ledger``, ``hands``, ``users``,
 ``chats``, ``settings``), in SQL that SQLite and PostgreSQL read alike; nothing here writes.  Each
@@ -25,14 +25,16 @@ from typing import Any
 import aiosqlite
 
 from .db import Db, SqliteDb
-from .rows import GroupStanding, HandRecord, LedgerEntry, SeatResult, Standing
+from .rows import GroupStanding, HandRecord, LedgerEntry, SeatHand, SeatResult, Standing, StatsRows, loads
 
 __all__ = [
     "GroupStanding",
     "HandRecord",
     "LedgerEntry",
+    "SeatHand",
     "SeatResult",
     "Standing",
+    "StatsRows",
     "current_season",
     "group_title",
     "hand_void_state",
@@ -42,6 +44,7 @@ __all__ = [
     "scored_hands_numbered",
     "season_hands",
     "season_standings",
+    "stats_rows",
     "user_standings",
 ]
 
@@ -326,3 +329,144 @@ async def hand_void_state(db: Conn, hand_id: int) -> tuple[bool, bool]:
         (hand_id,),
     )
     return all(int(r[0]) == 0 for r in rows), any(int(r[1]) for r in rows)
+
+
+# ------------------------------------------------------------------------------------------ /stats
+
+SELF_DRAW_RESULT = '%"by":"self_draw"%'
+"""A hand's stored result (its ``hand_ended`` event, compact JSON) with a win by self-draw; a
+self-drawn hand has one winner (docs/rules.md §A8.1), so it is that winner's."""
+DECLARED_EVENT = "e.kind = 'discarded' AND e.data LIKE '%\"liangdao\":true%'"
+"""A stored ``discarded`` event (compact JSON) that declared 亮倒 / 廊起 (docs/rules.md §A9.1, §B): the
+condition of the partial index ``events_declared`` (migration 6), written as the index writes it so
+that SQLite and PostgreSQL use the index."""
+
+
+def _stats_filter(
+    alias: str, group_id: int | None, user_id: int | None, season: int | None
+) -> tuple[str, tuple[Any, ...]]:
+    """The WHERE clause (over ledger alias ``alias``) of the rows ``/stats`` reads, and its parameters."""
+    terms, params = [], []
+    for column, value in (("group_id", group_id), ("user_id", user_id), ("season", season)):
+        if value is not None:
+            terms.append(f"{alias}.{column} = ?")
+            params.append(value)
+    return " AND ".join(terms), tuple(params)
+
+
+async def stats_rows(
+    db: Conn, *, group_id: int | None = None, user_id: int | None = None, all_seasons: bool = False
+) -> StatsRows:
+    """What ``/stats`` counts: every seat of every scored hand of group ``group_id`` (every seat's
+    rows, AI seats included), or the user's own seats (``user_id``: in every group, or in ``group_id``
+    when both are given) — in each group's current season unless ``all_seasons``.  One snapshot.
+
+    Read from the ledger (points, corrections, wins, 点炮, multiplier, 番), the hands' stored results
+    (:data:`SELF_DRAW_RESULT`) and their stored events (:data:`DECLARED_EVENT`, through the partial
+    index of migration 6), never recomputed.  Raises ValueError without a group or a user.
+    """
+    if group_id is None and user_id is None:
+        raise ValueError("stats_rows needs a group or a user")
+    async with _db(db).snapshot():
+        seasons: dict[int, int] = {}
+        if group_id is not None and not all_seasons:
+            seasons[group_id] = await current_season(db, group_id)
+        where, params = _stats_filter("l", group_id, user_id, seasons.get(group_id) if group_id is not None else None)
+        ledger = await _rows(
+            db,
+            "SELECT l.hand_id, l.group_id, l.season, l.seat, l.user_id, l.kind, l.delta, l.hand_delta, "
+            f"l.won, l.dealt_in, l.multiplier, l.fans FROM ledger l WHERE {where} ORDER BY l.hand_id, l.entry_id",
+            params,
+        )
+        if group_id is None and not all_seasons:
+            for gid in sorted({int(r[1]) for r in ledger}):
+                seasons[gid] = await current_season(db, gid)
+        names = await _rows(
+            db,
+            "SELECT u.user_id, u.first_name, u.last_name, u.username FROM users u "
+            f"WHERE u.user_id IN (SELECT l.user_id FROM ledger l WHERE {where})",
+            params,
+        )
+        self_drawn = await _rows(
+            db,
+            f"SELECT h.hand_id FROM hands h WHERE h.hand_id IN (SELECT l.hand_id FROM ledger l WHERE {where} "
+            "AND l.won = 1) AND h.result LIKE ?",
+            (*params, SELF_DRAW_RESULT),
+        )
+        declarations = await _rows(
+            db,
+            f"SELECT e.hand_id, e.data FROM events e WHERE e.hand_id IN (SELECT l.hand_id FROM ledger l WHERE {where}) "
+            f"AND {DECLARED_EVENT}",
+            params,
+        )
+        corrected = await _rows(
+            db,
+            "SELECT l.hand_id, l.seat, SUM(l.delta) FROM ledger l WHERE l.hand_id IN "
+            f"(SELECT l.hand_id FROM ledger l WHERE {where} AND l.kind = 'correction') GROUP BY l.hand_id, l.seat",
+            params,
+        )
+        options = await _rows(
+            db,
+            "SELECT t.table_id, t.options FROM tables t WHERE t.table_id IN "
+            f"(SELECT l.table_id FROM ledger l WHERE {where})",
+            params,
+        )
+    return StatsRows(
+        _seat_hands(ledger, names, self_drawn, declarations, corrected, seasons),
+        {int(r[0]): _options(r[1]) for r in options},
+        seasons,
+    )
+
+
+def _options(text: str | None) -> dict[str, Any]:
+    try:
+        value = loads(text)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _declared_seats(declarations: Sequence[Sequence[Any]]) -> set[tuple[int, int]]:
+    """``(hand_id, seat)`` of every declaring ``discarded`` event."""
+    out = set()
+    for hand_id, data in declarations:
+        try:
+            event = json.loads(data)
+        except ValueError:
+            continue
+        if isinstance(event, dict) and event.get("liangdao") is True and isinstance(event.get("seat"), int):
+            out.add((int(hand_id), event["seat"]))
+    return out
+
+
+def _seat_hands(
+    ledger: Sequence[Sequence[Any]],
+    names: Sequence[Sequence[Any]],
+    self_drawn: Sequence[Sequence[Any]],
+    declarations: Sequence[Sequence[Any]],
+    corrected: Sequence[Sequence[Any]],
+    seasons: dict[int, int],
+) -> tuple[SeatHand, ...]:
+    """The ledger rows (in entry order) as one :class:`SeatHand` per seat and hand, corrections added."""
+    who = {int(r[0]): _name(r[1], r[2], r[3], int(r[0])) for r in names}
+    drawn = {int(r[0]) for r in self_drawn}
+    declared = _declared_seats(declarations)
+    nets: dict[int, list[int]] = {}
+    for hand_id, _seat, net in corrected:
+        nets.setdefault(int(hand_id), []).append(int(net))
+    voided = {h for h, seat_nets in nets.items() if not any(seat_nets)}
+    seats: dict[tuple[int, int], SeatHand] = {}
+    fixes: dict[tuple[int, int], int] = {}
+    for hand_id, gid, season, seat, uid, kind, delta, hand_delta, won, dealt_in, multiplier, fans in ledger:
+        if gid in seasons and season != seasons[gid]:
+            continue
+        key = (hand_id, seat)
+        if kind != "hand":
+            fixes[key] = fixes.get(key, 0) + delta
+            continue
+        seats[key] = SeatHand(
+            hand_id, gid, season, seat, uid, "" if uid is None else who.get(uid, str(uid)), delta, hand_delta,
+            bool(won), bool(dealt_in), multiplier, tuple(fans.split()) if fans else (), bool(won) and hand_id in drawn,
+            key in declared, hand_id in voided,
+        )  # fmt: skip
+    return tuple(s._replace(points=s.points + fixes[k]) if k in fixes else s for k, s in seats.items())

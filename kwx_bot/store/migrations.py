@@ -45,6 +45,8 @@ upgraded database adopts those rows (:meth:`~kwx_bot.store.tx.Tx.adopt`).
 Version 6 (time to think, docs/rules.md §E#33): ``seats.bank_used`` = seconds of the seat's time
 bank spent in the current hand (0 at every deal); ``tables.deadline_start`` = when the pending turn
 or claim deadline started (unix seconds).
+
+Version 7: ``events_declared``, a partial index of the events that declared 亮倒 / 廊起 (``/stats``).
 """
 
 from __future__ import annotations
@@ -316,5 +318,14 @@ _V6 = (
     "ALTER TABLE tables ADD COLUMN deadline_start REAL",
 )
 
-MIGRATIONS: tuple[tuple[str | Step, ...], ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
+_V7 = (
+    # 6 -> 7: ``/stats`` counts the declarations (亮倒 / 廊起) of a group's hands from their stored
+    # ``discarded`` events; a partial index holds just those events (about one in a hundred), so the
+    # count reads a few thousand rows instead of scanning every event of the group's tables.  The
+    # query repeats the index's condition word for word (ledger_queries.DECLARED_EVENT), which is
+    # how both databases know the index applies.
+    "CREATE INDEX events_declared ON events(hand_id) WHERE kind = 'discarded' AND data LIKE '%\"liangdao\":true%'",
+)
+
+MIGRATIONS: tuple[tuple[str | Step, ...], ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -23,6 +23,7 @@ from .rows import (
     LedgerRow,
     SeasonReport,
     SeatRow,
+    StatsRows,
     TableRow,
     UserRow,
 )
@@ -116,4 +117,10 @@ class TableStore(Protocol):
 
     async def hand_void_state(self, hand_id: int) -> tuple[bool, bool]:
         """``(the hand nets to zero, it has correction rows)``."""
+        ...
+
+    async def stats_rows(
+        self, *, group_id: int | None = None, user_id: int | None = None, all_seasons: bool = False
+    ) -> StatsRows:
+        """What ``/stats`` counts of a group, a user, or a user in a group."""
         ...

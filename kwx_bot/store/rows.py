@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 __all__ = [
     "EventRow",
@@ -14,9 +14,11 @@ __all__ = [
     "LedgerEntry",
     "LedgerRow",
     "SeasonReport",
+    "SeatHand",
     "SeatResult",
     "SeatRow",
     "Standing",
+    "StatsRows",
     "TableRow",
     "TableStatus",
     "UserRow",
@@ -287,3 +289,45 @@ class SeasonReport:
     season: int
     standings: list[Standing]
     hands: int
+
+
+class SeatHand(NamedTuple):
+    """One seat of one scored hand, as ``/stats`` counts it (the ``hand`` ledger row and what the
+    hand's stored record says of the seat); a named tuple, as a group's season may have tens of
+    thousands of them.
+
+    ``points``: the seat's points in the hand — hand payments, kong money and any corrections;
+    ``hand_points``: the hand payments alone (the ledger's ``hand_delta``); ``won``, ``dealt_in``
+    (点炮 or robbed of a kong), ``multiplier`` (uncapped, 0 without a win) and ``fans`` (Chinese
+    names) as the ledger row has them; ``self_draw``: the seat won by self-draw (the hand's stored
+    result); ``declared``: the seat declared 亮倒 / 廊起 in the hand (its stored ``discarded`` event
+    with ``liangdao``); ``voided``: ``/void`` cancelled the hand (corrections bring every seat of it
+    to zero).  ``user_id`` None = an AI seat (``name`` then "").
+    """
+
+    hand_id: int
+    group_id: int
+    season: int
+    seat: int
+    user_id: int | None
+    name: str
+    points: int
+    hand_points: int = 0
+    won: bool = False
+    dealt_in: bool = False
+    multiplier: int = 0
+    fans: tuple[str, ...] = ()
+    self_draw: bool = False
+    declared: bool = False
+    voided: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StatsRows:
+    """What ``/stats`` reads: ``seats`` in the order the hands were scored (ledger order), the
+    ``options`` of each table they were played at (``{table_id: options}``, which keep the table's
+    game) and the ``seasons`` read (``{group_id: season}``; a group missing from it: every season)."""
+
+    seats: tuple[SeatHand, ...]
+    options: dict[int, dict[str, Any]]
+    seasons: dict[int, int]

@@ -32,6 +32,7 @@ COMMANDS: tuple[tuple[str, str, frozenset[MenuScope]], ...] = (
     ("hand", N_("Send my hand message again"), frozenset({MenuScope.PRIVATE})),
     ("back", N_("Take my seat back from auto-play"), frozenset(MenuScope)),
     ("score", N_("Season standings (/score me: mine)"), frozenset(MenuScope)),
+    ("stats", N_("Win rate, 点炮, 亮倒 and more as a picture (/stats me: mine)"), frozenset(MenuScope)),
     ("history", N_("The last hands (/history 20)"), frozenset({MenuScope.GROUP, MenuScope.ADMINS})),
     ("settle", N_("Fewest transfers to square the season"), frozenset({MenuScope.GROUP, MenuScope.ADMINS})),
     ("export", N_("The group's ledger as a CSV file"), frozenset({MenuScope.GROUP, MenuScope.ADMINS})),
@@ -75,6 +76,11 @@ def help_text(tr: Translator, topic: str = "") -> str:
             _("<b>Scores</b>"),
             _("/score: this season's standings: points, hands, wins, 点炮, biggest hand."),
             _("/score me: your standing in each of your groups (also in the private chat)."),
+            _(
+                "/stats: a picture of the season's numbers: win rate and 自摸 share, 点炮 rate, how often 亮倒 "
+                "was declared and won, points per hand, largest hand, most frequent 番, running totals. "
+                "/stats all: every season; /stats me: yours (in the private chat: over all your groups)."
+            ),
             _("/history [n]: the last n hands (10 by default) with winner, 番, multiplier and points."),
             _("/settle: the fewest transfers that square the season."),
             _("/export: the group's whole ledger as a CSV file (opens in Excel)."),

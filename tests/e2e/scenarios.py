@@ -79,6 +79,32 @@ async def deal_scenario(kwx: Kwx, users: Sequence[FakeUser], group: FakeChat, sc
     return table_id
 
 
+async def play_scenarios(
+    kwx: Kwx, users: Sequence[FakeUser], group: FakeChat, names: Sequence[str]
+) -> tuple[int, list[dict[str, Any]]]:
+    """The scripted hands ``names`` one after the other at one table ("Next hand" between them):
+    returns the table id and each hand's stored result, whose payments must be the engine's."""
+    service = kwx.service
+    results: list[dict[str, Any]] = []
+    table_id = None
+    for name in names:
+        scenario = load(name)
+        if table_id is None:
+            table_id = await deal_scenario(kwx, users, group, scenario)
+        else:
+            deal = {"hands": scenario["hands"], "wall": scenario["wall"], "dealer": scenario["dealer"]}
+            await service.prepare_deal(table_id, deal)
+            await kwx.press(users[0], kwx.fake.last_message(group), "Next hand")
+        for action in scenario["actions"]:
+            await perform(kwx, users, action)
+        await kwx.settle()
+        stored = (await service.store.current_hand(table_id)).result
+        assert stored is not None and stored["deltas"] == engine_play(scenario)["result"]["deltas"]
+        results.append(stored)
+    assert table_id is not None
+    return table_id, results
+
+
 async def perform(kwx: Kwx, users: Sequence[FakeUser], action: dict[str, Any]) -> None:
     """One scenario action as button presses; every press must be accepted (no alert)."""
     user = users[action["seat"]]

@@ -38,11 +38,21 @@ async def test_group_to_supergroup_migration(kwx):
         assert not [c for c in kwx.fake.calls if c.chat_id == group.id and c.seq > lobby.seq]
 
 
+def downgrade_to_version_5(path) -> None:
+    """Turn a database of this version back into schema version 5 (no index of the declaring events)."""
+    import sqlite3
+
+    with sqlite3.connect(path) as db:
+        db.execute("DROP INDEX events_declared")
+        db.execute("PRAGMA user_version = 5")
+
+
 def downgrade_to_version_4(path) -> None:
     """Turn a database of this version back into schema version 4 (no owning bot; ``can_pm`` and the
     pending join in ``users``), keeping every row: what a bot of the release before ownership left."""
     import sqlite3
 
+    downgrade_to_version_5(path)
     with sqlite3.connect(path) as db:
         db.execute("ALTER TABLE users ADD COLUMN can_pm INTEGER NOT NULL DEFAULT 0")
         db.execute("ALTER TABLE users ADD COLUMN pending_table_id INTEGER")

@@ -12,7 +12,7 @@ from collections import Counter
 
 from kwx_bot.store import LedgerRow
 
-from .scenarios import deal_scenario, engine_play, load, open_table, perform
+from .scenarios import open_table, play_scenarios
 
 MATCH = ["d05_liangdao_baohu", "d57_double_ron", "d50_qianggang", "h1_kong_money_stands"]
 NAMES = ["Ann", "Ben", "Cat"]
@@ -32,25 +32,8 @@ async def _replies(kwx, user, group, *words):
 
 async def _play_match(kwx, users, group, service):
     """Four scripted hands and a random one at one table; returns the stored results per hand."""
-    results = []
-    table_id = None
-    for number, name in enumerate(MATCH):
-        scenario = load(name)
-        expected = engine_play(scenario)["result"]
-        if table_id is None:
-            table_id = await deal_scenario(kwx, users, group, scenario)
-        else:
-            deal = {"hands": scenario["hands"], "wall": scenario["wall"], "dealer": scenario["dealer"]}
-            await service.prepare_deal(table_id, deal)
-            await kwx.press(users[0], kwx.fake.last_message(group), "Next hand")
-        for action in scenario["actions"]:
-            await perform(kwx, users, action)
-        await kwx.settle()
-        hand = await service.store.current_hand(table_id)
-        assert hand.hand_no == number + 1
-        stored = hand.result
-        assert stored["deltas"] == expected["deltas"]  # the bot's hand is the engine's hand
-        results.append(stored)
+    table_id, results = await play_scenarios(kwx, users, group, MATCH)
+    assert (await service.store.current_hand(table_id)).hand_no == len(MATCH)
     await service.prepare_deal(table_id, {"seed": "match-5"})
     await kwx.press(users[0], kwx.fake.last_message(group), "Next hand")
     await kwx.play_randomly(users, group, random.Random(5))

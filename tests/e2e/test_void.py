@@ -9,7 +9,7 @@ from collections import Counter
 
 from kwx_bot.edge.codec import b36
 
-from .scenarios import deal_scenario, engine_play, load, perform
+from .scenarios import play_scenarios
 
 MATCH = ["d05_liangdao_baohu", "d57_double_ron"]
 NAMES = ["Ann", "Ben", "Cat"]
@@ -29,22 +29,7 @@ async def _send(kwx, user, chat, *words, anonymous=False):
 
 async def _play(kwx, users, group, service):
     """The scripted hands at one table; returns the stored result of each."""
-    results, table_id = [], None
-    for name in MATCH:
-        scenario = load(name)
-        if table_id is None:
-            table_id = await deal_scenario(kwx, users, group, scenario)
-        else:
-            deal = {"hands": scenario["hands"], "wall": scenario["wall"], "dealer": scenario["dealer"]}
-            await service.prepare_deal(table_id, deal)
-            await kwx.press(users[0], kwx.fake.last_message(group), "Next hand")
-        for action in scenario["actions"]:
-            await perform(kwx, users, action)
-        await kwx.settle()
-        stored = (await service.store.current_hand(table_id)).result
-        assert stored["deltas"] == engine_play(scenario)["result"]["deltas"]
-        results.append(stored)
-    return results
+    return (await play_scenarios(kwx, users, group, MATCH))[1]
 
 
 async def _ledger(service, group):

@@ -326,7 +326,7 @@ def test_demo_command_with_a_rule_preset(tmp_path, preset: str, seats: int) -> N
 
     assert cli_main(["demo", "--out", str(tmp_path), "--rules", preset]) == 0
     written = sorted(p.name for p in tmp_path.iterdir())
-    assert written == ["draw.png", "hand.png", "result.png", "reveal.png", "table.png"]
+    assert written == ["draw.png", "hand.png", "result.png", "reveal.png", "stats.png", "table.png"]
     d = engine_demo(7, rules=RuleSet.preset(preset), declare={0, 1} if preset == "kaxinwu" else ())
     assert len(d.table.seats) == len(d.names) == len(d.totals) == seats
     c = table_canvas(d.table, d.names, totals=d.totals, game=RuleSet.preset(preset).ruleset)

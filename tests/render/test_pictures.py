@@ -512,7 +512,7 @@ def test_encode_rejects_unknown_formats(demo: Demo) -> None:
 def test_demo_command_writes_every_picture(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli_main(["demo", "--out", str(tmp_path), "--seed", "3"]) == 0
     written = sorted(p.name for p in tmp_path.iterdir())
-    assert written == ["draw.png", "hand.png", "result.png", "reveal.png", "table.png"]
+    assert written == ["draw.png", "hand.png", "result.png", "reveal.png", "stats.png", "table.png"]
     for p in tmp_path.iterdir():
         assert_photo_limits(Image.open(p).convert("RGB"))
     assert "table.png" in capsys.readouterr().out

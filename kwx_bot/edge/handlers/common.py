@@ -66,7 +66,7 @@ async def deliver(
     reply_to: int | None = None,
     seen: Seen | None = None,
 ) -> None:
-    """Send a service call's replies (texts, menus, documents) to ``chat_id`` and make its
+    """Send a service call's replies (texts, menus, documents, animations, photos) to ``chat_id`` and make its
     :class:`Edit` changes; an :class:`Out` with ``reply`` set answers the message ``reply_to``
     (nothing is sent without a chat).  Each result is handed to ``seen`` (the service's
     :meth:`~kwx_bot.service.TableService.seen`), so a 403 or a group migration met by a reply
@@ -85,6 +85,8 @@ async def deliver(
         elif out.animation is not None:
             filename, data = out.animation
             sent = await sender.send_animation(chat_id, data, filename, out.text)
+        elif out.photo is not None:
+            sent = await sender.send_photo(chat_id, out.photo, out.text, reply_to=reply_to if out.reply else None)
         else:
             sent = await sender.send_text(chat_id, out.text, out.markup, reply_to=reply_to if out.reply else None)
         if seen is not None:

@@ -53,6 +53,9 @@ class TinyPictures:
     ) -> bytes:
         return _tiny_png()
 
+    async def stats(self, sheet: Any, lang: str = "zh_CN") -> bytes:
+        return _tiny_png()
+
     async def replay(self, views: Sequence[Any], names: Sequence[str], lang: str = "zh_CN", game: str = "") -> bytes:
         buf = io.BytesIO()
         frames = [Image.new("RGB", (96, 48), (20, 90 + i % 100, 40)) for i in range(len(views))]

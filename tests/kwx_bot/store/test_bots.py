@@ -123,7 +123,7 @@ async def test_a_version_4_database_moves_to_5_and_the_first_bot_adopts_its_rows
         await old.close()
     store = await open_store(target)
     try:
-        assert await store.schema_version() == SCHEMA_VERSION  # 5 and every later version
+        assert await store.schema_version() == SCHEMA_VERSION >= 5  # and on through the later migrations
         assert [(await store.get_table(t)).bot_id for t in (1, 2, 3)] == [0, 0, 0]  # made before ownership
         assert await store.open_tables(bot_id=A) == [] and not (await store.get_user(11, bot_id=A)).can_pm
         async with store.transaction() as tx:

@@ -20,7 +20,8 @@ ZH = translator("zh_CN")
 def test_help_mentions_every_command(tr) -> None:
     text = help_text(tr)
     for command in ("/new", "/hand", "/score", "/score me", "/history", "/settle", "/export", "/rules",
-                    "/settings", "/calc", "/back", "/kill", "/kick", "/help", "/season new"):  # fmt: skip
+                    "/settings", "/calc", "/back", "/kill", "/kick", "/help", "/season new", "/stats",
+                    "/stats all", "/stats me"):  # fmt: skip
         assert command in text, command
     assert len(text) < 4096
     assert text.count("<b>") == text.count("</b>")
@@ -45,6 +46,7 @@ def test_command_menus() -> None:
     group = [c for c, _ in command_menu(EN, MenuScope.GROUP)]
     admins = [c for c, _ in command_menu(EN, MenuScope.ADMINS)]
     assert "hand" in private and "new" not in private and "settings" not in group
+    assert "stats" in private and "stats" in group and "stats" in admins
     assert set(group) <= set(admins) and {"settings", "kill", "kick", "season"} <= set(admins)
     assert command_menu(ZH, MenuScope.GROUP) != command_menu(EN, MenuScope.GROUP)
     assert {c for c, _, _ in COMMANDS} == set(admins) | set(private)
