@@ -70,9 +70,13 @@ async def register_commands(app: KwxApplication, default_language: str) -> None:
             await bot.set_my_commands(commands, scope=scope, language_code=code or None)
 
 
-def _stop_on_signals(app: KwxApplication, sender: Sender, limiter: PacingRateLimiter | None) -> None:
-    """SIGINT/SIGTERM: end the sender's and the rate limiter's waits, then stop polling (PTB then
-    finishes the updates in hand — quickly, as nothing waits on Telegram any more — and shuts down)."""
+def _stop_on_signals(
+    app: KwxApplication, sender: Sender, limiter: PacingRateLimiter | None, pictures: Pictures
+) -> None:
+    """SIGINT/SIGTERM: end the sender's and the rate limiter's waits, tell the pictures a stop is
+    coming (a render worker that got the process group's signal too is not an error), then stop
+    polling (PTB then finishes the updates in hand — quickly, as nothing waits on Telegram any more —
+    and shuts down)."""
     loop = asyncio.get_running_loop()
 
     def stop(signum: int) -> None:
@@ -80,6 +84,9 @@ def _stop_on_signals(app: KwxApplication, sender: Sender, limiter: PacingRateLim
         sender.stop()
         if limiter is not None:
             limiter.stop()
+        stopping = getattr(pictures, "stopping", None)
+        if callable(stopping):
+            stopping()
         app.stop_running()
 
     for signum in (signal.SIGINT, signal.SIGTERM):
@@ -169,7 +176,7 @@ def build_application(
             log.exception("could not register the command menus")
         await service.startup()
         if handle_signals:
-            _stop_on_signals(app, sender, limiter)
+            _stop_on_signals(app, sender, limiter, drawing)
         log.info("kwx bot @%s running (database %s)", app.bot.username, opened.path)
 
     async def post_shutdown(app: KwxApplication) -> None:

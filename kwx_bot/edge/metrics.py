@@ -194,6 +194,12 @@ class TimedPictures:
         """See :meth:`Pictures.replay`."""
         return await self._timed(self.inner.replay, views, names, lang, game)
 
+    def stopping(self) -> None:
+        """Tell the inner pictures the bot is stopping, if they care (see ``RenderPictures.stopping``)."""
+        stopping = getattr(self.inner, "stopping", None)
+        if callable(stopping):
+            stopping()
+
     def close(self) -> None:
         """Close the inner pictures (their worker processes), if they have anything to close."""
         close = getattr(self.inner, "close", None)

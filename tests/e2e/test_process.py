@@ -5,16 +5,18 @@ nothing lost."""
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import signal
 import time
+from pathlib import Path
 
 import pytest
 
 from fakebot import MESSAGE_WRITE_METHODS, FakeBotAPI, FakeBotServer
 from kwx_bot.edge.codec import decode
 
-from .process import TOKEN, game_buttons, hand_message, play_to_the_end, press, start_bot
+from .process import TOKEN, game_buttons, hand_message, open_table, play_to_the_end, press, start_bot
 
 
 @pytest.mark.slow
@@ -75,3 +77,48 @@ async def test_sigterm_in_a_flood_stops_within_5_seconds_and_the_hand_finishes_a
         proc.send_signal(signal.SIGTERM)
         await asyncio.wait_for(proc.wait(), 10)
     assert proc.returncode == 0
+
+
+def _children(pid: int) -> list[int]:
+    """The pids of ``pid``'s child processes (Linux ``/proc``)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # gone meanwhile
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.fakebot(token=TOKEN)
+async def test_sigterm_to_the_process_group_stops_the_render_worker_quietly(
+    fakebot: FakeBotAPI, fakebot_server: FakeBotServer, tmp_path
+):
+    """Ctrl-C and systemd signal the whole process group: the render worker gets SIGTERM too, while
+    pictures are being drawn; the stop is clean (status 0, no ERROR, no traceback, no worker left)."""
+    fake = fakebot
+    users = [fake.create_user(n, language_code="en") for n in ("Ann", "Ben", "Cat")]
+    group = fake.create_group("Mahjong night", members=users)
+    proc = await start_bot(
+        fake, fakebot_server, str(tmp_path / "kwx.sqlite3"), own_group=True, KWX_RENDER_PROCESSES="1"
+    )
+    try:
+        await open_table(fake, users, group)  # the worker has drawn the hands and the table
+        workers = [p for p in _children(proc.pid) if "spawn" in Path(f"/proc/{p}/cmdline").read_text()]
+        assert workers, "no render worker process"
+        mover = next(u for u in users if game_buttons(fake, u))
+        discard = next(d for d in game_buttons(fake, mover) if decode(d).op.value == "d")
+        query = fake.press(mover, hand_message(fake, mover), data=discard)
+        await fake.wait_for_answer(query, timeout=15)  # the discard's pictures are being drawn now
+        os.killpg(proc.pid, signal.SIGTERM)
+        await asyncio.wait_for(proc.wait(), 10)
+        stderr = (await proc.stderr.read()).decode() if proc.stderr else ""
+    finally:
+        if proc.returncode is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            await proc.wait()
+    assert proc.returncode == 0, stderr[-2000:]
+    assert " ERROR " not in stderr and "Traceback" not in stderr, stderr[-2000:]
+    await fake.wait_for(lambda: not any(Path(f"/proc/{p}").exists() for p in workers), 10)
