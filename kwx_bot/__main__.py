@@ -55,7 +55,7 @@ def cmd_run(settings: Settings) -> int:
     from .edge.app import build_application
     from .logs import setup_logging
 
-    setup_logging(settings.log_level, settings.token)
+    setup_logging(settings.log_level, settings.token, settings.webhook_secret or "")
     application = build_application(settings, handle_signals=True)
     updates = ["message", "callback_query", "my_chat_member"]
     try:

@@ -166,3 +166,28 @@ async def test_a_taken_health_port_is_one_line_and_exit_status_1(
     lines = [line for line in str(exited.value).split(": ", 1)[1].splitlines() if line.startswith("kwx-bot:")]
     assert len(lines) == 1 and lines[0].startswith("kwx-bot: cannot listen:"), str(exited.value)
     assert "Traceback" not in str(exited.value)
+
+
+@pytest.mark.fakebot(token=TOKEN)
+async def test_the_webhook_secret_never_reaches_the_debug_log(
+    fakebot: FakeBotAPI, fakebot_server: FakeBotServer, tmp_path
+):
+    """At DEBUG PTB logs the parameters of ``setWebhook``, the secret among them: it is redacted."""
+    fake = fakebot
+    port = free_port()
+    fake.webhook_routes[PUBLIC] = f"http://127.0.0.1:{port}"
+    proc = await start_bot(
+        fake, fakebot_server, str(tmp_path / "kwx.sqlite3"), started=lambda: fake.webhook is not None,
+        KWX_WEBHOOK_URL=f"{PUBLIC}/kwx/hook", KWX_WEBHOOK_PORT=str(port), KWX_WEBHOOK_SECRET=SECRET,
+        KWX_LOG_LEVEL="DEBUG",
+    )  # fmt: skip
+    try:
+        [call] = fake.calls_to("setWebhook")
+        assert call.param("secret_token") == SECRET  # Telegram was told the secret
+        await fake.wait_idle(quiet=0.3, timeout=20)
+    finally:
+        stderr = await stop_bot(proc)
+    assert proc.returncode == 0, stderr[-2000:]
+    [line] = [line for line in stderr.splitlines() if "setWebhook" in line and "secret_token" in line]
+    assert "<webhook-secret>" in line and SECRET not in line
+    assert SECRET not in stderr
