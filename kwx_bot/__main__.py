@@ -63,7 +63,10 @@ def cmd_run(settings: Settings) -> int:
             application.run_polling(  # SIGINT/SIGTERM: kwx's own handlers (build_application), not PTB's
                 allowed_updates=updates, drop_pending_updates=False, stop_signals=None,
             )  # fmt: skip
-        else:  # PTB calls setWebhook with the secret and answers 403 to a request without it
+        else:  # PTB calls setWebhook with the secret; the door answers 403 to a request without it
+            from .edge.webhook import guard_webhook_server
+
+            guard_webhook_server(settings.webhook_secret)
             application.run_webhook(
                 listen=settings.webhook_listen, port=settings.webhook_port, url_path=settings.webhook_path,
                 webhook_url=settings.webhook_url, secret_token=settings.webhook_secret, allowed_updates=updates,
