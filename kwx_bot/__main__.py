@@ -16,7 +16,8 @@ Commands::
     kwx-bot playground [--port P] [--db PATH] [--lang en|zh_CN]
                            the bot against a fake Telegram in the browser (no token, no network)
 
-Exit status: 0 success, 1 runtime failure (database unhealthy, Telegram unreachable), 2 usage or
+Exit status: 0 success, 1 runtime failure (database unhealthy, Telegram unreachable, the bot already
+running on the database: docs/security.md §6), 2 usage or
 configuration error.  Configuration errors (a missing or malformed ``TELEGRAM_BOT_TOKEN``, a bad
 variable) print one line, never a traceback.
 """
@@ -78,7 +79,7 @@ def cmd_run(settings: Settings) -> int:
         return _fail("Telegram rejected TELEGRAM_BOT_TOKEN (revoked or mistyped?); check it with @BotFather", 2)
     except NetworkError as e:
         return _fail(f"cannot reach the Telegram Bot API: {e}", 1)
-    except StoreError as e:  # the database cannot be opened (opened in post_init)
+    except StoreError as e:  # the database cannot be opened, or the bot already runs on it (post_init)
         return _fail(str(e), 1)
     except DatabaseError as e:  # e.g. migrating a SQLite file (or a PostgreSQL database) of something else
         from .store.postgres import redact

@@ -4,10 +4,12 @@
 optional own Bot API server, :class:`~kwx_bot.edge.throttle.PacingRateLimiter`); tests pass their own
 ``ApplicationBuilder`` (wired to the fake Bot API) and, if they like, their own pictures.
 
-``post_init`` opens the store (running migrations), creates the :class:`TableService` with JobQueue
-timers, registers the command menus per scope and language (``setMyCommands``) and resumes every
-open table (replaying its events, re-arming its deadline, refreshing its messages).
-``post_shutdown`` stops background work and closes the store.
+``post_init`` takes the bot's run lock (one process per bot and database, docs/security.md §6; a
+second process stops here with :class:`~kwx_bot.store.AlreadyRunning`), opens the store (running
+migrations), creates the :class:`TableService` with JobQueue timers, registers the command menus
+per scope and language (``setMyCommands``) and resumes every open table (replaying its events,
+re-arming its deadline, refreshing its messages).  ``post_shutdown`` stops background work, closes
+the store and releases the lock.
 
 Operations (docs/architecture.md §4): a :class:`~kwx_bot.edge.health.Liveness` follows the update
 loop (every ``getUpdates`` of the production long poll, every update processed) and, with
@@ -37,7 +39,7 @@ from ..service import TableService
 from ..service.pictures import Pictures, RenderPictures
 from ..service.timers import JobQueueTimers
 from ..settings import Settings
-from ..store import SqlStore, open_store
+from ..store import RunLock, SqlStore, hold_run_lock, open_store
 from ..words.help_text import MenuScope, command_menu
 from ..words.i18n import translator
 from .context import CONTEXT_TYPES, KwxApplication
@@ -150,11 +152,14 @@ def build_application(
         builder = builder.rate_limiter(limiter)
 
     owned: list[SqlStore] = []  # a store this application opened (and closes)
+    locks: list[RunLock] = []  # the run lock of the bot on that store (docs/security.md §6)
     servers: list[web.AppRunner] = []  # the health / metrics endpoints
 
     async def post_init(app: KwxApplication) -> None:
-        if store is None:
-            owned.append(await open_store(settings.database_url or settings.db_path))
+        if store is None:  # one process per bot and database: a second one stops here, touching nothing
+            target = settings.database_url or settings.db_path
+            locks.append(await hold_run_lock(target, settings.bot_id))
+            owned.append(await open_store(target))
         opened = store if store is not None else owned[0]
         drawing: Pictures = pictures or RenderPictures(settings.picture_format, processes=settings.render_processes)
         if metrics.enabled:
@@ -190,6 +195,8 @@ def build_application(
                 close()
         while owned:
             await owned.pop().close()
+        while locks:
+            await locks.pop().release()
 
     processor = PerChatProcessor(liveness=liveness, metrics=metrics)
     builder = builder.concurrent_updates(processor).post_init(post_init).post_shutdown(post_shutdown)

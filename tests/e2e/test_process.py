@@ -15,8 +15,9 @@ import pytest
 
 from fakebot import MESSAGE_WRITE_METHODS, FakeBotAPI, FakeBotServer
 from kwx_bot.edge.codec import decode
+from tests.pgserver import drop_database, fresh_database
 
-from .process import TOKEN, game_buttons, hand_message, open_table, play_to_the_end, press, start_bot
+from .process import TOKEN, game_buttons, hand_message, open_table, play_to_the_end, press, start_bot, stop_bot
 
 
 @pytest.mark.slow
@@ -122,3 +123,44 @@ async def test_sigterm_to_the_process_group_stops_the_render_worker_quietly(
     assert proc.returncode == 0, stderr[-2000:]
     assert " ERROR " not in stderr and "Traceback" not in stderr, stderr[-2000:]
     await fake.wait_for(lambda: not any(Path(f"/proc/{p}").exists() for p in workers), 10)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+@pytest.mark.fakebot(token=TOKEN)
+async def test_a_second_process_of_the_bot_refuses_to_start_and_a_killed_one_blocks_nothing(
+    fakebot: FakeBotAPI, fakebot_server: FakeBotServer, tmp_path, request: pytest.FixtureRequest, backend: str
+):
+    """One process per bot and database (docs/security.md §6): a second ``kwx-bot run`` of the same
+    token on the same database exits with status 1 and one line before it polls or touches a
+    table, the first runs on undisturbed; after the first is killed with SIGKILL the bot starts."""
+    fake = fakebot
+    db = str(tmp_path / "kwx.sqlite3")
+    env: dict[str, str] = {}
+    if backend == "postgres":
+        server = request.getfixturevalue("postgres_server")
+        name, env["KWX_DATABASE_URL"] = await fresh_database(server)
+        request.addfinalizer(lambda: asyncio.run(drop_database(server, name)))
+    first = await start_bot(fake, fakebot_server, db, **env)
+    try:
+        mark = fake.mark()
+        with pytest.raises(AssertionError, match="the bot exited with 1: ") as exited:
+            await start_bot(fake, fakebot_server, db, **env)
+        [line] = str(exited.value).split(": ", 1)[1].strip().splitlines()
+        where = "the PostgreSQL database at postgresql://" if backend == "postgres" else db
+        assert line.startswith(f"kwx-bot: bot 4242 is already running on {where}"), line
+        assert "stop it first" in line
+        assert [c.method for c in fake.calls if c.seq >= mark and c.method != "getMe"] == []  # it never polled
+    finally:
+        first.kill()
+        await first.wait()
+    stderr = (await first.stderr.read()).decode() if first.stderr else ""
+    assert "Conflict" not in stderr and " ERROR " not in stderr, stderr[-2000:]
+    again = await start_bot(fake, fakebot_server, db, **env)  # the killed process's lock is gone
+    try:
+        ann = fake.create_user("Ann", language_code="en")
+        fake.start_bot(ann)
+        await fake.wait_for(lambda: bool(fake.bot_messages(fake.private_chat(ann))), 20)  # it serves
+    finally:
+        stderr = await stop_bot(again)
+    assert again.returncode == 0, stderr[-2000:]
