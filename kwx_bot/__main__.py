@@ -17,9 +17,9 @@ Commands::
                            the bot against a fake Telegram in the browser (no token, no network)
 
 Exit status: 0 success, 1 runtime failure (database unhealthy, Telegram unreachable, the bot already
-running on the database: docs/security.md §6), 2 usage or
-configuration error.  Configuration errors (a missing or malformed ``TELEGRAM_BOT_TOKEN``, a bad
-variable) print one line, never a traceback.
+running on the database: docs/security.md §6), 2 usage or configuration error.  Configuration
+errors (a missing or malformed ``TELEGRAM_BOT_TOKEN``, a bad variable) and a refused start print one
+line, never a traceback.
 """
 
 from __future__ import annotations
