@@ -96,12 +96,15 @@ class FileRunLock(RunLock):
 
     @classmethod
     def take(cls, database: Path, bot_id: int) -> FileRunLock:
-        """Lock ``<database>.bot<bot_id>.lock`` (creating its directory and the file).  Raises
-        :class:`AlreadyRunning` when another process holds it, :class:`StoreError` when the file
-        cannot be made."""
+        """Lock ``<database>.bot<bot_id>.lock`` (creating the database's directory and the file).
+        Raises :class:`AlreadyRunning` when another process holds it, :class:`StoreError` when the
+        directory or the file cannot be made."""
         path = database.with_name(f"{database.name}.bot{bot_id}.lock")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:  # as Store.open says it
+            raise StoreError(f"cannot create the database directory {path.parent}: {e.strerror or e}") from None
+        try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
         except OSError as e:
             raise StoreError(f"cannot create the lock file {path}: {e.strerror or e}") from None
