@@ -8,6 +8,7 @@ import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
+import tornado.netutil
 import tornado.web
 
 from kwx_bot.edge.webhook import MAX_UPDATE_BYTES, SECRET_HEADER, GuardedHTTPServer
