@@ -16,9 +16,10 @@ Commands::
     kwx-bot playground [--port P] [--db PATH] [--lang en|zh_CN]
                            the bot against a fake Telegram in the browser (no token, no network)
 
-Exit status: 0 success, 1 runtime failure (database unhealthy, Telegram unreachable), 2 usage or
-configuration error.  Configuration errors (a missing or malformed ``TELEGRAM_BOT_TOKEN``, a bad
-variable) print one line, never a traceback.
+Exit status: 0 success, 1 runtime failure (database unhealthy, Telegram unreachable, the bot already
+running on the database: docs/security.md §6), 2 usage or configuration error.  Configuration
+errors (a missing or malformed ``TELEGRAM_BOT_TOKEN``, a bad variable) and a refused start print one
+line, never a traceback.
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ def cmd_run(settings: Settings) -> int:
     from .edge.app import build_application
     from .logs import setup_logging
 
-    setup_logging(settings.log_level, settings.token)
+    setup_logging(settings.log_level, settings.token, settings.webhook_secret or "")
     application = build_application(settings, handle_signals=True)
     updates = ["message", "callback_query", "my_chat_member"]
     try:
@@ -63,7 +64,10 @@ def cmd_run(settings: Settings) -> int:
             application.run_polling(  # SIGINT/SIGTERM: kwx's own handlers (build_application), not PTB's
                 allowed_updates=updates, drop_pending_updates=False, stop_signals=None,
             )  # fmt: skip
-        else:  # PTB calls setWebhook with the secret and answers 403 to a request without it
+        else:  # PTB calls setWebhook with the secret; the door answers 403 to a request without it
+            from .edge.webhook import guard_webhook_server
+
+            guard_webhook_server(settings.webhook_secret)
             application.run_webhook(
                 listen=settings.webhook_listen, port=settings.webhook_port, url_path=settings.webhook_path,
                 webhook_url=settings.webhook_url, secret_token=settings.webhook_secret, allowed_updates=updates,
@@ -75,7 +79,7 @@ def cmd_run(settings: Settings) -> int:
         return _fail("Telegram rejected TELEGRAM_BOT_TOKEN (revoked or mistyped?); check it with @BotFather", 2)
     except NetworkError as e:
         return _fail(f"cannot reach the Telegram Bot API: {e}", 1)
-    except StoreError as e:  # the database cannot be opened (opened in post_init)
+    except StoreError as e:  # the database cannot be opened, or the bot already runs on it (post_init)
         return _fail(str(e), 1)
     except DatabaseError as e:  # e.g. migrating a SQLite file (or a PostgreSQL database) of something else
         from .store.postgres import redact

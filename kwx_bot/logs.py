@@ -20,29 +20,38 @@ __all__ = ["QuietBootstrapFilter", "RedactTokenFilter", "RedactingFormatter", "r
 
 _FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 _MASK = "<token>"
+_WEBHOOK_MASK = "<webhook-secret>"
+
+Forms = tuple[tuple[str, str], ...]
+"""What to hide and what to write instead: ``(text, mask)`` pairs, longest text first."""
 
 
-def _forms(secret: str) -> tuple[str, ...]:
-    """The token as written and URL-encoded (``:`` -> ``%3A``)."""
-    if not secret:
-        return ()
-    return tuple(dict.fromkeys((secret, quote(secret, safe=""))))
+def _forms(secret: str, webhook_secret: str = "") -> Forms:
+    """The token and the webhook secret as written and URL-encoded (``:`` -> ``%3A``), each with its
+    mask; longest first, so a secret that is part of the token cannot leave a piece of it."""
+    pairs: dict[str, str] = {}
+    for value, mask in ((webhook_secret, _WEBHOOK_MASK), (secret, _MASK)):
+        if value:
+            pairs.update(dict.fromkeys((value, quote(value, safe="")), mask))
+    return tuple(sorted(pairs.items(), key=lambda pair: -len(pair[0])))
 
 
-def redact(text: str, forms: tuple[str, ...]) -> str:
-    """``text`` with every form of the token replaced by ``<token>``."""
-    for form in forms:
+def redact(text: str, forms: Forms) -> str:
+    """``text`` with every form of the token replaced by ``<token>`` and of the webhook secret by
+    ``<webhook-secret>`` (``forms``: from the filter's or formatter's secrets)."""
+    for form, mask in forms:
         if form in text:
-            text = text.replace(form, _MASK)
+            text = text.replace(form, mask)
     return text
 
 
 class RedactTokenFilter(logging.Filter):
-    """Replaces every occurrence of ``secret`` (the bot token) in a record's final message."""
+    """Replaces every occurrence of ``secret`` (the bot token) and of ``webhook_secret``
+    (``KWX_WEBHOOK_SECRET``) in a record's final message."""
 
-    def __init__(self, secret: str) -> None:
+    def __init__(self, secret: str, *, webhook_secret: str = "") -> None:
         super().__init__()
-        self._forms = _forms(secret)
+        self._forms = _forms(secret, webhook_secret)
 
     def filter(self, record: logging.LogRecord) -> bool:
         if not self._forms:
@@ -56,12 +65,13 @@ class RedactTokenFilter(logging.Filter):
 
 
 class RedactingFormatter(logging.Formatter):
-    """A formatter whose output never contains ``secret``: the message, the formatted exception
-    (also its cached ``record.exc_text``, which other handlers reuse) and ``stack_info``."""
+    """A formatter whose output never contains ``secret`` (the token) or ``webhook_secret``: the
+    message, the formatted exception (also its cached ``record.exc_text``, which other handlers
+    reuse) and ``stack_info``."""
 
-    def __init__(self, fmt: str | None = None, *, secret: str = "") -> None:
+    def __init__(self, fmt: str | None = None, *, secret: str = "", webhook_secret: str = "") -> None:
         super().__init__(fmt)
-        self._forms = _forms(secret)
+        self._forms = _forms(secret, webhook_secret)
 
     def format(self, record: logging.LogRecord) -> str:
         text = super().format(record)
@@ -89,11 +99,12 @@ class QuietBootstrapFilter(logging.Filter):
         return True
 
 
-def setup_logging(level: str = "INFO", token: str = "") -> None:
-    """Configure the root logger to stderr at ``level`` with the token redacted from all output."""
+def setup_logging(level: str = "INFO", token: str = "", webhook_secret: str = "") -> None:
+    """Configure the root logger to stderr at ``level`` with the token and the webhook secret
+    redacted from all output."""
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(RedactingFormatter(_FORMAT, secret=token))
-    handler.addFilter(RedactTokenFilter(token))
+    handler.setFormatter(RedactingFormatter(_FORMAT, secret=token, webhook_secret=webhook_secret))
+    handler.addFilter(RedactTokenFilter(token, webhook_secret=webhook_secret))
     handler.addFilter(QuietBootstrapFilter())
     root = logging.getLogger()
     for old in list(root.handlers):

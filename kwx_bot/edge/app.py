@@ -4,10 +4,12 @@
 optional own Bot API server, :class:`~kwx_bot.edge.throttle.PacingRateLimiter`); tests pass their own
 ``ApplicationBuilder`` (wired to the fake Bot API) and, if they like, their own pictures.
 
-``post_init`` opens the store (running migrations), creates the :class:`TableService` with JobQueue
-timers, registers the command menus per scope and language (``setMyCommands``) and resumes every
-open table (replaying its events, re-arming its deadline, refreshing its messages).
-``post_shutdown`` stops background work and closes the store.
+``post_init`` takes the bot's run lock (one process per bot and database, docs/security.md §6; a
+second process stops here with :class:`~kwx_bot.store.AlreadyRunning`), opens the store (running
+migrations), creates the :class:`TableService` with JobQueue timers, registers the command menus
+per scope and language (``setMyCommands``) and resumes every open table (replaying its events,
+re-arming its deadline, refreshing its messages).  ``post_shutdown`` stops background work, closes
+the store and releases the lock.
 
 Operations (docs/architecture.md §4): a :class:`~kwx_bot.edge.health.Liveness` follows the update
 loop (every ``getUpdates`` of the production long poll, every update processed) and, with
@@ -37,7 +39,7 @@ from ..service import TableService
 from ..service.pictures import Pictures, RenderPictures
 from ..service.timers import JobQueueTimers
 from ..settings import Settings
-from ..store import SqlStore, open_store
+from ..store import RunLock, SqlStore, hold_run_lock, open_store
 from ..words.help_text import MenuScope, command_menu
 from ..words.i18n import translator
 from .context import CONTEXT_TYPES, KwxApplication
@@ -70,9 +72,13 @@ async def register_commands(app: KwxApplication, default_language: str) -> None:
             await bot.set_my_commands(commands, scope=scope, language_code=code or None)
 
 
-def _stop_on_signals(app: KwxApplication, sender: Sender, limiter: PacingRateLimiter | None) -> None:
-    """SIGINT/SIGTERM: end the sender's and the rate limiter's waits, then stop polling (PTB then
-    finishes the updates in hand — quickly, as nothing waits on Telegram any more — and shuts down)."""
+def _stop_on_signals(
+    app: KwxApplication, sender: Sender, limiter: PacingRateLimiter | None, pictures: Pictures
+) -> None:
+    """SIGINT/SIGTERM: end the sender's and the rate limiter's waits, tell the pictures a stop is
+    coming (a render worker that got the process group's signal too is not an error), then stop
+    polling (PTB then finishes the updates in hand — quickly, as nothing waits on Telegram any more —
+    and shuts down)."""
     loop = asyncio.get_running_loop()
 
     def stop(signum: int) -> None:
@@ -80,6 +86,9 @@ def _stop_on_signals(app: KwxApplication, sender: Sender, limiter: PacingRateLim
         sender.stop()
         if limiter is not None:
             limiter.stop()
+        stopping = getattr(pictures, "stopping", None)
+        if callable(stopping):
+            stopping()
         app.stop_running()
 
     for signum in (signal.SIGINT, signal.SIGTERM):
@@ -143,11 +152,14 @@ def build_application(
         builder = builder.rate_limiter(limiter)
 
     owned: list[SqlStore] = []  # a store this application opened (and closes)
+    locks: list[RunLock] = []  # the run lock of the bot on that store (docs/security.md §6)
     servers: list[web.AppRunner] = []  # the health / metrics endpoints
 
     async def post_init(app: KwxApplication) -> None:
-        if store is None:
-            owned.append(await open_store(settings.database_url or settings.db_path))
+        if store is None:  # one process per bot and database: a second one stops here, touching nothing
+            target = settings.database_url or settings.db_path
+            locks.append(await hold_run_lock(target, settings.bot_id))
+            owned.append(await open_store(target))
         opened = store if store is not None else owned[0]
         drawing: Pictures = pictures or RenderPictures(settings.picture_format, processes=settings.render_processes)
         if metrics.enabled:
@@ -169,7 +181,7 @@ def build_application(
             log.exception("could not register the command menus")
         await service.startup()
         if handle_signals:
-            _stop_on_signals(app, sender, limiter)
+            _stop_on_signals(app, sender, limiter, drawing)
         log.info("kwx bot @%s running (database %s)", app.bot.username, opened.path)
 
     async def post_shutdown(app: KwxApplication) -> None:
@@ -183,6 +195,8 @@ def build_application(
                 close()
         while owned:
             await owned.pop().close()
+        while locks:
+            await locks.pop().release()
 
     processor = PerChatProcessor(liveness=liveness, metrics=metrics)
     builder = builder.concurrent_updates(processor).post_init(post_init).post_shutdown(post_shutdown)

@@ -198,6 +198,12 @@ class TimedPictures:
         """See :meth:`Pictures.stats`."""
         return await self._timed(self.inner.stats, sheet, lang)
 
+    def stopping(self) -> None:
+        """Tell the inner pictures the bot is stopping, if they care (see ``RenderPictures.stopping``)."""
+        stopping = getattr(self.inner, "stopping", None)
+        if callable(stopping):
+            stopping()
+
     def close(self) -> None:
         """Close the inner pictures (their worker processes), if they have anything to close."""
         close = getattr(self.inner, "close", None)

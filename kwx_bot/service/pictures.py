@@ -93,8 +93,14 @@ ORPHAN_POLL_SECONDS = 1.0
 
 
 def _warm(parent: int) -> None:
-    """A render worker's start: warm the font and tile caches, and leave when the bot process
-    ``parent`` is gone (killed with SIGKILL it cannot stop its workers, which would linger)."""
+    """A render worker's start: ignore SIGINT and SIGTERM, warm the font and tile caches, and leave
+    when the bot process ``parent`` is gone (killed with SIGKILL it cannot stop its workers, which
+    would linger).
+
+    Ctrl-C and systemd signal the whole process group; the worker leaves the stop to its parent,
+    which finishes the pictures in hand and then shuts the pool down, so a stop is never mistaken
+    for a dead worker."""
+    import signal
     import threading
 
     import render
@@ -105,6 +111,8 @@ def _warm(parent: int) -> None:
             if os.getppid() != parent:
                 os._exit(0)
 
+    for stop in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(stop, signal.SIG_IGN)
     threading.Thread(target=watch, name="kwx-orphan-watch", daemon=True).start()
     render.warm_cache()
 
@@ -235,6 +243,12 @@ class RenderPictures:
         self.fmt = fmt
         self.processes = processes
         self._pool: ProcessPoolExecutor | None = None
+        self._stopping = False
+
+    def stopping(self) -> None:
+        """The bot is stopping (SIGINT/SIGTERM): a worker that dies from now on was stopped with
+        it -- the pictures still in hand are drawn in threads, and nothing is logged as an error."""
+        self._stopping = True
 
     def _executor(self) -> ProcessPoolExecutor | None:
         if self.processes <= 0:
@@ -256,7 +270,10 @@ class RenderPictures:
             try:
                 return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
             except BrokenProcessPool:
-                log.error("the render worker process died; rendering in threads from now on")
+                if self._stopping:
+                    log.info("the render worker process stopped with the bot; drawing in threads")
+                else:
+                    log.error("the render worker process died; rendering in threads from now on")
                 self.processes = 0
                 self._pool = None
         return await asyncio.to_thread(fn, *args)

@@ -251,4 +251,7 @@ async def open_store(target: str | Path, *, migrate: bool = True) -> SqlStore:
     return await Store.open(target, migrate=migrate)
 
 
+from .lock import AlreadyRunning, RunLock, hold_run_lock  # noqa: E402  (lock needs is_database_url)
+
 __all__ += ["DatabaseError", "PgStore", "SqlStore", "dumps", "is_database_url", "loads", "open_store", "table_row"]
+__all__ += ["AlreadyRunning", "RunLock", "hold_run_lock"]

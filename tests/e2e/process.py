@@ -36,11 +36,13 @@ async def start_bot(
     db: str,
     *,
     started: Callable[[], bool] | None = None,
+    own_group: bool = False,
     **extra_env: str,
 ) -> asyncio.subprocess.Process:
     """Start ``python -m kwx_bot run`` on ``db`` (deadlines and reminders off, English) with
     ``extra_env``; wait until ``started()`` (default: it called ``deleteWebhook``, run_polling's first
-    call once it is up)."""
+    call once it is up).  ``own_group``: in a process group of its own (its id is the bot's pid), so
+    a test can signal the bot and its render workers together as Ctrl-C and systemd do."""
     env = dict(os.environ)
     env.update(
         TELEGRAM_BOT_TOKEN=fake.token, TELEGRAM_API_BASE_URL=server.url, KWX_DB_PATH=db, KWX_RENDER_PROCESSES="0",
@@ -57,7 +59,7 @@ async def start_bot(
 
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "kwx_bot", "run", env=env, stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE, start_new_session=own_group,
     )  # fmt: skip
     await fake.wait_for(lambda: started() or proc.returncode is not None, 30)
     if proc.returncode is not None:

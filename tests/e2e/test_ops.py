@@ -35,6 +35,18 @@ def _forged_command(fake: FakeBotAPI, user_id: int, chat_id: int, update_id: int
     }  # fmt: skip
 
 
+async def _start_in_webhook_mode(
+    fake: FakeBotAPI, server: FakeBotServer, tmp_path, port: int, **env: str
+) -> asyncio.subprocess.Process:
+    """``kwx-bot run`` with its webhook server on ``port`` behind the fake's stand-in reverse proxy;
+    returns once Telegram (the fake) was told the webhook."""
+    fake.webhook_routes[PUBLIC] = f"http://127.0.0.1:{port}"  # the reverse proxy: TLS ends there
+    return await start_bot(
+        fake, server, str(tmp_path / "kwx.sqlite3"), started=lambda: fake.webhook is not None,
+        KWX_WEBHOOK_URL=f"{PUBLIC}/kwx/hook", KWX_WEBHOOK_PORT=str(port), KWX_WEBHOOK_SECRET=SECRET, **env,
+    )  # fmt: skip
+
+
 @pytest.mark.slow
 @pytest.mark.fakebot(token=TOKEN)
 async def test_webhook_mode_refuses_a_wrong_secret_and_plays_a_hand(
@@ -44,13 +56,7 @@ async def test_webhook_mode_refuses_a_wrong_secret_and_plays_a_hand(
     users = [fake.create_user(n, language_code="en") for n in ("Ann", "Ben", "Cat")]
     group = fake.create_group("Mahjong night", members=users)
     port, health = free_port(), free_port()
-    fake.webhook_routes[PUBLIC] = f"http://127.0.0.1:{port}"  # the reverse proxy: TLS ends there
-    proc = await start_bot(
-        fake, fakebot_server, str(tmp_path / "kwx.sqlite3"),
-        started=lambda: fake.webhook is not None,
-        KWX_WEBHOOK_URL=f"{PUBLIC}/kwx/hook", KWX_WEBHOOK_PORT=str(port), KWX_WEBHOOK_SECRET=SECRET,
-        KWX_HEALTH_PORT=str(health),
-    )  # fmt: skip
+    proc = await _start_in_webhook_mode(fake, fakebot_server, tmp_path, port, KWX_HEALTH_PORT=str(health))
     try:
         [call] = fake.calls_to("setWebhook")
         assert call.param("url") == f"{PUBLIC}/kwx/hook" and call.param("secret_token") == SECRET
@@ -166,3 +172,84 @@ async def test_a_taken_health_port_is_one_line_and_exit_status_1(
     lines = [line for line in str(exited.value).split(": ", 1)[1].splitlines() if line.startswith("kwx-bot:")]
     assert len(lines) == 1 and lines[0].startswith("kwx-bot: cannot listen:"), str(exited.value)
     assert "Traceback" not in str(exited.value)
+
+
+@pytest.mark.fakebot(token=TOKEN)
+async def test_the_webhook_secret_never_reaches_the_debug_log(
+    fakebot: FakeBotAPI, fakebot_server: FakeBotServer, tmp_path
+):
+    """At DEBUG PTB logs the parameters of ``setWebhook``, the secret among them: it is redacted."""
+    fake = fakebot
+    port = free_port()
+    proc = await _start_in_webhook_mode(fake, fakebot_server, tmp_path, port, KWX_LOG_LEVEL="DEBUG")
+    try:
+        [call] = fake.calls_to("setWebhook")
+        assert call.param("secret_token") == SECRET  # Telegram was told the secret
+        await fake.wait_idle(quiet=0.3, timeout=20)
+    finally:
+        stderr = await stop_bot(proc)
+    assert proc.returncode == 0, stderr[-2000:]
+    [line] = [line for line in stderr.splitlines() if "setWebhook" in line and "secret_token" in line]
+    assert "<webhook-secret>" in line and SECRET not in line
+    assert SECRET not in stderr
+
+
+def _rss(pid: int) -> int:
+    """The resident memory of process ``pid`` in bytes (``VmRSS`` of ``/proc/<pid>/status``)."""
+    with open(f"/proc/{pid}/status") as f:
+        return int(next(line for line in f if line.startswith("VmRSS:")).split()[1]) * 1024
+
+
+async def _post(port: int, headers: dict[str, str], body: bytes) -> int | None:
+    """POST /kwx/hook sending ``body`` (nothing more, whatever ``Content-Length`` says); the answer's
+    status, read as soon as it comes (None: the server closed the connection without one)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    head = "POST /kwx/hook HTTP/1.1\r\nHost: kwx\r\nContent-Type: application/json\r\n"
+    writer.write((head + "".join(f"{k}: {v}\r\n" for k, v in headers.items()) + "\r\n").encode())
+    try:
+        writer.write(body)
+        await writer.drain()
+    except ConnectionError:
+        pass  # answered and closed before the whole body was sent
+    try:
+        line = await asyncio.wait_for(reader.readline(), 10)
+        return int(line.split()[1]) if line else None
+    except ConnectionError:
+        return None
+    finally:
+        writer.close()
+
+
+@pytest.mark.fakebot(token=TOKEN)
+async def test_the_webhook_refuses_a_wrong_secret_or_a_huge_body_without_reading_it(
+    fakebot: FakeBotAPI, fakebot_server: FakeBotServer, tmp_path
+):
+    """The door in front of PTB's webhook handler answers from the headers: a wrong secret 403 and a
+    ``Content-Length`` over 1 MiB 413 while the client has sent (almost) none of the body, and four
+    32 MiB bodies posted at once with a wrong secret do not make the bot hold them."""
+    fake = fakebot
+    port = free_port()
+    proc = await _start_in_webhook_mode(fake, fakebot_server, tmp_path, port)
+    try:
+        await fake.wait_idle(quiet=0.3, timeout=20)
+        huge = str(99 * 1024 * 1024)
+        wrong = {"X-Telegram-Bot-Api-Secret-Token": "not-" + SECRET}
+        assert await _post(port, {**wrong, "Content-Length": huge}, b"{" * 1024) == 403
+        assert await _post(port, {"Content-Length": huge}, b"") == 403
+        right = {"X-Telegram-Bot-Api-Secret-Token": SECRET}
+        assert await _post(port, {**right, "Content-Length": str((1 << 20) + 1)}, b"") == 413
+        before = _rss(proc.pid)
+        body = b" " * (32 << 20)
+        statuses = await asyncio.gather(
+            *(_post(port, {**wrong, "Content-Length": str(len(body))}, body) for _ in range(4))
+        )
+        assert set(statuses) <= {403, None}, statuses
+        grown = _rss(proc.pid) - before
+        assert grown < 16 << 20, f"the bot grew by {grown >> 20} MiB"
+        mark = fake.mark()
+        await fake.wait_idle(quiet=0.3, timeout=20)
+        assert [c for c in fake.calls if c.seq >= mark] == []  # the bot did nothing about them
+    finally:
+        stderr = await stop_bot(proc)
+    assert proc.returncode == 0, stderr[-2000:]
+    assert "Traceback" not in stderr and " ERROR " not in stderr, stderr[-2000:]

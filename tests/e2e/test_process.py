@@ -5,16 +5,19 @@ nothing lost."""
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import signal
 import time
+from pathlib import Path
 
 import pytest
 
 from fakebot import MESSAGE_WRITE_METHODS, FakeBotAPI, FakeBotServer
 from kwx_bot.edge.codec import decode
+from tests.pgserver import drop_database, fresh_database
 
-from .process import TOKEN, game_buttons, hand_message, play_to_the_end, press, start_bot
+from .process import TOKEN, game_buttons, hand_message, open_table, play_to_the_end, press, start_bot, stop_bot
 
 
 @pytest.mark.slow
@@ -75,3 +78,89 @@ async def test_sigterm_in_a_flood_stops_within_5_seconds_and_the_hand_finishes_a
         proc.send_signal(signal.SIGTERM)
         await asyncio.wait_for(proc.wait(), 10)
     assert proc.returncode == 0
+
+
+def _children(pid: int) -> list[int]:
+    """The pids of ``pid``'s child processes (Linux ``/proc``)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # gone meanwhile
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.fakebot(token=TOKEN)
+async def test_sigterm_to_the_process_group_stops_the_render_worker_quietly(
+    fakebot: FakeBotAPI, fakebot_server: FakeBotServer, tmp_path
+):
+    """Ctrl-C and systemd signal the whole process group: the render worker gets SIGTERM too, while
+    pictures are being drawn; the stop is clean (status 0, no ERROR, no traceback, no worker left)."""
+    fake = fakebot
+    users = [fake.create_user(n, language_code="en") for n in ("Ann", "Ben", "Cat")]
+    group = fake.create_group("Mahjong night", members=users)
+    proc = await start_bot(
+        fake, fakebot_server, str(tmp_path / "kwx.sqlite3"), own_group=True, KWX_RENDER_PROCESSES="1"
+    )
+    try:
+        await open_table(fake, users, group)  # the worker has drawn the hands and the table
+        workers = [p for p in _children(proc.pid) if "spawn" in Path(f"/proc/{p}/cmdline").read_text()]
+        assert workers, "no render worker process"
+        mover = next(u for u in users if game_buttons(fake, u))
+        discard = next(d for d in game_buttons(fake, mover) if decode(d).op.value == "d")
+        query = fake.press(mover, hand_message(fake, mover), data=discard)
+        await fake.wait_for_answer(query, timeout=15)  # the discard's pictures are being drawn now
+        os.killpg(proc.pid, signal.SIGTERM)
+        await asyncio.wait_for(proc.wait(), 10)
+        stderr = (await proc.stderr.read()).decode() if proc.stderr else ""
+    finally:
+        if proc.returncode is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            await proc.wait()
+    assert proc.returncode == 0, stderr[-2000:]
+    assert " ERROR " not in stderr and "Traceback" not in stderr, stderr[-2000:]
+    await fake.wait_for(lambda: not any(Path(f"/proc/{p}").exists() for p in workers), 10)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+@pytest.mark.fakebot(token=TOKEN)
+async def test_a_second_process_of_the_bot_refuses_to_start_and_a_killed_one_blocks_nothing(
+    fakebot: FakeBotAPI, fakebot_server: FakeBotServer, tmp_path, request: pytest.FixtureRequest, backend: str
+):
+    """One process per bot and database (docs/security.md §6): a second ``kwx-bot run`` of the same
+    token on the same database exits with status 1 and one line before it polls or touches a
+    table, the first runs on undisturbed; after the first is killed with SIGKILL the bot starts."""
+    fake = fakebot
+    db = str(tmp_path / "kwx.sqlite3")
+    env: dict[str, str] = {}
+    if backend == "postgres":
+        server = request.getfixturevalue("postgres_server")
+        name, env["KWX_DATABASE_URL"] = await fresh_database(server)
+        request.addfinalizer(lambda: asyncio.run(drop_database(server, name)))
+    first = await start_bot(fake, fakebot_server, db, **env)
+    try:
+        mark = fake.mark()
+        with pytest.raises(AssertionError, match="the bot exited with 1: ") as exited:
+            await start_bot(fake, fakebot_server, db, **env)
+        [line] = str(exited.value).split(": ", 1)[1].strip().splitlines()
+        where = "the PostgreSQL database at postgresql://" if backend == "postgres" else db
+        assert line.startswith(f"kwx-bot: bot 4242 is already running on {where}"), line
+        assert "stop it first" in line
+        assert [c.method for c in fake.calls if c.seq >= mark and c.method != "getMe"] == []  # it never polled
+    finally:
+        first.kill()
+        await first.wait()
+    stderr = (await first.stderr.read()).decode() if first.stderr else ""
+    assert "Conflict" not in stderr and " ERROR " not in stderr, stderr[-2000:]
+    again = await start_bot(fake, fakebot_server, db, **env)  # the killed process's lock is gone
+    try:
+        ann = fake.create_user("Ann", language_code="en")
+        fake.start_bot(ann)
+        await fake.wait_for(lambda: bool(fake.bot_messages(fake.private_chat(ann))), 20)  # it serves
+    finally:
+        stderr = await stop_bot(again)
+    assert again.returncode == 0, stderr[-2000:]

@@ -83,3 +83,20 @@ def test_bootstrap_failure_is_one_line(capsys: pytest.CaptureFixture[str]) -> No
     assert len(bootstrap) == 1 and "Aborting" in bootstrap[0]
     assert "Traceback (most recent call last):" in err  # other errors keep their traceback
     assert err.index("Traceback (most recent call last):") > err.index(bootstrap[0])
+
+
+@pytest.mark.usefixtures("restore_root_logger")
+def test_setup_logging_never_prints_the_webhook_secret(capsys: pytest.CaptureFixture[str]) -> None:
+    """PTB's DEBUG line of ``setWebhook`` carries ``secret_token``; also in a traceback and
+    URL-encoded, the secret is written as ``<webhook-secret>``, the token still as ``<token>``."""
+    secret = "hook-" + "Z9_" * 10
+    setup_logging("DEBUG", TOKEN, secret)
+    log = logging.getLogger("telegram.ext.ExtBot")
+    log.debug("Calling Bot API endpoint `setWebhook` with parameters `%s`", {"secret_token": secret})
+    try:
+        raise ValueError(f"bad header {quote(secret + '/', safe='')} for bot{TOKEN}")
+    except ValueError:
+        log.exception("failed")
+    err = capsys.readouterr().err
+    assert "'secret_token': '<webhook-secret>'" in err and err.count("<webhook-secret>") == 2
+    assert secret not in err and TOKEN not in err and "<token>" in err

@@ -151,6 +151,53 @@ async def test_the_game_reaches_the_pictures_and_the_keys(state):
     assert table == render.encode(render.render_table(view, ["A", "B", "C"], game="kaxinwu"), "png")
 
 
+def _ignored_signals(pid: int) -> set[int]:
+    """The signals process ``pid`` ignores (the ``SigIgn`` mask of ``/proc/<pid>/status``)."""
+    with open(f"/proc/{pid}/status") as f:
+        mask = int(next(line for line in f if line.startswith("SigIgn:")).split()[1], 16)
+    return {n for n in range(1, 65) if mask & (1 << (n - 1))}
+
+
+async def test_a_render_worker_leaves_the_process_groups_stop_signals_to_the_bot(state, caplog):
+    """Ctrl-C / systemd signal the whole process group: the worker ignores SIGINT and SIGTERM and
+    keeps drawing until the bot itself shuts the pool down."""
+    pictures = RenderPictures("png", processes=1)
+    try:
+        first = await pictures.hand(view_for(state, 0))
+        [worker] = [p.pid for p in pictures._pool._processes.values()]
+        assert {signal.SIGINT, signal.SIGTERM} <= _ignored_signals(worker)
+        os.kill(worker, signal.SIGTERM)
+        os.kill(worker, signal.SIGINT)
+        assert await pictures.hand(view_for(state, 0)) == first
+        assert [p.pid for p in pictures._pool._processes.values()] == [worker]
+        assert _state_of(worker) != "Z"
+    finally:
+        pictures.close()
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]
+
+
+@pytest.mark.parametrize(("stopping", "level"), [(False, "ERROR"), (True, "INFO")])
+async def test_a_worker_that_dies_while_the_bot_stops_is_no_error(state, caplog, stopping, level):
+    """A worker killed while the bot runs is an error (drawing goes on in threads); one that dies
+    after the bot began to stop was stopped with it."""
+    caplog.set_level("INFO", logger="kwx.pictures")
+    pictures = RenderPictures("png", processes=1)
+    try:
+        first = await pictures.hand(view_for(state, 0))
+        [worker] = [p.pid for p in pictures._pool._processes.values()]
+        if stopping:
+            pictures.stopping()
+        os.kill(worker, signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while _state_of(worker) != "Z" and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert await pictures.hand(view_for(state, 0)) == first  # drawn in a thread
+    finally:
+        pictures.close()
+    [record] = [r for r in caplog.records if r.name == "kwx.pictures"]
+    assert record.levelname == level and "render worker" in record.getMessage()
+
+
 CHILD = """
 import asyncio, os, sys
 from engine.game import replay, start, view_for
