@@ -48,6 +48,7 @@ from engine.game import (
     view_for,
 )
 from engine.game.record import RecordError, public_moments, record
+from engine.numerals import whole_number
 from engine.rules import KNOWN_OPTIONS, PRESETS, FourPlayers, LiangdaoReveal, RuleError, RuleSet, Ruleset
 from engine.seating import Lineup, next_lineup
 from engine.tiles import NotationError, Tile, parse_tile, parse_tiles
@@ -93,6 +94,7 @@ __all__ = [
     "rules_from_json",
     "to_act",
     "view_for",
+    "whole_number",
 ]
 
 

@@ -5,7 +5,8 @@ The handler passes the command's argument text, the group's :class:`~engine.rule
 characters): the 番 with their values, the multiplier, and who pays whom — or a polite message
 saying what is wrong with the input.  No Telegram objects; no exception escapes for bad input.
 
-Syntax (words are case-insensitive; order is free; Chinese and English spellings are equal)::
+Syntax (words are case-insensitive; order is free; Chinese and English spellings are equal;
+full-width letters, digits and punctuation read as ASCII, docs/security.md §6.1)::
 
     /calc <tiles in hand> [<winning tile>] [melds] [how] [options]
 
@@ -47,12 +48,13 @@ from typing import Any
 
 from engine.analysis import shanten, waits
 from engine.fans import Fan
+from engine.numerals import fold_width, is_ascii_digit, whole_number
 from engine.rules import STANDARD_PLAYERS, RuleError, RuleSet, Ruleset
 from engine.scoring import IllegalReason, ScoringError, WinBy, WinContext, WinScore, score_win
 from engine.tiles import Meld, MeldKind, NotationError, Suit, Tile, counts_of, format_tiles, parse_tiles
 
 from .i18n import N_, Translator
-from .texts import esc, fan_label, signed
+from .texts import esc, fan_label, quote, signed
 
 __all__ = [
     "CalcError",
@@ -78,18 +80,12 @@ class CalcError(ValueError):
         self.params = params
 
     def render(self, tr: Translator) -> str:
-        """The message in the reader's language, HTML-escaped; a quoted piece of the input is cut to
-        :data:`QUOTE_CHARS` characters, so the reply always fits a Telegram message."""
+        """The message in the reader's language, HTML-escaped; a quoted piece of the input is shown
+        as :func:`~kwx_bot.words.texts.quote` shows it (no bidi or invisible controls, cut to
+        :data:`~kwx_bot.words.texts.QUOTE_CHARS` characters, so the reply always fits a Telegram
+        message)."""
         text = tr.gettext(self.msgid)
-        return text.format(**{k: esc(_quote(str(v))) for k, v in self.params.items()}) if self.params else text
-
-
-QUOTE_CHARS = 40
-"""The most characters of the user's input an error message quotes."""
-
-
-def _quote(text: str) -> str:
-    return text if len(text) <= QUOTE_CHARS else text[: QUOTE_CHARS - 1] + "…"
+        return text.format(**{k: quote(str(v)) for k, v in self.params.items()}) if self.params else text
 
 
 # ------------------------------------------------------------------------------------------ query
@@ -232,26 +228,26 @@ _GAME = _words(
 _SELF_ROLES = {2: ("W", "X"), 3: ("W", "X", "Y"), 4: ("W", "X", "O", "Y")}
 
 _BRACKET = re.compile(r"[\[【［]([^\]】］]*)[\]】］]")
-_FULLWIDTH = str.maketrans({"：": ":", "，": ",", "、": ",", "＝": "=", "\u3000": " "})
+_COMMA = str.maketrans({"、": ","})
 _COMMAND = re.compile(r"^/calc(@\w+)?(\s|$)", re.IGNORECASE)
 
 
 def _is_tiles(token: str) -> bool:
-    return token[:1].isdigit()
+    return is_ascii_digit(token[:1])
 
 
 def _notation_error(token: str, exc: NotationError) -> CalcError:
     """A translated explanation of a notation mistake in ``token`` (engine message as fallback)."""
     for m in re.finditer(r"[0-9]+[a-z]?|.", token):
         part = m.group()
-        if not part[0].isdigit():
+        if not is_ascii_digit(part[0]):
             return CalcError(
                 N_("“{token}”: unexpected “{char}”. Tiles are digits followed by a suit letter, like 123p 46s 5z."),
                 token=token,
                 char=part,
             )
         letter = part[-1]
-        if letter.isdigit():
+        if is_ascii_digit(letter):
             return CalcError(
                 N_(
                     "“{token}”: the digits {digits} have no suit letter. "
@@ -323,7 +319,7 @@ def parse_calc(text: str) -> CalcQuery:
     the wrong number of tiles for the melds, more than four melds, five copies of a tile, a 亮倒
     seat that does not exist for that kind of win, contradictory words.
     """
-    text = _COMMAND.sub("", text.strip().translate(_FULLWIDTH), count=1)
+    text = _COMMAND.sub("", fold_width(text.strip()).translate(_COMMA), count=1)
     melds: list[Meld] = []
 
     def bracket(m: re.Match[str]) -> str:
@@ -402,18 +398,18 @@ def parse_calc(text: str) -> CalcQuery:
                 raise CalcError(N_("“{token}”: give exactly one winning tile, like win:5s."), token=token)
             explicit_win = tiles[0]
         elif key in _BASE:
-            if not value.isdigit() or not 1 <= int(value) <= 1_000_000:
+            base = whole_number(value, minimum=1, maximum=1_000_000)
+            if base is None:
                 raise CalcError(N_("“{token}”: the base stake (底金) is a whole number from 1 up."), token=token)
-            base = int(value)
         elif key in _CAP:
             cap = {"无": "none", "不封顶": "none", "no": "none", "off": "none"}.get(value.lower(), value.lower())
             if cap not in ("none", "8", "8_sl16", "16", "32"):
                 raise CalcError(N_("That cap is not known: use none, 8, 8_sl16, 16 or 32."))
         elif key in _PLAYERS:
-            if value not in ("2", "3", "4"):
+            players = whole_number(value, minimum=2, maximum=4)
+            if players is None:
                 raise CalcError(N_("“{token}”: a table has 2, 3 or 4 players."), token=token)
-            players = int(value)
-        elif value[:1].isdigit():
+        elif is_ascii_digit(value[:1]):
             raise CalcError(
                 N_("“{token}”: unknown meld kind. Use pong, kong, ankong or bukong (碰, 直杠, 暗杠, 补杠)."),
                 token=token,

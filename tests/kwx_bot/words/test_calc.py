@@ -446,8 +446,30 @@ def test_calc_text_means_the_same_as_the_engine_context(question: tuple[str, dic
     )  # fmt: skip
 
 
+_HIDDEN = "\u202e\u2066\u200f\u200b\u2060\u00ad\ufeff\u3164\x07"
+"""Bidi controls and invisible characters a user may slip into a question."""
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from(_VOCAB), st.sampled_from(_HIDDEN), st.integers(0, 8)), min_size=1, max_size=8),
+    st.sampled_from([EN, ZH]),
+)
+def test_no_answer_echoes_a_bidi_or_invisible_control(words: list[tuple[str, str, int]], tr: Any) -> None:
+    """docs/security.md §6.2: each word gets a hidden character somewhere inside it."""
+    text = " ".join(word[:at] + hidden + word[at:] for word, hidden, at in words)
+    reply = calc_reply(text, RuleSet(), tr)
+    assert not set(reply) & set(_HIDDEN)
+
+
+def test_a_quoted_token_loses_its_bidi_override() -> None:
+    reply = calc_reply("123p789p234s46s88s 5s \u202ediscard", RuleSet(), EN)
+    assert "“discard”" in reply and "\u202e" not in reply
+
+
 def test_an_error_quotes_at_most_a_short_piece_of_the_input() -> None:
-    from kwx_bot.words.calc import QUOTE_CHARS, CalcError
+    from kwx_bot.words.calc import CalcError
+    from kwx_bot.words.texts import QUOTE_CHARS
 
     error = CalcError("I do not understand “{word}”.", word="1p" * 2000)
     text = error.render(translator("en"))
