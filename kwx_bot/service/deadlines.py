@@ -35,7 +35,10 @@ class Deadlines:
         Time the bot spent rate-limited on the table's chats since the deadline started does not
         count: the deadline is first moved back by that much (:class:`~kwx_bot.edge.throttle.ThrottleLog`).
         A seat that times out plays the time-out action (docs/rules.md §E#33); if that passed a legal win
-        (漏胡) the player is told privately.  Returns True if the table changed (caller presents).
+        (漏胡) the player is told privately.  Only time-outs of the seat's own turn count toward 托管:
+        a seat that went on auto-play in a claim window would tell the group (its notice, the
+        "(auto)" mark) that the seat could claim the tile (docs/security.md §4).  Returns True if the
+        table changed (caller presents).
         Lobby and idle expiry are handled by the lobby service.
         """
         live = await self.play.tables.get(table_id)
@@ -70,10 +73,11 @@ class Deadlines:
                     louhu.append((seat, _win_tile(state, index)))
                 state, events = game.apply(state, action)
                 pairs += [(e, None) for e in events]
-                seat.timeouts += 1
-                if seat.timeouts >= AUTO_AFTER_TIMEOUTS:
-                    seat.on_auto = True
-                changed.append(seat)
+                if row.deadline_kind == "turn":
+                    seat.timeouts += 1
+                    if seat.timeouts >= AUTO_AFTER_TIMEOUTS:
+                        seat.on_auto = True
+                    changed.append(seat)
             state, pairs = self.play.drive(live, state, pairs)
 
             async def extra(tx: Tx) -> None:

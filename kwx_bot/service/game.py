@@ -40,9 +40,9 @@ from engine.game import (
     first_dealer,
     legal_actions,
     protected_tiles,
-    public_view,
     replay,
     reveal_preview,
+    spectator_view,
     start,
     step,
     view_for,
@@ -86,12 +86,13 @@ __all__ = [
     "deal_events",
     "event_json",
     "first_dealer",
+    "group_view",
     "legal",
     "load_events",
     "parse_tile",
-    "public_view",
     "result_of",
     "rules_from_json",
+    "seat_view",
     "to_act",
     "view_for",
     "whole_number",
@@ -200,6 +201,26 @@ def legal(state: State, seat: int) -> list[Action]:
 def to_act(state: State) -> tuple[int, ...]:
     """Seats the hand waits for."""
     return state.to_act()
+
+
+def group_view(state: State) -> PublicView:
+    """The table as the group sees it: the same whether or not a claim or rob window is open
+    (:func:`engine.game.spectator_view`, docs/security.md §4): the live table, its caption and every
+    group picture are drawn from this, never from the view of the seats a window asks."""
+    return spectator_view(state)
+
+
+def seat_view(state: State, seat: int) -> SeatView:
+    """What ``seat``'s hand message shows (docs/security.md §4): its own tiles, and the table as the
+    seat may know it — a seat the open window asks sees the window with only itself marked to act
+    (not who else may claim); every other seat sees the table as the group does
+    (:func:`group_view`)."""
+    view = view_for(state, seat)
+    if state.window is None:
+        return view
+    if seat in state.to_act():
+        return replace(view, public=replace(view.public, to_act=(seat,)))
+    return replace(view, public=spectator_view(state))
 
 
 def result_of(state: State) -> HandResultView | None:
