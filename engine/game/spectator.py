@@ -11,10 +11,11 @@ drawn).  A discard with a claimable tile and one without it look the same; the w
 far are not shown either (they are taken back before passing, so a 碰 or 胡 already answered shows
 only when the window resolves, as it does for the seats in it).
 
-Where no such table exists — every seat passing would end the hand (the last tile, 关死 after the
-draw, a 亮倒 seat's automatic 胡), or a seat may not pass (卡心五's 有杠必杠) — the window is shown
-as the discard on the table with nobody marked to act (``to_act`` empty); the hand's next public
-move (the result, the kong) follows when the window closes.
+Where that table cannot be shown — every seat passing would end the hand (the last tile, 关死
+after the draw, a 亮倒 seat's automatic 胡), a seat may not pass (卡心五's 有杠必杠), or the next seat
+plays automatically (亮倒 / 廊起) and would discard the tile it draws, which is still in the wall
+while the window is open — the window is shown as the tile on the table with nobody marked to act
+(``to_act`` empty); the hand's next public move follows when the window closes.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from dataclasses import replace
 from ..views import PublicView
 from .actions import Action, ActionKind, IllegalAction
 from .decide import step
+from .events import Discarded
 from .state import Phase, State
 from .views import public_view
 
@@ -33,9 +35,9 @@ _WINDOWS = (Phase.CLAIM, Phase.ROB)
 
 
 def _everyone_passes(state: State) -> State | None:
-    """The state after every seat the open window asks (and any window the automatic play after it
-    opens) passes, from the window's opening (its answers taken back); None when a seat may not
-    pass or the hand ends."""
+    """The state after every seat the open window asks passes, from the window's opening (its answers
+    taken back); None when a seat may not pass, the hand ends, or the automatic play after the
+    window discards a tile (one drawn from the wall: not public while the window is open)."""
     assert state.window is not None
     after = replace(state, window=replace(state.window, answers=()))
     for _ in range(4 * len(state.seats) + 4):  # each window asks at most every other seat
@@ -47,8 +49,10 @@ def _everyone_passes(state: State) -> State | None:
         if not pending:  # pragma: no cover - an open window always waits for someone
             return None
         try:
-            after, _events = step(after, Action(pending[0], ActionKind.PASS))
+            after, events = step(after, Action(pending[0], ActionKind.PASS))
         except IllegalAction:
+            return None
+        if any(isinstance(e, Discarded) for e in events):
             return None
     return None  # pragma: no cover - the wall ends every chain of windows
 

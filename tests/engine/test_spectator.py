@@ -115,17 +115,25 @@ def test_no_window_shows_who_may_claim(name, states):
         assert view.result is None and view.to_act == (view.turn,)
 
 
+def _face_up(view: PublicView) -> list[tuple[object, ...]]:
+    """Every tile a view shows face up, per seat: ponds, a 亮倒 hand's shown tiles, meld tiles."""
+    return [(s.discards, s.revealed, sorted({m.tile for m in s.melds if m.tile is not None})) for s in view.seats]
+
+
 def test_random_hands_never_show_a_window_to_spectators():
-    """Seeded random play: every window shows as the table after it, or (the final discard, a seat
-    that may not pass) as the tile with nobody to act; never the seats a window asks."""
+    """Seeded random play (亮倒 included): every window shows as the table after it, or (the final
+    discard, a seat that may not pass, a next seat that would discard its draw automatically) as
+    the tile with nobody to act; never the seats a window asks, and never a tile face up that the
+    table does not show yet (a 亮倒 seat's automatic discard of a tile still in the wall)."""
     rng = random.Random(5)
     windows = fallbacks = 0
-    for seed in range(30):
+    for seed in range(40):
         state = replay(start(RuleSet(), 0, seed=f"spectator-{seed}"))
         while state.result is None:
             if state.phase in WINDOWS:
                 windows += 1
                 view = spectator_view(state)
+                assert _face_up(view) == _face_up(public_view(state))
                 if view.phase in WINDOWS:
                     fallbacks += 1
                     assert view.to_act == () and view.result is None
