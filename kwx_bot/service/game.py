@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from engine.analysis import shanten, waits
 from engine.game import (
     Action,
     ActionKind,
@@ -49,9 +50,11 @@ from engine.game import (
 )
 from engine.game.record import RecordError, public_moments, record
 from engine.numerals import whole_number
+from engine.question import COMMAND, Problem, QuestionError, WinQuestion, parse_question, under_rules
 from engine.rules import KNOWN_OPTIONS, PRESETS, FourPlayers, LiangdaoReveal, RuleError, RuleSet, Ruleset
+from engine.scoring import ScoringError, WinBy, WinScore, score_win
 from engine.seating import Lineup, next_lineup
-from engine.tiles import NotationError, Tile, parse_tile, parse_tiles
+from engine.tiles import NotationError, Tile, counts_of, parse_tile, parse_tiles
 from engine.views import HandResultView, MeldView, PublicView, SeatView
 
 from ..words.ui import RevealChoice
@@ -330,6 +333,7 @@ def all_hands(state: State) -> tuple[HandTiles, ...]:
 
 
 __all__ += [
+    "COMMAND",
     "Discarded",
     "FourPlayers",
     "HandEnded",
@@ -338,11 +342,15 @@ __all__ += [
     "HandTiles",
     "Lineup",
     "PublicView",
+    "QuestionError",
     "RecordError",
     "RevealChoice",
     "RevealFault",
     "SeatView",
     "Tile",
+    "WinBy",
+    "WinQuestion",
+    "WinScore",
     "all_hands",
     "check_reveal",
     "hand_moments",
@@ -351,10 +359,32 @@ __all__ += [
     "is_kaxinwu",
     "members",
     "next_lineup",
+    "parse_question",
     "partial_reveal",
     "protected",
+    "score_question",
     "timeout_action",
+    "under_rules",
+    "waits_before_win",
 ]
+
+
+def score_question(question: WinQuestion, rules: RuleSet) -> WinScore:
+    """The engine's score of a ``/calc`` question (:func:`engine.scoring.score_win` of its context)
+    under ``rules``; :class:`QuestionError` if the scorer refuses the context."""
+    try:
+        return score_win(question.context(), rules)
+    except ScoringError as exc:  # pragma: no cover - parse_question checks what WinContext checks
+        raise QuestionError(Problem.CANNOT_SCORE, detail=str(exc)) from None
+
+
+def waits_before_win(question: WinQuestion) -> tuple[tuple[Tile, ...], int]:
+    """The waits of the question's tiles before its winning tile (its melds counted held), and when
+    there are none its shanten number (0 when there are)."""
+    counts = counts_of(question.concealed)
+    held = counts_of([*question.concealed, *(t for m in question.melds for t in m.tiles)])
+    ready = tuple(waits(counts, len(question.melds), held))
+    return ready, (0 if ready else shanten(counts, len(question.melds)))
 
 
 def hand_record(data: Sequence[dict[str, Any]], description: str | None = None) -> dict[str, Any]:

@@ -8,13 +8,13 @@ private chat the user's language and the rules of the table they sit at (else th
 from __future__ import annotations
 
 from ..store import TableStatus
-from ..words.calc import calc_reply
 from ..words.help_text import help_text
 from ..words.i18n import Translator
 from ..words.rules_text import describe_rules
 from ..words.texts import quote, table_size
 from ..words.verify_text import verify_text
 from . import game
+from .calc import calc_reply
 from .group_settings import GroupConfig, TableChoice
 from .records import find_hand, hand_args
 from .tables import Tables
