@@ -25,6 +25,7 @@ from typing import Any, TextIO
 
 from .cli_io import ArgumentError, emit, options, rules_argument
 from .game import commitment, start
+from .numerals import whole_number
 from .rules import RuleSet
 
 __all__ = ["ArgumentError", "deal_json", "main", "parse_args"]
@@ -48,10 +49,9 @@ def parse_args(argv: Sequence[str]) -> tuple[str, int, RuleSet, bool]:
                 raise ArgumentError("--seed must not be empty")
             seed = value
         elif name == "--dealer":
-            try:
-                dealer = int(value)
-            except ValueError:
-                raise ArgumentError(f"--dealer must be a seat number, got {value!r}") from None
+            dealer = whole_number(value, minimum=None)
+            if dealer is None:
+                raise ArgumentError(f"--dealer must be a seat number, got {value!r}")
         else:
             rules = rules_argument(value)
     if seed is None:

@@ -38,6 +38,7 @@ from .ai import Level
 from .ai.selfplay import SimSummary, seatings, simulate
 from .cli_io import ArgumentError, options, rules_argument
 from .game import check_rules
+from .numerals import whole_number
 from .rules import RuleSet
 
 __all__ = ["ArgumentError", "main", "parse_args", "render"]
@@ -93,10 +94,9 @@ def parse_args(argv: Sequence[str]) -> dict[str, object]:
             opts[name[2:]] = True
             continue
         if name == "--hands":
-            try:
-                hands = int(value)
-            except ValueError:
-                raise ArgumentError(f"--hands must be a whole number, got {value!r}") from None
+            hands = whole_number(value, minimum=None)
+            if hands is None:
+                raise ArgumentError(f"--hands must be a whole number, got {value!r}")
             if hands < 1:
                 raise ArgumentError(f"--hands must be at least 1, got {hands}")
             opts["hands"] = hands

@@ -58,6 +58,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from engine.numerals import whole_number
+
 __all__ = [
     "LANGUAGES",
     "Settings",
@@ -195,9 +197,10 @@ def _processes(env: Mapping[str, str]) -> int:
     raw = env.get("KWX_RENDER_PROCESSES", "").strip()
     if not raw:
         return 1 if (os.cpu_count() or 1) >= 2 else 0
-    if not raw.isdigit() or int(raw) > 64:
+    count = whole_number(raw, maximum=64)
+    if count is None:
         raise SettingsError(f"KWX_RENDER_PROCESSES must be a number of processes 0..64, got {raw!r}")
-    return int(raw)
+    return count
 
 
 _SECRET_RE = re.compile(r"^[A-Za-z0-9_-]{1,256}$")
@@ -209,9 +212,10 @@ def _port(env: Mapping[str, str], name: str, default: int | None) -> int | None:
     raw = env.get(name, "").strip()
     if not raw:
         return default
-    if not raw.isdigit() or not 1 <= int(raw) <= 65535:
+    port = whole_number(raw, minimum=1, maximum=65535)
+    if port is None:
         raise SettingsError(f"{name} must be a TCP port 1..65535, got {raw!r}")
-    return int(raw)
+    return port
 
 
 def _address(env: Mapping[str, str], name: str) -> str:
@@ -269,10 +273,9 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     raw_admin = env.get("KWX_ADMIN_CHAT_ID", "").strip()
     admin: int | None = None
     if raw_admin:
-        try:
-            admin = int(raw_admin)
-        except ValueError:
-            raise SettingsError(f"KWX_ADMIN_CHAT_ID must be an integer chat id, got {raw_admin!r}") from None
+        admin = whole_number(raw_admin, minimum=None)
+        if admin is None:
+            raise SettingsError(f"KWX_ADMIN_CHAT_ID must be an integer chat id, got {raw_admin!r}")
     level = env.get("KWX_LOG_LEVEL", "INFO").strip().upper() or "INFO"
     if level not in _LOG_LEVELS:
         raise SettingsError(f"KWX_LOG_LEVEL must be one of {', '.join(_LOG_LEVELS)}, got {level!r}")

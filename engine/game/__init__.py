@@ -26,6 +26,7 @@ from .legal import protected_tiles, reveal_preview
 from .machine import check_rules, decide, evolve, first_dealer, kinds_for, legal_actions, replay, start, step
 from .reveal import RevealFault
 from .shuffle import commitment
+from .spectator import spectator_view
 from .state import EMPTY, ClaimOption, Phase, SeatState, State, Window, WindowKind
 from .upgrade import events_from_json, upgrade_events
 from .views import public_view, view_for
@@ -66,6 +67,7 @@ __all__ = [
     "public_view",
     "replay",
     "reveal_preview",
+    "spectator_view",
     "start",
     "step",
     "upgrade_events",

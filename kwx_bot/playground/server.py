@@ -21,6 +21,14 @@ Endpoints (all on 127.0.0.1)::
 A chat is ``{"id", "kind": "group"|"private", "title", "started", "messages": [...]}``; a message is
 ``{"id", "from", "bot", "mine", "html", "photo", "buttons": [[{"text", "data"|"url"}]], "edited"}``
 with ``html`` built from the Bot API entities (offsets in UTF-16 code units, docs/telegram.md §4).
+
+Only the page itself may use the endpoints (docs/security.md §8): every request must name the
+address the server bound (``Host: 127.0.0.1:<port>`` or ``localhost:<port>``: a DNS-rebinding page
+names its own host), an ``Origin`` header, when sent, must be that address's origin, an ``/api/``
+request a browser marks as coming from another site (``Sec-Fetch-Site: cross-site`` or
+``same-site``) is refused — each 403 —, and a POST's body must be a JSON object sent as
+``Content-Type: application/json`` (what no cross-site form or ``no-cors`` fetch can send without
+asking first), with fields of the right types — else 400.
 """
 
 from __future__ import annotations
@@ -56,6 +64,13 @@ MESSAGES_SHOWN = 80
 """Newest messages per chat sent to the page."""
 STATIC = Path(__file__).resolve().parent / "static"
 _START_LINK = re.compile(r"^https?://t\.me/(?P<bot>[A-Za-z0-9_]+)\?start=(?P<payload>[A-Za-z0-9_-]{1,64})$")
+_ID = re.compile(r"-?[0-9]{1,18}")
+"""A chat or message id in a query string (ASCII digits only)."""
+LOOPBACK_NAMES = ("127.0.0.1", "localhost")
+"""The names of the address the page is served on (docs/security.md §8)."""
+OTHER_SITES = frozenset({"cross-site", "same-site"})
+"""``Sec-Fetch-Site`` values of a request that another page made (``same-site``: another port of
+this machine)."""
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -162,7 +177,7 @@ class Playground:
             OSError: if the page's port is taken.
         """
         await self.server.start()
-        app = web.Application(middlewares=[self._errors])
+        app = web.Application(middlewares=[self._only_the_page, self._errors])
         app.router.add_get("/", self._index)
         app.router.add_static("/static/", STATIC)
         app.router.add_get("/api/state", self._state)
@@ -272,8 +287,8 @@ class Playground:
 
     def _chat(self, user: FakeUser, chat_id: Any) -> FakeChat:
         try:
-            chat = self.fake.chat(int(chat_id))
-        except (LookupError, TypeError, ValueError):
+            chat = self.fake.chat(_id(chat_id, "chat"))
+        except LookupError:
             raise web.HTTPNotFound(text="no such chat") from None
         if not self.fake.can_see(user, chat):
             raise web.HTTPForbidden(text=f"{user.first_name} cannot see this chat")
@@ -333,6 +348,25 @@ class Playground:
         except (ValueError, LookupError) as e:  # the fake refused a user's action, as a client would
             return web.json_response({"error": str(e)}, status=400)
 
+    @web.middleware
+    async def _only_the_page(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """403 unless the request names the bound address (``Host``), comes from its origin
+        (``Origin``, when sent) and, for ``/api/``, was not made by another site's page; then 400
+        for a POST that does not send JSON (module docstring)."""
+        own = {f"{name}:{self.port}" for name in LOOPBACK_NAMES}
+        if self.port == 80:
+            own.update(LOOPBACK_NAMES)
+        if request.host.lower() not in own:
+            return web.json_response({"error": "this server answers only at its own address"}, status=403)
+        origin = request.headers.get("Origin")
+        if origin is not None and origin.lower() not in {f"http://{h}" for h in own}:
+            return web.json_response({"error": "requests from other sites are refused"}, status=403)
+        if request.path.startswith("/api/") and request.headers.get("Sec-Fetch-Site", "").lower() in OTHER_SITES:
+            return web.json_response({"error": "requests from other sites are refused"}, status=403)
+        if request.method == "POST" and request.content_type != "application/json":
+            return web.json_response({"error": "send a JSON object (Content-Type: application/json)"}, status=400)
+        return await handler(request)
+
     async def _index(self, request: web.Request) -> web.StreamResponse:
         return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
 
@@ -349,14 +383,14 @@ class Playground:
     async def _photo(self, request: web.Request) -> web.Response:
         user = self._user(request.query.get("user"))
         chat = self._chat(user, request.query.get("chat"))
-        message = chat.messages.get(int(request.query.get("message", "0")))
+        message = chat.messages.get(_id(request.query.get("message", "0"), "message"))
         if message is None or message.deleted or message.photo is None:
             raise web.HTTPNotFound(text="no such photo")
         kind = message.photo.image_format or "jpeg"
         return web.Response(body=message.photo.data, content_type=f"image/{kind.lower()}")
 
     async def _send(self, request: web.Request) -> web.Response:
-        body = await request.json()
+        body = await _body(request)
         user = self._user(body.get("user"))
         chat = self._chat(user, body.get("chat"))
         text = str(body.get("text", "")).strip()
@@ -369,10 +403,10 @@ class Playground:
         return web.json_response({"ok": True})
 
     async def _press(self, request: web.Request) -> web.Response:
-        body = await request.json()
+        body = await _body(request)
         user = self._user(body.get("user"))
         chat = self._chat(user, body.get("chat"))
-        message = chat.messages.get(int(body.get("message", 0)))
+        message = chat.messages.get(_id(body.get("message", 0), "message"))
         if message is None:
             raise web.HTTPNotFound(text="no such message")
         query = self.fake.press(user, message, data=str(body.get("data")))
@@ -385,7 +419,7 @@ class Playground:
         return web.json_response({"text": answer.text, "alert": answer.show_alert, "opened": opened})
 
     async def _start(self, request: web.Request) -> web.Response:
-        body = await request.json()
+        body = await _body(request)
         user = self._user(body.get("user"))
         payload = body.get("payload")
         if user.blocked:
@@ -394,7 +428,7 @@ class Playground:
         return web.json_response({"ok": True})
 
     async def _lang(self, request: web.Request) -> web.Response:
-        body = await request.json()
+        body = await _body(request)
         user = self._user(body.get("user"))
         lang = str(body.get("lang"))
         if lang not in LANGS:
@@ -403,7 +437,7 @@ class Playground:
         return web.json_response({"ok": True})
 
     async def _flood(self, request: web.Request) -> web.Response:
-        body = await request.json()
+        body = await _body(request)
         self.flood = bool(body.get("on"))
         self.fake.faults.clear()
         if self.flood:
@@ -417,6 +451,26 @@ class Playground:
             self.bot_state = "restarting"
             await self.start_bot()
         return web.json_response({"bot": self.bot_state})
+
+
+async def _body(request: web.Request) -> dict[str, Any]:
+    """The POST's JSON object; 400 for invalid JSON or JSON that is not an object."""
+    try:
+        body = await request.json()
+    except ValueError:
+        raise web.HTTPBadRequest(text="the body is not valid JSON") from None
+    if not isinstance(body, dict):
+        raise web.HTTPBadRequest(text="the body must be a JSON object")
+    return body
+
+
+def _id(value: Any, what: str) -> int:
+    """A chat or message id: a JSON integer, or ASCII digits in a query string; 400 otherwise."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and _ID.fullmatch(value):
+        return int(value)
+    raise web.HTTPBadRequest(text=f"{what} must be a whole number")
 
 
 async def _serve(playground: Playground) -> None:

@@ -34,7 +34,7 @@ from typing import Any
 from ..settings import Settings, normalize_language
 from ..store import TableStatus, TableStore
 from ..words.i18n import Translator, translator
-from ..words.texts import esc, name
+from ..words.texts import esc, name, visible
 from .admin import Admin
 from .buttons import Button, CodecError, ConfigButton, Key, Op, Press, StartKind, VoidButton, decode_start, keyboard
 from .deadlines import Deadlines
@@ -176,7 +176,7 @@ class TableService:
         if admin is None or now - self._last_report < REPORT_INTERVAL:
             return
         self._last_report = now
-        await self.sender.send_text(admin, esc(text[:500]), notify=False)
+        await self.sender.send_text(admin, esc(visible(text)[:500]), notify=False)
 
     async def trouble(self, live: LiveTable, error: BaseException | None = None) -> None:
         """Something failed at a table (already logged): tell its group briefly instead of staying

@@ -37,12 +37,15 @@ class Deadlines:
 
         Time the bot spent rate-limited on the table's chats since the deadline started does not
         count: the deadline is first moved back by that much (:class:`~kwx_bot.edge.throttle.ThrottleLog`).
-        Only the seats out of time (:meth:`Play.due_at`: the move's own time and the seat's time
+        Only the seats out of time (:meth:`Tables.due_at`: the move's own time and the seat's time
         bank) time out; the others are waited for.  A seat that times out plays the time-out action
-        (docs/rules.md §E#33), its bank is gone for the hand, and its player is told privately (with
-        漏胡 if that passed a legal win); after repeated time-outs of a player who is away, the seat
-        goes on 托管 (:func:`~.time_control.goes_on_auto`).  Returns True if the table changed
-        (caller presents).  Lobby and idle expiry are handled by the lobby service.
+        (docs/rules.md §E#33) and its bank is gone for the hand; its player is told privately (漏胡
+        if that passed a legal win, and at a turn's time-out what happened and what comes next).
+        Only time-outs of the seat's own turn count toward 托管 (:func:`~.time_control.goes_on_auto`:
+        repeated, of a player who is away): a seat that went on auto-play in a claim window would
+        tell the group (its notice, the "(auto)" mark) that the seat could claim the tile
+        (docs/security.md §4).  Returns True if the table changed (caller presents).  Lobby and idle
+        expiry are handled by the lobby service.
         """
         live = await self.play.tables.get(table_id)
         if live is None:
@@ -82,11 +85,15 @@ class Deadlines:
                 told.append((seat, louhu, _win_tile(state, index) if louhu else None))
                 state, events = game.apply(state, action)
                 pairs += [(e, None) for e in events]
-                seat.timeouts += 1
                 seat.bank_used += self.play.tables.bank_left(live, seat)  # the bank is gone for this hand
-                if goes_on_auto(seat.timeouts, now - seat.last_active):
-                    seat.on_auto = True
-                    went_auto.append(seat)
+                turn = row.deadline_kind == "turn"
+                if turn:
+                    seat.timeouts += 1
+                    if goes_on_auto(seat.timeouts, now - seat.last_active):
+                        seat.on_auto = True
+                        went_auto.append(seat)
+                elif not louhu:
+                    told.pop()  # a claim passed by its time-out: nothing to tell (nothing counts)
                 changed.append(seat)
             state, pairs = self.play.drive(live, state, pairs)
 

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from engine.analysis import shanten, waits
 from engine.fans import Fan
 from engine.game import (
     Action,
@@ -41,17 +42,20 @@ from engine.game import (
     first_dealer,
     legal_actions,
     protected_tiles,
-    public_view,
     replay,
     reveal_preview,
+    spectator_view,
     start,
     step,
     view_for,
 )
 from engine.game.record import RecordError, public_moments, record
+from engine.numerals import whole_number
+from engine.question import COMMAND, Problem, QuestionError, WinQuestion, parse_question, under_rules
 from engine.rules import KNOWN_OPTIONS, PRESETS, FourPlayers, LiangdaoReveal, RuleError, RuleSet, Ruleset
+from engine.scoring import ScoringError, WinBy, WinScore, score_win
 from engine.seating import Lineup, next_lineup
-from engine.tiles import NotationError, Tile, parse_tile, parse_tiles
+from engine.tiles import NotationError, Tile, counts_of, parse_tile, parse_tiles
 from engine.views import HandResultView, MeldView, PublicView, SeatView
 
 from ..words.ui import RevealChoice
@@ -87,14 +91,16 @@ __all__ = [
     "deal_events",
     "event_json",
     "first_dealer",
+    "group_view",
     "legal",
     "load_events",
     "parse_tile",
-    "public_view",
     "result_of",
     "rules_from_json",
+    "seat_view",
     "to_act",
     "view_for",
+    "whole_number",
 ]
 
 
@@ -208,6 +214,26 @@ def to_act(state: State) -> tuple[int, ...]:
     return state.to_act()
 
 
+def group_view(state: State) -> PublicView:
+    """The table as the group sees it: the same whether or not a claim or rob window is open
+    (:func:`engine.game.spectator_view`, docs/security.md §4): the live table, its caption and every
+    group picture are drawn from this, never from the view of the seats a window asks."""
+    return spectator_view(state)
+
+
+def seat_view(state: State, seat: int) -> SeatView:
+    """What ``seat``'s hand message shows (docs/security.md §4): its own tiles, and the table as the
+    seat may know it — a seat the open window asks sees the window with only itself marked to act
+    (not who else may claim); every other seat sees the table as the group does
+    (:func:`group_view`)."""
+    view = view_for(state, seat)
+    if state.window is None:
+        return view
+    if seat in state.to_act():
+        return replace(view, public=replace(view.public, to_act=(seat,)))
+    return replace(view, public=spectator_view(state))
+
+
 def result_of(state: State) -> HandResultView | None:
     """The hand's result once it is over, else None."""
     return state.result
@@ -315,6 +341,7 @@ def all_hands(state: State) -> tuple[HandTiles, ...]:
 
 
 __all__ += [
+    "COMMAND",
     "Discarded",
     "FourPlayers",
     "HandEnded",
@@ -323,11 +350,15 @@ __all__ += [
     "HandTiles",
     "Lineup",
     "PublicView",
+    "QuestionError",
     "RecordError",
     "RevealChoice",
     "RevealFault",
     "SeatView",
     "Tile",
+    "WinBy",
+    "WinQuestion",
+    "WinScore",
     "all_hands",
     "check_reveal",
     "hand_moments",
@@ -336,10 +367,32 @@ __all__ += [
     "is_kaxinwu",
     "members",
     "next_lineup",
+    "parse_question",
     "partial_reveal",
     "protected",
+    "score_question",
     "timeout_action",
+    "under_rules",
+    "waits_before_win",
 ]
+
+
+def score_question(question: WinQuestion, rules: RuleSet) -> WinScore:
+    """The engine's score of a ``/calc`` question (:func:`engine.scoring.score_win` of its context)
+    under ``rules``; :class:`QuestionError` if the scorer refuses the context."""
+    try:
+        return score_win(question.context(), rules)
+    except ScoringError as exc:  # pragma: no cover - parse_question checks what WinContext checks
+        raise QuestionError(Problem.CANNOT_SCORE, detail=str(exc)) from None
+
+
+def waits_before_win(question: WinQuestion) -> tuple[tuple[Tile, ...], int]:
+    """The waits of the question's tiles before its winning tile (its melds counted held), and when
+    there are none its shanten number (0 when there are)."""
+    counts = counts_of(question.concealed)
+    held = counts_of([*question.concealed, *(t for m in question.melds for t in m.tiles)])
+    ready = tuple(waits(counts, len(question.melds), held))
+    return ready, (0 if ready else shanten(counts, len(question.melds)))
 
 
 def hand_record(data: Sequence[dict[str, Any]], description: str | None = None) -> dict[str, Any]:

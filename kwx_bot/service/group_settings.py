@@ -22,8 +22,8 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from ..words.i18n import N_, Translator
-from ..words.texts import esc
-from .game import KNOWN_OPTIONS, PRESETS, RuleError, RuleSet, check_table_rules
+from ..words.texts import esc, quote
+from .game import KNOWN_OPTIONS, PRESETS, RuleError, RuleSet, check_table_rules, whole_number
 from .time_control import TIMER_KEYS
 
 __all__ = [
@@ -45,6 +45,8 @@ CLOSE = "x"
 """Item code that closes the menu."""
 
 MAX_SECONDS = 600
+DETAIL_CHARS = 300
+"""The most characters of the engine's reason a refusal shows (it may quote the refused value)."""
 
 
 class ConfigError(ValueError):
@@ -63,7 +65,7 @@ class ConfigError(ValueError):
         self.params = params
 
     def _params(self, tr: Translator) -> dict[str, str]:
-        out = {k: esc(str(v)) for k, v in self.params.items()}
+        out = {k: quote(str(v)) for k, v in self.params.items()}
         if self.item is not None:
             out["title"] = esc(tr.gettext(self.item.title))
             out["choices"] = " · ".join(esc(c.label if c.literal else tr.gettext(c.label)) for c in self.item.choices)
@@ -75,7 +77,7 @@ class ConfigError(ValueError):
 
     def render(self, tr: Translator) -> str:
         """The refusal in the reader's language (HTML)."""
-        return self.text(tr) + (f"\n<code>{esc(self.detail)}</code>" if self.detail else "")
+        return self.text(tr) + (f"\n<code>{quote(self.detail, DETAIL_CHARS)}</code>" if self.detail else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -404,8 +406,8 @@ def parse_new(args: Sequence[str], group_rules: Any) -> TableChoice | None:
         number = word.removesuffix("p").removesuffix("人").removesuffix("seats").removesuffix("seat")
         if word in _GAME_WORDS and game is None:
             game = _GAME_WORDS[word]
-        elif number.isdigit() and seats is None:
-            seats = int(number)
+        elif (count := whole_number(number)) is not None and seats is None:
+            seats = count
             if seats not in SEAT_COUNTS:
                 raise ConfigError(N_("A table has 2, 3 or 4 seats. For example: /new 4 or /new kaxinwu 2."))
         else:
@@ -415,7 +417,7 @@ def parse_new(args: Sequence[str], group_rules: Any) -> TableChoice | None:
                     "the number of seats, and /new kaxinwu (卡心五) or /new kawuxing (卡五星) for the game, "
                     "e.g. /new kaxinwu 2."
                 ),
-                word=raw[:32],
+                word=raw,
             )
     default = TableChoice.default(group_rules)
     game = game or default.game
@@ -447,8 +449,8 @@ def parse_change(args: list[str]) -> tuple[str, Any]:
         value = True
     elif low in ("false", "off", "no"):
         value = False
-    elif low.lstrip("-").isdigit():
-        value = int(low)
+    elif (number := whole_number(raw, minimum=None)) is not None:
+        value = number
     return key, value
 
 

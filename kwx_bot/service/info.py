@@ -8,13 +8,13 @@ private chat the user's language and the rules of the table they sit at (else th
 from __future__ import annotations
 
 from ..store import TableStatus
-from ..words.calc import calc_reply
 from ..words.help_text import help_text
 from ..words.i18n import Translator
 from ..words.rules_text import describe_rules
-from ..words.texts import esc, table_size
+from ..words.texts import quote, table_size
 from ..words.verify_text import verify_text
 from . import game
+from .calc import calc_reply
 from .group_settings import GroupConfig, TableChoice
 from .records import find_hand, hand_args
 from .tables import Tables
@@ -135,7 +135,7 @@ class Info:
         word = cmd.text.split(maxsplit=1)[0] if cmd.text.startswith("/") else ""
         if len(word) > 1:
             text = tr.gettext("I don't know {command}. Send /help to see what I can do.").format(
-                command=esc(word.split("@", 1)[0][:32])
+                command=quote(word.split("@", 1)[0], 32)
             )
         else:
             text = tr.gettext(

@@ -434,7 +434,7 @@ def _liangdao_refusal(state: State, seat: int, button: Button, tr: Translator) -
 
 def _forced(state: State, seat: int) -> bool:
     """A 亮倒 / 廊起 seat with exactly one legal action: it plays automatically, so it takes it."""
-    if not game.public_view(state).seats[seat].liangdao:
+    if not game.view_for(state, seat).public.seats[seat].liangdao:
         return False
     return len(game.legal(state, seat)) == 1
 

@@ -307,7 +307,7 @@ class Presenter:
         assert live.state is not None
         if not live.state.rules.baohu:
             return set()
-        view = game.public_view(live.state)
+        view = game.group_view(live.state)
         out: set[Tile] = set()
         for s in view.seats:
             if s.seat != seat and s.liangdao:
@@ -319,7 +319,7 @@ class Presenter:
         state = live.state
         assert state is not None and live.hand is not None
         tr = self.tables.tr(seat.lang)
-        view = game.view_for(state, seat.seat)
+        view = game.seat_view(state, seat.seat)
         over = state.result is not None
         legal = [] if over or seat.automatic else game.legal(state, seat.seat)
         ui_valid = seat.ui_seq == live.row.seq
@@ -571,7 +571,7 @@ class Presenter:
         if state is None or hand is None or msg_id is None or live.row.status == TableStatus.CLOSED:
             return True
         tr = self.tables.tr(live.group_lang)
-        view = game.public_view(state)
+        view = game.group_view(state)
         names = self.display_names(live)
         totals = await self._totals(live)
         key = table_key(view, names, live.group_lang, totals, _game_of(live))
@@ -633,7 +633,7 @@ class Presenter:
         state, hand = live.state, live.hand
         assert state is not None and hand is not None
         tr = self.tables.tr(live.group_lang)
-        view = game.public_view(state)
+        view = game.group_view(state)
         names = self.display_names(live)
         totals = await self._totals(live)
         key = table_key(view, names, live.group_lang, totals, _game_of(live))
@@ -681,7 +681,7 @@ class Presenter:
             elif isinstance(event, Discarded) and event.liangdao:
                 announced = True
                 names = self.display_names(live)
-                view = game.public_view(state)
+                view = game.group_view(state)
                 photo = await self.pictures.reveal(
                     view, event.seat, names, lang=live.group_lang, game=state.rules.ruleset.value
                 )
@@ -692,7 +692,7 @@ class Presenter:
                 announced = True
                 table_ok = await self._sync_table(live)  # a failure does not hold the result back
                 names = self.display_names(live)
-                view = game.public_view(state)
+                view = game.group_view(state)
                 totals = await self._totals(live)
                 liangdao = [s.seat for s in view.seats if s.liangdao]
                 view, names, out = self._next_hand(live, view, names)

@@ -47,9 +47,10 @@ class FoundHand:
 
 def hand_args(args: tuple[str, ...]) -> tuple[int | None, int | None] | None:
     """``N [T]`` as ``(hand_no, table_id)`` (None for what is not given), or None when malformed."""
-    if len(args) > 2 or not all(a.isdigit() and 0 < int(a) <= _MAX_ID for a in args):
+    numbers = [game.whole_number(a, minimum=1, maximum=_MAX_ID) for a in args]
+    if len(args) > 2 or None in numbers:
         return None
-    return (int(args[0]) if args else None), (int(args[1]) if len(args) == 2 else None)
+    return (numbers[0] if numbers else None), (numbers[1] if len(numbers) == 2 else None)
 
 
 async def find_hand(store: TableStore, group_id: int | None, hand_no: int | None, table_id: int | None) -> FoundHand:
@@ -121,7 +122,7 @@ class Records:
         JSON document (``python -m engine play`` input, :func:`engine.game.record.record`)."""
         if cmd.private or not cmd.args:
             return await self.reports.export(cmd)
-        if not all(a.isdigit() for a in cmd.args):
+        if any(game.whole_number(a) is None for a in cmd.args):
             _gid, tr = await self._group_tr(cmd)
             text = tr.gettext(
                 "Use /export for the group's ledger (CSV), or /export N for hand N's record (as /history numbers it)."

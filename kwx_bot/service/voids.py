@@ -21,14 +21,13 @@ from ..words.i18n import Translator
 from ..words.ledger_text import format_hand
 from .admin import Admin
 from .buttons import Key, Keyboard, VoidButton, keyboard
+from .records import hand_args
 from .tables import Tables
 from .values import Command, Edit, Out, Reply, Response, UserInfo
 
 __all__ = ["Voids"]
 
 log = logging.getLogger("kwx.void")
-
-_MAX_ID = 36**10 - 1
 
 
 class Voids:
@@ -57,13 +56,12 @@ class Voids:
         if refusal is not None:
             return refusal
         gid, tr = await self.admin.context(cmd)
-        args = list(cmd.args)
-        if not 1 <= len(args) <= 2 or not all(a.isdigit() and 0 < int(a) <= _MAX_ID for a in args):
+        hand_no, table_id = hand_args(cmd.args) or (None, None)
+        if hand_no is None:
             text = tr.gettext(
                 "Use /void N with the hand's number as /history shows it (/void N T for hand N of table T)."
             )
             return Response.of(Out(text, reply=True))
-        hand_no, table_id = int(args[0]), (int(args[1]) if len(args) == 2 else None)
         found = await self._find(gid, hand_no, table_id)
         record = await self._record(gid, found[0]) if found is not None else None
         if found is None or record is None:

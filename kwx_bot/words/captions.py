@@ -271,14 +271,17 @@ def _reveal_lines(tr: Translator, choice: RevealChoice, langqi: bool) -> list[st
 
 
 def _status(tr: Translator, view: PublicView, names: Sequence[str]) -> str:
+    """Whose move it is.  The group's view shows a claim or rob window only where it cannot show
+    the table after it (docs/security.md §4): then the tile on the table, never that anyone may
+    claim it."""
     _ = tr.gettext
     if view.result is not None:
         return _("The hand is over.")
     if view.phase in (Phase.CLAIM, Phase.ROB) and view.last_discard is not None:
         who, tile = view.last_discard
-        return _("{name} discarded {tile}; waiting for claims.").format(
-            name=name(names[who]), tile=tile_label(tile, tr)
-        )
+        if view.phase is Phase.ROB:
+            return _("{name} added a kong of {tile}.").format(name=name(names[who]), tile=tile_label(tile, tr))
+        return _("Last discard: {tile} by {name}.").format(tile=tile_label(tile, tr), name=name(names[who]))
     return _("{name} to play.").format(name=name(names[view.turn]))
 
 

@@ -27,9 +27,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from typing import Generic, TypeVar
 
+from engine.numerals import whole_number
+
 from ..store.rows import GroupStanding, HandRecord, LedgerEntry, SeatResult, Standing
 from .i18n import N_, Translator
-from .texts import esc, fan_label, name, signed
+from .texts import clean, esc, fan_label, name, quote, signed
 
 __all__ = [
     "DEFAULT_HISTORY",
@@ -132,7 +134,7 @@ class ReportArgError(ValueError):
 
     def render(self, tr: Translator) -> str:
         """The message in the reader's language (parameters HTML-escaped)."""
-        return tr.gettext(self.msgid).format(**{k: esc(str(v)) for k, v in self.params.items()})
+        return tr.gettext(self.msgid).format(**{k: quote(str(v)) for k, v in self.params.items()})
 
 
 def parse_history_count(text: str) -> int:
@@ -140,14 +142,14 @@ def parse_history_count(text: str) -> int:
 
     Raises :class:`ReportArgError` for anything that is not such a number.
     """
-    text = text.strip()
-    if not text:
+    if not text.strip():
         return DEFAULT_HISTORY
-    if not text.isdigit() or not 1 <= int(text) <= MAX_HISTORY:
+    count = whole_number(text, minimum=1, maximum=MAX_HISTORY)
+    if count is None:
         raise ReportArgError(
             N_("Use /history or /history N with N from 1 to {max} (the number of hands to show)."), max=MAX_HISTORY
         )
-    return int(text)
+    return count
 
 
 # ------------------------------------------------------------------------------------ standings
@@ -193,7 +195,7 @@ def format_standings(
     ordered = sort_standings(rows)
     head = _("<b>Standings · season {season}</b>").format(season=season)
     if title:
-        head += " · " + esc(title)
+        head += " · " + esc(clean(title))
     if hands is not None:
         head += "\n" + tr.ngettext("{n} hand scored", "{n} hands scored", hands).format(n=hands)
     if not ordered:
@@ -217,7 +219,7 @@ def format_my_standings(rows: Iterable[GroupStanding], tr: Translator, *, who: s
     head = _("<b>Your standings</b>") if not who else _("<b>Standings of {name}</b>").format(name=name(who))
     blocks = []
     for g in rows:
-        group = esc(g.title) if g.title else _("a group")
+        group = esc(clean(g.title)) if g.title else _("a group")
         blocks.append(
             _("<b>{group}</b> · season {season}: #{rank} of {players}, {points}").format(
                 group=group, season=g.season, rank=g.rank, players=g.players, points=signed(g.standing.points)

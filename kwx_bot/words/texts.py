@@ -3,11 +3,17 @@
 Everything here returns HTML-safe text for Telegram's HTML parse mode: user-provided strings (names,
 group titles) always pass through :func:`esc` (``html.escape``), so a name like ``<b>&`` or ``*_[``
 shows as typed and never breaks a send.  Tile and 番 names come from the gettext catalogs.
+
+Whatever a user wrote and the bot shows again — a name, a group title, a word of a command it did
+not understand — goes through :func:`visible` first, the one place that drops bidi controls and
+invisible characters (docs/security.md §7.2): :func:`name` for names and titles,
+:func:`quote` for a piece of a command quoted in an answer.
 """
 
 from __future__ import annotations
 
 import html
+import unicodedata
 from collections.abc import Iterable
 
 from engine.fans import Fan
@@ -22,6 +28,7 @@ __all__ = [
     "fan_label",
     "game_name",
     "name",
+    "quote",
     "reason_text",
     "reveal_fault_text",
     "rules_label",
@@ -30,6 +37,7 @@ __all__ = [
     "table_size",
     "tile_label",
     "tiles_label",
+    "visible",
 ]
 
 NAME_LIMIT = 24
@@ -39,7 +47,21 @@ BIDI_CONTROLS = frozenset("\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e\u206
 (U+202A-U+202E) and the isolates (U+2066-U+2069).  In a user's name they would reorder the text that
 follows it in the same message (e.g. a name starting with U+202E shows the rest of the line
 backwards), so display names drop them; the name's own letters keep their natural direction."""
-_BIDI_TABLE = dict.fromkeys(map(ord, BIDI_CONTROLS))
+
+JOINERS = frozenset("\u200c\u200d")
+"""The zero-width non-joiner and joiner: the only format characters :func:`visible` keeps.  They
+only say how the characters beside them join (emoji sequences such as 👨‍👩‍👧, Persian and Indic
+spelling); they move and hide nothing."""
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
+"""The Hangul fillers: letters by category, blank on screen (a favourite for empty-looking names)."""
+QUOTE_CHARS = 40
+"""The most characters of a user's input an answer quotes (:func:`quote`)."""
+
+
+def _invisible(ch: str) -> bool:
+    if ch in BLANK_LETTERS:
+        return True
+    return unicodedata.category(ch) in ("Cc", "Cf", "Cs") and ch not in JOINERS and not ch.isspace()
 
 
 def sentences(tr: Translator, *parts: str) -> str:
@@ -55,19 +77,36 @@ def esc(text: str) -> str:
     return html.escape(text, quote=False)
 
 
+def visible(raw: str) -> str:
+    """User text without the characters that act unseen: the bidi controls (:data:`BIDI_CONTROLS`)
+    and every other format character but the joiners (:data:`JOINERS`: zero-width space, word
+    joiner, soft hyphen, byte-order mark, tag characters …, Unicode category Cf), the control
+    characters other than white space (Cc), lone surrogates (Cs, which no message can carry) and
+    the blank Hangul fillers (:data:`BLANK_LETTERS`).  White space is kept; nothing is escaped."""
+    return "".join(ch for ch in raw if not _invisible(ch))
+
+
 def clean(raw: str) -> str:
-    """A user-provided name or title without bidi controls (:data:`BIDI_CONTROLS`) and with runs of
-    whitespace (newlines included) folded into one space; ``"?"`` if nothing is left.  Not escaped:
-    for pictures; HTML gets :func:`name`."""
-    return " ".join(raw.translate(_BIDI_TABLE).split()) or "?"
+    """A user-provided name or title as :func:`visible` leaves it, with runs of whitespace (newlines
+    included) folded into one space; ``"?"`` if nothing is left.  Not escaped: for pictures; HTML
+    gets :func:`name`."""
+    return " ".join(visible(raw).split()) or "?"
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def name(raw: str, limit: int = NAME_LIMIT) -> str:
     """A display name (:func:`clean`), truncated to ``limit`` characters (with …) and HTML-escaped."""
-    raw = clean(raw)
-    if len(raw) > limit:
-        raw = raw[: limit - 1] + "…"
-    return esc(raw)
+    return esc(_cut(clean(raw), limit))
+
+
+def quote(raw: str, limit: int = QUOTE_CHARS) -> str:
+    """A piece of a user's input quoted in an answer (``I did not understand “…”``): :func:`clean`,
+    cut to ``limit`` characters (with …) so that any answer fits a Telegram message, HTML-escaped
+    (:func:`name` with another limit)."""
+    return name(raw, limit)
 
 
 _SUIT_MSG = {Suit.DOTS: N_("{n} Dot"), Suit.BAMBOO: N_("{n} Bam"), Suit.CHARACTERS: N_("{n} Crak")}

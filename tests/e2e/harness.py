@@ -184,6 +184,11 @@ class Kwx:
                 return await self.press(user, msg, data=b.callback_data)
         raise AssertionError(f"{user.first_name} has no {op}{tile or ''} button: {msg.button_texts}")
 
+    def retry_pending(self) -> bool:
+        """A table's presentation retry is scheduled (a send that failed, to be made again)."""
+        service = self.service
+        return any(service.present.retry_pending(live.table_id) for live in service.tables.cached())
+
     async def play_randomly(self, users: Sequence[FakeUser], group: FakeChat, rng: random.Random, max_presses: int = 400
                             ) -> int:  # fmt: skip
         """Press random legal game buttons until the hand's result appears; returns the presses."""
@@ -194,6 +199,10 @@ class Kwx:
                 return presses
             movers = [(u, self.game_buttons(u)) for u in users]
             movers = [(u, bs) for u, bs in movers if bs]
+            if not movers and self.retry_pending():  # a refused edit (429 after its retries) heals soon
+                await self.fake.wait_for(lambda: not self.retry_pending(), 30, message="the presentation retry")
+                await self.settle()
+                continue
             assert movers, "nobody can act but the hand is not over"
             user, buttons = rng.choice(movers)
             _label, data = rng.choice(buttons)

@@ -76,7 +76,7 @@ async def test_a_failing_command_gets_a_short_apology_in_the_chats_language(kwx,
 async def test_calc_in_chat_on_rules_d_vectors_under_the_groups_rules(kwx):
     import re
 
-    from tests.kwx_bot.words.test_calc import VECTORS
+    from tests.kwx_bot.service.test_calc import VECTORS
 
     ann = kwx.players("Ann")[0]
     group = kwx.group([ann])  # Ann created the group: she may change its rules

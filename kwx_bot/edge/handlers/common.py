@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from telegram import Update, User
 
 from ...service import Command, Edit, Out, Response, Sent, TableService, UserInfo
+from ...words.texts import visible
 from ..context import Context
 from ..sender import Sender
 
@@ -39,7 +40,12 @@ def is_private(update: Update) -> bool:
 
 
 def command_of(update: Update, context: Context) -> Command | None:
-    """A command message as a plain :class:`~kwx_bot.service.Command` (None if it has no sender)."""
+    """A command message as a plain :class:`~kwx_bot.service.Command` (None if it has no sender).
+
+    The text and the arguments are read as they look: bidi controls and invisible characters are
+    dropped (:func:`~kwx_bot.words.texts.visible`, docs/security.md §7.2), so ``/settings cap 16``
+    with a hidden U+202E before the 16 means what it shows, and an argument made only of them is no
+    argument."""
     message, chat, user = update.effective_message, update.effective_chat, update.effective_user
     if message is None or chat is None or user is None:
         return None
@@ -50,8 +56,8 @@ def command_of(update: Update, context: Context) -> Command | None:
         title=chat.title or "",
         private=chat.type == "private",
         user=user_info(user),
-        args=tuple(context.args or ()),
-        text=message.text or "",
+        args=tuple(arg for arg in map(visible, context.args or ()) if arg),
+        text=visible(message.text or ""),
         message_id=message.message_id,
         sender_chat_id=message.sender_chat.id if message.sender_chat is not None else None,
         reply_to=user_info(reply_user) if reply_user is not None and not reply_user.is_bot else None,

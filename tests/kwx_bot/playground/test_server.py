@@ -3,6 +3,7 @@ really runs behind them (a child process against the fake), and the operator's f
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -111,3 +112,51 @@ async def test_a_bot_killed_from_outside_shows_as_exited_until_restarted(playgro
         assert (await _get(s, base + "api/state?user=Ann"))[1]["bot"] == "exited"
         assert (await _post(s, base + "api/restart", {}))[1] == {"bot": "running"}
         assert (await _get(s, base + "api/state?user=Ann"))[1]["bot"] == "running"
+
+
+async def _raw(s: aiohttp.ClientSession, method: str, url: str, **kwargs: Any) -> tuple[int, Any]:
+    async with s.request(method, url, **kwargs) as r:
+        return r.status, (await r.json() if r.content_type == "application/json" else await r.text())
+
+
+async def test_only_the_page_itself_may_use_the_endpoints(playground: Playground) -> None:
+    """docs/security.md §8: a page of another site (a form, a no-cors fetch, a DNS-rebinding page)
+    can neither act for a player nor read their private chats."""
+    fake, base, port = playground.fake, playground.url, playground.port
+    ann = playground.users["Ann"]
+    own = f"http://127.0.0.1:{port}"
+    send = {"user": "Ann", "chat": playground.group.id, "text": "/help"}
+    async with aiohttp.ClientSession() as s:
+        # a cross-site form post: text/plain, a foreign Origin
+        evil = {"Origin": "http://evil.example", "Content-Type": "text/plain"}
+        assert (await _raw(s, "POST", base + "api/send", data=json.dumps(send), headers=evil))[0] == 403
+        # a foreign Origin with a JSON body, and the "null" origin of a sandboxed frame
+        for origin in ("http://evil.example", "null", f"http://127.0.0.1:{port + 1}", f"https://127.0.0.1:{port}"):
+            assert (await _raw(s, "POST", base + "api/send", json=send, headers={"Origin": origin}))[0] == 403
+        # a DNS-rebinding page: the request reaches 127.0.0.1 but names the attacker's host
+        for host in ("evil.example", f"evil.example:{port}", "127.0.0.1", f"127.0.0.2:{port}"):
+            assert (await _raw(s, "GET", base + "api/state?user=Ann", headers={"Host": host}))[0] == 403
+            assert (await _raw(s, "GET", base, headers={"Host": host}))[0] == 403
+        # another site's page as the browser labels it, even without an Origin
+        for site in ("cross-site", "same-site"):
+            status, _ = await _raw(s, "GET", base + "api/state?user=Ann", headers={"Sec-Fetch-Site": site})
+            assert status == 403
+        # the right headers with a body that is not JSON, or not a JSON object, or of wrong types
+        assert (await _raw(s, "POST", base + "api/send", data="user=Ann", headers={"Origin": own}))[0] == 400
+        for body in ("[1, 2]", '"hello"', "3", "null", "{", ""):
+            headers = {"Origin": own, "Content-Type": "application/json"}
+            assert (await _raw(s, "POST", base + "api/send", data=body, headers=headers))[0] == 400, body
+        for message in ([1], {"a": 1}, "²", "1.5", True):
+            press = {"user": "Ann", "chat": playground.group.id, "message": message, "data": "x"}
+            assert (await _raw(s, "POST", base + "api/press", json=press))[0] == 400, message
+        assert (await _raw(s, "GET", base + f"api/photo?user=Ann&chat={ann.id}&message=²"))[0] == 400
+        assert fake.messages(playground.group, from_bot=False) == []  # nothing was sent by anyone
+        # the page's own requests, by either name of the address
+        for name in ("127.0.0.1", "localhost"):
+            page = f"http://{name}:{port}"
+            headers = {"Origin": page, "Host": f"{name}:{port}", "Sec-Fetch-Site": "same-origin"}
+            assert (await _raw(s, "POST", base + "api/send", json=send, headers=headers))[0] == 200
+            assert (await _raw(s, "GET", base + "api/state?user=Ann", headers=headers))[0] == 200
+        status, page_html = await _raw(s, "GET", base, headers={"Sec-Fetch-Site": "none"})
+        assert status == 200 and "app.js" in page_html
+    assert len(fake.messages(playground.group, from_bot=False)) == 2

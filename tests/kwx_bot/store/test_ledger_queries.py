@@ -10,6 +10,7 @@ import sqlite3
 import pytest
 
 from engine.rules import RuleSet
+from kwx_bot.service.calc import calc
 from kwx_bot.store import LedgerRow, SqlStore
 from kwx_bot.store.ledger_queries import (
     current_season,
@@ -21,7 +22,6 @@ from kwx_bot.store.ledger_queries import (
     season_standings,
     user_standings,
 )
-from kwx_bot.words.calc import calc
 from kwx_bot.words.i18n import translator
 from kwx_bot.words.ledger_text import (
     format_history,

@@ -11,8 +11,8 @@ import pytest
 
 from engine.fans import Fan
 from engine.rules import PRESETS, FanValues, RuleSet
+from kwx_bot.service.calc import calc
 from kwx_bot.words import rules_text
-from kwx_bot.words.calc import calc
 from kwx_bot.words.i18n import translator
 from kwx_bot.words.rules_text import _NOT_OPTIONS, describe_rules, option_lines, preset_label
 

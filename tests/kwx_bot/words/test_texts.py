@@ -15,7 +15,7 @@ from kwx_bot.service.keyboards import hand_keyboard
 from kwx_bot.settings import LANGUAGES
 from kwx_bot.words.captions import lobby_text
 from kwx_bot.words.i18n import translator
-from kwx_bot.words.texts import BIDI_CONTROLS, clean, name
+from kwx_bot.words.texts import BIDI_CONTROLS, QUOTE_CHARS, clean, name, quote, visible
 from kwx_bot.words.texts import fan_label as bot_fan_label
 from kwx_bot.words.texts import tile_label as bot_tile_label
 from render import LANGUAGES as RENDER_LANGUAGES
@@ -55,6 +55,34 @@ def test_a_right_to_left_override_cannot_flip_the_following_text():
     text = lobby_text(tr, title=evil, seats=[evil, "Bob", None], rules="Standard", base=1, state="open")
     assert not set(text) & BIDI_CONTROLS
     assert "مرحبا x" in text  # the letters themselves are kept
+
+
+INVISIBLE = "\u200b\u2060\u00ad\ufeff\u180e\u2061\U000e0001\U000e0041\u3164\u115f\uffa0\x00\x07\x7f\x9b\ud800"
+"""Zero-width space, word joiner, soft hyphen, BOM, Mongolian vowel separator, function application,
+language tag, a tag letter, the Hangul fillers, C0/C1 controls, a lone surrogate."""
+
+
+def test_invisible_characters_are_dropped_like_bidi_controls():
+    for ch in INVISIBLE + BIDI:
+        assert visible(f"A{ch}nn") == "Ann", hex(ord(ch))
+        assert name(f"{ch}Ann") == "Ann" and quote(f"x{ch}y") == "xy"
+    assert name(INVISIBLE) == "?"
+
+
+def test_joiners_white_space_and_marks_stay():
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"  # one emoji made with zero-width joiners
+    assert visible(family) == family
+    assert (
+        visible("\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645")
+        == "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"
+    )
+    assert visible("a\tb\nc") == "a\tb\nc" and clean("a\tb\nc") == "a b c"
+    assert visible("\u2764\ufe0f e\u0301") == "\u2764\ufe0f e\u0301"  # a variation selector, a combining accent
+
+
+def test_a_quote_is_short_escaped_and_visible():
+    assert quote("<b>" + "\u202e" * 5 + "x" * 100) == "&lt;b&gt;" + "x" * (QUOTE_CHARS - 4) + "…"
+    assert quote("abc", 2) == "a…"
 
 
 def test_render_draws_every_language_of_the_bot():

@@ -1,4 +1,5 @@
-"""``/calc``: every docs/rules.md §D hand vector as a chat command, and malformed input.
+"""``/calc``: every docs/rules.md §D hand vector as a chat command, and malformed input (the
+question read by engine.question, scored by kwx_bot.service.calc, worded by kwx_bot.words.calc).
 
 The expected 番 and payments are the docs/rules.md §D values (底金 1, standard rules unless the row says
 otherwise).  Deltas are in role order: (W, D, X) with a discarder, (W, X, Y) on a self-draw.
@@ -7,6 +8,7 @@ otherwise).  Deltas are in role order: (W, D, X) with a discarder, (W, X, Y) on 
 from __future__ import annotations
 
 import collections
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,10 +17,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.fans import Fan
+from engine.question import Problem, QuestionError
 from engine.rules import RuleSet
 from engine.scoring import ScoringError, WinBy, WinContext, score_win
 from engine.tiles import STANDARD_KINDS, Meld, MeldKind, Tile, format_tiles
-from kwx_bot.words.calc import CalcError, calc, calc_reply, calc_usage, parse_calc
+from kwx_bot.service.calc import calc, calc_reply
+from kwx_bot.words.calc import PROBLEMS, calc_usage, problem_text
 from kwx_bot.words.i18n import translator
 from tests.engine.handgen import WALL, winning_hand
 
@@ -192,8 +196,7 @@ def test_base_override_and_group_base() -> None:
 
 
 def test_self_draw_is_assumed_and_said() -> None:
-    q = parse_calc(D08)
-    assert q.win_by is WinBy.SELF_DRAW and not q.how_given
+    assert calc(D08, RuleSet()).query.win_by is WinBy.SELF_DRAW
     assert "assumed" in calc_reply(D08, RuleSet(), EN)
     assert "assumed" not in calc_reply(D08 + " self", RuleSet(), EN)
 
@@ -223,55 +226,6 @@ def test_not_complete_shows_waits_or_distance() -> None:
     assert "Not a winning hand" in reply and "waits on: 5s" in reply
     reply = calc_reply("19p19s5z6z7z2468p24s 3p", RuleSet(), EN)
     assert "not ready" in reply and "tiles away" in reply
-
-
-@pytest.mark.parametrize(
-    ("text", "concealed", "win"),
-    [
-        ("123p789p234s46s88s 5s", "123p789p234s46s88s", Tile.S5),
-        ("123p789p234s46s88s5s", "123p789p234s46s88s", Tile.S5),
-        ("123p 789p 234s 46s 88s 5s", "123p789p234s46s88s", Tile.S5),
-        ("win:5s 123p789p234s46s88s", "123p789p234s46s88s", Tile.S5),
-        ("胡：5s 123p789p234s46s88s", "123p789p234s46s88s", Tile.S5),
-        ("/calc@kwx_bot 123P789P234S46S88S 5S", "123p789p234s46s88s", Tile.S5),
-        ("123p789p234s46s88s + 5s", "123p789p234s46s88s", Tile.S5),
-    ],
-)
-def test_tile_forms(text: str, concealed: str, win: Tile) -> None:
-    from engine.tiles import parse_tiles
-
-    q = parse_calc(text)
-    assert sorted(q.concealed) == sorted(parse_tiles(concealed)) and q.win_tile is win
-
-
-@pytest.mark.parametrize(
-    ("word", "kind"),
-    [
-        ("pong:111p", MeldKind.PONG),
-        ("碰:1p", MeldKind.PONG),
-        ("[碰 111p]", MeldKind.PONG),
-        ("[pong111p]", MeldKind.PONG),
-        ("kong:1111p", MeldKind.KONG),
-        ("直杠:1p", MeldKind.KONG),
-        ("ankong:1111p", MeldKind.CONCEALED_KONG),
-        ("[暗杠 1111p]", MeldKind.CONCEALED_KONG),
-        ("bukong:1111p", MeldKind.ADDED_KONG),
-        ("【补杠 1111p】", MeldKind.ADDED_KONG),
-    ],
-)
-def test_meld_forms(word: str, kind: MeldKind) -> None:
-    q = parse_calc(f"789p234s46s88s {word} 5s")
-    assert [(m.kind, m.tile) for m in q.melds] == [(kind, Tile.P1)]
-
-
-def test_liangdao_roles() -> None:
-    assert parse_calc(f"{D01} discard liangdao").liangdao == {"W"}
-    assert parse_calc(f"{D01} discard liangdao:d").liangdao == {"D"}
-    assert parse_calc(f"{D01} discard liangdao:both").liangdao == {"W", "D"}
-    assert parse_calc(f"{D01} discard liangdao:w,x").liangdao == {"W", "X"}
-    assert parse_calc(f"{D01} discard 亮倒:点炮").liangdao == {"D"}
-    assert parse_calc(f"{D01} liangdao:y").liangdao == {"Y"}
-    assert parse_calc(f"{D01} discard liangdao:").liangdao == {"W"}
 
 
 MALFORMED = [
@@ -306,7 +260,7 @@ MALFORMED = [
 
 @pytest.mark.parametrize(("text", "expected"), MALFORMED, ids=[t for t, _ in MALFORMED])
 def test_malformed_input(text: str, expected: str) -> None:
-    with pytest.raises(CalcError):
+    with pytest.raises(QuestionError):
         calc(text, RuleSet())
     reply = calc_reply(text, RuleSet(), EN)
     assert expected in reply
@@ -436,7 +390,7 @@ def test_calc_text_means_the_same_as_the_engine_context(question: tuple[str, dic
     try:
         ctx = WinContext(**context)
     except ScoringError:  # e.g. five copies, or a robbed tile also in hand: /calc refuses it too
-        with pytest.raises(CalcError):
+        with pytest.raises(QuestionError):
             calc(text, rules)
         return
     got = calc(text, rules).score
@@ -446,11 +400,32 @@ def test_calc_text_means_the_same_as_the_engine_context(question: tuple[str, dic
     )  # fmt: skip
 
 
-def test_an_error_quotes_at_most_a_short_piece_of_the_input() -> None:
-    from kwx_bot.words.calc import QUOTE_CHARS, CalcError
+_HIDDEN = "\u202e\u2066\u200f\u200b\u2060\u00ad\ufeff\u3164\x07"
+"""Bidi controls and invisible characters a user may slip into a question."""
 
-    error = CalcError("I do not understand “{word}”.", word="1p" * 2000)
-    text = error.render(translator("en"))
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from(_VOCAB), st.sampled_from(_HIDDEN), st.integers(0, 8)), min_size=1, max_size=8),
+    st.sampled_from([EN, ZH]),
+)
+def test_no_answer_echoes_a_bidi_or_invisible_control(words: list[tuple[str, str, int]], tr: Any) -> None:
+    """docs/security.md §7.2: each word gets a hidden character somewhere inside it."""
+    text = " ".join(word[:at] + hidden + word[at:] for word, hidden, at in words)
+    reply = calc_reply(text, RuleSet(), tr)
+    assert not set(reply) & set(_HIDDEN)
+
+
+def test_a_quoted_token_loses_its_bidi_override() -> None:
+    reply = calc_reply("123p789p234s46s88s 5s \u202ediscard", RuleSet(), EN)
+    assert "“discard”" in reply and "\u202e" not in reply
+
+
+def test_an_error_quotes_at_most_a_short_piece_of_the_input() -> None:
+    from kwx_bot.words.texts import QUOTE_CHARS
+
+    error = QuestionError(Problem.NOT_UNDERSTOOD, word="1p" * 2000)
+    text = problem_text(error, translator("en"))
     assert len(text) < 100 and text.endswith("…”.") and len("1p" * 2000) > QUOTE_CHARS
 
 
@@ -512,7 +487,7 @@ def test_kaxinwu_patterns_and_langqi_without_doubling() -> None:
     ],
 )
 def test_kaxinwu_and_seat_errors(text: str, rules: RuleSet, expected: str) -> None:
-    with pytest.raises(CalcError):
+    with pytest.raises(QuestionError):
         calc(text, rules)
     assert expected in calc_reply(text, rules, EN)
     zh = calc_reply(text, rules, ZH)
@@ -523,3 +498,11 @@ def test_a_four_seat_discard_names_the_fourth_player_and_liangdao_y() -> None:
     result = calc(f"{D08} discard liangdao:y", KAXINWU)
     assert result.query.liangdao == frozenset({"Y"})
     assert "liangdao: fourth player" in calc_reply(f"{D08} discard liangdao:y", KAXINWU, EN)
+
+
+def test_every_problem_has_its_sentence() -> None:
+    assert set(PROBLEMS) == set(Problem)
+    for problem in Problem:
+        names = set(re.findall(r"{(\w+)}", PROBLEMS[problem]))
+        text = problem_text(QuestionError(problem, **dict.fromkeys(names, "x")), ZH)
+        assert "{" not in text and text != PROBLEMS[problem]  # translated, every parameter filled
