@@ -461,7 +461,8 @@ class Lobby:
 
     async def deal(self, live: LiveTable, dealt: DealHand) -> None:
         """After Start or Next hand was answered: deal (unless the table moved on meanwhile), then
-        show the started lobby and the hand."""
+        show the hand — the players' messages first, the group's after them (the hand's start, the
+        started lobby): a group message waiting on Telegram holds up no player's hand."""
         async with live.lock:
             status = TableStatus.LOBBY if dealt.first else TableStatus.BETWEEN
             if live.row.status != status or live.row.seq != dealt.seq:
@@ -469,10 +470,10 @@ class Lobby:
             if dealt.first:
                 live.notes = []
             await self.play.deal(live, dealt.user_id)
+        await self.present.sitting_out_notice(live)
+        await self.present.sync(live)
         if dealt.first:
             await self.present.lobby(live, "started")
-        await self.present.sync(live)
-        await self.present.sitting_out_notice(live)
 
     async def _creator_member(self, live: LiveTable, user_id: int) -> bool:
         """``user_id`` is the table's creator, sits at none of its seats, and is a member of its group
