@@ -20,6 +20,9 @@ Each method returns a :class:`Sent` instead of raising:
   ``migrated_from``);
 * anything else (network errors, other 400s) -> logged with method and chat, ``FAILED``.
 
+Reads (``getChatMember``) take their own path, :meth:`Sender._read`: asked once, never paced or
+counted as writes, and a 429 is not waited out — the caller says "try again".
+
 The sender never calls back into the service: what happened is in the :class:`Sent` it returns.
 Callback queries are answered through :meth:`Sender.answer`, which ignores "query is too old" (a
 press answered late, e.g. across a restart) and never raises.  All texts use HTML parse mode: every
@@ -355,21 +358,49 @@ class Sender:
 
         return self._message_sent(*await self._call(what, chat_id, call))
 
+    async def _read(self, what: str, chat_id: int, fn: Callable[[int], Awaitable[Any]]) -> tuple[Sent, Any]:
+        """Run the read ``fn(chat_id)`` (``getChatMember``) once: not paced as a write (the rate
+        limiter passes reads, :class:`~kwx_bot.edge.throttle.PacingRateLimiter`), not counted as one,
+        and never waited for — a 429 is ``FAILED`` at once and the caller asks the user to try again,
+        so a read never holds up its chat's next update.  A migrated group is asked under its new id
+        (the result names both, as :meth:`_call`'s); a 403 is ``FORBIDDEN``; anything else ``FAILED``."""
+        first = chat_id
+        while not self._stopping.is_set():
+            value, outcome, label = None, Outcome.FAILED, None
+            try:
+                value, outcome = await fn(chat_id), Outcome.OK
+            except ChatMigrated as e:
+                if chat_id == first:
+                    chat_id = e.new_chat_id
+                    continue
+            except RetryAfter as e:
+                label = "429"
+                log.warning("%s in chat %s: flood control (%.0f s); not waited for", what, chat_id, retry_seconds(e))
+            except Forbidden as e:
+                log.info("%s in chat %s forbidden: %s", what, chat_id, e)
+                outcome = Outcome.FORBIDDEN
+            except TelegramError as e:
+                log.warning("%s in chat %s failed: %s: %s", what, chat_id, type(e).__name__, e)
+            self.metrics.send(label or _METRIC_OUTCOME[outcome])
+            return Sent(outcome, chat_id=chat_id, migrated_from=first if chat_id != first else None), value
+        return Sent(Outcome.FAILED, chat_id=chat_id), None
+
     async def member_status(self, chat_id: int, user_id: int) -> Sent:
-        """``getChatMember``: ``status`` = the user's status in a group (``creator``,
-        ``administrator``, ``member``, ``restricted``, ``left``, ``kicked``), None if Telegram would not say."""
+        """``getChatMember`` (a read, :meth:`_read`): ``status`` = the user's status in a group
+        (``creator``, ``administrator``, ``member``, ``restricted``, ``left``, ``kicked``), None if
+        Telegram would not say."""
 
         async def call(cid: int) -> Any:
             return await self.bot.get_chat_member(cid, user_id)
 
-        sent, member = await self._call("getChatMember", chat_id, call)
+        sent, member = await self._read("getChatMember", chat_id, call)
         return replace(sent, status=str(member.status)) if isinstance(member, ChatMember) else sent
 
     async def membership(self, chat_id: int, user_id: int) -> Sent:
-        """``getChatMember``: ``member`` = whether the user is a member of the group now (creator,
-        administrator, member, or restricted but still a member); False if they left, were banned or
-        are unknown to the group; None if Telegram would not answer (flood, network), so the caller
-        can refuse and ask to try again instead of guessing."""
+        """``getChatMember`` (a read, :meth:`_read`): ``member`` = whether the user is a member of the
+        group now (creator, administrator, member, or restricted but still a member); False if they
+        left, were banned or are unknown to the group; None if Telegram would not answer (flood,
+        network), so the caller can refuse and ask to try again instead of guessing."""
 
         async def call(cid: int) -> Any:
             try:
@@ -379,7 +410,7 @@ class Sender:
                     return False
                 raise
 
-        sent, member = await self._call("getChatMember", chat_id, call)
+        sent, member = await self._read("getChatMember", chat_id, call)
         if sent.outcome is not Outcome.OK:
             return sent
         if isinstance(member, ChatMemberRestricted):

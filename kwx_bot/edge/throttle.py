@@ -192,6 +192,10 @@ class PacingRateLimiter(BaseRateLimiter[int]):
     :meth:`stop` makes every pending and later wait end at once (the call then fails with
     ``NetworkError``), so a shutdown is never held up by pacing.  Pacing waits are the bot's own
     choice, not Telegram holding it back, so they are not recorded in the :class:`ThrottleLog`.
+
+    Reads — Bot API methods named ``get…``, such as ``getChatMember`` — are not messages: they are
+    not paced at all, neither as writes to the group they name nor against the token's writes
+    (the sender asks each read once and never waits out a 429 for it).
     """
 
     def __init__(
@@ -255,7 +259,9 @@ class PacingRateLimiter(BaseRateLimiter[int]):
         data: dict[str, Any],
         rate_limit_args: int | None,
     ) -> Any:
-        """Wait for the group's and the bot's buckets (chat-bound calls only), then call once."""
+        """Wait for the group's and the bot's buckets (chat-bound writes only), then call once."""
+        if endpoint.startswith("get"):  # a read: never paced (class docstring)
+            return await callback(*args, **kwargs)
         chat_id = _chat_id(data.get("chat_id"))
         if chat_id is not None:
             group = self._group(chat_id)

@@ -371,7 +371,7 @@ class TableService:
         """Run :meth:`follow` in the background, so the update that returned ``then`` ends at once:
         the edge runs a chat's updates one after another, and a follow-up's sends — to other
         chats too — may wait out Telegram's 429s; the chat's next press must not wait for them
-        (docs/architecture.md §4).  A table's presentation keeps its order under its own lock;
+        (docs/architecture.md §4).  A table's presentation keeps its order under its own locks;
         :meth:`idle` waits for the task, :meth:`shutdown` cancels it."""
         self._spawn(self.follow(then))
 

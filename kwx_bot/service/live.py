@@ -94,7 +94,12 @@ class LiveTable:
     state: State | None = None
     events: list[Event] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """The decision lock: one press, deadline or deal at a time (:mod:`.play`)."""
     present_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """The players' own messages and a deal's swap of the hand (:mod:`.present`)."""
+    group_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """The group's messages, in order: lobby, announcements, live table (:mod:`.present`); never
+    taken by a deal, so a group message waiting on Telegram holds up no player and no deal."""
     table_shown: Shown | None = None
     table_digest: str | None = None
     """What the live table message showed at the last clean stop (:func:`shown_digest`)."""

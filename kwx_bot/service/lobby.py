@@ -10,12 +10,15 @@ any other link that does not work gets the one refusal below.
 
 Only members of a group sit at its table.  Every way to a seat — the Join button, a join link, a
 bare ``/start`` completing a remembered join — goes through :meth:`Lobby.join`, which asks Telegram
-(``getChatMember``) whether the user is a member of the table's group right now.  A join link
+(``getChatMember``) whether the user is a member of the table's group right now (never trusting a
+remembered "member", :mod:`.membership`).  A join link
 carries the table's random secret (``TableRow.join_token``), is checked in constant time and works
 only while the lobby is open; an outsider's, a guessed, a forged or an expired link all get one
 refusal that names no group, so a stranger learns nothing (not even whether the table exists).  A
 non-seated user's other lobby buttons (the creator's AI, game, size and next-hand buttons) need
-membership too (docs/security.md §1).
+membership too (docs/security.md §1); for those a "member" answer up to a minute old will do.
+Telegram is always asked before the table is locked (then the table is checked again under the
+lock): a question to Telegram never holds up the table's other presses or its deal.
 
 Language: a group that has no language setting yet takes the Telegram language of whoever opens its
 first table (:meth:`Lobby.new_table`; a Telegram language that is neither Chinese nor English decides
@@ -44,6 +47,7 @@ from .buttons import Button, Op, StartKind, StartPayload
 from .group_settings import TableChoice
 from .keyboards import close_confirm_keyboard, next_hand_keyboard
 from .live import LiveTable
+from .membership import Membership
 from .play import Play
 from .ports import Outcome
 from .present import Presenter
@@ -66,6 +70,8 @@ LOBBY_OPS = (
     frozenset({Op.JOIN, Op.LEAVE, Op.ADD_AI, Op.REMOVE_AI, Op.START, *LANGUAGE_OPS, *GAME_CHOICE_OPS, *SIZE_CHOICE_OPS})
     | BETWEEN_OPS
 )
+CREATOR_OPS = frozenset({Op.ADD_AI, Op.REMOVE_AI, *LANGUAGE_OPS, *GAME_CHOICE_OPS, *SIZE_CHOICE_OPS})
+"""Lobby buttons the table's creator may press from outside a seat, while a member of the group."""
 
 
 _SEATS_TAKEN = {
@@ -100,6 +106,8 @@ class Lobby:
         self.present = presenter
         self.timers = timers
         self.settings = tables.settings
+        self.members = Membership(presenter.sender)
+        """Membership of users in the tables' groups, remembered briefly (:mod:`.membership`)."""
 
     # -- /new ------------------------------------------------------------------------------------
 
@@ -215,29 +223,44 @@ class Lobby:
         return JoinResult.JOINED
 
     async def join(self, live: LiveTable, user_id: int) -> JoinResult:
-        """Seat ``user_id`` (caller holds ``live.lock``) if they are a member of the table's group
-        (``getChatMember``, asked on every attempt); remembers the join if a PM is needed."""
-        if live.row.status != TableStatus.LOBBY:
-            return JoinResult.NOT_LOBBY
-        if live.seat_of(user_id) is not None:
-            return JoinResult.ALREADY_HERE
-        member = await self.present.sender.is_member(live.row.chat_id, user_id)
+        """Seat ``user_id`` if they are a member of the table's group; remembers the join if a PM is
+        needed.  The caller does not hold ``live.lock``: Telegram (``getChatMember``) is asked with
+        no lock held — afresh when the answer would seat them, else a remembered answer will do
+        (:class:`~.membership.Membership`) — then the table is locked and checked again."""
+        refused = await self._cannot_join(live, user_id)
+        if refused is not None:
+            return refused
+        user = await self.store.get_user(user_id, bot_id=self.tables.bot_id)
+        seating = user is not None and user.can_pm and len(live.seats) < self._capacity(live)
+        member = await self.members.check(live.row.chat_id, user_id, fresh=seating)
         if member is None:
             return JoinResult.UNCHECKED
         if not member:
             log.info("table %s: user %s is not a member of the group; not seated", live.table_id, user_id)
             return JoinResult.NOT_MEMBER
+        async with live.lock:
+            refused = await self._cannot_join(live, user_id)  # the table may have moved on meanwhile
+            if refused is None and len(live.seats) >= self._capacity(live):
+                refused = JoinResult.FULL
+            if refused is not None:
+                return refused
+            if not seating:  # no private chat yet (or the check was not fresh): the link seats them
+                async with self.store.transaction() as tx:
+                    if user is not None:
+                        await tx.set_pending_join(user_id, live.table_id, bot_id=self.tables.bot_id)
+                return JoinResult.NEED_PM
+            return await self._sit(live, user_id)
+
+    async def _cannot_join(self, live: LiveTable, user_id: int) -> JoinResult | None:
+        """Why ``user_id`` cannot join whether or not they are a member (about the lobby and the
+        user only, so a stranger learns nothing of the table), or None."""
+        if live.row.status != TableStatus.LOBBY:
+            return JoinResult.NOT_LOBBY
+        if live.seat_of(user_id) is not None:
+            return JoinResult.ALREADY_HERE
         if await self.store.open_seat_of_user(user_id, bot_id=self.tables.bot_id) is not None:
             return JoinResult.ELSEWHERE
-        if len(live.seats) >= self._capacity(live):
-            return JoinResult.FULL
-        user = await self.store.get_user(user_id, bot_id=self.tables.bot_id)
-        if user is None or not user.can_pm:
-            async with self.store.transaction() as tx:
-                if user is not None:
-                    await tx.set_pending_join(user_id, live.table_id, bot_id=self.tables.bot_id)
-            return JoinResult.NEED_PM
-        return await self._sit(live, user_id)
+        return None
 
     async def _confirm_privately(self, live: LiveTable, user_id: int) -> bool:
         """Tell a new player privately where they sit; False (and unseated) if the bot cannot."""
@@ -308,8 +331,7 @@ class Lobby:
         if live is None:
             await self._drop_pending(user_id, table_id)
             return tr.gettext("That table is closed. Send /new in your group to open one.")
-        async with live.lock:
-            result = await self.join(live, user_id)
+        result = await self.join(live, user_id)
         if result not in (JoinResult.NEED_PM, JoinResult.UNCHECKED):
             await self._drop_pending(user_id, table_id)
         if result is JoinResult.NOT_MEMBER:
@@ -367,18 +389,23 @@ class Lobby:
         op = button.op
         if op in BETWEEN_OPS:
             return await self._between(live, user_id, button, tr, message_id)
+        if op is Op.JOIN:
+            result = await self.join(live, user_id)
+            if result is JoinResult.NEED_PM:
+                link = self.present.deep_link(StartKind.JOIN, live.table_id, live.row.join_token)
+                return Response(Reply(url=link))
+            if result is JoinResult.NOT_LOBBY:
+                return Response(Reply(_("This table has already started.")))
+            reply = Reply(self._join_refusal(result, tr), alert=result is not JoinResult.JOINED)
+            confirm = user_id if result is JoinResult.JOINED else None
+            return Response(reply, then=ShowLobby(live.table_id, confirm=confirm))
+        creator = op in CREATOR_OPS and await self._creator_member(live, user_id)  # asked before the lock
         async with live.lock:
             if live.row.status != TableStatus.LOBBY:
                 return Response(Reply(_("This table has already started.")))
             seated = live.seat_of(user_id) is not None
-            if op is Op.JOIN:
-                result = await self.join(live, user_id)
-                if result is JoinResult.NEED_PM:
-                    link = self.present.deep_link(StartKind.JOIN, live.table_id, live.row.join_token)
-                    return Response(Reply(url=link))
-                reply = Reply(self._join_refusal(result, tr), alert=result is not JoinResult.JOINED)
-                confirm = user_id if result is JoinResult.JOINED else None
-                return Response(reply, then=ShowLobby(live.table_id, confirm=confirm))
+            if op in CREATOR_OPS and not seated and not creator:  # docs/security.md §1
+                return Response(Reply(_("Only players at the table can do that."), alert=True))
             if op is Op.LEAVE:
                 seat = live.seat_of(user_id)
                 if seat is None:
@@ -389,8 +416,6 @@ class Lobby:
                 await self.tables.refresh(live)
                 return Response(Reply(_("You left the table.")), then=ShowLobby(live.table_id))
             if op in LANGUAGE_OPS:
-                if not seated and (user_id != live.row.created_by or not await self._member(live, user_id)):
-                    return Response(Reply(_("Only players at the table can do that."), alert=True))
                 lang = LANGUAGE_OPS[op]
                 async with self.store.transaction() as tx:
                     await tx.set_setting(live.row.group_id, "language", lang)
@@ -400,8 +425,6 @@ class Lobby:
                 reply = Reply(self.tables.tr(lang).gettext("The group's language is now English."))
                 return Response(reply, then=ShowLobby(live.table_id))
             if op in GAME_CHOICE_OPS or op in SIZE_CHOICE_OPS:
-                if not seated and not await self._member(live, user_id):  # docs/security.md §1
-                    return Response(Reply(_("Only players at the table can do that."), alert=True))
                 now = TableChoice.of(live.row.options)
                 choice = TableChoice(GAME_CHOICE_OPS.get(op, now.game), SIZE_CHOICE_OPS.get(op, now.seats))
                 refusal = await self._choose(live, user_id, choice, tr)
@@ -409,8 +432,6 @@ class Lobby:
                     return Response(Reply(refusal, alert=True))
                 return Response(Reply(), then=ShowLobby(live.table_id))
             if op in (Op.ADD_AI, Op.REMOVE_AI):
-                if not seated and (user_id != live.row.created_by or not await self._member(live, user_id)):
-                    return Response(Reply(_("Only players at the table can do that."), alert=True))
                 if button.seq != len(live.seats):  # drawn for another seating: a double tap, an old lobby
                     return Response(
                         Reply(_("The seats have changed meanwhile: nothing done.")), then=ShowLobby(live.table_id)
@@ -440,7 +461,8 @@ class Lobby:
 
     async def deal(self, live: LiveTable, dealt: DealHand) -> None:
         """After Start or Next hand was answered: deal (unless the table moved on meanwhile), then
-        show the started lobby and the hand."""
+        show the hand — the players' messages first, the group's after them (the hand's start, the
+        started lobby): a group message waiting on Telegram holds up no player's hand."""
         async with live.lock:
             status = TableStatus.LOBBY if dealt.first else TableStatus.BETWEEN
             if live.row.status != status or live.row.seq != dealt.seq:
@@ -448,14 +470,19 @@ class Lobby:
             if dealt.first:
                 live.notes = []
             await self.play.deal(live, dealt.user_id)
+        await self.present.sitting_out_notice(live)
+        await self.present.sync(live)
         if dealt.first:
             await self.present.lobby(live, "started")
-        await self.present.sync(live)
-        await self.present.sitting_out_notice(live)
 
-    async def _member(self, live: LiveTable, user_id: int) -> bool:
-        """The user is a member of the table's group now (False when Telegram cannot say)."""
-        return bool(await self.present.sender.is_member(live.row.chat_id, user_id))
+    async def _creator_member(self, live: LiveTable, user_id: int) -> bool:
+        """``user_id`` is the table's creator, sits at none of its seats, and is a member of its group
+        (a remembered answer will do, :class:`~.membership.Membership`; False when Telegram cannot
+        say).  Asked before the table is locked; the caller checks the seat again under the lock."""
+        members = [*live.seats, *([live.sitting_out] if live.sitting_out is not None else [])]
+        if user_id != live.row.created_by or any(s.user_id == user_id for s in members):
+            return False
+        return bool(await self.members.check(live.row.chat_id, user_id))
 
     async def _choose(self, live: LiveTable, user_id: int, choice: TableChoice, tr: Translator) -> str | None:
         """Give the lobby the game and size of ``choice`` (caller holds ``live.lock``); returns a
@@ -523,12 +550,12 @@ class Lobby:
         "Yes, end the table" ends, Back returns to the choice — for seated players only."""
         _ = tr.gettext
         op = button.op
+        creator = op is Op.NEXT_HAND and await self._creator_member(live, user_id)  # asked before the lock
         async with live.lock:
             seat = live.seat_of(user_id)
             if seat is None and op is Op.NEXT_HAND and live.sitting_out is not None:
                 seat = live.sitting_out if live.sitting_out.user_id == user_id else None  # a member too
-            creator = op is Op.NEXT_HAND and user_id == live.row.created_by
-            if seat is None and not (creator and await self._member(live, user_id)):
+            if seat is None and not creator:
                 return Response(Reply(_("Only players at the table can do that."), alert=True))
             if live.row.status != TableStatus.BETWEEN or button.seq != live.row.seq:
                 return Response(Reply(_("This button is outdated: the table has moved on.")))

@@ -66,6 +66,7 @@ class Play:
     async def deal(self, live: LiveTable, actor: int | None) -> None:
         """Deal the table's next hand (caller holds ``live.lock``; the table is lobby/between) under
         the group's current settings (rules, timers, language)."""
+        await self.present.finish_announcements(live)  # the last hand's result before this one
         await self.tables.adopt_settings(live)
         row = live.row
         rules = game.rules_from_json(row.rules)
@@ -84,9 +85,12 @@ class Play:
         # The message ids and the state change together under the presentation lock: a presenter
         # that read the old hand's state and message id (and is still drawing its picture) finishes
         # with both before they change, and never edits the old hand's picture onto the new hand's
-        # message or sends an edit without a message id.  The chairs move (and an AI seat that only
-        # finished a removed member's hand leaves) in the transaction that starts the hand, so a
-        # restart finds either the old hand with the old chairs or the new hand with the new ones.
+        # message or sends an edit without a message id.  The group's messages are not waited for
+        # (they hold the group lock, never this one): a live-table edit still waiting on Telegram
+        # finds the hand changed and records nothing (Presenter, module docstring).  The chairs
+        # move (and an AI seat that only finished a removed member's hand leaves) in the
+        # transaction that starts the hand, so a restart finds either the old hand with the old
+        # chairs or the new hand with the new ones.
         async with live.present_lock:
             live.hand, live.state, live.events = None, None, []
             live.table_shown, live.table_file = None, None

@@ -19,8 +19,14 @@ showed (:class:`~kwx_bot.service.live.Shown`) and makes only the calls that diff
   reveal picture, the result picture with its text breakdown and the next-hand button.  They are
   tracked by ``tables.announced_seq``, so an announcement lost to a crash is sent after the restart.
 
-Sends happen after the commit and outside the table's decision lock (under the table's presentation
-lock, so messages of one table are updated in order); a failed send never affects the game.
+Sends happen after the commit and outside the table's decision lock; a failed send never affects
+the game.  A table's messages are updated in order under two locks of their own: the players' hand
+messages under its presentation lock (which a deal also takes to swap the hand), the group's — the
+lobby, the announcements, the live table — under its group lock, which nothing else waits for.  A
+group message waiting on Telegram (its pace, a 429) therefore never holds up a player's hand
+message or a deal; a live-table edit that a deal overtook is simply not bookkept (the new hand has
+its own table message).  Only the previous hand's announcements still pending make a deal wait
+(:meth:`Presenter.finish_announcements`), so the group reads a result before the next hand.
 
 Presentation heals itself: a send or edit that fails (flood control outlasting the sender's own
 retries, a network error) leaves the message's *shown* state as it was, so the next sync repeats
@@ -47,7 +53,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
-from ..store import TableStatus
+from ..store import HandRow, TableStatus
 from ..words.captions import hand_caption, lobby_text, result_caption, reveal_caption, table_caption
 from ..words.i18n import Translator
 from ..words.texts import clean, name, rules_label, table_size
@@ -207,7 +213,7 @@ class Presenter:
             await self.clear_offers(live, closing=True)
         text, markup = self.lobby_shown(live, state)
         desired = Shown(None, text, markup or ())
-        async with live.present_lock:
+        async with live.group_lock:
             if live.row.lobby_msg_id is not None and live.lobby_shown != desired:
                 sent = await self.sender.edit_text(live.row.chat_id, live.row.lobby_msg_id, text, markup)
                 if sent.ok:
@@ -235,14 +241,17 @@ class Presenter:
             return
         ok = True
         errors: list[Exception] = []
-        async with live.present_lock:
+        async with live.present_lock:  # the players' own messages first
             for seat in live.humans():
                 if seats is None or seat.seat in seats:
                     step = self._sync_hand(live, seat, fresh=attempt >= 3)
                     ok = await self._guard(live, f"hand message of seat {seat.seat}", step, errors) and ok
+        async with live.group_lock:  # then the group's (module docstring)
+            for seat in live.humans():
+                if seats is None or seat.seat in seats:
                     await self._guard(live, "resume notice", self._resume_notice_done(live, seat), errors)
             ok = await self._guard(live, "announcements", self._announce(live), errors) and ok
-            if live.row.status == TableStatus.BETWEEN:  # the final table edit, if it failed before
+            if live.row.status == TableStatus.BETWEEN:  # the final table edit, after the result
                 ok = await self._guard(live, "live table", self._sync_table(live), errors) and ok
         if live.row.status == TableStatus.PLAYING:
             self.schedule_table(live)
@@ -555,7 +564,7 @@ class Presenter:
             delay = self._table_wait(live)
         live.table_task = None
         try:
-            async with live.present_lock:
+            async with live.group_lock:
                 ok = await self._sync_table(live)
         except Exception:
             log.exception("table %s: live table edit failed", live.table_id)
@@ -565,15 +574,18 @@ class Presenter:
 
     async def _sync_table(self, live: LiveTable) -> bool:
         """Edit the live table message to the current state; False if that failed.  No message yet
-        (its hand-start announcement is pending): nothing to do."""
-        state, hand = live.state, live.hand
-        msg_id = live.row.table_msg_id
-        if state is None or hand is None or msg_id is None or live.row.status == TableStatus.CLOSED:
+        (its hand-start announcement is pending): nothing to do.  Runs under the group lock only: a
+        deal that overtakes it (:meth:`_overtaken`) leaves its outcome unrecorded."""
+        hand = live.hand
+        if hand is None or live.state is None or live.row.table_msg_id is None or live.row.status == TableStatus.CLOSED:
+            return True
+        totals = await self._totals(live)
+        state, msg_id = live.state, live.row.table_msg_id  # what follows reads one hand, up to the next await
+        if state is None or msg_id is None or self._overtaken(live, hand, msg_id):
             return True
         tr = self.tables.tr(live.group_lang)
         view = game.group_view(state)
         names = self.display_names(live)
-        totals = await self._totals(live)
         key = table_key(view, names, live.group_lang, totals, _game_of(live))
         caption = self._table_caption(live, tr, view, names)
         desired = Shown(key, caption, ())
@@ -588,10 +600,14 @@ class Presenter:
                 photo = live.table_file[1]
             else:
                 photo = await self.pictures.table(view, names, lang=live.group_lang, totals=totals, game=_game_of(live))
+            if self._overtaken(live, hand, msg_id):
+                return True
             sent = await self.sender.edit_media(live.row.chat_id, msg_id, photo, caption)
         else:
             sent = await self.sender.edit_caption(live.row.chat_id, msg_id, caption)
         live.table_last_edit = self.clock()
+        if self._overtaken(live, hand, msg_id):
+            return True  # it showed a hand that is over now; the new hand has its own table message
         if sent.ok:
             live.table_shown = desired
             if sent.file_id is not None:
@@ -600,6 +616,14 @@ class Presenter:
         if sent.outcome is Outcome.GONE:
             return await self._send_table(live, started=False)
         return sent.outcome is not Outcome.FAILED  # refused (403: the bot left the group): no retry
+
+    @staticmethod
+    def _overtaken(live: LiveTable, hand: HandRow, msg_id: int | None) -> bool:
+        """Since ``hand`` and its live table message ``msg_id`` were read, a deal (or a new table
+        message) overtook a group step that does not hold the presentation lock: it must not be
+        bookkept (nor go on with the old hand's values)."""
+        now = live.hand
+        return now is None or now.hand_id != hand.hand_id or live.row.table_msg_id != msg_id
 
     @staticmethod
     def _table_caption(
@@ -630,17 +654,22 @@ class Presenter:
     async def _send_table(self, live: LiveTable, *, started: bool) -> bool:
         """Send a new live table message (at a hand's start, or when the old one is gone); False if
         the send failed."""
-        state, hand = live.state, live.hand
-        assert state is not None and hand is not None
+        hand, msg_id = live.hand, live.row.table_msg_id
+        assert hand is not None
+        totals = await self._totals(live)
+        state = live.state
+        if state is None or self._overtaken(live, hand, msg_id):  # a deal meanwhile (module docstring)
+            return True
         tr = self.tables.tr(live.group_lang)
         view = game.group_view(state)
         names = self.display_names(live)
-        totals = await self._totals(live)
         key = table_key(view, names, live.group_lang, totals, _game_of(live))
         caption = self._table_caption(live, tr, view, names, started=started)
         photo = await self.pictures.table(view, names, lang=live.group_lang, totals=totals, game=_game_of(live))
         sent = await self.sender.send_photo(live.row.chat_id, photo, caption)
         live.table_last_edit = self.clock()
+        if self._overtaken(live, hand, msg_id):
+            return True
         if sent.ok and sent.message_id is not None:
             async with self.store.transaction() as tx:
                 await tx.set_messages(live.table_id, table_msg_id=sent.message_id)
@@ -665,7 +694,7 @@ class Presenter:
             return True
         tr = self.tables.tr(live.group_lang)
         announced = False
-        ok = table_ok = True
+        ok = True
         upto = done
         for event in live.events:
             seq = hand.first_seq + event.seq - 1
@@ -688,9 +717,8 @@ class Presenter:
                 langqi = game.is_kaxinwu(state.rules)
                 caption = reveal_caption(tr, view=view, seat=event.seat, names=names, langqi=langqi)
                 ok = (await self.sender.send_photo(live.row.chat_id, photo, caption)).outcome is not Outcome.FAILED
-            elif isinstance(event, HandEnded):
+            elif isinstance(event, HandEnded):  # (the final table edit follows it: Presenter.sync)
                 announced = True
-                table_ok = await self._sync_table(live)  # a failure does not hold the result back
                 names = self.display_names(live)
                 view = game.group_view(state)
                 totals = await self._totals(live)
@@ -719,7 +747,26 @@ class Presenter:
             async with self.store.transaction() as tx:
                 await tx.set_announced(live.table_id, upto)
             live.row = replace(live.row, announced_seq=max(live.row.announced_seq, upto))
-        return ok and table_ok
+        return ok
+
+    def announced(self, live: LiveTable) -> bool:
+        """Every announcement of the table's hand is in the group (or it has no hand)."""
+        hand = live.hand
+        return hand is None or live.row.announced_seq >= hand.first_seq + len(live.events) - 1
+
+    async def finish_announcements(self, live: LiveTable) -> None:
+        """Before a deal (the caller holds ``live.lock``): the hand's announcements not in the group
+        yet — its result still waiting out flood control, say — are made now, so the group reads
+        the result before the next hand starts.  Usually there are none (Next hand is pressed on the
+        result) and nothing waits: a deal never waits for a lobby or live table edit.  A failure is
+        logged; the deal goes on."""
+        if self.announced(live):
+            return
+        async with live.group_lock:
+            try:
+                await self._announce(live)
+            except Exception:
+                log.exception("table %s: announcing the last hand before the next deal failed", live.table_id)
 
     @staticmethod
     def _next_hand(

@@ -157,3 +157,45 @@ async def test_new_between_hands_offers_the_next_hand_again(kwx):
         assert await service.store.open_tables(bot_id=service.tables.bot_id) == []
         assert (await service.store.get_table(table_id)).status == "closed"
         assert await service.store.open_seat_of_user(users[0].id, bot_id=service.tables.bot_id) is None
+
+
+async def test_onlookers_pressing_lobby_buttons_never_hold_up_the_players(kwx):
+    """Reproduction: members who do not sit at the table press its lobby buttons over and over
+    (Join at a full table, the language, game and size buttons) while the production pacer runs.
+    Each press once asked Telegram ``getChatMember``, paced 3 s apart like a write to the group and
+    under the table's lock, so the lobby stalled and presses were answered after Telegram's 15 s.
+    Now Start is answered and the hand dealt at once, and every press is answered within seconds
+    (docs/security.md §1)."""
+    from kwx_bot.edge.codec import Op, decode
+
+    kwx.rate_limit, kwx.group_messages = True, 20  # production pacing: 20 writes a minute per group
+    players = kwx.players("Ann", "Ben", "Cat", "Dan")  # four members at a 3-seat table: it is full
+    onlookers = kwx.players(*[f"Onlooker {i}" for i in range(6)])
+    group = kwx.group([*players, *onlookers])
+    async with kwx.running():
+        await kwx.start_bot(*players, *onlookers)
+        lobby = await _lobby(kwx, players[0], group)
+        for user in players[1:]:
+            await kwx.press(user, kwx.fake.message(group, lobby.message_id), "Join")
+        lobby = kwx.fake.message(group, lobby.message_id)
+        datas = [
+            b.callback_data for b in lobby.iter_buttons()
+            if b.callback_data and decode(b.callback_data).op not in (Op.START, Op.LEAVE)
+        ]  # fmt: skip
+        assert len(datas) >= 7  # Join, 中文, two games, three sizes
+        mark = kwx.fake.mark()
+        presses = [kwx.fake.press(o, lobby, data=d) for _ in range(2) for o in onlookers for d in datas]
+        start = kwx.fake.press(players[0], lobby, "Start")
+        await kwx.fake.wait_for_answer(start, timeout=5)
+        assert start.answer.text == "Dealing…"
+        await kwx.fake.wait_for(lambda: sum(kwx.hand_message(u) is not None for u in players) == 3, 5)
+        await kwx.fake.wait_for(lambda: all(q.answered for q in presses), 5)
+        await kwx.settle()
+    answered = {str(c.param("callback_query_id")): c.time for c in kwx.fake.calls_to("answerCallbackQuery", since=mark)}
+    late = [answered[q.id] - q.created_at for q in [*presses, start] if answered[q.id] - q.created_at > 3.0]
+    assert not late, f"{len(late)} presses answered more than 3 s late"
+    refusals = {(q.answer.text, q.answer.show_alert) for q in presses}
+    assert refusals == {("This table is full.", True), ("Only players at the table can do that.", True)}
+    assert not any(o.first_name in kwx.fake.message(group, lobby.message_id).content for o in onlookers)
+    # one question to Telegram per onlooker (their Join), remembered for the others
+    assert kwx.fake.count_calls("getChatMember", since=mark) == len(onlookers)

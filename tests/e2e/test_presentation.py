@@ -4,6 +4,7 @@ failure for one seat never skips the others; forged 亮倒 picks change nothing.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 
@@ -225,3 +226,113 @@ async def test_a_press_is_answered_at_once_while_the_last_ones_sends_wait_out_a_
         assert [d.tile for d in live.state.seats[0].discards] == [parse_tile("3p")]  # applied once
         assert kwx.fake.count_calls("editMessageMedia", chat=ben, ok=False) == 1  # the 429 was met
         assert any(decode(d).op is Op.DISCARD for _, d in kwx.game_buttons(ben))  # Ben's turn is shown
+
+
+class FloodGate:
+    """The bot's flood-control waits, held by the test: a 429's ``retry_after`` is waited out (on
+    the fake's clock) only once the gate opens, so a group edit stays in flight as long as a test
+    needs.  ``async with gate:`` opens it on the way out, whatever happened."""
+
+    def __init__(self, kwx) -> None:
+        self.fake = kwx.fake
+        self.open = asyncio.Event()
+        self.waiting = 0
+        kwx.flood_sleep = self.sleep
+
+    async def sleep(self, seconds: float) -> None:
+        self.waiting += 1
+        try:
+            await self.open.wait()
+        finally:
+            self.waiting -= 1
+        self.fake.clock.advance(seconds)
+
+    async def __aenter__(self) -> FloodGate:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.open.set()
+
+
+def _hand_no(kwx, user) -> str:
+    msg = kwx.hand_message(user)
+    return msg.content.split(" ", 2)[1] if msg is not None else ""
+
+
+async def test_a_deal_does_not_wait_for_a_group_edit_held_by_flood_control(kwx):
+    """Reproduction: the lobby's edit after the last join meets a 429 and waits it out; Start is
+    pressed meanwhile.  The deal once waited for that edit (it held the table's picture lock), and
+    with it every press (the deal held the table's lock).  Now the hands go out at once, and the
+    players' presses are answered, while the group's edit is still waiting (docs/architecture.md §4
+    "Presentation")."""
+    gate = FloodGate(kwx)
+    users = kwx.players("Ann", "Ben", "Cat")
+    ann, ben, cat = users
+    group = kwx.group(users)
+    async with kwx.running(), gate:
+        await kwx.start_bot(*users)
+        kwx.fake.user_command(ann, group, "new")
+        await kwx.settle()
+        lobby = kwx.fake.last_message(group)
+        await kwx.press(ben, lobby, "Join")
+        kwx.fake.faults.flood(methods="editMessageText", chats=group, retry_after=5)
+        joined = kwx.fake.press(cat, kwx.fake.message(group, lobby.message_id), "Join")
+        await kwx.fake.wait_for_answer(joined, 5)
+        await kwx.fake.wait_for(lambda: gate.waiting, 5, message="the lobby edit to meet flood control")
+        start = kwx.fake.press(ann, kwx.fake.message(group, lobby.message_id), "Start")
+        await kwx.fake.wait_for_answer(start, 5)
+        await kwx.fake.wait_for(lambda: all(_hand_no(kwx, u) == "1" for u in users), 5, message="the hands")
+        late = kwx.fake.press(ben, kwx.fake.message(group, lobby.message_id), "Leave")
+        await kwx.fake.wait_for_answer(late, 5)
+        assert late.answer.text == "This table has already started."
+        mover = next(u for u in users if kwx.game_buttons(u))
+        _label, data = next(b for b in kwx.game_buttons(mover) if decode(b[1]).op is Op.DISCARD)
+        before = kwx.hand_message(mover).edit_count
+        move = kwx.fake.press(mover, kwx.hand_message(mover), data=data)
+        await kwx.fake.wait_for_answer(move, 5)
+        await kwx.fake.wait_for(lambda: kwx.hand_message(mover).edit_count > before, 5, message="the move shown")
+        assert gate.waiting  # all of it while the group's edit still waits out its 429
+        gate.open.set()
+        await kwx.settle()
+        assert "The game is on" in kwx.fake.message(group, lobby.message_id).content
+
+
+async def test_the_next_hand_does_not_wait_for_the_last_table_edit_held_by_flood_control(kwx):
+    """The last hand's final live-table edit meets a 429 and waits it out: the result is in the
+    group already, Next hand is pressed, and the new hand's hand messages go out at once."""
+    gate = FloodGate(kwx)
+    scenario = load("d57_double_ron")
+    users = kwx.players("Ann", "Ben", "Cat")
+    group = kwx.group(users)
+    async with kwx.running() as service, gate:
+        gate.open.set()
+        await kwx.start_bot(*users)
+        await deal_scenario(kwx, users, group, scenario)
+        for action in scenario["actions"][:-1]:
+            await perform(kwx, users, action)
+        await kwx.settle()
+        old_table = (await service.store.get_table(1)).table_msg_id
+        gate.open.clear()
+        kwx.fake.faults.flood(methods=["editMessageMedia", "editMessageCaption"], chats=group, retry_after=5)
+        user, message, data = _last_press(kwx, users, scenario["actions"][-1])
+        kwx.fake.press(user, message, data=data)
+        result = await kwx.fake.wait_for(lambda: _results(kwx, group), 5, message="the result")
+        await kwx.fake.wait_for(lambda: gate.waiting, 5, message="the table edit to meet flood control")
+        nxt = kwx.fake.press(users[1], result[0], "Next hand")
+        await kwx.fake.wait_for_answer(nxt, 5)
+        await kwx.fake.wait_for(lambda: all(_hand_no(kwx, u) == "2" for u in users), 5, message="hand 2")
+        assert gate.waiting
+        gate.open.set()
+        await kwx.settle()
+        # the old edit went through on the old hand's message and was not taken for the new hand's
+        assert "The hand is over." in kwx.fake.message(group, old_table).content
+        live = service.tables.cached()[0]
+        assert live.row.table_msg_id != old_table and live.hand.hand_no == 2
+        assert kwx.fake.message(group, live.row.table_msg_id).source_caption == live.table_shown.caption
+
+
+def _last_press(kwx, users, action):
+    """(user, hand message, data) of a scenario's one-press action (a win)."""
+    user = users[action["seat"]]
+    (data,) = [d for _, d in kwx.game_buttons(user) if decode(d).op.value == "w"]
+    return user, kwx.hand_message(user), data

@@ -6,7 +6,7 @@ import asyncio
 import datetime as dtm
 
 import pytest
-from telegram import Chat, Message, PhotoSize
+from telegram import Chat, ChatMemberMember, Message, PhotoSize, User
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
 
 from kwx_bot.edge.sender import Outcome, Sender, retry_seconds
@@ -45,6 +45,10 @@ class ScriptedBot:
     async def delete_message(self, chat_id, message_id):
         self._next("deleteMessage", chat_id)
         return True
+
+    async def get_chat_member(self, chat_id, user_id):
+        self._next("getChatMember", chat_id)
+        return ChatMemberMember(User(user_id, "Ann", False))
 
 
 class Hooks:
@@ -200,3 +204,27 @@ async def test_every_write_asked_for_counts_towards_the_tokens_load_once():
     assert len(bot.calls) == 2 and not sender.token_busy()
     await sender.edit_caption(-7, 1, "cap")
     assert sender.token_busy()  # two writes within the second: half of four
+
+
+async def test_a_membership_read_is_asked_once_and_never_waits_out_a_429():
+    """A read is not a write: a 429 is answered at once with "could not tell" (the caller asks the
+    user to try again) — no flood wait, no retry, no time charged to the group, no write counted."""
+    slept = []
+
+    async def fake_sleep(s):
+        slept.append(s)
+
+    sender, bot, _ = make(RetryAfter(30))
+    sender.sleep = fake_sleep
+    sent = await sender.membership(-5, 7)
+    assert sent.outcome is Outcome.FAILED and sent.member is None
+    assert len(bot.calls) == 1 and slept == [] and sender.throttled_seconds == 0
+    assert sender.load.demand() == 0 and sender.budget.used(-5) == 0
+    assert (await sender.membership(-5, 7)).member is True  # the next one is asked again
+
+
+async def test_a_membership_read_follows_a_migrated_group():
+    sender, bot, hooks = make_told(ChatMigrated(-100777))
+    sent = await sender.membership(-5, 7)
+    assert sent.member is True and sent.chat_id == -100777 and hooks.migrated == [(-5, -100777)]
+    assert [c[1] for c in bot.calls] == [-5, -100777]

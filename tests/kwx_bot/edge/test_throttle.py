@@ -125,3 +125,28 @@ def test_token_load_is_busy_while_the_last_seconds_demand_reaches_its_share_of_t
     clock.now = 3.0
     assert load.demand() == 0.0
     assert not TokenLoad(limit=0, clock=clock).busy()  # no limit: never busy
+
+
+async def test_pacing_rate_limiter_never_paces_reads():
+    """``getChatMember`` names the group but is no message: a full group bucket (and a full token
+    bucket) does not hold it back, and it takes nothing from them."""
+    limiter = PacingRateLimiter(overall_max_rate=1, group_max_rate=1, group_time_period=60)
+    made: list[str] = []
+
+    async def call(endpoint):
+        made.append(endpoint)
+        return True
+
+    async def request(endpoint, chat_id):
+        return await limiter.process_request(call, (endpoint,), {}, endpoint, {"chat_id": chat_id}, None)
+
+    await request("sendMessage", -1)  # the group's bucket and the token's bucket are full now
+    for _ in range(5):
+        await asyncio.wait_for(request("getChatMember", -1), 0.5)
+    assert made == ["sendMessage"] + ["getChatMember"] * 5
+    waiting = asyncio.ensure_future(request("sendMessage", -1))  # writes are still paced
+    await asyncio.sleep(0.05)
+    assert not waiting.done()
+    limiter.stop()
+    with pytest.raises(NetworkError):
+        await asyncio.wait_for(waiting, 1)

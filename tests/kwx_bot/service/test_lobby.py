@@ -3,10 +3,16 @@ change the seats, Start deals; a refused private chat (403) is a value the servi
 
 from __future__ import annotations
 
+import asyncio
+
+from kwx_bot.service import Reply, UserInfo
 from kwx_bot.service.buttons import Op, StartKind, encode_start
+from kwx_bot.service.ports import Sent
 from kwx_bot.store import TableStatus
 
-from .conftest import ANN, BEN, GROUP, World
+from .conftest import ANN, BEN, CAT, GROUP, World
+
+DAN = UserInfo(4, "Dan")
 
 
 async def test_new_posts_a_lobby_with_its_buttons_and_a_private_chat_link(world: World) -> None:
@@ -85,3 +91,66 @@ async def test_a_double_tap_on_add_ai_adds_one_ai(world: World) -> None:
     lobby = world.chat.last(GROUP)
     await world.press(ANN, lobby, lobby.press(Op.ADD_AI))
     assert [s.is_ai for s in (await world.table()).seats] == [False, True, True]
+
+
+async def test_membership_is_asked_of_telegram_with_no_table_lock_held(world: World, monkeypatch) -> None:
+    """``getChatMember`` is asked before the table is locked (docs/security.md §1), for a Join, a
+    join link and the creator's buttons from outside a seat; the creator's second button uses the
+    answer remembered from the first."""
+    asked: list[tuple[int, bool]] = []
+    real = world.chat.membership
+
+    async def membership(chat_id: int, user_id: int) -> Sent:
+        asked.append((user_id, any(t.lock.locked() for t in world.service.tables.cached())))
+        return await real(chat_id, user_id)
+
+    monkeypatch.setattr(world.chat, "membership", membership)
+    await world.start(BEN, CAT)
+    await world.service.new(world.command(ANN, "new"))  # Ann never opened the private chat: not seated
+    lobby = world.chat.last(GROUP)
+    assert (await world.press(BEN, lobby, lobby.press(Op.JOIN))).text == "You took a seat."
+    lobby = world.chat.last(GROUP)
+    await world.press(ANN, lobby, lobby.press(Op.ADD_AI))  # the creator, a member, from outside a seat
+    lobby = world.chat.last(GROUP)
+    assert "语言" in (await world.press(ANN, lobby, lobby.press(Op.LANG_ZH))).text
+    live = await world.table()
+    payload = encode_start(StartKind.JOIN, live.table_id, live.row.join_token)
+    await world.service.start(world.command(CAT, "start", payload, chat_id=CAT.user_id))
+    assert [s.user_id for s in (await world.table()).seats] == [BEN.user_id, None, CAT.user_id]
+    assert asked == [(BEN.user_id, False), (ANN.user_id, False), (CAT.user_id, False)]
+
+
+async def test_a_slow_membership_question_holds_up_no_other_press(world: World, monkeypatch) -> None:
+    """While Telegram is slow to say whether Dan is a member, a seated player's press is answered
+    and carried out; Dan is seated once the answer comes."""
+    answer = asyncio.Event()
+    real = world.chat.membership
+
+    async def membership(chat_id: int, user_id: int) -> Sent:
+        if user_id == DAN.user_id:
+            await answer.wait()
+        return await real(chat_id, user_id)
+
+    monkeypatch.setattr(world.chat, "membership", membership)
+    await world.start(ANN, DAN)
+    await world.service.new(world.command(ANN, "new"))
+    lobby = world.chat.last(GROUP)
+    join = asyncio.ensure_future(world.service.press(DAN, GROUP, lobby.message_id, lobby.press(Op.JOIN)))
+    await asyncio.sleep(0.01)
+    assert not join.done()
+    reply = await asyncio.wait_for(world.press(ANN, lobby, lobby.press(Op.ADD_AI)), 2)
+    assert not reply.alert and [s.is_ai for s in (await world.table()).seats] == [False, True]
+    answer.set()
+    assert (await asyncio.wait_for(join, 2)).reply == Reply("You took a seat.")
+    assert (await world.table()).seat_of(DAN.user_id) is not None
+
+
+async def test_a_remembered_member_who_left_is_refused_a_seat(world: World) -> None:
+    """Ben pressed Join without a private chat (a remembered "member" is enough for the link);
+    he leaves the group, then opens the private chat: the seating asks Telegram again."""
+    await world.service.new(world.command(ANN, "new"))
+    lobby = world.chat.last(GROUP)
+    assert (await world.press(BEN, lobby, lobby.press(Op.JOIN))).url is not None
+    world.chat.outsiders.add(BEN.user_id)
+    await world.start(BEN)  # a bare /start completes the remembered join: refused now
+    assert (await world.table()).seat_of(BEN.user_id) is None

@@ -10,6 +10,9 @@ import pytest
 
 from kwx_bot.service import present
 from kwx_bot.service.buttons import Op
+from kwx_bot.service.game import RuleSet
+from kwx_bot.service.ports import Outcome, Sent
+from tests.e2e.test_table_sizes import dealer_wins_deal
 
 from .conftest import ANN, BEN, CAT, GROUP, World
 from .test_play import SCENARIO, deal, perform
@@ -100,3 +103,39 @@ async def test_a_hand_message_is_edited_for_its_own_tiles_and_claim_windows_only
     mark = len(world.chat.calls)
     await perform(world, SCENARIO["actions"][2])  # Cat pongs 2p: her tiles change
     assert cats(mark) == ["edit_media"]
+
+
+async def test_a_result_not_yet_in_the_group_is_announced_before_the_next_deal(world: World, monkeypatch) -> None:
+    """The result's announcement failed (flood control outlasting the sender's retries) and the
+    players deal on from a between-hands offer (``/new``): the deal announces the result first, so
+    the group reads it before the next hand starts (Presenter.finish_announcements)."""
+    world.service.present.retry_seconds = 3600.0  # no presentation retry within the test
+    await world.start(ANN, BEN, CAT)
+    await world.service.new(world.command(ANN, "new"))
+    for user in (BEN, CAT):
+        lobby = world.chat.last(GROUP)
+        await world.press(user, lobby, lobby.press(Op.JOIN))
+    live = await world.table()
+    await world.service.prepare_deal(live.table_id, dealer_wins_deal(RuleSet()) | {"dealer": 0})
+    lobby = world.chat.last(GROUP)
+    await world.press(ANN, lobby, lobby.press(Op.START))
+    real = world.chat.send_photo
+    refusing = [True]
+
+    async def send_photo(chat_id: int, photo: bytes | str, caption: str, markup=None, **kwargs) -> Sent:
+        if chat_id == GROUP and refusing[0]:
+            return Sent(Outcome.FAILED, chat_id=chat_id)
+        return await real(chat_id, photo, caption, markup, **kwargs)
+
+    monkeypatch.setattr(world.chat, "send_photo", send_photo)
+    message = await world.hand_message(ANN)
+    await world.press(ANN, message, message.press(Op.WIN))
+    assert not [m for m in world.chat.in_chat(GROUP) if "Points:" in m.text]  # the result is not out
+    refusing[0] = False
+    await world.service.new(world.command(BEN, "new"))  # between hands: the offer to deal on
+    offer = world.chat.last(GROUP)
+    assert (await world.press(BEN, offer, offer.press(Op.NEXT_HAND))).text == "Dealing…"
+    photos = [m.text for m in world.chat.in_chat(GROUP) if m.photo]
+    results = [i for i, text in enumerate(photos) if "Points:" in text]
+    second = [i for i, text in enumerate(photos) if text.startswith("<b>Hand 2</b>")]
+    assert len(results) == 1 and len(second) == 1 and results[0] < second[0]
