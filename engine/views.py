@@ -145,6 +145,10 @@ class SeatView:
     亮倒 / 廊起 the published waits (after a partial reveal those of the shown shape, docs/rules.md §E#48).
     ``melds``: own melds with every tile visible (暗杠 included).
     ``shanten``: own shanten number (-1 complete, 0 ready).
+    ``danger``: the tiles whose discard would make the seat pay for everybody (包胡, docs/rules.md
+    §A9.7): every other 亮倒 seat's published waits, in tile order, when the rules have 包胡 and the
+    seat itself has not declared 亮倒; () otherwise.  The one source of the ⚠ marks (the pictures and
+    the buttons draw what this says).
     """
 
     seat: int
@@ -154,6 +158,7 @@ class SeatView:
     melds: tuple[MeldView, ...]
     waits: tuple[Tile, ...]
     shanten: int
+    danger: tuple[Tile, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -82,7 +82,8 @@ def render_hand(
     highlighted gold -- the drawn tile.  Under each concealed and drawn tile is its short label
     (``5条``, ``3筒``, ``中``; ``5 Bam``, ``3 Dot``, ``Red`` in English): the same text as the
     bot's discard buttons in that language (:func:`render.labels.tile_label`), not an index.
-    Tiles that a 亮倒 opponent waits on are drawn with a red rim (discarding one means 包胡, docs/rules.md §A9.7).
+    The tiles of ``view.danger`` (the engine's: a 亮倒 opponent waits on them and discarding one means
+    包胡, docs/rules.md §A9.7) are drawn with a red rim and the legend; render never works them out.
     Below: ``听`` and the waits when ``view.waits`` is non-empty, each with the number of copies
     the player has not seen (``N张``); the wall count, and a ``亮倒`` badge once declared.
     The width is fixed for up to 14 tiles and four melds, so successive pictures line up.

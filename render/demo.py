@@ -124,7 +124,7 @@ def demo_views(seed: int = 7) -> Demo:
         return PublicView(20, 0, turn, phase, to_act, wall_left, seats, last, result)
 
     turn_view = public(ponds, counts=(8, 10, 13), phase=Phase.TURN, turn=0, to_act=(0,), last=None, wall_left=wall)
-    hand = SeatView(0, turn_view, s0_concealed, s0_drawn, s0_melds, s0_waits, 0)
+    hand = SeatView(0, turn_view, s0_concealed, s0_drawn, s0_melds, s0_waits, 0, danger=tuple(sorted(s2_waits)))
 
     after = [list(p) for p in ponds]
     after[0].append(DiscardView(s0_drawn))

@@ -260,10 +260,7 @@ def hand_canvas(
     seat = view.seat
     draw_table(c, view, names, lb)
 
-    danger: set[Tile] = set()
-    for other in view.public.seats:
-        if other.seat != seat and other.liangdao:
-            danger.update(other.waits)
+    danger = set(view.danger)  # the engine's: render never recomputes a rule (docs/architecture.md §3)
 
     me = view.public.seats[seat] if seat < len(view.public.seats) else None
     partial = me is not None and me.liangdao and me.hidden_count > 0
@@ -314,6 +311,6 @@ def hand_canvas(
     held = {*view.concealed, view.drawn}
     if protect & held:
         right = _legend(c, right, cy, lb.protected, DANGER_LABEL, "protected_legend") - 18
-    if game == Ruleset.KAWUXING and (danger - protect) & set(view.concealed):  # red-edged tiles
+    if (danger - protect) & set(view.concealed):  # red-edged tiles
         _legend(c, right, cy, lb.danger, DANGER_LABEL, "danger_legend")
     return c

@@ -18,7 +18,7 @@ from ..views import MeldView, PublicSeatView, PublicView, SeatView
 from .hands import moved, shanten_of, wait_tiles
 from .state import Phase, SeatState, State
 
-__all__ = ["public_view", "view_for"]
+__all__ = ["baohu_tiles", "public_view", "view_for"]
 
 
 def _revealed(state: State, i: int, seat: SeatState) -> tuple[Tile, ...]:
@@ -102,4 +102,19 @@ def view_for(state: State, seat: int) -> SeatView:
         melds=tuple(MeldView(m.kind, m.tile, m.source) for m in own.melds),
         waits=waits,
         shanten=shanten_of(own.keys, len(own.melds)),
+        danger=baohu_tiles(state, seat),
     )
+
+
+def baohu_tiles(state: State, seat: int) -> tuple[Tile, ...]:
+    """The tiles whose discard by ``seat`` would be 包胡 if a 亮倒 seat won on it (docs/rules.md
+    §A9.7, as :func:`engine.scoring.score_win` applies it: the winner declared 亮倒 and the discarder
+    did not): every other 亮倒 seat's published waits, in tile order; () when the rules have no 包胡
+    (卡心五's protection forbids those discards instead, §B) or ``seat`` has declared 亮倒 itself."""
+    if not state.rules.baohu or state.seats[seat].liangdao:
+        return ()
+    out: set[Tile] = set()
+    for i, other in enumerate(state.seats):
+        if i != seat and other.liangdao:
+            out.update(other.waits)
+    return tuple(sorted(out))

@@ -56,7 +56,7 @@ from engine.rules import KNOWN_OPTIONS, PRESETS, FourPlayers, LiangdaoReveal, Ru
 from engine.scoring import ScoringError, WinBy, WinScore, score_win
 from engine.seating import Lineup, next_lineup
 from engine.tiles import NotationError, Tile, counts_of, parse_tile, parse_tiles
-from engine.views import HandResultView, MeldView, PublicView, SeatView
+from engine.views import HandResultView, MeldView, Phase, PublicView, SeatView
 
 from ..words.ui import RevealChoice
 from . import players
@@ -75,10 +75,12 @@ __all__ = [
     "HandStarted",
     "IllegalAction",
     "NotationError",
+    "Phase",
     "PublicView",
     "Reason",
     "RuleError",
     "RuleSet",
+    "Ruleset",
     "SeatView",
     "State",
     "Tile",
@@ -92,6 +94,7 @@ __all__ = [
     "event_json",
     "first_dealer",
     "group_view",
+    "group_view_at",
     "legal",
     "load_events",
     "parse_tile",
@@ -219,6 +222,12 @@ def group_view(state: State) -> PublicView:
     (:func:`engine.game.spectator_view`, docs/security.md §4): the live table, its caption and every
     group picture are drawn from this, never from the view of the seats a window asks."""
     return spectator_view(state)
+
+
+def group_view_at(events: Sequence[Event], index: int) -> PublicView:
+    """The group's view (:func:`group_view`) right after the hand's event ``events[index]``: the
+    events replayed up to it, so an announcement shows its moment whenever it is sent."""
+    return spectator_view(replay(events[: index + 1]))
 
 
 def seat_view(state: State, seat: int) -> SeatView:

@@ -13,26 +13,31 @@ shown to seats that can claim.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from ..words.i18n import Translator
 from ..words.texts import game_name, tile_label
-from ..words.ui import RevealChoice, Ui
+from ..words.ui import RevealChoice
 from .buttons import Button, Key, Keyboard, Op, keyboard
 from .game import Action, ActionKind, Tile
 from .reveal import all_shown, canonical, toggled
 
 __all__ = [
     "LANGUAGE_SWITCH",
+    "back_key",
+    "claim_keyboard",
     "close_confirm_keyboard",
-    "hand_keyboard",
+    "confirm_keyboard",
+    "discard_rows",
+    "liangdao_pick_keyboard",
     "lobby_keyboard",
     "next_hand_keyboard",
+    "reveal_keyboard",
     "take_back_keyboard",
+    "turn_extras",
 ]
 
 ROW = 7
-_CLAIMS = frozenset({ActionKind.PASS, ActionKind.PONG, ActionKind.KONG})
 
 
 def _b(text: str, table_id: int, seq: int, op: Op, tile: Tile | None = None, shown: int | None = None) -> Key:
@@ -105,7 +110,7 @@ def take_back_keyboard(tr: Translator, table_id: int, seq: int) -> Keyboard:
 
 
 def _discard_buttons(
-    tr: Translator, table_id: int, seq: int, tiles: Iterable[Tile], drawn: Tile | None, danger: set[Tile], op: Op
+    tr: Translator, table_id: int, seq: int, tiles: Iterable[Tile], drawn: Tile | None, danger: Collection[Tile], op: Op
 ) -> list[Key]:
     out = []
     for t in tiles:
@@ -118,10 +123,16 @@ def _discard_buttons(
     return out
 
 
-def _reveal_keyboard(
+def back_key(tr: Translator, table_id: int, seq: int) -> Key:
+    """Leave the 亮倒 / 廊起 menu."""
+    return _b(tr.gettext("Back"), table_id, seq, Op.BACK)
+
+
+def reveal_keyboard(
     tr: Translator, table_id: int, seq: int, choice: RevealChoice, kept: Sequence[Tile], *, langqi: bool
 ) -> Keyboard:
-    """The reveal choice: a toggle per kept tile, Confirm when legal, Show all, Back."""
+    """The reveal choice (docs/rules.md §A9.2, §E#48): a toggle per ``kept`` tile (tile order), each
+    carrying the whole new choice; Confirm when the engine accepts the choice, Show all, Back."""
     _ = tr.gettext
     mask = canonical(kept, choice.shown)
     toggles = [
@@ -131,89 +142,71 @@ def _reveal_keyboard(
     ]  # fmt: skip
     last = []
     if choice.legal:
-        text = _("Confirm langqi, discard {tile}") if langqi else _("Confirm liangdao, discard {tile}")
-        last.append(_b(text.format(tile=tile_label(choice.discard, tr)), table_id, seq, Op.LIANGDAO, choice.discard,
-                       mask))  # fmt: skip
+        last.append(_confirm_key(tr, table_id, seq, choice.discard, mask, langqi=langqi))
     if mask != all_shown(kept):
         last.append(_b(_("Show all"), table_id, seq, Op.REVEAL, choice.discard, all_shown(kept)))
-    last.append(_b(_("Back"), table_id, seq, Op.BACK))
+    last.append(back_key(tr, table_id, seq))
     return keyboard(*_rows(toggles, 5), *_rows(last, 2))
 
 
-def hand_keyboard(
-    tr: Translator,
-    table_id: int,
-    seq: int,
-    legal: Sequence[Action],
-    *,
-    drawn: Tile | None,
-    danger: set[Tile],
-    ui: Ui = Ui.NORMAL,
-    ui_tile: Tile | None = None,
-    protected: Sequence[Tile] = (),
-    reveal: RevealChoice | None = None,
-    kept: Sequence[Tile] = (),
-    langqi: bool = False,
-) -> Keyboard | None:
-    """The buttons of a hand message for the seat's ``legal`` actions (None: nothing to do).
-
-    ``ui`` selects the 亮倒 menu (choose the discard), its confirmation for ``ui_tile``, or the reveal
-    choice ``reveal`` over the ``kept`` tiles (tile order).  ``protected``: held tiles the engine
-    keeps out of the discards (shown disabled).  ``langqi``: the table plays 卡心五 (廊起 for 亮倒).
-    """
+def _confirm_key(tr: Translator, table_id: int, seq: int, tile: Tile, mask: int | None = None, *, langqi: bool) -> Key:
     _ = tr.gettext
-    if not legal:
-        return None
-    kinds = {a.kind for a in legal}
-    liangdao_tiles = [a.tile for a in legal if a.kind is ActionKind.LIANGDAO and a.tile is not None]
-    liangdao_tiles = sorted(set(liangdao_tiles))
-    if ui is Ui.REVEAL and reveal is not None and reveal.discard in liangdao_tiles:
-        return _reveal_keyboard(tr, table_id, seq, reveal, kept, langqi=langqi)
-    if ui is Ui.CONFIRM and ui_tile in liangdao_tiles:
-        assert ui_tile is not None
-        text = _("Confirm langqi, discard {tile}") if langqi else _("Confirm liangdao, discard {tile}")
-        label = text.format(tile=tile_label(ui_tile, tr))
-        return keyboard([_b(label, table_id, seq, Op.LIANGDAO, ui_tile)], [_b(_("Back"), table_id, seq, Op.BACK)])
-    if ui in (Ui.LIANGDAO, Ui.CONFIRM, Ui.REVEAL) and liangdao_tiles:
-        buttons = _discard_buttons(tr, table_id, seq, liangdao_tiles, drawn, danger, Op.LIANGDAO_PICK)
-        return keyboard(*_rows(buttons), [_b(_("Back"), table_id, seq, Op.BACK)])
-    if kinds & _CLAIMS:  # a claim window (under 有杠必杠 a 直杠 comes without 过, docs/rules.md §B)
-        row = []
-        if ActionKind.WIN in kinds:
-            row.append(_b(_("Win"), table_id, seq, Op.WIN))
-        if ActionKind.KONG in kinds:
-            row.append(_b(_("Kong"), table_id, seq, Op.KONG))
-        if ActionKind.PONG in kinds:
-            row.append(_b(_("Pong"), table_id, seq, Op.PONG))
-        if ActionKind.PASS in kinds:
-            row.append(_b(_("Pass"), table_id, seq, Op.PASS))
-        return keyboard(row)
-    discard_tiles = [a.tile for a in legal if a.kind is ActionKind.DISCARD and a.tile is not None]
-    discards = _discard_buttons(tr, table_id, seq, discard_tiles, drawn, danger, Op.DISCARD)
-    if discard_tiles and protected:  # disabled: the press only says why (docs/rules.md §A9.8, §B)
+    text = _("Confirm langqi, discard {tile}") if langqi else _("Confirm liangdao, discard {tile}")
+    return _b(text.format(tile=tile_label(tile, tr)), table_id, seq, Op.LIANGDAO, tile, mask)
+
+
+def confirm_keyboard(tr: Translator, table_id: int, seq: int, tile: Tile, *, langqi: bool) -> Keyboard:
+    """The 亮倒 / 廊起 confirmation with discard ``tile`` (the whole hand shown), and Back."""
+    return keyboard([_confirm_key(tr, table_id, seq, tile, langqi=langqi)], [back_key(tr, table_id, seq)])
+
+
+def liangdao_pick_keyboard(
+    tr: Translator, table_id: int, seq: int, tiles: Sequence[Tile], *, drawn: Tile | None, danger: Collection[Tile]
+) -> Keyboard:
+    """The 亮倒 / 廊起 menu: one button per discard that keeps the hand ready (``tiles``), and Back."""
+    buttons = _discard_buttons(tr, table_id, seq, tiles, drawn, danger, Op.LIANGDAO_PICK)
+    return keyboard(*_rows(buttons), [back_key(tr, table_id, seq)])
+
+
+def claim_keyboard(tr: Translator, table_id: int, seq: int, kinds: Collection[ActionKind]) -> Keyboard:
+    """A claim window's one row (胡 / 杠 / 碰 / 过, those of ``kinds``; under 有杠必杠 a 直杠 comes
+    without 过, docs/rules.md §B)."""
+    _ = tr.gettext
+    offered = ((ActionKind.WIN, _("Win"), Op.WIN), (ActionKind.KONG, _("Kong"), Op.KONG),
+               (ActionKind.PONG, _("Pong"), Op.PONG), (ActionKind.PASS, _("Pass"), Op.PASS))  # fmt: skip
+    return keyboard([_b(text, table_id, seq, op) for kind, text, op in offered if kind in kinds])
+
+
+def discard_rows(
+    tr: Translator, table_id: int, seq: int, tiles: Sequence[Tile], *, drawn: Tile | None,
+    danger: Collection[Tile], protected: Sequence[Tile],
+) -> list[list[Key]]:  # fmt: skip
+    """A turn's discard buttons, one per tile kind (``tiles``, the legal discards, in tile order), at
+    most :data:`ROW` a row: the drawn tile marked ▶, a ``danger`` tile ⚠ (包胡, docs/rules.md §A9.7);
+    the ``protected`` tiles among them as disabled 🔒 buttons that only say why (§A9.8, §B)."""
+    discards = _discard_buttons(tr, table_id, seq, tiles, drawn, danger, Op.DISCARD)
+    if tiles and protected:
         locked = [(t, _b("🔒" + tile_label(t, tr), table_id, seq, Op.PROTECTED, t)) for t in protected]
-        merged = sorted([*zip(discard_tiles, discards, strict=True), *locked], key=lambda pair: pair[0])
+        merged = sorted([*zip(tiles, discards, strict=True), *locked], key=lambda pair: pair[0])
         discards = [key for _t, key in merged]
-    rows = _rows(discards)
+    return _rows(discards)
+
+
+def turn_extras(
+    tr: Translator, table_id: int, seq: int, legal: Sequence[Action], *, liangdao: bool, langqi: bool
+) -> list[list[Key]]:
+    """A turn's other buttons, at most four a row: 自摸, each 暗杠 / 补杠 of ``legal``, and the 亮倒 /
+    廊起 menu when ``liangdao`` is offered (``langqi``: 卡心五 names it 廊起)."""
+    _ = tr.gettext
     extra = []
-    if ActionKind.WIN in kinds:
+    if any(a.kind is ActionKind.WIN for a in legal):
         extra.append(_b(_("Self-draw win"), table_id, seq, Op.WIN))
+    kongs = {ActionKind.CONCEALED_KONG: (_("Concealed kong {tile}"), Op.CONCEALED_KONG),
+             ActionKind.ADDED_KONG: (_("Added kong {tile}"), Op.ADDED_KONG)}  # fmt: skip
     for a in legal:
-        if a.kind is ActionKind.CONCEALED_KONG and a.tile is not None:
-            extra.append(
-                _b(
-                    _("Concealed kong {tile}").format(tile=tile_label(a.tile, tr)),
-                    table_id,
-                    seq,
-                    Op.CONCEALED_KONG,
-                    a.tile,
-                )
-            )
-        elif a.kind is ActionKind.ADDED_KONG and a.tile is not None:
-            extra.append(
-                _b(_("Added kong {tile}").format(tile=tile_label(a.tile, tr)), table_id, seq, Op.ADDED_KONG, a.tile)
-            )
-    if liangdao_tiles:
+        if a.kind in kongs and a.tile is not None:
+            text, op = kongs[a.kind]
+            extra.append(_b(text.format(tile=tile_label(a.tile, tr)), table_id, seq, op, a.tile))
+    if liangdao:
         extra.append(_b(_("Langqi…") if langqi else _("Liangdao…"), table_id, seq, Op.LIANGDAO_MENU))
-    rows.extend(_rows(extra, 4))
-    return keyboard(*rows)
+    return _rows(extra, 4)

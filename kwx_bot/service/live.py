@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..store import HandRow, TableRow
-from ..words.ui import Ui
+from ..words.ui import Menu, Ui
 from .buttons import Keyboard
-from .game import Event, HandResultView, Lineup, RuleError, RuleSet, State, Tile, members, next_lineup
+from .game import Event, HandResultView, Lineup, RuleError, RuleSet, State, members, next_lineup
 
-__all__ = ["LiveSeat", "LiveTable", "Shown", "Ui"]
+__all__ = ["Delivered", "LiveSeat", "LiveTable", "Menu", "Shown", "Ui"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +37,31 @@ def shown_digest(shown: Shown) -> str:
 
 
 @dataclass(slots=True)
+class Delivered:
+    """What one of our messages shows, as far as delivery knows (docs/architecture.md §4 "Delivery"):
+    ``shown`` (None: not known — a new message, or since a restart), ``digest``: what it showed at the
+    last clean stop (:func:`shown_digest`, until the first delivery after the start compares it), and
+    ``file``: the picture uploaded last as (its exact key, Telegram's ``file_id``), which may be sent
+    again instead of a new upload."""
+
+    shown: Shown | None = None
+    digest: str | None = None
+    file: tuple[str, str] | None = None
+
+    def recall(self, desired: Shown) -> None:
+        """After a restart: the message showed ``desired`` at the clean stop if the stored digest says
+        so, then it need not be edited; the digest is used once."""
+        if self.shown is None and self.digest is not None and self.digest == shown_digest(desired):
+            self.shown = desired
+        self.digest = None
+
+    def forget(self) -> None:
+        """The message is gone or replaced: what it shows is not known (an upload may still be sent
+        again by its ``file_id``)."""
+        self.shown = None
+
+
+@dataclass(slots=True)
 class LiveSeat:
     """A seat of an open table.  ``name`` is raw (escape before HTML); ``lang`` the catalog for
     the player's private messages; ``can_pm`` False once a private send was refused (403)."""
@@ -50,26 +75,24 @@ class LiveSeat:
     on_auto: bool = False
     timeouts: int = 0
     hand_msg_id: int | None = None
-    ui: Ui = Ui.NORMAL
-    ui_tile: Tile | None = None
-    ui_seq: int = -1
-    ui_mask: int = 0
-    """The reveal choice being made (``Ui.REVEAL``): shown tiles as a mask (:mod:`.reveal`)."""
-    shown: Shown | None = None
-    file_id: str | None = None
-    file_key: str | None = None
+    hand: Delivered = field(default_factory=Delivered)
+    """What the hand message shows."""
+    menu: Menu = field(default_factory=Menu)
+    """The hand message's 亮倒 / 廊起 menu (held at the seq it was made at)."""
     reminder_msg_id: int | None = None
     reminder_seq: int = -1
     last_press: str | None = None
     """The last press that changed the hand (``<seq>:<op><tile>``; stored with it)."""
-    shown_digest: str | None = None
-    """What the hand message showed at the last clean stop (:func:`shown_digest`), until the first
-    sync after the start compares it (then None)."""
     bank_used: float = 0.0
     """Seconds of the seat's time bank spent this hand (:mod:`.time_control`; stored)."""
     last_active: float = 0.0
     """When the player last pressed anything at the table (unix s; in memory only: after a restart
     the player counts as idle until the next press)."""
+
+    @property
+    def shown(self) -> Shown | None:
+        """What the hand message shows (:attr:`hand`)."""
+        return self.hand.shown
 
     @property
     def is_ai(self) -> bool:
@@ -100,13 +123,12 @@ class LiveTable:
     group_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     """The group's messages, in order: lobby, announcements, live table (:mod:`.present`); never
     taken by a deal, so a group message waiting on Telegram holds up no player and no deal."""
-    table_shown: Shown | None = None
-    table_digest: str | None = None
-    """What the live table message showed at the last clean stop (:func:`shown_digest`)."""
-    table_file: tuple[str, str] | None = None
+    table: Delivered = field(default_factory=Delivered)
+    """What the live table message shows."""
     table_last_edit: float = 0.0
     table_task: asyncio.Task[Any] | None = None
-    lobby_shown: Shown | None = None
+    lobby: Delivered = field(default_factory=Delivered)
+    """What the lobby message shows."""
     notes: list[str] = field(default_factory=list)
     deadline_from: float = 0.0
     """When the pending turn/claim deadline started (unix s; 0 after a restart)."""
@@ -123,6 +145,11 @@ class LiveTable:
     def table_id(self) -> int:
         """The table id."""
         return self.row.table_id
+
+    @property
+    def table_shown(self) -> Shown | None:
+        """What the live table message shows (:attr:`table`)."""
+        return self.table.shown
 
     def seat_of(self, user_id: int) -> LiveSeat | None:
         """The user's seat here, or None."""

@@ -133,7 +133,7 @@ class Lobby:
                 if choice is not None:
                     async with live.lock:
                         refusal = await self._choose(live, user_id, choice, tr)
-                live.lobby_shown = None
+                live.lobby.forget()
                 await self._relocate_lobby(live)
                 return refusal
             if live is not None and live.row.status == TableStatus.BETWEEN:  # the result may have scrolled away

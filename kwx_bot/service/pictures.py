@@ -1,4 +1,4 @@
-"""Pictures for messages: :mod:`render` off the event loop, plus the keys that decide re-uploads.
+"""Pictures for messages: :mod:`render` off the event loop.
 
 Rendering and encoding are CPU-bound (a few to 20 ms), so they never run on the event loop: by
 default in a worker *process* (``KWX_RENDER_PROCESSES``, default 1 on machines with 2+ cores;
@@ -6,17 +6,9 @@ started with ``spawn``, sprite cache warmed once), so drawing does not hold the 
 busy tables, drawing in threads made the p99 press -> answer latency several times longer — else in
 a thread (``asyncio.to_thread``, docs/telegram.md §6).  A broken worker pool falls back to threads.
 
-A *photo key* names what a picture shows: a message is only given a new photo when its key changes,
-otherwise its caption or buttons are edited alone (cheaper, and no re-upload).  The hand picture's
-key is the seat's own tiles (concealed, drawn, melds, waits, 亮倒 -- after a partial 亮倒 / 廊起 also
-the shown tiles and published waits) and the protected tiles marked in it: the table drawn above
-the tiles (the other seats' ponds, melds and 亮倒 hands, :func:`render.render_hand`), the wall count
-and unseen-copy numbers are a snapshot of the moment the picture was drawn -- the last time the
-seat's tiles changed or a claim window opened for it (:func:`claim_key`), so the other seats' moves
-cost no write.  What a hand picture was drawn from is its key plus :func:`hand_table_key` (the
-public view and names), which decides whether an uploaded picture (its ``file_id``) may be sent
-again.  The table picture's key is the whole public view plus the names.  Both keys include the
-picture's language and game (卡心五 labels the declaration 廊起).
+What to draw is a render request of the screen model (:mod:`.screen.pictures`: its key decides
+whether a message needs a new picture); :func:`draw` draws one.  ``game`` is the hand's
+:class:`~engine.rules.Ruleset` (卡心五 labels the declaration 廊起).
 
 Encoding: ``palette`` by default (a 48-colour PNG, :func:`render.encode`), chosen by
 ``benchmarks/bench_pictures.py``: about 40 KiB uploaded per turn against 165-190 KiB as JPEG
@@ -32,7 +24,6 @@ travels with each job to the worker process.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import multiprocessing
 import os
@@ -45,17 +36,14 @@ from typing import Any, Protocol
 from render.stats import StatsSheet
 
 from .game import HandTiles, PublicView, SeatView, Tile
+from .screen.pictures import HandPicture, Picture, RevealPicture, TablePicture
 
 __all__ = [
     "HandTiles",
     "Pictures",
     "RenderPictures",
-    "claim_key",
     "default_render_processes",
-    "hand_key",
-    "hand_table_key",
-    "needs_photo",
-    "table_key",
+    "draw",
 ]
 
 log = logging.getLogger("kwx.pictures")
@@ -117,64 +105,6 @@ def _warm(parent: int) -> None:
     render.warm_cache()
 
 
-def _digest(text: str) -> str:
-    return hashlib.blake2b(text.encode(), digest_size=10).hexdigest()
-
-
-def hand_key(view: SeatView, lang: str = "zh_CN", protected: Collection[Tile] = (), game: str = KAWUXING) -> str:
-    """Photo key of a hand picture in ``lang`` of ``game`` with the ``protected`` tiles marked (see
-    module docstring); a partial 亮倒 / 廊起 adds the shown tiles and published waits, which the
-    picture marks."""
-    own = view.public.seats[view.seat]
-    shown = (own.revealed, own.hidden_count, own.waits) if own.liangdao else ()
-    guard = tuple(sorted(protected))
-    key = (view.concealed, view.drawn, view.melds, view.waits, own.liangdao, lang, shown, guard, str(game))
-    return "h" + _digest(repr(key))
-
-
-CLAIM_MARK = "@"
-"""Separates a hand picture's key from the claim window it was drawn for (:func:`claim_key`)."""
-
-
-def claim_key(key: str, seq: int) -> str:
-    """The photo key of hand picture ``key`` drawn when the claim window at the hand's event ``seq``
-    opened for the seat (碰 / 杠 / 胡 buttons, docs/rules.md §A5): a key of its own, so the window's
-    edit carries a fresh picture of the table (the player sees the discard and the ponds while
-    deciding) in the one write it costs anyway."""
-    return f"{key}{CLAIM_MARK}{seq}"
-
-
-def needs_photo(shown: str | None, desired: str) -> bool:
-    """Whether a hand message showing the picture keyed ``shown`` needs a new picture to show
-    ``desired``: the seat's tiles changed (the keys differ apart from a claim window), or a claim
-    window the message does not show yet opened.  A window closing (``desired`` without one, the
-    tiles unchanged) needs none: the caption and buttons are edited alone."""
-    if shown == desired:
-        return False
-    if shown is None:
-        return True
-    base, _, window = desired.partition(CLAIM_MARK)
-    return shown.partition(CLAIM_MARK)[0] != base or bool(window)
-
-
-def hand_table_key(view: PublicView, names: Sequence[str]) -> str:
-    """What the table part of a hand picture is drawn from (the public view and the names): with
-    the photo key it names the picture exactly, so an uploaded picture is only sent again (by its
-    ``file_id``) where the table it shows is the current one."""
-    return _digest(repr((view, tuple(names))))
-
-
-def table_key(
-    view: PublicView,
-    names: Sequence[str],
-    lang: str = "zh_CN",
-    totals: Sequence[int] | None = None,
-    game: str = KAWUXING,
-) -> str:
-    """Photo key of a table picture of ``game`` in ``lang`` with the seats' running match ``totals``."""
-    return "t" + _digest(repr((view, tuple(names), lang, None if totals is None else tuple(totals), str(game))))
-
-
 class Pictures(Protocol):
     """What the presenter needs: encoded pictures (PNG or JPEG bytes) for each kind of message, with labels
     in ``lang`` (the player's language for a hand, the group's for the others)."""
@@ -232,6 +162,23 @@ class Pictures(Protocol):
     async def stats(self, sheet: StatsSheet, lang: str = "zh_CN") -> bytes:
         """The ``/stats`` picture of ``sheet`` (a group's or a player's record)."""
         ...
+
+
+async def draw(pictures: Pictures, picture: Picture) -> bytes:
+    """Draw the render request ``picture`` (:mod:`.screen.pictures`) with ``pictures``."""
+    if isinstance(picture, HandPicture):
+        return await pictures.hand(
+            picture.view, lang=picture.lang, protected=picture.protected, game=picture.ruleset, names=picture.names
+        )
+    if isinstance(picture, TablePicture):
+        return await pictures.table(
+            picture.view, picture.names, lang=picture.lang, totals=picture.totals, game=picture.ruleset
+        )
+    if isinstance(picture, RevealPicture):
+        return await pictures.reveal(picture.view, picture.seat, picture.names, lang=picture.lang, game=picture.ruleset)
+    return await pictures.result(
+        picture.view, picture.names, lang=picture.lang, hands=picture.hands, game=picture.ruleset
+    )
 
 
 class RenderPictures:

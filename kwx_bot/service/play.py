@@ -23,11 +23,11 @@ from dataclasses import replace
 from ..store import LedgerRow, TableStatus, Tx
 from ..words.i18n import Translator
 from ..words.texts import reason_text, reveal_fault_text, tile_label
-from ..words.ui import RevealChoice
+from ..words.ui import Menu, RevealChoice, Ui
 from . import game, reveal
 from .buttons import Button, Op
 from .game import Action, ActionKind, Deal, Event, IllegalAction, Reason, State
-from .live import LiveSeat, LiveTable, Ui
+from .live import Delivered, LiveSeat, LiveTable
 from .present import Presenter
 from .tables import Tables
 from .timers import Timers
@@ -48,7 +48,9 @@ _OP_KIND = {
     Op.ADDED_KONG: ActionKind.ADDED_KONG,
     Op.PASS: ActionKind.PASS,
 }
-GAME_OPS = frozenset(_OP_KIND) | {Op.LIANGDAO_MENU, Op.LIANGDAO_PICK, Op.BACK, Op.TAKE_BACK, Op.REVEAL, Op.PROTECTED}
+MENU_OPS = frozenset({Op.LIANGDAO_MENU, Op.LIANGDAO_PICK, Op.BACK, Op.REVEAL})
+"""The hand message's 亮倒 / 廊起 menu steps: they change the menu, never the hand."""
+GAME_OPS = frozenset(_OP_KIND) | MENU_OPS | {Op.TAKE_BACK, Op.PROTECTED}
 
 
 class Play:
@@ -93,7 +95,7 @@ class Play:
         # chairs or the new hand with the new ones.
         async with live.present_lock:
             live.hand, live.state, live.events = None, None, []
-            live.table_shown, live.table_file = None, None
+            live.table = Delivered()
             async with self.store.transaction() as tx:
                 if drop or order != list(range(len(order))):
                     for chair in drop:
@@ -111,8 +113,8 @@ class Play:
             live.hand = await self.store.current_hand(live.table_id)
             await self.tables.refresh(live)
             for s in live.seats:
-                s.hand_msg_id, s.shown, s.ui, s.file_id, s.file_key = None, None, Ui.NORMAL, None, None
-                s.shown_digest, s.last_press, s.bank_used = None, None, 0.0
+                s.hand_msg_id, s.hand, s.menu = None, Delivered(), Menu()
+                s.last_press, s.bank_used = None, 0.0
             state, pairs = self.drive(live, state, [(e, actor) for e in events])
             await self.commit(live, state, pairs)
         log.info("table %s: hand %s dealt, dealer seat %s", live.table_id, hand_no, dealer)  # no seed: it is the wall
@@ -294,83 +296,98 @@ class Play:
 
     async def press(self, live: LiveTable, user_id: int, message_id: int | None, button: Button) -> tuple[Reply, bool]:
         """Handle a hand-message button: the answer to the press, and True if something changed
-        (the caller then has the messages presented, after answering)."""
+        (the caller then has the messages presented, after answering).  In turn: who may press it
+        (the seat's player), whether it still applies (:meth:`_refusal`), then either a step of the
+        亮倒 / 廊起 menu (:func:`menu_after`: nothing is committed) or a move (:meth:`_move`)."""
         async with live.lock:
             seat = live.seat_of(user_id)
-            lang = seat.lang if seat is not None else await self.tables.user_lang(user_id)
-            tr = self.tables.tr(lang)
-            _ = tr.gettext
-            state = live.state
+            tr = self.tables.tr(seat.lang if seat is not None else await self.tables.user_lang(user_id))
             if seat is None:
-                return Reply(_("These buttons belong to another player."), alert=True), False
+                return Reply(tr.gettext("These buttons belong to another player."), alert=True), False
             seat.last_active = self.tables.clock()  # any press: the player is there (no 托管 now)
             if button.op is Op.TAKE_BACK:
                 changed = await self.take_back(live, seat)
+                _ = tr.gettext
                 text = _("Welcome back: you play this seat again.") if changed else _("You are playing this seat.")
                 return Reply(text), changed
-            if state is None or live.row.status != TableStatus.PLAYING or state.result is not None:
-                return Reply(_("This hand is over.")), False
-            if message_id is not None and message_id != seat.hand_msg_id:
-                return Reply(_("This is an old hand message: use the newest one (or send /hand)."), alert=True), False
-            if button.op is Op.PROTECTED:  # a disabled button: it only says why (docs/rules.md §A9.8, §B)
-                return Reply(reason_text(Reason.PROTECTED_TILE, tr)), False
-            kind = _OP_KIND.get(button.op)
-            press = f"{button.seq}:{button.op.value}{'' if button.tile is None else button.tile}"
-            if button.seq != live.row.seq:
-                if kind is not None and press == seat.last_press:  # a double tap, or re-delivered after a restart
-                    return Reply(_toast(Action(seat.seat, kind, button.tile), tr, state.rules)), False
-                return Reply(_("This button is outdated: the table has moved on.")), False
-            if seat.automatic:
-                return Reply(_("You are on auto-play: press “I'm back” first.")), False
-            if button.op in (Op.LIANGDAO_MENU, Op.LIANGDAO_PICK):
-                refusal = _liangdao_refusal(state, seat.seat, button, tr)
-                if refusal is not None:  # forged: only discards that keep the hand ready are offered
-                    return Reply(refusal, alert=True), False
+            refusal = self._refusal(live, seat, message_id, button, tr)
+            if refusal is not None:
+                return refusal, False
+            assert live.state is not None
             choice = None
             if button.shown is not None:  # a reveal choice (docs/rules.md §A9.2, §E#48)
-                choice = _reveal_choice(state, seat.seat, button)
+                choice = _reveal_choice(live.state, seat.seat, button)
                 if choice is None:  # forged: not a 亮倒 discard with a reveal choice, or a mask beyond the hand
-                    return Reply(_liangdao_refusal(state, seat.seat, button, tr) or _forged(tr), alert=True), False
-            if button.op is Op.REVEAL:
-                assert choice is not None and button.tile is not None
-                mask = reveal.canonical(game.held_after(state, seat.seat, button.tile), choice.shown)
-                if (seat.ui, seat.ui_tile, seat.ui_mask, seat.ui_seq) == (Ui.REVEAL, button.tile, mask, live.row.seq):
-                    return Reply(_("Already chosen: nothing changed.")), False  # a double tap
-                seat.ui, seat.ui_tile, seat.ui_mask, seat.ui_seq = Ui.REVEAL, button.tile, mask, live.row.seq
+                    return Reply(_liangdao_refusal(live.state, seat.seat, button, tr) or _forged(tr), alert=True), False
+            if button.op in MENU_OPS:
+                menu = menu_after(live.state, seat.seat, button, choice, live.row.seq)
+                if button.op is Op.REVEAL and menu == seat.menu:
+                    return Reply(tr.gettext("Already chosen: nothing changed.")), False  # a double tap
+                seat.menu = menu
                 return Reply(), True
-            if button.op in (Op.LIANGDAO_MENU, Op.LIANGDAO_PICK, Op.BACK):
-                ui = {Op.LIANGDAO_MENU: Ui.LIANGDAO, Op.LIANGDAO_PICK: Ui.CONFIRM, Op.BACK: Ui.NORMAL}[button.op]
-                if button.op is Op.LIANGDAO_PICK and button.tile in _reveal_discards(state, seat.seat):
-                    ui = Ui.REVEAL  # choose the shown tiles, starting from the whole hand
-                    seat.ui_mask = reveal.all_shown(game.held_after(state, seat.seat, button.tile))
-                seat.ui = ui
-                seat.ui_tile = button.tile
-                seat.ui_seq = live.row.seq
-                return Reply(), True
-            if kind is None:
-                return Reply(_("This button does nothing here.")), False
-            if choice is not None and not choice.legal:
-                return Reply(reveal_fault_text(choice.fault, tr), alert=True), False
-            action = choice.action(seat.seat) if choice is not None else Action(seat.seat, kind, button.tile)
-            try:
-                new_state, events = game.apply(state, action)
-            except IllegalAction as e:
-                return Reply(reason_text(e.reason, tr), alert=True), False
-            seat.ui = Ui.NORMAL
-            reset = seat.timeouts > 0
-            spent = self.spend_bank(live, seat)
+            return await self._move(live, seat, user_id, button, choice, tr)
 
-            async def extra(tx: Tx) -> None:
-                await tx.set_last_press(live.table_id, seat.seat, press)
-                if reset:
-                    await tx.set_seat_auto(live.table_id, seat.seat, on_auto=False, timeouts=0)
-                if spent:
-                    await tx.set_bank_used(live.table_id, seat.seat, seat.bank_used)
+    def _refusal(
+        self, live: LiveTable, seat: LiveSeat, message_id: int | None, button: Button, tr: Translator
+    ) -> Reply | None:
+        """Why a press of the seat's player changes nothing, or None: the hand is over, the message is
+        an old one, the button is a disabled one, the table moved on since it was made (a double tap
+        of the move that moved it gets that move's answer again), the AI plays the seat, or a 亮倒
+        menu the hand does not offer (a forged button)."""
+        _ = tr.gettext
+        state = live.state
+        if state is None or live.row.status != TableStatus.PLAYING or state.result is not None:
+            return Reply(_("This hand is over."))
+        if message_id is not None and message_id != seat.hand_msg_id:
+            return Reply(_("This is an old hand message: use the newest one (or send /hand)."), alert=True)
+        if button.op is Op.PROTECTED:  # a disabled button: it only says why (docs/rules.md §A9.8, §B)
+            return Reply(reason_text(Reason.PROTECTED_TILE, tr))
+        if button.seq != live.row.seq:
+            kind = _OP_KIND.get(button.op)
+            if kind is not None and _press_key(button) == seat.last_press:  # a double tap, or re-delivered
+                return Reply(_toast(Action(seat.seat, kind, button.tile), tr, state.rules))
+            return Reply(_("This button is outdated: the table has moved on."))
+        if seat.automatic:
+            return Reply(_("You are on auto-play: press “I'm back” first."))
+        if button.op in (Op.LIANGDAO_MENU, Op.LIANGDAO_PICK):
+            refusal = _liangdao_refusal(state, seat.seat, button, tr)
+            if refusal is not None:  # forged: only discards that keep the hand ready are offered
+                return Reply(refusal, alert=True)
+        return None
 
-            new_state, pairs = self.drive(live, new_state, [(e, user_id) for e in events])
-            await self.commit(live, new_state, pairs, extra, reread=reset)
-            seat.last_press = press  # kept in memory too: no need to read the seats back for it
-            return Reply(_toast(action, tr, state.rules)), True
+    async def _move(
+        self, live: LiveTable, seat: LiveSeat, user_id: int, button: Button, choice: RevealChoice | None,
+        tr: Translator,
+    ) -> tuple[Reply, bool]:  # fmt: skip
+        """Make the move the button says (the engine judges it), drive the automatic seats, commit."""
+        state = live.state
+        assert state is not None
+        kind = _OP_KIND.get(button.op)
+        if kind is None:
+            return Reply(tr.gettext("This button does nothing here.")), False
+        if choice is not None and not choice.legal:
+            return Reply(reveal_fault_text(choice.fault, tr), alert=True), False
+        action = choice.action(seat.seat) if choice is not None else Action(seat.seat, kind, button.tile)
+        try:
+            new_state, events = game.apply(state, action)
+        except IllegalAction as e:
+            return Reply(reason_text(e.reason, tr), alert=True), False
+        seat.menu = Menu()
+        reset = seat.timeouts > 0
+        spent = self.spend_bank(live, seat)
+        press = _press_key(button)
+
+        async def extra(tx: Tx) -> None:
+            await tx.set_last_press(live.table_id, seat.seat, press)
+            if reset:
+                await tx.set_seat_auto(live.table_id, seat.seat, on_auto=False, timeouts=0)
+            if spent:
+                await tx.set_bank_used(live.table_id, seat.seat, seat.bank_used)
+
+        new_state, pairs = self.drive(live, new_state, [(e, user_id) for e in events])
+        await self.commit(live, new_state, pairs, extra, reread=reset)
+        seat.last_press = press  # kept in memory too: no need to read the seats back for it
+        return Reply(_toast(action, tr, state.rules)), True
 
     async def take_back(self, live: LiveTable, seat: LiveSeat) -> bool:
         """End 托管 for a seat whose player is back (caller holds ``live.lock``); False if the
@@ -381,7 +398,7 @@ class Play:
             await tx.set_can_pm(seat.user_id or 0, True, bot_id=self.tables.bot_id)
             await tx.set_seat_auto(live.table_id, seat.seat, on_auto=False, timeouts=0)
         seat.on_auto, seat.timeouts, seat.can_pm = False, 0, True
-        seat.shown = None
+        seat.hand.forget()
         self._rearm(live)
         return True
 
@@ -421,6 +438,27 @@ class Play:
         row = live.row
         if row.deadline_at is not None:
             self.timers.arm(live.table_id, max(row.deadline_at, self.tables.clock() + 2.0))
+
+
+def _press_key(button: Button) -> str:
+    """A press as the seat's last press is stored (``<seq>:<op><tile>``): a double tap matches it."""
+    return f"{button.seq}:{button.op.value}{'' if button.tile is None else button.tile}"
+
+
+def menu_after(state: State, seat: int, button: Button, choice: RevealChoice | None, seq: int) -> Menu:
+    """The hand message's 亮倒 / 廊起 menu after a menu button (made at the table's ``seq``): the
+    menu of discards, a discard picked — its confirmation, or, where the player chooses the tiles to
+    show, the reveal choice starting from the whole hand (docs/rules.md §A9.2, §E#48) —, a reveal
+    choice (``choice``, judged by the engine), or Back to the normal buttons."""
+    if button.op is Op.REVEAL:
+        assert choice is not None and button.tile is not None
+        kept = game.held_after(state, seat, button.tile)
+        return Menu(Ui.REVEAL, button.tile, reveal.canonical(kept, choice.shown), seq)
+    if button.op is Op.LIANGDAO_PICK and button.tile in _reveal_discards(state, seat):
+        assert button.tile is not None
+        return Menu(Ui.REVEAL, button.tile, reveal.all_shown(game.held_after(state, seat, button.tile)), seq)
+    mode = {Op.LIANGDAO_MENU: Ui.LIANGDAO, Op.LIANGDAO_PICK: Ui.CONFIRM}.get(button.op, Ui.NORMAL)
+    return Menu(mode, button.tile, 0, seq)
 
 
 def _liangdao_refusal(state: State, seat: int, button: Button, tr: Translator) -> str | None:

@@ -94,8 +94,8 @@ class Tables:
                 log.exception("table %s: cannot be resumed", row.table_id)
                 continue
             if live is not None:
-                live.table_digest = row.table_digest
-                if row.table_digest is not None or any(s.shown_digest for s in live.seats):
+                live.table.digest = row.table_digest
+                if row.table_digest is not None or any(s.hand.digest for s in live.seats):
                     async with self.store.transaction() as tx:  # read once: a crash later must not reuse them
                         await tx.set_shown_digests(live.table_id, {s.seat: None for s in live.seats}, None)
                 out.append(live)
@@ -216,8 +216,8 @@ class Tables:
             seat.name, seat.lang, seat.can_pm = name, lang, can_pm
             seat.on_auto, seat.timeouts, seat.hand_msg_id = srow.on_auto, srow.timeouts, srow.hand_msg_id
             seat.last_press, seat.bank_used = srow.last_press, srow.bank_used
-            if seat.shown is None and srow.shown_digest is not None:
-                seat.shown_digest = srow.shown_digest
+            if seat.hand.shown is None and srow.shown_digest is not None:
+                seat.hand.digest = srow.shown_digest
             seats.append(seat)
         live.seats, live.sitting_out = seats, None
         if row.status != TableStatus.LOBBY:  # a member past the hand's seats sits it out (docs/rules.md §A2.1)

@@ -11,25 +11,38 @@ something to do, the caption also tells what happened since their previous turn.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from engine.fans import Fan
-from engine.game import Action, ActionKind, Discarded, Event, Konged, Ponged
+from engine.game import Discarded, Event, Konged, Ponged
 from engine.scoring import WinBy
 from engine.tiles import MeldKind, Tile
-from engine.views import HandResultView, Outcome, Phase, PublicView, SeatView, WinView
+from engine.views import HandResultView, Outcome, Phase, PublicView, WinView
 
 from .i18n import Translator
 from .texts import fan_label, name, reveal_fault_text, signed, tile_label, tiles_label
-from .ui import RevealChoice, Ui
+from .ui import RevealChoice
 
 __all__ = [
-    "hand_caption",
+    "auto_line",
+    "caption",
+    "claim_line",
+    "confirm_line",
+    "danger_legend",
+    "declared_line",
+    "hand_title",
+    "liangdao_menu_lines",
     "lobby_text",
+    "over_line",
+    "protected_legend",
     "result_caption",
     "reveal_caption",
+    "reveal_lines",
     "since_last_turn",
     "table_caption",
+    "turn_line",
+    "waiting_line",
+    "waits_line",
 ]
 
 CAPTION_LIMIT = 1024
@@ -146,115 +159,103 @@ def since_last_turn(
     return lines
 
 
-def hand_caption(
-    tr: Translator,
-    *,
-    title: str,
-    hand_no: int,
-    view: SeatView,
-    legal: Sequence[Action],
-    names: Sequence[str],
-    on_auto: bool,
-    ui: Ui,
-    ui_tile: Tile | None,
-    danger: set[Tile],
-    result_delta: int | None = None,
-    events: Sequence[Event] = (),
-    reveal: RevealChoice | None = None,
-    langqi: bool = False,
-    protected: Collection[Tile] = (),
-) -> str:
-    """The caption of a player's private hand message.
+def hand_title(tr: Translator, *, hand_no: int, title: str) -> str:
+    """The first line of a player's hand caption: the hand's number and the group's title."""
+    return tr.gettext("Hand {n} · {title}").format(n=hand_no, title=name(title, 32))
 
-    ``reveal``: the 亮倒 / 廊起 reveal being chosen (``ui`` is ``Ui.REVEAL``): the discard, the shown
-    and hidden tiles, and either the waits the shown shape leads to or, in words, the rule the choice
-    breaks (docs/rules.md §A9.2, §E#48).  ``langqi``: the table plays 卡心五 (its 亮倒 is 廊起).
-    ``protected``: held tiles the player may not discard (a 亮倒 / 廊起 player waits on them,
-    docs/rules.md §A9.8, §B), marked 🔒 on their disabled buttons.
 
-    When the player has something to do (their turn, or a claim on a discard), it first says what
-    happened since their previous turn (:func:`since_last_turn` over the hand's ``events``: claims,
-    kongs, 亮倒, the last discard and who made it), then whose turn it is (``Your turn``, or whose
-    discard awaits their call).  While the player only waits, the caption stays as it is, so that
-    other players' routine turns cost no edit of every hand message (docs/architecture.md §4
-    "Presentation"); it is brought up to date by the next edit the player's own situation makes.
-    """
+def over_line(tr: Translator, delta: int) -> str:
+    """The hand is over: the player's points of it."""
+    return tr.gettext("<b>The hand is over.</b> Your points: {delta}").format(delta=signed(delta))
+
+
+def auto_line(tr: Translator) -> str:
+    """The AI plays the seat (托管, docs/rules.md §E#33)."""
+    return tr.gettext("<b>Auto-play</b>: the AI plays this seat for you.")
+
+
+def claim_line(tr: Translator, *, who: str, tile: Tile, rob: bool) -> str:
+    """A claim window asks the player (docs/rules.md §A5): ``who`` (raw name) discarded ``tile``, or
+    adds a kong with it (``rob``: 抢杠, §A6.6)."""
     _ = tr.gettext
-    pub = view.public
-    me = pub.seats[view.seat]
-    lines = [_("Hand {n} · {title}").format(n=hand_no, title=name(title, 32))]
-    kinds = {a.kind for a in legal}
-    if legal and result_delta is None and not on_auto:
-        # a claim's own line names the discard on the table: no second "last discard"
-        claim = bool(kinds & {ActionKind.PASS, ActionKind.PONG, ActionKind.KONG})
-        lines.extend(since_last_turn(tr, events, view.seat, names, last_discard=not claim, langqi=langqi))
-    if result_delta is not None:
-        lines.append(_("<b>The hand is over.</b> Your points: {delta}").format(delta=signed(result_delta)))
-    elif on_auto:
-        lines.append(_("<b>Auto-play</b>: the AI plays this seat for you."))
-    elif kinds & {ActionKind.PASS, ActionKind.PONG, ActionKind.KONG} and pub.last_discard is not None:
-        who, tile = pub.last_discard
-        if pub.phase is Phase.ROB:
-            lines.append(
-                _("<b>{name} adds a kong with {tile}</b>: rob it?").format(
-                    name=name(names[who]), tile=tile_label(tile, tr)
-                )
-            )
-        else:
-            lines.append(
-                _("<b>{name} discards {tile}</b>: your call.").format(name=name(names[who]), tile=tile_label(tile, tr))
-            )
-    elif legal:
-        n = pub.wall_remaining
-        turn = tr.ngettext(
-            "<b>Your turn</b> · {n} tile left in the wall", "<b>Your turn</b> · {n} tiles left in the wall", n
-        )
-        lines.append(turn.format(n=n))
+    if rob:
+        text = _("<b>{name} adds a kong with {tile}</b>: rob it?")
     else:
-        lines.append(_("Waiting for the other players…"))
-    if me.liangdao and result_delta is None:
-        if langqi:
-            lines.append(_("You declared langqi: drawn tiles are discarded automatically unless they win or kong."))
-        else:
-            lines.append(_("You declared liangdao: drawn tiles are discarded automatically."))
-    if view.waits and result_delta is None:  # after the hand, "waiting" means nothing any more
-        lines.append(_("Waiting on: {tiles}").format(tiles=tiles_label(view.waits, tr)))
-    # every 亮倒 discard with the waits the engine lists with its action (those of the whole hand
-    # shown, when that is offered)
-    liangdao: dict[Tile, tuple[Tile, ...]] = {}
-    for a in legal:
-        if a.kind is ActionKind.LIANGDAO and a.tile is not None and (a.reveal is None or a.tile not in liangdao):
-            liangdao[a.tile] = a.waits
-    choosing = any(a.kind is ActionKind.LIANGDAO and a.reveal is not None for a in legal)
-    if legal and ui is Ui.REVEAL and reveal is not None and reveal.discard in liangdao:
-        lines.extend(_reveal_lines(tr, reveal, langqi))
-    elif legal and ui in (Ui.LIANGDAO, Ui.REVEAL):
-        if langqi:
-            lines.append(_("Langqi: choose the discard, then the tiles to show; then you play automatically."))
-        elif choosing:
-            lines.append(_("Liangdao: choose the discard, then the tiles to show; then you play automatically."))
-        else:
-            lines.append(
-                _(
-                    "Liangdao: choose the discard. Your whole hand is then shown to everybody and you play automatically."  # noqa: E501
-                )
-            )
-        for tile, waits in sorted(liangdao.items()):
-            lines.append(
-                _("Discard {tile} → waiting on {waits}").format(tile=tile_label(tile, tr), waits=tiles_label(waits, tr))
-            )
-    elif legal and ui is Ui.CONFIRM and ui_tile is not None and ui_tile in liangdao:
-        ask = _("Declare langqi and discard {tile}? You will wait on {waits}.") if langqi else _(
-            "Declare liangdao and discard {tile}? You will wait on {waits}.")  # fmt: skip
-        lines.append(ask.format(tile=tile_label(ui_tile, tr), waits=tiles_label(liangdao[ui_tile], tr)))
-    if protected and ActionKind.DISCARD in kinds:
-        lines.append(_("🔒 = another player's waiting tile: you may not discard it."))
-    elif danger and ActionKind.DISCARD in kinds and not me.liangdao:
-        lines.append(_("⚠ = a liangdao player waits on it: discarding it makes you pay for everybody (baohu)."))
+        text = _("<b>{name} discards {tile}</b>: your call.")
+    return text.format(name=name(who), tile=tile_label(tile, tr))
+
+
+def turn_line(tr: Translator, wall: int) -> str:
+    """The player's turn, with the tiles left in the wall."""
+    turn = tr.ngettext(
+        "<b>Your turn</b> · {n} tile left in the wall", "<b>Your turn</b> · {n} tiles left in the wall", wall
+    )
+    return turn.format(n=wall)
+
+
+def waiting_line(tr: Translator) -> str:
+    """Nothing for the player to do."""
+    return tr.gettext("Waiting for the other players…")
+
+
+def declared_line(tr: Translator, *, langqi: bool) -> str:
+    """The player declared 亮倒 / 廊起 and plays automatically (docs/rules.md §A9.2, §B)."""
+    _ = tr.gettext
+    if langqi:
+        return _("You declared langqi: drawn tiles are discarded automatically unless they win or kong.")
+    return _("You declared liangdao: drawn tiles are discarded automatically.")
+
+
+def waits_line(tr: Translator, waits: Sequence[Tile]) -> str:
+    """The player's waits."""
+    return tr.gettext("Waiting on: {tiles}").format(tiles=tiles_label(waits, tr))
+
+
+def liangdao_menu_lines(
+    tr: Translator, options: Mapping[Tile, Sequence[Tile]], *, langqi: bool, choosing: bool
+) -> list[str]:
+    """The 亮倒 / 廊起 menu: what happens next, then every discard with the waits the engine lists with
+    its action (``options``, tile order); ``choosing``: the player then chooses the tiles to show
+    (docs/rules.md §A9.2, §E#48)."""
+    _ = tr.gettext
+    if langqi:
+        head = _("Langqi: choose the discard, then the tiles to show; then you play automatically.")
+    elif choosing:
+        head = _("Liangdao: choose the discard, then the tiles to show; then you play automatically.")
+    else:
+        head = _("Liangdao: choose the discard. Your whole hand is then shown to everybody and you play automatically.")
+    lines = [head]
+    for tile, waits in options.items():
+        lines.append(
+            _("Discard {tile} → waiting on {waits}").format(tile=tile_label(tile, tr), waits=tiles_label(waits, tr))
+        )
+    return lines
+
+
+def confirm_line(tr: Translator, *, tile: Tile, waits: Sequence[Tile], langqi: bool) -> str:
+    """The 亮倒 / 廊起 confirmation: the discard and the waits it leads to."""
+    _ = tr.gettext
+    ask = _("Declare langqi and discard {tile}? You will wait on {waits}.") if langqi else _(
+        "Declare liangdao and discard {tile}? You will wait on {waits}.")  # fmt: skip
+    return ask.format(tile=tile_label(tile, tr), waits=tiles_label(waits, tr))
+
+
+def protected_legend(tr: Translator) -> str:
+    """What 🔒 on a discard button means (docs/rules.md §A9.8, §B)."""
+    return tr.gettext("🔒 = another player's waiting tile: you may not discard it.")
+
+
+def danger_legend(tr: Translator) -> str:
+    """What ⚠ on a discard button means (包胡, docs/rules.md §A9.7)."""
+    return tr.gettext("⚠ = a liangdao player waits on it: discarding it makes you pay for everybody (baohu).")
+
+
+def caption(lines: Sequence[str]) -> str:
+    """Lines joined into one caption within Telegram's limit (1024 characters)."""
     return _cut("\n".join(lines))
 
 
-def _reveal_lines(tr: Translator, choice: RevealChoice, langqi: bool) -> list[str]:
+def reveal_lines(tr: Translator, choice: RevealChoice, *, langqi: bool) -> list[str]:
     """The reveal choice in words: what is discarded, shown and hidden, and the waits it leads to or
     the rule it breaks (docs/rules.md §A9.2, §E#48)."""
     _ = tr.gettext

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from engine.game import Action, ActionKind, RevealFault
 from engine.tiles import Tile
 
-__all__ = ["RevealChoice", "Ui"]
+__all__ = ["Menu", "RevealChoice", "Ui"]
 
 
 class Ui(enum.Enum):
@@ -19,6 +19,23 @@ class Ui(enum.Enum):
     LIANGDAO = "liangdao"
     CONFIRM = "confirm"
     REVEAL = "reveal"
+
+
+@dataclass(frozen=True, slots=True)
+class Menu:
+    """Where a player is in the hand message's 亮倒 / 廊起 menu: ``mode``, the discard chosen
+    (``tile``), the tiles chosen to show (``mask``, a bit mask over the tiles kept after the discard:
+    :mod:`kwx_bot.service.reveal`), made at the table's event ``seq``.  A menu holds only at that
+    seq: once the table moves on the hand message shows the normal buttons again (:meth:`at`)."""
+
+    mode: Ui = Ui.NORMAL
+    tile: Tile | None = None
+    mask: int = 0
+    seq: int = -1
+
+    def at(self, seq: int) -> Menu:
+        """The menu as it stands at the table's ``seq``: itself if made then, else the normal one."""
+        return self if self.seq == seq else Menu()
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,19 +3,19 @@ link (checked as Telegram gets them, callback data encoded by the edge)."""
 
 from __future__ import annotations
 
-from engine.game import Action, ActionKind, legal_actions, replay, start, view_for
+from engine.game import ActionKind, replay, start
 from engine.rules import RuleSet
 from engine.tiles import Tile
 from kwx_bot.edge.codec import Op, decode
 from kwx_bot.edge.sender import markup_of
 from kwx_bot.service import keyboards
+from kwx_bot.service.buttons import keyboard
 from kwx_bot.words.i18n import translator
-from kwx_bot.words.ui import Ui
 
 
-def hand_keyboard(*args, **kwargs):
-    """The hand keyboard as Telegram gets it (callback data encoded by the edge)."""
-    return markup_of(keyboards.hand_keyboard(*args, **kwargs))
+def markup(kb):
+    """A keyboard as Telegram gets it (callback data encoded by the edge)."""
+    return markup_of(kb)
 
 
 def lobby_keyboard(*args, **kwargs):
@@ -23,52 +23,16 @@ def lobby_keyboard(*args, **kwargs):
     return markup_of(keyboards.lobby_keyboard(*args, **kwargs))
 
 
-def _state(seed: str = "t1"):
-    return replay(start(RuleSet(), 0, seed=seed))
-
-
-def test_hand_keyboard_offers_exactly_the_legal_discards():
-    state = _state()
-    legal = legal_actions(state, 0)
-    view = view_for(state, 0)
-    tr = translator("zh_CN")
-    kb = hand_keyboard(tr, 7, 3, legal, drawn=view.drawn, danger=set())
-    assert kb is not None
-    datas = [decode(b.callback_data) for row in kb.inline_keyboard for b in row]
-    discards = {d.tile for d in datas if d.op is Op.DISCARD}
-    assert discards == {a.tile for a in legal if a.kind is ActionKind.DISCARD}
-    assert all(d.table_id == 7 and d.seq == 3 for d in datas)
-    assert all(len(row) <= 8 for row in kb.inline_keyboard)
-    labels = [b.text for row in kb.inline_keyboard for b in row]
-    assert any(lbl.startswith("▶") for lbl in labels)  # the drawn tile is marked
-
-
-def test_claim_keyboard_has_only_claims():
+def test_claim_keyboard_has_only_the_claims_offered():
     tr = translator("en")
-    legal = [Action(1, ActionKind.WIN), Action(1, ActionKind.PONG), Action(1, ActionKind.PASS)]
-    kb = hand_keyboard(tr, 1, 1, legal, drawn=None, danger=set())
+    kb = markup(keyboards.claim_keyboard(tr, 1, 1, {ActionKind.WIN, ActionKind.PONG, ActionKind.PASS}))
     assert [b.text for b in kb.inline_keyboard[0]] == ["Win", "Pong", "Pass"]
-    assert hand_keyboard(tr, 1, 1, [], drawn=None, danger=set()) is None
-
-
-def test_liangdao_menu_and_confirmation():
-    tr = translator("zh_CN")
-    legal = [Action(0, ActionKind.DISCARD, Tile.P1), Action(0, ActionKind.LIANGDAO, Tile.P1)]
-    normal = hand_keyboard(tr, 1, 1, legal, drawn=None, danger=set())
-    assert "亮倒…" in [b.text for row in normal.inline_keyboard for b in row]
-    menu = hand_keyboard(tr, 1, 1, legal, drawn=None, danger=set(), ui=Ui.LIANGDAO)
-    assert decode(menu.inline_keyboard[0][0].callback_data).op is Op.LIANGDAO_PICK
-    confirm = hand_keyboard(tr, 1, 1, legal, drawn=None, danger=set(), ui=Ui.CONFIRM, ui_tile=Tile.P1)
-    first = decode(confirm.inline_keyboard[0][0].callback_data)
-    assert (first.op, first.tile) == (Op.LIANGDAO, Tile.P1)
-    assert "确认亮倒" in confirm.inline_keyboard[0][0].text
 
 
 def test_danger_tiles_are_marked():
     tr = translator("zh_CN")
-    legal = [Action(0, ActionKind.DISCARD, Tile.P1), Action(0, ActionKind.DISCARD, Tile.S5)]
-    kb = hand_keyboard(tr, 1, 1, legal, drawn=None, danger={Tile.S5})
-    assert [b.text for b in kb.inline_keyboard[0]] == ["1筒", "⚠5条"]
+    rows = keyboards.discard_rows(tr, 1, 1, [Tile.P1, Tile.S5], drawn=None, danger={Tile.S5}, protected=())
+    assert [k.text for k in rows[0]] == ["1筒", "⚠5条"]
 
 
 def test_lobby_keyboard_has_a_private_chat_link():
@@ -107,14 +71,12 @@ def test_reveal_keyboard_toggles_carry_the_whole_choice_and_confirm_only_when_le
     from kwx_bot.service.reveal import all_shown, canonical
 
     state = _kx_state()
-    legal = legal_actions(state, 0)
     tr = translator("en")
     kept = game.held_after(state, 0, Tile.S9)
     for shown, legal_choice in ((kept, True), (kept[1:], False)):
         choice = game.check_reveal(state, 0, Tile.S9, shown)
         assert choice.legal is legal_choice
-        kb = hand_keyboard(tr, 7, 3, legal, drawn=Tile.S9, danger=set(), ui=Ui.REVEAL, ui_tile=Tile.S9,
-                           reveal=choice, kept=kept, langqi=True)  # fmt: skip
+        kb = markup(keyboards.reveal_keyboard(tr, 7, 3, choice, kept, langqi=True))
         keys = [(b.text, decode(b.callback_data)) for row in kb.inline_keyboard for b in row]
         toggles = [(text, d) for text, d in keys if d.op is Op.REVEAL and text[0] in "☑☐"]
         assert len(toggles) == len(kept) == 13
@@ -136,8 +98,10 @@ def decode_button(table: int, seq: int, op: Op, tile: Tile, shown: int):
 
 def test_protected_tiles_are_disabled_buttons():
     """A protected tile (docs/rules.md §A9.8, §B) is shown with 🔒 and an answer-only op, never as a discard."""
-    legal = [Action(1, ActionKind.DISCARD, Tile.P1), Action(1, ActionKind.DISCARD, Tile.S8)]
-    kb = hand_keyboard(translator("en"), 7, 3, legal, drawn=None, danger={Tile.S7}, protected=(Tile.S7,))
+    rows = keyboards.discard_rows(
+        translator("en"), 7, 3, [Tile.P1, Tile.S8], drawn=None, danger={Tile.S7}, protected=(Tile.S7,)
+    )
+    kb = markup(keyboard(*rows))
     keys = [(b.text, decode(b.callback_data)) for row in kb.inline_keyboard for b in row]
     assert [(t, d.op, d.tile) for t, d in keys] == [
         ("1 Dot", Op.DISCARD, Tile.P1), ("🔒7 Bam", Op.PROTECTED, Tile.S7), ("8 Bam", Op.DISCARD, Tile.S8),
@@ -145,5 +109,5 @@ def test_protected_tiles_are_disabled_buttons():
 
 
 def test_a_mandatory_direct_kong_is_a_claim_keyboard_without_pass():
-    kb = hand_keyboard(translator("en"), 7, 3, [Action(2, ActionKind.KONG)], drawn=None, danger=set())
+    kb = markup(keyboards.claim_keyboard(translator("en"), 7, 3, {ActionKind.KONG}))
     assert [[b.text for b in row] for row in kb.inline_keyboard] == [["Kong"]]

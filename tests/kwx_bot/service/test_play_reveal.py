@@ -15,7 +15,7 @@ from typing import Any
 from engine.tiles import Tile, parse_tiles
 from kwx_bot.service import game
 from kwx_bot.service.buttons import Button, Op
-from kwx_bot.service.live import Ui
+from kwx_bot.service.live import Menu
 from kwx_bot.service.play import _reveal_discards
 
 from .conftest import ANN, BEN, CAT, GROUP, World
@@ -76,8 +76,8 @@ async def test_the_reveal_choice_from_pick_to_confirm(world: World) -> None:
     assert (await world.table()).row.seq == seq and len(world.chat.calls) == sent
     # a reset of the cache (as after a restart): the normal buttons; the old toggle restores the choice
     live = await world.table()
-    live.seats[0].ui = Ui.NORMAL
-    live.seats[0].shown = None
+    live.seats[0].menu = Menu()
+    live.seats[0].hand.forget()
     await world.service.present.sync(live)
     assert not toggles(await world.hand_message(ANN))
     show_all = Button(first.table_id, seq, Op.REVEAL, Tile.S9, (1 << 13) - 1)

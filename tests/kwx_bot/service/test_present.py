@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from kwx_bot.service import present
+from kwx_bot.service import group_table
 from kwx_bot.service.buttons import Op
 from kwx_bot.service.game import RuleSet
 from kwx_bot.service.ports import Outcome, Sent
@@ -21,8 +21,8 @@ from .test_play import SCENARIO, deal, perform
 @pytest.fixture
 def quick(monkeypatch: pytest.MonkeyPatch) -> float:
     """A short staleness bound for the test (seconds)."""
-    monkeypatch.setattr(present, "TABLE_STALE_SECONDS", 0.6)
-    monkeypatch.setattr(present, "TOKEN_RECHECK_SECONDS", 0.02)
+    monkeypatch.setattr(group_table, "TABLE_STALE_SECONDS", 0.6)
+    monkeypatch.setattr(group_table, "TOKEN_RECHECK_SECONDS", 0.02)
     return 0.6
 
 

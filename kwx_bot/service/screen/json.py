@@ -1,0 +1,64 @@
+"""Screen values as plain JSON: what a web client receives (docs/architecture.md §4 "The screen model").
+
+Tiles are written in the engine's notation (``5s``, ``7z``, docs/rules.md §0.3), every closed set of
+names (phases, meld kinds, 番, outcomes) as its value, engine views field by field; texts are already
+in the viewer's language (Telegram HTML: names escaped).  A button is ``{"label", "data"}``: ``data``
+is what pressing it means (:func:`press_json`) — the same table, seq and action a chat button
+carries, so a press from the web is judged exactly as one from the chat — or ``{"label", "url"}``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from typing import Any
+
+from ..buttons import Button, ConfigButton, Key, Keyboard, Press, VoidButton
+from ..game import Tile
+
+__all__ = ["keyboard_json", "plain", "press_json"]
+
+
+def plain(value: Any) -> Any:
+    """``value`` (engine views and values: frozen dataclasses, tuples, enums, tiles, dicts) as JSON
+    types: a dataclass becomes an object of its fields, a tile its notation, an enum its value, a
+    dict's keys strings."""
+    if isinstance(value, Tile):
+        return str(value)
+    if isinstance(value, enum.Enum):
+        return value.value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    return value
+
+
+def press_json(press: Press) -> dict[str, Any]:
+    """What pressing a button means, as JSON: a table button's ``table``, ``seq``, ``op`` (the
+    :class:`~kwx_bot.service.buttons.Op` letter) and, when it has them, ``tile`` and ``shown`` (the
+    reveal mask); a settings or ``/void`` button likewise by its fields, with its ``type``."""
+    if isinstance(press, Button):
+        out: dict[str, Any] = {"type": "table", "table": press.table_id, "seq": press.seq, "op": press.op.value}
+        if press.tile is not None:
+            out["tile"] = str(press.tile)
+        if press.shown is not None:
+            out["shown"] = press.shown
+        return out
+    kind = "config" if isinstance(press, ConfigButton) else "void"
+    assert isinstance(press, (ConfigButton, VoidButton))
+    fields: dict[str, Any] = plain(press)
+    return {"type": kind, **fields}
+
+
+def _key_json(key: Key) -> dict[str, Any]:
+    if key.press is not None:
+        return {"label": key.text, "data": press_json(key.press)}
+    return {"label": key.text, "url": key.url}
+
+
+def keyboard_json(keyboard: Keyboard) -> list[list[dict[str, Any]]]:
+    """Buttons row by row as JSON."""
+    return [[_key_json(key) for key in row] for row in keyboard]
