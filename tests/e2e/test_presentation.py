@@ -8,12 +8,14 @@ import asyncio
 import logging
 import time
 
+from engine.game import Discarded, events_from_json, replay, spectator_view
 from engine.tiles import parse_tile
 from kwx_bot.edge.codec import b36, decode
 from kwx_bot.edge.sender import Outcome, Sent
 from kwx_bot.service.buttons import Op
 
-from .scenarios import deal_scenario, load, perform
+from .leaks import SpyPictures
+from .scenarios import deal_scenario, hand_record, load, perform
 
 
 def _results(kwx, group):
@@ -93,6 +95,39 @@ async def test_a_lost_hand_start_announcement_is_sent_later_and_the_table_lives(
         assert live_msg.edit_count > 0 and "The hand is over." in live_msg.content
         starts = [c for c in kwx.fake.calls_to("sendPhoto", chat=group, ok=True) if "starts" in c.param("caption")]
         assert len(starts) == 1
+
+
+async def test_a_late_reveal_picture_shows_the_hand_as_it_was_at_the_liangdao(kwx):
+    """The group's 亮倒 announcement fails and is sent only after Ben's next discard: its picture is
+    still drawn from the table right after Ann's 亮倒 (docs/architecture.md §4 "The screen model") —
+    not Ben's discard since, nor a wall count or unseen copies of later."""
+    scenario = load("h2_one_liangdao")  # Ann: 亮倒 with 9s; Ben discards 5s; then it is Cat's turn
+    kwx.pictures = spy = SpyPictures()
+    users = kwx.players("Ann", "Ben", "Cat")
+    group = kwx.group(users)
+    async with kwx.running() as service:
+        service.present.retry_seconds = 60.0  # the next press, not a retry, sends it
+        kwx.sender.flood_retries = 0
+        await kwx.start_bot(*users)
+        await deal_scenario(kwx, users, group, scenario)
+        kwx.fake.faults.flood(methods="sendPhoto", chats=group, retry_after=1, times=1)
+        await perform(kwx, users, scenario["actions"][0])  # Ann's 亮倒: its announcement is refused
+        await kwx.settle()
+        assert not _reveals(kwx, group)
+        kwx.fake.faults.clear()  # the flood is over
+        await perform(kwx, users, scenario["actions"][1])  # Ben discards 5s: the announcement goes now
+        reveal = (await kwx.fake.wait_for(lambda: _reveals(kwx, group), 15))[0]
+        stored, _ledger, _table = await hand_record(service, 1)
+        events = events_from_json(stored)
+        declared = next(i for i, e in enumerate(events) if isinstance(e, Discarded) and e.liangdao)
+        kind, view = spy.origin(reveal.photo.data)
+        assert kind == "reveal" and len(events) > declared + 1  # the hand went on before it was sent
+        assert view == spectator_view(replay(events[: declared + 1]))
+        assert parse_tile("5s") not in [d.tile for d in view.seats[1].discards]
+
+
+def _reveals(kwx, group):
+    return [m for m in kwx.fake.bot_messages(group) if m.photo is not None and "declares liangdao" in m.content]
 
 
 async def test_a_flooded_private_chat_gets_its_buttons_back(kwx):

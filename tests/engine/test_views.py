@@ -71,3 +71,22 @@ def test_unknown_names_in_a_stored_result_are_refused(field: str, value: object,
         data["winners"][0][field] = value
     with pytest.raises(ValueError, match=message):
         event_from_json(data)
+
+
+def test_the_seat_view_names_the_tiles_whose_discard_is_baohu() -> None:
+    """``SeatView.danger``: every other 亮倒 seat's waits when the rules have 包胡 and the seat has not
+    declared itself (docs/rules.md §A9.7) — the one source of the ⚠ marks."""
+    import dataclasses
+
+    from engine.game import Discarded, view_for
+
+    events = _events("h2_one_liangdao.json")  # Ann (seat 0) declares 亮倒 first
+    declared = next(i for i, e in enumerate(events) if isinstance(e, Discarded) and e.liangdao)
+    state = replay(events[: declared + 1])  # type: ignore[arg-type]
+    waits = public_view(state).seats[0].waits
+    assert waits and view_for(state, 1).danger == view_for(state, 2).danger == tuple(sorted(waits))
+    assert view_for(state, 0).danger == ()  # a 亮倒 seat pays no 包胡
+    before = replay(events[:declared])  # type: ignore[arg-type]
+    assert view_for(before, 1).danger == ()  # before the declaration: none
+    no_baohu = dataclasses.replace(state, rules=dataclasses.replace(state.rules, baohu=False))
+    assert view_for(no_baohu, 1).danger == ()

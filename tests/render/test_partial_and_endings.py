@@ -338,19 +338,21 @@ def test_demo_command_with_a_rule_preset(tmp_path, preset: str, seats: int) -> N
     assert [p.text for p in reveal_canvas(d.reveal, d.reveal_seat, d.names, game=game).find("liangdao_text")] == [word]
 
 
-def test_tiles_a_liangdao_player_waits_on_are_explained_under_kawuxing(demo: Demo) -> None:
-    """Red-edged tiles (a 亮倒 player waits on them: discarding one is 包胡, docs/rules.md §A9.7) get a
-    legend in 卡五星; 卡心五 has no 包胡 (its protected tiles have their own legend)."""
+def test_the_danger_tiles_the_engine_gives_are_marked_and_explained(demo: Demo) -> None:
+    """Red-edged tiles are those of ``view.danger`` (the engine's: a 亮倒 player waits on them and
+    discarding one is 包胡, docs/rules.md §A9.7), with a legend; render works none out itself — a 亮倒
+    seat's waits alone mark nothing (卡心五 has no 包胡: the engine gives no danger there)."""
     view = demo.hand
     other = 1 if view.seat != 1 else 0
     wait = view.concealed[2]
     seats = list(view.public.seats)
     seats[other] = replace(seats[other], liangdao=True, waits=(wait,))
-    danger = replace(view, public=replace(view.public, seats=tuple(seats)))
+    liangdao = replace(view, public=replace(view.public, seats=tuple(seats)), danger=())
+    danger = replace(liangdao, danger=(wait,))
     c = hand_canvas(danger)
     assert any(t.state is TileState.DANGER for t in c.find("hand", seat=view.seat) if t.tile == wait)
     assert [p.text for p in c.find("danger_legend")] == [ZH.danger]
     assert [p.text for p in hand_canvas(danger, "en").find("danger_legend")] == [EN.danger]
-    assert not hand_canvas(danger, game="kaxinwu").find("danger_legend")
-    calm = tuple(replace(s, liangdao=False, waits=()) for s in view.public.seats)
-    assert not hand_canvas(replace(view, public=replace(view.public, seats=calm))).find("danger_legend")
+    plain = hand_canvas(liangdao)
+    assert not plain.find("danger_legend")
+    assert not any(t.state is TileState.DANGER for t in plain.find("hand", seat=view.seat) if t.tile == wait)
