@@ -18,6 +18,8 @@ aiosqlite.  Inside `kwx_bot` the floors point down only:
 * no module outside `kwx_bot/store` imports aiosqlite or sqlite3, or contains SQL;
 * one way into the engine: of the edge and the service, only `kwx_bot/service/game.py` (and the AI
   seam `players.py` it loads) imports `engine`; the words format engine values on their own.
+* the screen model (`kwx_bot/service/screen`) is pure: nothing it names, directly or through what it
+  names, imports asyncio, the store, the edge, or the service's live state, ports or delivery.
 
 Checked statically over every module's import statements (relative imports resolved).
 """
@@ -268,3 +270,66 @@ def test_the_evolve_checker_sees_a_rule_import() -> None:
     decide = ROOT / "engine" / "game" / "decide.py"
     assert [m for m in imported_modules(decide) if _within(m, EVOLVE_MAY_NOT)]
     assert "engine.game.checks" in engine_imports_from(decide)
+
+
+def _kwx_file(module: str) -> Path | None:
+    """The file of a kwx_bot module (a package's ``__init__.py``), None if it is not one."""
+    path = ROOT.joinpath(*module.split("."))
+    for candidate in (path.with_suffix(".py"), path / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def named_modules(path: Path) -> set[str]:
+    """The modules ``path``'s import statements name: ``from pkg import mod`` names ``pkg.mod`` when
+    that is a module of kwx_bot, else ``pkg``; absolute names otherwise as written."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")[: len(package.split(".")) - (node.level - 1)] if node.level else []
+            module = ".".join(base + ([node.module] if node.module else []))
+            for alias in node.names:
+                sub = f"{module}.{alias.name}"
+                out.add(sub if _kwx_file(sub) is not None else module)
+    return out
+
+
+def kwx_reach(start: Path) -> dict[str, set[str]]:
+    """Every kwx_bot module ``start`` names, directly or through the modules it names: module -> the
+    modules it names."""
+    seen: dict[str, set[str]] = {}
+    todo = [start]
+    while todo:
+        path = todo.pop()
+        name = module_name(path)
+        if name in seen:
+            continue
+        seen[name] = named_modules(path)
+        todo.extend(f for m in seen[name] if m.startswith("kwx_bot.") and (f := _kwx_file(m)) is not None)
+    return seen
+
+
+SCREEN_MAY_NOT = ("asyncio", "telegram", "aiosqlite", "kwx_bot.store", "kwx_bot.edge")
+SCREEN_MAY_NOT_SERVICE = ("live", "ports", "outbox", "tables", "present", "delivery", "screens", "pictures")
+
+
+def test_the_screen_model_is_pure() -> None:
+    """The screen values (docs/architecture.md §4 "The screen model") load nothing that waits, sends or
+    stores: no asyncio, no store, no edge, none of the service's live state or delivery."""
+    files = sorted((ROOT / "kwx_bot" / "service" / "screen").glob("*.py"))
+    assert files
+    banned = SCREEN_MAY_NOT + tuple(f"kwx_bot.service.{m}" for m in SCREEN_MAY_NOT_SERVICE)
+    for path in files:
+        reach = kwx_reach(path)
+        if path.name == "seat.py":  # the walk follows imports: keyboards -> reveal
+            assert {"kwx_bot.service.keyboards", "kwx_bot.service.reveal"} <= set(reach)
+        offenders = {
+            source: sorted(m for m in imports if _within(m, banned) and not _within(m, ("kwx_bot.store.rows",)))
+            for source, imports in reach.items()
+        }
+        assert {k: v for k, v in offenders.items() if v} == {}, path

@@ -325,11 +325,6 @@ def members(rules: RuleSet) -> int:
     return rules.players
 
 
-def is_kaxinwu(rules: RuleSet) -> bool:
-    """The rules are 卡心五's (docs/rules.md §B), not 卡五星's."""
-    return rules.ruleset is Ruleset.KAXINWU
-
-
 HandTiles = tuple[tuple[Tile, ...], tuple[MeldView, ...]]
 """One seat's whole hand: concealed tiles (sorted) and melds with every tile (as
 :data:`render.HandTiles`)."""
@@ -373,7 +368,6 @@ __all__ += [
     "hand_moments",
     "hand_record",
     "held_after",
-    "is_kaxinwu",
     "members",
     "next_lineup",
     "parse_question",

@@ -23,7 +23,7 @@ from typing import Any
 
 from ..words.i18n import N_, Translator
 from ..words.texts import esc, quote
-from .game import KNOWN_OPTIONS, PRESETS, RuleError, RuleSet, check_table_rules, whole_number
+from .game import KNOWN_OPTIONS, PRESETS, RuleError, RuleSet, Ruleset, check_table_rules, whole_number
 from .time_control import TIMER_KEYS
 
 __all__ = [
@@ -317,7 +317,7 @@ class GroupConfig:
         return {"rules": new}
 
 
-GAMES = ("kawuxing", "kaxinwu")
+GAMES = tuple(Ruleset)
 """The games a table may play: 卡五星 (docs/rules.md §A) and 卡心五 (docs/rules.md §B)."""
 SEAT_COUNTS = (2, 3, 4)
 """The table sizes a table may have (docs/rules.md §A2.1)."""
@@ -326,21 +326,25 @@ _SIZED = {2: "two_seats", 3: "standard", 4: "four_seats"}
 
 @dataclass(frozen=True, slots=True)
 class TableChoice:
-    """What a table's opener chose at ``/new`` or with the lobby's buttons: the ``game`` (``kawuxing``
-    卡五星 or ``kaxinwu`` 卡心五) and the number of ``seats`` (2, 3 or 4; AI seats may fill them).
+    """What a table's opener chose at ``/new`` or with the lobby's buttons: the ``game`` (a
+    :class:`~engine.rules.Ruleset`: 卡五星 or 卡心五; a name given is converted) and the number of
+    ``seats`` (2, 3 or 4; AI seats may fill them).
 
     Kept in the table's options (``{"game": ..., "seats": ...}``); :meth:`rules` makes the table's
     rules from it and the group's rules (docs/rules.md §A2.1, "Tables of 2 and 4 seats")."""
 
-    game: str = "kawuxing"
+    game: Ruleset = Ruleset.KAWUXING
     seats: int = 3
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "game", Ruleset(self.game))  # a game's name given as a string
 
     @classmethod
     def of(cls, options: Mapping[str, Any]) -> TableChoice:
         """From a table's options (the default 卡五星 at 3 seats for what is missing or unknown)."""
         game, seats = options.get("game"), options.get("seats")
         return cls(
-            game=game if game in GAMES else "kawuxing",
+            game=Ruleset(game) if game in GAMES else Ruleset.KAWUXING,
             seats=seats if seats in SEAT_COUNTS and not isinstance(seats, bool) else 3,
         )
 
@@ -352,8 +356,7 @@ class TableChoice:
             rules = RuleSet.from_json(group_rules)
         except RuleError:
             return cls()
-        game = "kaxinwu" if rules.ruleset.value == "kaxinwu" else "kawuxing"
-        return cls(game=game, seats=rules.players if rules.players in SEAT_COUNTS else 3)
+        return cls(game=rules.ruleset, seats=rules.players if rules.players in SEAT_COUNTS else 3)
 
     def options(self) -> dict[str, Any]:
         """The table-options keys that keep the choice."""
@@ -367,7 +370,7 @@ class TableChoice:
         are 卡五星's and do not apply to it.  Not checked: see
         :func:`~kwx_bot.service.game.check_table_rules`."""
         stored = _rules_dict(group_rules)
-        if self.game == "kaxinwu":
+        if self.game is Ruleset.KAXINWU:
             out = {"preset": "kaxinwu", "players": self.seats}
             if "base" in stored:
                 out["base"] = stored["base"]
@@ -385,8 +388,8 @@ class TableChoice:
 
 
 _GAME_WORDS = {
-    "kawuxing": "kawuxing", "kwx": "kawuxing", "卡五星": "kawuxing",
-    "kaxinwu": "kaxinwu", "kxw": "kaxinwu", "卡心五": "kaxinwu",
+    "kawuxing": Ruleset.KAWUXING, "kwx": Ruleset.KAWUXING, "卡五星": Ruleset.KAWUXING,
+    "kaxinwu": Ruleset.KAXINWU, "kxw": Ruleset.KAXINWU, "卡心五": Ruleset.KAXINWU,
 }  # fmt: skip
 
 
@@ -399,7 +402,7 @@ def parse_new(args: Sequence[str], group_rules: Any) -> TableChoice | None:
     Raises :class:`ConfigError` (a polite message with the usage) for anything else."""
     if not args:
         return None
-    game: str | None = None
+    game: Ruleset | None = None
     seats: int | None = None
     for raw in args:
         word = raw.strip().lower()
@@ -422,7 +425,7 @@ def parse_new(args: Sequence[str], group_rules: Any) -> TableChoice | None:
     default = TableChoice.default(group_rules)
     game = game or default.game
     if seats is None:
-        seats = default.seats if game == default.game else (4 if game == "kaxinwu" else 3)
+        seats = default.seats if game == default.game else (4 if game is Ruleset.KAXINWU else 3)
     return TableChoice(game, seats)
 
 

@@ -19,7 +19,7 @@ from ..words.i18n import Translator
 from ..words.texts import game_name, tile_label
 from ..words.ui import RevealChoice
 from .buttons import Button, Key, Keyboard, Op, keyboard
-from .game import Action, ActionKind, Tile
+from .game import Action, ActionKind, Ruleset, Tile
 from .reveal import all_shown, canonical, toggled
 
 __all__ = [
@@ -53,7 +53,7 @@ LANGUAGE_SWITCH = {"zh_CN": ("English", Op.LANG_EN), "en": ("中文", Op.LANG_ZH
 language in that language's own words, and pressing it sets the group's language to it."""
 
 
-GAME_KEYS = (("kawuxing", Op.GAME_KAWUXING), ("kaxinwu", Op.GAME_KAXINWU))
+GAME_KEYS = ((Ruleset.KAWUXING, Op.GAME_KAWUXING), (Ruleset.KAXINWU, Op.GAME_KAXINWU))
 """The lobby's choice of game: :attr:`~.group_settings.TableChoice.game` and its op."""
 SEAT_KEYS = ((2, Op.SEATS_2), (3, Op.SEATS_3), (4, Op.SEATS_4))
 """The lobby's choice of table size: seats and the op."""
@@ -61,7 +61,7 @@ SEAT_KEYS = ((2, Op.SEATS_2), (3, Op.SEATS_3), (4, Op.SEATS_4))
 
 def lobby_keyboard(
     tr: Translator, table_id: int, seq: int, *, deep_link: str, full: bool, has_ai: bool,
-    game: str = "kawuxing", seats: int = 3, taken: int = 0,
+    game: Ruleset = Ruleset.KAWUXING, seats: int = 3, taken: int = 0,
 ) -> Keyboard:  # fmt: skip
     """Join / leave / the language switch (:data:`LANGUAGE_SWITCH` of the lobby's language, ``tr.lang``),
     add AI / remove AI / start, the game (卡五星 / 卡心五) and the table size (2, 3 or 4 seats; the

@@ -44,6 +44,7 @@ from ..words.i18n import N_, Translator
 from ..words.texts import game_name, name
 from . import game
 from .buttons import Button, Op, StartKind, StartPayload
+from .game import Ruleset
 from .group_settings import TableChoice
 from .keyboards import close_confirm_keyboard, next_hand_keyboard
 from .live import LiveTable
@@ -62,7 +63,7 @@ log = logging.getLogger("kwx.table")
 BETWEEN_OPS = frozenset({Op.NEXT_HAND, Op.CLOSE, Op.CLOSE_CONFIRM, Op.CLOSE_CANCEL})
 LANGUAGE_OPS = {Op.LANG_ZH: "zh_CN", Op.LANG_EN: "en"}
 """The lobby's language switch: op -> the group language it sets."""
-GAME_CHOICE_OPS = {Op.GAME_KAWUXING: "kawuxing", Op.GAME_KAXINWU: "kaxinwu"}
+GAME_CHOICE_OPS = {Op.GAME_KAWUXING: Ruleset.KAWUXING, Op.GAME_KAXINWU: Ruleset.KAXINWU}
 """The lobby's choice of game: op -> :attr:`TableChoice.game`."""
 SIZE_CHOICE_OPS = {Op.SEATS_2: 2, Op.SEATS_3: 3, Op.SEATS_4: 4}
 """The lobby's choice of table size: op -> :attr:`TableChoice.seats`."""

@@ -35,7 +35,7 @@ from typing import Any, Protocol
 
 from render.stats import StatsSheet
 
-from .game import HandTiles, PublicView, SeatView, Tile
+from .game import HandTiles, PublicView, Ruleset, SeatView, Tile
 from .screen.pictures import HandPicture, Picture, RevealPicture, TablePicture
 
 __all__ = [
@@ -48,8 +48,8 @@ __all__ = [
 
 log = logging.getLogger("kwx.pictures")
 
-KAWUXING = "kawuxing"
-"""The default ``game`` of every picture: 卡五星 (``engine.rules.Ruleset`` values; ``"kaxinwu"`` for 卡心五)."""
+KAWUXING = Ruleset.KAWUXING
+"""The default ``game`` of every picture: 卡五星 (the hand's :class:`~engine.rules.Ruleset`)."""
 
 
 def default_render_processes() -> int:
@@ -114,7 +114,7 @@ class Pictures(Protocol):
         view: SeatView,
         lang: str = "zh_CN",
         protected: Collection[Tile] = (),
-        game: str = KAWUXING,
+        game: Ruleset = KAWUXING,
         names: Sequence[str] = (),
     ) -> bytes:
         """A player's private hand picture, the table as ``view.public`` shows it above the tiles
@@ -130,13 +130,13 @@ class Pictures(Protocol):
         names: Sequence[str],
         lang: str = "zh_CN",
         totals: Sequence[int] | None = None,
-        game: str = KAWUXING,
+        game: Ruleset = KAWUXING,
     ) -> bytes:
         """The group's live table picture, with each seat's running match total (``totals``)."""
         ...
 
     async def reveal(
-        self, view: PublicView, seat: int, names: Sequence[str], lang: str = "zh_CN", game: str = KAWUXING
+        self, view: PublicView, seat: int, names: Sequence[str], lang: str = "zh_CN", game: Ruleset = KAWUXING
     ) -> bytes:
         """The public 亮倒 reveal picture of ``seat``."""
         ...
@@ -147,13 +147,13 @@ class Pictures(Protocol):
         names: Sequence[str],
         lang: str = "zh_CN",
         hands: Sequence[HandTiles] | None = None,
-        game: str = KAWUXING,
+        game: Ruleset = KAWUXING,
     ) -> bytes:
         """The end-of-hand result picture, with every seat's hand face up (``hands``, one per seat)."""
         ...
 
     async def replay(
-        self, views: Sequence[PublicView], names: Sequence[str], lang: str = "zh_CN", game: str = KAWUXING
+        self, views: Sequence[PublicView], names: Sequence[str], lang: str = "zh_CN", game: Ruleset = KAWUXING
     ) -> bytes:
         """A finished hand's replay, one frame per public moment (``views``, labels for ``game``): an
         animated GIF."""
@@ -236,7 +236,7 @@ class RenderPictures:
         view: SeatView,
         lang: str = "zh_CN",
         protected: Collection[Tile] = (),
-        game: str = KAWUXING,
+        game: Ruleset = KAWUXING,
         names: Sequence[str] = (),
     ) -> bytes:
         """See :func:`render.render_hand`."""
@@ -249,14 +249,14 @@ class RenderPictures:
         names: Sequence[str],
         lang: str = "zh_CN",
         totals: Sequence[int] | None = None,
-        game: str = KAWUXING,
+        game: Ruleset = KAWUXING,
     ) -> bytes:
         """See :func:`render.render_table`."""
         listed = None if totals is None else list(totals)
         return await self._run("render_table", lang, view, list(names), totals=listed, game=str(game))
 
     async def reveal(
-        self, view: PublicView, seat: int, names: Sequence[str], lang: str = "zh_CN", game: str = KAWUXING
+        self, view: PublicView, seat: int, names: Sequence[str], lang: str = "zh_CN", game: Ruleset = KAWUXING
     ) -> bytes:
         """See :func:`render.render_reveal`."""
         return await self._run("render_reveal", lang, view, seat, list(names), game=str(game))
@@ -267,14 +267,14 @@ class RenderPictures:
         names: Sequence[str],
         lang: str = "zh_CN",
         hands: Sequence[HandTiles] | None = None,
-        game: str = KAWUXING,
+        game: Ruleset = KAWUXING,
     ) -> bytes:
         """See :func:`render.render_result`."""
         listed = None if hands is None else list(hands)
         return await self._run("render_result", lang, view, list(names), hands=listed, game=str(game))
 
     async def replay(
-        self, views: Sequence[PublicView], names: Sequence[str], lang: str = "zh_CN", game: str = KAWUXING
+        self, views: Sequence[PublicView], names: Sequence[str], lang: str = "zh_CN", game: Ruleset = KAWUXING
     ) -> bytes:
         """See :func:`render.replay.render_replay` (a GIF, whatever ``fmt`` the photos use)."""
         return await self._call(_render_replay, list(views), list(names), lang, str(game))

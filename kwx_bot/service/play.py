@@ -26,7 +26,7 @@ from ..words.texts import reason_text, reveal_fault_text, tile_label
 from ..words.ui import Menu, RevealChoice, Ui
 from . import game, reveal
 from .buttons import Button, Op
-from .game import Action, ActionKind, Deal, Event, IllegalAction, Reason, State
+from .game import Action, ActionKind, Deal, Event, IllegalAction, Reason, Ruleset, State
 from .live import Delivered, LiveSeat, LiveTable
 from .present import Presenter
 from .tables import Tables
@@ -514,7 +514,8 @@ def _toast(action: Action, tr: Translator, rules: game.RuleSet) -> str | None:
     if action.kind is ActionKind.DISCARD and action.tile is not None:
         return _("You discarded {tile}.").format(tile=tile_label(action.tile, tr))
     if action.kind is ActionKind.LIANGDAO and action.tile is not None:
-        text = _("Langqi! You discarded {tile}.") if game.is_kaxinwu(rules) else _("Liangdao! You discarded {tile}.")
+        langqi = rules.ruleset is Ruleset.KAXINWU
+        text = _("Langqi! You discarded {tile}.") if langqi else _("Liangdao! You discarded {tile}.")
         return text.format(tile=tile_label(action.tile, tr))
     return {
         ActionKind.WIN: _("Win!"),

@@ -149,5 +149,5 @@ class Records:
         events, names = await self._hand_data(gid, hand, tr)
         views = game.hand_moments(events)
         ruleset = game.rules_from_json(events[0].get("rules")).ruleset
-        gif = await self.pictures.replay(views, names, tr.lang, game=str(ruleset))
+        gif = await self.pictures.replay(views, names, tr.lang, game=ruleset)
         return Response.of(Out(replay_caption(tr, hand, len(views)), animation=(replay_filename(hand), gif)))

@@ -90,7 +90,7 @@ class LobbyFacts:
     ruleset: Ruleset
     players: int
     chairs: int
-    choice_game: str
+    choice_game: Ruleset
     choice_seats: int
     taken: int
     has_ai: bool
