@@ -37,7 +37,7 @@ from ..service import TableService
 from ..service.pictures import Pictures, RenderPictures
 from ..service.timers import JobQueueTimers
 from ..settings import Settings
-from ..store import SqlStore, open_store
+from ..store import SqlStore, TableStore, open_store
 from ..words.help_text import MenuScope, command_menu
 from ..words.i18n import translator
 from .context import CONTEXT_TYPES, KwxApplication
@@ -46,7 +46,7 @@ from .health import Handler, HeartbeatRequest, Liveness, health_handler, start_o
 from .metrics import NO_METRICS, Metrics, PrometheusMetrics, TimedPictures
 from .processor import PerChatProcessor
 from .sender import Sender
-from .throttle import GroupBudget, PacingRateLimiter, ThrottleLog, TokenLoad
+from .throttle import GroupBudget, Holds, PacingRateLimiter, ThrottleLog, TokenLoad
 
 __all__ = ["build_application", "register_commands"]
 
@@ -105,6 +105,16 @@ def _ops_routes(
     return routes
 
 
+async def _keep_group_writes(store: TableStore, bot_id: int, budget: GroupBudget) -> None:
+    """A clean stop: store the writes of each group's last minute, so the next start counts them
+    (docs/architecture.md §4 "Rate limits"); a failure is logged, never stops the shutdown."""
+    try:
+        async with store.transaction() as tx:
+            await tx.keep_group_writes(bot_id, budget.snapshot())
+    except Exception:
+        log.exception("could not store the groups' recent writes")
+
+
 def build_application(
     settings: Settings,
     *,
@@ -122,6 +132,7 @@ def build_application(
     yet is shown after the next start (run with ``run_polling(stop_signals=None)``)."""
     throttle = ThrottleLog()
     budget = GroupBudget(settings.group_messages, settings.group_window_seconds)
+    holds = Holds()
     metrics: Metrics = PrometheusMetrics() if settings.metrics_port is not None else NO_METRICS
     polling = settings.webhook_url is None
     # the long poll is followed only through the production builder's own getUpdates request
@@ -134,11 +145,7 @@ def build_application(
             )
         if polling:
             builder = builder.get_updates_request(HeartbeatRequest(liveness))
-    limiter = (
-        PacingRateLimiter(group_max_rate=settings.group_messages, group_time_period=settings.group_window_seconds)
-        if settings.rate_limit
-        else None
-    )
+    limiter = PacingRateLimiter(budget=budget, holds=holds) if settings.rate_limit else None
     if limiter is not None:  # production (tests opt in): pacing only; the sender is the one retry layer
         builder = builder.rate_limiter(limiter)
 
@@ -156,12 +163,16 @@ def build_application(
             opened.statements.told = metrics.statement
         # the token's load is judged against the rate the bot paces itself to (no pacing: never busy)
         load = TokenLoad() if settings.rate_limit else TokenLoad(limit=0)
-        sender = Sender(app.bot, throttle=throttle, sleep=flood_sleep, budget=budget, load=load, metrics=metrics)
+        sender = Sender(
+            app.bot, throttle=throttle, sleep=flood_sleep, budget=budget, load=load, metrics=metrics, holds=holds,
+            paced=limiter is not None,
+        )  # fmt: skip
         service = TableService(opened, sender, drawing, settings)
         metrics.live_tables(lambda: len(service.tables.cached()))
         servers.extend(await start_ops_server(settings.ops_listen, _ops_routes(settings, app, liveness, metrics)))
         if app.job_queue is not None:
             service.use_timers(JobQueueTimers(app.job_queue, service.on_timer))
+        budget.restore(await opened.group_writes(bot_id=settings.bot_id))  # the last minute before a clean stop
         app.bot_data.start(service, sender)
         try:
             await register_commands(app, settings.default_language)
@@ -181,6 +192,7 @@ def build_application(
             close = getattr(service.present.pictures, "close", None)
             if callable(close):
                 close()
+            await _keep_group_writes(service.store, settings.bot_id, budget)
         while owned:
             await owned.pop().close()
 

@@ -41,6 +41,10 @@ bot's process loads, arms and presents it); ``bot_users`` holds what one bot kno
 another bot does not — ``can_pm`` and the pending join, which move there from ``users``.  Bot id
 ``0`` = "the one bot of a database made before version 5": the first bot process that starts on the
 upgraded database adopts those rows (:meth:`~kwx_bot.store.tx.Tx.adopt`).
+
+Version 6: ``group_writes`` = the writes (unix seconds) each bot made to each group within the last
+minute before it stopped cleanly, counted again after the restart (Telegram's 20 a minute per
+group); rewritten at every clean stop, older rows ignored.  Not part of the ledger: a copy leaves it.
 """
 
 from __future__ import annotations
@@ -304,5 +308,16 @@ _V5 = (
     "ALTER TABLE users DROP COLUMN pending_at",
 )
 
-MIGRATIONS: tuple[tuple[str | Step, ...], ...] = (_V1, _V2, _V3, _V4, _V5)
+_V6 = (
+    # 5 -> 6: the writes a bot made to each group in the last minute before a clean stop, so that a
+    # restart keeps within Telegram's 20 a minute per group (docs/architecture.md §4 "Rate limits").
+    """CREATE TABLE group_writes (
+        bot_id  INTEGER NOT NULL,
+        chat_id INTEGER NOT NULL,
+        sent_at REAL NOT NULL
+    ) STRICT""",
+    "CREATE INDEX group_writes_of_bot ON group_writes(bot_id)",
+)
+
+MIGRATIONS: tuple[tuple[str | Step, ...], ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
 SCHEMA_VERSION = len(MIGRATIONS)

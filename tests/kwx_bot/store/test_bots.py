@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from kwx_bot.store import Conflict, SqlStore, open_store
+from kwx_bot.store import SCHEMA_VERSION, Conflict, SqlStore, open_store
 from tests.pgserver import PgServer, drop_database, fresh_database
 
 from .conftest import BACKENDS
@@ -123,7 +123,7 @@ async def test_a_version_4_database_moves_to_5_and_the_first_bot_adopts_its_rows
         await old.close()
     store = await open_store(target)
     try:
-        assert await store.schema_version() == 5
+        assert await store.schema_version() == SCHEMA_VERSION
         assert [(await store.get_table(t)).bot_id for t in (1, 2, 3)] == [0, 0, 0]  # made before ownership
         assert await store.open_tables(bot_id=A) == [] and not (await store.get_user(11, bot_id=A)).can_pm
         async with store.transaction() as tx:
