@@ -145,7 +145,11 @@ def build_application(
             )
         if polling:
             builder = builder.get_updates_request(HeartbeatRequest(liveness))
-    limiter = PacingRateLimiter(budget=budget, holds=holds) if settings.rate_limit else None
+    limiter = (
+        PacingRateLimiter(budget=budget, holds=holds, on_wait=lambda p, s: metrics.paced(p.name.lower(), s))
+        if settings.rate_limit
+        else None
+    )
     if limiter is not None:  # production (tests opt in): pacing only; the sender is the one retry layer
         builder = builder.rate_limiter(limiter)
 

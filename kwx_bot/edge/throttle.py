@@ -10,7 +10,7 @@ own traffic causes no 429:
 
 * :class:`SlidingWindow` counts a write from the moment it is let go until ``period`` seconds after
   Telegram answered it (Telegram received it somewhere in between), so no window of Telegram's own
-  can hold more than the limit, whatever the network's delays;
+  can hold more than the limit — of a slow call only its first :data:`CALL_GRACE_SECONDS` count;
 * :class:`GroupBudget` is one window per group (20 per 60 s), shared by the pacer and presentation
   (which asks it before a write that can wait, keeping room for announcements); its last minute is
   kept across a clean restart (:meth:`GroupBudget.snapshot`, :meth:`GroupBudget.restore`);
@@ -29,6 +29,7 @@ not show them their turn.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextvars
 import enum
 import itertools
@@ -59,6 +60,11 @@ does not document exactly (docs/telegram.md §4)."""
 
 MIN_INTERVAL = 0.01
 """Waits shorter than this (seconds) are scheduling noise, not throttling."""
+
+CALL_GRACE_SECONDS = 0.25
+"""Of a call still unanswered, this much counts towards the pacing windows (:class:`SlidingWindow`):
+Telegram has a request by then (an upload of a hand picture takes milliseconds), so a slower answer
+does not hold the pacing back."""
 
 RECHECK_SECONDS = 0.25
 """How soon to ask a window again when only writes still in flight fill it (they count until answered)."""
@@ -131,55 +137,66 @@ class SlidingWindow:
 
     A write counts from :meth:`take` (let go: in flight) until ``period`` seconds after
     :meth:`settle` (answered; a refused write — a 429 — need not count).  Telegram received it
-    somewhere in between, so however long the calls take, no ``period`` of Telegram's own holds
-    more than ``limit`` of them.  Times are the caller's clock (seconds, never going back).
+    somewhere in between, so no ``period`` of Telegram's own holds more than ``limit`` of them.  Of
+    a slow call only its first ``grace`` seconds count (by then Telegram has the request; the rest
+    is its answer coming back), so slow answers do not slow the pacing down by more than that.
+    Times are the caller's clock (seconds, never going back).
     """
 
-    def __init__(self, limit: int, period: float) -> None:
+    def __init__(self, limit: int, period: float, grace: float = math.inf) -> None:
         self.limit = limit
         self.period = period
-        self.flying = 0
+        self.grace = grace
+        self._flying: dict[int, float] = {}  # writes let go and not answered: token -> when let go
+        self._tokens = itertools.count()
+        self._done: deque[float] = deque()  # when each write stopped counting as in flight, in order
+
+    @property
+    def flying(self) -> int:
         """Writes let go and not answered yet."""
-        self._done: deque[float] = deque()  # answer times, oldest first
+        return len(self._flying)
 
     def _forget(self, now: float) -> None:
         done = self._done
         while done and done[0] <= now - self.period:
             done.popleft()
 
+    def _ends(self, now: float) -> list[float]:
+        """When each write that counts at ``now`` leaves the window, soonest first (``math.inf``:
+        in flight, and still within its grace)."""
+        self._forget(now)
+        flying = [t + self.grace + self.period for t in self._flying.values()]
+        return sorted([t + self.period for t in self._done] + [t for t in flying if t > now])
+
     def used(self, now: float) -> int:
         """Writes that count at ``now`` (in flight, or answered within the last ``period``)."""
-        self._forget(now)
-        return self.flying + len(self._done)
+        return len(self._ends(now))
 
     def free_at(self, now: float, room: int = 1) -> float:
-        """When ``room`` more writes fit: ``now`` if they do, else when enough answered writes have
-        left the window; ``math.inf`` if only writes still in flight would have to leave."""
-        over = self.used(now) + room - self.limit
-        if over <= 0:
-            return now
-        if over > len(self._done):
-            return math.inf
-        return self._done[over - 1] + self.period
+        """When ``room`` more writes fit: ``now`` if they do, else when enough writes have left the
+        window; ``math.inf`` if only writes still in flight (within their grace) would have to leave."""
+        ends = self._ends(now)
+        over = len(ends) + room - self.limit
+        return now if over <= 0 else ends[over - 1]
 
-    def take(self) -> None:
-        """A write is let go now."""
-        self.flying += 1
+    def take(self, now: float) -> int:
+        """A write is let go at ``now``; returns its token for :meth:`settle`."""
+        token = next(self._tokens)
+        self._flying[token] = now
+        return token
 
-    def settle(self, now: float, *, counted: bool = True) -> None:
-        """A write let go by :meth:`take` was answered at ``now``; ``counted``: Telegram took it."""
-        self.flying = max(0, self.flying - 1)
+    def settle(self, token: int, now: float, *, counted: bool = True) -> None:
+        """The write :meth:`take` let go was answered at ``now``; ``counted``: Telegram took it."""
+        sent = self._flying.pop(token, now)
         if counted:
-            self.record(now)
+            self.record(min(now, sent + self.grace))
 
     def record(self, now: float) -> None:
         """A write Telegram took at ``now`` (not paced: never let go through :meth:`take`)."""
-        if self._done and now < self._done[-1]:  # keep the order (a restored time, a clock's jitter)
-            now = self._done[-1]
-        self._done.append(now)
+        bisect.insort(self._done, now)
 
     def times(self, now: float) -> list[float]:
-        """Answer times of the writes that still count (oldest first; in-flight ones as ``now``)."""
+        """When the writes that still count were answered (oldest first; in-flight ones as ``now``)."""
         self._forget(now)
         return [*self._done, *[now] * self.flying]
 
@@ -197,10 +214,17 @@ class GroupBudget:
     ``limit`` 0: no budget.
     """
 
-    def __init__(self, limit: int = 20, window: float = 60.0, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        limit: int = 20,
+        window: float = 60.0,
+        clock: Callable[[], float] = time.monotonic,
+        grace: float = CALL_GRACE_SECONDS,
+    ) -> None:
         self.limit = limit
         self.window = window
         self.clock = clock
+        self.grace = grace
         self._windows: dict[int, SlidingWindow] = {}
 
     def _of(self, chat_id: int) -> SlidingWindow:
@@ -209,7 +233,7 @@ class GroupBudget:
             if len(self._windows) > 1000:  # forget the groups with nothing in their window
                 now = self.clock()
                 self._windows = {k: w for k, w in self._windows.items() if w.used(now)}
-            found = self._windows[chat_id] = SlidingWindow(self.limit, self.window)
+            found = self._windows[chat_id] = SlidingWindow(self.limit, self.window, self.grace)
         return found
 
     def counts(self, chat_id: int) -> bool:
@@ -221,13 +245,13 @@ class GroupBudget:
         if chat_id < 0:
             self._of(chat_id).record(self.clock())
 
-    def take(self, chat_id: int) -> None:
-        """A write to the group ``chat_id`` is let go now (see :meth:`SlidingWindow.take`)."""
-        self._of(chat_id).take()
+    def take(self, chat_id: int) -> int:
+        """A write to the group ``chat_id`` is let go now; its token (see :meth:`SlidingWindow.take`)."""
+        return self._of(chat_id).take(self.clock())
 
-    def settle(self, chat_id: int, *, counted: bool = True) -> None:
+    def settle(self, chat_id: int, token: int, *, counted: bool = True) -> None:
         """The write :meth:`take` let go was answered now (see :meth:`SlidingWindow.settle`)."""
-        self._of(chat_id).settle(self.clock(), counted=counted)
+        self._of(chat_id).settle(token, self.clock(), counted=counted)
 
     def used(self, chat_id: int) -> int:
         """Writes to ``chat_id`` within the last ``window`` seconds (in flight ones included)."""
@@ -391,10 +415,16 @@ by its chat — ``OWN`` for a private chat, ``ANNOUNCE`` for a group."""
 
 @dataclass(order=True)
 class _Queued:
+    """A write waiting for its turn: ordered by ``due`` (queued at + its priority's slack), then ``seq``."""
+
     due: float
     seq: int
     chat_id: int = field(compare=False)
     released: asyncio.Future[None] = field(compare=False)
+    token: int | None = field(default=None, compare=False)
+    """Its slot in the token's window, once let go."""
+    group: int | None = field(default=None, compare=False)
+    """Its slot in its group's window, once let go (a group's write)."""
 
 
 class PacingRateLimiter(BaseRateLimiter[Priority]):
@@ -417,7 +447,8 @@ class PacingRateLimiter(BaseRateLimiter[Priority]):
     :meth:`stop` makes every pending and later wait end at once (the call then fails with
     ``NetworkError``), so a shutdown is never held up by pacing.  Pacing waits are the bot's own
     choice, not Telegram holding it back, so they are not recorded in the :class:`ThrottleLog`.
-    ``clock`` and ``sleep`` (monotonic seconds) are the pacer's time (tests: a fake clock).
+    ``clock`` and ``sleep`` (monotonic seconds) are the pacer's time (tests: a fake clock);
+    ``on_wait`` is told every write's wait for its turn (metrics).
     """
 
     def __init__(
@@ -431,10 +462,15 @@ class PacingRateLimiter(BaseRateLimiter[Priority]):
         holds: Holds | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        on_wait: Callable[[Priority, float], None] | None = None,
     ) -> None:
         self.clock = clock
+        self.on_wait = on_wait
+        """Told each write's priority and its wait for its turn (seconds), e.g. for metrics."""
         self.sleep = sleep
-        self.token = SlidingWindow(overall_max_rate, overall_time_period) if overall_max_rate > 0 else None
+        self.token = (
+            SlidingWindow(overall_max_rate, overall_time_period, CALL_GRACE_SECONDS) if overall_max_rate > 0 else None
+        )
         self.budget = budget or GroupBudget(group_max_rate, group_time_period, clock)
         self.holds = holds or Holds()
         self.holds.listeners.append(self._poke)
@@ -499,9 +535,9 @@ class PacingRateLimiter(BaseRateLimiter[Priority]):
                     kept.append(queued)
                     wake = min(wake, at)
                     continue
-                self.budget.take(chat)
+                queued.group = self.budget.take(chat)
             if self.token is not None:
-                self.token.take()
+                queued.token = self.token.take(now)
             queued.released.set_result(None)
         self._queue = kept
         return wake
@@ -521,15 +557,14 @@ class PacingRateLimiter(BaseRateLimiter[Priority]):
                 for waiting in waits:
                     waiting.cancel()
 
-    async def _turn(self, chat_id: int, priority: Priority) -> None:
+    async def _turn(self, chat_id: int, priority: Priority) -> _Queued:
         """Wait until the write to ``chat_id`` may go (its windows taken); raises ``NetworkError``
         when stopping."""
         if self._stopping.is_set():
             raise NetworkError("kwx is stopping")
         loop = asyncio.get_running_loop()
         queued = _Queued(self.clock() + SLACK[priority], next(self._seq), chat_id, loop.create_future())
-        self._queue.append(queued)
-        self._queue.sort()
+        bisect.insort(self._queue, queued)
         if self._wake is None:
             self._wake = asyncio.Event()
         if self._pump is None or self._pump.done():
@@ -539,14 +574,16 @@ class PacingRateLimiter(BaseRateLimiter[Priority]):
             await queued.released
         except asyncio.CancelledError:
             if queued.released.done() and not queued.released.cancelled() and queued.released.exception() is None:
-                self._settle(chat_id, counted=False)  # let go, then abandoned: the call is not made
+                self._settle(queued, counted=False)  # let go, then abandoned: the call is not made
             raise
+        return queued
 
-    def _settle(self, chat_id: int, *, counted: bool) -> None:
-        if self.token is not None:
-            self.token.settle(self.clock(), counted=counted)
-        if self.budget.counts(chat_id):
-            self.budget.settle(chat_id, counted=counted)
+    def _settle(self, queued: _Queued, *, counted: bool) -> None:
+        """The write ``queued`` was answered (``counted``: Telegram took it) or not made."""
+        if self.token is not None and queued.token is not None:
+            self.token.settle(queued.token, self.clock(), counted=counted)
+        if queued.group is not None:
+            self.budget.settle(queued.chat_id, queued.group, counted=counted)
         self._poke()
 
     async def process_request(
@@ -566,7 +603,10 @@ class PacingRateLimiter(BaseRateLimiter[Priority]):
         if chat_id is None or not is_write(endpoint, chat_id):
             return await callback(*args, **kwargs)
         priority = rate_limit_args or WRITE_PRIORITY.get() or (Priority.OWN if chat_id > 0 else Priority.ANNOUNCE)
-        await self._turn(chat_id, priority)
+        asked = self.clock()
+        queued = await self._turn(chat_id, priority)
+        if self.on_wait is not None:
+            self.on_wait(priority, self.clock() - asked)
         counted = True
         try:
             return await callback(*args, **kwargs)
@@ -574,7 +614,7 @@ class PacingRateLimiter(BaseRateLimiter[Priority]):
             counted = False  # Telegram refused it: it took nothing of its limits
             raise
         finally:
-            self._settle(chat_id, counted=counted)
+            self._settle(queued, counted=counted)
 
 
 def _chat_id(value: Any) -> int | None:
