@@ -44,6 +44,7 @@ def downgrade_to_version_4(path) -> None:
     import sqlite3
 
     with sqlite3.connect(path) as db:
+        db.execute("DROP TABLE group_writes")  # version 6 first
         db.execute("ALTER TABLE users ADD COLUMN can_pm INTEGER NOT NULL DEFAULT 0")
         db.execute("ALTER TABLE users ADD COLUMN pending_table_id INTEGER")
         db.execute("ALTER TABLE users ADD COLUMN pending_at REAL")
