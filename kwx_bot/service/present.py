@@ -252,7 +252,7 @@ class Presenter:
                     await self._guard(live, "resume notice", self._resume_notice_done(live, seat), errors)
             ok = await self._guard(live, "announcements", self._announce(live), errors) and ok
             if live.row.status == TableStatus.BETWEEN:  # the final table edit, after the result
-                ok = await self._guard(live, "live table", self._sync_table(live), errors) and ok
+                ok = await self._guard(live, "live table", self._sync_table(live, can_wait=False), errors) and ok
         if live.row.status == TableStatus.PLAYING:
             self.schedule_table(live)
         if not ok:
@@ -426,7 +426,7 @@ class Presenter:
             await self._set_hand_msg(live, seat, None)
             seat.shown = None
             if await self._sync_hand(live, seat, retry=False):
-                await self.sender.edit_markup(user, old, None)
+                await self.sender.edit_markup(user, old, None, can_wait=True)  # stale buttons
                 return True
             if seat.hand_msg_id is None:
                 await self._set_hand_msg(live, seat, old)
@@ -572,10 +572,12 @@ class Presenter:
         if not ok:
             self._retry(live, 0)
 
-    async def _sync_table(self, live: LiveTable) -> bool:
+    async def _sync_table(self, live: LiveTable, *, can_wait: bool = True) -> bool:
         """Edit the live table message to the current state; False if that failed.  No message yet
         (its hand-start announcement is pending): nothing to do.  Runs under the group lock only: a
-        deal that overtakes it (:meth:`_overtaken`) leaves its outcome unrecorded."""
+        deal that overtakes it (:meth:`_overtaken`) leaves its outcome unrecorded.  ``can_wait``: the
+        edit is a write that can wait (:meth:`.ports.Messenger.edit_caption`); the final one, with
+        the result, is not."""
         hand = live.hand
         if hand is None or live.state is None or live.row.table_msg_id is None or live.row.status == TableStatus.CLOSED:
             return True
@@ -602,9 +604,9 @@ class Presenter:
                 photo = await self.pictures.table(view, names, lang=live.group_lang, totals=totals, game=_game_of(live))
             if self._overtaken(live, hand, msg_id):
                 return True
-            sent = await self.sender.edit_media(live.row.chat_id, msg_id, photo, caption)
+            sent = await self.sender.edit_media(live.row.chat_id, msg_id, photo, caption, can_wait=can_wait)
         else:
-            sent = await self.sender.edit_caption(live.row.chat_id, msg_id, caption)
+            sent = await self.sender.edit_caption(live.row.chat_id, msg_id, caption, can_wait=can_wait)
         live.table_last_edit = self.clock()
         if self._overtaken(live, hand, msg_id):
             return True  # it showed a hand that is over now; the new hand has its own table message
@@ -830,7 +832,7 @@ class Presenter:
             old = self._resume_notices.get((live.table_id, resume_for))
             self._resume_notices[(live.table_id, resume_for)] = sent.message_id
             if old is not None:
-                await self.sender.edit_markup(live.row.chat_id, old, None)
+                await self.sender.edit_markup(live.row.chat_id, old, None, can_wait=True)
 
     async def sitting_out_notice(self, live: LiveTable) -> None:
         """Tell the member who sits this hand out, privately, that he does (four members at a
@@ -849,7 +851,7 @@ class Presenter:
             return
         msg_id = self._resume_notices.pop((live.table_id, seat.user_id), None)
         if msg_id is not None:
-            await self.sender.edit_markup(live.row.chat_id, msg_id, None)
+            await self.sender.edit_markup(live.row.chat_id, msg_id, None, can_wait=True)
 
     async def offer_next_hand(self, live: LiveTable, text: str, markup: Keyboard) -> None:
         """A between-hands message with the Next hand / End the table buttons (``/new`` between
@@ -873,7 +875,7 @@ class Presenter:
         """Remove the Next hand / End the table buttons (a hand was dealt, or the table closed);
         ``closing`` also removes "Resume in private chat" buttons of the table's notices."""
         for msg_id in self._offers.pop(live.table_id, []):
-            await self.sender.edit_markup(live.row.chat_id, msg_id, None)
+            await self.sender.edit_markup(live.row.chat_id, msg_id, None, can_wait=True)
         if closing:
             for key in [k for k in self._resume_notices if k[0] == live.table_id]:
-                await self.sender.edit_markup(live.row.chat_id, self._resume_notices.pop(key), None)
+                await self.sender.edit_markup(live.row.chat_id, self._resume_notices.pop(key), None, can_wait=True)
