@@ -144,7 +144,7 @@ class Announcer:
             old = self._resume_notices.get((live.table_id, resume_for))
             self._resume_notices[(live.table_id, resume_for)] = sent.message_id
             if old is not None:
-                await self.sender.edit_markup(live.row.chat_id, old, None)
+                await self.sender.edit_markup(live.row.chat_id, old, None, can_wait=True)
 
     async def resume_notice_done(self, live: LiveTable, seat: LiveSeat) -> None:
         """The player can be messaged again: their notice's "Resume" button is stale."""
@@ -152,7 +152,7 @@ class Announcer:
             return
         msg_id = self._resume_notices.pop((live.table_id, seat.user_id), None)
         if msg_id is not None:
-            await self.sender.edit_markup(live.row.chat_id, msg_id, None)
+            await self.sender.edit_markup(live.row.chat_id, msg_id, None, can_wait=True)
 
     async def sitting_out_notice(self, live: LiveTable) -> None:
         """Tell the member who sits this hand out, privately, that he does (four members at a
@@ -190,7 +190,7 @@ class Announcer:
         """Remove the Next hand / End the table buttons (a hand was dealt, or the table closed);
         ``closing`` also removes "Resume in private chat" buttons of the table's notices."""
         for msg_id in self._offers.pop(live.table_id, []):
-            await self.sender.edit_markup(live.row.chat_id, msg_id, None)
+            await self.sender.edit_markup(live.row.chat_id, msg_id, None, can_wait=True)
         if closing:
             for key in [k for k in self._resume_notices if k[0] == live.table_id]:
-                await self.sender.edit_markup(live.row.chat_id, self._resume_notices.pop(key), None)
+                await self.sender.edit_markup(live.row.chat_id, self._resume_notices.pop(key), None, can_wait=True)

@@ -129,13 +129,15 @@ class Delivery:
 
     async def deliver(
         self, chat_id: int, message_id: int | None, delivered: Delivered, target: Target,
-        *, still: Callable[[], bool] = lambda: True, notify: bool = True,
+        *, still: Callable[[], bool] = lambda: True, notify: bool = True, can_wait: bool = False,
     ) -> Sent | None:  # fmt: skip
         """Make message ``message_id`` of ``chat_id`` (None: a new one) show ``target``; record in
-        ``delivered`` what it shows once the write went through.  Returns the write's result, or None
-        when no write was due or ``still()`` turned False while the picture was drawn or the write was
-        made (what was drawn or written then belongs to a message or hand that moved on: nothing is
-        sent, or nothing recorded; the caller looks at ``still()``)."""
+        ``delivered`` what it shows once the write went through.  ``can_wait``: an edit made is a write
+        that can wait (:meth:`.ports.Messenger.edit_caption`: the edge lets more urgent writes go
+        first).  Returns the write's result, or None when no write was due or ``still()`` turned False
+        while the picture was drawn or the write was made (what was drawn or written then belongs to a
+        message or hand that moved on: nothing is sent, or nothing recorded; the caller looks at
+        ``still()``)."""
         delivered.recall(settle(None, target))
         write = plan(delivered.shown, target, exists=message_id is not None, busy=self.sender.token_busy())
         if write is None:
@@ -146,7 +148,7 @@ class Delivery:
             photo = await self._photo(target.picture, delivered)
             if not still():
                 return None
-        sent = await self._write(chat_id, message_id, write, photo, notify=notify)
+        sent = await self._write(chat_id, message_id, write, photo, notify=notify, can_wait=can_wait)
         if not still():
             return None
         if sent.ok:
@@ -162,8 +164,9 @@ class Delivery:
         return await draw(self.pictures, picture)
 
     async def _write(
-        self, chat_id: int, message_id: int | None, write: Write, photo: bytes | str | None, *, notify: bool
-    ) -> Sent:
+        self, chat_id: int, message_id: int | None, write: Write, photo: bytes | str | None, *, notify: bool,
+        can_wait: bool,
+    ) -> Sent:  # fmt: skip
         shown, send = write.shown, self.sender
         markup: Keyboard | None = shown.markup or None
         if write.method is Method.SEND_PHOTO:
@@ -174,9 +177,9 @@ class Delivery:
         assert message_id is not None
         if write.method is Method.EDIT_MEDIA:
             assert photo is not None
-            return await send.edit_media(chat_id, message_id, photo, shown.caption, markup)
+            return await send.edit_media(chat_id, message_id, photo, shown.caption, markup, can_wait=can_wait)
         if write.method is Method.EDIT_CAPTION:
-            return await send.edit_caption(chat_id, message_id, shown.caption, markup)
+            return await send.edit_caption(chat_id, message_id, shown.caption, markup, can_wait=can_wait)
         if write.method is Method.EDIT_TEXT:
             return await send.edit_text(chat_id, message_id, shown.caption, markup)
-        return await send.edit_markup(chat_id, message_id, markup)
+        return await send.edit_markup(chat_id, message_id, markup, can_wait=can_wait)

@@ -142,9 +142,10 @@ class GroupTable:
             return None
         return table_screen(translator(live.group_lang), group_facts(live, totals), started=started), hand, msg_id
 
-    async def sync(self, live: LiveTable) -> bool:
+    async def sync(self, live: LiveTable, *, can_wait: bool = True) -> bool:
         """Edit the live table message to the current state; False if that failed.  No message yet
-        (its hand-start announcement is pending): nothing to do."""
+        (its hand-start announcement is pending): nothing to do.  ``can_wait``: the edit is a write
+        that can wait (:meth:`.ports.Messenger.edit_caption`); the final one, with the result, is not."""
         if live.hand is None or live.state is None or live.row.table_msg_id is None:
             return True
         if live.row.status == TableStatus.CLOSED:
@@ -157,7 +158,8 @@ class GroupTable:
         def still() -> bool:
             return not self.overtaken(live, hand, msg_id)
 
-        sent = await self.delivery.deliver(live.row.chat_id, msg_id, live.table, table_target(screen), still=still)
+        target = table_target(screen)
+        sent = await self.delivery.deliver(live.row.chat_id, msg_id, live.table, target, still=still, can_wait=can_wait)
         if sent is None:
             return True  # nothing to do, or it showed a hand that is over now (the new hand has its own message)
         live.table_last_edit = self.clock()

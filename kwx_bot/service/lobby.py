@@ -193,7 +193,7 @@ class Lobby:
         await self.tables.refresh(live)
         await self.present.lobby(live)
         if old is not None:
-            await self.present.sender.delete(live.row.chat_id, old)
+            await self.present.sender.delete(live.row.chat_id, old, can_wait=True)
         self._arm_lobby(live)
 
     def _arm_lobby(self, live: LiveTable) -> None:

@@ -227,7 +227,7 @@ class Presenter:
                 await self._guard(live, "resume notice", self.announcer.resume_notice_done(live, seat), errors)
             ok = await self._guard(live, "announcements", self.announcer.announce(live), errors) and ok
             if live.row.status == TableStatus.BETWEEN:  # the final table edit, after the result
-                ok = await self._guard(live, "live table", self.group.sync(live), errors) and ok
+                ok = await self._guard(live, "live table", self.group.sync(live, can_wait=False), errors) and ok
         if live.row.status == TableStatus.PLAYING:
             self.group.schedule(live)
         if not ok:
@@ -317,7 +317,7 @@ class Presenter:
         assert old is not None and user is not None
         await self._set_hand_msg(live, seat, None)
         if await self._sync_hand(live, seat, retry=False):
-            await self.sender.edit_markup(user, old, None)
+            await self.sender.edit_markup(user, old, None, can_wait=True)  # stale buttons
             return True
         if seat.hand_msg_id is None:
             await self._set_hand_msg(live, seat, old)

@@ -89,6 +89,16 @@ class Tx:
             (bot_id, value, user_id),
         )
 
+    async def keep_group_writes(self, bot_id: int, writes: Mapping[int, Sequence[float]]) -> None:
+        """Replace bot ``bot_id``'s kept group writes: group chat id -> unix times (a clean stop;
+        docs/architecture.md §4 "Rate limits")."""
+        await self._exec("DELETE FROM group_writes WHERE bot_id = ?", (bot_id,))
+        for chat_id, times in writes.items():
+            for sent_at in times:
+                await self._exec(
+                    "INSERT INTO group_writes (bot_id, chat_id, sent_at) VALUES (?, ?, ?)", (bot_id, chat_id, sent_at)
+                )
+
     async def adopt(self, bot_id: int) -> int:
         """Give bot ``bot_id`` every row made before ownership (bot 0: tables and what the one bot of
         an older database knew of its users, docs/architecture.md §8); returns the number of tables

@@ -249,6 +249,18 @@ async def test_deadline_and_messages_roundtrip(store):
     assert await store.open_tables(bot_id=BOT) == []
 
 
+async def test_group_writes_are_kept_per_bot_and_replaced_at_each_stop(store):
+    async with store.transaction() as tx:
+        await tx.keep_group_writes(BOT, {-100: [10.0, 12.5], -200: [11.0]})
+        await tx.keep_group_writes(BOT + 1, {-100: [13.0]})  # another bot's own minute
+    assert await store.group_writes(bot_id=BOT) == {-100: [10.0, 12.5], -200: [11.0]}
+    async with store.transaction() as tx:
+        await tx.keep_group_writes(BOT, {-200: [20.0]})
+    assert await store.group_writes(bot_id=BOT) == {-200: [20.0]}
+    assert await store.group_writes(bot_id=BOT + 1) == {-100: [13.0]}
+    assert await store.group_writes(bot_id=BOT + 2) == {}
+
+
 @SQLITE_ONLY
 async def test_backup_is_a_consistent_copy(store, tmp_path):
     gid, _ = await _group_with_table(store)
