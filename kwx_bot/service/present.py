@@ -106,6 +106,8 @@ class Presenter:
         self.announcer = Announcer(tables, self.delivery, self.group)
         self._reminder_tasks: set[asyncio.Task[None]] = set()
         self._retry_tasks: dict[int, asyncio.Task[None]] = {}
+        self._retrying: set[int] = set()
+        """Tables whose presentation retry is running."""
 
     @property
     def _tasks(self) -> set[asyncio.Task[None]]:
@@ -272,15 +274,18 @@ class Presenter:
         if live.row.status == TableStatus.CLOSED or not any(t is live for t in self.tables.cached()):
             return
         log.info("table %s: presentation retry %d", live.table_id, attempt)
+        self._retrying.add(live.table_id)
         try:
             await self.sync(live, attempt=attempt)
         except Exception:
             log.exception("table %s: presentation retry failed", live.table_id)
+        finally:
+            self._retrying.discard(live.table_id)
 
     def retry_pending(self, table_id: int) -> bool:
-        """A presentation retry of the table is scheduled (tests)."""
+        """A presentation retry of the table is scheduled or running (tests)."""
         task = self._retry_tasks.get(table_id)
-        return task is not None and not task.done()
+        return table_id in self._retrying or (task is not None and not task.done())
 
     # -- hand messages ---------------------------------------------------------------------------
 
