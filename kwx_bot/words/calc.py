@@ -14,13 +14,14 @@ Syntax (words are case-insensitive; order is free; Chinese and English spellings
   tile**, so ``123p789p234s46s88s 5s`` and ``123p789p234s46s88s5s`` mean the same.  With
   ``win:5s`` (``胡:5s``) the winning tile is given explicitly and every tile group is the hand.
   In hand before the winning tile: 13 − 3 × melds tiles (docs/rules.md §0.3 "Concealed").
-* **Melds**: ``pong:111p`` (``碰``), ``kong:8888p`` (``直杠``, ``明杠``), ``ankong:2222s``
-  (``暗杠``), ``bukong:7777s`` (``补杠``); the tile part may be one tile (``pong:1p``).  The docs/rules.md
-  bracket forms ``[碰 111p]``, ``[暗杠 2222s]``, ``【补杠 7777s】`` work too.
+* **Melds**: ``pong:111p`` (``碰``), ``kong:8888p`` (``直杠``, ``明杠``), ``concealed:2222s``
+  (``暗杠``, ``ankong``), ``added:7777s`` (``补杠``, ``bukong``); the tile part may be one tile
+  (``pong:1p``).  The docs/rules.md bracket forms ``[碰 111p]``, ``[暗杠 2222s]``, ``【补杠 7777s】``
+  work too.
 * **How**: ``self`` / ``zimo`` / ``自摸`` (the default), ``discard`` / ``dianpao`` / ``点炮`` /
   ``ron`` / ``捉炮``, ``rob`` / ``qianggang`` / ``抢杠`` / ``抢杠胡``.
-* **Options**: ``liangdao`` / ``亮倒`` (the winner has 亮倒); ``liangdao:d`` (the discarder),
-  ``liangdao:both`` (winner and discarder), ``liangdao:x`` / ``liangdao:y`` / ``liangdao:w,x``
+* **Options**: ``laid`` / ``亮倒`` / ``liangdao`` (the winner laid down, 亮倒); ``laid:d`` (the discarder),
+  ``laid:both`` (winner and discarder), ``laid:x`` / ``laid:y`` / ``laid:w,x``
   (any seats; ``赢家``, ``点炮``, ``双方`` in Chinese); ``after_kong`` / ``杠上`` (杠上开花 on a
   self-draw, 杠上炮 on a discard; ``杠上开花``/``杠上炮`` also imply how); ``last_tile`` / ``海底``
   (海底捞月 / 海底炮; ``海底捞月``/``海底炮`` imply how); ``base:2`` / ``底金:2`` and
@@ -29,12 +30,14 @@ Syntax (words are case-insensitive; order is free; Chinese and English spellings
   ``kaxinwu`` / ``卡心五`` scores the hand as 卡心五 (the ``kaxinwu`` preset with the group's 底金),
   ``kawuxing`` / ``卡五星`` as the standard 卡五星 (idem); ``players:2|3|4`` / ``人数:…`` sets the
   number of seats (default: the rules' ``players``: 3 for 卡五星, 4 for the 卡心五 preset).  Under
-  卡心五, ``liangdao`` / ``廊起`` is 廊起 with the whole hand shown (it does not double, docs/rules.md §B).
+  卡心五, ``laid`` / ``廊起`` is 廊起 with the whole hand shown (it does not double, docs/rules.md §B).
+  The answer names the act in English "laid down" (docs/glossary.md); the pinyin spellings
+  (``liangdao``, ``langqi``, ``ankong``, ``bukong``, ``zimo`` …) stay accepted as input.
 
 Seats in the answer (docs/rules.md §0.3): W = the winner, D = the discarder (or the robbed player), X = the
 third player on a discard (and Y the fourth at four seats); on a self-draw the payers are X, the next
 player after the winner (下家), Y, the previous one (上家), and at four seats O, the one opposite (对家):
-``liangdao:next`` / ``liangdao:下家`` name X.  Points are 底金 × capped M (docs/rules.md §A11, §A12).
+``laid:next`` / ``亮倒:下家`` name X.  Points are 底金 × capped M (docs/rules.md §A11, §A12).
 The 番 and their values are the engine's (``WinScore.fan_values``); nothing is recomputed here.
 """
 
@@ -200,7 +203,7 @@ _FLAGS: dict[str, tuple[str, str | None]] = {
     **{w: ("last_tile", "self_draw") for w in ("haidilao", "海底捞月", "海底捞")},
     **{w: ("last_tile", "discard") for w in ("haidipao", "海底炮")},
 }
-_LIANGDAO = ("liangdao", "亮倒", "ld", "亮牌", "廊起", "langqi")
+_LIANGDAO = ("laid", "laid_down", "laiddown", "lay_down", "laydown", "liangdao", "亮倒", "ld", "亮牌", "廊起", "langqi")
 _LIANGDAO_WHO = _words(
     {
         "W": ("w", "winner", "me", "self", "赢家", "胡家", "自己"),
@@ -215,8 +218,8 @@ _MELD_KIND = _words(
     {
         "pong": ("pong", "peng", "碰", "pung"),
         "kong": ("kong", "gang", "zhigang", "minggang", "直杠", "明杠", "点杠", "杠"),
-        "concealed_kong": ("ankong", "angang", "暗杠", "concealed_kong", "concealedkong", "ankan"),
-        "added_kong": ("bukong", "bugang", "补杠", "added_kong", "addedkong", "加杠", "巴杠", "续杠"),
+        "concealed_kong": ("concealed", "ankong", "angang", "暗杠", "concealed_kong", "concealedkong", "ankan"),
+        "added_kong": ("added", "bukong", "bugang", "补杠", "added_kong", "addedkong", "加杠", "巴杠", "续杠"),
     }
 )
 _WIN = ("win", "胡", "和", "winning", "tile")
@@ -264,7 +267,7 @@ def _notation_error(token: str, exc: NotationError) -> CalcError:
             return CalcError(
                 N_(
                     "“{token}”: “{letter}” is not a suit. "
-                    "Use p for 筒 (dots), s for 条 (bamboo), z for 5z 白 6z 發 7z 中."
+                    "Use p for dots (筒), s for bamboo (条), z for dragons (5z 白, 6z 發, 7z 中)."
                 ),
                 token=token,
                 letter=letter,
@@ -273,7 +276,7 @@ def _notation_error(token: str, exc: NotationError) -> CalcError:
             return CalcError(N_("“{token}”: there is no tile 0."), token=token)
         if letter == "z" and set(part[:-1]) - set("567"):
             return CalcError(
-                N_("“{token}”: only 5z (白), 6z (發) and 7z (中) exist; 卡五星 has no winds."),
+                N_("“{token}”: only 5z (白), 6z (發) and 7z (中) exist; Ka Wu Xing (卡五星) has no winds."),
                 token=token,
             )
     return CalcError(N_("“{token}” is not tile notation: {detail}"), token=token, detail=str(exc))
@@ -290,7 +293,7 @@ def _parse_meld(kind_word: str, tiles_text: str, original: str) -> Meld:
     kind = _MELD_KIND.get(kind_word.lower())
     if kind is None:
         raise CalcError(
-            N_("“{token}”: unknown meld kind. Use pong, kong, ankong or bukong (碰, 直杠, 暗杠, 补杠)."),
+            N_("“{token}”: unknown meld kind. Use pong, kong, concealed or added (碰, 直杠, 暗杠, 补杠)."),
             token=original,
         )
     mk = MeldKind(kind)
@@ -377,7 +380,7 @@ def parse_calc(text: str) -> CalcQuery:
             continue
         if low in _GAME:
             if game is not None and game.value != _GAME[low]:
-                raise CalcError(N_("“{word}”: name only one game, 卡五星 or 卡心五."), word=token)
+                raise CalcError(N_("“{word}”: name only one game, kawuxing (卡五星) or kaxinwu (卡心五)."), word=token)
             game = Ruleset(_GAME[low])
             continue
         kv = _split_key(token)
@@ -391,7 +394,7 @@ def parse_calc(text: str) -> CalcQuery:
                 who = _LIANGDAO_WHO.get(part)
                 if who is None:
                     raise CalcError(
-                        N_("“{token}”: say who has liangdao: w (winner), d (discarder), both, x or y."), token=token
+                        N_("“{token}”: say who laid down: w (winner), d (discarder), both, x or y."), token=token
                     )
                 liangdao_words.append((who, token))
             if not value.strip(","):
@@ -415,7 +418,7 @@ def parse_calc(text: str) -> CalcQuery:
             players = int(value)
         elif value[:1].isdigit():
             raise CalcError(
-                N_("“{token}”: unknown meld kind. Use pong, kong, ankong or bukong (碰, 直杠, 暗杠, 补杠)."),
+                N_("“{token}”: unknown meld kind. Use pong, kong, concealed or added (碰, 直杠, 暗杠, 补杠)."),
                 token=token,
             )
         else:
@@ -479,7 +482,7 @@ def parse_calc(text: str) -> CalcQuery:
         for role in who:
             if role == "D" and win_by is WinBy.SELF_DRAW:
                 raise CalcError(
-                    N_("“{token}”: a self-draw has no discarder. Use liangdao:x or liangdao:y for a payer."),
+                    N_("“{token}”: a self-draw has no discarder. Use laid:x or laid:y for a payer."),
                     token=token,
                 )
             liangdao.add(role)
@@ -642,14 +645,14 @@ def _situation(result: CalcResult, tr: Translator) -> str:
         parts.append(_("on the last tile"))
     if q.liangdao:
         names = _role_names(q, tr)
-        parts.append(_("liangdao: {who}").format(who=_(", ").join(names[r] for r in q.roles if r in q.liangdao)))
+        parts.append(_("laid down: {who}").format(who=_(", ").join(names[r] for r in q.roles if r in q.liangdao)))
     return " · ".join(parts)
 
 
 def _fan_line(result: CalcResult, tr: Translator) -> str:
     """The 番 with the factor each multiplied by, as the engine scored them (``WinScore.fan_values``)."""
     pieces = [f"{fan_label(fan, tr)} ×{value}" for fan, value in result.score.fan_values]
-    return tr.gettext("番: {fans}").format(fans=" · ".join(pieces))
+    return tr.gettext("Patterns: {fans}").format(fans=" · ".join(pieces))
 
 
 def _multiplier_line(result: CalcResult, tr: Translator) -> str:
@@ -705,7 +708,7 @@ def _payment_lines(result: CalcResult, tr: Translator) -> list[str]:
             for _seat, m in sorted(score.multiplier.items())
         ]
         lines.append(
-            _("Baohu (包胡): the {d} had not declared liangdao, so pays both shares: {parts} = {n}.").format(
+            _("The {d} had not laid down, so pays for all (包胡): {parts} = {n}.").format(
                 d=names["D"], parts=" + ".join(map(str, each)), n=shares["D"]
             )
         )
@@ -759,12 +762,17 @@ def _illegal(result: CalcResult, tr: Translator) -> list[str]:
     lines.insert(0, head)
     lines.append(
         _(
-            "A win on a discard or a robbed kong needs ×2 or more: a pattern such as 卡五星, liangdao by the "
-            "winner or the discarder, or a win right after a kong."
+            "A win on a discard or a robbed kong needs ×2 or more: a pattern such as Ka Wu Xing (卡五星), the "
+            "winner or the discarder having laid down, or a win right after a kong."
         )
     )
     if not result.rules.situational_for_qihu and {Fan.GANGPAO, Fan.QIANGGANG, Fan.HAIDIPAO} & set(score.fans):
-        lines.append(_("These rules do not count 杠上炮, 抢杠胡 or 海底炮 toward that ×2."))
+        lines.append(
+            _(
+                "These rules do not count a win on a discard after a kong (杠上炮), robbing a kong (抢杠胡) or the "
+                "last discard (海底炮) toward that ×2."
+            )
+        )
     alt = result.as_self_draw
     if alt is not None and alt.legal:
         amounts = sorted(set(alt.shares.values()))
@@ -803,12 +811,18 @@ def calc_usage(tr: Translator) -> str:
             _("<b>/calc</b>: score a hand played at a real table."),
             _("Write the tiles in hand, then the winning tile, then how it was won:"),
             "<code>/calc 123p789p234s46s88s 5s discard</code>",
-            _("Tiles: 1p–9p 筒, 1s–9s 条, 5z 白, 6z 發, 7z 中; digits share the next letter (123p = 1p 2p 3p)."),
-            _("How: self (自摸, the default), discard (点炮) or rob (抢杠)."),
-            _("Melds: pong:111p, kong:8888p, ankong:2222s, bukong:7777s (or [碰 111p], [暗杠 2222s])."),
             _(
-                "Options: liangdao (the winner declared), liangdao:d (the discarder), liangdao:both, "
-                "after_kong (杠上), last_tile (海底), base:2, cap:none."
+                "Tiles: 1p–9p dots (筒), 1s–9s bamboo (条), 5z white (白), 6z green (發), 7z red (中); digits share "
+                "the next letter (123p = 1p 2p 3p)."
+            ),
+            _("How: self (自摸, the default), discard (点炮) or rob (抢杠)."),
+            _(
+                "Melds: pong:111p, kong:8888p, concealed:2222s (a concealed kong), added:7777s (an added kong), "
+                "or [碰 111p], [暗杠 2222s]."
+            ),
+            _(
+                "Options: laid (the winner laid down), laid:d (the discarder), laid:both, after_kong (杠上), "
+                "last_tile (海底), base:2, cap:none. (Also accepted: 亮倒 or liangdao for laid, ankong, bukong.)"
             ),
             _(
                 "Game: the group's. Add kaxinwu (卡心五) or kawuxing (卡五星) to score the other game, "
@@ -817,7 +831,7 @@ def calc_usage(tr: Translator) -> str:
             _("Examples:"),
             "<code>/calc 333p777s5z pong:111p pong:999s 5z 点炮</code>",
             "<code>/calc 123s456s789s9p [暗杠 3333p] 9p 自摸 杠上</code>",
-            "<code>/calc 123p456p234s78s99p 9s discard liangdao</code>",
+            "<code>/calc 123p456p234s78s99p 9s discard laid</code>",
         ]
     )
 
