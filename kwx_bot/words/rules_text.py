@@ -357,7 +357,8 @@ def option_lines(rules: RuleSet, tr: Translator) -> list[str]:
     return lines
 
 
-_SUIT_NAMES = {"p": "筒", "s": "条", "m": "万"}
+_KIND_NAMES = {"p": N_("dots"), "s": N_("bamboo"), "m": N_("characters"), "z": N_("the three dragons")}
+"""The kinds of tiles in play, in the reader's language (Chinese: 筒 条 万, 中 發 白; docs/glossary.md)."""
 
 
 def _tiles_line(rules: RuleSet, tr: Translator) -> str:
@@ -366,11 +367,11 @@ def _tiles_line(rules: RuleSet, tr: Translator) -> str:
     _ = tr.gettext
     if rules.players == 3 and rules.suits == ("p", "s") and rules.dragons:
         return _(
-            "Ka Wu Xing (卡五星): 3 players, 84 tiles (筒 条 and 中 發 白); pong and kong but no chow; win before kong "
-            "before pong."
+            "Ka Wu Xing (卡五星): 3 players, 84 tiles (dots, bamboo and the three dragons); pong and kong but no "
+            "chow; win before kong before pong."
         )
     tiles = 36 * len(rules.suits) + (12 if rules.dragons else 0)
-    kinds = " ".join(_SUIT_NAMES[s] for s in rules.suits) + (" 中 發 白" if rules.dragons else "")
+    kinds = _(", ").join(_(_KIND_NAMES[k]) for k in (*rules.suits, *("z" if rules.dragons else ())))
     return _(
         "{players} players, {tiles} tiles ({kinds}); pong and kong but no chow; win before kong before pong."
     ).format(players=rules.players, tiles=tiles, kinds=kinds)
