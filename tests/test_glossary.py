@@ -5,8 +5,9 @@ players read)": 亮倒 and 廊起 are "lay down", 查叫 "ready check", 关死 "
 番 "pattern" …).  A Chinese term may follow that word in brackets ("Pays for all (包胡)"), and inside
 such brackets an accepted input spelling may be listed (``/calc``'s "liangdao").  Everywhere else an
 English text has neither pinyin nor Chinese characters: every msgid of the bot's catalogs (the
-English catalog is the msgids), every English word the pictures draw (:mod:`render.labels`) and the
-engine's English 番 names (:class:`engine.fans.Fan`), which both of them show.
+English catalog is the msgids; a msgstr of the English catalog too), every English word the pictures
+draw (:mod:`render.labels`) and the engine's English 番 names (:class:`engine.fans.Fan`), which both
+of them show.
 
 The games' names (Ka Wu Xing, Ka Xin Wu, and the command words ``kawuxing`` / ``kaxinwu``) and
 place names (Xiangyang …) are proper names, not pinyin for a concept.
@@ -18,10 +19,11 @@ import re
 from pathlib import Path
 
 import pytest
+from babel.messages.pofile import read_po
 
 from engine.fans import Fan
 from engine.rules import Ruleset
-from kwx_bot.words.i18n import extract
+from kwx_bot.words.i18n import extract, po_path
 from render.labels import STATS_EN, labels_for
 
 GLOSSARY = Path(__file__).resolve().parent.parent / "docs" / "glossary.md"
@@ -64,6 +66,11 @@ def english_texts() -> list[tuple[str, str]]:
         ids = message.id if isinstance(message.id, (tuple, list)) else (message.id,)
         where = "catalog " + ", ".join(sorted({path for path, _line in message.locations}))
         out.extend((where, str(text)) for text in ids)
+    with po_path("en").open("rb") as fh:  # the English catalog's own texts, should it ever hold any
+        english = read_po(fh, locale="en")
+    for message in english:
+        strings = message.string if isinstance(message.string, (tuple, list)) else (message.string,)
+        out.extend(("kwx_bot/locale/en msgstr", str(text)) for text in strings if text)
     for game in Ruleset:
         out.extend((f"render.labels EN ({game.value})", text) for text in labels_for("en", game).strings())
     out.extend(("render.labels STATS_EN", text) for text in STATS_EN.strings())
