@@ -348,7 +348,7 @@ EN = Labels(
 """English labels: tile names as the bot's English discard buttons (``5 Bam``, ``Red``); one English
 word per concept, the player column of docs/glossary.md ("Laid down", "Ready check", "Shut in",
 "Pays for all", "Auto-play"; "This hand" is the hand's sum, never "total"); no pinyin
-(``tests/render/test_labels.py``)."""
+(``tests/test_glossary.py``)."""
 
 _BY_LANG = {"zh_CN": ZH, "en": EN}
 
