@@ -308,18 +308,18 @@ def _en_tile(tile: Tile) -> str:
 EN = Labels(
     lang="en",
     dealer="D",
-    liangdao="Liangdao",
-    auto="Auto",
+    liangdao="Laid down",
+    auto="Auto-play",
     waits="Waits",
     wall="Wall: {n}",
     unseen="{n} left",
     kong="Kong {v}",
-    hand_money="Hand",
+    hand_money="Payments",
     kong_money="Kongs",
-    total="Total",
+    total="This hand",
     win="Win",
     draw="Draw",
-    baohu="Baohu",
+    baohu="Pays for all",
     pays=PAYS,
     seat_fallback="Player {n}",
     by_label=MappingProxyType({"self_draw": "Self-draw", "discard": "Won on a discard", "rob_kong": "Robbed a kong"}),
@@ -328,37 +328,42 @@ EN = Labels(
     next_dealer="Next dealer",
     dealt_in="Dealt in",
     kong_robbed="Kong robbed",
-    liangdao_of="Liangdao: {name}",
+    liangdao_of="Laid down by {name}",
     multiplier_label="Multiplier per payer",
     match_total="Match {v}",
     colon=": ",
     tiles=tuple(_en_tile(t) for t in Tile),
-    chajiao="Chajiao",
-    chajiao_why="Wall exhausted: each player without 廊起 pays each 廊起 player that player's top multiplier",
+    chajiao="Ready check",
+    chajiao_why="Draw: players who did not lay down pay each player who did their top multiplier",
     chajiao_seat="Pays",
-    guansi="Guansi",
-    guansi_why="{name} is locked (关死): every tile in hand is a tile a 廊起 player waits on",
-    guansi_pays="pays each 廊起 player's top multiplier and 2 to each other player; kong money void",
+    guansi="Shut in",
+    guansi_why="{name} is shut in: every tile in hand is a tile that a player who laid down waits on",
+    guansi_pays="pays each player who laid down their top multiplier and 2 to each other player; kong money void",
     transfer="{payer} pays {payee} {n}",
     shown="Shown",
     protected="Protected",
-    danger="Baohu if discarded",
+    danger="Pays for all if discarded",
     fans=MappingProxyType({fan.zh: fan.en for fan in Fan}),
 )
-"""English labels: tile names as the bot's English discard buttons (``5 Bam``, ``Red``)."""
+"""English labels: tile names as the bot's English discard buttons (``5 Bam``, ``Red``); one English
+word per concept, the player column of docs/glossary.md ("Laid down", "Ready check", "Shut in",
+"Pays for all", "Auto-play"; "This hand" is the hand's sum, never "total"); no pinyin
+(``tests/test_glossary.py``)."""
 
 _BY_LANG = {"zh_CN": ZH, "en": EN}
 
 
 LANGQI = "廊起"
 """卡心五's name for the declaration (docs/rules.md §B): the badge that reads 亮倒 in 卡五星."""
-_LANGQI = {"zh_CN": (LANGQI, "{name}廊起"), "en": ("Langqi", "Langqi: {name}")}
+_LANGQI = {"zh_CN": (LANGQI, "{name}廊起"), "en": ("Laid down", "Laid down by {name}")}
+"""卡心五's badge and 番 chip words per language: Chinese names 廊起, English reads "laid down" in both
+games, as the bot's texts (docs/glossary.md)."""
 
 
 def labels_for(lang: str, game: str = Ruleset.KAWUXING) -> Labels:
     """The labels of ``lang`` (one of :data:`LANGUAGES`) for ``game`` (a :class:`engine.rules.Ruleset`
-    value, ``"kawuxing"`` or ``"kaxinwu"``): under 卡心五 the declaration is called 廊起 (``Langqi``),
-    not 亮倒.  Raises ValueError for another language."""
+    value, ``"kawuxing"`` or ``"kaxinwu"``): under 卡心五 the Chinese declaration is called 廊起, not
+    亮倒 (English says "laid down" in both, docs/glossary.md).  Raises ValueError for another language."""
     try:
         lb = _BY_LANG[lang]
     except KeyError:
@@ -460,7 +465,7 @@ STATS_EN = StatsLabels(
     declared_won="Won",
     average="Avg/hand",
     best="Largest",
-    top_fan="Top fan",
+    top_fan="Top pattern",
     fan_count="{fan} ({n})",
     more="{n} more · /stats me shows yours",
     chart="Running total",

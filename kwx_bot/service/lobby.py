@@ -517,7 +517,9 @@ class Lobby:
             game.rules_from_json(rules)
         except game.RuleError as e:
             log.info("table rules %r refused: %s", rules, e)
-            text = tr.gettext("Sorry, I cannot deal {game} at {n} seats yet. Send /new for 卡五星 with 3 seats.")
+            text = tr.gettext(
+                "Sorry, I cannot deal {game} at {n} seats yet. Send /new for Ka Wu Xing (卡五星) with 3 seats."
+            )
             return text.format(game=game_name(choice.game, tr), n=choice.seats)
         return None
 

@@ -27,7 +27,7 @@ async def test_private_chat_answers_unknown_commands_and_plain_text_with_a_hint(
         (zh,) = await _send(kwx, li, kwx.fake.private_chat(li), "你好")
         assert "发送 /help" in zh.text
         (known,) = await _send(kwx, ann, chat, "/help")  # a known command still gets its own answer
-        assert "Ka Wu Xing: 3 players" in known.text
+        assert "Ka Wu Xing (卡五星): 3 players" in known.text
         group = kwx.group([ann])
         assert await _send(kwx, ann, group, f"/frobnicate@{kwx.fake.bot.username}") == []  # groups: silence
 

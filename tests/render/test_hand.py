@@ -77,7 +77,7 @@ def test_a_liangdao_seat_shows_its_hand_and_waits_the_others_backs_and_melds() -
     s2 = d.hand.public.seats[2]
     assert [p.tile for p in c.find("revealed", seat=2)] == list(s2.revealed)
     assert [p.tile for p in c.find("seat_wait", seat=2)] == list(s2.waits)
-    assert [p.text for p in c.find("badge_text", seat=2)] == ["Liangdao"]
+    assert [p.text for p in c.find("badge_text", seat=2)] == ["Laid down"]
     s1 = d.hand.public.seats[1]
     assert len(c.find("hidden", seat=1)) == s1.concealed_count and not c.find("hidden", seat=2)
     assert [p.text for p in c.find("hidden_count", seat=1)] == [str(s1.concealed_count)]
