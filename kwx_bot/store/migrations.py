@@ -47,6 +47,10 @@ bank spent in the current hand (0 at every deal); ``tables.deadline_start`` = wh
 or claim deadline started (unix seconds).
 
 Version 7: ``events_declared``, a partial index of the events that declared 亮倒 / 廊起 (``/stats``).
+
+Version 8: ``seats.reminder_msg_id`` and ``seats.reminder_seq`` = the turn reminder sent to the seat's
+player (its message id in the private chat, and the table's seq it reminded of), so a reminder sent
+before a restart is deleted after it, once the player acts or the hand ends.
 """
 
 from __future__ import annotations
@@ -327,5 +331,13 @@ _V7 = (
     "CREATE INDEX events_declared ON events(hand_id) WHERE kind = 'discarded' AND data LIKE '%\"liangdao\":true%'",
 )
 
-MIGRATIONS: tuple[tuple[str | Step, ...], ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
+_V8 = (
+    # 7 -> 8: a turn reminder outlives a restart (docs/architecture.md §4 "Presentation"): the seat
+    # keeps the reminder's message id and the seq it reminded of, so the restarted bot deletes it
+    # when the player acts or the hand ends, and does not remind of the same move twice.
+    "ALTER TABLE seats ADD COLUMN reminder_msg_id INTEGER",
+    "ALTER TABLE seats ADD COLUMN reminder_seq INTEGER NOT NULL DEFAULT -1",
+)
+
+MIGRATIONS: tuple[tuple[str | Step, ...], ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8)
 SCHEMA_VERSION = len(MIGRATIONS)
