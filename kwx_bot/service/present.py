@@ -640,7 +640,8 @@ class Presenter:
         live: LiveTable, tr: Translator, view: game.PublicView, names: list[str], *, started: bool = False
     ) -> str:
         """The live table's caption plus the deal's commitment (SHA-256 of its seed, published at the
-        deal while the seed stays secret; a prepared deal says it has none)."""
+        deal while the seed stays secret: a prefix, whole in ``/verify``; a prepared deal says it has
+        none)."""
         assert live.hand is not None and live.state is not None
         rules = live.state.rules
         size = table_size("kaxinwu" if game.is_kaxinwu(rules) else "kawuxing", rules.players, rules.players, tr)
@@ -649,7 +650,8 @@ class Presenter:
             sitting_out=live.sitting_out.name if live.sitting_out is not None else None,
         )  # fmt: skip
         seed = live.state.seed
-        return add_line(caption, commitment_line(tr, None if seed is None else game.commitment(seed)))
+        commitment = None if seed is None else game.commitment(seed)
+        return add_line(caption, commitment_line(tr, commitment, live.hand.hand_no))
 
     def display_names(self, live: LiveTable, lang: str | None = None) -> list[str]:
         """Names as pictures show them (托管 seats marked in ``lang``, default the group's; bidi

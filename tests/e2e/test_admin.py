@@ -49,6 +49,8 @@ async def test_kill_ends_the_table_unscored_and_frees_the_players(kwx):
         (refused,) = await _send(kwx, ben, group, "kill")
         assert "only the group's administrators" in refused.text
         assert (await service.store.get_table(table_id)).status == "playing"
+        (busy,) = await _send(kwx, ben, group, "new")  # /new while the table plays says how to end it
+        assert "already open" in busy.text and "end it at once with /kill" in busy.text
         (done,) = await _send(kwx, ann, group, "kill")
         assert "ended the table" in done.text and "not scored" in done.text
         table = await service.store.get_table(table_id)
