@@ -26,6 +26,7 @@ from engine.rules import Ruleset
 from engine.tiles import MeldKind, Suit, Tile
 
 __all__ = [
+    "ACROSS",
     "AUTO",
     "BAOHU",
     "BY_LABEL",
@@ -53,9 +54,11 @@ __all__ = [
     "MINUS",
     "MULTIPLIER_LABEL",
     "NEXT_DEALER",
+    "NEXT_SEAT",
     "NUMERALS",
     "PAYS",
     "PLACEHOLDER",
+    "PREVIOUS",
     "PROTECTED",
     "ROBBED",
     "SEAT_FALLBACK",
@@ -159,6 +162,12 @@ on it (protection, docs/rules.md §A9.8, §B)."""
 DANGER = "打出包胡"
 """Hand picture legend (卡五星): a red-edged tile is one a 亮倒 player waits on -- discarding it is 包胡,
 paying for every seat (docs/rules.md §A9.7)."""
+NEXT_SEAT = "下家"
+"""Hand picture, beside another seat's name: the seat that plays after the player (docs/rules.md §A2.3)."""
+ACROSS = "对家"
+"""Hand picture: the seat opposite the player (the middle one of three others; the only other of two)."""
+PREVIOUS = "上家"
+"""Hand picture: the seat that plays before the player, whose discards he may claim first."""
 
 TIMES = "×"
 MINUS = "−"
@@ -241,6 +250,9 @@ class Labels:
     shown: str = SHOWN
     protected: str = PROTECTED
     danger: str = DANGER
+    next_seat: str = NEXT_SEAT
+    across: str = ACROSS
+    previous: str = PREVIOUS
 
     def tile(self, tile: Tile) -> str:
         """The short label of ``tile`` (``5条`` / ``5 Bam``)."""
@@ -259,7 +271,7 @@ class Labels:
             self.dealt_in, self.kong_robbed, self.liangdao_of, self.multiplier_label, self.match_total,
             self.colon, *self.tiles, self.chajiao, self.chajiao_why, self.chajiao_seat, self.guansi,
             self.guansi_why, self.guansi_pays, self.transfer, self.shown, self.protected,
-            self.danger, *self.fans.values(),
+            self.danger, self.next_seat, self.across, self.previous, *self.fans.values(),
         )  # fmt: skip
 
 
@@ -343,6 +355,9 @@ EN = Labels(
     shown="Shown",
     protected="Protected",
     danger="Pays for all if discarded",
+    next_seat="Next",
+    across="Across",
+    previous="Previous",
     fans=MappingProxyType({fan.zh: fan.en for fan in Fan}),
 )
 """English labels: tile names as the bot's English discard buttons (``5 Bam``, ``Red``); one English

@@ -236,8 +236,9 @@ class Presenter:
 
     async def sync(self, live: LiveTable, *, seats: list[int] | None = None, attempt: int = 0) -> None:
         """Bring hand messages, announcements and (coalesced) the live table up to date; if anything
-        failed, retry later (``attempt``: how many retries in a row led here)."""
-        if live.state is None:
+        failed, retry later (``attempt``: how many retries in a row led here).  A closed table's
+        messages stay as its closing left them (:meth:`ended`)."""
+        if live.state is None or live.row.status == TableStatus.CLOSED:
             return
         ok = True
         errors: list[Exception] = []
@@ -465,8 +466,7 @@ class Presenter:
             and seat.seat in state.to_act()
         )  # fmt: skip
         if seat.reminder_msg_id is not None and (not must_act or seat.reminder_seq != live.row.seq):
-            old, seat.reminder_msg_id = seat.reminder_msg_id, None
-            await self.sender.delete(seat.user_id or 0, old)
+            await self._drop_reminder(live, seat)
         if must_act and self.remind_seconds > 0 and seat.reminder_seq != live.row.seq:
             seat.reminder_seq = live.row.seq
             self._spawn(self._remind_later(live, seat, live.row.seq))
@@ -493,8 +493,42 @@ class Presenter:
                 left = max(0, round(due - self.tables.clock()))
                 text += " " + tr.gettext("{n} s left (your time bank included).").format(n=left)
             sent = await self.sender.send_text(seat.user_id, text, reply_to=seat.hand_msg_id)
-            if sent.ok:
-                seat.reminder_msg_id = sent.message_id
+            if sent.ok and sent.message_id is not None:
+                await self._keep_reminder(live, seat, sent.message_id, seq)
+
+    async def _keep_reminder(self, live: LiveTable, seat: LiveSeat, msg_id: int | None, seq: int) -> None:
+        """Remember the seat's reminder (``msg_id``, None: deleted) and the seq it reminded of, in
+        the store too: a restart deletes a reminder sent before it."""
+        async with self.store.transaction() as tx:
+            await tx.set_reminder(live.table_id, seat.seat, msg_id, seq)
+        seat.reminder_msg_id, seat.reminder_seq = msg_id, seq
+
+    async def _drop_reminder(self, live: LiveTable, seat: LiveSeat) -> None:
+        """Delete the seat's reminder, if it has one (the player acted, the hand or the table ended)."""
+        old = seat.reminder_msg_id
+        if old is None:
+            return
+        await self._keep_reminder(live, seat, None, seat.reminder_seq)
+        await self.sender.delete(seat.user_id or 0, old)
+
+    async def ended(self, live: LiveTable, seat: LiveSeat, caption: str | None = None) -> None:
+        """The table was ended or the seat's player removed from it (``/kill``, ``/kick``, the bot
+        removed from the group): the seat's reminder is deleted and its hand message loses its
+        buttons; with ``caption`` (a hand ended in play, :func:`~kwx_bot.words.captions.ended_caption`)
+        the message says so instead of whose turn it was."""
+        if seat.user_id is None:
+            return
+        async with live.present_lock:
+            await self._drop_reminder(live, seat)
+            msg_id, shown = seat.hand_msg_id, seat.shown
+            if msg_id is None:
+                return
+            if caption is not None:
+                sent = await self.sender.edit_caption(seat.user_id, msg_id, caption, None)
+                if sent.ok:
+                    seat.shown = Shown(shown.photo_key if shown is not None else None, caption, ())
+            elif shown is None or shown.markup:
+                await self.sender.edit_markup(seat.user_id, msg_id, None)
 
     async def _hand_photo(
         self, live: LiveTable, seat: LiveSeat, desired: Shown, view: game.SeatView
@@ -632,7 +666,8 @@ class Presenter:
         live: LiveTable, tr: Translator, view: game.PublicView, names: list[str], *, started: bool = False
     ) -> str:
         """The live table's caption plus the deal's commitment (SHA-256 of its seed, published at the
-        deal while the seed stays secret; a prepared deal says it has none)."""
+        deal while the seed stays secret: a prefix, whole in ``/verify``; a prepared deal says it has
+        none)."""
         assert live.hand is not None and live.state is not None
         rules = live.state.rules
         size = table_size("kaxinwu" if game.is_kaxinwu(rules) else "kawuxing", rules.players, rules.players, tr)
@@ -641,7 +676,8 @@ class Presenter:
             sitting_out=live.sitting_out.name if live.sitting_out is not None else None,
         )  # fmt: skip
         seed = live.state.seed
-        return add_line(caption, commitment_line(tr, None if seed is None else game.commitment(seed)))
+        commitment = None if seed is None else game.commitment(seed)
+        return add_line(caption, commitment_line(tr, commitment, live.hand.hand_no))
 
     def display_names(self, live: LiveTable, lang: str | None = None) -> list[str]:
         """Names as pictures show them (托管 seats marked in ``lang``, default the group's; bidi

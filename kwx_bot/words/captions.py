@@ -19,11 +19,12 @@ from engine.scoring import WinBy
 from engine.tiles import MeldKind, Tile
 from engine.views import HandResultView, Outcome, Phase, PublicView, SeatView, WinView
 
-from .i18n import Translator
+from .i18n import N_, Translator
 from .texts import fan_label, name, reveal_fault_text, signed, tile_label, tiles_label
 from .ui import RevealChoice, Ui
 
 __all__ = [
+    "ended_caption",
     "hand_caption",
     "lobby_text",
     "result_caption",
@@ -253,6 +254,24 @@ def hand_caption(
     elif danger and ActionKind.DISCARD in kinds and not me.liangdao:
         lines.append(_("⚠ = a player who laid down waits on it: if you discard it, you pay for all (包胡)."))
     return _cut("\n".join(lines))
+
+
+ENDED_WHY = {
+    "killed": N_("The table was ended by an administrator (/kill); no points were scored."),
+    "removed": N_("The table was ended because I was removed from the group; no points were scored."),
+}
+"""Why a hand in play was ended (the table's closing reason, ``/kill`` or the bot removed), as the
+last line of each player's hand message (docs/architecture.md §5 "Result")."""
+
+
+def ended_caption(tr: Translator, *, title: str, hand_no: int, reason: str) -> str:
+    """The caption a player's hand message keeps (with no buttons) once the table was ended in the
+    middle of the hand: the hand and the table, then who ended it and that nothing was scored.
+    ``reason`` is a key of :data:`ENDED_WHY` (another reason says only that the table was ended)."""
+    _ = tr.gettext
+    why = ENDED_WHY.get(reason, N_("The table was ended; no points were scored."))
+    head = _("Hand {n} · {title}").format(n=hand_no, title=name(title, 32))
+    return head + "\n<b>" + _(why) + "</b>"
 
 
 def _reveal_lines(tr: Translator, choice: RevealChoice, langqi: bool) -> list[str]:

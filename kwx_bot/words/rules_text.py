@@ -341,6 +341,13 @@ def _fan_list(rules: RuleSet, tr: Translator) -> str:
     return " · ".join(parts)
 
 
+def option_sentence(option: str, rules: RuleSet, tr: Translator) -> str:
+    """The plain sentence ``/rules`` says of one option of ``rules`` (docs/rules.md §C), e.g.
+    ``four_players``: "With four members the winner sits out the next hand."  Raises KeyError for an
+    option without a sentence of its own."""
+    return _SENTENCES[option](getattr(rules, option), rules, tr)
+
+
 def option_lines(rules: RuleSet, tr: Translator) -> list[str]:
     """One plain sentence per option that differs from the standard game (docs/rules.md §C) — for
     卡心五, from the 卡心五 preset (docs/rules.md §B) — in field order."""

@@ -192,6 +192,14 @@ async def test_four_members_take_turns_sitting_out_and_the_ledger_covers_all_fou
         for u in (ben, cat, dan):
             query = await kwx.press(u, kwx.fake.message(group, lobby.message_id), "Join")
             assert not query.answer.show_alert, query.answer
+            await kwx.settle()
+            confirmed = kwx.fake.last_message(kwx.fake.private_chat(u)).content
+            assert "You took a seat" in confirmed
+            # the fourth member is told, in the toast and privately, that one of the four sits each hand out
+            fourth = u is dan
+            assert ("sits out" in query.answer.text) is fourth, query.answer.text
+            assert ("one of you sits out each hand" in confirmed) is fourth, confirmed
+        assert "the winner sits out the next hand" in confirmed  # who: the table's rule (docs/rules.md §A2.1)
         lobby = kwx.fake.message(group, lobby.message_id)
         assert "4. Dan" in lobby.content and "Add AI" not in lobby.button_texts
         table_id = (

@@ -77,3 +77,6 @@ async def test_kill_in_chinese_has_no_stray_spaces(kwx):
             await kwx.press(user, kwx.hand_message(user), data=rng.choice(buttons)[1])
         (done,) = await _send(kwx, users[0], group, f"/kill@{kwx.fake.bot.username}")
         assert done.text == "管理员结束了牌桌。未打完的这一局不计分。发送 /new 再开一桌。"
+        for u in users:  # each hand message says it too, in the player's language
+            await kwx.fake.wait_for(lambda u=u: "（/kill）" in kwx.hand_message(u).caption, 5)
+            assert kwx.hand_message(u).caption.endswith("管理员结束了牌桌（/kill）；本局不计分。")
