@@ -125,6 +125,8 @@ class Presenter:
         self._tasks: set[asyncio.Task[None]] = set()
         self._reminder_tasks: set[asyncio.Task[None]] = set()
         self._retry_tasks: dict[int, asyncio.Task[None]] = {}
+        self._retrying: dict[int, int] = {}
+        """table id -> presentation retries whose sync is under way (no longer in ``_retry_tasks``)"""
         self._offers: dict[int, list[int]] = {}
         """table id -> group messages with Next hand / End the table buttons"""
         self._resume_notices: dict[tuple[int, int], int] = {}
@@ -298,15 +300,22 @@ class Presenter:
         if live.row.status == TableStatus.CLOSED or not any(t is live for t in self.tables.cached()):
             return
         log.info("table %s: presentation retry %d", live.table_id, attempt)
+        table_id = live.table_id
+        self._retrying[table_id] = self._retrying.get(table_id, 0) + 1
         try:
             await self.sync(live, attempt=attempt)
         except Exception:
             log.exception("table %s: presentation retry failed", live.table_id)
+        finally:
+            left = self._retrying.pop(table_id) - 1
+            if left:
+                self._retrying[table_id] = left
 
     def retry_pending(self, table_id: int) -> bool:
-        """A presentation retry of the table is scheduled (tests)."""
+        """A presentation retry of the table is scheduled, or its sync is still under way (its
+        edits paced or waiting out a 429): once False, what the retry made is shown (tests)."""
         task = self._retry_tasks.get(table_id)
-        return task is not None and not task.done()
+        return (task is not None and not task.done()) or table_id in self._retrying
 
     # -- hand messages ---------------------------------------------------------------------------
 
