@@ -150,8 +150,7 @@ def reveal_keyboard(
 
 
 def _confirm_key(tr: Translator, table_id: int, seq: int, tile: Tile, mask: int | None = None, *, langqi: bool) -> Key:
-    _ = tr.gettext
-    text = _("Confirm langqi, discard {tile}") if langqi else _("Confirm liangdao, discard {tile}")
+    text = tr.gettext_for(langqi, "Lay down, discard {tile}")
     return _b(text.format(tile=tile_label(tile, tr)), table_id, seq, Op.LIANGDAO, tile, mask)
 
 
@@ -208,5 +207,5 @@ def turn_extras(
             text, op = kongs[a.kind]
             extra.append(_b(text.format(tile=tile_label(a.tile, tr)), table_id, seq, op, a.tile))
     if liangdao:
-        extra.append(_b(_("Langqi…") if langqi else _("Liangdao…"), table_id, seq, Op.LIANGDAO_MENU))
+        extra.append(_b(tr.gettext_for(langqi, "Lay down…"), table_id, seq, Op.LIANGDAO_MENU))
     return _rows(extra, 4)

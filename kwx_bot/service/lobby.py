@@ -41,6 +41,7 @@ from collections.abc import Callable
 from ..settings import normalize_language
 from ..store import Conflict, TableStatus
 from ..words.i18n import N_, Translator
+from ..words.rules_text import option_sentence
 from ..words.texts import game_name, name
 from . import game
 from .buttons import Button, Op, StartKind, StartPayload
@@ -143,7 +144,7 @@ class Lobby:
                 text = gtr.gettext("This table is between hands: deal the next one or end it.")
                 await self.present.offer_next_hand(live, text, markup)
                 return None
-            return tr.gettext("A table is already open in this group. Finish it first (or wait until it expires).")
+            return self._already_open(tr)
         rules, options = self.tables.table_config(await self.tables.config(group_id), choice)
         if choice is not None:
             refusal = self._unplayable(rules, choice, tr)
@@ -157,7 +158,7 @@ class Lobby:
                 return tr.gettext(
                     "Another bot already runs a table in this group. Finish it there first (or wait until it expires)."
                 )
-            return tr.gettext("A table is already open in this group. Finish it first (or wait until it expires).")
+            return self._already_open(tr)
         live = await self.tables.get(table_id)
         assert live is not None
         log.info("table %s: opened in group %s by user %s", table_id, group_id, user_id)
@@ -171,6 +172,14 @@ class Lobby:
         await self.present.lobby(live)
         self._arm_lobby(live)
         return None
+
+    @staticmethod
+    def _already_open(tr: Translator) -> str:
+        """``/new`` while the group's table plays (or two ``/new`` at once): say how it ends."""
+        return tr.gettext(
+            "A table is already open in this group: finish it first. "
+            "A group administrator can end it at once with /kill (an unfinished hand is not scored)."
+        )
 
     async def _adopt_opener_language(self, group_id: int, user_id: int) -> None:
         """Store the opener's Telegram language as the group's, unless the group has one already or
@@ -263,11 +272,24 @@ class Lobby:
             return JoinResult.ELSEWHERE
         return None
 
-    async def _confirm_privately(self, live: LiveTable, user_id: int) -> bool:
-        """Tell a new player privately where they sit; False (and unseated) if the bot cannot."""
-        tr = self.tables.tr(await self.tables.user_lang(user_id))
+    @staticmethod
+    def _seated_text(live: LiveTable, tr: Translator) -> str:
+        """The private confirmation of a seat; when the table now has a member more than it seats
+        (four at a 3-seat table, docs/rules.md §A2.1) it says that one sits each hand out, and who."""
         text = tr.gettext("You took a seat at the Ka Wu Xing table in {title}. Your hand will appear here.")
-        sent = await self.present.sender.send_text(user_id, text.format(title=name(live.title or "?", 40)))
+        text = text.format(title=name(live.title or "?", 40))
+        if len(live.seats) > live.players:
+            more = tr.gettext(
+                "You are four at a three-seat table, so one of you sits out each hand and watches it in the group."
+            )
+            text += " " + more + " " + option_sentence("four_players", live.rules, tr)
+        return text
+
+    async def _confirm_privately(self, live: LiveTable, user_id: int) -> bool:
+        """Tell a new player privately where they sit (:meth:`_seated_text`); False (and unseated)
+        if the bot cannot."""
+        tr = self.tables.tr(await self.tables.user_lang(user_id))
+        sent = await self.present.sender.send_text(user_id, self._seated_text(live, tr))
         if sent.outcome is not Outcome.FORBIDDEN:
             return True
         seat = live.seat_of(user_id)
@@ -340,9 +362,7 @@ class Lobby:
         if result is JoinResult.JOINED:
             await self.present.lobby(live)
             self._arm_lobby(live)
-            return tr.gettext("You took a seat at the Ka Wu Xing table in {title}. Your hand will appear here.").format(
-                title=name(live.title or "?", 40)
-            )
+            return self._seated_text(live, tr)
         return self._join_refusal(result, tr)
 
     async def _drop_pending(self, user_id: int, table_id: int) -> None:
@@ -398,6 +418,8 @@ class Lobby:
             if result is JoinResult.NOT_LOBBY:
                 return Response(Reply(_("This table has already started.")))
             reply = Reply(self._join_refusal(result, tr), alert=result is not JoinResult.JOINED)
+            if result is JoinResult.JOINED and len(live.seats) > live.players:  # docs/rules.md §A2.1
+                reply = Reply(_("You took a seat. You are four at a three-seat table: each hand one of you sits out."))
             confirm = user_id if result is JoinResult.JOINED else None
             return Response(reply, then=ShowLobby(live.table_id, confirm=confirm))
         creator = op in CREATOR_OPS and await self._creator_member(live, user_id)  # asked before the lock
@@ -518,7 +540,9 @@ class Lobby:
             game.rules_from_json(rules)
         except game.RuleError as e:
             log.info("table rules %r refused: %s", rules, e)
-            text = tr.gettext("Sorry, I cannot deal {game} at {n} seats yet. Send /new for 卡五星 with 3 seats.")
+            text = tr.gettext(
+                "Sorry, I cannot deal {game} at {n} seats yet. Send /new for Ka Wu Xing (卡五星) with 3 seats."
+            )
             return text.format(game=game_name(choice.game, tr), n=choice.seats)
         return None
 

@@ -341,7 +341,7 @@ class Play:
         if message_id is not None and message_id != seat.hand_msg_id:
             return Reply(_("This is an old hand message: use the newest one (or send /hand)."), alert=True)
         if button.op is Op.PROTECTED:  # a disabled button: it only says why (docs/rules.md §A9.8, §B)
-            return Reply(reason_text(Reason.PROTECTED_TILE, tr))
+            return Reply(reason_text(Reason.PROTECTED_TILE, tr, kaxinwu=state.rules.ruleset is Ruleset.KAXINWU))
         if button.seq != live.row.seq:
             kind = _OP_KIND.get(button.op)
             if kind is not None and _press_key(button) == seat.last_press:  # a double tap, or re-delivered
@@ -363,15 +363,16 @@ class Play:
         state = live.state
         assert state is not None
         kind = _OP_KIND.get(button.op)
+        langqi = state.rules.ruleset is Ruleset.KAXINWU
         if kind is None:
             return Reply(tr.gettext("This button does nothing here.")), False
         if choice is not None and not choice.legal:
-            return Reply(reveal_fault_text(choice.fault, tr), alert=True), False
+            return Reply(reveal_fault_text(choice.fault, tr, kaxinwu=langqi), alert=True), False
         action = choice.action(seat.seat) if choice is not None else Action(seat.seat, kind, button.tile)
         try:
             new_state, events = game.apply(state, action)
         except IllegalAction as e:
-            return Reply(reason_text(e.reason, tr), alert=True), False
+            return Reply(reason_text(e.reason, tr, kaxinwu=langqi), alert=True), False
         seat.menu = Menu()
         reset = seat.timeouts > 0
         spent = self.spend_bank(live, seat)
@@ -514,8 +515,7 @@ def _toast(action: Action, tr: Translator, rules: game.RuleSet) -> str | None:
     if action.kind is ActionKind.DISCARD and action.tile is not None:
         return _("You discarded {tile}.").format(tile=tile_label(action.tile, tr))
     if action.kind is ActionKind.LIANGDAO and action.tile is not None:
-        langqi = rules.ruleset is Ruleset.KAXINWU
-        text = _("Langqi! You discarded {tile}.") if langqi else _("Liangdao! You discarded {tile}.")
+        text = tr.gettext_for(rules.ruleset is Ruleset.KAXINWU, "You laid down and discarded {tile}.")
         return text.format(tile=tile_label(action.tile, tr))
     return {
         ActionKind.WIN: _("Win!"),

@@ -106,8 +106,8 @@ class Presenter:
         self.announcer = Announcer(tables, self.delivery, self.group)
         self._reminder_tasks: set[asyncio.Task[None]] = set()
         self._retry_tasks: dict[int, asyncio.Task[None]] = {}
-        self._retrying: set[int] = set()
-        """Tables whose presentation retry is running."""
+        self._retrying: dict[int, int] = {}
+        """table id -> presentation retries whose sync is under way (no longer in ``_retry_tasks``)"""
 
     @property
     def _tasks(self) -> set[asyncio.Task[None]]:
@@ -214,8 +214,9 @@ class Presenter:
 
     async def sync(self, live: LiveTable, *, seats: list[int] | None = None, attempt: int = 0) -> None:
         """Bring hand messages, announcements and (coalesced) the live table up to date; if anything
-        failed, retry later (``attempt``: how many retries in a row led here)."""
-        if live.state is None:
+        failed, retry later (``attempt``: how many retries in a row led here).  A closed table's
+        messages stay as its closing left them (:meth:`ended`)."""
+        if live.state is None or live.row.status == TableStatus.CLOSED:
             return
         ok = True
         errors: list[Exception] = []
@@ -274,18 +275,22 @@ class Presenter:
         if live.row.status == TableStatus.CLOSED or not any(t is live for t in self.tables.cached()):
             return
         log.info("table %s: presentation retry %d", live.table_id, attempt)
-        self._retrying.add(live.table_id)
+        table_id = live.table_id
+        self._retrying[table_id] = self._retrying.get(table_id, 0) + 1
         try:
             await self.sync(live, attempt=attempt)
         except Exception:
             log.exception("table %s: presentation retry failed", live.table_id)
         finally:
-            self._retrying.discard(live.table_id)
+            left = self._retrying.pop(table_id) - 1
+            if left:
+                self._retrying[table_id] = left
 
     def retry_pending(self, table_id: int) -> bool:
-        """A presentation retry of the table is scheduled or running (tests)."""
+        """A presentation retry of the table is scheduled, or its sync is still under way (its
+        edits paced or waiting out a 429): once False, what the retry made is shown (tests)."""
         task = self._retry_tasks.get(table_id)
-        return table_id in self._retrying or (task is not None and not task.done())
+        return (task is not None and not task.done()) or table_id in self._retrying
 
     # -- hand messages ---------------------------------------------------------------------------
 
@@ -356,8 +361,7 @@ class Presenter:
             and seat.seat in state.to_act()
         )  # fmt: skip
         if seat.reminder_msg_id is not None and (not must_act or seat.reminder_seq != live.row.seq):
-            old, seat.reminder_msg_id = seat.reminder_msg_id, None
-            await self.sender.delete(seat.user_id or 0, old)
+            await self._drop_reminder(live, seat)
         if must_act and self.remind_seconds > 0 and seat.reminder_seq != live.row.seq:
             seat.reminder_seq = live.row.seq
             self._spawn(self._remind_later(live, seat, live.row.seq))
@@ -384,5 +388,39 @@ class Presenter:
                 left = max(0, round(due - self.tables.clock()))
                 text += " " + tr.gettext("{n} s left (your time bank included).").format(n=left)
             sent = await self.sender.send_text(seat.user_id, text, reply_to=seat.hand_msg_id)
-            if sent.ok:
-                seat.reminder_msg_id = sent.message_id
+            if sent.ok and sent.message_id is not None:
+                await self._keep_reminder(live, seat, sent.message_id, seq)
+
+    async def _keep_reminder(self, live: LiveTable, seat: LiveSeat, msg_id: int | None, seq: int) -> None:
+        """Remember the seat's reminder (``msg_id``, None: deleted) and the seq it reminded of, in
+        the store too: a restart deletes a reminder sent before it."""
+        async with self.store.transaction() as tx:
+            await tx.set_reminder(live.table_id, seat.seat, msg_id, seq)
+        seat.reminder_msg_id, seat.reminder_seq = msg_id, seq
+
+    async def _drop_reminder(self, live: LiveTable, seat: LiveSeat) -> None:
+        """Delete the seat's reminder, if it has one (the player acted, the hand or the table ended)."""
+        old = seat.reminder_msg_id
+        if old is None:
+            return
+        await self._keep_reminder(live, seat, None, seat.reminder_seq)
+        await self.sender.delete(seat.user_id or 0, old)
+
+    async def ended(self, live: LiveTable, seat: LiveSeat, caption: str | None = None) -> None:
+        """The table was ended or the seat's player removed from it (``/kill``, ``/kick``, the bot
+        removed from the group): the seat's reminder is deleted and its hand message loses its
+        buttons; with ``caption`` (a hand ended in play, :func:`~kwx_bot.words.captions.ended_caption`)
+        the message says so instead of whose turn it was."""
+        if seat.user_id is None:
+            return
+        async with live.present_lock:
+            await self._drop_reminder(live, seat)
+            msg_id, shown = seat.hand_msg_id, seat.hand.shown
+            if msg_id is None:
+                return
+            if caption is not None:
+                sent = await self.sender.edit_caption(seat.user_id, msg_id, caption, None)
+                if sent.ok:
+                    seat.hand.shown = Shown(shown.photo_key if shown is not None else None, caption, ())
+            elif shown is None or shown.markup:
+                await self.sender.edit_markup(seat.user_id, msg_id, None)

@@ -58,13 +58,17 @@ def table_row(r: Sequence[Any]) -> TableRow:
     )  # fmt: skip
 
 
-_SEAT_COLUMNS = "table_id, seat, user_id, ai_level, on_auto, timeouts, hand_msg_id, last_press, shown_digest, bank_used"
+_SEAT_COLUMNS = (
+    "table_id, seat, user_id, ai_level, on_auto, timeouts, hand_msg_id, last_press, shown_digest, bank_used, "
+    "reminder_msg_id, reminder_seq"
+)
 
 
 def _seat_row(r: Sequence[Any]) -> SeatRow:
     return SeatRow(
         table_id=r[0], seat=r[1], user_id=r[2], ai_level=r[3], on_auto=bool(r[4]), timeouts=r[5],
-        hand_msg_id=r[6], last_press=r[7], shown_digest=r[8], bank_used=r[9],
+        hand_msg_id=r[6], last_press=r[7], shown_digest=r[8], bank_used=r[9], reminder_msg_id=r[10],
+        reminder_seq=r[11],
     )  # fmt: skip
 
 

@@ -51,6 +51,10 @@ Version 7: ``events_declared``, a partial index of the events that declared 亮�
 Version 8: ``group_writes`` = the writes (unix seconds) each bot made to each group within the last
 minute before it stopped cleanly, counted again after the restart (Telegram's 20 a minute per
 group); rewritten at every clean stop, older rows ignored.  Not part of the ledger: a copy leaves it.
+
+Version 9: ``seats.reminder_msg_id`` and ``seats.reminder_seq`` = the turn reminder sent to the seat's
+player (its message id in the private chat, and the table's seq it reminded of), so a reminder sent
+before a restart is deleted after it, once the player acts or the hand ends.
 """
 
 from __future__ import annotations
@@ -342,5 +346,13 @@ _V8 = (
     "CREATE INDEX group_writes_of_bot ON group_writes(bot_id)",
 )
 
-MIGRATIONS: tuple[tuple[str | Step, ...], ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8)
+_V9 = (
+    # 8 -> 9: a turn reminder outlives a restart (docs/architecture.md §4 "Presentation"): the seat
+    # keeps the reminder's message id and the seq it reminded of, so the restarted bot deletes it
+    # when the player acts or the hand ends, and does not remind of the same move twice.
+    "ALTER TABLE seats ADD COLUMN reminder_msg_id INTEGER",
+    "ALTER TABLE seats ADD COLUMN reminder_seq INTEGER NOT NULL DEFAULT -1",
+)
+
+MIGRATIONS: tuple[tuple[str | Step, ...], ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9)
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -127,7 +127,7 @@ async def test_a_late_reveal_picture_shows_the_hand_as_it_was_at_the_liangdao(kw
 
 
 def _reveals(kwx, group):
-    return [m for m in kwx.fake.bot_messages(group) if m.photo is not None and "declares liangdao" in m.content]
+    return [m for m in kwx.fake.bot_messages(group) if m.photo is not None and "lays down" in m.content]
 
 
 async def test_a_flooded_private_chat_gets_its_buttons_back(kwx):
@@ -229,11 +229,11 @@ async def test_forged_liangdao_picks_are_refused_and_change_nothing(kwx, caplog)
         pick = kwx.hand_message(ann).callback_datas[0]
         await kwx.press(ann, kwx.hand_message(ann), data=pick)
         confirm = kwx.hand_message(ann)
-        assert confirm.button_texts[0].startswith("Confirm liangdao")
+        assert confirm.button_texts[0].startswith("Lay down, discard")
         assert "You will wait on" in confirm.content
         query = await kwx.press(ann, confirm, confirm.button_texts[0])
         assert not query.answer.show_alert
-        assert any("declares liangdao" in m.content for m in kwx.fake.bot_messages(group))
+        assert any("lays down!" in m.content for m in kwx.fake.bot_messages(group))
 
 
 async def test_a_press_is_answered_at_once_while_the_last_ones_sends_wait_out_a_429(kwx):

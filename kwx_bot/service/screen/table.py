@@ -69,7 +69,7 @@ def table_screen(tr: Translator, facts: GroupFacts, *, started: bool = False) ->
         tr, hand_no=facts.hand_no, view=facts.view, names=facts.names, started=started, table=size,
         sitting_out=facts.sitting_out,
     )  # fmt: skip
-    caption = add_line(caption, commitment_line(tr, facts.commitment))
+    caption = add_line(caption, commitment_line(tr, facts.commitment, facts.hand_no))
     picture = TablePicture(facts.view, facts.names, facts.lang, facts.ruleset, facts.totals)
     return TableScreen(facts.table_id, facts.seq, picture, caption)
 

@@ -52,5 +52,5 @@ def test_a_reveal_announcement_shows_the_view_it_is_given() -> None:
     moment = spectator_view(replay(events[: declared + 1]))
     made = reveal_announcement(translator("en"), moment, 0, NAMES, Ruleset.KAWUXING)
     assert made.picture.view is moment and made.picture.seat == 0
-    assert made.caption.startswith("<b>Ann declares liangdao!</b> Waiting on:")
+    assert made.caption.startswith("<b>Ann lays down!</b> Waiting on:")
     assert json.loads(json.dumps(made.to_json()))["picture"]["view"]["seats"][0]["liangdao"] is True

@@ -143,7 +143,7 @@ def test_the_liangdao_menu_and_its_confirmation_show_the_waits_the_engine_lists(
     confirm = screen("en", view, legal, menu=Menu(Ui.CONFIRM, a.tile, seq=3))
     assert f"You will wait on {tiles_label(a.waits, translator('en'))}." in confirm.caption
     first = keys(confirm)[0]
-    assert first[0].startswith("Confirm liangdao") and (first[1].op, first[1].tile) == (Op.LIANGDAO, a.tile)
+    assert first[0].startswith("Lay down, discard") and (first[1].op, first[1].tile) == (Op.LIANGDAO, a.tile)
     # the caption says what the engine answered, it does not work the waits out again
     forged = [dataclasses.replace(x, waits=(Tile.RED,)) if x is a else x for x in legal]
     assert "You will wait on Red." in screen("en", view, forged, menu=Menu(Ui.CONFIRM, a.tile, seq=3)).caption
@@ -192,7 +192,7 @@ def test_the_reveal_choice_says_the_waits_or_the_broken_rule_and_toggles_carry_t
         choice = game.check_reveal(state, 0, Tile.S9, shown)
         menu = Menu(Ui.REVEAL, Tile.S9, 0, 3)
         s = screen("en", view_for(state, 0), legal, menu=menu, reveal=choice, kept=kept, ruleset=Ruleset.KAXINWU)
-        assert "Langqi with 9 Bam" in s.caption
+        assert "Lay down with 9 Bam" in s.caption
         assert ("→ waiting on" if ok else "✗ Not allowed") in s.caption
         pressed = keys(s)
         assert len([t for t, d in pressed if d.op is Op.REVEAL and t[0] in "☑☐"]) == len(kept) == 13
@@ -210,15 +210,17 @@ def test_an_illegal_reveal_choice_names_the_fault():
     assert "✗ Not allowed: The hidden tiles must split" in s.caption and "Hidden: 8 Bam" in s.caption
 
 
-@pytest.mark.parametrize(
-    ("ruleset", "want", "other"),
-    [(Ruleset.KAXINWU, "Declare langqi", "Declare liangdao"), (Ruleset.KAWUXING, "Declare liangdao", "Declare langqi")],
-)
-def test_the_confirm_step_names_the_games_declaration(ruleset, want, other):
-    """卡心五 calls the declaration 廊起 on its confirm step too, 卡五星 亮倒."""
+@pytest.mark.parametrize(("ruleset", "lang", "want", "other"), [
+    (Ruleset.KAXINWU, "zh_CN", "廊起并打出", "亮倒"), (Ruleset.KAWUXING, "zh_CN", "亮倒并打出", "廊起"),
+    (Ruleset.KAXINWU, "en", "Lay down and discard 9 Bam?", "angqi"),
+    (Ruleset.KAWUXING, "en", "Lay down and discard 9 Bam?", "iangdao"),
+])  # fmt: skip
+def test_the_confirm_step_names_the_games_declaration(ruleset, lang, want, other):
+    """卡心五 calls the declaration 廊起 on its confirm step too, 卡五星 亮倒; English says "lay down"
+    in both games (docs/glossary.md)."""
     state = _kx_state()
     legal = [*legal_actions(state, 0), Action(0, ActionKind.LIANGDAO, Tile.S9, None)]
-    s = screen("en", view_for(state, 0), legal, menu=Menu(Ui.CONFIRM, Tile.S9, seq=3), ruleset=ruleset)
+    s = screen(lang, view_for(state, 0), legal, menu=Menu(Ui.CONFIRM, Tile.S9, seq=3), ruleset=ruleset)
     assert want in s.caption and other not in s.caption
 
 
@@ -231,7 +233,7 @@ def test_danger_and_protection_come_from_the_engine_and_explain_themselves():
     tile = next(a.tile for a in legal if a.kind is ActionKind.DISCARD)
     danger = screen("en", dataclasses.replace(view, danger=(tile,)), legal)
     assert any(t.startswith("⚠") or t.startswith("▶⚠") for t, _d in keys(danger))
-    assert "⚠ = a liangdao player waits on it" in danger.caption
+    assert "⚠ = a player who laid down waits on it" in danger.caption
     assert "⚠" not in screen("en", view, legal).caption
     locked = [a for a in legal if a.tile != tile]
     protected = screen("en", view, locked, protected=(tile,))
