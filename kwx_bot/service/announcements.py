@@ -22,10 +22,10 @@ from dataclasses import replace
 from ..words.i18n import translator
 from ..words.texts import name
 from .buttons import Keyboard
-from .delivery import Delivery, Target
+from .delivery import Delivered, Delivery, Shown, Target
 from .game import Discarded, Event, HandEnded, HandStarted
 from .group_table import GroupTable
-from .live import Delivered, LiveSeat, LiveTable, Shown
+from .live import LiveSeat, LiveTable
 from .ports import Outcome, Sent
 from .screen import ResultAnnouncement, RevealAnnouncement, result_announcement, reveal_announcement
 from .screens import display_names, result_facts, reveal_view, ruleset_of

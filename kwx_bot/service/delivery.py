@@ -1,13 +1,13 @@
 """Delivery: make a message show what its screen value says, with the least writes (docs/architecture.md
 §4 "Delivery").
 
-A message's :class:`Target` is what it should show (a :class:`~.live.Shown`: picture key, caption,
+A message's :class:`Target` is what it should show (a :class:`Shown`: picture key, caption,
 buttons), the picture to draw when a new one is due, and what of it may lag behind (:class:`Slack`).
-:func:`plan` compares it with what the message shows (:class:`~.live.Delivered`, kept across a clean
+:func:`plan` compares it with what the message shows (:class:`Delivered`, kept across a clean
 restart as a digest) and names the one write that closes the gap, or none:
 
 * no message yet: send one (a photo, or a text for a text message);
-* a new picture (its key changed, or a claim window opened for the seat: :func:`.screen.pictures.needs_photo`):
+* a new picture (its key changed, or a claim window opened for the seat: :func:`needs_photo`):
   ``editMessageMedia``, which carries the caption and buttons too;
 * else the caption (with the buttons), else the buttons alone; nothing when all is shown.
 
@@ -23,17 +23,82 @@ when it shows exactly the same) and records what the message shows once the writ
 from __future__ import annotations
 
 import enum
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from .buttons import Keyboard
-from .live import Delivered, Shown
 from .pictures import Pictures, draw
 from .ports import Messenger, Sent
-from .screen.pictures import Picture, needs_photo
+from .screen.pictures import CLAIM_MARK, Picture
 
-__all__ = ["Delivery", "Method", "Slack", "Target", "Write", "plan", "settle"]
+__all__ = [
+    "Delivered",
+    "Delivery",
+    "Method",
+    "Shown",
+    "Slack",
+    "Target",
+    "Write",
+    "needs_photo",
+    "plan",
+    "settle",
+    "shown_digest",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What a message shows: a picture key (None for text), caption/text and buttons."""
+
+    photo_key: str | None
+    caption: str
+    markup: Keyboard
+
+
+def shown_digest(shown: Shown) -> str:
+    """A short stable digest of what a message shows (stored at a clean stop, so a restart does not
+    edit a message that already shows the same)."""
+    return hashlib.sha256(repr(shown).encode()).hexdigest()[:32]
+
+
+@dataclass(slots=True)
+class Delivered:
+    """What one of our messages shows, as far as delivery knows (docs/architecture.md §4 "Delivery"):
+    ``shown`` (None: not known — a new message, or since a restart), ``digest``: what it showed at the
+    last clean stop (:func:`shown_digest`, until the first delivery after the start compares it), and
+    ``file``: the picture uploaded last as (its exact key, Telegram's ``file_id``), which may be sent
+    again instead of a new upload."""
+
+    shown: Shown | None = None
+    digest: str | None = None
+    file: tuple[str, str] | None = None
+
+    def recall(self, desired: Shown) -> None:
+        """After a restart: the message showed ``desired`` at the clean stop if the stored digest says
+        so, then it need not be edited; the digest is used once."""
+        if self.shown is None and self.digest is not None and self.digest == shown_digest(desired):
+            self.shown = desired
+        self.digest = None
+
+    def forget(self) -> None:
+        """The message is gone or replaced: what it shows is not known (an upload may still be sent
+        again by its ``file_id``)."""
+        self.shown = None
+
+
+def needs_photo(shown: str | None, desired: str) -> bool:
+    """Whether a message showing the picture keyed ``shown`` needs a new picture to show ``desired``:
+    the keys differ apart from a claim window, or a claim window the message does not show yet
+    opened.  A window closing (``desired`` without one, the tiles unchanged) needs none: the caption
+    and buttons are edited alone."""
+    if shown == desired:
+        return False
+    if shown is None:
+        return True
+    base, _, window = desired.partition(CLAIM_MARK)
+    return shown.partition(CLAIM_MARK)[0] != base or bool(window)
 
 
 class Slack(enum.Flag):

@@ -23,8 +23,8 @@ from typing import Any
 
 from ..store import HandRow, TableStatus
 from ..words.i18n import translator
-from .delivery import Delivery, Target
-from .live import LiveTable, Shown
+from .delivery import Delivery, Shown, Target
+from .live import LiveTable
 from .ports import Outcome
 from .screen import LobbyScreen, TableScreen, table_screen
 from .screens import group_facts

@@ -9,56 +9,15 @@ here; losing them costs at most one redundant edit.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..store import HandRow, TableRow
-from ..words.ui import Menu, Ui
-from .buttons import Keyboard
+from .delivery import Delivered, Shown
 from .game import Event, HandResultView, Lineup, RuleError, RuleSet, State, members, next_lineup
+from .screen.seat import Menu, Ui
 
-__all__ = ["Delivered", "LiveSeat", "LiveTable", "Menu", "Shown", "Ui"]
-
-
-@dataclass(frozen=True, slots=True)
-class Shown:
-    """What a message shows: a picture key (None for text), caption/text and buttons."""
-
-    photo_key: str | None
-    caption: str
-    markup: Keyboard
-
-
-def shown_digest(shown: Shown) -> str:
-    """A short stable digest of what a message shows (stored at a clean stop, so a restart does not
-    edit a message that already shows the same)."""
-    return hashlib.sha256(repr(shown).encode()).hexdigest()[:32]
-
-
-@dataclass(slots=True)
-class Delivered:
-    """What one of our messages shows, as far as delivery knows (docs/architecture.md §4 "Delivery"):
-    ``shown`` (None: not known — a new message, or since a restart), ``digest``: what it showed at the
-    last clean stop (:func:`shown_digest`, until the first delivery after the start compares it), and
-    ``file``: the picture uploaded last as (its exact key, Telegram's ``file_id``), which may be sent
-    again instead of a new upload."""
-
-    shown: Shown | None = None
-    digest: str | None = None
-    file: tuple[str, str] | None = None
-
-    def recall(self, desired: Shown) -> None:
-        """After a restart: the message showed ``desired`` at the clean stop if the stored digest says
-        so, then it need not be edited; the digest is used once."""
-        if self.shown is None and self.digest is not None and self.digest == shown_digest(desired):
-            self.shown = desired
-        self.digest = None
-
-    def forget(self) -> None:
-        """The message is gone or replaced: what it shows is not known (an upload may still be sent
-        again by its ``file_id``)."""
-        self.shown = None
+__all__ = ["LiveSeat", "LiveTable", "Menu", "Shown", "Ui"]
 
 
 @dataclass(slots=True)
@@ -139,7 +98,7 @@ class LiveTable:
     §A2.1): not among ``seats`` while a hand is dealt, gets no hand message, sees the group's table."""
     totals: tuple[tuple[int, bool, int], tuple[int, ...]] | None = None
     """The seats' running match totals as last read from the ledger, keyed by (hand number, hand
-    over, seats) (see ``Presenter._totals``)."""
+    over, seats) (see :meth:`.group_table.GroupTable.totals`)."""
 
     @property
     def table_id(self) -> int:

@@ -23,12 +23,14 @@ from dataclasses import replace
 from ..store import LedgerRow, TableStatus, Tx
 from ..words.i18n import Translator
 from ..words.texts import reason_text, reveal_fault_text, tile_label
-from ..words.ui import Menu, RevealChoice, Ui
+from ..words.ui import RevealChoice
 from . import game, reveal
 from .buttons import Button, Op
+from .delivery import Delivered
 from .game import Action, ActionKind, Deal, Event, IllegalAction, Reason, Ruleset, State
-from .live import Delivered, LiveSeat, LiveTable
+from .live import LiveSeat, LiveTable
 from .present import Presenter
+from .screen import Menu, Ui
 from .tables import Tables
 from .timers import Timers
 from .values import Reply

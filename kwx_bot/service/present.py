@@ -47,9 +47,9 @@ from ..words.i18n import translator
 from ..words.texts import name
 from .announcements import Announcer
 from .buttons import Keyboard, StartKind, encode_start
-from .delivery import Delivery, Slack, Target
+from .delivery import Delivery, Shown, Slack, Target, shown_digest
 from .group_table import GroupTable
-from .live import LiveSeat, LiveTable, Shown, shown_digest
+from .live import LiveSeat, LiveTable
 from .pictures import Pictures
 from .ports import Messenger, Outcome
 from .screen import SeatScreen, Situation
@@ -134,7 +134,7 @@ class Presenter:
 
     async def remember_shown(self) -> None:
         """A clean stop: store what every hand and live table message shows, so the next start
-        does not edit messages that already show the same (:func:`~.live.shown_digest`)."""
+        does not edit messages that already show the same (:func:`~.delivery.shown_digest`)."""
         for live in self.tables.cached():
             seats = {s.seat: shown_digest(s.hand.shown) for s in live.seats if s.hand.shown is not None}
             table = shown_digest(live.table.shown) if live.table.shown is not None else None

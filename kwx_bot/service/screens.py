@@ -11,7 +11,6 @@ from dataclasses import replace
 
 from ..words.i18n import Translator, translator
 from ..words.texts import clean
-from ..words.ui import Menu, Ui
 from . import game
 from .game import PublicView, Ruleset, Tile
 from .group_settings import TableChoice
@@ -21,11 +20,13 @@ from .screen import (
     GroupFacts,
     LobbyFacts,
     LobbyScreen,
+    Menu,
     Player,
     ResultFacts,
     SeatFacts,
     SeatScreen,
     TableFacts,
+    Ui,
     lobby_screen,
     seat_screen,
 )

@@ -1,41 +1,14 @@
-"""Small shared vocabulary of the hand-message interface."""
+"""The 亮倒 / 廊起 reveal choice as the engine judges it: shared by the engine adapter, the words and
+the screen (docs/rules.md §A9.2, §E#48)."""
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 
 from engine.game import Action, ActionKind, RevealFault
 from engine.tiles import Tile
 
-__all__ = ["Menu", "RevealChoice", "Ui"]
-
-
-class Ui(enum.Enum):
-    """A player's hand-message mode: normal buttons, the 亮倒 discard menu, its confirmation, or the
-    choice of the tiles a 亮倒 / 廊起 shows (``liangdao_reveal`` kou / minimal, docs/rules.md §A9.2)."""
-
-    NORMAL = "normal"
-    LIANGDAO = "liangdao"
-    CONFIRM = "confirm"
-    REVEAL = "reveal"
-
-
-@dataclass(frozen=True, slots=True)
-class Menu:
-    """Where a player is in the hand message's 亮倒 / 廊起 menu: ``mode``, the discard chosen
-    (``tile``), the tiles chosen to show (``mask``, a bit mask over the tiles kept after the discard:
-    :mod:`kwx_bot.service.reveal`), made at the table's event ``seq``.  A menu holds only at that
-    seq: once the table moves on the hand message shows the normal buttons again (:meth:`at`)."""
-
-    mode: Ui = Ui.NORMAL
-    tile: Tile | None = None
-    mask: int = 0
-    seq: int = -1
-
-    def at(self, seq: int) -> Menu:
-        """The menu as it stands at the table's ``seq``: itself if made then, else the normal one."""
-        return self if self.seq == seq else Menu()
+__all__ = ["RevealChoice"]
 
 
 @dataclass(frozen=True, slots=True)

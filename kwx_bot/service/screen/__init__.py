@@ -14,7 +14,7 @@ with what the messages show and makes the writes that close the gap.
 
 from .announce import ResultAnnouncement, ResultFacts, RevealAnnouncement, result_announcement, reveal_announcement
 from .pictures import HandPicture, Picture, ResultPicture, RevealPicture, TablePicture
-from .seat import Player, SeatFacts, SeatScreen, Situation, TableFacts, seat_screen
+from .seat import Menu, Player, SeatFacts, SeatScreen, Situation, TableFacts, Ui, seat_screen
 from .table import GroupFacts, LobbyFacts, LobbyScreen, TableScreen, lobby_screen, table_screen
 
 __all__ = [
@@ -22,6 +22,7 @@ __all__ = [
     "HandPicture",
     "LobbyFacts",
     "LobbyScreen",
+    "Menu",
     "Picture",
     "Player",
     "ResultAnnouncement",
@@ -35,6 +36,7 @@ __all__ = [
     "TableFacts",
     "TablePicture",
     "TableScreen",
+    "Ui",
     "lobby_screen",
     "result_announcement",
     "reveal_announcement",

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..game import HandTiles, PublicView, Ruleset, SeatView, Tile
@@ -36,7 +36,6 @@ __all__ = [
     "claim_key",
     "hand_key",
     "hand_table_key",
-    "needs_photo",
     "table_key",
 ]
 
@@ -70,19 +69,6 @@ def claim_key(key: str, seq: int) -> str:
     return f"{key}{CLAIM_MARK}{seq}"
 
 
-def needs_photo(shown: str | None, desired: str) -> bool:
-    """Whether a message showing the picture keyed ``shown`` needs a new picture to show ``desired``:
-    the keys differ apart from a claim window, or a claim window the message does not show yet
-    opened.  A window closing (``desired`` without one, the tiles unchanged) needs none: the caption
-    and buttons are edited alone."""
-    if shown == desired:
-        return False
-    if shown is None:
-        return True
-    base, _, window = desired.partition(CLAIM_MARK)
-    return shown.partition(CLAIM_MARK)[0] != base or bool(window)
-
-
 def hand_table_key(view: PublicView, names: Sequence[str]) -> str:
     """What the table part of a hand picture is drawn from (the public view and the names): with
     the photo key it names the picture exactly, so an uploaded picture is only sent again (by its
@@ -114,12 +100,12 @@ class HandPicture:
     ruleset: Ruleset
     protected: tuple[Tile, ...] = ()
     window: int | None = None
+    key: str = field(init=False, repr=False, compare=False)
+    """What the picture shows of the seat (module docstring)."""
 
-    @property
-    def key(self) -> str:
-        """What the picture shows of the seat (module docstring)."""
+    def __post_init__(self) -> None:
         key = hand_key(self.view, self.lang, self.protected, self.ruleset)
-        return key if self.window is None else claim_key(key, self.window)
+        object.__setattr__(self, "key", key if self.window is None else claim_key(key, self.window))
 
     @property
     def exact(self) -> str:
@@ -142,11 +128,11 @@ class TablePicture:
     lang: str
     ruleset: Ruleset
     totals: tuple[int, ...]
+    key: str = field(init=False, repr=False, compare=False)
+    """What the picture shows: all of it."""
 
-    @property
-    def key(self) -> str:
-        """What the picture shows: all of it."""
-        return table_key(self.view, self.names, self.lang, self.totals, self.ruleset)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", table_key(self.view, self.names, self.lang, self.totals, self.ruleset))
 
     @property
     def exact(self) -> str:

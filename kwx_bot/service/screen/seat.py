@@ -22,16 +22,43 @@ from typing import Any
 
 from ...words import captions as words
 from ...words.i18n import Translator
-from ...words.ui import Menu, RevealChoice, Ui
+from ...words.ui import RevealChoice
 from .. import keyboards
 from ..buttons import Keyboard, keyboard
 from ..game import Action, ActionKind, Event, Phase, Ruleset, SeatView, Tile
 from .json import keyboard_json
 from .pictures import HandPicture
 
-__all__ = ["Player", "SeatFacts", "SeatScreen", "Situation", "TableFacts", "seat_screen", "shown_menu"]
+__all__ = ["Menu", "Player", "SeatFacts", "SeatScreen", "Situation", "TableFacts", "Ui", "seat_screen", "shown_menu"]
 
 _CLAIMS = frozenset({ActionKind.PASS, ActionKind.PONG, ActionKind.KONG})
+
+
+class Ui(enum.Enum):
+    """A player's hand-message mode: normal buttons, the 亮倒 discard menu, its confirmation, or the
+    choice of the tiles a 亮倒 / 廊起 shows (``liangdao_reveal`` kou / minimal, docs/rules.md §A9.2)."""
+
+    NORMAL = "normal"
+    LIANGDAO = "liangdao"
+    CONFIRM = "confirm"
+    REVEAL = "reveal"
+
+
+@dataclass(frozen=True, slots=True)
+class Menu:
+    """Where a player is in the hand message's 亮倒 / 廊起 menu: ``mode``, the discard chosen
+    (``tile``), the tiles chosen to show (``mask``, a bit mask over the tiles kept after the discard:
+    :mod:`kwx_bot.service.reveal`), made at the table's event ``seq``.  A menu holds only at that
+    seq: once the table moves on the hand message shows the normal buttons again (:meth:`at`)."""
+
+    mode: Ui = Ui.NORMAL
+    tile: Tile | None = None
+    mask: int = 0
+    seq: int = -1
+
+    def at(self, seq: int) -> Menu:
+        """The menu as it stands at the table's ``seq``: itself if made then, else the normal one."""
+        return self if self.seq == seq else Menu()
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +87,7 @@ class TableFacts:
 class Player:
     """The person at a seat: the language of their messages, whether the AI plays for them
     (``automatic``: 托管, or unreachable), whether they can be messaged (``reachable``) and their
-    hand message's :class:`~kwx_bot.words.ui.Menu` (as it stands at the table's seq)."""
+    hand message's :class:`Menu` (as it stands at the table's seq)."""
 
     lang: str
     automatic: bool = False
@@ -81,11 +108,11 @@ class SeatFacts:
     result_delta: int | None = None
     reveal: RevealChoice | None = None
     kept: tuple[Tile, ...] = ()
+    kinds: frozenset[ActionKind] = field(init=False, repr=False, compare=False)
+    """The kinds of the legal actions."""
 
-    @property
-    def kinds(self) -> frozenset[ActionKind]:
-        """The kinds of the legal actions."""
-        return frozenset(a.kind for a in self.legal)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kinds", frozenset(a.kind for a in self.legal))
 
     @property
     def over(self) -> bool:

@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from kwx_bot.service.buttons import Button, Key, Op
-from kwx_bot.service.delivery import Method, Slack, Target, plan, settle
-from kwx_bot.service.live import Shown
+from kwx_bot.service.delivery import Method, Shown, Slack, Target, needs_photo, plan, settle
 from kwx_bot.service.screen.pictures import claim_key
 
 BUTTONS = ((Key("Pass", Button(1, 4, Op.PASS)),),)
@@ -61,3 +60,14 @@ def test_buttons_that_only_go_wait_while_the_token_is_busy() -> None:
     assert method(shown, closing, busy=False) is Method.EDIT_CAPTION
     assert method(shown, target("hA", "d", ()), busy=True) is Method.EDIT_CAPTION  # no slack: now
     assert method(shown, target("hB", "d", (), Slack.BUTTONS), busy=True) is Method.EDIT_MEDIA  # new tiles: now
+
+
+def test_a_new_picture_for_new_tiles_or_an_opening_claim_window_only():
+    assert needs_photo(None, "hA")
+    assert not needs_photo("hA", "hA")
+    assert needs_photo("hA", "hB"), "the tiles changed"
+    assert needs_photo("hA", claim_key("hA", 7)), "a claim window opens"
+    assert needs_photo(claim_key("hA", 7), claim_key("hA", 9)), "another window"
+    assert not needs_photo(claim_key("hA", 7), claim_key("hA", 7))
+    assert not needs_photo(claim_key("hA", 7), "hA"), "a window closing edits the caption alone"
+    assert needs_photo(claim_key("hA", 7), "hB")

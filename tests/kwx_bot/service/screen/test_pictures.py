@@ -7,7 +7,7 @@ import pytest
 
 from engine.game import ActionKind, legal_actions, public_view, replay, start, step, view_for
 from engine.rules import RuleSet
-from kwx_bot.service.screen.pictures import claim_key, hand_key, hand_table_key, needs_photo, table_key
+from kwx_bot.service.screen.pictures import claim_key, hand_key, hand_table_key, table_key
 
 
 @pytest.fixture(scope="module")
@@ -36,17 +36,6 @@ def test_the_hand_key_ignores_the_others_moves_and_the_table_key_follows_them(st
     assert hand_table_key(after_view.public, names) != hand_table_key(after_view.public, ["A", "B", "D"])
     key = hand_key(after_view)
     assert claim_key(key, 5) != key != claim_key(key, 6)
-
-
-def test_a_new_picture_for_new_tiles_or_an_opening_claim_window_only():
-    assert needs_photo(None, "hA")
-    assert not needs_photo("hA", "hA")
-    assert needs_photo("hA", "hB"), "the tiles changed"
-    assert needs_photo("hA", claim_key("hA", 7)), "a claim window opens"
-    assert needs_photo(claim_key("hA", 7), claim_key("hA", 9)), "another window"
-    assert not needs_photo(claim_key("hA", 7), claim_key("hA", 7))
-    assert not needs_photo(claim_key("hA", 7), "hA"), "a window closing edits the caption alone"
-    assert needs_photo(claim_key("hA", 7), "hB")
 
 
 def test_photo_keys_include_the_language(state):

@@ -16,10 +16,10 @@ from engine.tiles import Tile, parse_tiles
 from kwx_bot.edge.codec import Op, decode
 from kwx_bot.edge.sender import markup_of
 from kwx_bot.service import game
-from kwx_bot.service.screen import Player, SeatFacts, SeatScreen, Situation, TableFacts, seat_screen
+from kwx_bot.service.screen import Menu, Player, SeatFacts, SeatScreen, Situation, TableFacts, Ui, seat_screen
 from kwx_bot.words.i18n import translator
 from kwx_bot.words.texts import esc, tile_label, tiles_label
-from kwx_bot.words.ui import Menu, RevealChoice, Ui
+from kwx_bot.words.ui import RevealChoice
 
 HOSTILE = ["<b>&", "*_[`", "</i><script>", "A" * 80, "😀🀄 ‮RTL"]
 NAMES = ("Ann", "Ben", "Cat")
