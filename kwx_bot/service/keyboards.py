@@ -5,12 +5,12 @@ hand (docs/telegram.md).  Which of a hand message's parts a seat gets is the scr
 Keys carry :class:`~kwx_bot.service.buttons.Button` presses bound to the table's current event seq.
 Discard buttons are text labels (``5条``), one per tile kind in hand, at most 7 per row (Telegram
 allows 8); the drawn tile's button is marked ``▶``, a tile of the engine's ``danger`` (a 亮倒
-opponent waits on it: discarding it means 包胡, docs/rules.md §A9.7) is marked ``⚠``; a tile the player may not discard because a 亮倒 / 廊起 player waits
-on it (protection, docs/rules.md §A9.8, §B) is shown ``🔒`` with a button that only says why.  The 廊起
-/ 亮倒 reveal choice (docs/rules.md §A9.2, §E#48) shows one toggle per kept tile (``☑`` shown, ``☐``
-hidden), each carrying the whole new choice, then Confirm (only when the engine accepts the choice),
-Show all and Back.  Claim buttons (胡 / 杠 / 碰 / 过) sit on their own row and are only ever
-shown to seats that can claim.
+opponent waits on it: discarding it means 包胡, docs/rules.md §A9.7) is marked ``⚠``; a tile the
+player may not discard because a 亮倒 / 廊起 player waits on it (protection, docs/rules.md §A9.8,
+§B) is shown ``🔒`` with a button that only says why.  The 廊起 / 亮倒 reveal choice (docs/rules.md
+§A9.2, §E#48) shows one toggle per kept tile (``☑`` shown, ``☐`` hidden), each carrying the whole
+new choice, then Confirm (only when the engine accepts the choice), Show all and Back.  Claim
+buttons (胡 / 杠 / 碰 / 过) sit on their own row and are only ever shown to seats that can claim.
 """
 
 from __future__ import annotations
