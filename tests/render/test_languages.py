@@ -11,9 +11,9 @@ import pytest
 from engine.tiles import Tile
 from engine.views import WinView
 from render import LANGUAGES, render_hand, render_result, render_reveal, render_table
+from render.blocks import MARGIN, SMALL_TEXT, TEXT_SIZE
 from render.demo import Demo, demo_views
 from render.labels import EN, FAN_NAMES, ZH, fan_label, font_charset, labels_for, tile_label
-from render.blocks import MARGIN, SMALL_TEXT, TEXT_SIZE
 from render.phone import PICTURE_WIDTH
 from render.pictures import hand_canvas, result_canvas, reveal_canvas, table_canvas
 from render.text import clean_name, covered, fit, text_width

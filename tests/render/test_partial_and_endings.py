@@ -18,10 +18,10 @@ from engine.tiles import Tile
 from engine.views import HandResultView, PublicView, SeatView
 from render import PHOTO_MAX_RATIO, PHOTO_MAX_SIDES, render_hand, render_table
 from render.art import TileSize, TileState
+from render.canvas import Placed
 from render.demo import Demo, _whole_hands, demo_views, play_states
 from render.endings import result_title, transfers, why_lines
 from render.labels import EN, ZH
-from render.canvas import Placed
 from render.phone import MAX_RATIO
 from render.pictures import GOLD, TABLE_WIDTH, hand_canvas, result_canvas, table_canvas
 from render.table import TABLE_STYLES

@@ -28,8 +28,10 @@ from render import (
 )
 from render.__main__ import main as cli_main
 from render.art import GOLD, TileSize, TileState
+from render.blocks import BADGE_SIZE, ROW_GAP, TEXT_SIZE
 from render.canvas import Canvas, Placed
 from render.demo import DEMO_NAMES, Demo, demo_views
+from render.phone import MAX_RATIO, MIN_TILE, PHONE_WIDTH, PICTURE_WIDTH
 from render.pictures import (
     BADGE_RED,
     DARK,
@@ -46,8 +48,6 @@ from render.pictures import (
     unseen_counts,
 )
 from render.pictures import GOLD as GOLD_BADGE
-from render.blocks import BADGE_SIZE, ROW_GAP, TEXT_SIZE
-from render.phone import MAX_RATIO, MIN_TILE, PHONE_WIDTH, PICTURE_WIDTH
 from render.text import fit, text_width
 
 
