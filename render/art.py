@@ -65,16 +65,16 @@ class TileSize(enum.Enum):
     :data:`render.phone.PICTURE_WIDTH` (660) pixels wide and shown about 330 px wide on a phone,
     so a tile shows half its width in phone pixels (docs/architecture.md §3)."""
 
-    HAND = (64, 87)
+    HAND = (58, 79)
     """The player's own tiles in the private hand picture (32 px on a phone)."""
-    HAND_MIN = (56, 76)
+    HAND_MIN = (51, 69)
     """The player's own tiles when the hand picture would be too tall otherwise (28 px on a phone,
     the smallest :data:`render.phone.MIN_OWN_TILE` allows)."""
-    TABLE = (44, 60)
+    TABLE = (40, 54)
     """Tiles of the public table picture and of a winner's hand when there is room (22 px)."""
-    POND = (40, 54)
+    POND = (36, 49)
     """Other seats' tiles in the hand picture, and any picture's tiles when the larger do not fit (20 px)."""
-    SMALL = (36, 49)
+    SMALL = (33, 45)
     """The smallest tiles (18 px on a phone, :data:`render.phone.MIN_TILE`)."""
 
     @property

@@ -31,9 +31,9 @@ LOSS: RGB = (130, 230, 150)
 DANGER_LABEL: RGB = (255, 150, 150)
 POND_BG: RGB = (20, 80, 54)
 
-MARGIN = 12
+MARGIN = 11
 TILE_GAP = 2
-GROUP_GAP = 12
+GROUP_GAP = 11
 HAND = TileSize.HAND
 TABLE = TileSize.TABLE
 MAX_SLOTS = 14  # tiles in a row: melds are 3 wide (a kong's 4th tile sits on top)
@@ -46,11 +46,11 @@ TEXT_SIZE = SMALL_TEXT + 1
 """Body text: labels, badges, counts, chips."""
 NAME_SIZE = TEXT_SIZE + 2
 """Players' names."""
-TITLE_SIZE = 42
+TITLE_SIZE = 38
 """A result's title."""
 BADGE_SIZE = TEXT_SIZE
 """Text in a badge."""
-ROW_GAP = 4
+ROW_GAP = 3
 """Pixels between two lines of tiles."""
 PAD = 4
 """Padding inside a seat's panel."""
@@ -138,7 +138,7 @@ def _panel(c: Canvas, box: tuple[int, int, int, int], active: bool, *, role: str
     )
 
 
-DEALER_R = 21
+DEALER_R = 19
 """Radius of the 庄 disc: its letter is body text (:data:`TEXT_SIZE`)."""
 
 
@@ -289,7 +289,7 @@ def meld_item(
     )
 
 
-COUNT_GAP = 6
+COUNT_GAP = 5
 
 
 def backs_item(

@@ -50,7 +50,7 @@ from .text import text_width
 
 LABEL_MARGIN = 6
 """Pixels of a hand tile's width a label leaves free (with the gap between tiles, 8 px between labels)."""
-LABEL_LINE = 32
+LABEL_LINE = 29
 """Height of a line of tile labels."""
 
 
@@ -120,8 +120,8 @@ def _others(view: SeatView) -> list[PublicSeatView]:
     return [seats[(view.seat + i) % len(seats)] for i in range(1, len(seats))]
 
 
-def _own_pond_items(c: Canvas, view: SeatView, style: SeatStyle, lb: Labels) -> list[Item]:
-    """The player's own pond, then the wall count."""
+def _own_pond_items(c: Canvas, view: SeatView, style: SeatStyle, lb: Labels, wall: bool = True) -> list[Item]:
+    """The player's own pond, then (``wall``) the wall count."""
     me = view.public.seats[view.seat]
     items = []
     for i, d in enumerate(me.discards):
@@ -139,9 +139,19 @@ def _own_pond_items(c: Canvas, view: SeatView, style: SeatStyle, lb: Labels) -> 
                 gap=POND_GAP,
             )
         )
-    wall = lb.wall.format(n=view.public.wall_remaining)
-    items.append(text_item(c, wall, TEXT_SIZE, MUTED, style.line, role="wall", gap=GROUP_GAP + 6))
+    if wall:
+        text = lb.wall.format(n=view.public.wall_remaining)
+        items.append(text_item(c, text, TEXT_SIZE, MUTED, style.line, role="wall", gap=GROUP_GAP + 6))
     return items
+
+
+def wall_in_pond(view: SeatView, style: SeatStyle, lb: Labels) -> bool:
+    """The wall count stands after the player's own pond when it needs no line of its own there
+    (else it ends the footer)."""
+    scratch = Canvas(1, 1, FELT)
+    inner = WIDTH - 2 * MARGIN - 2 * PAD
+    alone = lines_of(flow(_own_pond_items(scratch, view, style, lb, wall=False), 0, inner))
+    return lines_of(flow(_own_pond_items(scratch, view, style, lb), 0, inner)) <= max(1, alone)
 
 
 def table_height(view: SeatView, names: Sequence[str], style: SeatStyle, lb: Labels) -> int:
@@ -152,7 +162,7 @@ def table_height(view: SeatView, names: Sequence[str], style: SeatStyle, lb: Lab
     for seat in _others(view):
         items = seat_items(scratch, view.public, seat, _name(names, seat.seat, lb), lb, style, inner)
         total += seat_panel_height(items, inner, style) + SECTION_GAP
-    own = lines_of(flow(_own_pond_items(scratch, view, style, lb), 0, inner))
+    own = lines_of(flow(_own_pond_items(scratch, view, style, lb, wall_in_pond(view, style, lb)), 0, inner))
     return total + 2 * PAD + max(1, own) * style.line - ROW_GAP + SECTION_GAP
 
 
@@ -167,7 +177,7 @@ def draw_table(c: Canvas, view: SeatView, names: Sequence[str], lb: Labels, styl
         s = seat.seat
         items = seat_items(c, view.public, seat, _name(names, s, lb), lb, style, inner, active=s in active)
         top = draw_seat_panel(c, items, MARGIN, WIDTH - MARGIN, top, style, s, s in active) + SECTION_GAP
-    items = _own_pond_items(c, view, style, lb)
+    items = _own_pond_items(c, view, style, lb, wall_in_pond(view, style, lb))
     places = flow(items, MARGIN + PAD, WIDTH - MARGIN - PAD)
     h = 2 * PAD + max(1, lines_of(places)) * style.line - ROW_GAP
     c.rect((MARGIN, top, WIDTH - MARGIN, top + h), POND_BG, radius=6, role="own_pond_area", seat=view.seat)
@@ -257,7 +267,8 @@ def hand_canvas(
         for row in rows:
             labels = [lb.tile(t) for m, t, _ in row if m is None and t is not None]
             row_heights.append(size.height + 4 + _label_lines(labels, size, label_size) * LABEL_LINE)
-        footer = _footer(scratch, view, lb, game, me, shown, protect, danger)
+        wall = not wall_in_pond(view, style, lb)
+        footer = _footer(scratch, view, lb, game, me, shown, protect, danger, wall)
         footer_h = sum(lines_of(flow(items, MARGIN, WIDTH - MARGIN)) * line for items, line in footer)
         table_h = table_height(view, names, style, lb)
         height = table_h + sum(row_heights) + 8 + footer_h + MARGIN
@@ -271,7 +282,7 @@ def hand_canvas(
         top += row_h
         k += sum(1 for m, t, drawn in row if m is None and not drawn)
     top += 8
-    for items, line in _footer(c, view, lb, game, me, shown, protect, danger):
+    for items, line in _footer(c, view, lb, game, me, shown, protect, danger, wall):
         places = flow(items, MARGIN, WIDTH - MARGIN)
         draw_flow(items, places, top, line)
         top += lines_of(places) * line
@@ -338,7 +349,7 @@ def _label(c: Canvas, cx: int, y: int, text: str, size: int, colour: RGB, seat: 
 
 FOOTER_LINE = TileSize.SMALL.height + ROW_GAP
 """Height of a line of the footer with the waits (tiles, badges, legends)."""
-TEXT_LINE = 44
+TEXT_LINE = 40
 """Height of a line of the footer without tiles (badges, legends)."""
 
 
@@ -368,11 +379,12 @@ def _footer(
     shown: Sequence[bool],
     protect: set[Tile],
     danger: set[Tile],
+    wall: bool,
 ) -> list[tuple[list[Item], int]]:
     """Under the hand, as flows and their line heights: ``听`` and the waits with the copies not yet
-    seen (:func:`_waits`), the 亮倒 badge, the legends of the marks drawn (the wall count stands
-    after the player's own pond).  One line when it all fits, else the waits on lines of tiles and
-    the rest on lines of text."""
+    seen (:func:`_waits`), the 亮倒 badge, the legends of the marks drawn, and with ``wall`` the
+    wall count (else it stands after the player's own pond, :func:`wall_in_pond`).  One line when
+    it all fits, else the waits on lines of tiles and the rest on lines of text."""
     seat = view.seat
     waits = _waits(view, me)
 
@@ -392,6 +404,9 @@ def _footer(
             items.append(_legend_item(c, lb.protected, DANGER_LABEL, "protected_legend", line))
         if game == Ruleset.KAWUXING and (danger - protect) & set(view.concealed):  # red-edged tiles
             items.append(_legend_item(c, lb.danger, DANGER_LABEL, "danger_legend", line))
+        if wall:
+            text = lb.wall.format(n=view.public.wall_remaining)
+            items.append(text_item(c, text, TEXT_SIZE, MUTED, line, role="wall", gap=18 if items else 0))
         return items
 
     line = FOOTER_LINE if waits else TEXT_LINE

@@ -40,7 +40,7 @@ __all__ = [
 
 PHONE_WIDTH = 330
 """The width, in phone pixels (CSS px / points), a chat shows a photo at on a 360-390 px phone."""
-PICTURE_WIDTH = 660
+PICTURE_WIDTH = 600
 """The width of every picture in pixels: two per phone pixel."""
 MIN_TEXT = 11
 """Smallest cap height of any text on a phone, in phone pixels."""

@@ -58,12 +58,12 @@ from .text import fit, text_width, wrap
 
 RESULT_WIDTH = WIDTH
 CHIP_SIZE = TEXT_SIZE
-CHIP_H = 42
+CHIP_H = 38
 """Height of a chip (a 番, a payer's multiplier, a payment)."""
 CHIP_ROW = CHIP_H + 8
-NAME_MIN = 120
+NAME_MIN = 110
 """Pixels a name keeps when the line it stands on is crowded."""
-LINE = 48
+LINE = 44
 """Height of a line of text in the result picture."""
 TALL = 4000
 """The result is drawn on a canvas this tall, then cut to what it used (one pass, no measuring)."""
@@ -275,7 +275,7 @@ def _draw_liangdao_seat(
     return _flowed(c, tiles, y, line, left, right) + 4
 
 
-BAR_ROOM = 12
+BAR_ROOM = 11
 """Room above a line of shown tiles for the gold bars."""
 
 
@@ -326,7 +326,7 @@ def _draw_payments(
     被查叫) and, for the seats in ``shown``, its hand face up.  Returns its bottom."""
     badges = _payer_badges(result, lb)
     cols = (lb.hand_money, lb.kong_money, lb.total)
-    step = max(110, *(text_width(t, TEXT_SIZE) + 20 for t in cols))
+    step = max(100, *(text_width(t, TEXT_SIZE) + 20 for t in cols))
     col_right = [WIDTH - MARGIN - PAD - i * step for i in (2, 1, 0)]
     left, right = MARGIN + PAD, WIDTH - MARGIN - PAD
     y = top + 4
@@ -429,12 +429,12 @@ def _result(
     scratch = Canvas(WIDTH, 1, FELT)
     heights = [fn(scratch, 0) for fn, _, _ in blocks]
     c = Canvas(WIDTH, TALL, FELT)
-    c.text(MARGIN, MARGIN + 26, result_title(result, lb), TITLE_SIZE, GOLD, role="title")
-    top = MARGIN + 56
+    c.text(MARGIN, MARGIN + 24, result_title(result, lb), TITLE_SIZE, GOLD, role="title")
+    top = MARGIN + 50
     for line in why_lines(result, _name(names, result.guansi, lb) if result.guansi is not None else "", lb):
         for part in wrap(line, TEXT_SIZE, inner):
-            c.text(MARGIN, top + 19, part, TEXT_SIZE, TEXT, role="why")
-            top += 38
+            c.text(MARGIN, top + 17, part, TEXT_SIZE, TEXT, role="why")
+            top += 35
     paid = [chip_item(c, text, MUTED, TEXT, role="transfer", raw=True) for text in _transfer_texts(result, names, lb)]
     top = _flowed(c, paid, top, CHIP_ROW) + 8
     for (fn, role, seat), h in zip(blocks, heights, strict=True):
@@ -444,8 +444,8 @@ def _result(
     c.rect((MARGIN, top, WIDTH - MARGIN, top + pay_h), PANEL, radius=10, role="payments")
     top = _draw_payments(c, top, view, result, names, lb, hands, shown)
     text = f"{lb.next_dealer}{lb.colon}{_name(names, result.next_dealer, lb)}"
-    c.text(MARGIN, top + 26, text, TEXT_SIZE, MUTED, max_width=inner, role="next_dealer", raw=True)
-    height = top + 50 + MARGIN
+    c.text(MARGIN, top + 24, text, TEXT_SIZE, MUTED, max_width=inner, role="next_dealer", raw=True)
+    height = top + 46 + MARGIN
     c.image = c.image.crop((0, 0, WIDTH, height))
     c.draw = ImageDraw.Draw(c.image)
     return c

@@ -57,7 +57,7 @@ from .text import text_width
 POND_GAP = 2
 TABLE_MARGIN = MARGIN
 TABLE_WIDTH = WIDTH
-HEADER = 60
+HEADER = 54
 """Height of the table picture's first line: the wall."""
 SEAT_GAP = 8
 """Pixels between two seats' panels."""
@@ -209,7 +209,7 @@ def _header_items(
     return items
 
 
-NAME_MIN = 120
+NAME_MIN = 110
 """Pixels a seat's name keeps before the badges beside it are cut short."""
 
 
@@ -317,14 +317,15 @@ def draw_seat_panel(
 
 
 TABLE_STYLES = (
-    SeatStyle(TABLE),
     SeatStyle(TileSize.POND),
     SeatStyle(TileSize.SMALL),
     SeatStyle(TileSize.SMALL, header_alone=False),
     SeatStyle(TileSize.SMALL, header_alone=False, pond_newline=False),
 )
 """The table picture's layouts, most generous first: the first that keeps the picture within
-:data:`render.phone.MAX_RATIO` is drawn (the last in any case)."""
+:data:`render.phone.MAX_RATIO` is drawn (the last in any case).  The largest tiles are
+:attr:`TileSize.POND` (20 px on a phone): :attr:`TileSize.TABLE` would cost about 1.6 KiB a turn
+(benchmarks/bench_pictures.py), past what a turn sent before the phone layout (docs/telegram.md §6)."""
 
 
 def table_canvas(

@@ -17,7 +17,7 @@ from engine.rules import RuleSet
 from engine.tiles import Tile
 from engine.views import HandResultView, PublicView, SeatView
 from render import PHOTO_MAX_RATIO, PHOTO_MAX_SIDES, render_hand, render_table
-from render.art import TileSize, TileState
+from render.art import TileState
 from render.canvas import Placed
 from render.demo import Demo, _whole_hands, demo_views, play_states
 from render.endings import result_title, transfers, why_lines
@@ -72,7 +72,7 @@ def test_a_partial_reveal_keeps_the_shown_tiles_at_table_size_beside_melds(demo:
     """The kept tiles are one back and their count, so the shown tiles (what the others read) stay large."""
     view = partial(demo.table, 2)
     c = table_canvas(view, demo.names)
-    assert {p.box[2] - p.box[0] for p in c.find("revealed", seat=2)} == {TileSize.TABLE.width}
+    assert {p.box[2] - p.box[0] for p in c.find("revealed", seat=2)} == {TABLE_STYLES[0].size.width}
     assert len(c.find("kept_hidden", seat=2)) == 1
 
 

@@ -74,7 +74,7 @@ def face_centre(p: Placed) -> tuple[int, int]:
 
 def rim(p: Placed) -> tuple[int, int]:
     """A pixel on the tile's left rim, half-way down."""
-    return p.box[0] + 2, (p.box[1] + p.box[3]) // 2
+    return p.box[0] + 1, (p.box[1] + p.box[3]) // 2
 
 
 def region(c: Canvas, box: tuple[int, int, int, int]) -> np.ndarray:
@@ -211,7 +211,7 @@ def test_table_size_and_limits(demo: Demo) -> None:
 
 
 def test_table_ponds_take_only_the_rows_they_fill(demo: Demo) -> None:
-    """No empty pond rows: an empty pond is one row, 13 discards one row, 14 two rows."""
+    """No empty pond rows: an empty pond is one row, 15 discards one row, 16 two rows."""
     empty = dataclasses.replace(demo.table, seats=tuple(dataclasses.replace(s, discards=()) for s in demo.table.seats))
     base = table_canvas(empty, demo.names)
 
@@ -225,12 +225,12 @@ def test_table_ponds_take_only_the_rows_they_fill(demo: Demo) -> None:
         return box[3] - box[1]
 
     one_row = panel_height(base, 1)
-    assert panel_height(with_pond(13), 1) == one_row
-    assert panel_height(with_pond(14), 1) == one_row + TileSize.TABLE.height + ROW_GAP
-    assert with_pond(14).height == base.height + TileSize.TABLE.height + ROW_GAP
+    assert panel_height(with_pond(15), 1) == one_row
+    assert panel_height(with_pond(16), 1) == one_row + TileSize.POND.height + ROW_GAP
+    assert with_pond(16).height == base.height + TileSize.POND.height + ROW_GAP
     for s in range(3):
         pond = base.find("pond_area", seat=s)[0].box
-        assert pond[3] - pond[1] <= TileSize.TABLE.height + 4
+        assert pond[3] - pond[1] <= TileSize.POND.height + 4
 
 
 @pytest.mark.parametrize("lang", ["zh_CN", "en"])
