@@ -1,6 +1,7 @@
 """The pictures' common parts: palette, metrics and building blocks (badges, melds, tile rows, wait
-sets) shared by :mod:`render.hand`, :mod:`render.table` and :mod:`render.result`
-(docs/architecture.md §3)."""
+sets, and the same as items of a flowing line, :mod:`render.flow`) shared by :mod:`render.hand`,
+:mod:`render.table` and :mod:`render.result` (docs/architecture.md §3).  Font sizes follow from
+:func:`render.phone.text_size`: the smallest text (:data:`SMALL_TEXT`) shows 11 px tall on a phone."""
 
 from __future__ import annotations
 

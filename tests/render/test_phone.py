@@ -5,18 +5,15 @@ times as tall as wide -- measured from the placements the render records."""
 
 from __future__ import annotations
 
-import functools
 import math
-from dataclasses import replace
 
 import pytest
 
 from engine.game import public_view, view_for
 from engine.game.state import Phase
-from engine.rules import RuleSet, Ruleset
-from engine.views import HandResultView, PublicView
-from render.canvas import OWN_ROLES, Canvas
-from render.demo import DEMO_NAMES, Demo, engine_demo, play_states
+from engine.rules import Ruleset
+from render.canvas import OWN_ROLES
+from render.demo import DEMO_NAMES, PICTURE_KINDS, picture_canvases, play_states, rules_for
 from render.phone import (
     MAX_RATIO,
     MIN_OWN_TILE,
@@ -29,68 +26,19 @@ from render.phone import (
     phone_sizes,
     text_size,
 )
-from render.pictures import hand_canvas, result_canvas, reveal_canvas, table_canvas
-from render.replay import replay_canvases
+from render.pictures import hand_canvas, table_canvas
 
 GAMES = (Ruleset.KAWUXING.value, Ruleset.KAXINWU.value)
 SEATS = (2, 3, 4)
 LANGS = ("zh_CN", "en")
-KINDS = ("hand", "table", "reveal", "result", "draw", "guansi", "replay")
-"""hand (with the table), table, the 亮倒 / 廊起 reveal, a won result, the 荒庄 / 查叫 result, a 关死
-result, every frame of a replay."""
-
-
-def rules_for(game: str, players: int) -> RuleSet:
-    """卡五星 at 2, 3 or 4 seats (presets two_seats, standard, four_seats); 卡心五 at 2, 3 or 4."""
-    if game == Ruleset.KAXINWU.value:
-        return replace(RuleSet.preset("kaxinwu"), players=players)
-    return {2: RuleSet.preset("two_seats"), 3: RuleSet(), 4: RuleSet.preset("four_seats")}[players]
-
-
-@functools.cache
-def demo_for(game: str, players: int) -> Demo:
-    """An engine-played hand of ``game`` at ``players`` seats (under 卡心五 seats 0 and 1 declare 廊起
-    as soon as they can, as ``python -m render demo`` does)."""
-    return engine_demo(7, rules=rules_for(game, players), declare={0, 1} if game == Ruleset.KAXINWU.value else ())
-
-
-def guansi(view: PublicView) -> PublicView:
-    """``view`` ended by a 关死 of seat 1: it pays every other seat (docs/rules.md §B)."""
-    n = len(view.seats)
-    hand = tuple(-2 * (n - 1) if i == 1 else 2 for i in range(n))
-    return replace(view, result=HandResultView("guansi", (), hand, (0,) * n, hand, 1, 1, ()))
-
-
-@functools.cache
-def replay_views(game: str, players: int) -> tuple[PublicView, ...]:
-    """Every stable public moment of one played hand (what a replay draws)."""
-    return tuple(public_view(st) for st, _ in play_states("phone-replay", rules_for(game, players), declare={1}))
-
-
-def canvases(kind: str, game: str, players: int, lang: str) -> list[Canvas]:
-    d = demo_for(game, players)
-    names = d.names
-    if kind == "hand":
-        return [hand_canvas(d.hand, lang, game=game, names=names)]
-    if kind == "table":
-        return [table_canvas(d.table, names, lang, d.totals, game)]
-    if kind == "reveal":
-        return [reveal_canvas(d.reveal, d.reveal_seat, names, lang, game)]
-    if kind == "result":
-        return [result_canvas(d.result, names, lang, d.hands, game)]
-    if kind == "draw":
-        return [result_canvas(d.draw, names, lang, None, game)]
-    if kind == "guansi":
-        return [result_canvas(guansi(d.draw), names, lang, None, game)]
-    return replay_canvases(replay_views(game, players), names, lang, d.totals, game)
 
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("players", SEATS)
 @pytest.mark.parametrize("game", GAMES)
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", PICTURE_KINDS)
 def test_every_picture_is_readable_on_a_phone(kind: str, game: str, players: int, lang: str) -> None:
-    for c in canvases(kind, game, players, lang):
+    for c in picture_canvases(kind, game, players, lang):
         sizes = phone_sizes(c)
         assert c.width == PICTURE_WIDTH
         assert sizes.failures() == [], (kind, game, players, lang, sizes)
@@ -126,13 +74,12 @@ def test_late_hands_of_every_seat_stay_within_the_bars(players: int) -> None:
 def test_phone_sizes_measures_the_placements() -> None:
     """Text by the cap height of its font size, tiles by their short side, own tiles apart, all
     scaled to the phone's width."""
-    d = demo_for(Ruleset.KAWUXING.value, 3)
-    c = hand_canvas(d.hand, names=d.names)
+    (c,) = picture_canvases("hand", Ruleset.KAWUXING.value, 3, "zh_CN")
     sizes = phone_sizes(c)
     scale = PHONE_WIDTH / c.width
     texts = [p.size for p in c.placed if p.text and p.size is not None]
     assert sizes.text == min(cap_height(s) for s in texts) * scale
-    own = [p.box[2] - p.box[0] for p in c.placed if p.role in ("hand", "drawn") and p.seat == d.hand.seat]
+    own = [p.box[2] - p.box[0] for p in c.placed if p.role in OWN_ROLES and p.seat == c.own_seat]
     assert sizes.own_tile == min(own) * scale
     assert sizes.ratio == c.height / c.width
     assert math.isclose(cap_height(100) / 100, 0.75, abs_tol=0.03)  # Noto Sans CJK's cap height
