@@ -10,6 +10,7 @@ tile shows on a phone (docs/architecture.md §3).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -46,6 +47,18 @@ class Placed:
     def centre(self) -> tuple[int, int]:
         """The pixel at the middle of the box."""
         return (self.box[0] + self.box[2]) // 2, (self.box[1] + self.box[3]) // 2
+
+
+@functools.lru_cache(maxsize=4096)
+def _text_mask(text: str, size: int, anchor: str) -> tuple[tuple[int, int], Image.Image]:
+    """The coverage of ``text`` in the shipped font at ``size`` (an ``L`` image of its ink box) and
+    the box's top-left relative to the ``anchor`` point: drawn once, then pasted in a colour
+    (labels, badges and counts repeat from one picture to the next)."""
+    f = font(size)
+    left, top, right, bottom = (int(v) for v in f.getbbox(text, anchor=anchor))
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=f, anchor=anchor)
+    return (left, top), mask
 
 
 class Canvas:
@@ -117,10 +130,9 @@ class Canvas:
         if not text:
             box = (x, y, x, y)
         elif all(not emoji for _, emoji in runs(text)):
-            f = font(size)
-            self.draw.text((x, y), text, fill=fill, font=f, anchor=anchor)
-            left, top, right, bottom = self.draw.textbbox((x, y), text, font=f, anchor=anchor)
-            box = (int(left), int(top), int(right), int(bottom))
+            (left, top), mask = _text_mask(text, size, anchor)
+            box = (x + left, y + top, x + left + mask.width, y + top + mask.height)
+            self.image.paste(fill, box, mask)
         else:
             box = self._runs(x, y, text, size, fill, anchor)
         self.placed.append(Placed(role, box, seat, text=text, size=size))
