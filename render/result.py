@@ -326,9 +326,12 @@ def _draw_payments(
     被查叫) and, for the seats in ``shown``, its hand face up.  Returns its bottom."""
     badges = _payer_badges(result, lb)
     cols = (lb.hand_money, lb.kong_money, lb.total)
-    step = max(100, *(text_width(t, TEXT_SIZE) + 20 for t in cols))
+    values = (result.hand_deltas, result.kong_deltas, result.deltas)
+    widths = [text_width(L.signed(v), NAME_SIZE) for vals in values for v in vals]
+    step = max(100, *(text_width(t, TEXT_SIZE) + 20 for t in cols), *(w + 24 for w in widths))
     col_right = [WIDTH - MARGIN - PAD - i * step for i in (2, 1, 0)]
     left, right = MARGIN + PAD, WIDTH - MARGIN - PAD
+    numbers = max((text_width(L.signed(v), NAME_SIZE) for v in result.hand_deltas), default=0)
     y = top + 4
     for text, xr in zip(cols, col_right, strict=True):
         c.text(xr, y + LINE // 2, text, TEXT_SIZE, MUTED, anchor="rm", role="pay_header")
@@ -342,15 +345,17 @@ def _draw_payments(
             _dealer_badge(c, x, cy, DEALER_R, seat, lb)
         x += 2 * DEALER_R + 8
         badge = badges.get(seat)
-        room = col_right[0] - step + 20 - x
-        name = _name(names, seat, lb)
-        inline = badge is not None  # the badge after the name, the name cut to leave it room
-        if badge is not None:
-            room = max(NAME_MIN, room - badge_width(badge) - 10)
-        box = c.text(x, cy, name, NAME_SIZE, TEXT, max_width=room, role="pay_name", seat=seat, raw=True)
-        if badge is not None:
-            _badge(c, box[2] + 10, cy, badge, BADGE_RED, TEXT, TEXT_SIZE, role="dealt_in", seat=seat)
-        values = (result.hand_deltas, result.kong_deltas, result.deltas)
+        # the name ends before the first column's widest number; the badge follows it when the name
+        # keeps NAME_MIN beside it, else it stands under the name
+        room = col_right[0] - numbers - 16 - x
+        inline = badge is not None and room - badge_width(badge) - 10 >= NAME_MIN
+        if badge is not None and inline:
+            room -= badge_width(badge) + 10
+        box = c.text(
+            x, cy, _name(names, seat, lb), NAME_SIZE, TEXT, max_width=room, role="pay_name", seat=seat, raw=True
+        )
+        if badge is not None and inline:
+            _badge(c, max(box[2], x) + 10, cy, badge, BADGE_RED, TEXT, TEXT_SIZE, role="dealt_in", seat=seat)
         for i, (vals, xr) in enumerate(zip(values, col_right, strict=True)):
             v = vals[seat] if seat < len(vals) else 0
             colour = GAIN if v > 0 else LOSS if v < 0 else MUTED

@@ -228,3 +228,20 @@ def test_english_result_draw(demo: Demo) -> None:
 def test_english_seat_fallback_name() -> None:
     assert clean_name("محمد", 1, EN.seat_fallback) == "Player 2"
     assert clean_name("محمد", 1) == "玩家2"
+
+
+@pytest.mark.parametrize("points", [16, 12345])
+def test_english_payments_rows_never_overlap(demo: Demo, points: int) -> None:
+    """A long name, the 点炮 badge and the numbers of a payments row never overlap, however wide the
+    numbers are: the badge goes under the name when beside it the name would keep too little."""
+    assert demo.result.result is not None
+    hand = (0, -points, points)
+    result = dataclasses.replace(demo.result.result, hand_deltas=hand, deltas=hand, kong_deltas=(0, 0, 0))
+    c = result_canvas(dataclasses.replace(demo.result, result=result), ("W" * 80,) * 3, "en")
+    assert [p.seat for p in c.find("dealt_in")] == [1]
+    for seat in range(3):
+        row = c.find("pay_name", seat=seat) + c.find("dealt_in", seat=seat)
+        row += [p for role in ("pay_hand", "pay_kong", "pay_total") for p in c.find(role, seat=seat)]
+        for a, b in itertools.combinations(row, 2):
+            assert not boxes_overlap(a.box, b.box), (a, b)
+        assert all(p.box[0] >= 0 and p.box[2] <= c.width for p in row)
