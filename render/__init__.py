@@ -180,7 +180,8 @@ def render_result(
     they are public), every seat not shown above (neither a winner nor a 荒庄 亮倒 seat) shows its
     concealed tiles and melds face up under its row of the payments table -- unless the picture would
     then be taller than 1.4 times its width (four seats with two winners or two 廊起 seats): then
-    without them.
+    without them, and if still too tall with the names of the payments table cut shorter beside
+    their badges.
 
     Raises ValueError if ``view.result`` is None, ``hands`` is not one per seat, or ``lang`` is
     not in :data:`LANGUAGES`.

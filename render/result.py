@@ -320,10 +320,12 @@ def _draw_payments(
     lb: Labels,
     hands: Sequence[HandTiles] | None,
     shown: Sequence[int],
+    name_min: int = NAME_MIN,
 ) -> int:
     """The payments table from ``top``: per seat the name (庄 disc on this hand's dealer), 胡牌,
-    杠钱 and 合计; under it the seat's badge (点炮 / 被抢杠 on the seat that dealt in, 关死,
-    被查叫) and, for the seats in ``shown``, its hand face up.  Returns its bottom."""
+    杠钱 and 合计; the seat's badge (点炮 / 被抢杠 on the seat that dealt in, 关死, 被查叫) after
+    the name when the name keeps ``name_min`` pixels, else under it; for the seats in ``shown`` its
+    hand face up under its row.  Returns its bottom."""
     badges = _payer_badges(result, lb)
     cols = (lb.hand_money, lb.kong_money, lb.total)
     values = (result.hand_deltas, result.kong_deltas, result.deltas)
@@ -348,7 +350,7 @@ def _draw_payments(
         # the name ends before the first column's widest number; the badge follows it when the name
         # keeps NAME_MIN beside it, else it stands under the name
         room = col_right[0] - numbers - 16 - x
-        inline = badge is not None and room - badge_width(badge) - 10 >= NAME_MIN
+        inline = badge is not None and room - badge_width(badge) - 10 >= name_min
         if badge is not None and inline:
             room -= badge_width(badge) + 10
         box = c.text(
@@ -399,15 +401,21 @@ def result_canvas(
 ) -> Canvas:
     """The hand result picture in ``lang`` (see :func:`render.render_result`): with the other
     seats' hands when given, unless the picture would then pass :data:`render.phone.MAX_RATIO`
-    (four seats, two winners or two 廊起 seats): then without them."""
+    (four seats, two winners or two 廊起 seats): then without them, and if still too tall with the
+    payments table's badges beside names cut shorter (:data:`PAY_NAME_MIN`)."""
     lb = L.labels_for(lang, game)
     if view.result is None:
         raise ValueError("the view has no result: the hand is not over")
     shown = _shown_seats(view, hands)
-    c = _result(view, view.result, names, lb, hands, shown)
-    if shown and c.height > MAX_RATIO * c.width:
-        c = _result(view, view.result, names, lb, hands, [])
+    for seats, name_min in ((shown, NAME_MIN), ([], NAME_MIN), ([], PAY_NAME_MIN)):
+        c = _result(view, view.result, names, lb, hands, seats, name_min)
+        if c.height <= MAX_RATIO * c.width:
+            break
     return c
+
+
+PAY_NAME_MIN = 70
+"""Pixels a name of the payments table keeps beside its badge in the most compact result."""
 
 
 def _result(
@@ -417,8 +425,10 @@ def _result(
     lb: Labels,
     hands: Sequence[HandTiles] | None,
     shown: Sequence[int],
+    name_min: int,
 ) -> Canvas:
-    """The result picture with the hands of the seats in ``shown`` in its payments table."""
+    """The result picture with the hands of the seats in ``shown`` in its payments table, whose
+    names keep ``name_min`` pixels beside a badge (:func:`_draw_payments`)."""
     inner = WIDTH - 2 * MARGIN
     draw = result.outcome != "win"
     blocks: list[tuple[Callable[[Canvas, int], int], str, int]] = []
@@ -445,9 +455,9 @@ def _result(
     for (fn, role, seat), h in zip(blocks, heights, strict=True):
         c.rect((MARGIN, top, WIDTH - MARGIN, top + h), PANEL, radius=10, role=role, seat=seat)
         top = fn(c, top) + 10
-    pay_h = _draw_payments(scratch, 0, view, result, names, lb, hands, shown)
+    pay_h = _draw_payments(scratch, 0, view, result, names, lb, hands, shown, name_min)
     c.rect((MARGIN, top, WIDTH - MARGIN, top + pay_h), PANEL, radius=10, role="payments")
-    top = _draw_payments(c, top, view, result, names, lb, hands, shown)
+    top = _draw_payments(c, top, view, result, names, lb, hands, shown, name_min)
     text = f"{lb.next_dealer}{lb.colon}{_name(names, result.next_dealer, lb)}"
     c.text(MARGIN, top + 24, text, TEXT_SIZE, MUTED, max_width=inner, role="next_dealer", raw=True)
     height = top + 46 + MARGIN
