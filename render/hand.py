@@ -21,6 +21,7 @@ from .blocks import (
     HAND,
     MARGIN,
     MUTED,
+    NAME_SIZE,
     PAD,
     POND_BG,
     ROW_GAP,
@@ -34,6 +35,7 @@ from .blocks import (
     _meld,
     _name,
     badge_item,
+    dealer_item,
     text_item,
     tile_item,
     unseen_counts,
@@ -120,10 +122,32 @@ def _others(view: SeatView) -> list[PublicSeatView]:
     return [seats[(view.seat + i) % len(seats)] for i in range(1, len(seats))]
 
 
-def _own_pond_items(c: Canvas, view: SeatView, style: SeatStyle, lb: Labels, wall: bool = True) -> list[Item]:
-    """The player's own pond, then (``wall``) the wall count."""
+OWN_NAME_MAX = 150
+"""Widest the player's own name may be drawn before his pond (longer names end in ``…``)."""
+
+
+def _own_pond_items(
+    c: Canvas, view: SeatView, names: Sequence[str], style: SeatStyle, lb: Labels, wall: bool = True
+) -> list[Item]:
+    """The player's own strip: his 庄 disc if he deals and his name, his pond, then (``wall``) the
+    wall count."""
     me = view.public.seats[view.seat]
-    items = []
+    items = [dealer_item(c, view.seat, lb, style.line, gap=0)] if view.seat == view.public.dealer else []
+    own = _name(names, view.seat, lb)
+    items.append(
+        text_item(
+            c,
+            own,
+            NAME_SIZE,
+            TEXT,
+            style.line,
+            role="own_name",
+            seat=view.seat,
+            raw=True,
+            max_width=OWN_NAME_MAX,
+            gap=8 if items else 0,
+        )
+    )
     for i, d in enumerate(me.discards):
         state, role = _discard_state(view.public, me, i)
         items.append(
@@ -136,7 +160,7 @@ def _own_pond_items(c: Canvas, view: SeatView, style: SeatStyle, lb: Labels, wal
                 seat=view.seat,
                 state=state,
                 rotated=d.liangdao,
-                gap=POND_GAP,
+                gap=GROUP_GAP if i == 0 else POND_GAP,
             )
         )
     if wall:
@@ -145,13 +169,13 @@ def _own_pond_items(c: Canvas, view: SeatView, style: SeatStyle, lb: Labels, wal
     return items
 
 
-def wall_in_pond(view: SeatView, style: SeatStyle, lb: Labels) -> bool:
+def wall_in_pond(view: SeatView, names: Sequence[str], style: SeatStyle, lb: Labels) -> bool:
     """The wall count stands after the player's own pond when it needs no line of its own there
     (else it ends the footer)."""
     scratch = Canvas(1, 1, FELT)
     inner = WIDTH - 2 * MARGIN - 2 * PAD
-    alone = lines_of(flow(_own_pond_items(scratch, view, style, lb, wall=False), 0, inner))
-    return lines_of(flow(_own_pond_items(scratch, view, style, lb), 0, inner)) <= max(1, alone)
+    alone = lines_of(flow(_own_pond_items(scratch, view, names, style, lb, wall=False), 0, inner))
+    return lines_of(flow(_own_pond_items(scratch, view, names, style, lb), 0, inner)) <= max(1, alone)
 
 
 def table_height(view: SeatView, names: Sequence[str], style: SeatStyle, lb: Labels) -> int:
@@ -162,7 +186,9 @@ def table_height(view: SeatView, names: Sequence[str], style: SeatStyle, lb: Lab
     for seat in _others(view):
         items = seat_items(scratch, view.public, seat, _name(names, seat.seat, lb), lb, style, inner)
         total += seat_panel_height(items, inner, style) + SECTION_GAP
-    own = lines_of(flow(_own_pond_items(scratch, view, style, lb, wall_in_pond(view, style, lb)), 0, inner))
+    own = lines_of(
+        flow(_own_pond_items(scratch, view, names, style, lb, wall_in_pond(view, names, style, lb)), 0, inner)
+    )
     return total + 2 * PAD + max(1, own) * style.line - ROW_GAP + SECTION_GAP
 
 
@@ -177,7 +203,7 @@ def draw_table(c: Canvas, view: SeatView, names: Sequence[str], lb: Labels, styl
         s = seat.seat
         items = seat_items(c, view.public, seat, _name(names, s, lb), lb, style, inner, active=s in active)
         top = draw_seat_panel(c, items, MARGIN, WIDTH - MARGIN, top, style, s, s in active) + SECTION_GAP
-    items = _own_pond_items(c, view, style, lb, wall_in_pond(view, style, lb))
+    items = _own_pond_items(c, view, names, style, lb, wall_in_pond(view, names, style, lb))
     places = flow(items, MARGIN + PAD, WIDTH - MARGIN - PAD)
     h = 2 * PAD + max(1, lines_of(places)) * style.line - ROW_GAP
     c.rect((MARGIN, top, WIDTH - MARGIN, top + h), POND_BG, radius=6, role="own_pond_area", seat=view.seat)
@@ -266,12 +292,12 @@ def hand_canvas(
         row_heights = []
         for row in rows:
             labels = [lb.tile(t) for m, t, _ in row if m is None and t is not None]
-            row_heights.append(size.height + 4 + _label_lines(labels, size, label_size) * LABEL_LINE)
-        wall = not wall_in_pond(view, style, lb)
+            row_heights.append(size.height + 2 + _label_lines(labels, size, label_size) * LABEL_LINE)
+        wall = not wall_in_pond(view, names, style, lb)
         footer = _footer(scratch, view, lb, game, me, shown, protect, danger, wall)
         footer_h = sum(lines_of(flow(items, MARGIN, WIDTH - MARGIN)) * line for items, line in footer)
         table_h = table_height(view, names, style, lb)
-        height = table_h + sum(row_heights) + 8 + footer_h + MARGIN
+        height = table_h + sum(row_heights) + 4 + footer_h + MARGIN
         if height <= MAX_RATIO * WIDTH:
             break
     c = Canvas(WIDTH, height, FELT, own_seat=seat)
@@ -281,7 +307,7 @@ def hand_canvas(
         _draw_row(c, view, row, top, size, label_size, k, shown, protect, danger, lb)
         top += row_h
         k += sum(1 for m, t, drawn in row if m is None and not drawn)
-    top += 8
+    top += 4
     for items, line in _footer(c, view, lb, game, me, shown, protect, danger, wall):
         places = flow(items, MARGIN, WIDTH - MARGIN)
         draw_flow(items, places, top, line)
@@ -307,7 +333,7 @@ def _draw_row(
     seat = view.seat
     labels = [lb.tile(t) for m, t, _ in row if m is None and t is not None]
     two = _label_lines(labels, size, label_size) == 2
-    label_y = row_top + size.height + 4
+    label_y = row_top + size.height + 2
     x = MARGIN
     k = first
     prev: Unit | None = None
@@ -349,7 +375,7 @@ def _label(c: Canvas, cx: int, y: int, text: str, size: int, colour: RGB, seat: 
 
 FOOTER_LINE = TileSize.SMALL.height + ROW_GAP
 """Height of a line of the footer with the waits (tiles, badges, legends)."""
-TEXT_LINE = 40
+TEXT_LINE = 36
 """Height of a line of the footer without tiles (badges, legends)."""
 
 

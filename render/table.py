@@ -171,14 +171,19 @@ def _header_items(
     room: int,
     active: bool,
     win: WinView | None,
+    relative: str = "",
 ) -> list[Item]:
-    """The name line's items: ▶, 庄, the name (cut to what ``room`` leaves it), the badges, the kong money."""
+    """The name line's items: ▶, 庄, ``relative`` (where the seat sits from the player of a hand
+    picture, e.g. 下家) as a muted badge, the name (cut to what ``room`` leaves it), the badges, the
+    kong money."""
     s, line = seat.seat, style.line
     items: list[Item] = []
     if active:
         items.append(marker_item(c, s, line))
     if s == view.dealer:
         items.append(dealer_item(c, s, lb, line, gap=8 if items else 0))
+    if relative:
+        items.append(badge_item(c, relative, POND_BG, MUTED, line, role="relative", seat=s, gap=8 if items else 0))
     extras: list[tuple[str, RGB, RGB]] = []
     if win is not None:
         extras.append((lb.by_label.get(win.by, win.by), GOLD, DARK))
@@ -225,18 +230,19 @@ def seat_items(
     active: bool = False,
     total: int | None = None,
     win: WinView | None = None,
+    relative: str = "",
 ) -> list[Item]:
     """One seat's panel as flow items (:mod:`render.flow`), ``inner`` pixels wide: the name line
-    (:func:`_header_items`; with ``total``, the seat's running match total at its right end, or
-    after the name line's other items when they leave it no room),
-    then the hand -- a 亮倒 / 廊起 seat's shown tiles and the tiles it keeps as one face-down tile
-    with their count, a winner's hand face up with the winning tile apart and highlighted, else the
-    hidden hand as one face-down tile and its count --, the melds (flat), ``听`` and the published
-    waits, and the pond (kind ``"pond"``)."""
+    (:func:`_header_items`, with ``relative`` where the seat sits from the player of a hand picture;
+    with ``total``, the seat's running match total at its right end, or after the name line's other
+    items when they leave it no room), then the hand -- a 亮倒 / 廊起 seat's shown tiles and the
+    tiles it keeps as one face-down tile with their count, a winner's hand face up with the winning
+    tile apart and highlighted, else the hidden hand as one face-down tile and its count --, the
+    melds (flat), ``听`` and the published waits, and the pond (kind ``"pond"``)."""
     s, size, line = seat.seat, style.size, style.line
     total_text = lb.match_total.format(v=L.signed(total)) if total is not None else ""
     room = text_width(total_text, TEXT_SIZE) + 16 if total_text else 0
-    items = _header_items(c, view, seat, name, lb, style, inner - room, active, win)
+    items = _header_items(c, view, seat, name, lb, style, inner - room, active, win, relative)
     if total is not None:
         colour = GAIN if total > 0 else LOSS if total < 0 else MUTED
         used = sum(i.width for i in items) + sum(i.gap for i in items[1:])

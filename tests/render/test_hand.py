@@ -51,7 +51,10 @@ def test_the_hand_picture_shows_every_pond_in_order_with_names_and_dealer() -> N
     long = hand_canvas(d.hand, names=(d.names[0], "x" * 200, d.names[2]))
     name = long.find("name", seat=1)[0]
     assert name.text is not None and name.text.endswith("…") and name.box[2] < long.find("hidden", seat=1)[0].box[0]
-    assert not c.find("dealer")
+    # the player's own strip: his 庄 disc (he deals) and his name before his pond
+    assert [p.seat for p in c.find("dealer")] == [0]
+    (own,) = c.find("own_name")
+    assert own.text == d.names[0] and own.box[2] < min(p.box[0] for p in c.find("pond", seat=0))
     # the claimed tiles dimmed, the 亮倒 discard lying sideways
     claimed = [p for p in c.find("pond", seat=2) if p.tile is Tile.RED]
     assert claimed[0].state is TileState.DIM
