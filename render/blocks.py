@@ -51,9 +51,9 @@ TITLE_SIZE = 38
 """A result's title."""
 BADGE_SIZE = TEXT_SIZE
 """Text in a badge."""
-ROW_GAP = 3
+ROW_GAP = 2
 """Pixels between two lines of tiles."""
-PAD = 4
+PAD = 3
 """Padding inside a seat's panel."""
 
 

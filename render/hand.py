@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 
 from engine.rules import Ruleset
 from engine.tiles import Tile
@@ -101,7 +102,7 @@ def _bar(c: Canvas, x: int, row_top: int, size: TileSize, colour: RGB, role: str
 
 # -- the table above the hand: the other seats, then the player's own pond ----------------------------
 
-SECTION_GAP = 4
+SECTION_GAP = 3
 """Pixels between two seats' panels, and between the table part and the hand."""
 
 HAND_LAYOUTS = (
@@ -109,10 +110,11 @@ HAND_LAYOUTS = (
     (HAND, SeatStyle(TileSize.SMALL, header_alone=False, hand=True)),
     (HAND, SeatStyle(TileSize.SMALL, header_alone=False, pond_newline=False, hand=True)),
     (TileSize.HAND_MIN, SeatStyle(TileSize.SMALL, header_alone=False, pond_newline=False, hand=True)),
+    (TileSize.HAND_MIN, SeatStyle(TileSize.SMALL, header_alone=False, pond_newline=False, hand=True, own_name=False)),
 )
 """The hand picture's layouts, most generous first: the player's own tile size and how the other
-seats' panels flow.  The first that keeps the picture within :data:`render.phone.MAX_RATIO` is drawn
-(the last in any case)."""
+seats' panels flow (the last without the player's own name: only his 庄 disc before his pond).  The
+first that keeps the picture within :data:`render.phone.MAX_RATIO` is drawn (the last in any case)."""
 
 
 def _others(view: SeatView) -> list[PublicSeatView]:
@@ -127,58 +129,90 @@ OWN_NAME_MAX = 150
 
 
 def _own_pond_items(
-    c: Canvas, view: SeatView, names: Sequence[str], style: SeatStyle, lb: Labels, wall: bool = True
+    c: Canvas, view: SeatView, names: Sequence[str], style: SeatStyle, lb: Labels, notes: Sequence[Item] = ()
 ) -> list[Item]:
-    """The player's own strip: his 庄 disc if he deals and his name, his pond, then (``wall``) the
-    wall count."""
+    """The player's own strip: his 庄 disc if he deals and his name, his pond, then ``notes``
+    (:class:`Notes` placed there: the wall count, maybe the legends)."""
     me = view.public.seats[view.seat]
     items = [dealer_item(c, view.seat, lb, style.line, gap=0)] if view.seat == view.public.dealer else []
-    own = _name(names, view.seat, lb)
-    items.append(
-        text_item(
-            c,
-            own,
-            NAME_SIZE,
-            TEXT,
-            style.line,
-            role="own_name",
-            seat=view.seat,
-            raw=True,
-            max_width=OWN_NAME_MAX,
-            gap=8 if items else 0,
-        )
-    )
-    for i, d in enumerate(me.discards):
-        state, role = _discard_state(view.public, me, i)
+    if style.own_name:
+        own = _name(names, view.seat, lb)
+        gap = 8 if items else 0
         items.append(
-            tile_item(
+            text_item(
                 c,
-                d.tile,
-                style.size,
+                own,
+                NAME_SIZE,
+                TEXT,
                 style.line,
-                role=role,
+                role="own_name",
                 seat=view.seat,
-                state=state,
-                rotated=d.liangdao,
-                gap=GROUP_GAP if i == 0 else POND_GAP,
+                raw=True,
+                max_width=OWN_NAME_MAX,
+                gap=gap,
             )
         )
-    if wall:
-        text = lb.wall.format(n=view.public.wall_remaining)
-        items.append(text_item(c, text, TEXT_SIZE, MUTED, style.line, role="wall", gap=GROUP_GAP + 6))
-    return items
+    for i, d in enumerate(me.discards):
+        state, role = _discard_state(view.public, me, i)
+        gap = GROUP_GAP if i == 0 and items else POND_GAP
+        items.append(
+            tile_item(
+                c, d.tile, style.size, style.line, role=role, seat=view.seat, state=state, rotated=d.liangdao, gap=gap
+            )
+        )
+    return items + list(notes)
 
 
-def wall_in_pond(view: SeatView, names: Sequence[str], style: SeatStyle, lb: Labels) -> bool:
-    """The wall count stands after the player's own pond when it needs no line of its own there
-    (else it ends the footer)."""
-    scratch = Canvas(1, 1, FELT)
-    inner = WIDTH - 2 * MARGIN - 2 * PAD
-    alone = lines_of(flow(_own_pond_items(scratch, view, names, style, lb, wall=False), 0, inner))
-    return lines_of(flow(_own_pond_items(scratch, view, names, style, lb), 0, inner)) <= max(1, alone)
+@dataclass(frozen=True, slots=True)
+class Notes:
+    """What the hand picture says besides the tiles: the ``亮倒`` badge once declared, the legends of
+    the marks drawn (shown tiles, protected tiles, tiles a 亮倒 opponent waits on), the wall count.
+    They stand after the player's own pond when they need no line of their own there
+    (:meth:`placement`), else in the footer under his tiles."""
+
+    view: SeatView
+    lb: Labels
+    game: str
+    me: PublicSeatView | None
+    shown: tuple[bool, ...]
+    protect: frozenset[Tile]
+    danger: frozenset[Tile]
+
+    def items(self, c: Canvas, line: int, *, legends: bool, wall: bool) -> list[Item]:
+        """The badge and legends (``legends``) and the wall count (``wall``) on lines ``line`` high."""
+        view, lb, seat = self.view, self.lb, self.view.seat
+        items: list[Item] = []
+        if legends:
+            if self.me is not None and self.me.liangdao:
+                items.append(badge_item(c, lb.liangdao, GOLD, DARK, line, role="liangdao", seat=seat, gap=18))
+            if any(self.shown):
+                items.append(_legend_item(c, lb.shown, GOLD, "shown_legend", line))
+            if self.protect & {*view.concealed, view.drawn}:
+                items.append(_legend_item(c, lb.protected, DANGER_LABEL, "protected_legend", line))
+            if self.game == Ruleset.KAWUXING and (self.danger - self.protect) & set(view.concealed):
+                items.append(_legend_item(c, lb.danger, DANGER_LABEL, "danger_legend", line))  # red-edged tiles
+        if wall:
+            text = lb.wall.format(n=view.public.wall_remaining)
+            items.append(text_item(c, text, TEXT_SIZE, MUTED, line, role="wall", gap=18))
+        return items
+
+    def placement(self, names: Sequence[str], style: SeatStyle) -> tuple[bool, bool]:
+        """Which notes stand after the player's own pond at ``style``: (legends, wall) -- all of
+        them when they need no line of their own there, else the wall count alone if it needs none."""
+        scratch = Canvas(1, 1, FELT)
+        inner = WIDTH - 2 * MARGIN - 2 * PAD
+
+        def lines(notes: list[Item]) -> int:
+            return lines_of(flow(_own_pond_items(scratch, self.view, names, style, self.lb, notes), 0, inner))
+
+        base = max(1, lines([]))
+        for legends in (True, False):
+            if lines(self.items(scratch, style.line, legends=legends, wall=True)) <= base:
+                return legends, True
+        return False, False
 
 
-def table_height(view: SeatView, names: Sequence[str], style: SeatStyle, lb: Labels) -> int:
+def table_height(view: SeatView, names: Sequence[str], style: SeatStyle, lb: Labels, notes: Notes) -> int:
     """Height of the table part of a hand picture (see :func:`draw_table`) at ``style``."""
     inner = WIDTH - 2 * MARGIN - 2 * PAD
     scratch = Canvas(1, 1, FELT)
@@ -186,15 +220,16 @@ def table_height(view: SeatView, names: Sequence[str], style: SeatStyle, lb: Lab
     for seat in _others(view):
         items = seat_items(scratch, view.public, seat, _name(names, seat.seat, lb), lb, style, inner)
         total += seat_panel_height(items, inner, style) + SECTION_GAP
-    own = lines_of(
-        flow(_own_pond_items(scratch, view, names, style, lb, wall_in_pond(view, names, style, lb)), 0, inner)
-    )
+    legends, wall = notes.placement(names, style)
+    strip = notes.items(scratch, style.line, legends=legends, wall=wall)
+    own = lines_of(flow(_own_pond_items(scratch, view, names, style, lb, strip), 0, inner))
     return total + 2 * PAD + max(1, own) * style.line - ROW_GAP + SECTION_GAP
 
 
-def draw_table(c: Canvas, view: SeatView, names: Sequence[str], lb: Labels, style: SeatStyle) -> int:
+def draw_table(c: Canvas, view: SeatView, names: Sequence[str], lb: Labels, style: SeatStyle, notes: Notes) -> int:
     """The table part of the hand picture, from the top: a panel per other seat (turn order from
-    the next seat, :func:`render.table.seat_items`), then the player's own pond.  Only
+    the next seat, :func:`render.table.seat_items`), then the player's own strip (his name, his
+    pond and the notes that fit there, :meth:`Notes.placement`).  Only
     ``view.public`` is drawn for the other seats: never a tile they hold hidden.  Returns its bottom."""
     active = _active(view.public)
     inner = WIDTH - 2 * MARGIN - 2 * PAD
@@ -203,7 +238,8 @@ def draw_table(c: Canvas, view: SeatView, names: Sequence[str], lb: Labels, styl
         s = seat.seat
         items = seat_items(c, view.public, seat, _name(names, s, lb), lb, style, inner, active=s in active)
         top = draw_seat_panel(c, items, MARGIN, WIDTH - MARGIN, top, style, s, s in active) + SECTION_GAP
-    items = _own_pond_items(c, view, names, style, lb, wall_in_pond(view, names, style, lb))
+    legends, wall = notes.placement(names, style)
+    items = _own_pond_items(c, view, names, style, lb, notes.items(c, style.line, legends=legends, wall=wall))
     places = flow(items, MARGIN + PAD, WIDTH - MARGIN - PAD)
     h = 2 * PAD + max(1, lines_of(places)) * style.line - ROW_GAP
     c.rect((MARGIN, top, WIDTH - MARGIN, top + h), POND_BG, radius=6, role="own_pond_area", seat=view.seat)
@@ -285,6 +321,7 @@ def hand_canvas(
     partial = me is not None and me.liangdao and me.hidden_count > 0
     shown = shown_marks(view.concealed, me.revealed) if partial and me is not None else [False] * len(view.concealed)
     protect = set(protected)
+    notes = Notes(view, lb, game, me, tuple(shown), frozenset(protect), frozenset(danger))
     scratch = Canvas(1, 1, FELT)
     for size, style in HAND_LAYOUTS:
         rows = own_rows(view, size, inner)
@@ -293,22 +330,22 @@ def hand_canvas(
         for row in rows:
             labels = [lb.tile(t) for m, t, _ in row if m is None and t is not None]
             row_heights.append(size.height + 2 + _label_lines(labels, size, label_size) * LABEL_LINE)
-        wall = not wall_in_pond(view, names, style, lb)
-        footer = _footer(scratch, view, lb, game, me, shown, protect, danger, wall)
+        legends, wall = notes.placement(names, style)
+        footer = _footer(scratch, view, lb, me, notes, not legends, not wall)
         footer_h = sum(lines_of(flow(items, MARGIN, WIDTH - MARGIN)) * line for items, line in footer)
-        table_h = table_height(view, names, style, lb)
+        table_h = table_height(view, names, style, lb, notes)
         height = table_h + sum(row_heights) + 4 + footer_h + MARGIN
         if height <= MAX_RATIO * WIDTH:
             break
     c = Canvas(WIDTH, height, FELT, own_seat=seat)
-    top = draw_table(c, view, names, lb, style)
+    top = draw_table(c, view, names, lb, style, notes)
     k = 0
     for row, row_h in zip(rows, row_heights, strict=True):
         _draw_row(c, view, row, top, size, label_size, k, shown, protect, danger, lb)
         top += row_h
         k += sum(1 for m, t, drawn in row if m is None and not drawn)
     top += 4
-    for items, line in _footer(c, view, lb, game, me, shown, protect, danger, wall):
+    for items, line in _footer(c, view, lb, me, notes, not legends, not wall):
         places = flow(items, MARGIN, WIDTH - MARGIN)
         draw_flow(items, places, top, line)
         top += lines_of(places) * line
@@ -397,42 +434,21 @@ def _legend_item(c: Canvas, text: str, colour: RGB, role: str, line: int) -> Ite
 
 
 def _footer(
-    c: Canvas,
-    view: SeatView,
-    lb: Labels,
-    game: str,
-    me: PublicSeatView | None,
-    shown: Sequence[bool],
-    protect: set[Tile],
-    danger: set[Tile],
-    wall: bool,
+    c: Canvas, view: SeatView, lb: Labels, me: PublicSeatView | None, notes: Notes, legends: bool, wall: bool
 ) -> list[tuple[list[Item], int]]:
     """Under the hand, as flows and their line heights: ``听`` and the waits with the copies not yet
-    seen (:func:`_waits`), the 亮倒 badge, the legends of the marks drawn, and with ``wall`` the
-    wall count (else it stands after the player's own pond, :func:`wall_in_pond`).  One line when
-    it all fits, else the waits on lines of tiles and the rest on lines of text."""
-    seat = view.seat
+    seen (:func:`_waits`), then the notes not placed after the player's own pond (``legends``: the
+    亮倒 badge and the legends; ``wall``: the wall count; :class:`Notes`).  One line when it all
+    fits, else the waits on lines of tiles and the rest on lines of text."""
     waits = _waits(view, me)
 
     def part(line: int, with_waits: bool, with_rest: bool) -> list[Item]:
         items: list[Item] = []
         if waits and with_waits:
-            items += waits_items(
-                c, waits, TileSize.SMALL, line, seat, lb, unseen=unseen_counts(view.public, view), gap=0
-            )
-        if not with_rest:
-            return items
-        if me is not None and me.liangdao:
-            items.append(badge_item(c, lb.liangdao, GOLD, DARK, line, role="liangdao", seat=seat, gap=18))
-        if any(shown):
-            items.append(_legend_item(c, lb.shown, GOLD, "shown_legend", line))
-        if protect & {*view.concealed, view.drawn}:
-            items.append(_legend_item(c, lb.protected, DANGER_LABEL, "protected_legend", line))
-        if game == Ruleset.KAWUXING and (danger - protect) & set(view.concealed):  # red-edged tiles
-            items.append(_legend_item(c, lb.danger, DANGER_LABEL, "danger_legend", line))
-        if wall:
-            text = lb.wall.format(n=view.public.wall_remaining)
-            items.append(text_item(c, text, TEXT_SIZE, MUTED, line, role="wall", gap=18 if items else 0))
+            unseen = unseen_counts(view.public, view)
+            items += waits_items(c, waits, TileSize.SMALL, line, view.seat, lb, unseen=unseen, gap=0)
+        if with_rest:
+            items += notes.items(c, line, legends=legends, wall=wall)
         return items
 
     line = FOOTER_LINE if waits else TEXT_LINE

@@ -148,12 +148,15 @@ def partial_backs(seat: PublicSeatView) -> int:
 class SeatStyle:
     """How a seat's panel flows (:func:`seat_items`): tiles of ``size``; ``header_alone``: the name
     line holds nothing else; ``pond_newline``: the pond starts a line of its own; ``hand``: in the
-    private hand picture (roles ``seat_meld`` / ``seat_wait``, no match total)."""
+    private hand picture (roles ``seat_meld`` / ``seat_wait``, no match total); ``own_name``: the
+    hand picture draws the player's own name before his pond (its most compact layout only his 庄
+    disc)."""
 
     size: TileSize
     header_alone: bool = True
     pond_newline: bool = True
     hand: bool = False
+    own_name: bool = True
 
     @property
     def line(self) -> int:
@@ -317,7 +320,13 @@ def draw_seat_panel(
             span[1] = p.x + item.width
     for n, (left, right) in spans.items():
         y = top + PAD + n * style.line
-        c.rect((left - 4, y - 2, right + 4, y + style.size.height + 2), POND_BG, radius=6, role="pond_area", seat=seat)
+        c.rect(
+            (left - PAD + 1, y - 2, right + PAD - 1, y + style.size.height + 2),
+            POND_BG,
+            radius=6,
+            role="pond_area",
+            seat=seat,
+        )
     draw_flow(items, places, top + PAD, style.line)
     return bottom
 
