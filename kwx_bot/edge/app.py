@@ -20,6 +20,7 @@ loop (every ``getUpdates`` of the production long poll, every update processed) 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import signal
 from collections.abc import Awaitable, Callable
@@ -169,11 +170,11 @@ def build_application(
         # the token's load is judged against the rate the bot paces itself to (no pacing: never busy)
         load = TokenLoad() if settings.rate_limit else TokenLoad(limit=0)
         sender = Sender(app.bot, throttle=throttle, sleep=flood_sleep, budget=budget, load=load, metrics=metrics)
-        service = TableService(opened, sender, drawing, settings)
+        # the tables' deadlines in PTB's JobQueue, given to the service as it is made
+        timers = None if app.job_queue is None else functools.partial(JobQueueTimers, app.job_queue)
+        service = TableService(opened, sender, drawing, settings, timers=timers)
         metrics.live_tables(lambda: len(service.tables.cached()))
         servers.extend(await start_ops_server(settings.ops_listen, _ops_routes(settings, app, liveness, metrics)))
-        if app.job_queue is not None:
-            service.use_timers(JobQueueTimers(app.job_queue, service.on_timer))
         app.bot_data.start(service, sender)
         try:
             await register_commands(app, settings.default_language)
