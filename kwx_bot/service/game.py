@@ -282,7 +282,7 @@ def is_over(state: State) -> bool:
 
 
 def hand_result(state: State) -> HandResultView | None:
-    """How the hand ended — winners, payments, the next dealer (docs/rules.md §A12-§A15) — once it
+    """How the hand ended — winners, payments, the next dealer (docs/rules.md §A12, §A15) — once it
     is over, else None."""
     return state.result
 
