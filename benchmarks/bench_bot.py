@@ -21,7 +21,8 @@ tables keep playing.  After ``--warmup`` seconds the run measures for ``--second
 (discards, counted in the bot's database), message writes (sends and edits, as the §7 bar counts
 them) per turn, also broken down by kind (:func:`kind`: hand pictures, captions, keyboards,
 reminders, live-table edits, announcements), every call Telegram's token limit counts, 429
-answers, presses and both latencies (median, p95), and bytes uploaded.  Several table counts are
+answers (all, and those of the token's limit), presses and both latencies (median, p95, p99), and
+bytes uploaded.  Several table counts are
 run one after the other (``--tables 10,20,40``) to find where the limits bind: turns per second
 stop growing with tables, 429s and latency appear.
 
@@ -286,7 +287,8 @@ async def start_bot(
 
 
 def bot_metrics(port: int) -> dict[str, float]:
-    """The bot's counters of presses handled and SQL statements by kind, from its ``/metrics``."""
+    """The bot's counters of presses handled, SQL statements by kind and its pacer's waits (the
+    cumulative buckets of ``kwx_pacing_wait_seconds`` by priority), from its ``/metrics``."""
     from prometheus_client.parser import text_string_to_metric_families
 
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as response:
@@ -298,7 +300,21 @@ def bot_metrics(port: int) -> dict[str, float]:
                 out["presses"] = sample.value
             elif sample.name == "kwx_sql_statements_total":
                 out[f"sql:{sample.labels['kind']}"] = sample.value
+            elif sample.name == "kwx_pacing_wait_seconds_bucket":
+                out[f"pace:{sample.labels['priority']}:{sample.labels['le']}"] = sample.value
     return out
+
+
+def paced_p95(before: dict[str, float], after: dict[str, float], priority: str) -> float:
+    """The upper bound (seconds) of the histogram bucket holding the 95th percentile of the pacer's
+    waits of ``priority`` between two :func:`bot_metrics` readings; NaN for none."""
+    buckets = sorted(
+        (float(key.rsplit(":", 1)[1]), value - before.get(key, 0))
+        for key, value in after.items()
+        if key.startswith(f"pace:{priority}:")
+    )
+    total = buckets[-1][1] if buckets else 0
+    return next((le for le, count in buckets if total and count >= 0.95 * total), float("nan"))
 
 
 def cpu_seconds(pid: int) -> float:
@@ -446,7 +462,10 @@ async def run(
         "bot ms/turn": bot_cpu * 1000 / max(1, turns), "world cpu": world_cpu / elapsed,
         "presses": stats.presses, "refused": stats.refused, "no update": stats.no_update,
         "answer p50": pct(stats.answer_ms, 0.5), "answer p95": pct(stats.answer_ms, 0.95),
+        "answer p99": pct(stats.answer_ms, 0.99),
         "update p50": pct(stats.update_ms, 0.5), "update p95": pct(stats.update_ms, 0.95),
+        "update p99": pct(stats.update_ms, 0.99),
+        **{f"paced {p} p95": paced_p95(sql0, sql1, p) for p in ("own", "announce", "background")},
         **{k: v / max(1, turns) for k, v in counts.items() if k.startswith("w:")},
         **per_press,
     }  # fmt: skip
@@ -460,11 +479,14 @@ def report(row: dict[str, float]) -> str:
         f"{row['writes/s']:5.1f} writes/s, {row['limited/s']:5.1f} token-limited "
         f"calls/s, {row['429']:.0f}x429 ({row['429 token']:.0f} token, the rest group), "
         f"{row['KiB/turn']:.0f} KiB/turn; press->answer p50 {row['answer p50']:.0f} "
-        f"p95 {row['answer p95']:.0f} ms; press->hand update p50 {row['update p50']:.0f} "
-        f"p95 {row['update p95']:.0f} ms "
+        f"p95 {row['answer p95']:.0f} p99 {row['answer p99']:.0f} ms; press->hand update p50 "
+        f"{row['update p50']:.0f} p95 {row['update p95']:.0f} p99 {row['update p99']:.0f} ms "
         f"({row['presses']:.0f} presses, {row['refused']:.0f} refused, {row['no update']:.0f} without update; "
         f"setup {row['setup']:.0f} s); bot CPU {row['bot cpu']:.2f} cores ({row['bot ms/turn']:.0f} ms/turn), "
         f"fake+players {row['world cpu']:.2f} cores; load average {os.getloadavg()[0]:.1f}\n"
+        "      waits in the bot's pacer, p95 (histogram bucket): "
+        + ", ".join(f"{p} ≤ {row[f'paced {p} p95']:g} s" for p in ("own", "announce", "background"))
+        + "\n"
         f"      SQL statements per press handled (all the bot's statements: presses, deadlines, deals): "
         f"{row.get('sql:select/press', float('nan')):.2f} SELECT, {row.get('sql:write/press', float('nan')):.2f} "
         f"INSERT/UPDATE/DELETE, {row.get('sql:other/press', float('nan')):.2f} other (BEGIN, COMMIT)\n"

@@ -100,7 +100,7 @@ class Fan(enum.StrEnum):
     HAIDILAO = "海底捞月", "Last tile self-draw", "haidilao"
     HAIDIPAO = "海底炮", "Last discard win", "haidipao"
     GUOHU_FANFAN = "过胡翻番", "Passed win doubled", None
-    LIANGDAO = "亮倒", "Declared ready (liangdao)", "liangdao"
+    LIANGDAO = "亮倒", "Laid down", "liangdao"
 
     def __new__(cls, zh: str, en: str, values_key: str | None) -> Fan:
         member = str.__new__(cls, zh)

@@ -17,13 +17,13 @@ full-width letters, digits and punctuation read as ASCII, docs/security.md §7.1
   the winning tile**, so ``123p789p234s46s88s 5s`` and ``123p789p234s46s88s5s`` mean the same.
   With ``win:5s`` (``胡:5s``) the winning tile is given explicitly and every tile group is the hand.
   In hand before the winning tile: 13 − 3 × melds tiles (docs/rules.md §0.3 "Concealed").
-* **Melds**: ``pong:111p`` (``碰``), ``kong:8888p`` (``直杠``, ``明杠``), ``ankong:2222s``
-  (``暗杠``), ``bukong:7777s`` (``补杠``); the tile part may be one tile (``pong:1p``).  The
+* **Melds**: ``pong:111p`` (``碰``), ``kong:8888p`` (``直杠``, ``明杠``), ``concealed:2222s``
+  (``暗杠``, ``ankong``), ``added:7777s`` (``补杠``, ``bukong``); the tile part may be one tile (``pong:1p``).  The
   docs/rules.md bracket forms ``[碰 111p]``, ``[暗杠 2222s]``, ``【补杠 7777s】`` work too.
 * **How**: ``self`` / ``zimo`` / ``自摸`` (the default), ``discard`` / ``dianpao`` / ``点炮`` /
   ``ron`` / ``捉炮``, ``rob`` / ``qianggang`` / ``抢杠`` / ``抢杠胡``.
-* **Options**: ``liangdao`` / ``亮倒`` (the winner has 亮倒); ``liangdao:d`` (the discarder),
-  ``liangdao:both`` (winner and discarder), ``liangdao:x`` / ``liangdao:y`` / ``liangdao:w,x``
+* **Options**: ``laid`` / ``亮倒`` / ``liangdao`` (the winner laid down, 亮倒); ``laid:d`` (the
+  discarder), ``laid:both`` (winner and discarder), ``laid:x`` / ``laid:y`` / ``laid:w,x``
   (any seats; ``赢家``, ``点炮``, ``双方`` in Chinese); ``after_kong`` / ``杠上`` (杠上开花 on a
   self-draw, 杠上炮 on a discard; ``杠上开花``/``杠上炮`` also imply how); ``last_tile`` / ``海底``
   (海底捞月 / 海底炮; ``海底捞月``/``海底炮`` imply how); ``base:2`` / ``底金:2`` and
@@ -31,13 +31,13 @@ full-width letters, digits and punctuation read as ASCII, docs/security.md §7.1
 * **Game**: the table's game by default (卡五星, or 卡心五, docs/rules.md §B); ``kaxinwu`` /
   ``卡心五`` scores the hand as 卡心五 (the ``kaxinwu`` preset with the table's 底金), ``kawuxing`` /
   ``卡五星`` as the standard 卡五星 (idem); ``players:2|3|4`` / ``人数:…`` sets the number of seats
-  (default: the rules' ``players``).  Under 卡心五, ``liangdao`` / ``廊起`` is 廊起 with the whole
+  (default: the rules' ``players``).  Under 卡心五, ``laid`` / ``廊起`` is 廊起 with the whole
   hand shown (it does not double, docs/rules.md §B).
 
 Seats (docs/rules.md §0.3): W = the winner, D = the discarder (or the robbed player), X = the third
 player on a discard (and Y the fourth at four seats); on a self-draw the payers are X, the next
 player after the winner (下家), Y, the previous one (上家), and at four seats O, the one opposite
-(对家): ``liangdao:next`` / ``liangdao:下家`` name X.
+(对家): ``laid:next`` / ``亮倒:下家`` name X.
 """
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ _FLAGS: dict[str, tuple[str, str | None]] = {
     **{w: ("last_tile", "self_draw") for w in ("haidilao", "海底捞月", "海底捞")},
     **{w: ("last_tile", "discard") for w in ("haidipao", "海底炮")},
 }
-_LIANGDAO = ("liangdao", "亮倒", "ld", "亮牌", "廊起", "langqi")
+_LIANGDAO = ("laid", "laid_down", "laiddown", "lay_down", "laydown", "liangdao", "亮倒", "ld", "亮牌", "廊起", "langqi")
 _LIANGDAO_WHO = _words(
     {
         "W": ("w", "winner", "me", "self", "赢家", "胡家", "自己"),
@@ -141,8 +141,8 @@ _MELD_KIND = _words(
     {
         "pong": ("pong", "peng", "碰", "pung"),
         "kong": ("kong", "gang", "zhigang", "minggang", "直杠", "明杠", "点杠", "杠"),
-        "concealed_kong": ("ankong", "angang", "暗杠", "concealed_kong", "concealedkong", "ankan"),
-        "added_kong": ("bukong", "bugang", "补杠", "added_kong", "addedkong", "加杠", "巴杠", "续杠"),
+        "concealed_kong": ("concealed", "ankong", "angang", "暗杠", "concealed_kong", "concealedkong", "ankan"),
+        "added_kong": ("added", "bukong", "bugang", "补杠", "added_kong", "addedkong", "加杠", "巴杠", "续杠"),
     }
 )
 _WIN = ("win", "胡", "和", "winning", "tile")

@@ -613,6 +613,7 @@ def send_animation(fake: FakeBotAPI, p: Params) -> dict[str, Any]:
         animation.width, animation.height, animation.image_format = info.width, info.height, info.format
     elif animation.data[4:8] != b"ftyp":
         raise bad_request("wrong file type: an animation is a GIF or an MP4 video")
+    animation.animation = True
     return _send_with_caption(fake, p, chat, document=animation)
 
 

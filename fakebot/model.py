@@ -157,7 +157,8 @@ class StoredFile:
     """An uploaded file: raw ``data`` bytes plus, for photos, Pillow-decoded ``width``/``height``.
 
     ``kind`` is ``"photo"`` or ``"document"``. ``aliases`` are the other file_ids (smaller photo
-    sizes) that refer to this file.
+    sizes) that refer to this file.  ``animation``: sent with sendAnimation (kept as a document, as
+    Telegram sends both), which a client shows inline, playing.
     """
 
     file_id: str
@@ -171,6 +172,7 @@ class StoredFile:
     height: int | None = None
     image_format: str | None = None
     photo_sizes: list[dict[str, Any]] = field(default_factory=list)
+    animation: bool = False
 
     @property
     def size(self) -> int:

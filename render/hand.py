@@ -112,6 +112,31 @@ def _others(view: SeatView) -> list[PublicSeatView]:
     return [seats[(view.seat + i) % len(seats)] for i in range(1, len(seats))]
 
 
+def relative_label(view: SeatView, seat: int, lb: Labels) -> str:
+    """Where ``seat`` sits from the player of ``view``, as players say it (docs/glossary.md): play
+    passes to ``seat + 1`` (docs/rules.md §A2.3), so the next seat is 下家 (he plays after the
+    player), the one before is 上家 (whose discards come to the player first) and, at four seats, the
+    one between them is 对家 (across); at two seats the only other seat is across."""
+    n = len(view.public.seats)
+    step = (seat - view.seat) % n
+    if n == 2 or 1 < step < n - 1:
+        return lb.across
+    return lb.next_seat if step == 1 else lb.previous
+
+
+OWN_NAME_MAX = 240
+"""Widest the player's own name may be drawn at the left of his pond strip (longer names end in ``…``)."""
+DEALER_R = 15
+"""Radius of the 庄 disc in the seats' name rows."""
+
+
+def _own_label_width(view: SeatView, names: Sequence[str], lb: Labels) -> int:
+    """Width of the player's own label at the left of his pond strip: the 庄 disc if he deals, then
+    his name (at most :data:`OWN_NAME_MAX`), then a gap."""
+    badge = 2 * DEALER_R + 8 if view.seat == view.public.dealer else 0
+    return badge + min(text_width(_name(names, view.seat, lb), SEAT_NAME_SIZE), OWN_NAME_MAX) + 2 * SEAT_PAD
+
+
 def _head_height(seat: PublicSeatView) -> int:
     """Height of an other seat's name row: its melds' (with room for a kong's 4th tile) when it has
     any, else :data:`SEAT_HEAD`."""
@@ -128,16 +153,17 @@ def _seat_height(seat: PublicSeatView, inner: int) -> int:
 
 
 def _own_pond_height(view: SeatView, inner: int) -> int:
-    """Height of the strip with the player's own pond."""
+    """Height of the strip with the player's own pond, ``inner`` pixels wide beside his label."""
     me = view.public.seats[view.seat]
     return pond_height(pond_rows(me, inner - 2 * SEAT_PAD, OWN_POND), OWN_POND) + 2 * 6
 
 
-def table_height(view: SeatView, width: int) -> int:
+def table_height(view: SeatView, width: int, names: Sequence[str] = (), lb: Labels = L.ZH) -> int:
     """Height of the table part of a hand picture ``width`` pixels wide (see :func:`draw_table`)."""
     inner = width - 2 * MARGIN
     others = sum(_seat_height(s, inner) + SECTION_GAP for s in _others(view))
-    return MARGIN + others + _own_pond_height(view, inner) + SECTION_GAP
+    own = _own_pond_height(view, inner - _own_label_width(view, names, lb))
+    return MARGIN + others + own + SECTION_GAP
 
 
 def _waits_size(seat: PublicSeatView, room: int, lb: Labels) -> TileSize:
@@ -149,10 +175,11 @@ def _waits_size(seat: PublicSeatView, room: int, lb: Labels) -> TileSize:
 
 
 def _other_seat(
-    c: Canvas, view: PublicView, seat: PublicSeatView, name: str, top: int, active: bool, lb: Labels
+    c: Canvas, view: PublicView, seat: PublicSeatView, name: str, relative: str, top: int, active: bool, lb: Labels
 ) -> int:
     """One other seat's panel from ``top`` (the public table picture's seat panel, compact): turn
-    marker, 庄, name, 亮倒 / 托管 badges, the hidden hand as backs with its count, the melds (another
+    marker, 庄, where the seat sits from the player (``relative``: 下家 / 对家 / 上家,
+    :func:`relative_label`), name, 亮倒 / 托管 badges, the hidden hand as backs with its count, the melds (another
     seat's 暗杠 face down); a 亮倒 / 廊起 seat's shown tiles, kept tiles as backs with their count, and
     ``听`` with its published waits; then the whole pond.  Returns the panel's bottom."""
     x0, x1 = MARGIN, c.width - MARGIN
@@ -167,7 +194,8 @@ def _other_seat(
         c.polygon([(x, cy - 12), (x + 16, cy), (x, cy + 12)], GOLD, role="turn_marker", seat=s)
     x += 24
     if s == view.dealer:
-        x = _dealer_badge(c, x, cy, 15, s, lb) + 8
+        x = _dealer_badge(c, x, cy, DEALER_R, s, lb) + 8
+    x = _badge(c, x, cy, relative, POND_BG, MUTED, SEAT_BADGE_SIZE, role="relative", seat=s) + 10
 
     # right side: the melds, and before them the hidden hand as backs (a 亮倒 seat shows its hand below)
     right = x1 - SEAT_PAD
@@ -215,18 +243,26 @@ def _other_seat(
 
 def draw_table(c: Canvas, view: SeatView, names: Sequence[str], lb: Labels) -> int:
     """The table part of the hand picture, from the top: a panel per other seat (turn order from
-    the next seat, :func:`_other_seat`), then the player's own pond, small.  Only ``view.public``
-    is drawn for the other seats: never a tile they hold hidden.  Returns its bottom."""
+    the next seat, :func:`_other_seat`, each labelled 下家 / 对家 / 上家), then the player's own
+    strip: his 庄 disc if he deals and his name, then his pond, small.  Only ``view.public`` is drawn
+    for the other seats: never a tile they hold hidden.  Returns its bottom."""
     active = _active(view.public)
     top = MARGIN
     for seat in _others(view):
-        top = _other_seat(c, view.public, seat, _name(names, seat.seat, lb), top, seat.seat in active, lb)
+        name, relative = _name(names, seat.seat, lb), relative_label(view, seat.seat, lb)
+        top = _other_seat(c, view.public, seat, name, relative, top, seat.seat in active, lb)
         top += SECTION_GAP
     me = view.public.seats[view.seat]
-    inner = c.width - 2 * MARGIN - 2 * SEAT_PAD
-    h = _own_pond_height(view, c.width - 2 * MARGIN)
+    label = _own_label_width(view, names, lb)
+    inner = c.width - 2 * MARGIN - 2 * SEAT_PAD - label
+    h = _own_pond_height(view, c.width - 2 * MARGIN - label)
     c.rect((MARGIN, top, c.width - MARGIN, top + h), POND_BG, radius=6, role="own_pond_area", seat=view.seat)
-    draw_pond(c, view.public, me, MARGIN + SEAT_PAD, top + 6, inner, OWN_POND)
+    x, cy = MARGIN + SEAT_PAD, top + min(h, OWN_POND.height + 12) // 2
+    if view.seat == view.public.dealer:
+        x = _dealer_badge(c, x, cy, DEALER_R, view.seat, lb) + 8
+    own = _name(names, view.seat, lb)
+    c.text(x, cy, own, SEAT_NAME_SIZE, TEXT, max_width=OWN_NAME_MAX, role="own_name", seat=view.seat, raw=True)
+    draw_pond(c, view.public, me, MARGIN + SEAT_PAD + label, top + 6, inner, OWN_POND)
     return top + h + SECTION_GAP
 
 
@@ -250,7 +286,7 @@ def hand_canvas(
     gaps = len(view.melds) + (view.drawn is not None)
     slots = 3 * len(view.melds) + len(view.concealed) + (view.drawn is not None)
     width = max(2 * MARGIN + MAX_SLOTS * step + 5 * GROUP_GAP, 2 * MARGIN + slots * step + gaps * GROUP_GAP)
-    table_h = table_height(view, width)
+    table_h = table_height(view, width, names, lb)
     row_top = table_h + stack
     label_y = row_top + h + 4
     footer_top = label_y + LABEL_SIZE + 16

@@ -26,6 +26,7 @@ from engine.rules import Ruleset
 from engine.tiles import MeldKind, Suit, Tile
 
 __all__ = [
+    "ACROSS",
     "AUTO",
     "BAOHU",
     "BY_LABEL",
@@ -53,9 +54,11 @@ __all__ = [
     "MINUS",
     "MULTIPLIER_LABEL",
     "NEXT_DEALER",
+    "NEXT_SEAT",
     "NUMERALS",
     "PAYS",
     "PLACEHOLDER",
+    "PREVIOUS",
     "PROTECTED",
     "ROBBED",
     "SEAT_FALLBACK",
@@ -159,6 +162,12 @@ on it (protection, docs/rules.md §A9.8, §B)."""
 DANGER = "打出包胡"
 """Hand picture legend (卡五星): a red-edged tile is one a 亮倒 player waits on -- discarding it is 包胡,
 paying for every seat (docs/rules.md §A9.7)."""
+NEXT_SEAT = "下家"
+"""Hand picture, beside another seat's name: the seat that plays after the player (docs/rules.md §A2.3)."""
+ACROSS = "对家"
+"""Hand picture: the seat opposite the player (the middle one of three others; the only other of two)."""
+PREVIOUS = "上家"
+"""Hand picture: the seat that plays before the player, whose discards he may claim first."""
 
 TIMES = "×"
 MINUS = "−"
@@ -241,6 +250,9 @@ class Labels:
     shown: str = SHOWN
     protected: str = PROTECTED
     danger: str = DANGER
+    next_seat: str = NEXT_SEAT
+    across: str = ACROSS
+    previous: str = PREVIOUS
 
     def tile(self, tile: Tile) -> str:
         """The short label of ``tile`` (``5条`` / ``5 Bam``)."""
@@ -259,7 +271,7 @@ class Labels:
             self.dealt_in, self.kong_robbed, self.liangdao_of, self.multiplier_label, self.match_total,
             self.colon, *self.tiles, self.chajiao, self.chajiao_why, self.chajiao_seat, self.guansi,
             self.guansi_why, self.guansi_pays, self.transfer, self.shown, self.protected,
-            self.danger, *self.fans.values(),
+            self.danger, self.next_seat, self.across, self.previous, *self.fans.values(),
         )  # fmt: skip
 
 
@@ -308,18 +320,18 @@ def _en_tile(tile: Tile) -> str:
 EN = Labels(
     lang="en",
     dealer="D",
-    liangdao="Liangdao",
-    auto="Auto",
+    liangdao="Laid down",
+    auto="Auto-play",
     waits="Waits",
     wall="Wall: {n}",
     unseen="{n} left",
     kong="Kong {v}",
-    hand_money="Hand",
+    hand_money="Payments",
     kong_money="Kongs",
-    total="Total",
+    total="This hand",
     win="Win",
     draw="Draw",
-    baohu="Baohu",
+    baohu="Pays for all",
     pays=PAYS,
     seat_fallback="Player {n}",
     by_label=MappingProxyType({"self_draw": "Self-draw", "discard": "Won on a discard", "rob_kong": "Robbed a kong"}),
@@ -328,37 +340,45 @@ EN = Labels(
     next_dealer="Next dealer",
     dealt_in="Dealt in",
     kong_robbed="Kong robbed",
-    liangdao_of="Liangdao: {name}",
+    liangdao_of="Laid down by {name}",
     multiplier_label="Multiplier per payer",
     match_total="Match {v}",
     colon=": ",
     tiles=tuple(_en_tile(t) for t in Tile),
-    chajiao="Chajiao",
-    chajiao_why="Wall exhausted: each player without 廊起 pays each 廊起 player that player's top multiplier",
+    chajiao="Ready check",
+    chajiao_why="Draw: players who did not lay down pay each player who did their top multiplier",
     chajiao_seat="Pays",
-    guansi="Guansi",
-    guansi_why="{name} is locked (关死): every tile in hand is a tile a 廊起 player waits on",
-    guansi_pays="pays each 廊起 player's top multiplier and 2 to each other player; kong money void",
+    guansi="Shut in",
+    guansi_why="{name} is shut in: every tile in hand is a tile that a player who laid down waits on",
+    guansi_pays="pays each player who laid down their top multiplier and 2 to each other player; kong money void",
     transfer="{payer} pays {payee} {n}",
     shown="Shown",
     protected="Protected",
-    danger="Baohu if discarded",
+    danger="Pays for all if discarded",
+    next_seat="Next",
+    across="Across",
+    previous="Previous",
     fans=MappingProxyType({fan.zh: fan.en for fan in Fan}),
 )
-"""English labels: tile names as the bot's English discard buttons (``5 Bam``, ``Red``)."""
+"""English labels: tile names as the bot's English discard buttons (``5 Bam``, ``Red``); one English
+word per concept, the player column of docs/glossary.md ("Laid down", "Ready check", "Shut in",
+"Pays for all", "Auto-play"; "This hand" is the hand's sum, never "total"); no pinyin
+(``tests/test_glossary.py``)."""
 
 _BY_LANG = {"zh_CN": ZH, "en": EN}
 
 
 LANGQI = "廊起"
 """卡心五's name for the declaration (docs/rules.md §B): the badge that reads 亮倒 in 卡五星."""
-_LANGQI = {"zh_CN": (LANGQI, "{name}廊起"), "en": ("Langqi", "Langqi: {name}")}
+_LANGQI = {"zh_CN": (LANGQI, "{name}廊起"), "en": ("Laid down", "Laid down by {name}")}
+"""卡心五's badge and 番 chip words per language: Chinese names 廊起, English reads "laid down" in both
+games, as the bot's texts (docs/glossary.md)."""
 
 
 def labels_for(lang: str, game: str = Ruleset.KAWUXING) -> Labels:
     """The labels of ``lang`` (one of :data:`LANGUAGES`) for ``game`` (a :class:`engine.rules.Ruleset`
-    value, ``"kawuxing"`` or ``"kaxinwu"``): under 卡心五 the declaration is called 廊起 (``Langqi``),
-    not 亮倒.  Raises ValueError for another language."""
+    value, ``"kawuxing"`` or ``"kaxinwu"``): under 卡心五 the Chinese declaration is called 廊起, not
+    亮倒 (English says "laid down" in both, docs/glossary.md).  Raises ValueError for another language."""
     try:
         lb = _BY_LANG[lang]
     except KeyError:
@@ -460,7 +480,7 @@ STATS_EN = StatsLabels(
     declared_won="Won",
     average="Avg/hand",
     best="Largest",
-    top_fan="Top fan",
+    top_fan="Top pattern",
     fan_count="{fan} ({n})",
     more="{n} more · /stats me shows yours",
     chart="Running total",

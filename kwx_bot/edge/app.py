@@ -40,7 +40,7 @@ from ..service import TableService
 from ..service.pictures import Pictures, RenderPictures
 from ..service.timers import JobQueueTimers
 from ..settings import Settings
-from ..store import RunLock, SqlStore, hold_run_lock, open_store
+from ..store import RunLock, SqlStore, TableStore, hold_run_lock, open_store
 from ..words.help_text import MenuScope, command_menu
 from ..words.i18n import translator
 from .context import CONTEXT_TYPES, KwxApplication
@@ -49,7 +49,7 @@ from .health import Handler, HeartbeatRequest, Liveness, health_handler, start_o
 from .metrics import NO_METRICS, Metrics, PrometheusMetrics, TimedPictures
 from .processor import PerChatProcessor
 from .sender import Sender
-from .throttle import GroupBudget, PacingRateLimiter, ThrottleLog, TokenLoad
+from .throttle import GroupBudget, Holds, PacingRateLimiter, ThrottleLog, TokenLoad
 
 __all__ = ["build_application", "register_commands"]
 
@@ -115,6 +115,16 @@ def _ops_routes(
     return routes
 
 
+async def _keep_group_writes(store: TableStore, bot_id: int, budget: GroupBudget) -> None:
+    """A clean stop: store the writes of each group's last minute, so the next start counts them
+    (docs/architecture.md §4 "Rate limits"); a failure is logged, never stops the shutdown."""
+    try:
+        async with store.transaction() as tx:
+            await tx.keep_group_writes(bot_id, budget.snapshot())
+    except Exception:
+        log.exception("could not store the groups' recent writes")
+
+
 def build_application(
     settings: Settings,
     *,
@@ -132,6 +142,7 @@ def build_application(
     yet is shown after the next start (run with ``run_polling(stop_signals=None)``)."""
     throttle = ThrottleLog()
     budget = GroupBudget(settings.group_messages, settings.group_window_seconds)
+    holds = Holds()
     metrics: Metrics = PrometheusMetrics() if settings.metrics_port is not None else NO_METRICS
     polling = settings.webhook_url is None
     # the long poll is followed only through the production builder's own getUpdates request
@@ -145,7 +156,7 @@ def build_application(
         if polling:
             builder = builder.get_updates_request(HeartbeatRequest(liveness))
     limiter = (
-        PacingRateLimiter(group_max_rate=settings.group_messages, group_time_period=settings.group_window_seconds)
+        PacingRateLimiter(budget=budget, holds=holds, on_wait=lambda p, s: metrics.paced(p.name.lower(), s))
         if settings.rate_limit
         else None
     )
@@ -169,12 +180,16 @@ def build_application(
             opened.statements.told = metrics.statement
         # the token's load is judged against the rate the bot paces itself to (no pacing: never busy)
         load = TokenLoad() if settings.rate_limit else TokenLoad(limit=0)
-        sender = Sender(app.bot, throttle=throttle, sleep=flood_sleep, budget=budget, load=load, metrics=metrics)
+        sender = Sender(
+            app.bot, throttle=throttle, sleep=flood_sleep, budget=budget, load=load, metrics=metrics, holds=holds,
+            paced=limiter is not None,
+        )  # fmt: skip
         # the tables' deadlines in PTB's JobQueue, given to the service as it is made
         timers = None if app.job_queue is None else functools.partial(JobQueueTimers, app.job_queue)
         service = TableService(opened, sender, drawing, settings, timers=timers)
         metrics.live_tables(lambda: len(service.tables.cached()))
         servers.extend(await start_ops_server(settings.ops_listen, _ops_routes(settings, app, liveness, metrics)))
+        budget.restore(await opened.group_writes(bot_id=settings.bot_id))  # the last minute before a clean stop
         app.bot_data.start(service, sender)
         try:
             await register_commands(app, settings.default_language)
@@ -194,6 +209,7 @@ def build_application(
             close = getattr(service.present.pictures, "close", None)
             if callable(close):
                 close()
+            await _keep_group_writes(service.store, settings.bot_id, budget)
         while owned:
             await owned.pop().close()
         while locks:

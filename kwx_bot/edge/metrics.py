@@ -56,6 +56,10 @@ class Metrics:
     def flood_wait(self, seconds: float) -> None:
         """The sender waits ``seconds`` on a 429."""
 
+    def paced(self, priority: str, seconds: float) -> None:
+        """A write of ``priority`` (``own``, ``announce``, ``background``) waited ``seconds`` for its
+        turn in the pacing rate limiter (docs/architecture.md §4 "Rate limits")."""
+
     def render(self, seconds: float) -> None:
         """A picture took ``seconds`` to draw and encode."""
 
@@ -94,6 +98,9 @@ class PrometheusMetrics(Metrics):
         for outcome in SEND_OUTCOMES:
             self._sends.labels(outcome)
         self._flood = Counter("kwx_flood_wait_seconds", "Seconds waited out on 429 retry_after", registry=r)
+        pacing_buckets = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+        self._paced = Histogram("kwx_pacing_wait_seconds", "A write's wait for its turn in the pacer", ["priority"],
+                                buckets=pacing_buckets, registry=r)  # fmt: skip
         picture_buckets = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
         self._render = Histogram("kwx_render_seconds", "Drawing and encoding one picture", buckets=picture_buckets,
                                  registry=r)  # fmt: skip
@@ -115,6 +122,9 @@ class PrometheusMetrics(Metrics):
 
     def flood_wait(self, seconds: float) -> None:
         self._flood.inc(seconds)
+
+    def paced(self, priority: str, seconds: float) -> None:
+        self._paced.labels(priority).observe(seconds)
 
     def render(self, seconds: float) -> None:
         self._render.observe(seconds)

@@ -9,7 +9,10 @@ Each method returns a :class:`Sent` instead of raising:
   :class:`~kwx_bot.service.outbox.Outbox`, marks the player unreachable);
 * 429 ``RetryAfter`` -> waited out (``sleep``, real time by default) and retried ``flood_retries``
   times, then ``FAILED``.  This is the bot's one retry layer (the rate limiter only paces): one
-  WARNING line per wait, never a traceback; only the refused chat's call waits, never the whole bot.
+  WARNING line per wait, never a traceback.  The ``retry_after`` is honoured for the chat: while it
+  runs, every other call to that chat waits too (:attr:`Sender.holds`, a
+  :class:`~kwx_bot.edge.throttle.Holds`), and a 429 without a chat (a press's answer: the token's
+  limit) holds every chat; other chats are never held up by a chat's 429.
   Each wait is recorded per chat in :attr:`Sender.throttle` (a
   :class:`~kwx_bot.edge.throttle.ThrottleLog`: time a player must not be charged for) and added to
   :attr:`Sender.throttled_seconds`;
@@ -57,7 +60,7 @@ from ..service.buttons import Keyboard
 from ..service.ports import Outcome, Sent
 from .codec import encode_press
 from .metrics import NO_METRICS, Metrics
-from .throttle import GroupBudget, ThrottleLog, TokenLoad
+from .throttle import WRITE_PRIORITY, GroupBudget, Holds, Priority, ThrottleLog, TokenLoad
 
 __all__ = ["Outcome", "Sender", "Sent", "markup", "retry_seconds"]
 
@@ -143,6 +146,8 @@ class Sender:
         budget: GroupBudget | None = None,
         load: TokenLoad | None = None,
         metrics: Metrics = NO_METRICS,
+        holds: Holds | None = None,
+        paced: bool = False,
     ) -> None:
         self.bot = bot
         self.metrics = metrics
@@ -151,7 +156,13 @@ class Sender:
         self.max_flood_wait = max_flood_wait
         self.throttle = throttle or ThrottleLog()
         self.budget = budget or GroupBudget()
-        """Writes per group in the last minute (every write Telegram took, edits included)."""
+        """Writes per group in the last minute (every write Telegram took, edits included): recorded
+        here, or, when ``paced``, by the :class:`~kwx_bot.edge.throttle.PacingRateLimiter` in front
+        of the bot that shares it."""
+        self.paced = paced
+        self.holds = holds or Holds()
+        """Chats (and the whole token) held by a 429 being waited out: their calls wait."""
+        self._held: set[asyncio.Task[None]] = set()
         self.load = load or TokenLoad()
         """Writes asked for over all chats in the last seconds (the demand on the token)."""
         self.sleep: Sleep = sleep or asyncio.sleep
@@ -169,14 +180,19 @@ class Sender:
 
     async def _wait(self, seconds: float) -> None:
         """Sleep ``seconds`` (through :attr:`sleep`), or less if :meth:`stop` is called meanwhile."""
+        await self._unless_stopped(self.sleep(seconds))
+
+    async def _unless_stopped(self, waiting: Awaitable[Any]) -> None:
+        """Await ``waiting``, or stop awaiting it (cancelled) when :meth:`stop` is called."""
         if self._stopping.is_set():
+            waiting.close() if asyncio.iscoroutine(waiting) else None
             return
-        sleeping = asyncio.ensure_future(self.sleep(seconds))
+        ends = asyncio.ensure_future(waiting)
         stopping = asyncio.ensure_future(self._stopping.wait())
         try:
-            await asyncio.wait({sleeping, stopping}, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait({ends, stopping}, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            for task in (sleeping, stopping):
+            for task in (ends, stopping):
                 task.cancel()
 
     @property
@@ -196,13 +212,47 @@ class Sender:
         """See :meth:`TokenLoad.busy` (the writes this sender was asked for)."""
         return self.load.busy()
 
-    async def _call(self, what: str, chat_id: int, fn: Callable[[int], Awaitable[Any]]) -> tuple[Sent, Any]:
+    async def _honour_holds(self, chat_id: int | None) -> None:
+        """Wait while a 429 holds ``chat_id`` or the whole token (or until :meth:`stop`); the wait
+        is time the chat was held back by Telegram (:attr:`throttle`)."""
+        if not self.holds.held(chat_id) or self._stopping.is_set():
+            return
+        token = self.throttle.begin(chat_id) if chat_id is not None else None
+        try:
+            await self._unless_stopped(self.holds.wait(chat_id))
+        finally:
+            if token is not None and chat_id is not None:
+                self.throttle.end(chat_id, token)
+
+    def _hold_later(self, chat_id: int | None, seconds: float) -> None:
+        """Hold ``chat_id`` (None: every chat) for ``seconds`` in the background: a 429 whose call is
+        not retried still makes the chat's other calls wait it out."""
+        task = asyncio.get_running_loop().create_task(self.holds.hold_for(chat_id, lambda: self._wait(seconds)))
+        self._held.add(task)
+        task.add_done_callback(self._held.discard)
+
+    async def _call(
+        self, what: str, chat_id: int, fn: Callable[[int], Awaitable[Any]], *, can_wait: bool = False
+    ) -> tuple[Sent, Any]:
         """Run ``fn(chat_id)`` under the failure policy: the outcome (with the chat and, after a
-        migration, the old chat) and what the call returned (None unless OK)."""
-        first = chat_id
-        if what in WRITE_METHODS:
+        migration, the old chat) and what the call returned (None unless OK).  ``can_wait``: a
+        write that can wait (:attr:`~kwx_bot.edge.throttle.Priority.BACKGROUND` for the pacer)."""
+        write = what in WRITE_METHODS
+        if write:
             self.load.record()
+        priority = WRITE_PRIORITY.set(Priority.BACKGROUND if can_wait else None)
+        try:
+            return await self._attempts(what, chat_id, fn, write)
+        finally:
+            WRITE_PRIORITY.reset(priority)
+
+    async def _attempts(
+        self, what: str, first: int, fn: Callable[[int], Awaitable[Any]], write: bool
+    ) -> tuple[Sent, Any]:
+        """The attempts of :meth:`_call` (a migration's retry, the 429 retries)."""
+        chat_id = first
         floods = 0
+        count = write and not self.paced  # with pacing, the rate limiter counts the group's writes
 
         def done(outcome: Outcome, value: Any = None, *, made: bool = True) -> tuple[Sent, Any]:
             if made:
@@ -210,17 +260,19 @@ class Sender:
             return Sent(outcome, chat_id=chat_id, migrated_from=first if chat_id != first else None), value
 
         while True:
+            await self._honour_holds(chat_id)
             if self._stopping.is_set():
                 return done(Outcome.FAILED, made=False)
             try:
                 result = await fn(chat_id)
-                if what in WRITE_METHODS:
+                if count:
                     self.budget.record(chat_id)
                 return done(Outcome.OK, result)
             except RetryAfter as e:
                 wait = min(retry_seconds(e), self.max_flood_wait)
                 if floods >= self.flood_retries:  # this last 429 counts as the call's "failed"
                     log.warning("%s to chat %s: flood control, giving up after %d retries", what, chat_id, floods)
+                    self._hold_later(chat_id, wait)
                     return done(Outcome.FAILED)
                 floods += 1
                 self.metrics.send("429")
@@ -228,9 +280,11 @@ class Sender:
                 self.throttled_seconds += wait
                 log.warning("%s to chat %s: flood control, waiting %.1f s (retry %d)", what, chat_id, wait, floods)
                 token = self.throttle.begin(chat_id)
+                self.holds.begin(chat_id)  # the chat's other calls wait it out too
                 try:
                     await self._wait(wait + 0.05)
                 finally:
+                    self.holds.end(chat_id)
                     self.throttle.end(chat_id, token)
             except ChatMigrated as e:
                 if chat_id != first:
@@ -241,7 +295,7 @@ class Sender:
                 log.info("%s to chat %s forbidden: %s", what, chat_id, e)
                 return done(Outcome.FORBIDDEN)
             except BadRequest as e:
-                if what in WRITE_METHODS:  # Telegram took the call (and may count it)
+                if count:  # Telegram took the call (and may count it)
                     self.budget.record(chat_id)
                 text = str(e).lower()
                 if "not modified" in text:
@@ -269,10 +323,18 @@ class Sender:
     async def answer(
         self, query: CallbackQuery, text: str | None = None, *, alert: bool = False, url: str | None = None
     ) -> bool:
-        """Answer a callback query (toast ``text``, popup if ``alert``, or open ``url``); never raises."""
+        """Answer a callback query (toast ``text``, popup if ``alert``, or open ``url``); never raises.
+        It is no message write (never paced) but waits while a 429 holds the whole token; a 429 for
+        it (it has no chat: the token's limit) holds every chat for its ``retry_after``."""
+        await self._honour_holds(None)
         try:
             await query.answer(text=text[:200] if text else None, show_alert=alert, url=url)
             return True
+        except RetryAfter as e:
+            wait = min(retry_seconds(e), self.max_flood_wait)
+            log.warning("answerCallbackQuery: flood control, every chat waits %.1f s", wait)
+            self.metrics.send("429")
+            self._hold_later(None, wait + 0.05)
         except BadRequest as e:
             if any(q in str(e).lower() for q in _QUERY_OLD):
                 log.debug("callback query %s too old to answer", query.id)
@@ -435,15 +497,18 @@ class Sender:
 
         return self._message_sent(*await self._call("editMessageText", chat_id, call))
 
-    async def edit_caption(self, chat_id: int, message_id: int, caption: str, markup: Keyboard | None = None) -> Sent:
-        """editMessageCaption (HTML); ``markup=None`` removes the buttons."""
+    async def edit_caption(
+        self, chat_id: int, message_id: int, caption: str, markup: Keyboard | None = None, *, can_wait: bool = False
+    ) -> Sent:
+        """editMessageCaption (HTML); ``markup=None`` removes the buttons; ``can_wait``: a write that can
+        wait (paced after the others, docs/architecture.md §4 "Rate limits")."""
 
         async def call(cid: int) -> Any:
             return await self.bot.edit_message_caption(
                 cid, message_id, caption=caption, parse_mode=ParseMode.HTML, reply_markup=markup_of(markup)
             )
 
-        return self._message_sent(*await self._call("editMessageCaption", chat_id, call))
+        return self._message_sent(*await self._call("editMessageCaption", chat_id, call, can_wait=can_wait))
 
     async def edit_media(
         self,
@@ -454,8 +519,10 @@ class Sender:
         markup: Keyboard | None = None,
         *,
         filename: str | None = None,
+        can_wait: bool = False,
     ) -> Sent:
-        """editMessageMedia with a new photo (bytes or file_id) and caption."""
+        """editMessageMedia with a new photo (bytes or file_id) and caption (``can_wait``: see
+        :meth:`edit_caption`)."""
         media = InputMediaPhoto(
             photo, caption=caption, parse_mode=ParseMode.HTML, filename=filename or _filename(photo)
         )
@@ -463,21 +530,23 @@ class Sender:
         async def call(cid: int) -> Any:
             return await self.bot.edit_message_media(media, cid, message_id, reply_markup=markup_of(markup))
 
-        return self._message_sent(*await self._call("editMessageMedia", chat_id, call))
+        return self._message_sent(*await self._call("editMessageMedia", chat_id, call, can_wait=can_wait))
 
-    async def edit_markup(self, chat_id: int, message_id: int, markup: Keyboard | None) -> Sent:
-        """editMessageReplyMarkup; ``None`` removes the buttons."""
+    async def edit_markup(
+        self, chat_id: int, message_id: int, markup: Keyboard | None, *, can_wait: bool = False
+    ) -> Sent:
+        """editMessageReplyMarkup; ``None`` removes the buttons (``can_wait``: see :meth:`edit_caption`)."""
 
         async def call(cid: int) -> Any:
             return await self.bot.edit_message_reply_markup(cid, message_id, reply_markup=markup_of(markup))
 
-        return self._message_sent(*await self._call("editMessageReplyMarkup", chat_id, call))
+        return self._message_sent(*await self._call("editMessageReplyMarkup", chat_id, call, can_wait=can_wait))
 
-    async def delete(self, chat_id: int, message_id: int) -> Sent:
-        """deleteMessage (a message already gone counts as ``GONE``)."""
+    async def delete(self, chat_id: int, message_id: int, *, can_wait: bool = False) -> Sent:
+        """deleteMessage (a message already gone counts as ``GONE``; ``can_wait``: see :meth:`edit_caption`)."""
 
         async def call(cid: int) -> Any:
             return await self.bot.delete_message(cid, message_id)
 
-        sent, _ = await self._call("deleteMessage", chat_id, call)
+        sent, _ = await self._call("deleteMessage", chat_id, call, can_wait=can_wait)
         return sent

@@ -1,14 +1,19 @@
 """The playground: the fake Bot API, the bot as a child process, and the page's JSON endpoints.
 
-Every endpoint takes the viewing user (``user=<name>``, one of :data:`USERS`) and answers only about
-chats that user's Telegram client shows (``FakeBotAPI.can_see``: their own private chat and the
-group); asking for another user's private chat answers 403, so the page can never show it.
+Every endpoint takes the viewing user (``user=<name>``, one of :data:`USERS` or :data:`STRANGERS`, in
+any case: ``ann`` is Ann) and answers only about chats that user's Telegram client shows
+(``FakeBotAPI.can_see``: their own private chat and the group, of which a stranger is no member);
+asking for another user's private chat answers 403, so the page can never show it.  An unknown user
+answers 400 with ``{"error", "unknown_user", "users"}``, which the page explains.
 
 Endpoints (all on 127.0.0.1)::
 
     GET  /                          the page (static/index.html); ?user=Ben&lang=zh_CN
-    GET  /api/state?user=U          {"me", "users", "lang", "bot", "flood", "chats": [chat...]}
+    GET  /api/state?user=U          {"me", "users", "strangers", "lang", "bot", "flood", "group",
+                                     "chats": [chat...]}
     GET  /api/photo?user=U&chat=C&message=M   the photo's bytes (403 for a chat U cannot see)
+    GET  /api/file?user=U&chat=C&message=M    a document's bytes as a download under its file name,
+                                              or an animation's GIF to show inline
     POST /api/send    {"user", "chat", "text"}       U sends a message (commands get their entity)
     POST /api/press   {"user", "chat", "message", "data"}  U taps a callback button; waits for the
                                                      bot's answer: {"text", "alert", "opened"}
@@ -19,8 +24,10 @@ Endpoints (all on 127.0.0.1)::
     POST /api/restart {}                             stop the bot (SIGTERM) and start it again
 
 A chat is ``{"id", "kind": "group"|"private", "title", "started", "messages": [...]}``; a message is
-``{"id", "from", "bot", "mine", "html", "photo", "buttons": [[{"text", "data"|"url"}]], "edited"}``
-with ``html`` built from the Bot API entities (offsets in UTF-16 code units, docs/telegram.md §4).
+``{"id", "from", "bot", "mine", "html", "photo", "document", "animation", "buttons": [[{"text",
+"data"|"url"}]], "edited"}`` with ``html`` built from the Bot API entities (offsets in UTF-16 code
+units, docs/telegram.md §4); ``document`` is ``{"name", "bytes", "url"}`` (Telegram shows a file to
+download, its name and size) and ``animation`` ``{"url", "size", "name"}`` (shown inline, playing).
 
 Only the page itself may use the endpoints (docs/security.md §8): every request must name the
 address the server bound (``Host: 127.0.0.1:<port>`` or ``localhost:<port>``: a DNS-rebinding page
@@ -36,12 +43,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
+import json
 import os
 import re
 import secrets
 import signal
 import sys
 import tempfile
+import urllib.parse
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -52,6 +61,9 @@ from fakebot import FakeBotAPI, FakeBotServer, FakeChat, FakeMessage, FakeUser
 
 USERS = ("Ann", "Ben", "Cat", "Dan")
 """Preset users, all members of the one group; the page's user picker chooses among them."""
+STRANGERS = ("Eve",)
+"""Preset users who are not members of the group (selectable like the others): they can open the
+bot's private chat, and the members-only rules refuse their joins (docs/security.md §1)."""
 LANGS = {"en": "en", "zh_CN": "zh-hans"}
 """Page language -> the Telegram ``language_code`` the user's client sends."""
 BOT_USERNAME = "kwx_playground_bot"
@@ -148,8 +160,10 @@ class Playground:
         self.lang = lang
         self.port = port
         self.fake = FakeBotAPI(token=make_token(), bot_username=BOT_USERNAME, bot_first_name="kwx")
-        self.users = {n: self.fake.create_user(n, username=n.lower(), language_code=LANGS[lang]) for n in USERS}
-        self.group = self.fake.create_group(GROUP_TITLE, members=list(self.users.values()))
+        self.users = {
+            n: self.fake.create_user(n, username=n.lower(), language_code=LANGS[lang]) for n in (*USERS, *STRANGERS)
+        }
+        self.group = self.fake.create_group(GROUP_TITLE, members=[self.users[n] for n in USERS])
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
         if db is None:
             self._tmp = tempfile.TemporaryDirectory(prefix="kwx-playground-")
@@ -182,6 +196,7 @@ class Playground:
         app.router.add_static("/static/", STATIC)
         app.router.add_get("/api/state", self._state)
         app.router.add_get("/api/photo", self._photo)
+        app.router.add_get("/api/file", self._file)
         app.router.add_post("/api/send", self._send)
         app.router.add_post("/api/press", self._press)
         app.router.add_post("/api/start", self._start)
@@ -280,10 +295,18 @@ class Playground:
     # ------------------------------------------------------------------ helpers
 
     def _user(self, name: Any) -> FakeUser:
-        user = self.users.get(str(name))
+        user = self._preset(name)
         if user is None:
-            raise web.HTTPBadRequest(text=f"unknown user {name!r}; one of {', '.join(USERS)}")
+            raise _unknown_user(name)
         return user
+
+    def _preset(self, name: Any) -> FakeUser | None:
+        """The preset user called ``name``: exactly, else the one whose name matches ignoring case
+        (``ann`` is Ann); None for any other name."""
+        text = str(name)
+        if text in self.users:
+            return self.users[text]
+        return next((u for n, u in self.users.items() if n.casefold() == text.casefold()), None)
 
     def _chat(self, user: FakeUser, chat_id: Any) -> FakeChat:
         try:
@@ -317,9 +340,26 @@ class Playground:
             "html": entities_html(text, entities),
             "photo": photo,
             "size": list(message.photo_size) if message.photo_size else None,
+            **self._file_json(user, message),
             "buttons": buttons,
             "edited": message.edit_count,
         }
+
+    @staticmethod
+    def _file_json(user: FakeUser, message: FakeMessage) -> dict[str, Any]:
+        """A message's file as Telegram shows it: ``animation`` (sendAnimation: the GIF inline, with
+        its size in pixels) or ``document`` (a file to download: its name and bytes); both None
+        for a message without a file."""
+        doc = message.document
+        if doc is None:
+            return {"document": None, "animation": None}
+        url = f"/api/file?user={user.first_name}&chat={message.chat.id}&message={message.message_id}"
+        url += f"&v={doc.file_unique_id}"
+        name = doc.filename or "file"
+        if doc.animation:
+            size = [doc.width, doc.height] if doc.width and doc.height else None
+            return {"document": None, "animation": {"url": url, "size": size, "name": name}}
+        return {"document": {"url": url, "name": name, "bytes": doc.size}, "animation": None}
 
     def _chat_json(self, user: FakeUser, chat: FakeChat) -> dict[str, Any]:
         messages = [m for m in self.fake.messages(chat) if not m.service][-MESSAGES_SHOWN:]
@@ -375,8 +415,9 @@ class Playground:
         chats = [self._chat_json(user, c) for c in self.fake.visible_chats(user)]
         lang = next((k for k, v in LANGS.items() if v == user.language_code), self.lang)
         return web.json_response(
-            {"me": user.first_name, "users": list(USERS), "lang": lang, "bot": self.bot_status(), "flood": self.flood,
-             "bot_name": self.fake.bot.first_name, "chats": chats},
+            {"me": user.first_name, "users": [*USERS, *STRANGERS], "strangers": list(STRANGERS), "lang": lang,
+             "bot": self.bot_status(), "flood": self.flood, "bot_name": self.fake.bot.first_name,
+             "group": self.group.title, "chats": chats},
             headers={"Cache-Control": "no-store"},
         )  # fmt: skip
 
@@ -388,6 +429,24 @@ class Playground:
             raise web.HTTPNotFound(text="no such photo")
         kind = message.photo.image_format or "jpeg"
         return web.Response(body=message.photo.data, content_type=f"image/{kind.lower()}")
+
+    async def _file(self, request: web.Request) -> web.Response:
+        """A message's document (a download under its file name) or animation (a GIF shown inline)."""
+        user = self._user(request.query.get("user"))
+        chat = self._chat(user, request.query.get("chat"))
+        message = chat.messages.get(_id(request.query.get("message", "0"), "message"))
+        doc = None if message is None or message.deleted else message.document
+        if doc is None:
+            raise web.HTTPNotFound(text="no such file")
+        if doc.animation:
+            return web.Response(body=doc.data, content_type="image/gif" if doc.image_format == "GIF" else "video/mp4")
+        name = doc.filename or "file"
+        ascii_name = re.sub(r"[^A-Za-z0-9._-]", "_", name)
+        disposition = f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{urllib.parse.quote(name)}"
+        return web.Response(
+            body=doc.data, content_type=doc.mime_type or "application/octet-stream",
+            headers={"Content-Disposition": disposition},
+        )  # fmt: skip
 
     async def _send(self, request: web.Request) -> web.Response:
         body = await _body(request)
@@ -471,6 +530,18 @@ def _id(value: Any, what: str) -> int:
     if isinstance(value, str) and _ID.fullmatch(value):
         return int(value)
     raise web.HTTPBadRequest(text=f"{what} must be a whole number")
+
+
+def _unknown_user(name: Any) -> web.HTTPBadRequest:
+    """400 for a ``user`` that is no preset user, with what the page needs to explain it: the name
+    asked for and the users there are."""
+    users = [*USERS, *STRANGERS]
+    body = {
+        "error": f"unknown user {str(name)!r}; one of {', '.join(users)}",
+        "unknown_user": str(name),
+        "users": users,
+    }
+    return web.HTTPBadRequest(text=json.dumps(body), content_type="application/json")
 
 
 async def _serve(playground: Playground) -> None:

@@ -14,6 +14,7 @@ import time
 from typing import Protocol, TypeVar
 
 from ..store import TableStatus
+from ..words.captions import ended_caption
 from ..words.i18n import N_, Translator
 from ..words.texts import name, sentences
 from .buttons import ConfigButton
@@ -214,7 +215,7 @@ class Admin:
         async with live.lock:
             playing = live.row.status == TableStatus.PLAYING
             await self.lobby.end(live, "killed")
-        await self._release(live)
+        await self._release(live, ended="killed" if playing else None)
         await self.present.lobby(live, "closed")
         _ = tr.gettext
         unscored = _("The unfinished hand is not scored.") if playing else ""
@@ -222,19 +223,19 @@ class Admin:
             Out(sentences(tr, _("An administrator ended the table."), unscored, _("Send /new to play again.")))
         )
 
-    async def _release(self, live: LiveTable, note: str | None = None) -> None:
-        """After a table ended: take the buttons off its players' hand messages (and tell them)."""
+    async def _release(self, live: LiveTable, note: str | None = None, ended: str | None = None) -> None:
+        """After a table ended: take the buttons and reminders off its players' hand messages, and
+        with ``ended`` (the closing reason of a hand ended in play) say so in each caption
+        (:func:`~kwx_bot.words.captions.ended_caption`); ``note``: a message to each player too."""
+        hand_no = live.hand.hand_no if live.hand is not None else 0
         for seat in live.humans():
-            await self._strip_buttons(seat)
+            caption = None
+            if ended is not None:
+                caption = ended_caption(self.tables.tr(seat.lang), title=live.title, hand_no=hand_no, reason=ended)
+            await self.present.ended(live, seat, caption)
             if note is not None and seat.user_id is not None and seat.can_pm:
                 tr = self.tables.tr(seat.lang)
                 await self.sender.send_text(seat.user_id, tr.gettext(note).format(title=name(live.title or "?", 40)))
-
-    async def _strip_buttons(self, seat: LiveSeat) -> None:
-        """Take the buttons off a player's hand message (unless it shows none)."""
-        if seat.hand_msg_id is None or seat.user_id is None or (seat.shown is not None and not seat.shown.markup):
-            return
-        await self.sender.edit_markup(seat.user_id, seat.hand_msg_id, None)
 
     async def removed_from_group(self, chat_id: int) -> bool:
         """The bot left or was removed from a group: its table ends unscored, the players are told
@@ -247,9 +248,12 @@ class Admin:
         async with live.lock:
             if not live.row.is_open:
                 return False
+            playing = live.row.status == TableStatus.PLAYING
             await self.lobby.end(live, "removed")
         await self._release(
-            live, N_("I was removed from {title}, so its table is closed. An unfinished hand is not scored.")
+            live,
+            N_("I was removed from {title}, so its table is closed. An unfinished hand is not scored."),
+            ended="removed" if playing else None,
         )
         return True
 
@@ -316,7 +320,7 @@ class Admin:
                 await tx.touch(live.table_id)
             await self.tables.refresh(live)
         log.info("table %s: user %s removed from seat %s", live.table_id, user_id, seat.seat)
-        await self._strip_buttons(seat)
+        await self.present.ended(live, seat)
         utr = self.tables.tr(await self.tables.user_lang(user_id))
         note = utr.gettext("An administrator removed you from the table in {title}.")
         await self.sender.send_text(user_id, note.format(title=name(live.title or "?", 40)))

@@ -118,24 +118,26 @@ ITEMS: tuple[Item, ...] = (
         Choice("standard", N_("Standard")), Choice("shiyan", N_("Shiyan")), Choice("nocap", N_("No cap")),
     )),
     Item("c", "cap", N_("Cap (封顶)"), (
-        Choice("8_sl16", N_("×8, 双龙 ×16")), Choice("8", "×8", literal=True), Choice("16", "×16", literal=True),
-        Choice("32", "×32", literal=True), Choice("none", N_("no cap")),
+        Choice("8_sl16", N_("×8, double dragon ×16")), Choice("8", "×8", literal=True),
+        Choice("16", "×16", literal=True), Choice("32", "×32", literal=True), Choice("none", N_("no cap")),
     )),
     Item("b", "base", N_("Base stake (底金)"), tuple(Choice(v, str(v), literal=True) for v in (1, 2, 5, 10))),
-    Item("h", "pihu_ron", N_("屁胡 wins on a discard"), _ON_OFF),
-    Item("l", "louhu", N_("漏胡 after passing a win"), (
+    Item("h", "pihu_ron", N_("Plain win (屁胡) on a discard"), _ON_OFF),
+    Item("l", "louhu", N_("Passed-win ban (漏胡)"), (
         Choice("bigger_exception", N_("a bigger hand may win")), Choice("strict", N_("strict")),
         Choice("same_tile", N_("same tile only (过手胡)")),
     )),
-    Item("g", "liangdao_protect", N_("Protect 亮倒 waits (炮牌禁打)"), _ON_OFF),
+    Item("g", "liangdao_protect", N_("Feeding protection (炮牌禁打)"), _ON_OFF),
     Item("k", "kong_after_peng", N_("Kong right after a pong"), _ON_OFF),
-    Item("z", "huangzhuang_liangdao", N_("荒庄 payment for 亮倒"), (
-        Choice("s000", N_("each 亮倒 pays")), Choice("s004_first", N_("first 亮倒 pays")),
-        Choice("chajiao", N_("查叫")), Choice("none", N_("none")),
+    Item("z", "huangzhuang_liangdao", N_("Payment at a draw (荒庄)"), (
+        Choice("s000", N_("each who laid down pays")), Choice("s004_first", N_("the first who laid down pays")),
+        Choice("chajiao", N_("ready check")), Choice("none", N_("none")),
     )),
-    Item("v", "kwx_value", N_("卡五星 value"), (Choice(2, "×2", literal=True), Choice(4, "×4", literal=True))),
+    Item("v", "kwx_value", N_("Ka Wu Xing (卡五星) value"), (
+        Choice(2, "×2", literal=True), Choice(4, "×4", literal=True),
+    )),
     Item("f", "four_players", N_("Four members at a 3-seat table"), (
-        Choice("winner_sits_out", N_("the winner sits out")), Choice("bawangzhuang", N_("霸王庄: the dealer stays")),
+        Choice("winner_sits_out", N_("the winner sits out")), Choice("bawangzhuang", N_("the dealer stays (霸王庄)")),
         Choice("off", N_("off")),
     )),
     Item("d", "discard_seconds", N_("Time to discard"), _seconds_choices((15, 30, 45, 60, 90, 0))),

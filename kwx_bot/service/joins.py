@@ -30,6 +30,7 @@ import secrets
 
 from ..store import Conflict, TableStatus
 from ..words.i18n import Translator
+from ..words.rules_text import option_sentence
 from ..words.texts import name
 from .buttons import StartKind, StartPayload
 from .live import LiveTable
@@ -87,6 +88,9 @@ class Joins:
         if result is JoinResult.NOT_LOBBY:
             return Response(Reply(tr.gettext("This table has already started.")))
         reply = Reply(self.refusal(result, tr), alert=result is not JoinResult.JOINED)
+        if result is JoinResult.JOINED and len(live.seats) > live.players:  # docs/rules.md §A2.1
+            four = "You took a seat. You are four at a three-seat table: each hand one of you sits out."
+            reply = Reply(tr.gettext(four))
         confirm = user_id if result is JoinResult.JOINED else None
         return Response(reply, then=ShowLobby(live.table_id, confirm=confirm))
 
@@ -152,11 +156,24 @@ class Joins:
             return JoinResult.ELSEWHERE
         return None
 
-    async def confirm_privately(self, live: LiveTable, user_id: int) -> bool:
-        """Tell a new player privately where they sit; False (and unseated) if the bot cannot."""
-        tr = self.tables.tr(await self.tables.user_lang(user_id))
+    @staticmethod
+    def _seated_text(live: LiveTable, tr: Translator) -> str:
+        """The private confirmation of a seat; when the table now has a member more than it seats
+        (four at a 3-seat table, docs/rules.md §A2.1) it says that one sits each hand out, and who."""
         text = tr.gettext("You took a seat at the Ka Wu Xing table in {title}. Your hand will appear here.")
-        sent = await self.present.sender.send_text(user_id, text.format(title=name(live.title or "?", 40)))
+        text = text.format(title=name(live.title or "?", 40))
+        if len(live.seats) > live.players:
+            more = tr.gettext(
+                "You are four at a three-seat table, so one of you sits out each hand and watches it in the group."
+            )
+            text += " " + more + " " + option_sentence("four_players", live.rules, tr)
+        return text
+
+    async def confirm_privately(self, live: LiveTable, user_id: int) -> bool:
+        """Tell a new player privately where they sit (:meth:`_seated_text`); False (and unseated)
+        if the bot cannot."""
+        tr = self.tables.tr(await self.tables.user_lang(user_id))
+        sent = await self.present.sender.send_text(user_id, self._seated_text(live, tr))
         if sent.outcome is not Outcome.FORBIDDEN:
             return True
         seat = live.seat_of(user_id)
@@ -229,9 +246,7 @@ class Joins:
         if result is JoinResult.JOINED:
             await self.present.lobby(live)
             self.arm_lobby(live)
-            return tr.gettext("You took a seat at the Ka Wu Xing table in {title}. Your hand will appear here.").format(
-                title=name(live.title or "?", 40)
-            )
+            return self._seated_text(live, tr)
         return self.refusal(result, tr)
 
     async def _drop_pending(self, user_id: int, table_id: int) -> None:

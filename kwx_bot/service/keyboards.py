@@ -131,7 +131,7 @@ def _reveal_keyboard(
     ]  # fmt: skip
     last = []
     if choice.legal:
-        text = _("Confirm langqi, discard {tile}") if langqi else _("Confirm liangdao, discard {tile}")
+        text = tr.gettext_for(langqi, "Lay down, discard {tile}")
         last.append(_b(text.format(tile=tile_label(choice.discard, tr)), table_id, seq, Op.LIANGDAO, choice.discard,
                        mask))  # fmt: skip
     if mask != all_shown(kept):
@@ -171,7 +171,7 @@ def hand_keyboard(
         return _reveal_keyboard(tr, table_id, seq, reveal, kept, langqi=langqi)
     if ui is Ui.CONFIRM and ui_tile in liangdao_tiles:
         assert ui_tile is not None
-        text = _("Confirm langqi, discard {tile}") if langqi else _("Confirm liangdao, discard {tile}")
+        text = tr.gettext_for(langqi, "Lay down, discard {tile}")
         label = text.format(tile=tile_label(ui_tile, tr))
         return keyboard([_b(label, table_id, seq, Op.LIANGDAO, ui_tile)], [_b(_("Back"), table_id, seq, Op.BACK)])
     if ui in (Ui.LIANGDAO, Ui.CONFIRM, Ui.REVEAL) and liangdao_tiles:
@@ -214,6 +214,6 @@ def hand_keyboard(
                 _b(_("Added kong {tile}").format(tile=tile_label(a.tile, tr)), table_id, seq, Op.ADDED_KONG, a.tile)
             )
     if liangdao_tiles:
-        extra.append(_b(_("Langqi…") if langqi else _("Liangdao…"), table_id, seq, Op.LIANGDAO_MENU))
+        extra.append(_b(tr.gettext_for(langqi, "Lay down…"), table_id, seq, Op.LIANGDAO_MENU))
     rows.extend(_rows(extra, 4))
     return keyboard(*rows)

@@ -110,7 +110,7 @@ class Lobby:
                 text = gtr.gettext("This table is between hands: deal the next one or end it.")
                 await self.present.offer_next_hand(live, text, markup)
                 return None
-            return tr.gettext("A table is already open in this group. Finish it first (or wait until it expires).")
+            return self._already_open(tr)
         rules, options = self.tables.table_config(await self.tables.config(group_id), choice)
         if choice is not None:
             refusal = self._unplayable(rules, choice, tr)
@@ -124,7 +124,7 @@ class Lobby:
                 return tr.gettext(
                     "Another bot already runs a table in this group. Finish it there first (or wait until it expires)."
                 )
-            return tr.gettext("A table is already open in this group. Finish it first (or wait until it expires).")
+            return self._already_open(tr)
         live = await self.tables.get(table_id)
         assert live is not None
         log.info("table %s: opened in group %s by user %s", table_id, group_id, user_id)
@@ -138,6 +138,14 @@ class Lobby:
         await self.present.lobby(live)
         self.joins.arm_lobby(live)
         return None
+
+    @staticmethod
+    def _already_open(tr: Translator) -> str:
+        """``/new`` while the group's table plays (or two ``/new`` at once): say how it ends."""
+        return tr.gettext(
+            "A table is already open in this group: finish it first. "
+            "A group administrator can end it at once with /kill (an unfinished hand is not scored)."
+        )
 
     async def _adopt_opener_language(self, group_id: int, user_id: int) -> None:
         """Store the opener's Telegram language as the group's, unless the group has one already or
@@ -160,7 +168,7 @@ class Lobby:
         await self.tables.refresh(live)
         await self.present.lobby(live)
         if old is not None:
-            await self.present.sender.delete(live.row.chat_id, old)
+            await self.present.sender.delete(live.row.chat_id, old, can_wait=True)
         self.joins.arm_lobby(live)
 
     # -- joining ---------------------------------------------------------------------------------
@@ -286,7 +294,9 @@ class Lobby:
             game.rules_from_json(rules)
         except game.RuleError as e:
             log.info("table rules %r refused: %s", rules, e)
-            text = tr.gettext("Sorry, I cannot deal {game} at {n} seats yet. Send /new for 卡五星 with 3 seats.")
+            text = tr.gettext(
+                "Sorry, I cannot deal {game} at {n} seats yet. Send /new for Ka Wu Xing (卡五星) with 3 seats."
+            )
             return text.format(game=game_name(choice.game, tr), n=choice.seats)
         return None
 

@@ -92,23 +92,31 @@ class Outbox:
         """See :meth:`.ports.Messenger.edit_text`."""
         return await self.seen(await self.messenger.edit_text(chat_id, message_id, text, markup))
 
-    async def edit_caption(self, chat_id: int, message_id: int, caption: str, markup: Keyboard | None = None) -> Sent:
+    async def edit_caption(
+        self, chat_id: int, message_id: int, caption: str, markup: Keyboard | None = None, *, can_wait: bool = False
+    ) -> Sent:
         """See :meth:`.ports.Messenger.edit_caption`."""
-        return await self.seen(await self.messenger.edit_caption(chat_id, message_id, caption, markup))
+        return await self.seen(
+            await self.messenger.edit_caption(chat_id, message_id, caption, markup, can_wait=can_wait)
+        )
 
     async def edit_media(
         self, chat_id: int, message_id: int, photo: bytes | str, caption: str, markup: Keyboard | None = None,
-        *, filename: str | None = None,
+        *, filename: str | None = None, can_wait: bool = False,
     ) -> Sent:  # fmt: skip
         """See :meth:`.ports.Messenger.edit_media`."""
         return await self.seen(
-            await self.messenger.edit_media(chat_id, message_id, photo, caption, markup, filename=filename)
+            await self.messenger.edit_media(
+                chat_id, message_id, photo, caption, markup, filename=filename, can_wait=can_wait
+            )
         )
 
-    async def edit_markup(self, chat_id: int, message_id: int, markup: Keyboard | None) -> Sent:
+    async def edit_markup(
+        self, chat_id: int, message_id: int, markup: Keyboard | None, *, can_wait: bool = False
+    ) -> Sent:
         """See :meth:`.ports.Messenger.edit_markup`."""
-        return await self.seen(await self.messenger.edit_markup(chat_id, message_id, markup))
+        return await self.seen(await self.messenger.edit_markup(chat_id, message_id, markup, can_wait=can_wait))
 
-    async def delete(self, chat_id: int, message_id: int) -> Sent:
+    async def delete(self, chat_id: int, message_id: int, *, can_wait: bool = False) -> Sent:
         """See :meth:`.ports.Messenger.delete`."""
-        return await self.seen(await self.messenger.delete(chat_id, message_id))
+        return await self.seen(await self.messenger.delete(chat_id, message_id, can_wait=can_wait))

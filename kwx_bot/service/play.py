@@ -314,7 +314,7 @@ class Play:
             if message_id is not None and message_id != seat.hand_msg_id:
                 return Reply(_("This is an old hand message: use the newest one (or send /hand)."), alert=True), False
             if button.op is Op.PROTECTED:  # a disabled button: it only says why (docs/rules.md §A9.8, §B)
-                return Reply(reason_text(Reason.PROTECTED_TILE, tr)), False
+                return Reply(reason_text(Reason.PROTECTED_TILE, tr, kaxinwu=game.is_kaxinwu(state.rules))), False
             kind = _OP_KIND.get(button.op)
             press = f"{button.seq}:{button.op.value}{'' if button.tile is None else button.tile}"
             if button.seq != live.row.seq:
@@ -351,12 +351,14 @@ class Play:
             if kind is None:
                 return Reply(_("This button does nothing here.")), False
             if choice is not None and not choice.legal:
-                return Reply(reveal_fault_text(choice.fault, tr), alert=True), False
+                return Reply(
+                    reveal_fault_text(choice.fault, tr, kaxinwu=game.is_kaxinwu(state.rules)), alert=True
+                ), False
             action = choice.action(seat.seat) if choice is not None else Action(seat.seat, kind, button.tile)
             try:
                 new_state, events = game.apply(state, action)
             except IllegalAction as e:
-                return Reply(reason_text(e.reason, tr), alert=True), False
+                return Reply(reason_text(e.reason, tr, kaxinwu=game.is_kaxinwu(state.rules)), alert=True), False
             seat.ui = Ui.NORMAL
             reset = seat.timeouts > 0
             spent = self.spend_bank(live, seat)
@@ -477,7 +479,7 @@ def _toast(action: Action, tr: Translator, rules: game.RuleSet) -> str | None:
     if action.kind is ActionKind.DISCARD and action.tile is not None:
         return _("You discarded {tile}.").format(tile=tile_label(action.tile, tr))
     if action.kind is ActionKind.LIANGDAO and action.tile is not None:
-        text = _("Langqi! You discarded {tile}.") if game.is_kaxinwu(rules) else _("Liangdao! You discarded {tile}.")
+        text = tr.gettext_for(game.is_kaxinwu(rules), "You laid down and discarded {tile}.")
         return text.format(tile=tile_label(action.tile, tr))
     return {
         ActionKind.WIN: _("Win!"),

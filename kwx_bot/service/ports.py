@@ -128,8 +128,12 @@ class Messenger(Protocol):
         """Replace a text message's text and buttons (``None``: no buttons)."""
         ...
 
-    async def edit_caption(self, chat_id: int, message_id: int, caption: str, markup: Keyboard | None = None) -> Sent:
-        """Replace a picture's caption and buttons."""
+    async def edit_caption(
+        self, chat_id: int, message_id: int, caption: str, markup: Keyboard | None = None, *, can_wait: bool = False
+    ) -> Sent:
+        """Replace a picture's caption and buttons.  ``can_wait``: a write that can wait (the live
+        table, stale buttons removed): the edge lets the players' own messages and the group's
+        announcements go first (docs/architecture.md §4 "Rate limits")."""
         ...
 
     async def edit_media(
@@ -141,14 +145,17 @@ class Messenger(Protocol):
         markup: Keyboard | None = None,
         *,
         filename: str | None = None,
+        can_wait: bool = False,
     ) -> Sent:
-        """Replace a picture, its caption and buttons."""
+        """Replace a picture, its caption and buttons (``can_wait``: see :meth:`edit_caption`)."""
         ...
 
-    async def edit_markup(self, chat_id: int, message_id: int, markup: Keyboard | None) -> Sent:
-        """Replace a message's buttons (``None`` removes them)."""
+    async def edit_markup(
+        self, chat_id: int, message_id: int, markup: Keyboard | None, *, can_wait: bool = False
+    ) -> Sent:
+        """Replace a message's buttons (``None`` removes them; ``can_wait``: see :meth:`edit_caption`)."""
         ...
 
-    async def delete(self, chat_id: int, message_id: int) -> Sent:
-        """Delete a message."""
+    async def delete(self, chat_id: int, message_id: int, *, can_wait: bool = False) -> Sent:
+        """Delete a message (``can_wait``: see :meth:`edit_caption`)."""
         ...

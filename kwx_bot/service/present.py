@@ -125,6 +125,8 @@ class Presenter:
         self._tasks: set[asyncio.Task[None]] = set()
         self._reminder_tasks: set[asyncio.Task[None]] = set()
         self._retry_tasks: dict[int, asyncio.Task[None]] = {}
+        self._retrying: dict[int, int] = {}
+        """table id -> presentation retries whose sync is under way (no longer in ``_retry_tasks``)"""
         self._offers: dict[int, list[int]] = {}
         """table id -> group messages with Next hand / End the table buttons"""
         self._resume_notices: dict[tuple[int, int], int] = {}
@@ -236,8 +238,9 @@ class Presenter:
 
     async def sync(self, live: LiveTable, *, seats: list[int] | None = None, attempt: int = 0) -> None:
         """Bring hand messages, announcements and (coalesced) the live table up to date; if anything
-        failed, retry later (``attempt``: how many retries in a row led here)."""
-        if live.state is None:
+        failed, retry later (``attempt``: how many retries in a row led here).  A closed table's
+        messages stay as its closing left them (:meth:`ended`)."""
+        if live.state is None or live.row.status == TableStatus.CLOSED:
             return
         ok = True
         errors: list[Exception] = []
@@ -252,7 +255,7 @@ class Presenter:
                     await self._guard(live, "resume notice", self._resume_notice_done(live, seat), errors)
             ok = await self._guard(live, "announcements", self._announce(live), errors) and ok
             if live.row.status == TableStatus.BETWEEN:  # the final table edit, after the result
-                ok = await self._guard(live, "live table", self._sync_table(live), errors) and ok
+                ok = await self._guard(live, "live table", self._sync_table(live, can_wait=False), errors) and ok
         if live.row.status == TableStatus.PLAYING:
             self.schedule_table(live)
         if not ok:
@@ -297,15 +300,22 @@ class Presenter:
         if live.row.status == TableStatus.CLOSED or not any(t is live for t in self.tables.cached()):
             return
         log.info("table %s: presentation retry %d", live.table_id, attempt)
+        table_id = live.table_id
+        self._retrying[table_id] = self._retrying.get(table_id, 0) + 1
         try:
             await self.sync(live, attempt=attempt)
         except Exception:
             log.exception("table %s: presentation retry failed", live.table_id)
+        finally:
+            left = self._retrying.pop(table_id) - 1
+            if left:
+                self._retrying[table_id] = left
 
     def retry_pending(self, table_id: int) -> bool:
-        """A presentation retry of the table is scheduled (tests)."""
+        """A presentation retry of the table is scheduled, or its sync is still under way (its
+        edits paced or waiting out a 429): once False, what the retry made is shown (tests)."""
         task = self._retry_tasks.get(table_id)
-        return task is not None and not task.done()
+        return (task is not None and not task.done()) or table_id in self._retrying
 
     # -- hand messages ---------------------------------------------------------------------------
 
@@ -426,7 +436,7 @@ class Presenter:
             await self._set_hand_msg(live, seat, None)
             seat.shown = None
             if await self._sync_hand(live, seat, retry=False):
-                await self.sender.edit_markup(user, old, None)
+                await self.sender.edit_markup(user, old, None, can_wait=True)  # stale buttons
                 return True
             if seat.hand_msg_id is None:
                 await self._set_hand_msg(live, seat, old)
@@ -465,8 +475,7 @@ class Presenter:
             and seat.seat in state.to_act()
         )  # fmt: skip
         if seat.reminder_msg_id is not None and (not must_act or seat.reminder_seq != live.row.seq):
-            old, seat.reminder_msg_id = seat.reminder_msg_id, None
-            await self.sender.delete(seat.user_id or 0, old)
+            await self._drop_reminder(live, seat)
         if must_act and self.remind_seconds > 0 and seat.reminder_seq != live.row.seq:
             seat.reminder_seq = live.row.seq
             self._spawn(self._remind_later(live, seat, live.row.seq))
@@ -493,8 +502,42 @@ class Presenter:
                 left = max(0, round(due - self.tables.clock()))
                 text += " " + tr.gettext("{n} s left (your time bank included).").format(n=left)
             sent = await self.sender.send_text(seat.user_id, text, reply_to=seat.hand_msg_id)
-            if sent.ok:
-                seat.reminder_msg_id = sent.message_id
+            if sent.ok and sent.message_id is not None:
+                await self._keep_reminder(live, seat, sent.message_id, seq)
+
+    async def _keep_reminder(self, live: LiveTable, seat: LiveSeat, msg_id: int | None, seq: int) -> None:
+        """Remember the seat's reminder (``msg_id``, None: deleted) and the seq it reminded of, in
+        the store too: a restart deletes a reminder sent before it."""
+        async with self.store.transaction() as tx:
+            await tx.set_reminder(live.table_id, seat.seat, msg_id, seq)
+        seat.reminder_msg_id, seat.reminder_seq = msg_id, seq
+
+    async def _drop_reminder(self, live: LiveTable, seat: LiveSeat) -> None:
+        """Delete the seat's reminder, if it has one (the player acted, the hand or the table ended)."""
+        old = seat.reminder_msg_id
+        if old is None:
+            return
+        await self._keep_reminder(live, seat, None, seat.reminder_seq)
+        await self.sender.delete(seat.user_id or 0, old)
+
+    async def ended(self, live: LiveTable, seat: LiveSeat, caption: str | None = None) -> None:
+        """The table was ended or the seat's player removed from it (``/kill``, ``/kick``, the bot
+        removed from the group): the seat's reminder is deleted and its hand message loses its
+        buttons; with ``caption`` (a hand ended in play, :func:`~kwx_bot.words.captions.ended_caption`)
+        the message says so instead of whose turn it was."""
+        if seat.user_id is None:
+            return
+        async with live.present_lock:
+            await self._drop_reminder(live, seat)
+            msg_id, shown = seat.hand_msg_id, seat.shown
+            if msg_id is None:
+                return
+            if caption is not None:
+                sent = await self.sender.edit_caption(seat.user_id, msg_id, caption, None)
+                if sent.ok:
+                    seat.shown = Shown(shown.photo_key if shown is not None else None, caption, ())
+            elif shown is None or shown.markup:
+                await self.sender.edit_markup(seat.user_id, msg_id, None)
 
     async def _hand_photo(
         self, live: LiveTable, seat: LiveSeat, desired: Shown, view: game.SeatView
@@ -572,10 +615,12 @@ class Presenter:
         if not ok:
             self._retry(live, 0)
 
-    async def _sync_table(self, live: LiveTable) -> bool:
+    async def _sync_table(self, live: LiveTable, *, can_wait: bool = True) -> bool:
         """Edit the live table message to the current state; False if that failed.  No message yet
         (its hand-start announcement is pending): nothing to do.  Runs under the group lock only: a
-        deal that overtakes it (:meth:`_overtaken`) leaves its outcome unrecorded."""
+        deal that overtakes it (:meth:`_overtaken`) leaves its outcome unrecorded.  ``can_wait``: the
+        edit is a write that can wait (:meth:`.ports.Messenger.edit_caption`); the final one, with
+        the result, is not."""
         hand = live.hand
         if hand is None or live.state is None or live.row.table_msg_id is None or live.row.status == TableStatus.CLOSED:
             return True
@@ -602,9 +647,9 @@ class Presenter:
                 photo = await self.pictures.table(view, names, lang=live.group_lang, totals=totals, game=_game_of(live))
             if self._overtaken(live, hand, msg_id):
                 return True
-            sent = await self.sender.edit_media(live.row.chat_id, msg_id, photo, caption)
+            sent = await self.sender.edit_media(live.row.chat_id, msg_id, photo, caption, can_wait=can_wait)
         else:
-            sent = await self.sender.edit_caption(live.row.chat_id, msg_id, caption)
+            sent = await self.sender.edit_caption(live.row.chat_id, msg_id, caption, can_wait=can_wait)
         live.table_last_edit = self.clock()
         if self._overtaken(live, hand, msg_id):
             return True  # it showed a hand that is over now; the new hand has its own table message
@@ -630,7 +675,8 @@ class Presenter:
         live: LiveTable, tr: Translator, view: game.PublicView, names: list[str], *, started: bool = False
     ) -> str:
         """The live table's caption plus the deal's commitment (SHA-256 of its seed, published at the
-        deal while the seed stays secret; a prepared deal says it has none)."""
+        deal while the seed stays secret: a prefix, whole in ``/verify``; a prepared deal says it has
+        none)."""
         assert live.hand is not None and live.state is not None
         rules = live.state.rules
         size = table_size("kaxinwu" if game.is_kaxinwu(rules) else "kawuxing", rules.players, rules.players, tr)
@@ -639,7 +685,8 @@ class Presenter:
             sitting_out=live.sitting_out.name if live.sitting_out is not None else None,
         )  # fmt: skip
         seed = live.state.seed
-        return add_line(caption, commitment_line(tr, None if seed is None else game.commitment(seed)))
+        commitment = None if seed is None else game.commitment(seed)
+        return add_line(caption, commitment_line(tr, commitment, live.hand.hand_no))
 
     def display_names(self, live: LiveTable, lang: str | None = None) -> list[str]:
         """Names as pictures show them (托管 seats marked in ``lang``, default the group's; bidi
@@ -830,7 +877,7 @@ class Presenter:
             old = self._resume_notices.get((live.table_id, resume_for))
             self._resume_notices[(live.table_id, resume_for)] = sent.message_id
             if old is not None:
-                await self.sender.edit_markup(live.row.chat_id, old, None)
+                await self.sender.edit_markup(live.row.chat_id, old, None, can_wait=True)
 
     async def sitting_out_notice(self, live: LiveTable) -> None:
         """Tell the member who sits this hand out, privately, that he does (four members at a
@@ -849,7 +896,7 @@ class Presenter:
             return
         msg_id = self._resume_notices.pop((live.table_id, seat.user_id), None)
         if msg_id is not None:
-            await self.sender.edit_markup(live.row.chat_id, msg_id, None)
+            await self.sender.edit_markup(live.row.chat_id, msg_id, None, can_wait=True)
 
     async def offer_next_hand(self, live: LiveTable, text: str, markup: Keyboard) -> None:
         """A between-hands message with the Next hand / End the table buttons (``/new`` between
@@ -873,7 +920,7 @@ class Presenter:
         """Remove the Next hand / End the table buttons (a hand was dealt, or the table closed);
         ``closing`` also removes "Resume in private chat" buttons of the table's notices."""
         for msg_id in self._offers.pop(live.table_id, []):
-            await self.sender.edit_markup(live.row.chat_id, msg_id, None)
+            await self.sender.edit_markup(live.row.chat_id, msg_id, None, can_wait=True)
         if closing:
             for key in [k for k in self._resume_notices if k[0] == live.table_id]:
-                await self.sender.edit_markup(live.row.chat_id, self._resume_notices.pop(key), None)
+                await self.sender.edit_markup(live.row.chat_id, self._resume_notices.pop(key), None, can_wait=True)

@@ -292,7 +292,7 @@ class TableService:
         old = await self.present.forget_hand_message(live, seat)
         await self.present.sync(live, seats=[seat.seat])
         if old is not None and old != seat.hand_msg_id:
-            await self.sender.edit_markup(user_id, old, None)
+            await self.sender.edit_markup(user_id, old, None, can_wait=True)  # stale buttons
         return True
 
     async def take_back(self, user: UserInfo) -> str:

@@ -216,6 +216,7 @@ class Tables:
             seat.name, seat.lang, seat.can_pm = name, lang, can_pm
             seat.on_auto, seat.timeouts, seat.hand_msg_id = srow.on_auto, srow.timeouts, srow.hand_msg_id
             seat.last_press, seat.bank_used = srow.last_press, srow.bank_used
+            seat.reminder_msg_id, seat.reminder_seq = srow.reminder_msg_id, srow.reminder_seq
             if seat.shown is None and srow.shown_digest is not None:
                 seat.shown_digest = srow.shown_digest
             seats.append(seat)

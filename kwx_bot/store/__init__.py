@@ -227,10 +227,21 @@ class Store(SqlStore):
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
-        """One write transaction (``BEGIN IMMEDIATE``), committed on exit, rolled back on error."""
+        """One write transaction (``BEGIN IMMEDIATE``), committed on exit, rolled back on error.
+
+        A caller cancelled while the transaction begins (a background task stopped at shutdown)
+        leaves none open: the ``BEGIN`` runs on in aiosqlite's thread whatever the caller does, so
+        it is awaited to its end and rolled back before the cancellation goes on."""
         async with self._lock:
             started = time.perf_counter()
-            await self._db.execute("BEGIN IMMEDIATE")
+            begin = asyncio.ensure_future(self._db.execute("BEGIN IMMEDIATE"))
+            try:
+                await asyncio.shield(begin)
+            except asyncio.CancelledError:
+                with contextlib.suppress(Exception):
+                    await begin
+                    await self._db.execute("ROLLBACK")
+                raise
             try:
                 yield Tx(SqliteDb(self._db), time.time())
             except BaseException:

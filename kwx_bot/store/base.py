@@ -36,7 +36,8 @@ from .tx import Tx
 __all__ = ["TABLES", "SqlStore", "table_row"]
 
 TABLES = ("users", "chats", "chat_aliases", "settings", "tables", "seats", "hands", "events", "ledger", "bot_users")
-"""Every table of the schema, each after the tables it refers to (the order a copy fills them in)."""
+"""Every table of the schema, each after the tables it refers to (the order a copy fills them in);
+not ``group_writes``, a bot's last minute of group writes, which no copy needs."""
 
 _TABLE_COLUMNS = (
     "t.table_id, t.group_id, c.chat_id, t.status, t.rules, t.options, t.created_by, t.created_at, "
@@ -57,13 +58,17 @@ def table_row(r: Sequence[Any]) -> TableRow:
     )  # fmt: skip
 
 
-_SEAT_COLUMNS = "table_id, seat, user_id, ai_level, on_auto, timeouts, hand_msg_id, last_press, shown_digest, bank_used"
+_SEAT_COLUMNS = (
+    "table_id, seat, user_id, ai_level, on_auto, timeouts, hand_msg_id, last_press, shown_digest, bank_used, "
+    "reminder_msg_id, reminder_seq"
+)
 
 
 def _seat_row(r: Sequence[Any]) -> SeatRow:
     return SeatRow(
         table_id=r[0], seat=r[1], user_id=r[2], ai_level=r[3], on_auto=bool(r[4]), timeouts=r[5],
-        hand_msg_id=r[6], last_press=r[7], shown_digest=r[8], bank_used=r[9],
+        hand_msg_id=r[6], last_press=r[7], shown_digest=r[8], bank_used=r[9], reminder_msg_id=r[10],
+        reminder_seq=r[11],
     )  # fmt: skip
 
 
@@ -202,6 +207,16 @@ class SqlStore:
             (table_id,),
         )
         return [_seat_row(r) for r in rows]
+
+    async def group_writes(self, *, bot_id: int) -> dict[int, list[float]]:
+        """Group chat id -> the unix times of bot ``bot_id``'s writes there, oldest first, as kept at
+        its last clean stop (:meth:`~kwx_bot.store.tx.Tx.keep_group_writes`)."""
+        out: dict[int, list[float]] = {}
+        for chat_id, sent_at in await self._rows(
+            "SELECT chat_id, sent_at FROM group_writes WHERE bot_id = ? ORDER BY sent_at", (bot_id,)
+        ):
+            out.setdefault(int(chat_id), []).append(float(sent_at))
+        return out
 
     async def open_seat_of_user(self, user_id: int, *, bot_id: int) -> SeatRow | None:
         """The user's seat at an open table of bot ``bot_id``, or None (a user sits at one open table

@@ -47,6 +47,14 @@ bank spent in the current hand (0 at every deal); ``tables.deadline_start`` = wh
 or claim deadline started (unix seconds).
 
 Version 7: ``events_declared``, a partial index of the events that declared 亮倒 / 廊起 (``/stats``).
+
+Version 8: ``group_writes`` = the writes (unix seconds) each bot made to each group within the last
+minute before it stopped cleanly, counted again after the restart (Telegram's 20 a minute per
+group); rewritten at every clean stop, older rows ignored.  Not part of the ledger: a copy leaves it.
+
+Version 9: ``seats.reminder_msg_id`` and ``seats.reminder_seq`` = the turn reminder sent to the seat's
+player (its message id in the private chat, and the table's seq it reminded of), so a reminder sent
+before a restart is deleted after it, once the player acts or the hand ends.
 """
 
 from __future__ import annotations
@@ -327,5 +335,24 @@ _V7 = (
     "CREATE INDEX events_declared ON events(hand_id) WHERE kind = 'discarded' AND data LIKE '%\"liangdao\":true%'",
 )
 
-MIGRATIONS: tuple[tuple[str | Step, ...], ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
+_V8 = (
+    # 7 -> 8: the writes a bot made to each group in the last minute before a clean stop, so that a
+    # restart keeps within Telegram's 20 a minute per group (docs/architecture.md §4 "Rate limits").
+    """CREATE TABLE group_writes (
+        bot_id  INTEGER NOT NULL,
+        chat_id INTEGER NOT NULL,
+        sent_at REAL NOT NULL
+    ) STRICT""",
+    "CREATE INDEX group_writes_of_bot ON group_writes(bot_id)",
+)
+
+_V9 = (
+    # 8 -> 9: a turn reminder outlives a restart (docs/architecture.md §4 "Presentation"): the seat
+    # keeps the reminder's message id and the seq it reminded of, so the restarted bot deletes it
+    # when the player acts or the hand ends, and does not remind of the same move twice.
+    "ALTER TABLE seats ADD COLUMN reminder_msg_id INTEGER",
+    "ALTER TABLE seats ADD COLUMN reminder_seq INTEGER NOT NULL DEFAULT -1",
+)
+
+MIGRATIONS: tuple[tuple[str | Step, ...], ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9)
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -120,6 +120,11 @@ class SeatRow:
     """What the hand message showed when the bot last stopped cleanly (a digest; None otherwise)."""
     bank_used: float = 0.0
     """Seconds of the seat's time bank spent in the current hand (docs/rules.md §E#33)."""
+    reminder_msg_id: int | None = None
+    """The turn reminder in the player's private chat not yet deleted (docs/architecture.md §4
+    "Presentation"), or None."""
+    reminder_seq: int = -1
+    """The table's seq the seat was last reminded of (-1: none)."""
 
     @property
     def is_ai(self) -> bool:

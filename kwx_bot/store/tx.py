@@ -89,6 +89,16 @@ class Tx:
             (bot_id, value, user_id),
         )
 
+    async def keep_group_writes(self, bot_id: int, writes: Mapping[int, Sequence[float]]) -> None:
+        """Replace bot ``bot_id``'s kept group writes: group chat id -> unix times (a clean stop;
+        docs/architecture.md §4 "Rate limits")."""
+        await self._exec("DELETE FROM group_writes WHERE bot_id = ?", (bot_id,))
+        for chat_id, times in writes.items():
+            for sent_at in times:
+                await self._exec(
+                    "INSERT INTO group_writes (bot_id, chat_id, sent_at) VALUES (?, ?, ?)", (bot_id, chat_id, sent_at)
+                )
+
     async def adopt(self, bot_id: int) -> int:
         """Give bot ``bot_id`` every row made before ownership (bot 0: tables and what the one bot of
         an older database knew of its users, docs/architecture.md §8); returns the number of tables
@@ -202,7 +212,7 @@ class Tx:
         change places between hands (docs/rules.md §A2.1), and a lobby closes its gaps."""
         found = await self._db.fetch(
             "SELECT seat, user_id, ai_level, active, on_auto, timeouts, hand_msg_id, joined_at, last_press, "
-            "shown_digest FROM seats WHERE table_id = ?",
+            "shown_digest, reminder_msg_id, reminder_seq FROM seats WHERE table_id = ?",
             (table_id,),
         )
         rows = {r[0]: tuple(r) for r in found}
@@ -211,15 +221,15 @@ class Tx:
         await self._exec("DELETE FROM seats WHERE table_id = ?", (table_id,))
         await self._db.executemany(
             "INSERT INTO seats (table_id, seat, user_id, ai_level, active, on_auto, timeouts, hand_msg_id, joined_at, "
-            "last_press, shown_digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "last_press, shown_digest, reminder_msg_id, reminder_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(table_id, new, *rows[old][1:]) for new, old in enumerate(order)],
         )
 
     async def replace_seat(self, table_id: int, seat: int, *, user_id: int | None, ai_level: str | None) -> None:
         """Give a seat to another player or an AI (e.g. /kick); the old occupant leaves the table."""
         await self._exec(
-            "UPDATE seats SET user_id = ?, ai_level = ?, on_auto = 0, timeouts = 0, hand_msg_id = NULL "
-            "WHERE table_id = ? AND seat = ?",
+            "UPDATE seats SET user_id = ?, ai_level = ?, on_auto = 0, timeouts = 0, hand_msg_id = NULL, "
+            "reminder_msg_id = NULL WHERE table_id = ? AND seat = ?",
             (user_id, ai_level, table_id, seat),
         )
 
@@ -241,6 +251,14 @@ class Tx:
     async def set_last_press(self, table_id: int, seat: int, press: str | None) -> None:
         """The seat's last accepted press (see :attr:`SeatRow.last_press`)."""
         await self._exec("UPDATE seats SET last_press = ? WHERE table_id = ? AND seat = ?", (press, table_id, seat))
+
+    async def set_reminder(self, table_id: int, seat: int, msg_id: int | None, seq: int) -> None:
+        """The seat's turn reminder not yet deleted (``msg_id``; None once it is) and the seq it
+        reminded of (see :attr:`SeatRow.reminder_msg_id`)."""
+        await self._exec(
+            "UPDATE seats SET reminder_msg_id = ?, reminder_seq = ? WHERE table_id = ? AND seat = ?",
+            (msg_id, seq, table_id, seat),
+        )
 
     async def set_shown_digests(self, table_id: int, seats: Mapping[int, str | None], table: str | None) -> None:
         """What the table's messages show (a clean stop) or None for all (a start that read them)."""

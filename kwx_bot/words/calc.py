@@ -38,20 +38,21 @@ PROBLEMS: dict[Problem, str] = {
         "“{token}”: the digits {digits} have no suit letter. Write p (筒), s (条) or z (dragons) after them."
     ),
     Problem.NOT_A_SUIT: N_(
-        "“{token}”: “{letter}” is not a suit. Use p for 筒 (dots), s for 条 (bamboo), z for 5z 白 6z 發 7z 中."
+        "“{token}”: “{letter}” is not a suit. Use p for dots (筒), s for bamboo (条), z for dragons "
+        "(5z 白, 6z 發, 7z 中)."
     ),
     Problem.NO_TILE_ZERO: N_("“{token}”: there is no tile 0."),
-    Problem.NO_WINDS: N_("“{token}”: only 5z (白), 6z (發) and 7z (中) exist; 卡五星 has no winds."),
+    Problem.NO_WINDS: N_("“{token}”: only 5z (白), 6z (發) and 7z (中) exist; Ka Wu Xing (卡五星) has no winds."),
     Problem.NOT_NOTATION: N_("“{token}” is not tile notation: {detail}"),
-    Problem.MELD_KIND: N_("“{token}”: unknown meld kind. Use pong, kong, ankong or bukong (碰, 直杠, 暗杠, 补杠)."),
+    Problem.MELD_KIND: N_("“{token}”: unknown meld kind. Use pong, kong, concealed or added (碰, 直杠, 暗杠, 补杠)."),
     Problem.MELD_SHAPE: N_(
         "“{token}”: a pong is 3 copies of one tile and a kong 4 (like pong:111p or kong:8888p); there are no runs."
     ),
     Problem.BRACKET_MELD: N_("“{token}”: write a meld like [碰 111p] or [暗杠 2222s]."),
     Problem.HOW_CONTRADICTED: N_("“{word}” contradicts how the tile was won; name only one of self, discard, rob."),
-    Problem.ONE_GAME: N_("“{word}”: name only one game, 卡五星 or 卡心五."),
+    Problem.ONE_GAME: N_("“{word}”: name only one game, kawuxing (卡五星) or kaxinwu (卡心五)."),
     Problem.NOT_UNDERSTOOD: N_("I do not understand “{word}”."),
-    Problem.LIANGDAO_WHO: N_("“{token}”: say who has liangdao: w (winner), d (discarder), both, x or y."),
+    Problem.LIANGDAO_WHO: N_("“{token}”: say who laid down: w (winner), d (discarder), both, x or y."),
     Problem.ONE_WIN_TILE: N_("“{token}”: give exactly one winning tile, like win:5s."),
     Problem.BASE: N_("“{token}”: the base stake (底金) is a whole number from 1 up."),
     Problem.CAP: N_("That cap is not known: use none, 8, 8_sl16, 16 or 32."),
@@ -70,9 +71,7 @@ PROBLEMS: dict[Problem, str] = {
         "A robbed kong's tile {tile} cannot also be in the winner's hand or melds: the other three copies "
         "are in the robbed player's pong."
     ),
-    Problem.SELF_DRAW_DISCARDER: N_(
-        "“{token}”: a self-draw has no discarder. Use liangdao:x or liangdao:y for a payer."
-    ),
+    Problem.SELF_DRAW_DISCARDER: N_("“{token}”: a self-draw has no discarder. Use laid:x or laid:y for a payer."),
     Problem.NO_DRAGONS: N_("{tile} is not used under these rules: they have no dragons."),
     Problem.SUIT_NOT_IN_PLAY: N_("{tile} is not used under these rules: the suits in play are {suits}."),
     Problem.SEATS_ON_DISCARD: N_(
@@ -170,14 +169,14 @@ def _situation(result: CalcResult, tr: Translator) -> str:
         parts.append(_("on the last tile"))
     if q.liangdao:
         names = _role_names(q, tr)
-        parts.append(_("liangdao: {who}").format(who=_(", ").join(names[r] for r in q.roles if r in q.liangdao)))
+        parts.append(_("laid down: {who}").format(who=_(", ").join(names[r] for r in q.roles if r in q.liangdao)))
     return " · ".join(parts)
 
 
 def _fan_line(result: CalcResult, tr: Translator) -> str:
     """The 番 with the factor each multiplied by, as the engine scored them (``WinScore.fan_values``)."""
     pieces = [f"{fan_label(fan, tr)} ×{value}" for fan, value in result.score.fan_values]
-    return tr.gettext("番: {fans}").format(fans=" · ".join(pieces))
+    return tr.gettext("Patterns: {fans}").format(fans=" · ".join(pieces))
 
 
 def _multiplier_line(result: CalcResult, tr: Translator) -> str:
@@ -233,7 +232,7 @@ def _payment_lines(result: CalcResult, tr: Translator) -> list[str]:
             for _seat, m in sorted(score.multiplier.items())
         ]
         lines.append(
-            _("Baohu (包胡): the {d} had not declared liangdao, so pays both shares: {parts} = {n}.").format(
+            _("The {d} had not laid down, so pays for all (包胡): {parts} = {n}.").format(
                 d=names["D"], parts=" + ".join(map(str, each)), n=shares["D"]
             )
         )
@@ -284,12 +283,17 @@ def _illegal(result: CalcResult, tr: Translator) -> list[str]:
     lines.insert(0, head)
     lines.append(
         _(
-            "A win on a discard or a robbed kong needs ×2 or more: a pattern such as 卡五星, liangdao by the "
-            "winner or the discarder, or a win right after a kong."
+            "A win on a discard or a robbed kong needs ×2 or more: a pattern such as Ka Wu Xing (卡五星), the "
+            "winner or the discarder having laid down, or a win right after a kong."
         )
     )
     if not result.rules.situational_for_qihu and {Fan.GANGPAO, Fan.QIANGGANG, Fan.HAIDIPAO} & set(score.fans):
-        lines.append(_("These rules do not count 杠上炮, 抢杠胡 or 海底炮 toward that ×2."))
+        lines.append(
+            _(
+                "These rules do not count a win on a discard after a kong (杠上炮), robbing a kong (抢杠胡) or the "
+                "last discard (海底炮) toward that ×2."
+            )
+        )
     alt = result.as_self_draw
     if alt is not None and alt.legal:
         amounts = sorted(set(alt.shares.values()))
@@ -328,12 +332,18 @@ def calc_usage(tr: Translator) -> str:
             _("<b>/calc</b>: score a hand played at a real table."),
             _("Write the tiles in hand, then the winning tile, then how it was won:"),
             "<code>/calc 123p789p234s46s88s 5s discard</code>",
-            _("Tiles: 1p–9p 筒, 1s–9s 条, 5z 白, 6z 發, 7z 中; digits share the next letter (123p = 1p 2p 3p)."),
-            _("How: self (自摸, the default), discard (点炮) or rob (抢杠)."),
-            _("Melds: pong:111p, kong:8888p, ankong:2222s, bukong:7777s (or [碰 111p], [暗杠 2222s])."),
             _(
-                "Options: liangdao (the winner declared), liangdao:d (the discarder), liangdao:both, "
-                "after_kong (杠上), last_tile (海底), base:2, cap:none."
+                "Tiles: 1p–9p dots (筒), 1s–9s bamboo (条), 5z white (白), 6z green (發), 7z red (中); digits share "
+                "the next letter (123p = 1p 2p 3p)."
+            ),
+            _("How: self (自摸, the default), discard (点炮) or rob (抢杠)."),
+            _(
+                "Melds: pong:111p, kong:8888p, concealed:2222s (a concealed kong), added:7777s (an added kong), "
+                "or [碰 111p], [暗杠 2222s]."
+            ),
+            _(
+                "Options: laid (the winner laid down), laid:d (the discarder), laid:both, after_kong (杠上), "
+                "last_tile (海底), base:2, cap:none. (Also accepted: 亮倒 or liangdao for laid, ankong, bukong.)"
             ),
             _(
                 "Game: the group's. Add kaxinwu (卡心五) or kawuxing (卡五星) to score the other game, "
@@ -342,6 +352,6 @@ def calc_usage(tr: Translator) -> str:
             _("Examples:"),
             "<code>/calc 333p777s5z pong:111p pong:999s 5z 点炮</code>",
             "<code>/calc 123s456s789s9p [暗杠 3333p] 9p 自摸 杠上</code>",
-            "<code>/calc 123p456p234s78s99p 9s discard liangdao</code>",
+            "<code>/calc 123p456p234s78s99p 9s discard laid</code>",
         ]
     )

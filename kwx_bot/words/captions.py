@@ -19,11 +19,12 @@ from engine.scoring import WinBy
 from engine.tiles import MeldKind, Tile
 from engine.views import HandResultView, Outcome, Phase, PublicView, SeatView, WinView
 
-from .i18n import Translator
+from .i18n import N_, Translator
 from .texts import fan_label, name, reveal_fault_text, signed, tile_label, tiles_label
 from .ui import RevealChoice, Ui
 
 __all__ = [
+    "ended_caption",
     "hand_caption",
     "lobby_text",
     "result_caption",
@@ -119,8 +120,7 @@ def since_last_turn(
         if isinstance(e, Discarded):
             last = e if e.seat != seat else None
             if e.liangdao and e.seat != seat:
-                declared = _("{name} declared langqi.") if langqi else _("{name} declared liangdao.")
-                lines.append(declared.format(name=name(names[e.seat])))
+                lines.append(tr.gettext_for(langqi, "{name} laid down.").format(name=name(names[e.seat])))
         elif isinstance(e, Ponged) and e.seat != seat:
             lines.append(
                 _("{name} ponged {tile} from {other}.").format(
@@ -214,9 +214,9 @@ def hand_caption(
         lines.append(_("Waiting for the other players…"))
     if me.liangdao and result_delta is None:
         if langqi:
-            lines.append(_("You declared langqi: drawn tiles are discarded automatically unless they win or kong."))
+            lines.append(_("You laid down: drawn tiles are discarded automatically unless they win or kong."))
         else:
-            lines.append(_("You declared liangdao: drawn tiles are discarded automatically."))
+            lines.append(_("You laid down: drawn tiles are discarded automatically."))
     if view.waits and result_delta is None:  # after the hand, "waiting" means nothing any more
         lines.append(_("Waiting on: {tiles}").format(tiles=tiles_label(view.waits, tr)))
     # every 亮倒 discard with the waits the engine lists with its action (those of the whole hand
@@ -229,14 +229,17 @@ def hand_caption(
     if legal and ui is Ui.REVEAL and reveal is not None and reveal.discard in liangdao:
         lines.extend(_reveal_lines(tr, reveal, langqi))
     elif legal and ui in (Ui.LIANGDAO, Ui.REVEAL):
-        if langqi:
-            lines.append(_("Langqi: choose the discard, then the tiles to show; then you play automatically."))
-        elif choosing:
-            lines.append(_("Liangdao: choose the discard, then the tiles to show; then you play automatically."))
+        if langqi or choosing:
+            lines.append(
+                tr.gettext_for(
+                    langqi, "Lay down: choose the discard, then the tiles to show; then you play automatically."
+                )
+            )
         else:
             lines.append(
                 _(
-                    "Liangdao: choose the discard. Your whole hand is then shown to everybody and you play automatically."  # noqa: E501
+                    "Lay down: choose the discard. Your whole hand is then shown to everybody and you play "
+                    "automatically."
                 )
             )
         for tile, waits in sorted(liangdao.items()):
@@ -244,29 +247,45 @@ def hand_caption(
                 _("Discard {tile} → waiting on {waits}").format(tile=tile_label(tile, tr), waits=tiles_label(waits, tr))
             )
     elif legal and ui is Ui.CONFIRM and ui_tile is not None and ui_tile in liangdao:
-        ask = _("Declare langqi and discard {tile}? You will wait on {waits}.") if langqi else _(
-            "Declare liangdao and discard {tile}? You will wait on {waits}.")  # fmt: skip
+        ask = tr.gettext_for(langqi, "Lay down and discard {tile}? You will wait on {waits}.")
         lines.append(ask.format(tile=tile_label(ui_tile, tr), waits=tiles_label(liangdao[ui_tile], tr)))
     if protected and ActionKind.DISCARD in kinds:
         lines.append(_("🔒 = another player's waiting tile: you may not discard it."))
     elif danger and ActionKind.DISCARD in kinds and not me.liangdao:
-        lines.append(_("⚠ = a liangdao player waits on it: discarding it makes you pay for everybody (baohu)."))
+        lines.append(_("⚠ = a player who laid down waits on it: if you discard it, you pay for all (包胡)."))
     return _cut("\n".join(lines))
+
+
+ENDED_WHY = {
+    "killed": N_("The table was ended by an administrator (/kill); no points were scored."),
+    "removed": N_("The table was ended because I was removed from the group; no points were scored."),
+}
+"""Why a hand in play was ended (the table's closing reason, ``/kill`` or the bot removed), as the
+last line of each player's hand message (docs/architecture.md §5 "Result")."""
+
+
+def ended_caption(tr: Translator, *, title: str, hand_no: int, reason: str) -> str:
+    """The caption a player's hand message keeps (with no buttons) once the table was ended in the
+    middle of the hand: the hand and the table, then who ended it and that nothing was scored.
+    ``reason`` is a key of :data:`ENDED_WHY` (another reason says only that the table was ended)."""
+    _ = tr.gettext
+    why = ENDED_WHY.get(reason, N_("The table was ended; no points were scored."))
+    head = _("Hand {n} · {title}").format(n=hand_no, title=name(title, 32))
+    return head + "\n<b>" + _(why) + "</b>"
 
 
 def _reveal_lines(tr: Translator, choice: RevealChoice, langqi: bool) -> list[str]:
     """The reveal choice in words: what is discarded, shown and hidden, and the waits it leads to or
     the rule it breaks (docs/rules.md §A9.2, §E#48)."""
     _ = tr.gettext
-    head = _("Langqi with {tile}: tap tiles to show or hide them.") if langqi else _(
-        "Liangdao with {tile}: tap tiles to show or hide them.")  # fmt: skip
+    head = tr.gettext_for(langqi, "Lay down with {tile}: tap tiles to show or hide them.")
     lines = [head.format(tile=tile_label(choice.discard, tr))]
     lines.append(_("Shown: {tiles}").format(tiles=tiles_label(choice.shown, tr) or "—"))
     lines.append(_("Hidden: {tiles}").format(tiles=tiles_label(choice.hidden, tr) or "—"))
     if choice.legal:
         lines.append(_("→ waiting on {waits}").format(waits=tiles_label(choice.waits, tr) or "—"))
     else:
-        lines.append(_("✗ Not allowed: {reason}").format(reason=reveal_fault_text(choice.fault, tr)))
+        lines.append(_("✗ Not allowed: {reason}").format(reason=reveal_fault_text(choice.fault, tr, kaxinwu=langqi)))
     return lines
 
 
@@ -316,8 +335,7 @@ def reveal_caption(tr: Translator, *, view: PublicView, seat: int, names: Sequen
     plays 卡心五 (its 亮倒 is 廊起, docs/rules.md §B)."""
     _ = tr.gettext
     s = view.seats[seat]
-    head = _("<b>{name} declares langqi!</b> Waiting on: {waits}") if langqi else _(
-        "<b>{name} declares liangdao!</b> Waiting on: {waits}")  # fmt: skip
+    head = tr.gettext_for(langqi, "<b>{name} lays down!</b> Waiting on: {waits}")
     text = head.format(name=name(names[seat]), waits=tiles_label(s.waits, tr) or "—")
     if s.hidden_count:
         hidden = tr.ngettext("{n} tile stays hidden.", "{n} tiles stay hidden.", s.hidden_count)
@@ -349,7 +367,7 @@ def _win_line(tr: Translator, w: WinView, names: Sequence[str], liangdao: Collec
     lines = ["<b>" + how + "</b>"]
     whose = ", ".join(name(names[p], 16) for p in _liangdao_of(w, liangdao))
     fans = " · ".join(
-        _("liangdao by {names}").format(names=whose) if f is Fan.LIANGDAO and whose else fan_label(f, tr)
+        _("Laid down by {names}").format(names=whose) if f is Fan.LIANGDAO and whose else fan_label(f, tr)
         for f in w.fans
     )
     lines.append(_("Patterns: {fans}").format(fans=fans))
@@ -357,7 +375,7 @@ def _win_line(tr: Translator, w: WinView, names: Sequence[str], liangdao: Collec
     if mult:  # its own line: 番 names may carry brackets, and brackets do not nest
         lines.append(_("Multiplier per payer: {list}").format(list=mult))
     if w.baohu:
-        lines.append(_("Baohu: the discarder pays for everybody."))
+        lines.append(_("{name} pays for all (包胡).").format(name=name(names[w.from_seat or 0])))
     return lines
 
 
@@ -380,29 +398,29 @@ def result_caption(
         for w in result.winners:
             lines.extend(_win_line(tr, w, names, liangdao))
     elif result.outcome is Outcome.GUANSI and result.guansi is not None:
-        lines = [_("<b>Hand {n}: guansi</b> (shut in)").format(n=hand_no)]
+        lines = [_("<b>Hand {n}: shut in</b> (关死)").format(n=hand_no)]
         lines.append(
             _(
-                "Every tile {name} holds is a langqi player's waiting tile: the hand ends. {name} pays each "
-                "langqi player their highest multiplier and every other player 2; all kong money of the hand "
-                "is void."
+                "Every tile {name} holds is a tile that a player who laid down waits on: the hand ends. {name} "
+                "pays each player who laid down their highest multiplier and every other player 2; all kong "
+                "money of the hand is void."
             ).format(name=name(names[result.guansi]))
         )
     else:
-        lines = [_("<b>Hand {n}: exhaustive draw</b> (no winner)").format(n=hand_no)]
+        lines = [_("<b>Hand {n}: draw</b> (no winner)").format(n=hand_no)]
         if result.chajiao:
             payers = ", ".join(name(names[s], 16) for s in result.chajiao)
             lines.append(
-                _("Chajiao: {names} did not declare langqi and pay each langqi player their highest multiplier.")
+                _("Ready check: {names} did not lay down and pay each player who did their highest multiplier.")
                 .format(names=payers)
             )  # fmt: skip
     lines.append(_("Points:"))
     for seat, total in enumerate(result.deltas):
-        parts = _("{name}: {delta} (hand {hand}, kongs {kong})").format(
+        parts = _("{name}: {delta} (payments {hand}, kongs {kong})").format(
             name=name(names[seat], 16), delta=signed(total), hand=signed(result.hand_deltas[seat]),
             kong=signed(result.kong_deltas[seat]))  # fmt: skip
         if totals is not None:
-            parts += " · " + _("total {total}").format(total=signed(totals[seat]))
+            parts += " · " + _("Match: {total}").format(total=signed(totals[seat]))
         lines.append(parts)
     lines.append(_("Next dealer: {name}").format(name=name(names[result.next_dealer])))
     return _cut("\n".join(lines))

@@ -32,7 +32,7 @@ COMMANDS: tuple[tuple[str, str, frozenset[MenuScope]], ...] = (
     ("hand", N_("Send my hand message again"), frozenset({MenuScope.PRIVATE})),
     ("back", N_("Take my seat back from auto-play"), frozenset(MenuScope)),
     ("score", N_("Season standings (/score me: mine)"), frozenset(MenuScope)),
-    ("stats", N_("Win rate, 点炮, 亮倒 and more as a picture (/stats me: mine)"), frozenset(MenuScope)),
+    ("stats", N_("Win rate, deal-ins, laying down and more as a picture (/stats me: mine)"), frozenset(MenuScope)),
     ("history", N_("The last hands (/history 20)"), frozenset({MenuScope.GROUP, MenuScope.ADMINS})),
     ("settle", N_("Fewest transfers to square the season"), frozenset({MenuScope.GROUP, MenuScope.ADMINS})),
     ("export", N_("The group's ledger as a CSV file"), frozenset({MenuScope.GROUP, MenuScope.ADMINS})),
@@ -61,39 +61,42 @@ def help_text(tr: Translator, topic: str = "") -> str:
     _ = tr.gettext
     return "\n".join(
         [
-            _("<b>卡五星 Ka Wu Xing</b>: 3 players, 84 tiles (筒 条 中 發 白), 碰 and 杠 but no 吃."),
+            _(
+                "<b>Ka Wu Xing (卡五星)</b>: 3 players, 84 tiles (dots, bamboo and the three dragons), pong and kong "
+                "but no chow."
+            ),
             _("Your hand comes to you in a private chat with buttons; the group sees the table."),
             "",
             _("<b>Play</b>"),
             _("/new: open a table in this group; press Join (AI players can fill empty seats)."),
             _(
-                "/new 2, /new 4: a table of two or four seats; /new kaxinwu: 卡心五 (e.g. /new kaxinwu 2). "
+                "/new 2, /new 4: a table of two or four seats; /new kaxinwu: Ka Xin Wu (卡心五, e.g. /new kaxinwu 2). "
                 "A three-seat table takes a fourth member: each hand one sits out."
             ),
             _("/hand: in the private chat, send your hand message again."),
             _("/back: take your seat back after auto-play (托管) took over."),
             "",
             _("<b>Scores</b>"),
-            _("/score: this season's standings: points, hands, wins, 点炮, biggest hand."),
+            _("/score: this season's standings: points, hands, wins, deal-ins, biggest hand."),
             _("/score me: your standing in each of your groups (also in the private chat)."),
             _(
-                "/stats: a picture of the season's numbers: win rate and 自摸 share, 点炮 rate, how often 亮倒 "
-                "was declared and won, points per hand, largest hand, most frequent 番, running totals. "
+                "/stats: a picture of the season's numbers: win rate and self-draw share, deal-in rate, how often "
+                "players laid down and won, points per hand, largest hand, most frequent pattern, running totals. "
                 "/stats all: every season; /stats me: yours (in the private chat: over all your groups)."
             ),
-            _("/history [n]: the last n hands (10 by default) with winner, 番, multiplier and points."),
+            _("/history [n]: the last n hands (10 by default) with winner, patterns, multiplier and points."),
             _("/settle: the fewest transfers that square the season."),
             _("/export: the group's whole ledger as a CSV file (opens in Excel)."),
             _("/export N: hand N's record (every event, JSON) that <code>python -m engine play</code> replays."),
-            _("/replay N: hand N as an animated picture: every discard, claim, kong and 亮倒 in order."),
+            _("/replay N: hand N as an animated picture: every discard, claim, kong and laying down in order."),
             _("/verify N: hand N's shuffle seed (once the hand is over) and how to re-derive its deal."),
             "",
             _("<b>Rules</b>"),
-            _("/rules: this group's rules in plain words: 底金, 封顶, options, 番 values."),
+            _("/rules: this group's rules in plain words: base stake, cap, options, pattern values."),
             _("/calc: score a hand from a real table, e.g. /calc 123p789p234s46s88s 5s discard (/help calc)."),
             "",
             _("<b>Group admins</b>"),
-            _("/settings: rule preset and options, 底金, timers, language."),
+            _("/settings: rule preset and options, base stake, timers, language."),
             _("/season new: start a new season (the ledger keeps the old one)."),
             _("/kill: end the table; an unfinished hand is not scored."),
             _(

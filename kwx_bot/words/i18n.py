@@ -20,6 +20,13 @@ Maintainers (after changing strings)::
 A catalog's references name files, not lines, so a code change that moves a string leaves the
 catalogs alone.
 
+One English word, two Chinese ones: 卡五星's 亮倒 and 卡心五's 廊起 are the same act and read "lay
+down" in English (docs/glossary.md), but Chinese names each game's own.  A text that names the act
+is written once, as ``tr.gettext_for(kaxinwu, msgid)`` (or marked ``NG_(msgid)`` and translated that
+way later): :func:`extract` then lists it twice, plainly (卡五星) and in the message context
+:data:`KAXINWU` (卡心五), so the Chinese catalog holds one translation for each game while English
+reads the same msgid in both.
+
 ``tests/kwx_bot/words/test_i18n.py`` runs the same check.
 """
 
@@ -39,19 +46,30 @@ from babel.messages.pofile import read_po, write_po
 
 from ..settings import LANGUAGES
 
-__all__ = ["DOMAIN", "LOCALE_DIR", "N_", "Translator", "check_catalogs", "extract", "translator"]
+__all__ = ["DOMAIN", "KAXINWU", "LOCALE_DIR", "NG_", "N_", "Translator", "check_catalogs", "extract", "translator"]
 
 DOMAIN = "kwx"
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 """The ``kwx_bot`` package: the msgids are extracted from all its source files."""
 LOCALE_DIR = PACKAGE_DIR / "locale"
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None}
+KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None, "gettext_for": (2,), "NG_": None}
+PER_GAME_KEYWORDS = {"gettext_for": (2,), "NG_": None}
+"""The markers of a text that has a 卡心五 form besides the plain one (:meth:`Translator.gettext_for`)."""
+KAXINWU = "kaxinwu"
+"""The message context of a text's 卡心五 form: the Chinese says 廊起 where the plain form says 亮倒
+(docs/rules.md §B)."""
 _PLACEHOLDER = re.compile(r"\{[a-z_0-9]*\}")
 _TAG = re.compile(r"</?[a-z]+>")
 
 
 def N_(message: str) -> str:
     """Mark ``message`` for extraction without translating it now (translate later with ``tr``)."""
+    return message
+
+
+def NG_(message: str) -> str:
+    """Mark ``message`` for extraction in its plain and its 卡心五 form (translate it later with
+    :meth:`Translator.gettext_for`)."""
     return message
 
 
@@ -69,6 +87,17 @@ class Translator:
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         """The plural form for ``n``."""
         return self._catalog.ngettext(singular, plural, n)
+
+    def gettext_for(self, kaxinwu: bool, message: str) -> str:
+        """The translation of ``message`` in the game's words: with ``kaxinwu`` its 卡心五 form (the
+        message context :data:`KAXINWU`, which says 廊起 where the plain form says 亮倒), else the
+        plain one; a text without a 卡心五 form (not marked per game) reads its plain form.  English
+        reads the same msgid in both games ("lay down", docs/glossary.md)."""
+        if kaxinwu:
+            text = self._catalog.pgettext(KAXINWU, message)
+            if text != message:
+                return text
+        return self._catalog.gettext(message)
 
     def __repr__(self) -> str:
         return f"Translator({self.lang!r})"
@@ -98,13 +127,18 @@ def translator(lang: str) -> Translator:
 
 
 def extract() -> Catalog:
-    """All msgids used in ``kwx_bot`` source files, as a Babel catalog (the ``.pot``)."""
+    """All msgids used in ``kwx_bot`` source files, as a Babel catalog (the ``.pot``); a text marked
+    per game (:data:`PER_GAME_KEYWORDS`) is listed once more in the context :data:`KAXINWU`."""
     pot = Catalog(project="kwx", domain=DOMAIN)
     root = PACKAGE_DIR
     for filename, lineno, message, comments, context in extract_from_dir(
         str(root), method_map=[("**.py", "python")], keywords=KEYWORDS
     ):
         pot.add(message, None, [(f"kwx_bot/{filename}", lineno)], auto_comments=comments, context=context)
+    for filename, lineno, message, comments, _context in extract_from_dir(
+        str(root), method_map=[("**.py", "python")], keywords=PER_GAME_KEYWORDS
+    ):
+        pot.add(message, None, [(f"kwx_bot/{filename}", lineno)], auto_comments=comments, context=KAXINWU)
     return pot
 
 
@@ -119,9 +153,9 @@ def check_catalogs(langs: tuple[str, ...] = ("zh_CN",)) -> list[str]:
         for msg in pot:
             if not msg.id:
                 continue
-            have = po.get(msg.id)
+            have = po.get(msg.id, msg.context)
             if have is None or not have.string or (isinstance(have.string, tuple) and not all(have.string)):
-                problems.append(f"{lang}: untranslated {msg.id!r}")
+                problems.append(f"{lang}: untranslated {msg.id!r}" + (f" ({msg.context})" if msg.context else ""))
                 continue
             if have.fuzzy:
                 problems.append(f"{lang}: fuzzy {msg.id!r}")
@@ -135,8 +169,8 @@ def check_catalogs(langs: tuple[str, ...] = ("zh_CN",)) -> list[str]:
                 if sorted(_TAG.findall(s)) != want_tags:
                     problems.append(f"{lang}: HTML tags differ in {msg.id!r}: {s!r}")
         for msg in po:
-            if msg.id and msg.id not in pot:
-                problems.append(f"{lang}: obsolete {msg.id!r}")
+            if msg.id and pot.get(msg.id, msg.context) is None:
+                problems.append(f"{lang}: obsolete {msg.id!r}" + (f" ({msg.context})" if msg.context else ""))
     return problems
 
 

@@ -253,8 +253,8 @@ def _win_text(hand: HandRecord, w: SeatResult, tr: Translator) -> str:
         how = _("{name} wins on {other}'s discard").format(name=who, other=_seat_name(payer, tr))
     fans = " · ".join(fan_label(f, tr) for f in w.fans) or fan_label("屁胡", tr)
     text = _("{how}: {fans} ×{m}").format(how=how, fans=fans, m=w.multiplier)
-    if w.baohu:
-        text = _("{text} (baohu)").format(text=text)
+    if w.baohu and payer is not None:
+        text = _("{text}; {name} pays for all (包胡)").format(text=text, name=_seat_name(payer, tr))
     return text
 
 
@@ -270,7 +270,7 @@ def _hand_block(hand: HandRecord, tr: Translator, tz: tzinfo, show_table: bool) 
     if winners:
         lines.extend(_win_text(hand, w, tr) for w in winners)
     else:
-        lines.append(_("Exhaustive draw (荒庄), no winner"))
+        lines.append(_("Draw, no winner"))
     lines.append(" · ".join(f"{_seat_name(s, tr)} {signed(s.delta)}" for s in hand.seats))
     corrected = [s for s in hand.seats if s.correction]
     if corrected:

@@ -20,7 +20,7 @@ from engine.fans import Fan
 from engine.game import Reason, RevealFault
 from engine.tiles import Suit, Tile
 
-from .i18n import N_, Translator
+from .i18n import N_, NG_, Translator
 
 __all__ = [
     "clean",
@@ -148,17 +148,18 @@ _PRESETS = {
     "kaxinwu": N_("Ka Xin Wu"),
 }
 
-_GAMES = {"kawuxing": N_("卡五星 Ka Wu Xing"), "kaxinwu": N_("卡心五 Ka Xin Wu")}
+_GAMES = {"kawuxing": N_("Ka Wu Xing (卡五星)"), "kaxinwu": N_("Ka Xin Wu (卡心五)")}
 
 
 def game_name(game: str, tr: Translator) -> str:
-    """The name of a game (``kawuxing`` 卡五星, ``kaxinwu`` 卡心五) in the reader's language."""
+    """The name of a game (``kawuxing`` 卡五星, ``kaxinwu`` 卡心五) in the reader's language: a proper
+    name, the Chinese in brackets in English (docs/glossary.md)."""
     msg = _GAMES.get(game)
     return esc(game) if msg is None else tr.gettext(msg)
 
 
 def table_size(game: str, players: int, members: int, tr: Translator) -> str:
-    """Which game a table plays and at how many seats, e.g. "卡五星 Ka Wu Xing · 3 seats"; a table
+    """Which game a table plays and at how many seats, e.g. "Ka Wu Xing (卡五星) · 3 seats"; a table
     that takes one member more than it seats says that they take turns sitting out
     (docs/rules.md §A2.1)."""
     seats = tr.ngettext("{n} seat", "{n} seats", players).format(n=players)
@@ -205,24 +206,25 @@ _REASONS: dict[Reason, str] = {
     Reason.KONG_ON_LAST_TILE: N_("No kong when the wall is empty."),
     Reason.KONG_NOT_ALLOWED_AFTER_PONG: N_("No kong right after a pong."),
     Reason.BUGANG_NOT_IMMEDIATE: N_("An added kong must be made right when you draw the tile."),
-    Reason.LIANGDAO_CANNOT_PONG: N_("After liangdao you cannot pong."),
-    Reason.LIANGDAO_MUST_DISCARD_DRAWN: N_("After liangdao you discard the tile you draw."),
-    Reason.LIANGDAO_KONG_FORBIDDEN: N_("After liangdao this kong is not allowed."),
+    Reason.LIANGDAO_CANNOT_PONG: NG_("After laying down you cannot pong."),
+    Reason.LIANGDAO_MUST_DISCARD_DRAWN: NG_("After laying down you discard the tile you draw."),
+    Reason.LIANGDAO_KONG_FORBIDDEN: NG_("After laying down this kong is not allowed."),
     Reason.LIANGDAO_KONG_CHANGES_WAITS: N_("This kong would change your waits."),
-    Reason.ALREADY_LIANGDAO: N_("You have already declared liangdao."),
+    Reason.ALREADY_LIANGDAO: NG_("You have already laid down."),
     Reason.NOT_READY_FOR_LIANGDAO: N_("After that discard your hand is not ready."),
-    Reason.LIANGDAO_WALL_TOO_SHORT: N_("Too few tiles left to declare liangdao."),
-    Reason.PROTECTED_TILE: N_("You may not discard a tile a liangdao player waits on."),
+    Reason.LIANGDAO_WALL_TOO_SHORT: NG_("Too few tiles left in the wall to lay down."),
+    Reason.PROTECTED_TILE: NG_("You may not discard a tile that a player who laid down waits on."),
     Reason.KONG_MANDATORY: N_("You must make the kong."),
     Reason.WIN_MANDATORY: N_("You must declare the win."),
-    Reason.BAD_REVEAL: N_("Those tiles cannot be shown for liangdao."),
+    Reason.BAD_REVEAL: NG_("Those tiles cannot be shown to lay down."),
 }
 
 
-def reason_text(reason: Reason, tr: Translator) -> str:
-    """A polite one-line refusal for an illegal action."""
+def reason_text(reason: Reason, tr: Translator, *, kaxinwu: bool = False) -> str:
+    """A polite one-line refusal for an illegal action; ``kaxinwu``: the table plays 卡心五, whose
+    Chinese names the act of laying down 廊起, not 亮倒 (docs/rules.md §B)."""
     msg = _REASONS.get(reason)
-    return tr.gettext(msg) if msg is not None else tr.gettext(N_("That move is not allowed now."))
+    return tr.gettext_for(kaxinwu, msg) if msg is not None else tr.gettext(N_("That move is not allowed now."))
 
 
 _FAULTS: dict[RevealFault, str] = {
@@ -239,9 +241,9 @@ _FAULTS: dict[RevealFault, str] = {
 }
 
 
-def reveal_fault_text(fault: RevealFault | None, tr: Translator) -> str:
+def reveal_fault_text(fault: RevealFault | None, tr: Translator, *, kaxinwu: bool = False) -> str:
     """Why a 亮倒 / 廊起 reveal choice breaks the rules, in one line (docs/rules.md §A9.2, §E#48: the
     hidden tiles must complete, the waits are read from the shown shape); a generic refusal for None
     (a choice the engine does not offer now for another reason)."""
     msg = _FAULTS.get(fault) if fault is not None else None
-    return tr.gettext(msg) if msg is not None else tr.gettext(_REASONS[Reason.BAD_REVEAL])
+    return tr.gettext(msg) if msg is not None else reason_text(Reason.BAD_REVEAL, tr, kaxinwu=kaxinwu)

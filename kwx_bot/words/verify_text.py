@@ -1,8 +1,9 @@
 """Verifiable hands in words: the commitment at the deal, the seed after the hand, ``/verify``.
 
 A hand dealt from a shuffle seed (docs/rules.md §A3.1) is published twice: at the deal the group's
-table caption carries the commitment (SHA-256 of the seed, :func:`engine.game.shuffle.commitment`),
-and once the hand is over the result caption carries the seed itself.  ``/verify`` repeats both with
+table caption carries the commitment (SHA-256 of the seed, :func:`engine.game.shuffle.commitment`)
+as its first :data:`SHOWN_PREFIX` hex digits (a phone shows them on one line), and once the hand is
+over the result caption carries the seed itself.  ``/verify`` repeats both, the commitment whole, with
 the command that re-derives every hand and the wall (``python -m engine deal``).  A hand that is
 still in play shows only its commitment.  A prepared deal (tests, replays: hands and wall given, no
 seed) says so.  All functions return HTML (Telegram's parse mode) in the reader's language.
@@ -17,9 +18,13 @@ from typing import Any
 from .i18n import Translator
 from .texts import esc
 
-__all__ = ["add_line", "commitment_line", "deal_command", "seed_line", "verify_text"]
+__all__ = ["SHOWN_PREFIX", "add_line", "commitment_line", "deal_command", "seed_line", "verify_text"]
 
 CAPTION_LIMIT = 1024
+
+SHOWN_PREFIX = 12
+"""Hex digits of the commitment the table caption shows (48 bits: enough to tell it from any other
+at a glance); ``/verify`` shows all 64."""
 
 
 def add_line(caption: str, line: str | None, limit: int = CAPTION_LIMIT) -> str:
@@ -30,11 +35,15 @@ def add_line(caption: str, line: str | None, limit: int = CAPTION_LIMIT) -> str:
     return caption + "\n" + line
 
 
-def commitment_line(tr: Translator, commitment: str | None) -> str:
-    """The table caption's line at the deal: the commitment, or (``None``) that the deal was prepared."""
+def commitment_line(tr: Translator, commitment: str | None, hand_no: int) -> str:
+    """The table caption's line at the deal of hand ``hand_no``: the commitment's first
+    :data:`SHOWN_PREFIX` hex digits and ``/verify N``, which shows it whole; or (``None``) that the deal
+    was prepared."""
     if commitment is None:
         return tr.gettext("Prepared deal (no shuffle seed): nothing to verify.")
-    return tr.gettext("🔒 Deal commitment (SHA-256 of the seed): <code>{hash}</code>").format(hash=esc(commitment))
+    return tr.gettext("🔒 Commitment <code>{prefix}…</code> · /verify {n}").format(
+        prefix=esc(commitment[:SHOWN_PREFIX]), n=hand_no
+    )
 
 
 def seed_line(tr: Translator, seed: str | None, hand_no: int) -> str | None:
@@ -76,7 +85,13 @@ def verify_text(
             "This hand was dealt from prepared hands and wall (a test or a replay), not from a shuffle seed: "
             "there is nothing to verify."
         )  # fmt: skip
-    lines = [head, _("Commitment, shown at the deal (SHA-256 of the seed):"), f"<code>{esc(commitment)}</code>"]
+    lines = [
+        head,
+        _("Commitment (SHA-256 of the seed); the table's caption showed its first {n} characters at the deal:").format(
+            n=SHOWN_PREFIX
+        ),
+        f"<code>{esc(commitment)}</code>",
+    ]
     if not over:
         lines.append(_("The hand is still in play: its seed is shown once it is over."))
         return "\n".join(lines)

@@ -199,6 +199,9 @@ class Kwx:
                 return presses
             movers = [(u, self.game_buttons(u)) for u in users]
             movers = [(u, bs) for u, bs in movers if bs]
+            if not movers:  # the hand messages may still be on their way (paced, or waiting out a 429)
+                await self.settle()
+                movers = [(u, bs) for u, bs in ((u, self.game_buttons(u)) for u in users) if bs]
             if not movers and self.retry_pending():  # a refused edit (429 after its retries) heals soon
                 await self.fake.wait_for(lambda: not self.retry_pending(), 30, message="the presentation retry")
                 await self.settle()

@@ -49,6 +49,8 @@ async def test_kill_ends_the_table_unscored_and_frees_the_players(kwx):
         (refused,) = await _send(kwx, ben, group, "kill")
         assert "only the group's administrators" in refused.text
         assert (await service.store.get_table(table_id)).status == "playing"
+        (busy,) = await _send(kwx, ben, group, "new")  # /new while the table plays says how to end it
+        assert "already open" in busy.text and "end it at once with /kill" in busy.text
         (done,) = await _send(kwx, ann, group, "kill")
         assert "ended the table" in done.text and "not scored" in done.text
         table = await service.store.get_table(table_id)
@@ -59,6 +61,9 @@ async def test_kill_ends_the_table_unscored_and_frees_the_players(kwx):
         for u in users:
             assert await service.store.open_seat_of_user(u.id, bot_id=service.tables.bot_id) is None
             assert kwx.hand_message(u).buttons == []  # stale hand buttons are gone
+            caption = kwx.hand_message(u).caption  # and the message says why, not whose turn it was
+            assert "The table was ended by an administrator (/kill); no points were scored." in caption
+            assert "turn" not in caption and "tiles left" not in caption
         query = kwx.fake.forge_press(cat, kwx.hand_message(cat), f"1:{b36(table.seq)}:x")  # an old button
         await kwx.fake.wait_for_answer(query)
         assert "closed" in query.answer.text
@@ -145,5 +150,8 @@ async def test_bot_removed_from_the_group_mid_hand_closes_the_table_unscored(kwx
         for u in users:
             assert await service.store.open_seat_of_user(u.id, bot_id=service.tables.bot_id) is None
             assert "removed from Mahjong night" in kwx.fake.last_message(kwx.fake.private_chat(u)).text
+            caption = kwx.hand_message(u).caption
+            assert "I was removed from the group; no points were scored" in caption and "turn" not in caption
+            assert kwx.hand_message(u).buttons == []
         # nothing more is sent to the group the bot left
         assert not [c for c in kwx.fake.calls if c.chat_id == group.id and c.status != 200]

@@ -5,13 +5,14 @@ only learns from ChatMigrated, and an internal error answered with a short group
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
 
 import pytest
 
-from fakebot import MESSAGE_WRITE_METHODS, clocked_limiter
-from kwx_bot.edge import throttle
+from fakebot import MESSAGE_WRITE_METHODS
+from kwx_bot.edge import app, throttle
 
 from .scenarios import deal_scenario, engine_play, load, open_table, perform
 
@@ -22,13 +23,20 @@ async def test_a_whole_hand_with_429_on_a_fifth_of_the_calls_loses_nothing(
     kwx, caplog, monkeypatch, retrying, fraction
 ):
     """``sender``: no rate limiter; ``rate_limiter``: production's pacing limiter in front (its
-    buckets on the fake clock).  Either way the sender is the one retry layer: one WARNING line per
+    windows on the fake clock).  Either way the sender is the one retry layer: one WARNING line per
     wait, no ERROR line and no traceback."""
     caplog.set_level(logging.INFO)
     kwx.wait_floods_on_fake_clock()
     if retrying == "rate_limiter":
         kwx.rate_limit = True
-        monkeypatch.setattr(throttle, "AsyncLimiter", clocked_limiter(kwx.fake.clock))
+        clock = kwx.fake.clock
+
+        async def advance(seconds: float) -> None:  # where the pacer would wait, the fake's clock jumps
+            clock.advance(seconds)
+            await asyncio.sleep(0)
+
+        paced = functools.partial(throttle.PacingRateLimiter, clock=clock.monotonic, sleep=advance)
+        monkeypatch.setattr(app, "PacingRateLimiter", paced)
     users = kwx.players("Ann", "Ben", "Cat")
     group = kwx.group(users)
     async with kwx.running() as service:

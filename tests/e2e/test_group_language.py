@@ -70,7 +70,7 @@ async def test_three_english_users_get_english_everywhere_without_settings(kwx):
         assert kwx.fake.last_message(group).button_texts == ["Next hand", "End the table"]
         assert {lang for _, lang in spy.calls} == {"en"} and {k for k, _ in spy.calls} == {"table", "result"}
         (help_text,) = await _command(kwx, users[1], group, "help")
-        assert "Ka Wu Xing: 3 players" in help_text.text
+        assert "Ka Wu Xing (卡五星): 3 players" in help_text.text
         (score,) = await _command(kwx, users[1], group, "score")
         assert "Standings · season 1" in score.text
         (export,) = await _command(kwx, users[1], group, "export")
@@ -134,4 +134,4 @@ async def test_the_lobby_switches_the_group_language_in_one_tap(kwx):
         assert "English" in back.answer.text
         assert "Join" in kwx.fake.message(group, lobby.message_id).button_texts
         (help_text,) = await _command(kwx, eve, group, "help")
-        assert "Ka Wu Xing: 3 players" in help_text.text
+        assert "Ka Wu Xing (卡五星): 3 players" in help_text.text

@@ -46,7 +46,7 @@ async def test_a_caption_after_an_opponents_discard_names_it_and_what_happened_s
         caption = kwx.hand_message(cat).content
         assert kwx.game_buttons(cat), "Cat's turn"
         lines = caption.splitlines()
-        assert "Ann declared liangdao." in lines
+        assert "Ann laid down." in lines
         assert "Last discard: 5 Bam by Ben." in lines
         assert any(line.startswith("<b>Your turn</b>") or line.startswith("Your turn") for line in lines), lines
         # Ben, who only waits now, is not told again (no edit for others' routine turns)

@@ -18,14 +18,14 @@ from .test_scenarios import assert_matches_engine, assert_no_hidden_tiles
 
 WORDS = {
     "kx3_langqi_self_draw": "wins by self-draw on 7 Bam",
-    "kx3_chajiao": "Chajiao: Ben, Cat did not declare langqi",
-    "kx3_guansi": "Hand 1: guansi",
+    "kx3_chajiao": "Ready check: Ben, Cat did not lay down",
+    "kx3_guansi": "Hand 1: shut in",
     "kx2_langqi_self_draw": "wins by self-draw on 7 Bam",
-    "kx2_chajiao": "Chajiao: Ben did not declare langqi",
-    "kx2_guansi": "Hand 1: guansi",
+    "kx2_chajiao": "Ready check: Ben did not lay down",
+    "kx2_guansi": "Hand 1: shut in",
     "kx_dingchuan": "Cat wins on Ben's 5 Bam",  # 顶穿: one 廊起 player's automatic discard
-    "kx_chajiao_one": "Chajiao: Dan did not declare langqi",
-    "kx_guansi": "Hand 1: guansi",
+    "kx_chajiao_one": "Ready check: Dan did not lay down",
+    "kx_guansi": "Hand 1: shut in",
 }
 """The scenarios (tests/scenarios) at 3, 2 and 4 seats and the words their result message must say."""
 KONGS = {"kong", "concealed_kong", "added_kong"}
@@ -56,7 +56,8 @@ async def test_kaxinwu_hand_matches_engine_play(kwx, name):
                 locked_seen = True
                 before = (await service.store.get_table(table_id)).seq
                 query = await kwx.press(user, kwx.hand_message(user), locked[0].text)
-                assert "may not discard" in query.answer.text and not query.answer.show_alert
+                assert query.answer.text == "You may not discard a tile that a player who laid down waits on."
+                assert not query.answer.show_alert
                 assert (await service.store.get_table(table_id)).seq == before
                 assert "🔒 = another player's waiting tile" in kwx.hand_message(user).content
             await perform(kwx, users, action)
@@ -66,7 +67,7 @@ async def test_kaxinwu_hand_matches_engine_play(kwx, name):
     final = kwx.fake.last_message(group)
     assert WORDS[name] in final.content and "Points:" in final.content
     assert final.button_texts == ["Next hand", "End the table"]
-    reveals = [m for m in kwx.fake.bot_messages(group) if "declares langqi" in m.content]
+    reveals = [m for m in kwx.fake.bot_messages(group) if "lays down!" in m.content]
     assert len(reveals) == sum(e["type"] == "discarded" and e["liangdao"] for e in stored) >= 1
     partial = sum(e["type"] == "discarded" and e["liangdao"] and bool(e.get("hidden")) for e in stored)
     assert sum("stay hidden" in m.content for m in reveals) == partial  # a count, never which tiles
@@ -98,19 +99,19 @@ async def test_langqi_choice_refuses_forgeries_and_double_taps_and_survives_a_re
         table_id = await deal_scenario(kwx, users, group, scenario)
         seq = (await service.store.get_table(table_id)).seq
         s36 = b36(seq)
-        assert "Langqi…" in kwx.hand_message(ann).button_texts
+        assert "Lay down…" in kwx.hand_message(ann).button_texts
         await kwx.act(ann, "L")
         await kwx.act(ann, "P", "9s")
         msg = kwx.hand_message(ann)
         toggles = reveal_toggles(kwx, ann)
         assert len(toggles) == 13 and all(on for _, on, _ in toggles)
-        assert "→ waiting on 7 Bam" in msg.content and any(t.startswith("Confirm langqi") for t in msg.button_texts)
+        assert "→ waiting on 7 Bam" in msg.content and any(t.startswith("Lay down, discard") for t in msg.button_texts)
         # hide 1 Dot alone: the hidden tile is no complete set -> the reason, no Confirm
         one_dot = next(d for t, _, d in toggles if str(t) == "1p")
         await kwx.press(ann, msg, data=one_dot)
         msg = kwx.hand_message(ann)
         assert "✗ Not allowed: The hidden tiles must split into complete sets and pairs" in msg.content
-        assert not any(t.startswith("Confirm") for t in msg.button_texts)
+        assert not any(t.startswith("Lay down, discard") for t in msg.button_texts)
         shown_now = msg.button_texts
         edits = kwx.fake.count_calls("editMessageCaption") + kwx.fake.count_calls("editMessageReplyMarkup")
         # a double tap of the same toggle: a toast, nothing changes
@@ -155,7 +156,7 @@ async def test_langqi_choice_refuses_forgeries_and_double_taps_and_survives_a_re
         assert taps > 0
         assert "→ waiting on 7 Bam" in kwx.hand_message(ann).content
         query = await kwx.act(ann, "l", "9s")
-        assert not query.answer.show_alert and query.answer.text == "Langqi! You discarded 9 Bam."
+        assert not query.answer.show_alert and query.answer.text == "You laid down and discarded 9 Bam."
         for action in scenario["actions"][1:]:
             await perform(kwx, users, action)
         await kwx.settle()

@@ -39,11 +39,14 @@ async def test_group_to_supergroup_migration(kwx):
 
 
 def downgrade_to_version_5(path) -> None:
-    """Turn a database of this version back into schema version 5 (no index of the declaring events,
-    no time bank), keeping every row."""
+    """Turn a database of this version back into schema version 5 (no reminders kept with the seats,
+    no index of the declaring events, no time bank, no group writes kept), keeping every row."""
     import sqlite3
 
     with sqlite3.connect(path) as db:
+        db.execute("ALTER TABLE seats DROP COLUMN reminder_msg_id")
+        db.execute("ALTER TABLE seats DROP COLUMN reminder_seq")
+        db.execute("DROP TABLE group_writes")
         db.execute("DROP INDEX events_declared")
         db.execute("ALTER TABLE seats DROP COLUMN bank_used")
         db.execute("ALTER TABLE tables DROP COLUMN deadline_start")

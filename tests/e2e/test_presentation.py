@@ -193,11 +193,11 @@ async def test_forged_liangdao_picks_are_refused_and_change_nothing(kwx, caplog)
         pick = kwx.hand_message(ann).callback_datas[0]
         await kwx.press(ann, kwx.hand_message(ann), data=pick)
         confirm = kwx.hand_message(ann)
-        assert confirm.button_texts[0].startswith("Confirm liangdao")
+        assert confirm.button_texts[0].startswith("Lay down, discard")
         assert "You will wait on" in confirm.content
         query = await kwx.press(ann, confirm, confirm.button_texts[0])
         assert not query.answer.show_alert
-        assert any("declares liangdao" in m.content for m in kwx.fake.bot_messages(group))
+        assert any("lays down!" in m.content for m in kwx.fake.bot_messages(group))
 
 
 async def test_a_press_is_answered_at_once_while_the_last_ones_sends_wait_out_a_429(kwx):

@@ -88,7 +88,7 @@ async def test_a_match_ends_in_score_history_settle_and_export(kwx):
         for block, result in zip(hands, reversed(results), strict=True):
             line = " · ".join(f"{n} {d:+d}" if d else f"{n} 0" for n, d in zip(NAMES, result["deltas"], strict=True))
             assert line in block
-        assert "Exhaustive draw" in hands[1]  # h1: 荒庄, kong money stands
+        assert "Draw, no winner" in hands[1]  # h1: 荒庄, kong money stands
         assert hands[3].count("wins on") == 2  # d57: 一炮双响
         assert "robs" in hands[2]  # d50: 抢杠胡
         (two,) = await _replies(kwx, ben, group, "history", "2")

@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from .harness import TinyPictures
-from .scenarios import ACT_OPS, deal_scenario, engine_play, load, perform
+from .scenarios import ACT_OPS, deal_scenario, engine_play, load, open_table, perform
 
 
 @pytest.mark.parametrize("name", ["liangdao_direct_kong", "d57_double_ron"])
@@ -187,3 +187,31 @@ async def test_a_clean_restart_edits_no_message_that_already_shows_the_same(kwx)
     async with kwx.running() as service:
         await kwx.settle()
         assert all(s.shown is not None for s in service.tables.cached()[0].humans())
+
+
+async def test_a_reminder_sent_before_a_restart_is_deleted_after_it(kwx):
+    """The turn reminder outlives a restart: the restarted bot deletes it once the player acts
+    (and, still at the move it reminded of, does not remind again)."""
+    kwx.remind_seconds = 0.2
+    users = kwx.players("Ann", "Ben", "Cat")
+    ann = users[0]
+    group = kwx.group(users)
+    chat = kwx.fake.private_chat(ann)
+    async with kwx.running() as service:
+        await kwx.start_bot(*users)
+        table_id = await open_table(kwx, users, group)
+        await service.prepare_deal(table_id, {"seed": "remind-restart", "dealer": 0})
+        await kwx.press(ann, kwx.fake.bot_messages(group)[0], "Start")
+        reminder = await kwx.fake.wait_for_message(chat, contains="Your move", since=0, timeout=5)
+        await kwx.settle()
+    async with kwx.running() as service:
+        await kwx.settle()
+        assert not kwx.fake.message(chat, reminder.message_id).deleted  # the move it reminds of is still Ann's
+        await kwx.fake.wait_for(lambda: not service.present._reminder_tasks, 5)
+        assert sum("Your move" in m.content for m in kwx.fake.bot_messages(chat)) == 1  # not reminded twice
+        _label, data = kwx.game_buttons(ann)[0]
+        await kwx.press(ann, kwx.hand_message(ann), data=data)
+        await kwx.settle()
+        assert kwx.fake.message(chat, reminder.message_id).deleted
+        seats = await service.store.seats(table_id)
+        assert seats[0].reminder_msg_id is None

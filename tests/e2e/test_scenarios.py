@@ -37,7 +37,7 @@ async def test_scenario_matches_engine_play(kwx, name):
     final = kwx.fake.last_message(group)
     assert "Points:" in final.content and final.button_texts == ["Next hand", "End the table"]
     if any(a["act"] == "liangdao" for a in scenario["actions"]):
-        assert any("declares liangdao" in m.content for m in kwx.fake.bot_messages(group))
+        assert any("lays down!" in m.content for m in kwx.fake.bot_messages(group))
     assert kwx.fake.count_calls(MESSAGE_WRITE_METHODS, ok=False) == 0
     # new group messages: the lobby, then only hand start, each 亮倒 reveal and the result
     reveals = sum(e["type"] == "discarded" and e["liangdao"] for e in stored)

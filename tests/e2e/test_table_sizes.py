@@ -95,7 +95,7 @@ async def test_a_four_seat_table_with_ai_seats_plays_to_a_win(kwx):
     async with kwx.running() as service:
         await kwx.start_bot(*users)
         lobby = await _lobby(kwx, ann, group, "4")
-        assert "卡五星 Ka Wu Xing · 4 seats" in lobby.content and "4. (free)" in lobby.content
+        assert "Ka Wu Xing (卡五星) · 4 seats" in lobby.content and "4. (free)" in lobby.content
         assert "Four seats" in lobby.content  # the rules: the four_seats preset
         await kwx.press(ben, lobby, "Join")
         lobby = kwx.fake.message(group, lobby.message_id)
@@ -176,7 +176,7 @@ async def test_kaxinwu_is_offered_at_two_seats(kwx):
             await service.store.group_id_for_chat(group.id), bot_id=service.tables.bot_id
         )
         assert table is not None, reply.content
-        assert "卡心五 Ka Xin Wu · 2 seats" in reply.content
+        assert "Ka Xin Wu (卡心五) · 2 seats" in reply.content
         rules = RuleSet.from_json(table.rules)
         assert rules.players == 2 and rules.ruleset.value == "kaxinwu"
 
@@ -192,6 +192,14 @@ async def test_four_members_take_turns_sitting_out_and_the_ledger_covers_all_fou
         for u in (ben, cat, dan):
             query = await kwx.press(u, kwx.fake.message(group, lobby.message_id), "Join")
             assert not query.answer.show_alert, query.answer
+            await kwx.settle()
+            confirmed = kwx.fake.last_message(kwx.fake.private_chat(u)).content
+            assert "You took a seat" in confirmed
+            # the fourth member is told, in the toast and privately, that one of the four sits each hand out
+            fourth = u is dan
+            assert ("sits out" in query.answer.text) is fourth, query.answer.text
+            assert ("one of you sits out each hand" in confirmed) is fourth, confirmed
+        assert "the winner sits out the next hand" in confirmed  # who: the table's rule (docs/rules.md §A2.1)
         lobby = kwx.fake.message(group, lobby.message_id)
         assert "4. Dan" in lobby.content and "Add AI" not in lobby.button_texts
         table_id = (

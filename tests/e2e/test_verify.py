@@ -45,7 +45,8 @@ async def test_verify_re_derives_the_deal_through_the_engine_command(kwx):
         digest = hashlib.sha256(seed.encode()).hexdigest()
 
         table_msg = kwx.fake.last_message(group)
-        assert table_msg.photo is not None and digest in table_msg.caption  # the commitment at the deal
+        assert table_msg.photo is not None and f"{digest[:12]}… · /verify 1" in table_msg.caption  # at the deal
+        assert digest not in table_msg.caption  # a prefix: the whole commitment is in /verify
         during = await _verify(kwx, users[1], group, "1")
         assert digest in during and "still in play" in during
         assert seed not in " ".join(kwx.fake.seen_texts(group)), "the seed of a hand in play was shown"

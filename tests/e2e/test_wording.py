@@ -27,7 +27,7 @@ async def test_private_chat_answers_unknown_commands_and_plain_text_with_a_hint(
         (zh,) = await _send(kwx, li, kwx.fake.private_chat(li), "你好")
         assert "发送 /help" in zh.text
         (known,) = await _send(kwx, ann, chat, "/help")  # a known command still gets its own answer
-        assert "Ka Wu Xing: 3 players" in known.text
+        assert "Ka Wu Xing (卡五星): 3 players" in known.text
         group = kwx.group([ann])
         assert await _send(kwx, ann, group, f"/frobnicate@{kwx.fake.bot.username}") == []  # groups: silence
 
@@ -77,3 +77,6 @@ async def test_kill_in_chinese_has_no_stray_spaces(kwx):
             await kwx.press(user, kwx.hand_message(user), data=rng.choice(buttons)[1])
         (done,) = await _send(kwx, users[0], group, f"/kill@{kwx.fake.bot.username}")
         assert done.text == "管理员结束了牌桌。未打完的这一局不计分。发送 /new 再开一桌。"
+        for u in users:  # each hand message says it too, in the player's language
+            await kwx.fake.wait_for(lambda u=u: "（/kill）" in kwx.hand_message(u).caption, 5)
+            assert kwx.hand_message(u).caption.endswith("管理员结束了牌桌（/kill）；本局不计分。")

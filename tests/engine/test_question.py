@@ -48,6 +48,8 @@ def test_tile_forms(text: str, concealed: str, win: Tile) -> None:
         ("ankong:1111p", MeldKind.CONCEALED_KONG),
         ("[暗杠 1111p]", MeldKind.CONCEALED_KONG),
         ("bukong:1111p", MeldKind.ADDED_KONG),
+        ("concealed:1111p", MeldKind.CONCEALED_KONG),
+        ("added:1p", MeldKind.ADDED_KONG),
         ("【补杠 1111p】", MeldKind.ADDED_KONG),
     ],
 )
@@ -64,6 +66,8 @@ def test_liangdao_roles() -> None:
     assert parse_question(f"{D01} discard 亮倒:点炮").liangdao == {"D"}
     assert parse_question(f"{D01} liangdao:y").liangdao == {"Y"}
     assert parse_question(f"{D01} discard liangdao:").liangdao == {"W"}
+    for english, pinyin in (("laid", "liangdao"), ("laid:d", "liangdao:d"), ("LAID_DOWN:both", "liangdao:both")):
+        assert parse_question(f"{D01} discard {english}").liangdao == parse_question(f"{D01} discard {pinyin}").liangdao
 
 
 @pytest.mark.parametrize(

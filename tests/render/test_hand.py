@@ -49,7 +49,11 @@ def test_the_hand_picture_shows_every_pond_in_order_with_names_and_dealer() -> N
     long = hand_canvas(d.hand, names=(d.names[0], "x" * 200, d.names[2]))
     name = long.find("name", seat=1)[0]
     assert name.text is not None and name.text.endswith("…") and name.box[2] < long.find("hidden", seat=1)[0].box[0]
-    assert not c.find("dealer")
+    # the player's own strip: his 庄 disc (he deals) and his name, left of his pond
+    assert [p.seat for p in c.find("dealer")] == [0]
+    (own,) = c.find("own_name")
+    assert own.text == d.names[0] and own.seat == 0
+    assert c.find("dealer")[0].box[2] < own.box[0] and own.box[2] < min(p.box[0] for p in c.find("pond", seat=0))
     # the claimed tiles dimmed, the 亮倒 discard lying sideways
     claimed = [p for p in c.find("pond", seat=2) if p.tile is Tile.RED]
     assert claimed[0].state is TileState.DIM
@@ -77,7 +81,7 @@ def test_a_liangdao_seat_shows_its_hand_and_waits_the_others_backs_and_melds() -
     s2 = d.hand.public.seats[2]
     assert [p.tile for p in c.find("revealed", seat=2)] == list(s2.revealed)
     assert [p.tile for p in c.find("seat_wait", seat=2)] == list(s2.waits)
-    assert [p.text for p in c.find("badge_text", seat=2)] == ["Liangdao"]
+    assert [p.text for p in c.find("badge_text", seat=2)] == ["Laid down"]
     s1 = d.hand.public.seats[1]
     assert len(c.find("hidden", seat=1)) == s1.concealed_count and not c.find("hidden", seat=2)
     assert [p.text for p in c.find("hidden_count", seat=1)] == [str(s1.concealed_count)]
@@ -85,6 +89,39 @@ def test_a_liangdao_seat_shows_its_hand_and_waits_the_others_backs_and_melds() -
     # the player's own hand part keeps its roles: the own waits and melds only
     assert [p.tile for p in c.find("wait")] == list(d.hand.waits)
     assert {p.seat for p in c.find("meld")} == {0}
+
+
+@pytest.mark.parametrize(
+    ("rules", "relatives"),
+    [
+        (RuleSet.preset("two_seats"), {1: ["对家"]}),
+        (RuleSet(), {0: ["下家", "上家"], 2: ["下家", "上家"]}),
+        (RuleSet.preset("four_seats"), {0: ["下家", "对家", "上家"], 3: ["下家", "对家", "上家"]}),
+    ],
+    ids=["two", "three", "four"],
+)
+def test_the_other_seats_say_where_they_sit_and_the_player_sees_his_name_and_dealer_disc(
+    rules: RuleSet, relatives: dict[int, list[str]]
+) -> None:
+    """Beside each other seat's name: 下家 (plays after the player), 对家 (across: at four seats the
+    middle one, at two the only one), 上家 (plays before him) — in English Next / Across / Previous;
+    the player's own name and, when he deals, his 庄 disc are drawn at his pond (docs/rules.md §A2.3)."""
+    names = ("Ann", "Ben", "Cat", "Dan")[: rules.players]
+    state, _ = next(iter(play_states("relative-seats", rules, dealer=1)))
+    english = {"下家": "Next", "对家": "Across", "上家": "Previous"}
+    for seat, expected in relatives.items():
+        view = view_for(state, seat)
+        for lang, words in (("zh_CN", expected), ("en", [english[w] for w in expected])):
+            c = hand_canvas(view, lang, names=names)
+            others = [(view.seat + i) % rules.players for i in range(1, rules.players)]  # next first
+            assert [(p.seat, p.text) for p in c.find("relative_text")] == list(zip(others, words, strict=True))
+            for chip in c.find("relative"):  # each chip sits before the seat's name, in its name row
+                (name,) = c.find("name", seat=chip.seat)
+                assert chip.box[2] < name.box[0] and chip.box[1] < name.centre[1] < chip.box[3]
+            (own,) = c.find("own_name")
+            assert own.text == names[seat]
+            assert [p.seat for p in c.find("dealer")] == [1]  # seat 1 deals: his disc, wherever he is drawn
+            assert bool(c.find("dealer", seat=seat)) is (seat == 1)
 
 
 CASES = [

@@ -83,7 +83,7 @@ def test_english_hand_footer(demo: Demo) -> None:
     c = hand_canvas(view, "en")
     assert [p.text for p in c.find("wall")] == [f"Wall: {view.public.wall_remaining}"]
     assert [p.text for p in c.find("waits_badge_text")] == ["Waits"]
-    assert [p.text for p in c.find("liangdao_text")] == ["Liangdao"]
+    assert [p.text for p in c.find("liangdao_text")] == ["Laid down"]
     unseen = c.find("unseen")
     assert len(unseen) == 9 and all(p.text.endswith(" left") for p in unseen)
     for label, tile in zip(unseen, c.find("wait"), strict=True):
@@ -129,7 +129,7 @@ def test_english_table_crowded_and_with_empty_names(demo: Demo) -> None:
         texts = {p.text for p in c.placed if p.text}
         assert not any("庄" in t or "剩余" in t or "亮倒" in t or "托管" in t for t in texts), texts
     crowded_c = table_canvas(crowded(demo.table), demo.names, "en")
-    assert {"Liangdao", "Auto"} <= {p.text for p in crowded_c.find("badge_text")}
+    assert {"Laid down", "Auto-play"} <= {p.text for p in crowded_c.find("badge_text")}
     kongs = {p.text for p in crowded_c.find("kong_money")}
     # the nine waits now take a row of their own, so the name row keeps the label; with long match
     # totals as well it is crowded again and keeps the value only
@@ -147,7 +147,7 @@ def test_english_table_crowded_and_with_empty_names(demo: Demo) -> None:
 
 def test_english_reveal(demo: Demo) -> None:
     c = reveal_canvas(demo.reveal, 2, demo.names, "en")
-    assert [p.text for p in c.find("liangdao_text")] == ["Liangdao"]
+    assert [p.text for p in c.find("liangdao_text")] == ["Laid down"]
     assert [p.text for p in c.find("waits_badge_text")] == ["Waits"]
     for label, tile in zip(c.find("unseen"), c.find("wait"), strict=True):
         assert label.text.endswith(" left") and tile.box[0] <= label.box[0] and label.box[2] <= tile.box[2] + 1
@@ -182,13 +182,13 @@ def test_english_result_win_with_the_longest_fan_names(demo: Demo) -> None:
     chips = c.find("fan") + c.find("multiplier")
     for a, b in itertools.combinations(chips, 2):
         assert not boxes_overlap(a.box, b.box), (a, b)
-    assert [p.text for p in c.find("pay_header")] == ["Hand", "Kongs", "Total"]
+    assert [p.text for p in c.find("pay_header")] == ["Payments", "Kongs", "This hand"]  # the match is "Match"
     headers = c.find("pay_header")
     for a, b in itertools.combinations(headers, 2):
         assert not boxes_overlap(a.box, b.box)
     by = c.find("by_text")[0].text
     assert by in EN.by_label.values()
-    assert c.find("baohu_text")[0].text == "Baohu"
+    assert c.find("baohu_text")[0].text == "Pays for all"
     assert c.find("next_dealer")[0].text.startswith("Next dealer: ")
     for p in c.placed:
         assert p.box[0] >= 0 and p.box[2] <= c.width and p.box[3] <= c.height, p
@@ -218,7 +218,7 @@ def test_english_result_win_kinds(demo: Demo, by: str) -> None:
 def test_english_result_draw(demo: Demo) -> None:
     c = result_canvas(demo.draw, demo.names, "en")
     assert [p.text for p in c.find("title")] == ["Draw"]
-    assert [p.text for p in c.find("liangdao_text")] == ["Liangdao"]
+    assert [p.text for p in c.find("liangdao_text")] == ["Laid down"]
 
 
 def test_english_seat_fallback_name() -> None:

@@ -290,10 +290,11 @@ def test_real_kaxinwu_hands_draw(demo: Demo) -> None:
 
 
 def test_kaxinwu_labels_the_declaration_langqi(demo: Demo) -> None:
-    """Under 卡心五 the declaration is 廊起 (docs/rules.md §B) on every picture; 卡五星 keeps 亮倒."""
+    """Under 卡心五 the Chinese declaration is 廊起 (docs/rules.md §B) on every picture; 卡五星 keeps 亮倒.
+    English reads "Laid down" in both games (docs/glossary.md)."""
     from render.pictures import reveal_canvas
 
-    for lang, word in (("zh_CN", "廊起"), ("en", "Langqi")):
+    for lang, word in (("zh_CN", "廊起"), ("en", "Laid down")):
         table = table_canvas(demo.table, demo.names, lang, game="kaxinwu")
         assert word in {p.text for p in table.find("badge_text", seat=2)}
         assert [

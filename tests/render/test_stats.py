@@ -130,7 +130,7 @@ def test_names_with_emoji_and_long_names_draw_without_crashing() -> None:
     c = stats_canvas(SHEETS["four"], "en")
     names = [p.text for p in c.find("name")]
     assert names[0] == "Ann" and names[1].endswith("…") and "□" in names[2]
-    assert names[3].startswith("Play")  # nothing drawable is left: "Player 4", cut to its column
+    assert names[3].startswith("Pla")  # nothing drawable is left: "Player 4", cut to its column
     assert c.find("title")[0].text == "麻将之夜□"
 
 
@@ -155,7 +155,8 @@ def test_a_players_own_record_names_the_player_once_and_shows_the_largest_hands_
         ("three", "zh_CN", "亮倒率"),
         ("langqi", "zh_CN", "廊起率"),
         ("both games", "zh_CN", "亮倒/廊起率"),
-        ("langqi", "en", "Langqi"),
+        ("langqi", "en", "Laid down"),  # English says "lay down" in both games (docs/glossary.md)
+        ("both games", "en", "Laid down"),
     ],
 )
 def test_the_declaration_is_named_for_the_games_played(kind: str, lang: str, label: str) -> None:

@@ -5,12 +5,20 @@ const LABELS = {
         floodOn: "Flood (429): on", floodOff: "Flood (429): off", send: "Send", placeholder: "Message or /command",
         start: "Start", group: "group", private: "private chat with the bot", members: "members",
         bot: { running: "bot running", starting: "bot starting…", restarting: "bot restarting…", stopped: "bot stopped", exited: "bot exited (press Restart)" },
-        noAnswer: "The bot did not answer (yet).", openedPrivate: "Opened the private chat with the bot." },
+        noAnswer: "The bot did not answer (yet).", openedPrivate: "Opened the private chat with the bot.",
+        unknownUser: (name) => `There is no user “${name}” in the playground. Choose one:`,
+        stranger: "not in the group",
+        strangerNote: (name, group) => `${name} is not a member of ${group}: Telegram shows ${name} only the private chat with the bot, and the bot seats only members at the group's table.`,
+        download: "Download", gif: "GIF" },
   zh_CN: { you: "我是", language: "语言", operator: "运维", restart: "重启机器人",
         floodOn: "限流 (429)：开", floodOff: "限流 (429)：关", send: "发送", placeholder: "消息或 /命令",
         start: "开始", group: "群组", private: "与机器人的私聊", members: "成员",
         bot: { running: "机器人运行中", starting: "机器人启动中…", restarting: "机器人重启中…", stopped: "机器人已停止", exited: "机器人已退出（请按重启）" },
-        noAnswer: "机器人（还）没有回应。", openedPrivate: "已打开与机器人的私聊。" },
+        noAnswer: "机器人（还）没有回应。", openedPrivate: "已打开与机器人的私聊。",
+        unknownUser: (name) => `这里没有叫“${name}”的用户。请选择：`,
+        stranger: "不在群里",
+        strangerNote: (name, group) => `${name} 不是「${group}」的成员：Telegram 只给 ${name} 显示与机器人的私聊，机器人也只让群成员在群里的牌桌入座。`,
+        download: "下载", gif: "GIF" },
 };
 const params = new URLSearchParams(location.search);
 let me = params.get("user") || "Ann";
@@ -79,6 +87,8 @@ function drawMessage(chat, msg) {
     img.alt = "";
     bubble.append(img);
   }
+  if (msg.animation) bubble.append(drawAnimation(msg.animation));
+  if (msg.document) bubble.append(drawDocument(msg.document));
   const body = document.createElement("span");
   body.className = "text";
   body.innerHTML = msg.html;  // built server-side from the entities, every text escaped
@@ -110,6 +120,50 @@ function drawMessage(chat, msg) {
     node.append(kb);
   }
   return node;
+}
+
+// An animation (sendAnimation) as Telegram shows it: inline, playing, marked GIF.
+function drawAnimation(anim) {
+  const box = document.createElement("div");
+  box.className = "gif";
+  const img = document.createElement("img");
+  img.src = anim.url;
+  if (anim.size) { img.width = anim.size[0]; img.height = anim.size[1]; }
+  img.alt = anim.name;
+  const tag = document.createElement("span");
+  tag.className = "tag";
+  tag.textContent = L().gif;
+  box.append(img, tag);
+  return box;
+}
+
+function fileSize(bytes) {
+  if (bytes < 1024) return bytes + " B";
+  if (bytes < 1024 * 1024) return (bytes / 1024).toFixed(1) + " KB";
+  return (bytes / 1024 / 1024).toFixed(1) + " MB";
+}
+
+// A document (sendDocument) as Telegram shows it: a file icon, its name and size; a tap downloads it.
+function drawDocument(doc) {
+  const a = document.createElement("a");
+  a.className = "file";
+  a.href = doc.url;
+  a.download = doc.name;
+  a.title = L().download + " " + doc.name;
+  const icon = document.createElement("span");
+  icon.className = "icon";
+  icon.textContent = (doc.name.split(".").pop() || "").slice(0, 4).toUpperCase() || "⤓";
+  const info = document.createElement("span");
+  info.className = "info";
+  const name = document.createElement("b");
+  name.className = "name";
+  name.textContent = doc.name;
+  const size = document.createElement("small");
+  size.className = "size";
+  size.textContent = fileSize(doc.bytes);
+  info.append(name, size);
+  a.append(icon, info);
+  return a;
 }
 
 function panelFor(chat) {
@@ -180,13 +234,52 @@ function drawBar() {
   flood.textContent = state.flood ? l.floodOn : l.floodOff;
   flood.classList.toggle("on", state.flood);
   $("#botstate").textContent = l.bot[state.bot] || state.bot;
-  const sel = $("#user");
-  if (sel.options.length !== state.users.length) {
-    sel.innerHTML = "";
-    for (const u of state.users) sel.add(new Option(u, u));
-  }
-  sel.value = me;
+  fillUsers(state.users, state.strangers || []);
+  $("#user").value = me;
   $("#lang").value = lang;
+  const note = $("#note");
+  const stranger = (state.strangers || []).includes(me);
+  note.hidden = !stranger;
+  if (stranger) note.textContent = l.strangerNote(me, state.group);
+}
+
+function fillUsers(users, strangers) {
+  const sel = $("#user");
+  const labels = users.map((u) => strangers.includes(u) ? `${u} (${L().stranger})` : u);
+  if ([...sel.options].map((o) => o.text).join() === labels.join()) return;
+  sel.innerHTML = "";
+  users.forEach((u, i) => sel.add(new Option(labels[i], u)));
+}
+
+// ?user= names nobody: say so on the page (the API says why) and offer the preset users.
+function showUnknownUser(error) {
+  if (lang === null) lang = "en";
+  const l = L();
+  document.documentElement.lang = lang === "zh_CN" ? "zh-CN" : "en";
+  for (const el of document.querySelectorAll("[data-l]")) el.textContent = l[el.dataset.l];
+  fillUsers(error.users, []);
+  $("#user").value = "";
+  $("#lang").value = lang;
+  let box = $("#unknown");
+  if (!box) {
+    box = document.createElement("section");
+    box.id = "unknown";
+    box.className = "unknown";
+    $("#chats").replaceChildren(box);
+    panels.clear();
+  }
+  const text = document.createElement("p");
+  text.textContent = l.unknownUser(error.unknown_user);
+  const links = document.createElement("p");
+  for (const u of error.users) {
+    const q = new URLSearchParams(location.search);
+    q.set("user", u);
+    const a = document.createElement("a");
+    a.href = "?" + q.toString();
+    a.textContent = u;
+    links.append(a, " ");
+  }
+  box.replaceChildren(text, links);
 }
 
 let inflight = false;
@@ -195,8 +288,18 @@ async function refresh() {
   inflight = true;
   try {
     const r = await fetch("/api/state?user=" + encodeURIComponent(me), { cache: "no-store" });
-    if (!r.ok) return;
+    if (!r.ok) {
+      const error = await r.json().catch(() => null);
+      if (error && error.unknown_user !== undefined) showUnknownUser(error);
+      return;
+    }
     state = await r.json();
+    if (state.me !== me) {  // ?user=ann is Ann: the page and its address use the preset's name
+      me = state.me;
+      const q = new URLSearchParams(location.search);
+      q.set("user", me);
+      history.replaceState(null, "", "?" + q.toString());
+    }
     if (lang === null) lang = state.lang;
     else if (lang !== state.lang) await post("/api/lang", { lang });
     drawBar();

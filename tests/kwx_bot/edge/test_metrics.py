@@ -8,6 +8,7 @@ from telegram.error import BadRequest, Forbidden, RetryAfter
 
 from kwx_bot.edge.metrics import NO_METRICS, PrometheusMetrics, TimedPictures
 from kwx_bot.edge.sender import Sender
+from kwx_bot.edge.throttle import PacingRateLimiter, Priority
 
 from .test_sender import ScriptedBot
 
@@ -91,3 +92,19 @@ def test_gauges_read_their_source_and_no_metrics_records_nothing():
     assert values[("kwx_commit_seconds_count", ())] == 1 and values[("kwx_commit_seconds_sum", ())] == 0.002
     assert values[("kwx_updates_total", ())] == 1 and values[("kwx_presses_total", ())] == 1
     assert not NO_METRICS.enabled and NO_METRICS.exposition() == (b"", "text/plain")
+
+
+async def test_each_writes_wait_in_the_pacer_is_observed_by_priority():
+    metrics = PrometheusMetrics()
+    limiter = PacingRateLimiter(on_wait=lambda p, s: metrics.paced(p.name.lower(), s))
+
+    async def call():
+        return True
+
+    for chat_id, priority in ((7, None), (-5, None), (-5, Priority.BACKGROUND)):
+        await limiter.process_request(call, (), {}, "editMessageMedia", {"chat_id": chat_id}, priority)
+    await limiter.process_request(call, (), {}, "getChatMember", {"chat_id": -5}, None)  # a read: not paced
+    values = samples(metrics)
+    counts = {dict(k[1])["priority"]: v for k, v in values.items() if k[0] == "kwx_pacing_wait_seconds_count"}
+    assert counts == {"own": 1, "announce": 1, "background": 1}
+    await limiter.shutdown()

@@ -228,3 +228,68 @@ async def test_a_membership_read_follows_a_migrated_group():
     sent = await sender.membership(-5, 7)
     assert sent.member is True and sent.chat_id == -100777 and hooks.migrated == [(-5, -100777)]
     assert [c[1] for c in bot.calls] == [-5, -100777]
+
+
+async def until(predicate, timeout: float = 2.0) -> None:
+    """Wait (real time, briefly) until ``predicate()`` holds."""
+    async with asyncio.timeout(timeout):
+        while not predicate():
+            await asyncio.sleep(0.005)
+
+
+async def test_a_retry_after_holds_every_call_to_that_chat_until_it_ends():
+    """A 429 with ``retry_after`` 2 on a group edit: a /rules reply to that group asked for 1.2 s into
+    the wait goes only once the wait is over; another chat's call goes at once.  The reply's wait is
+    time the group was held back (docs/architecture.md §4 "Rate limits")."""
+    clock = [1000.0]
+    gate = asyncio.Event()
+
+    async def sleep(seconds):  # the refused call's wait ends when the test says so
+        await gate.wait()
+        clock[0] += seconds
+
+    sender, bot, _ = make(RetryAfter(2))
+    sender.sleep = sleep
+    sender.throttle = ThrottleLog(clock=lambda: clock[0])
+    table = asyncio.ensure_future(sender.edit_caption(-5, 1, "table"))
+    await until(lambda: len(bot.calls) == 1)
+    clock[0] += 1.2
+    rules = asyncio.ensure_future(sender.send_text(-5, "rules"))
+    assert (await sender.send_text(-6, "elsewhere")).ok  # another group is not held
+    await asyncio.sleep(0.05)
+    assert not rules.done() and [c[1] for c in bot.calls] == [-5, -6]
+    gate.set()
+    assert (await table).ok and (await rules).ok
+    assert sorted(c[0] for c in bot.calls[2:]) == ["editMessageCaption", "sendMessage"]
+    assert sender.throttle.blocked([-6], since=0) == 0 and sender.throttle.blocked([-5], since=0) > 2
+
+
+async def test_a_retry_after_without_a_chat_holds_every_chat_and_stop_ends_the_hold():
+    """A 429 on a press's answer (no chat: the token's limit) holds every chat for its retry_after."""
+    gate = asyncio.Event()
+
+    async def sleep(seconds):
+        await gate.wait()
+
+    class Query:
+        id = "q1"
+
+        async def answer(self, **kw):
+            raise RetryAfter(3)
+
+    sender, bot, _ = make()
+    sender.sleep = sleep
+    assert await sender.answer(Query(), "x") is False
+    hand = asyncio.ensure_future(sender.edit_caption(7, 1, "hand"))
+    group = asyncio.ensure_future(sender.send_text(-5, "group"))
+    await asyncio.sleep(0.05)
+    assert not hand.done() and not group.done() and bot.calls == []
+    gate.set()
+    assert (await hand).ok and (await group).ok and len(bot.calls) == 2
+    # held again: a stop ends the wait at once and makes no call
+    gate.clear()
+    await sender.answer(Query(), "x")
+    waiting = asyncio.ensure_future(sender.send_text(7, "late"))
+    await asyncio.sleep(0.05)
+    sender.stop()
+    assert (await asyncio.wait_for(waiting, 1)).outcome is Outcome.FAILED and len(bot.calls) == 2

@@ -3,15 +3,19 @@ really runs behind them (a child process against the fake), and the operator's f
 
 from __future__ import annotations
 
+import io
 import json
+import sqlite3
 from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
 import pytest
+from PIL import Image
 
+from kwx_bot.edge.codec import b36
 from kwx_bot.playground import Playground
-from kwx_bot.playground.server import USERS, entities_html, make_token
+from kwx_bot.playground.server import STRANGERS, USERS, entities_html, make_token
 from kwx_bot.settings import load_settings
 
 
@@ -58,7 +62,7 @@ async def test_a_user_sees_the_group_and_their_own_private_chat_only(playground:
         assert (await _post(s, base + "api/start", {"user": "Ann"}))[0] == 200
         await fake.wait_for(lambda: fake.bot_messages(ann), 20)  # the bot's welcome, in Ann's private chat
         status, state = await _get(s, base + "api/state?user=Ann")
-        assert status == 200 and state["me"] == "Ann" and state["users"] == list(USERS)
+        assert status == 200 and state["me"] == "Ann" and state["users"] == [*USERS, *STRANGERS]
         assert [(c["kind"], c["id"]) for c in state["chats"]] == [("group", playground.group.id), ("private", ann.id)]
         welcome = state["chats"][1]["messages"][-1]
         assert welcome["bot"] and welcome["html"]
@@ -74,6 +78,82 @@ async def test_a_user_sees_the_group_and_their_own_private_chat_only(playground:
         assert (await _post(s, base + "api/press", denied))[0] == 403
         assert [m.text for m in fake.messages(ann, from_bot=False)] == ["/start"]  # nothing reached Ann's chat
         assert (await _get(s, base + "api/state?user=Mallory"))[0] == 400
+
+
+async def test_an_unknown_user_is_explained_and_a_preset_name_matches_in_any_case(playground: Playground) -> None:
+    base = playground.url
+    async with aiohttp.ClientSession() as s:
+        status, body = await _get(s, base + "api/state?user=Mallory")
+        assert status == 400 and body["unknown_user"] == "Mallory" and body["users"] == [*USERS, *STRANGERS]
+        assert "unknown user 'Mallory'" in body["error"]
+        for asked in ("ann", "ANN", "aNn"):
+            status, state = await _get(s, base + f"api/state?user={asked}")
+            assert status == 200 and state["me"] == "Ann", asked
+        assert (await _post(s, base + "api/start", {"user": "ben"}))[0] == 200
+        await playground.fake.wait_for(lambda: playground.fake.bot_messages(playground.users["Ben"]), 20)
+
+
+async def test_the_stranger_sees_only_the_bots_chat_and_a_join_link_refuses_him(playground: Playground) -> None:
+    """Eve is no member of the group: she can open the bot's private chat, never sees the group, and
+    the members-only rule refuses her a seat even with the table's true join link."""
+    fake, base = playground.fake, playground.url
+    eve, group = playground.users["Eve"], playground.group
+    async with aiohttp.ClientSession() as s:
+        status, state = await _get(s, base + "api/state?user=Eve")
+        assert status == 200 and state["strangers"] == ["Eve"] and state["group"] == group.title
+        assert [(c["kind"], c["id"]) for c in state["chats"]] == [("private", eve.id)]
+        assert (await _post(s, base + "api/send", {"user": "Eve", "chat": group.id, "text": "/new"}))[0] == 403
+        assert (await _post(s, base + "api/send", {"user": "Ann", "chat": group.id, "text": "/new"}))[0] == 200
+        await fake.wait_for(lambda: any("Join" in m.button_texts for m in fake.bot_messages(group)), 20)
+        with sqlite3.connect(playground.db) as db:  # the join link a member might pass on
+            table_id, token = db.execute("SELECT table_id, join_token FROM tables").fetchone()
+        mark = fake.mark()
+        start = {"user": "Eve", "chat": eve.id, "text": f"/start j{b36(table_id)}_{token}"}
+        assert (await _post(s, base + "api/send", start))[0] == 200
+        refusal = await fake.wait_for_message(eve, contains="does not work for you", since=mark, timeout=20)
+        assert "only for members" in refusal.content
+        with sqlite3.connect(playground.db) as db:
+            assert db.execute("SELECT user_id FROM seats").fetchall() == []  # nobody sits: Ann has no private chat
+
+
+async def _bot_sends(playground: Playground, method: str, field: str, chat: int, name: str, data: bytes) -> None:
+    """A call of the Bot API as the bot makes it (multipart upload)."""
+    form = aiohttp.FormData()
+    form.add_field("chat_id", str(chat))
+    form.add_field("caption", f"{name}, as sent")
+    form.add_field(field, data, filename=name)
+    url = f"{playground.server.base_url}{playground.fake.token}/{method}"
+    async with aiohttp.ClientSession() as s, s.post(url, data=form) as r:
+        assert r.status == 200, await r.text()
+
+
+async def test_documents_download_under_their_name_and_animations_show_inline(playground: Playground) -> None:
+    """What /export and /replay send, shown as Telegram shows it: a document with its name and size
+    that downloads under its name, and an animation (the GIF itself) with its size in pixels."""
+    base, ann = playground.url, playground.users["Ann"]
+    buf = io.BytesIO()
+    frames = [Image.new("RGB", (40, 30), colour) for colour in ("red", "green")]
+    frames[0].save(buf, "GIF", save_all=True, append_images=frames[1:], duration=200, loop=0)
+    gif, doc = buf.getvalue(), b'{"hand": 1}\n' * 50
+    async with aiohttp.ClientSession() as s:
+        assert (await _post(s, base + "api/start", {"user": "Ann"}))[0] == 200
+        await playground.fake.wait_for(lambda: playground.fake.bot_messages(ann), 20)
+        await _bot_sends(playground, "sendDocument", "document", ann.id, "kwx-hand-1.json", doc)
+        await _bot_sends(playground, "sendAnimation", "animation", ann.id, "kwx-replay-1.gif", gif)
+        status, state = await _get(s, base + "api/state?user=Ann")
+        assert status == 200
+        *_, sent_doc, sent_gif = state["chats"][-1]["messages"]
+        assert sent_doc["document"]["name"] == "kwx-hand-1.json" and sent_doc["document"]["bytes"] == len(doc)
+        assert sent_doc["animation"] is None and sent_doc["photo"] is None and "as sent" in sent_doc["html"]
+        assert sent_gif["animation"]["size"] == [40, 30] and sent_gif["document"] is None
+        async with s.get(base + sent_doc["document"]["url"].lstrip("/")) as r:
+            assert r.status == 200 and await r.read() == doc
+            assert r.headers["Content-Disposition"].startswith('attachment; filename="kwx-hand-1.json"')
+        async with s.get(base + sent_gif["animation"]["url"].lstrip("/")) as r:
+            assert r.status == 200 and r.content_type == "image/gif" and await r.read() == gif
+        # another user cannot fetch Ann's file
+        other = sent_doc["document"]["url"].replace("user=Ann", "user=Ben").lstrip("/")
+        assert (await _get(s, base + other))[0] == 403
 
 
 async def test_flood_and_restart_for_the_operator(playground: Playground) -> None:

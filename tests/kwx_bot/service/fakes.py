@@ -159,19 +159,22 @@ class RecordingMessenger:
     async def edit_text(self, chat_id: int, message_id: int, text: str, markup: Keyboard | None = None) -> Sent:
         return self._edit("edit_text", chat_id, message_id, text=text, markup=markup)
 
-    async def edit_caption(self, chat_id: int, message_id: int, caption: str, markup: Keyboard | None = None) -> Sent:
+    async def edit_caption(
+        self, chat_id: int, message_id: int, caption: str, markup: Keyboard | None = None, *, can_wait: bool = False
+    ) -> Sent:
         return self._edit("edit_caption", chat_id, message_id, text=caption, markup=markup)
 
     async def edit_media(
         self, chat_id: int, message_id: int, photo: bytes | str, caption: str, markup: Keyboard | None = None,
-        *, filename: str | None = None,
+        *, filename: str | None = None, can_wait: bool = False,
     ) -> Sent:  # fmt: skip
         return self._edit("edit_media", chat_id, message_id, text=caption, markup=markup)
 
-    async def edit_markup(self, chat_id: int, message_id: int, markup: Keyboard | None) -> Sent:
+    async def edit_markup(self, chat_id: int, message_id: int, markup: Keyboard | None, *, can_wait: bool = False
+                          ) -> Sent:  # fmt: skip
         return self._edit("edit_markup", chat_id, message_id, markup=markup)
 
-    async def delete(self, chat_id: int, message_id: int) -> Sent:
+    async def delete(self, chat_id: int, message_id: int, *, can_wait: bool = False) -> Sent:
         sent = self._edit("delete", chat_id, message_id)
         self.messages.pop((chat_id, message_id), None)
         return sent

@@ -153,7 +153,7 @@ def test_reply_in_words_english() -> None:
     assert reply.splitlines() == [
         "<b>123p789p234s46s88s + 5s</b>",
         "won on a discard (点炮)",
-        "番: Ka Wu Xing (closed 5) ×2",
+        "Patterns: Ka Wu Xing (closed 5) ×2",
         "Multiplier: ×2",
         "The discarder pays 2; the third player pays nothing.",
         "Result: winner +2 · discarder -2 · third player 0 (base 1)",
@@ -171,7 +171,7 @@ def test_reply_in_words_chinese() -> None:
 
 def test_baohu_is_explained() -> None:
     reply = calc_reply(f"{D08} discard liangdao", RuleSet(), EN)
-    assert "Baohu (包胡)" in reply and "2 + 2" not in reply and "4 + 4 = 8" in reply
+    assert "The discarder had not laid down, so pays for all (包胡): 4 + 4 = 8." in reply and "2 + 2" not in reply
     assert "winner +8 · discarder -8 · third player 0" in reply
 
 
@@ -211,7 +211,7 @@ def test_illegal_discard_explains_and_offers_self_draw() -> None:
 
 def test_situational_rule_is_named() -> None:
     reply = calc_reply("123p456p789p67s99p 8s 杠上炮", RuleSet.from_json({"situational_for_qihu": False}), EN)
-    assert "do not count 杠上炮" in reply
+    assert "do not count a win on a discard after a kong (杠上炮)" in reply
 
 
 def test_qihu_2fan_and_qianggang_off() -> None:
@@ -249,7 +249,7 @@ MALFORMED = [
     ("123p789p234s46s88s 5s foo:bar", "do not understand “foo:bar”"),
     ("123p789p234s46s88s 5s self liangdao:d", "self-draw has no discarder"),
     ("123p789p234s46s88s 5s discard liangdao:y", "on a discard the seats"),
-    ("123p789p234s46s88s 5s liangdao:z", "say who has liangdao"),
+    ("123p789p234s46s88s 5s liangdao:z", "say who laid down"),
     ("123p789p234s456s8s 5s rob", "robbed kong"),
     ("123p789p234s46s88s 5s base:0", "base stake"),
     ("123p789p234s46s88s 5s cap:7", "cap is not known"),
@@ -440,8 +440,8 @@ def test_a_kaxinwu_group_scores_kaxinwu_at_its_four_seats() -> None:
     assert result.score.fan_values == ((Fan.KAXINWU, 2),)
     assert result.deltas_by_role == {"W": 2, "D": -2, "X": 0, "Y": 0}
     reply = calc_reply(f"{D08} discard", KAXINWU, EN)
-    assert "番: Ka Xin Wu (closed 5) ×2" in reply and "Only the discarder pays: 2." in reply
-    assert "番：卡心五 ×2" in calc_reply(f"{D08} 点炮", KAXINWU, ZH)
+    assert "Patterns: Ka Xin Wu (closed 5) ×2" in reply and "Only the discarder pays: 2." in reply
+    assert "番型：卡心五 ×2" in calc_reply(f"{D08} 点炮", KAXINWU, ZH)
     selfdraw = calc(D08, KAXINWU)
     assert selfdraw.deltas_by_role == {"W": 6, "X": -2, "O": -2, "Y": -2}
     reply = calc_reply(D08, KAXINWU, EN)
@@ -497,7 +497,7 @@ def test_kaxinwu_and_seat_errors(text: str, rules: RuleSet, expected: str) -> No
 def test_a_four_seat_discard_names_the_fourth_player_and_liangdao_y() -> None:
     result = calc(f"{D08} discard liangdao:y", KAXINWU)
     assert result.query.liangdao == frozenset({"Y"})
-    assert "liangdao: fourth player" in calc_reply(f"{D08} discard liangdao:y", KAXINWU, EN)
+    assert "laid down: fourth player" in calc_reply(f"{D08} discard liangdao:y", KAXINWU, EN)
 
 
 def test_every_problem_has_its_sentence() -> None:
@@ -506,3 +506,14 @@ def test_every_problem_has_its_sentence() -> None:
         names = set(re.findall(r"{(\w+)}", PROBLEMS[problem]))
         text = problem_text(QuestionError(problem, **dict.fromkeys(names, "x")), ZH)
         assert "{" not in text and text != PROBLEMS[problem]  # translated, every parameter filled
+
+
+def test_the_english_words_of_the_usage_are_accepted_as_the_pinyin_ones() -> None:
+    """The usage and the answers say "laid" / "laid down", "concealed", "added" (docs/glossary.md);
+    ``liangdao``, ``ankong``, ``bukong`` stay accepted and mean the same."""
+    usage = calc_usage(EN)
+    assert "laid:d (the discarder)" in usage and "concealed:2222s" in usage and "added:7777s" in usage
+    assert "liangdao" not in usage.split("(Also accepted:")[0]
+    reply = calc_reply(f"{D08} discard laid:both", RuleSet(), EN)
+    assert "laid down: winner, discarder" in reply and "Laid down ×2" in reply
+    assert calc_reply(f"{D08} discard liangdao:both", RuleSet(), EN) == reply

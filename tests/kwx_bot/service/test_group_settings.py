@@ -192,11 +192,15 @@ def test_bad_new_arguments_are_answered_with_the_usage(args) -> None:
         (
             ["cap", "7"],
             "“cap 7” was refused: it is not a choice for Cap (封顶). "
-            "The choices: ×8, 双龙 ×16 · ×8 · ×16 · ×32 · no cap.",
+            "The choices: ×8, double dragon ×16 · ×8 · ×16 · ×32 · no cap.",
             "不封顶",
         ),
         (["louhu", "maybe"], "a bigger hand may win · strict · same tile only (过手胡)", "“louhu maybe”"),
-        (["huangzhuang_liangdao", "x"], "each 亮倒 pays · first 亮倒 pays · 查叫 · none", "“huangzhuang_liangdao x”"),
+        (
+            ["huangzhuang_liangdao", "x"],
+            "each who laid down pays · the first who laid down pays · ready check · none",
+            "“huangzhuang_liangdao x”",
+        ),
         (["pihu_ron", "2"], "The choices: off · on.", "“pihu_ron 2”"),
         (["base", "0"], "“base 0” was refused: Base stake (底金) is a whole number", "底金"),
         (

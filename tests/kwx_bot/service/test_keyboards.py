@@ -79,7 +79,7 @@ def test_lobby_keyboard_has_a_private_chat_link():
         Op.JOIN, Op.LEAVE, Op.LANG_ZH, Op.ADD_AI, Op.REMOVE_AI, Op.START,
         Op.GAME_KAWUXING, Op.GAME_KAXINWU, Op.SEATS_2, Op.SEATS_3, Op.SEATS_4}  # fmt: skip
     marked = [b.text for b in flat if b.text.startswith("✓")]
-    assert marked == ["✓ 卡五星 Ka Wu Xing", "✓ 3 seats"]  # the table's game and size
+    assert marked == ["✓ Ka Wu Xing (卡五星)", "✓ 3 seats"]  # the table's game and size
 
 
 def test_the_lobby_offers_the_other_language_in_its_own_words():

@@ -95,7 +95,7 @@ async def test_the_reveal_choice_from_pick_to_confirm(world: World) -> None:
     state = (await world.table()).state
     assert state is not None and state.seats[0].liangdao and state.seats[0].waits == (Tile.S7,)
     assert sorted(state.seats[0].hidden) == sorted(parse_tiles("123456789p22s"))
-    assert any("declares langqi" in m.text and "11 tiles stay hidden" in m.text for m in world.chat.in_chat(GROUP))
+    assert any("lays down!" in m.text and "11 tiles stay hidden" in m.text for m in world.chat.in_chat(GROUP))
 
 
 async def test_a_protected_tile_answers_why_and_changes_nothing(world: World) -> None:

@@ -4,6 +4,7 @@ claim window's buttons stay until the seat's next change, so the players' turns 
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import pytest
@@ -141,3 +142,38 @@ async def test_a_result_not_yet_in_the_group_is_announced_before_the_next_deal(w
     results = [i for i, text in enumerate(photos) if "Points:" in text]
     second = [i for i, text in enumerate(photos) if text.startswith("<b>Hand 2</b>")]
     assert len(results) == 1 and len(second) == 1 and results[0] < second[0]
+
+
+async def test_a_presentation_retry_is_pending_until_its_own_sync_is_done(world: World, monkeypatch) -> None:
+    """A hand message edit fails (flood control outlasting the sender's retries): the retry is
+    pending from then until the edit it makes is through, its own sync included — whoever waits
+    for ``retry_pending`` to end finds the player's buttons there."""
+    await deal(world)
+    present = world.service.present
+    present.retry_seconds = 0.01
+    real = world.chat.edit_media
+    refused, entered, gate = [True], asyncio.Event(), asyncio.Event()
+
+    async def edit_media(chat_id: int, *args, **kwargs) -> Sent:
+        if chat_id == BEN.user_id:
+            if refused[0]:
+                refused[0] = False
+                return Sent(Outcome.FAILED, chat_id=chat_id)
+            entered.set()  # the retry's edit, on its way (paced, or waiting out a 429)
+            await gate.wait()
+        return await real(chat_id, *args, **kwargs)
+
+    monkeypatch.setattr(world.chat, "edit_media", edit_media)
+    live = await world.table()
+    await perform(world, SCENARIO["actions"][0])  # Ann discards 3p: Ben's turn, his edit refused
+    assert not refused[0] and present.retry_pending(live.table_id)
+    await asyncio.wait_for(entered.wait(), 5)
+    assert present.retry_pending(live.table_id), "the retry is under way"
+    assert Op.DISCARD not in {b.op for b in (await world.hand_message(BEN)).presses}
+    gate.set()
+    for _ in range(500):
+        if not present.retry_pending(live.table_id):
+            break
+        await asyncio.sleep(0.01)
+    assert not present.retry_pending(live.table_id)
+    assert Op.DISCARD in {b.op for b in (await world.hand_message(BEN)).presses}

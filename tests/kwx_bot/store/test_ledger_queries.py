@@ -159,7 +159,7 @@ async def test_recent_hands(world) -> None:
     assert [h.hand_no for h in await recent_hands(db, gid, 2)] == [4, 3]
     assert [h.hand_no for h in await recent_hands(db, gid, 10, season=1)] == [2, 1]
     pages = format_history(hands, EN)
-    assert "Alice wins on &lt;b&gt;Bob &amp;Co's discard" in pages[0] and "(baohu)" in pages[0]
+    assert "Alice wins on &lt;b&gt;Bob &amp;Co's discard" in pages[0] and "pays for all (包胡)" in pages[0]
 
 
 async def test_ledger_entries_and_export(world) -> None:

@@ -249,6 +249,18 @@ async def test_deadline_and_messages_roundtrip(store):
     assert await store.open_tables(bot_id=BOT) == []
 
 
+async def test_group_writes_are_kept_per_bot_and_replaced_at_each_stop(store):
+    async with store.transaction() as tx:
+        await tx.keep_group_writes(BOT, {-100: [10.0, 12.5], -200: [11.0]})
+        await tx.keep_group_writes(BOT + 1, {-100: [13.0]})  # another bot's own minute
+    assert await store.group_writes(bot_id=BOT) == {-100: [10.0, 12.5], -200: [11.0]}
+    async with store.transaction() as tx:
+        await tx.keep_group_writes(BOT, {-200: [20.0]})
+    assert await store.group_writes(bot_id=BOT) == {-200: [20.0]}
+    assert await store.group_writes(bot_id=BOT + 1) == {-100: [13.0]}
+    assert await store.group_writes(bot_id=BOT + 2) == {}
+
+
 @SQLITE_ONLY
 async def test_backup_is_a_consistent_copy(store, tmp_path):
     gid, _ = await _group_with_table(store)
@@ -515,6 +527,26 @@ async def test_version_3_database_moves_to_4_keeping_its_rows_and_takes_a_fourth
         await store.close()
 
 
+async def test_a_transaction_cancelled_while_it_begins_leaves_none_open(store):
+    """A task cancelled while its transaction is being begun (a reminder or a retry cancelled at
+    shutdown) leaves no transaction open behind it: the next one begins and commits."""
+
+    async def write() -> None:
+        async with store.transaction() as tx:
+            await tx.upsert_user(1, "A")
+
+    for _ in range(5):
+        task = asyncio.get_running_loop().create_task(write())
+        await asyncio.sleep(0)  # the task now waits for its BEGIN
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        async with store.transaction() as tx:
+            await tx.upsert_user(2, "B")
+    assert await store.get_user(1, bot_id=BOT) is None
+    assert (await store.get_user(2, bot_id=BOT)).first_name == "B"
+
+
 async def test_reseat_moves_members_between_chairs_keeping_their_rows(store):
     _, tid = await _group_with_table(store)
     async with store.transaction() as tx:
@@ -522,10 +554,12 @@ async def test_reseat_moves_members_between_chairs_keeping_their_rows(store):
             await tx.upsert_user(uid, f"u{uid}")
             await tx.sit(tid, seat, user_id=uid)
         await tx.set_seat_auto(tid, 1, on_auto=True, timeouts=2)
+        await tx.set_reminder(tid, 1, 77, 5)
         await tx.reseat(tid, [1, 2, 3, 0])  # chair 0's member sits out in chair 3
     seats = await store.seats(tid)
     assert [(s.seat, s.user_id) for s in seats] == [(0, 22), (1, 23), (2, 24), (3, 21)]
     assert (seats[0].on_auto, seats[0].timeouts) == (True, 2)
+    assert (seats[0].reminder_msg_id, seats[0].reminder_seq) == (77, 5)  # a reminder moves with its seat
     for bad in ([0, 1, 2], [0, 0, 1, 2], [0, 1, 2, 4]):
         with pytest.raises(StoreError):
             async with store.transaction() as tx:

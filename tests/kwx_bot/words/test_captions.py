@@ -163,14 +163,16 @@ def test_result_caption_names_whose_liangdao_and_labels_the_multipliers():
     assert result is not None
     names = ["Ann", "Bob", "Cy"]
     en = result_caption(translator("en"), hand_no=4, result=result, names=names, totals=[1, 2, -3], liangdao=[2])
-    assert "liangdao by Cy" in en
+    assert "Laid down by Cy" in en
+    assert "Bob pays for all (包胡)." in en and "Ann: +4 (payments 0, kongs +4) · Match: +1" in en
+    assert "total" not in en.lower()  # the match's running total is "Match", the picture's hand sum "This hand"
     assert "Multiplier per payer: Ann ×8, Bob ×8" in en
     assert _depth(en) <= 1, en
     zh = result_caption(translator("zh_CN"), hand_no=4, result=result, names=names, liangdao=[2])
     assert "Cy亮倒" in zh and "各家倍数：Ann ×8, Bob ×8" in zh
     # a payer's 亮倒 (the winner's own is not declared): the chip names the payer
     payer = result_caption(translator("en"), hand_no=4, result=result, names=names, liangdao=[1])
-    assert "liangdao by Bob" in payer
+    assert "Laid down by Bob" in payer
 
 
 def _play(seed: str, moves: int):
@@ -237,10 +239,13 @@ def test_since_last_turn_lists_claims_and_kongs_and_never_a_concealed_kong_tile(
         "Cat ponged 3 Bam from Ben.",
         "Cat declared a concealed kong.",
         "Ben added a kong of 9 Dot.",
-        "Cat declared liangdao.",
+        "Cat laid down.",
         "Last discard: 7 Bam by Cat.",
     ]
-    assert since_last_turn(tr, events, 0, names, last_discard=False)[-1] == "Cat declared liangdao."
+    assert since_last_turn(tr, events, 0, names, last_discard=False)[-1] == "Cat laid down."
+    zh = translator("zh_CN")
+    assert since_last_turn(zh, events, 0, names)[-2] == "Cat 亮倒了。"
+    assert since_last_turn(zh, events, 0, names, langqi=True)[-2] == "Cat 廊起了。"
     assert since_last_turn(tr, events[:1], 0, names) == []
 
 
@@ -260,7 +265,7 @@ def test_reveal_lines_say_the_waits_or_the_broken_rule():
             tr, title="t", hand_no=1, view=view, legal=[*legal, _langqi(choice)], names=["A", "B", "C"],
             on_auto=False, ui=Ui.REVEAL, ui_tile=Tile.S9, danger=set(), reveal=choice, langqi=True,
         )  # fmt: skip
-        assert "Langqi with 9 Bam" in text and want in text
+        assert "Lay down with 9 Bam" in text and want in text
         assert ("Shown: 6 Bam" if choice.legal else "Hidden: 8 Bam") in text
 
 
@@ -275,25 +280,28 @@ def test_guansi_and_chajiao_results_have_their_own_words():
     names = ["Ann", "Ben", "Cat"]
     guansi = HandResultView("guansi", (), (1, 1, -2), (0, 0, 0), (1, 1, -2), 2, guansi=2)
     text = result_caption(tr, hand_no=3, result=guansi, names=names)
-    assert "Hand 3: guansi" in text and "Every tile Cat holds" in text and "kong money of the hand is void" in text
+    assert "Hand 3: shut in" in text and "Every tile Cat holds" in text and "kong money of the hand is void" in text
     chajiao = HandResultView("draw", (), (2, -1, -1), (0, -2, 2), (2, -3, 1), 0, chajiao=(1, 2))
     text = result_caption(tr, hand_no=4, result=chajiao, names=names)
-    assert "exhaustive draw" in text and "Chajiao: Ben, Cat did not declare langqi" in text
+    assert "Hand 4: draw" in text and "Ready check: Ben, Cat did not lay down and pay each player who did" in text
     plain = HandResultView("draw", (), (0, 0, 0), (0, 0, 0), (0, 0, 0), 0)
-    assert "Chajiao" not in result_caption(tr, hand_no=5, result=plain, names=names)
+    assert "Ready check" not in result_caption(tr, hand_no=5, result=plain, names=names)
     zh = result_caption(translator("zh_CN"), hand_no=3, result=guansi, names=names)
     assert "关死" in zh and "作废" in zh
 
 
-@pytest.mark.parametrize(("langqi", "want", "other"), [(True, "Declare langqi", "Declare liangdao"),
-                                                       (False, "Declare liangdao", "Declare langqi")])  # fmt: skip
-def test_the_confirm_step_names_the_games_declaration(langqi, want, other):
-    """卡心五 calls the declaration 廊起 on its confirm step too, 卡五星 亮倒."""
+@pytest.mark.parametrize(("langqi", "lang", "want", "other"), [
+    (True, "zh_CN", "廊起并打出", "亮倒"), (False, "zh_CN", "亮倒并打出", "廊起"),
+    (True, "en", "Lay down and discard 9 Bam?", "angqi"), (False, "en", "Lay down and discard 9 Bam?", "iangdao"),
+])  # fmt: skip
+def test_the_confirm_step_names_the_games_declaration(langqi, lang, want, other):
+    """卡心五 calls the declaration 廊起 on its confirm step too, 卡五星 亮倒; English says "lay down"
+    in both games (docs/glossary.md)."""
     state = replay(start(RuleSet.from_json({"preset": "kaxinwu", "players": 3}), 0, seed="kx"))
     view = view_for(state, 0)
     declare = Action(0, ActionKind.LIANGDAO, Tile.S9, None)  # the whole hand shown
     text = hand_caption(
-        translator("en"), title="t", hand_no=1, view=view, legal=[*legal_actions(state, 0), declare],
+        translator(lang), title="t", hand_no=1, view=view, legal=[*legal_actions(state, 0), declare],
         names=["A", "B", "C"], on_auto=False, ui=Ui.CONFIRM, ui_tile=Tile.S9, danger=set(), langqi=langqi,
     )  # fmt: skip
     assert want in text and other not in text

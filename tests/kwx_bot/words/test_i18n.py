@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from engine.game import Reason
@@ -80,3 +82,31 @@ def test_sentences_are_joined_as_each_language_writes_them():
 
     assert sentences(translator("zh_CN"), "牌桌结束了。", "", "再来一局。") == "牌桌结束了。再来一局。"
     assert sentences(translator("en"), "It ended.", "", "Play again.") == "It ended. Play again."
+
+
+def test_a_text_marked_per_game_has_a_kaxinwu_form_in_chinese_and_one_english_msgid():
+    """亮倒 and 廊起 are one act, "lay down" in English; Chinese names each game's (docs/glossary.md)."""
+    from kwx_bot.words.i18n import KAXINWU
+
+    pot = extract()
+    for msgid in ("Lay down…", "You may not discard a tile that a player who laid down waits on."):
+        assert pot.get(msgid) is not None and pot.get(msgid, KAXINWU) is not None
+    assert pot.get("Join", KAXINWU) is None  # only the texts marked per game
+    zh, en = translator("zh_CN"), translator("en")
+    assert (zh.gettext_for(False, "Lay down…"), zh.gettext_for(True, "Lay down…")) == ("亮倒…", "廊起…")
+    assert en.gettext_for(False, "Lay down…") == en.gettext_for(True, "Lay down…") == "Lay down…"
+    assert zh.gettext_for(True, "Join") == zh.gettext("Join") == "加入"  # no 卡心五 form: the plain one
+
+
+@pytest.mark.parametrize("reason", [Reason.PROTECTED_TILE, Reason.ALREADY_LIANGDAO, Reason.LIANGDAO_CANNOT_PONG])
+def test_a_refusal_names_the_games_declaration(reason):
+    """Tapping 🔒 at a 卡心五 table: 廊起 in Chinese, "laid down" in English, never pinyin."""
+    zh, en = translator("zh_CN"), translator("en")
+    assert "廊起" in reason_text(reason, zh, kaxinwu=True) and "亮倒" not in reason_text(reason, zh, kaxinwu=True)
+    assert "亮倒" in reason_text(reason, zh) and "廊起" not in reason_text(reason, zh)
+    assert reason_text(reason, en, kaxinwu=True) == reason_text(reason, en)
+    assert (
+        re.search(r"\bla(id|ying) down\b", reason_text(reason, en))
+        and "liangdao" not in reason_text(reason, en).lower()
+    )
+    assert reason_text(Reason.HAND_OVER, zh, kaxinwu=True) == reason_text(Reason.HAND_OVER, zh)

@@ -126,7 +126,7 @@ def test_my_standings() -> None:
     (page,) = format_my_standings(rows, EN, who="<Me>")
     assert page.splitlines()[0] == "<b>Standings of &lt;Me&gt;</b>"
     assert "<b>Friends &lt;3</b> · season 2: #1 of 4, +12" in page
-    assert "best ×4 Ka Wu Xing (closed 5) Declared ready (liangdao)" in page
+    assert "best ×4 Ka Wu Xing (closed 5) Laid down" in page
     assert "<b>a group</b> · season 1: #3 of 3, -2" in page
     (none,) = format_my_standings([], ZH)
     assert "你" in none
@@ -174,11 +174,12 @@ def test_history_lines() -> None:
     assert lines[0] == "<b>The last 3 hands</b>"
     assert lines[1] == "<b>Hand 3</b> · 11-14 22:13"
     assert lines[2] == (
-        "Alice wins on &lt;b&gt;&amp;amp; *_[`'s discard: Ka Wu Xing (closed 5) · Declared ready (liangdao) ×4 (baohu)"
+        "Alice wins on &lt;b&gt;&amp;amp; *_[`'s discard: Ka Wu Xing (closed 5) · Laid down ×4; "
+        "&lt;b&gt;&amp;amp; *_[` pays for all (包胡)"
     )
     assert lines[3] == "Alice +8 · &lt;b&gt;&amp;amp; *_[` -8 · AI 3 0"
     assert lines[5] == "&lt;b&gt;&amp;amp; *_[` wins by self-draw: Last tile self-draw ×2"
-    assert lines[8] == "Exhaustive draw (荒庄), no winner"
+    assert lines[8] == "Draw, no winner"
     assert lines[10] == "Corrected: Alice -1, &lt;b&gt;&amp;amp; *_[` +1"
     assert "<b>&" not in page
 

@@ -52,9 +52,11 @@ def test_standard_rules_in_english() -> None:
     text = describe_rules(STANDARD, EN)
     lines = text.splitlines()
     assert lines[0] == "<b>Rules: Standard (随州 / 襄阳 / 枣阳)</b>"
-    assert "Base stake (底金): 1 point(s)" in text and "×8 per share; ×16 for 双龙七对 and 三龙七对" in text
-    assert "暗杠 2 from each other player, 补杠 1 from each, 直杠 2 from the discarder" in text
-    assert "Ka Wu Xing (closed 5) ×2" in text and "Dragon seven pairs ×8" in text and "<b>" not in lines[4]
+    assert "Base stake (底金): 1 point(s)" in text and "×8 per share; ×16 for double and triple dragon seven" in text
+    assert "concealed kong 2 from each other player, added kong 1 from each, direct kong 2 from the discarder" in text
+    assert lines[2] == "Lay down (亮倒): a ready player may show their hand; then they play automatically."
+    assert "Ka Wu Xing (closed 5) ×2" in text and "Dragon seven pairs ×8" in text and "<b>" not in lines[5]
+    assert text.count("亮倒") == 1 and "not doubled by laying down" in text
     assert "Different from the standard game" not in text and "Standard play" in text
     assert "Last discard win" not in text  # 海底炮 is not a 番 by default
     assert len(text) < 4096
@@ -68,14 +70,14 @@ def test_standard_rules_in_chinese() -> None:
 
 def test_presets_and_custom() -> None:
     assert preset_label(PRESETS["shiyan"], EN) == "Shiyan (十堰, flat cap ×8)"
-    assert "×8 per share, also for 双龙七对" in describe_rules(PRESETS["shiyan"], EN)
+    assert "×8 per share, also for double dragon seven pairs" in describe_rules(PRESETS["shiyan"], EN)
     assert "no cap" in describe_rules(PRESETS["nocap"], EN)
     custom = RuleSet.from_json({"preset": "shiyan", "pihu_ron": True, "kwx_value": 4, "base": 2})
     text = describe_rules(custom, EN)
     assert text.splitlines()[0] == "<b>Rules: Custom, based on Shiyan (十堰, flat cap ×8)</b>"
     assert "<b>Ka Wu Xing (closed 5) ×4</b>" in text and "All pongs ×2 ·" in text
     assert "• A plain hand (屁胡) may also win on a discard." in text
-    assert "Base stake (底金): 2 point(s)" in text and "暗杠 4 from each" in text
+    assert "Base stake (底金): 2 point(s)" in text and "concealed kong 4 from each" in text
     assert "Standard play" not in text
 
 
@@ -94,7 +96,7 @@ def test_every_option_has_its_own_sentence(option: str, value: object) -> None:
 
 def test_gang_values_and_timers() -> None:
     rules = RuleSet.from_json({"gang_values": {"zhi": 3}})
-    assert "直杠 3 from the discarder" in describe_rules(rules, EN)
+    assert "direct kong 3 from the discarder" in describe_rules(rules, EN)
     text = describe_rules(STANDARD, EN, discard_seconds=30, claim_seconds=0)
     assert text.splitlines()[-1] == "Timers: 30 s to discard, no limit to claim."
     assert "30" in describe_rules(STANDARD, ZH, discard_seconds=30, claim_seconds=15).splitlines()[-1]
@@ -132,8 +134,10 @@ def test_fan_values() -> None:
     assert (Fan.DASANYUAN_QIDUI, 4) in calc("5555z6666z7777z1p 1p", sanyuan).score.fan_values
 
 
-@pytest.mark.parametrize(("lang", "words"), [("en", ("Ka Xin Wu", "廊起 (instead of 亮倒)", "关死", "查叫")),
-                                             ("zh_CN", ("卡心五", "廊起（代替亮倒）", "关死", "查叫"))])  # fmt: skip
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", ("Ka Xin Wu", "Lay down (廊起)", "Shut in (关死)", "Ready check (查叫)")),
+    ("zh_CN", ("卡心五", "廊起（代替亮倒）", "关死", "查叫")),
+])  # fmt: skip
 def test_rules_describe_kaxinwu_against_its_own_preset(lang, words):
     """/rules names 卡心五 and its rules (docs/rules.md §B); options are told against the 卡心五 preset
     at the table's size, so the preset itself lists no difference."""
@@ -141,7 +145,9 @@ def test_rules_describe_kaxinwu_against_its_own_preset(lang, words):
     rules = RuleSet.from_json({"preset": "kaxinwu", "players": 3})
     text = describe_rules(rules, tr)
     assert all(w in text for w in words), text
-    assert "3" in text.splitlines()[1] and "卡五星: 3 players" not in text
+    assert "3" in text.splitlines()[1] and "3 players, 84 tiles" not in text
+    kong = next(line for line in text.splitlines() if line.startswith(("Kong money", "杠钱")))
+    assert "亮倒" not in text.replace("廊起（代替亮倒）", "") and ("廊起" in kong or "laying down" in kong)
     assert option_lines(rules, tr) == []
     assert preset_label(rules, tr) == tr.gettext("Ka Xin Wu (卡心五)")
     changed = RuleSet.from_json({"preset": "kaxinwu", "players": 3, "kong_mandatory": False})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shlex
 
 from kwx_bot.words.i18n import translator
@@ -34,8 +35,19 @@ def test_a_hand_in_play_shows_its_commitment_and_never_its_seed() -> None:
 def test_a_prepared_deal_says_it_has_no_seed() -> None:
     text = verify_text(EN, hand_no=1, over=True, seed=None, commitment=None, dealer=0, rules="standard")
     assert "prepared hands and wall" in text and "engine deal" not in text
-    assert "Prepared deal" in commitment_line(EN, None) and seed_line(EN, None, 1) is None
-    assert DIGEST in commitment_line(ZH, DIGEST) and "/verify 5" in (seed_line(ZH, "x", 5) or "")
+    assert "Prepared deal" in commitment_line(EN, None, 1) and seed_line(EN, None, 1) is None
+    assert "/verify 5" in (seed_line(ZH, "x", 5) or "")
+
+
+def test_the_caption_shows_a_prefix_of_the_commitment_and_verify_the_whole() -> None:
+    digest = "0123456789ab" + "cd" * 26
+    for tr in (EN, ZH):
+        line = commitment_line(tr, digest, 4)
+        assert "<code>0123456789ab…</code>" in line and "cd" not in line and "/verify 4" in line
+        assert len(re.sub("<[^>]+>", "", line)) <= 40  # about one line of a phone's caption (the 64 digits took three)
+    text = verify_text(EN, hand_no=4, over=False, seed="S", commitment=digest, dealer=0, rules="standard")
+    assert f"<code>{digest}</code>" in text and "first 12 characters" in text
+    assert "前12位" in verify_text(ZH, hand_no=4, over=False, seed="S", commitment=digest, dealer=0, rules="standard")
 
 
 def test_a_line_is_added_only_when_the_caption_still_fits() -> None:
