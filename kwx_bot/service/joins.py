@@ -89,8 +89,9 @@ class Joins:
             return Response(Reply(tr.gettext("This table has already started.")))
         reply = Reply(self.refusal(result, tr), alert=result is not JoinResult.JOINED)
         if result is JoinResult.JOINED and len(live.seats) > live.players:  # docs/rules.md §A2.1
-            four = "You took a seat. You are four at a three-seat table: each hand one of you sits out."
-            reply = Reply(tr.gettext(four))
+            reply = Reply(
+                tr.gettext("You took a seat. You are four at a three-seat table: each hand one of you sits out.")
+            )
         confirm = user_id if result is JoinResult.JOINED else None
         return Response(reply, then=ShowLobby(live.table_id, confirm=confirm))
 
