@@ -10,7 +10,7 @@ up.  Each is encoded by every candidate in :data:`CANDIDATES` (the JPEG settings
 Telegram's sendPhoto takes JPEG or PNG, so WebP is measured, not chosen) and the median encode time over ``--runs`` is
 printed with the size.  *Per turn* is what a turn uploads: one hand picture and one table picture
 (the mean of early and late).  With ``--out`` every encoding of every picture is written there,
-plus a copy scaled to 400 px wide (a phone) for judging readability by eye.
+plus a copy scaled to 330 px wide (a phone, :data:`render.phone.PHONE_WIDTH`) for judging readability by eye.
 """
 
 from __future__ import annotations
@@ -31,9 +31,9 @@ from engine.game.state import Phase
 from engine.rules import RuleSet
 from render import encode, render_hand, render_result, render_table, warm_cache
 from render.demo import _whole_hands, play_states
+from render.phone import PHONE_WIDTH
 
 NAMES = ("Lǐ Míng", "Wáng Fāng", "Zhang_San", "Anna")
-PHONE_WIDTH = 400
 
 
 def _jpeg(quality: int, subsampling: int) -> Callable[[Image.Image], bytes]:
@@ -107,7 +107,7 @@ def pictures() -> dict[str, Image.Image]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=15)
-    parser.add_argument("--out", type=Path, help="write every encoding (and a 400 px wide copy) here")
+    parser.add_argument("--out", type=Path, help="write every encoding (and a 330 px wide copy) here")
     args = parser.parse_args(argv)
     warm_cache()
     pics = pictures()

@@ -25,7 +25,8 @@ from PIL import Image
 from engine.rules import PRESETS, LiangdaoReveal, RuleSet, Ruleset
 
 from . import LANGUAGES, encode, render_hand, render_result, render_reveal, render_stats, render_table
-from .demo import demo_stats, demo_views, engine_demo
+from .demo import PICTURE_KINDS, demo_stats, demo_views, engine_demo, picture_canvases
+from .phone import phone_sizes
 
 
 def main(argv: list[str] | None = None, *, demo_prog: str | None = None) -> int:
@@ -42,7 +43,12 @@ def main(argv: list[str] | None = None, *, demo_prog: str | None = None) -> int:
     demo.add_argument("--lang", choices=LANGUAGES, default="zh_CN", help="language of the labels (default zh_CN)")
     demo.add_argument("--rules", choices=sorted(PRESETS), help="a rule preset (engine source): 2 or 4 seats, 卡心五")
     demo.add_argument("--jpeg", action="store_true", help="also write a JPEG q80 copy of each picture")
+    phone = sub.add_parser("phone", help="how large every picture kind shows on a phone (render.phone)")
+    phone.add_argument("--seats", type=int, nargs="+", default=[2, 3, 4], choices=(2, 3, 4))
     args = parser.parse_args(argv)
+    if args.command == "phone":
+        print_phone_sizes(args.seats)
+        return 0
     try:
         args.out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -76,6 +82,30 @@ def main(argv: list[str] | None = None, *, demo_prog: str | None = None) -> int:
             line += f"  (+ {name}.jpg, {len(buf.getvalue()) // 1024} KiB)"
         print(line)
     return 0
+
+
+def print_phone_sizes(seats: list[int]) -> None:
+    """Print, per game, number of seats and picture kind (:data:`render.demo.PICTURE_KINDS`), how
+    the picture shows 330 px wide (:func:`render.phone.phone_sizes`, the smaller of both languages;
+    a replay: its worst frame) as a Markdown table: smallest text, own and other tiles in phone
+    pixels, height over width."""
+    print("| game | seats | picture | size (px) | smallest text | own tiles | other tiles | height / width |")
+    print("|---|---|---|---|---|---|---|---|")
+    for game in (Ruleset.KAWUXING.value, Ruleset.KAXINWU.value):
+        for n in seats:
+            for kind in PICTURE_KINDS:
+                drawn = [phone_sizes(c) for lang in LANGUAGES for c in picture_canvases(kind, game, n, lang)]
+                tallest = max(drawn, key=lambda p: p.ratio)
+                own = [p.own_tile for p in drawn if p.own_tile is not None]
+                tiles = [p.tile for p in drawn if p.tile is not None]
+                cells = (
+                    f"{tallest.width}×{tallest.height}",
+                    f"{min(p.text for p in drawn):.1f}",
+                    f"{min(own):.1f}" if own else "–",
+                    f"{min(tiles):.1f}" if tiles else "–",
+                    f"{tallest.ratio:.2f}",
+                )
+                print(f"| {game} | {n} | {kind} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":

@@ -61,16 +61,21 @@ ORANGE: RGB = (240, 120, 20)
 
 
 class TileSize(enum.Enum):
-    """Sprite sizes in pixels (width, height); height ≈ 1.36 × width."""
+    """Sprite sizes in pixels (width, height); height ≈ 1.36 × width.  The pictures are
+    :data:`render.phone.PICTURE_WIDTH` (660) pixels wide and shown about 330 px wide on a phone,
+    so a tile shows half its width in phone pixels (docs/architecture.md §3)."""
 
-    HAND = (60, 82)
-    """The private hand picture (>= 44 px wide, readable at phone size)."""
-    TABLE = (44, 60)
-    """Ponds, melds and revealed hands on the table, reveal and result pictures."""
-    SMALL = (32, 44)
-    """Wait sets in seat headers."""
-    TINY = (20, 27)
-    """Face-down tiles of hidden hands (a row of backs shows the count)."""
+    HAND = (58, 79)
+    """The player's own tiles in the private hand picture (32 px on a phone)."""
+    HAND_MIN = (51, 69)
+    """The player's own tiles when the hand picture would be too tall otherwise (28 px on a phone,
+    the smallest :data:`render.phone.MIN_OWN_TILE` allows)."""
+    TABLE = (40, 54)
+    """Tiles of the public table picture and of a winner's hand when there is room (22 px)."""
+    POND = (36, 49)
+    """Other seats' tiles in the hand picture, and any picture's tiles when the larger do not fit (20 px)."""
+    SMALL = (33, 45)
+    """The smallest tiles (18 px on a phone, :data:`render.phone.MIN_TILE`)."""
 
     @property
     def width(self) -> int:

@@ -1,6 +1,7 @@
 """The pictures' common parts: palette, metrics and building blocks (badges, melds, tile rows, wait
-sets) shared by :mod:`render.hand`, :mod:`render.table` and :mod:`render.result`
-(docs/architecture.md §3)."""
+sets, and the same as items of a flowing line, :mod:`render.flow`) shared by :mod:`render.hand`,
+:mod:`render.table` and :mod:`render.result` (docs/architecture.md §3).  Font sizes follow from
+:func:`render.phone.text_size`: the smallest text (:data:`SMALL_TEXT`) shows 11 px tall on a phone."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ from engine.views import MeldView, PublicView, SeatView
 
 from .art import RGB, TileSize, TileState
 from .canvas import Canvas
+from .flow import Item
 from .labels import Labels
-from .text import clean_name, text_width
+from .phone import PICTURE_WIDTH, text_size
+from .text import clean_name, fit, text_width
 
 # -- palette and metrics ---------------------------------------------------------------------------
 FELT: RGB = (22, 86, 58)
@@ -29,12 +32,29 @@ LOSS: RGB = (130, 230, 150)
 DANGER_LABEL: RGB = (255, 150, 150)
 POND_BG: RGB = (20, 80, 54)
 
-MARGIN = 16
+MARGIN = 11
 TILE_GAP = 2
-GROUP_GAP = 16
+GROUP_GAP = 11
 HAND = TileSize.HAND
 TABLE = TileSize.TABLE
 MAX_SLOTS = 14  # tiles in a row: melds are 3 wide (a kong's 4th tile sits on top)
+
+WIDTH = PICTURE_WIDTH
+"""Every picture's width in pixels (docs/architecture.md §3: shown about 330 px wide on a phone)."""
+SMALL_TEXT = text_size()
+"""The smallest font size any text may have (11 px cap height on a phone, :mod:`render.phone`)."""
+TEXT_SIZE = SMALL_TEXT + 1
+"""Body text: labels, badges, counts, chips."""
+NAME_SIZE = TEXT_SIZE + 2
+"""Players' names."""
+TITLE_SIZE = 38
+"""A result's title."""
+BADGE_SIZE = TEXT_SIZE
+"""Text in a badge."""
+ROW_GAP = 2
+"""Pixels between two lines of tiles."""
+PAD = 3
+"""Padding inside a seat's panel."""
 
 
 def _stack(size: TileSize) -> int:
@@ -46,7 +66,7 @@ def _name(names: Sequence[str], seat: int, lb: Labels) -> str:
     return clean_name(names[seat] if seat < len(names) else "", seat, lb.seat_fallback)
 
 
-def _fit_size(texts: Sequence[str], size: int, max_width: int, smallest: int = 10) -> int:
+def _fit_size(texts: Sequence[str], size: int, max_width: int, smallest: int = SMALL_TEXT) -> int:
     """The largest font size <= ``size`` (at least ``smallest``) at which every text fits ``max_width``."""
     while size > smallest and any(text_width(t, size) > max_width for t in texts):
         size -= 1
@@ -90,12 +110,16 @@ def unseen_counts(view: PublicView, own: SeatView | None = None) -> list[int]:
 # -- building blocks ---------------------------------------------------------------------------------
 
 
+def badge_width(text: str, size: int = BADGE_SIZE) -> int:
+    """Width of a :func:`_badge` with ``text`` at ``size``."""
+    return text_width(text, size) + 2 * (size // 3)
+
+
 def _badge(
     c: Canvas, x: int, cy: int, text: str, bg: RGB, fg: RGB, size: int, *, role: str, seat: int | None = None
 ) -> int:
     """A rounded label with ``text``, left edge at ``x``, vertically centred on ``cy``; returns its right edge."""
-    pad = size // 3
-    w = text_width(text, size) + 2 * pad
+    w = badge_width(text, size)
     h = round(size * 1.35)
     c.rect((x, cy - h // 2, x + w, cy - h // 2 + h), bg, radius=h // 3, role=role, seat=seat)
     c.text(x + w // 2, cy, text, size, fg, anchor="mm", role=role + "_text", seat=seat)
@@ -115,10 +139,13 @@ def _panel(c: Canvas, box: tuple[int, int, int, int], active: bool, *, role: str
     )
 
 
+DEALER_R = 19
+"""Radius of the 庄 disc: its letter is body text (:data:`TEXT_SIZE`)."""
+
+
 def _dealer_badge(c: Canvas, x: int, cy: int, r: int, seat: int, lb: Labels) -> int:
     c.disc(x + r, cy, r, BADGE_RED, role="dealer", seat=seat)
-    size = _fit_size([lb.dealer], round(r * 1.25), round(r * 1.6))
-    c.text(x + r, cy, lb.dealer, size, TEXT, anchor="mm", role="dealer_text", seat=seat)
+    c.text(x + r, cy, lb.dealer, TEXT_SIZE, TEXT, anchor="mm", role="dealer_text", seat=seat)
     return x + 2 * r
 
 
@@ -126,15 +153,29 @@ def _meld_width(size: TileSize) -> int:
     return 3 * (size.width + TILE_GAP) - TILE_GAP
 
 
-def _meld(c: Canvas, x: int, y: int, meld: MeldView, size: TileSize, seat: int, *, role: str = "meld") -> int:
+def _flat_meld_width(meld: MeldView, size: TileSize) -> int:
+    """Width of a meld drawn flat: a kong's four tiles side by side."""
+    return meld.kind.size * (size.width + TILE_GAP) - TILE_GAP
+
+
+def _meld(
+    c: Canvas, x: int, y: int, meld: MeldView, size: TileSize, seat: int, *, role: str = "meld", flat: bool = False
+) -> int:
     """Draw one meld with its bottom row's top-left at (x, y); returns the x after it.
 
-    碰: three tiles.  直杠 / 补杠: three tiles and the fourth on top of the middle one.
-    暗杠: three face-down tiles with the fourth on top -- face up when the viewer knows the tile
-    (the owner, or everyone once the hand is over), face down otherwise (``MeldView.tile`` None).
+    碰: three tiles.  直杠 / 补杠: three tiles and the fourth on top of the middle one (``flat``:
+    four side by side, for a line with no room above).  暗杠: face down -- face up when the viewer
+    knows the tile (the owner, or everyone once the hand is over), face down otherwise
+    (``MeldView.tile`` None); stacked, three face down under a face-up fourth.
     """
     step = size.width + TILE_GAP
     concealed = meld.kind is MeldKind.CONCEALED_KONG or meld.tile is None
+    if flat:
+        n = meld.kind.size
+        for i in range(n):
+            shown = meld.tile if not concealed or (meld.tile is not None and i in (1, 2)) else None
+            c.tile(x + i * step, y, shown, size, role=role, seat=seat)
+        return x + _flat_meld_width(meld, size)
     for i in range(3):
         c.tile(x + i * step, y, None if concealed else meld.tile, size, role=role, seat=seat)
     if meld.kind.is_kong:
@@ -160,41 +201,158 @@ def _tile_row(
     return x + len(tiles) * step - (TILE_GAP if tiles else 0)
 
 
-def _waits_block(
+# -- flow items (render.flow): one line's height is given, everything is centred on it -------------------
+
+
+def text_item(
     c: Canvas,
-    x: int,
-    y: int,
+    text: str,
+    size: int,
+    fill: RGB,
+    line: int,
+    *,
+    role: str,
+    seat: int | None = None,
+    max_width: int | None = None,
+    raw: bool = False,
+    gap: int = 0,
+    newline: bool = False,
+) -> Item:
+    """A text (cut with ``…`` to ``max_width``) on a flow line ``line`` pixels high."""
+    shown = fit(text, size, max_width) if max_width is not None else text
+    return Item(
+        text_width(shown, size),
+        lambda x, top: c.text(x, top + line // 2, shown, size, fill, role=role, seat=seat, raw=raw),
+        gap,
+        newline,
+    )
+
+
+def badge_item(
+    c: Canvas, text: str, bg: RGB, fg: RGB, line: int, *, role: str, seat: int | None = None, gap: int = 8
+) -> Item:
+    """A :func:`_badge` on a flow line."""
+    return Item(
+        badge_width(text),
+        lambda x, top: _badge(c, x, top + line // 2, text, bg, fg, BADGE_SIZE, role=role, seat=seat),
+        gap,
+    )
+
+
+def dealer_item(c: Canvas, seat: int, lb: Labels, line: int, gap: int = 8) -> Item:
+    """The 庄 disc on a flow line."""
+    return Item(2 * DEALER_R, lambda x, top: _dealer_badge(c, x, top + line // 2, DEALER_R, seat, lb), gap)
+
+
+def marker_item(c: Canvas, seat: int, line: int) -> Item:
+    """The gold ▶ of a seat the table waits for."""
+
+    def draw(x: int, top: int) -> None:
+        cy = top + line // 2
+        c.polygon([(x, cy - 14), (x + 20, cy), (x, cy + 14)], GOLD, role="turn_marker", seat=seat)
+
+    return Item(20, draw)
+
+
+def tile_item(
+    c: Canvas,
+    tile: Tile | None,
+    size: TileSize,
+    line: int,
+    *,
+    role: str,
+    seat: int | None,
+    state: TileState = TileState.NORMAL,
+    rotated: bool = False,
+    gap: int = TILE_GAP,
+    newline: bool = False,
+    kind: str = "",
+) -> Item:
+    """One tile (``rotated``: lying sideways, as wide as a tile is tall), bottom-aligned on a
+    line of tiles of ``size``."""
+    w, h = (size.height, size.width) if rotated else size.value
+
+    def draw(x: int, top: int) -> None:
+        bottom = top + (line + size.height) // 2
+        c.tile(x, bottom - h, tile, size, state, rotated=rotated, role=role, seat=seat)
+
+    return Item(w, draw, gap, newline, kind)
+
+
+def meld_item(
+    c: Canvas, meld: MeldView, size: TileSize, line: int, seat: int, *, role: str, gap: int = GROUP_GAP
+) -> Item:
+    """A meld drawn flat (a kong's four tiles side by side) on a flow line."""
+    return Item(
+        _flat_meld_width(meld, size),
+        lambda x, top: _meld(c, x, top + (line - size.height) // 2, meld, size, seat, role=role, flat=True),
+        gap,
+    )
+
+
+COUNT_GAP = 5
+
+
+def backs_item(
+    c: Canvas, n: int, size: TileSize, line: int, seat: int, *, role: str, count_role: str, gap: int = GROUP_GAP
+) -> Item:
+    """A hidden hand on a flow line: one face-down tile and the number of tiles (``13``)."""
+
+    def draw(x: int, top: int) -> None:
+        c.tile(x, top + (line - size.height) // 2, None, size, role=role, seat=seat)
+        c.text(x + size.width + COUNT_GAP, top + line // 2, str(n), TEXT_SIZE, MUTED, role=count_role, seat=seat)
+
+    return Item(size.width + COUNT_GAP + text_width(str(n), TEXT_SIZE), draw, gap)
+
+
+def waits_items(
+    c: Canvas,
     waits: Sequence[Tile],
     size: TileSize,
+    line: int,
     seat: int,
-    unseen: Sequence[int] | None,
-    label: int,
     lb: Labels,
     *,
+    unseen: Sequence[int] | None = None,
     prefix: str = "",
-) -> int:
-    """``听`` badge then the wait tiles (top edge at y), with unseen counts under them if given
-    (each fits the tile's width); ``prefix`` goes before every role (``waits_badge``, ``wait``,
+    gap: int = GROUP_GAP,
+    newline: bool = False,
+) -> list[Item]:
+    """``听`` then the wait tiles, each followed by the copies the viewer has not seen (``4张``)
+    when ``unseen`` is given; ``prefix`` goes before every role (``waits_badge``, ``wait``,
     ``unseen``)."""
-    cy = y + size.height // 2
-    x = _badge(c, x, cy, lb.waits, GOLD, DARK, label, role=prefix + "waits_badge", seat=seat) + 8
-    step = size.width + TILE_GAP
-    if unseen is not None:
-        unseen_size = _fit_size([lb.unseen.format(n=n) for n in range(5)], max(12, label - 6), size.width)
+    items = [
+        Item(
+            badge_width(lb.waits),
+            lambda x, top: _badge(
+                c, x, top + line // 2, lb.waits, GOLD, DARK, BADGE_SIZE, role=prefix + "waits_badge", seat=seat
+            ),
+            gap,
+            newline,
+        )
+    ]
     for i, t in enumerate(waits):
-        c.tile(x + i * step, y, t, size, role=prefix + "wait", seat=seat)
-        if unseen is not None:
-            c.text(
-                x + i * step + size.width // 2,
-                y + size.height + 3,
-                lb.unseen.format(n=unseen[t]),
-                unseen_size,
-                MUTED if unseen[t] else BADGE_RED,
-                anchor="mt",
-                role=prefix + "unseen",
-                seat=seat,
-            )
-    return x + len(waits) * step - TILE_GAP
+        tile = tile_item(c, t, size, line, role=prefix + "wait", seat=seat, gap=8 if i == 0 else 10)
+        if unseen is None:
+            items.append(tile)
+            continue
+        count = lb.unseen.format(n=unseen[t])
+        colour = MUTED if unseen[t] else BADGE_RED
+
+        def draw(x: int, top: int, tile: Item = tile, count: str = count, colour: RGB = colour) -> None:
+            tile.draw(x, top)
+            c.text(x + tile.width + 4, top + line // 2, count, TEXT_SIZE, colour, role=prefix + "unseen", seat=seat)
+
+        items.append(Item(tile.width + 4 + text_width(count, TEXT_SIZE), draw, tile.gap))
+    if len(items) > 1:  # the badge never ends a line: it and the first wait are one item
+        badge, first = items[0], items[1]
+
+        def both(x: int, top: int, badge: Item = badge, first: Item = first) -> None:
+            badge.draw(x, top)
+            first.draw(x + badge.width + first.gap, top)
+
+        items[:2] = [Item(badge.width + first.gap + first.width, both, badge.gap, badge.newline)]
+    return items
 
 
 def _waits_width(n: int, size: TileSize, label: int, lb: Labels) -> int:

@@ -1,13 +1,16 @@
 """A drawing surface that remembers what it placed where (for layout and for pixel-probe tests).
 
 Pictures are drawn through :class:`Canvas`; every tile, text, badge and marker is recorded as a
-:class:`Placed` with a *role* (``"hand"``, ``"pond"``, ``"name"``, ``"turn_marker"``...) and, where it
-belongs to one, a seat.  ``render_*`` functions return only the image; the ``*_canvas`` functions in
-:mod:`render.pictures` also expose the record, so tests can probe pixels at known positions.
+:class:`Placed` with a *role* (``"hand"``, ``"pond"``, ``"name"``, ``"turn_marker"``...), where it
+belongs to one a seat, and for a text its font size.  ``render_*`` functions return only the image;
+the ``*_canvas`` functions in :mod:`render.pictures` also expose the record, so tests can probe
+pixels at known positions and :func:`render.phone.phone_sizes` can measure how large every text and
+tile shows on a phone (docs/architecture.md §3).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -16,9 +19,12 @@ from PIL import Image, ImageDraw
 from engine.tiles import Tile
 
 from .art import RGB, TileSize, TileState, sprite
-from .text import fit, font, safe_text
+from .text import emoji_font, fit, font, runs, safe_text, text_width
 
-__all__ = ["Box", "Canvas", "Placed"]
+__all__ = ["OWN_ROLES", "Box", "Canvas", "Placed"]
+
+OWN_ROLES = frozenset({"hand", "drawn", "meld", "meld_top"})
+"""Roles of the player's own tiles in a private hand picture (:attr:`Canvas.own_seat`)."""
 
 Box = tuple[int, int, int, int]
 """(left, top, right, bottom) in pixels; right and bottom exclusive."""
@@ -26,7 +32,8 @@ Box = tuple[int, int, int, int]
 
 @dataclass(frozen=True, slots=True)
 class Placed:
-    """One thing drawn: its ``role``, ``box``, and the seat / tile / state / text it shows, if any."""
+    """One thing drawn: its ``role``, ``box``, and the seat / tile / state / text it shows, if any;
+    ``size``: a text's font size in pixels (em), None for anything else."""
 
     role: str
     box: Box
@@ -34,6 +41,7 @@ class Placed:
     tile: Tile | None = None
     state: TileState | None = None
     text: str | None = None
+    size: int | None = None
 
     @property
     def centre(self) -> tuple[int, int]:
@@ -41,13 +49,30 @@ class Placed:
         return (self.box[0] + self.box[2]) // 2, (self.box[1] + self.box[3]) // 2
 
 
-class Canvas:
-    """An RGB image of ``width`` x ``height`` filled with ``background``, plus the list of :class:`Placed`."""
+@functools.lru_cache(maxsize=4096)
+def _text_mask(text: str, size: int, anchor: str) -> tuple[tuple[int, int], Image.Image]:
+    """The coverage of ``text`` in the shipped font at ``size`` (an ``L`` image of its ink box) and
+    the box's top-left relative to the ``anchor`` point: drawn once, then pasted in a colour
+    (labels, badges and counts repeat from one picture to the next)."""
+    f = font(size)
+    left, top, right, bottom = (int(v) for v in f.getbbox(text, anchor=anchor))
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=f, anchor=anchor)
+    return (left, top), mask
 
-    def __init__(self, width: int, height: int, background: RGB) -> None:
+
+class Canvas:
+    """An RGB image of ``width`` x ``height`` filled with ``background``, plus the list of :class:`Placed`.
+
+    ``own_seat``: in a private hand picture, the seat whose own tiles it shows (their roles are
+    :data:`OWN_ROLES`); None in a public picture.
+    """
+
+    def __init__(self, width: int, height: int, background: RGB, own_seat: int | None = None) -> None:
         self.image = Image.new("RGB", (width, height), background)
         self.draw = ImageDraw.Draw(self.image)
         self.placed: list[Placed] = []
+        self.own_seat = own_seat
 
     @property
     def width(self) -> int:
@@ -104,13 +129,37 @@ class Canvas:
             text = fit(text, size, max_width)
         if not text:
             box = (x, y, x, y)
+        elif all(not emoji for _, emoji in runs(text)):
+            (left, top), mask = _text_mask(text, size, anchor)
+            box = (x + left, y + top, x + left + mask.width, y + top + mask.height)
+            self.image.paste(fill, box, mask)
         else:
-            f = font(size)
-            self.draw.text((x, y), text, fill=fill, font=f, anchor=anchor)
-            left, top, right, bottom = self.draw.textbbox((x, y), text, font=f, anchor=anchor)
-            box = (int(left), int(top), int(right), int(bottom))
-        self.placed.append(Placed(role, box, seat, text=text))
+            box = self._runs(x, y, text, size, fill, anchor)
+        self.placed.append(Placed(role, box, seat, text=text, size=size))
         return box
+
+    def _runs(self, x: int, y: int, text: str, size: int, fill: RGB, anchor: str) -> Box:
+        """Draw a text with emoji run by run on one baseline, placed as ``anchor`` places the whole
+        (the vertical anchor taken from the text font: its non-emoji characters, else ``中``)."""
+        f = font(size)
+        plain = "".join(run for run, emoji in runs(text) if not emoji) or "中"
+        # where the anchor puts the baseline, relative to y: the same for the text font's part alone
+        dy = f.getbbox(plain, anchor="l" + anchor[1])[1] - f.getbbox(plain, anchor="ls")[1]
+        baseline = y + dy
+        width = text_width(text, size)
+        left = x - {"l": 0, "m": width // 2, "r": width}.get(anchor[0], 0)
+        boxes = []
+        for run, emoji in runs(text):
+            rf = emoji_font(size) if emoji else f
+            self.draw.text((left, baseline), run, fill=fill, font=rf, anchor="ls")
+            boxes.append(self.draw.textbbox((left, baseline), run, font=rf, anchor="ls"))
+            left += round(rf.getlength(run))
+        return (
+            int(min(b[0] for b in boxes)),
+            int(min(b[1] for b in boxes)),
+            int(max(b[2] for b in boxes)),
+            int(max(b[3] for b in boxes)),
+        )
 
     def rect(
         self,

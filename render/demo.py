@@ -21,17 +21,18 @@ Four moments are built: seat 0's turn (hand picture), the claim window after sea
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from collections.abc import Collection, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.ai import Level, choose_action
 from engine.analysis import waits
 from engine.fans import Fan
 from engine.game import ActionKind, Discarded, State, legal_actions, public_view, replay, start, step, view_for
 from engine.game.state import Phase
-from engine.rules import RuleSet
+from engine.rules import RuleSet, Ruleset
 from engine.scoring import WinBy
 from engine.tiles import STANDARD_KINDS, MeldKind, Tile, counts_of, parse_tiles, sorted_tiles
 from engine.views import (
@@ -45,10 +46,22 @@ from engine.views import (
     WinView,
 )
 
-from .pictures import HandTiles
+from .canvas import Canvas
+from .pictures import HandTiles, hand_canvas, result_canvas, reveal_canvas, table_canvas
+from .replay import replay_canvases
 from .stats import PlayerStats, StatsSheet
 
-__all__ = ["DEMO_NAMES", "Demo", "demo_stats", "demo_views", "engine_demo", "play_states"]
+__all__ = [
+    "DEMO_NAMES",
+    "PICTURE_KINDS",
+    "Demo",
+    "demo_stats",
+    "demo_views",
+    "engine_demo",
+    "picture_canvases",
+    "play_states",
+    "rules_for",
+]
 
 DEMO_NAMES: tuple[str, ...] = ("Lǐ Míng", "Wáng 🀄✨", "Zhang_San_with_a_rather_long_name_2024")
 """Demo player names: pinyin tones, an emoji (dropped: the font has none), a name cut with ``…``."""
@@ -309,3 +322,56 @@ def demo_stats(seed: int = 7, hands: int = 120) -> StatsSheet:
     ]  # fmt: skip
     players.sort(key=lambda p: -p.points)
     return StatsSheet("Mahjong night 🀄", tuple(players), hands, season=1)
+
+
+# -- every picture kind, for the phone measurements (render.phone, ``python -m render phone``) ---------------
+
+PICTURE_KINDS = ("hand", "table", "reveal", "result", "draw", "guansi", "replay")
+"""The picture kinds :func:`picture_canvases` draws: the hand picture (with the table), the table, the
+亮倒 / 廊起 reveal, a won result, the 荒庄 / 查叫 result, a 关死 result, every frame of a replay."""
+
+
+def rules_for(game: str, players: int) -> RuleSet:
+    """卡五星 (``kawuxing``) at 2, 3 or 4 seats (presets ``two_seats``, standard, ``four_seats``) or
+    卡心五 (``kaxinwu``) at 2, 3 or 4 seats; raises KeyError for another number of seats."""
+    if game == Ruleset.KAXINWU.value:
+        return replace(RuleSet.preset("kaxinwu"), players=players)
+    return {2: RuleSet.preset("two_seats"), 3: RuleSet(), 4: RuleSet.preset("four_seats")}[players]
+
+
+@functools.cache
+def _demo_for(game: str, players: int) -> Demo:
+    declare = {0, 1} if game == Ruleset.KAXINWU.value else ()  # as ``python -m render demo`` does
+    return engine_demo(7, rules=rules_for(game, players), declare=declare)
+
+
+def _guansi(view: PublicView) -> PublicView:
+    """``view`` ended by a 关死 of seat 1, who pays every other seat 2 (docs/rules.md §B)."""
+    n = len(view.seats)
+    hand = tuple(-2 * (n - 1) if i == 1 else 2 for i in range(n))
+    return replace(view, result=HandResultView(Outcome.GUANSI, (), hand, (0,) * n, hand, 1, 1, ()))
+
+
+@functools.cache
+def _replay_views(game: str, players: int) -> tuple[PublicView, ...]:
+    return tuple(public_view(st) for st, _ in play_states("phone-replay", rules_for(game, players), declare={1}))
+
+
+def picture_canvases(kind: str, game: str, players: int, lang: str) -> list[Canvas]:
+    """The drawn pictures of ``kind`` (:data:`PICTURE_KINDS`) from an engine-played hand of ``game``
+    at ``players`` seats (:func:`engine_demo`, seed 7), labels in ``lang``: one canvas, or every
+    frame of a replay.  Raises ValueError for an unknown kind."""
+    d = _demo_for(game, players)
+    names = d.names
+    drawn = {
+        "hand": lambda: [hand_canvas(d.hand, lang, game=game, names=names)],
+        "table": lambda: [table_canvas(d.table, names, lang, d.totals, game)],
+        "reveal": lambda: [reveal_canvas(d.reveal, d.reveal_seat, names, lang, game)],
+        "result": lambda: [result_canvas(d.result, names, lang, d.hands, game)],
+        "draw": lambda: [result_canvas(d.draw, names, lang, None, game)],
+        "guansi": lambda: [result_canvas(_guansi(d.draw), names, lang, None, game)],
+        "replay": lambda: replay_canvases(_replay_views(game, players), names, lang, d.totals, game),
+    }
+    if kind not in drawn:
+        raise ValueError(f"unknown picture kind {kind!r}: one of {', '.join(PICTURE_KINDS)}")
+    return drawn[kind]()

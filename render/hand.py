@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 
 from engine.rules import Ruleset
 from engine.tiles import Tile
-from engine.views import PublicSeatView, PublicView, SeatView
+from engine.views import MeldView, PublicSeatView, SeatView
 
 from . import labels as L
 from .art import RGB, TileSize, TileState
 from .blocks import (
-    BADGE_GREY,
     DANGER_LABEL,
     DARK,
     FELT,
@@ -21,43 +21,56 @@ from .blocks import (
     GROUP_GAP,
     HAND,
     MARGIN,
-    MAX_SLOTS,
     MUTED,
+    NAME_SIZE,
+    PAD,
     POND_BG,
+    ROW_GAP,
     TEXT,
+    TEXT_SIZE,
     TILE_GAP,
+    WIDTH,
     _active,
-    _badge,
-    _dealer_badge,
     _fit_size,
+    _flat_meld_width,
     _meld,
-    _meld_width,
     _name,
-    _panel,
-    _stack,
-    _tile_row,
-    _waits_block,
-    _waits_width,
+    badge_item,
+    dealer_item,
+    text_item,
+    tile_item,
     unseen_counts,
+    waits_items,
 )
 from .canvas import Canvas
+from .flow import Item, draw_flow, flow, lines_of
 from .labels import Labels
-from .table import _backs, _backs_width, draw_pond, partial_backs, pond_height, pond_rows
+from .phone import MAX_RATIO
+from .table import POND_GAP, SeatStyle, _discard_state, draw_seat_panel, seat_items, seat_panel_height
 from .text import text_width
 
 # -- the private hand ----------------------------------------------------------------------------------
 
-LABEL_SIZE = 22
+LABEL_MARGIN = 6
+"""Pixels of a hand tile's width a label leaves free (with the gap between tiles, 8 px between labels)."""
+LABEL_LINE = 29
+"""Height of a line of tile labels."""
 
-LABEL_MARGIN = 8
-"""Pixels of a hand tile's width a label leaves free (with the gap between tiles, 10 px between labels)."""
+
+def _hand_label_size(lb: Labels, size: TileSize = HAND) -> int:
+    """Font size of the tile labels under hand tiles: :data:`TEXT_SIZE`, down to the smallest text
+    (:data:`SMALL_TEXT`) if the language's longest label would not fit a tile's width less
+    :data:`LABEL_MARGIN`; labels still too wide are set on two staggered lines (:func:`_label_lines`)."""
+    return _fit_size(lb.tiles, TEXT_SIZE, size.width - LABEL_MARGIN)
 
 
-def _hand_label_size(lb: Labels) -> int:
-    """Font size of the tile labels under hand tiles: :data:`LABEL_SIZE`, smaller if the language's
-    longest tile label would not fit a tile's width less :data:`LABEL_MARGIN` (so neighbouring labels
-    never touch, e.g. English "9 Crak")."""
-    return _fit_size(lb.tiles, LABEL_SIZE, HAND.width - LABEL_MARGIN)
+def _label_lines(labels: Sequence[str], size: TileSize, font_size: int) -> int:
+    """Lines the labels of one row of hand tiles take: 1 when each fits its tile less
+    :data:`LABEL_MARGIN`, else 2 (every other label one line lower, so neighbours never touch:
+    English ``9 Crak``, ``Green``)."""
+    if not labels:
+        return 0
+    return 1 if all(text_width(t, font_size) <= size.width - LABEL_MARGIN for t in labels) else 2
 
 
 BAR = 8
@@ -75,41 +88,33 @@ def shown_marks(concealed: Sequence[Tile], shown: Sequence[Tile]) -> list[bool]:
     return out
 
 
-def _bar(c: Canvas, x: int, row_top: int, colour: RGB, role: str, seat: int) -> None:
-    """The mark over the hand tile whose left edge is ``x``."""
-    c.rect((x + 4, row_top - BAR - 4, x + HAND.width - 4, row_top - 4), colour, radius=2, role=role, seat=seat)
-
-
-def _legend(c: Canvas, right: int, cy: int, text: str, colour: RGB, role: str) -> int:
-    """A legend item ending at ``right``: a bar in ``colour`` then ``text``; returns its left edge."""
-    tw = text_width(text, 20)
-    c.text(right, cy, text, 20, colour, anchor="rm", role=role)
-    left = right - tw - 8 - 24
-    c.rect((left, cy - BAR // 2, left + 24, cy - BAR // 2 + BAR), colour, radius=2, role=role + "_bar")
-    return left
+def _bar(c: Canvas, x: int, row_top: int, size: TileSize, colour: RGB, role: str, seat: int) -> None:
+    """The mark on the top edge of the hand tile whose left edge is ``x`` (half over the tile, so
+    it takes no room: a picture keeps its size when marks come and go)."""
+    c.rect(
+        (x + 4, row_top - BAR // 2 - 1, x + size.width - 4, row_top + BAR // 2 - 1),
+        colour,
+        radius=2,
+        role=role,
+        seat=seat,
+    )
 
 
 # -- the table above the hand: the other seats, then the player's own pond ----------------------------
 
-SEAT_PAD = 10
-"""Padding inside an other seat's panel."""
-SEAT_NAME_SIZE = 28
-SEAT_BADGE_SIZE = 22
-SEAT_HEAD = 44
-"""Height of an other seat's name row when it shows no tiles beside the name (no melds, no backs)."""
-POND = TileSize.TABLE
-"""Tile size of the other seats' ponds, melds and shown 亮倒 / 廊起 tiles."""
-OWN_POND = TileSize.SMALL
-"""Tile size of the player's own pond (small: the player knows it best)."""
-SECTION_GAP = 8
+SECTION_GAP = 3
 """Pixels between two seats' panels, and between the table part and the hand."""
 
-
-def _others(view: SeatView) -> list[PublicSeatView]:
-    """The other seats in turn order from the player's right (docs/rules.md §A2.3: play passes to
-    ``seat + 1``), so the first panel is the seat that plays next."""
-    seats = view.public.seats
-    return [seats[(view.seat + i) % len(seats)] for i in range(1, len(seats))]
+HAND_LAYOUTS = (
+    (HAND, SeatStyle(TileSize.POND, header_alone=False, hand=True)),
+    (HAND, SeatStyle(TileSize.SMALL, header_alone=False, hand=True)),
+    (HAND, SeatStyle(TileSize.SMALL, header_alone=False, pond_newline=False, hand=True)),
+    (TileSize.HAND_MIN, SeatStyle(TileSize.SMALL, header_alone=False, pond_newline=False, hand=True)),
+    (TileSize.HAND_MIN, SeatStyle(TileSize.SMALL, header_alone=False, pond_newline=False, hand=True, own_name=False)),
+)
+"""The hand picture's layouts, most generous first: the player's own tile size and how the other
+seats' panels flow (the last without the player's own name: only his 庄 disc before his pond).  The
+first that keeps the picture within :data:`render.phone.MAX_RATIO` is drawn (the last in any case)."""
 
 
 def relative_label(view: SeatView, seat: int, lb: Labels) -> str:
@@ -124,149 +129,195 @@ def relative_label(view: SeatView, seat: int, lb: Labels) -> str:
     return lb.next_seat if step == 1 else lb.previous
 
 
-OWN_NAME_MAX = 240
-"""Widest the player's own name may be drawn at the left of his pond strip (longer names end in ``…``)."""
-DEALER_R = 15
-"""Radius of the 庄 disc in the seats' name rows."""
+def _others(view: SeatView) -> list[PublicSeatView]:
+    """The other seats in turn order from the player's right (docs/rules.md §A2.3: play passes to
+    ``seat + 1``), so the first panel is the seat that plays next."""
+    seats = view.public.seats
+    return [seats[(view.seat + i) % len(seats)] for i in range(1, len(seats))]
 
 
-def _own_label_width(view: SeatView, names: Sequence[str], lb: Labels) -> int:
-    """Width of the player's own label at the left of his pond strip: the 庄 disc if he deals, then
-    his name (at most :data:`OWN_NAME_MAX`), then a gap."""
-    badge = 2 * DEALER_R + 8 if view.seat == view.public.dealer else 0
-    return badge + min(text_width(_name(names, view.seat, lb), SEAT_NAME_SIZE), OWN_NAME_MAX) + 2 * SEAT_PAD
+OWN_NAME_MAX = 150
+"""Widest the player's own name may be drawn before his pond (longer names end in ``…``)."""
 
 
-def _head_height(seat: PublicSeatView) -> int:
-    """Height of an other seat's name row: its melds' (with room for a kong's 4th tile) when it has
-    any, else :data:`SEAT_HEAD`."""
-    if not seat.melds:
-        return SEAT_HEAD
-    return POND.height + (_stack(POND) if any(m.kind.is_kong for m in seat.melds) else 0)
-
-
-def _seat_height(seat: PublicSeatView, inner: int) -> int:
-    """Height of an other seat's panel: name row, the row of shown 亮倒 / 廊起 tiles if any, the pond."""
-    shown = POND.height + 8 if seat.revealed else 0
-    pond = pond_height(pond_rows(seat, inner - 2 * SEAT_PAD, POND), POND)
-    return 2 * SEAT_PAD + _head_height(seat) + shown + 8 + pond + 8
-
-
-def _own_pond_height(view: SeatView, inner: int) -> int:
-    """Height of the strip with the player's own pond, ``inner`` pixels wide beside his label."""
+def _own_pond_items(
+    c: Canvas, view: SeatView, names: Sequence[str], style: SeatStyle, lb: Labels, notes: Sequence[Item] = ()
+) -> list[Item]:
+    """The player's own strip: his 庄 disc if he deals and his name, his pond, then ``notes``
+    (:class:`Notes` placed there: the wall count, maybe the legends)."""
     me = view.public.seats[view.seat]
-    return pond_height(pond_rows(me, inner - 2 * SEAT_PAD, OWN_POND), OWN_POND) + 2 * 6
-
-
-def table_height(view: SeatView, width: int, names: Sequence[str] = (), lb: Labels = L.ZH) -> int:
-    """Height of the table part of a hand picture ``width`` pixels wide (see :func:`draw_table`)."""
-    inner = width - 2 * MARGIN
-    others = sum(_seat_height(s, inner) + SECTION_GAP for s in _others(view))
-    own = _own_pond_height(view, inner - _own_label_width(view, names, lb))
-    return MARGIN + others + own + SECTION_GAP
-
-
-def _waits_size(seat: PublicSeatView, room: int, lb: Labels) -> TileSize:
-    """The largest tile size at which a 亮倒 seat's waits fit ``room`` pixels (the smallest otherwise)."""
-    for size in (POND, TileSize.SMALL):
-        if _waits_width(len(seat.waits), size, SEAT_BADGE_SIZE, lb) <= room:
-            return size
-    return TileSize.TINY
-
-
-def _other_seat(
-    c: Canvas, view: PublicView, seat: PublicSeatView, name: str, relative: str, top: int, active: bool, lb: Labels
-) -> int:
-    """One other seat's panel from ``top`` (the public table picture's seat panel, compact): turn
-    marker, 庄, where the seat sits from the player (``relative``: 下家 / 对家 / 上家,
-    :func:`relative_label`), name, 亮倒 / 托管 badges, the hidden hand as backs with its count, the melds (another
-    seat's 暗杠 face down); a 亮倒 / 廊起 seat's shown tiles, kept tiles as backs with their count, and
-    ``听`` with its published waits; then the whole pond.  Returns the panel's bottom."""
-    x0, x1 = MARGIN, c.width - MARGIN
-    s = seat.seat
-    height = _seat_height(seat, x1 - x0)
-    _panel(c, (x0, top, x1, top + height), active, role="seat_panel", seat=s)
-    head = _head_height(seat)
-    bottom = top + SEAT_PAD + head  # the name row's tiles stand on this line
-    cy = bottom - min(head, POND.height) // 2
-    x = x0 + SEAT_PAD
-    if active:
-        c.polygon([(x, cy - 12), (x + 16, cy), (x, cy + 12)], GOLD, role="turn_marker", seat=s)
-    x += 24
-    if s == view.dealer:
-        x = _dealer_badge(c, x, cy, DEALER_R, s, lb) + 8
-    x = _badge(c, x, cy, relative, POND_BG, MUTED, SEAT_BADGE_SIZE, role="relative", seat=s) + 10
-
-    # right side: the melds, and before them the hidden hand as backs (a 亮倒 seat shows its hand below)
-    right = x1 - SEAT_PAD
-    meld_x = right - sum(_meld_width(POND) + GROUP_GAP for _ in seat.melds) + GROUP_GAP
-    for meld in seat.melds:
-        _meld(c, meld_x, bottom - POND.height, meld, POND, s, role="seat_meld")
-        meld_x += _meld_width(POND) + GROUP_GAP
-    right -= sum(_meld_width(POND) + GROUP_GAP for _ in seat.melds)
-    if not seat.revealed:
-        right -= _backs_width(seat.concealed_count)
-        tiny = TileSize.TINY.height
-        _backs(c, right, cy + tiny // 2, seat.concealed_count, s, role="hidden", count_role="hidden_count")
-        right -= GROUP_GAP
-    badges = [(lb.liangdao, GOLD, DARK)] if seat.liangdao else []
-    if seat.on_auto:
-        badges.append((lb.auto, BADGE_GREY, TEXT))
-    badges_w = sum(text_width(t, SEAT_BADGE_SIZE) + 2 * (SEAT_BADGE_SIZE // 3) + 8 for t, _, _ in badges)
-    name_max = max(60, right - x - badges_w - 8)
-    box = c.text(x, cy, name, SEAT_NAME_SIZE, TEXT, max_width=name_max, role="name", seat=s, raw=True)
-    x = max(box[2], x) + 10
-    for text, bg, fg in badges:
-        x = _badge(c, x, cy, text, bg, fg, SEAT_BADGE_SIZE, role="badge", seat=s) + 8
-
-    y = bottom + 8
-    if seat.revealed:  # 亮倒 / 廊起: the shown tiles, the kept ones face down with their count, the waits
-        x = _tile_row(c, x0 + SEAT_PAD, y, seat.revealed, POND, s, role="revealed")
-        backs = partial_backs(seat)
-        if backs:
-            x = _backs(c, x + GROUP_GAP, y + POND.height, backs, s, role="kept_hidden", count_role="kept_count")
-        if seat.waits:
-            room = x1 - SEAT_PAD - x - GROUP_GAP
-            size = _waits_size(seat, room, lb)
-            wx = max(x + GROUP_GAP, x1 - SEAT_PAD - _waits_width(len(seat.waits), size, SEAT_BADGE_SIZE, lb))
-            _waits_block(
-                c, wx, y + POND.height - size.height, seat.waits, size, s, None, SEAT_BADGE_SIZE, lb, prefix="seat_"
+    items = [dealer_item(c, view.seat, lb, style.line, gap=0)] if view.seat == view.public.dealer else []
+    if style.own_name:
+        own = _name(names, view.seat, lb)
+        gap = 8 if items else 0
+        items.append(
+            text_item(
+                c,
+                own,
+                NAME_SIZE,
+                TEXT,
+                style.line,
+                role="own_name",
+                seat=view.seat,
+                raw=True,
+                max_width=OWN_NAME_MAX,
+                gap=gap,
             )
-        y += POND.height + 8
-    inner = x1 - x0 - 2 * SEAT_PAD
-    rows = pond_rows(seat, inner, POND)
-    c.rect((x0 + SEAT_PAD - 4, y - 4, x1 - SEAT_PAD + 4, y + pond_height(rows, POND) + 4), POND_BG, radius=6,
-           role="pond_area", seat=s)  # fmt: skip
-    draw_pond(c, view, seat, x0 + SEAT_PAD, y, inner, POND)
-    return top + height
+        )
+    for i, d in enumerate(me.discards):
+        state, role = _discard_state(view.public, me, i)
+        gap = GROUP_GAP if i == 0 and items else POND_GAP
+        items.append(
+            tile_item(
+                c, d.tile, style.size, style.line, role=role, seat=view.seat, state=state, rotated=d.liangdao, gap=gap
+            )
+        )
+    return items + list(notes)
 
 
-def draw_table(c: Canvas, view: SeatView, names: Sequence[str], lb: Labels) -> int:
+@dataclass(frozen=True, slots=True)
+class Notes:
+    """What the hand picture says besides the tiles: the ``亮倒`` badge once declared, the legends of
+    the marks drawn (shown tiles, protected tiles, tiles a 亮倒 opponent waits on), the wall count.
+    They stand after the player's own pond when they need no line of their own there
+    (:meth:`placement`), else in the footer under his tiles."""
+
+    view: SeatView
+    lb: Labels
+    game: str
+    me: PublicSeatView | None
+    shown: tuple[bool, ...]
+    protect: frozenset[Tile]
+    danger: frozenset[Tile]
+
+    def items(self, c: Canvas, line: int, *, legends: bool, wall: bool) -> list[Item]:
+        """The badge and legends (``legends``) and the wall count (``wall``) on lines ``line`` high."""
+        view, lb, seat = self.view, self.lb, self.view.seat
+        items: list[Item] = []
+        if legends:
+            if self.me is not None and self.me.liangdao:
+                items.append(badge_item(c, lb.liangdao, GOLD, DARK, line, role="liangdao", seat=seat, gap=18))
+            if any(self.shown):
+                items.append(_legend_item(c, lb.shown, GOLD, "shown_legend", line))
+            if self.protect & {*view.concealed, view.drawn}:
+                items.append(_legend_item(c, lb.protected, DANGER_LABEL, "protected_legend", line))
+            if (self.danger - self.protect) & set(view.concealed):
+                items.append(_legend_item(c, lb.danger, DANGER_LABEL, "danger_legend", line))  # red-edged tiles
+        if wall:
+            text = lb.wall.format(n=view.public.wall_remaining)
+            items.append(text_item(c, text, TEXT_SIZE, MUTED, line, role="wall", gap=18))
+        return items
+
+    def placement(self, names: Sequence[str], style: SeatStyle) -> tuple[bool, bool]:
+        """Which notes stand after the player's own pond at ``style``: (legends, wall) -- all of
+        them when they need no line of their own there, else the wall count alone if it needs none."""
+        scratch = Canvas(1, 1, FELT)
+        inner = WIDTH - 2 * MARGIN - 2 * PAD
+
+        def lines(notes: list[Item]) -> int:
+            return lines_of(flow(_own_pond_items(scratch, self.view, names, style, self.lb, notes), 0, inner))
+
+        base = max(1, lines([]))
+        for legends in (True, False):
+            if lines(self.items(scratch, style.line, legends=legends, wall=True)) <= base:
+                return legends, True
+        return False, False
+
+
+def table_height(view: SeatView, names: Sequence[str], style: SeatStyle, lb: Labels, notes: Notes) -> int:
+    """Height of the table part of a hand picture (see :func:`draw_table`) at ``style``."""
+    inner = WIDTH - 2 * MARGIN - 2 * PAD
+    scratch = Canvas(1, 1, FELT)
+    total = MARGIN
+    for seat in _others(view):
+        items = seat_items(
+            scratch, view.public, seat, _name(names, seat.seat, lb), lb, style, inner,
+            relative=relative_label(view, seat.seat, lb),
+        )  # fmt: skip
+        total += seat_panel_height(items, inner, style) + SECTION_GAP
+    legends, wall = notes.placement(names, style)
+    strip = notes.items(scratch, style.line, legends=legends, wall=wall)
+    own = lines_of(flow(_own_pond_items(scratch, view, names, style, lb, strip), 0, inner))
+    return total + 2 * PAD + max(1, own) * style.line - ROW_GAP + SECTION_GAP
+
+
+def draw_table(c: Canvas, view: SeatView, names: Sequence[str], lb: Labels, style: SeatStyle, notes: Notes) -> int:
     """The table part of the hand picture, from the top: a panel per other seat (turn order from
-    the next seat, :func:`_other_seat`, each labelled 下家 / 对家 / 上家), then the player's own
-    strip: his 庄 disc if he deals and his name, then his pond, small.  Only ``view.public`` is drawn
-    for the other seats: never a tile they hold hidden.  Returns its bottom."""
+    the next seat, :func:`render.table.seat_items`), then the player's own strip (his name, his
+    pond and the notes that fit there, :meth:`Notes.placement`).  Only
+    ``view.public`` is drawn for the other seats: never a tile they hold hidden.  Returns its bottom."""
     active = _active(view.public)
+    inner = WIDTH - 2 * MARGIN - 2 * PAD
     top = MARGIN
     for seat in _others(view):
-        name, relative = _name(names, seat.seat, lb), relative_label(view, seat.seat, lb)
-        top = _other_seat(c, view.public, seat, name, relative, top, seat.seat in active, lb)
-        top += SECTION_GAP
-    me = view.public.seats[view.seat]
-    label = _own_label_width(view, names, lb)
-    inner = c.width - 2 * MARGIN - 2 * SEAT_PAD - label
-    h = _own_pond_height(view, c.width - 2 * MARGIN - label)
-    c.rect((MARGIN, top, c.width - MARGIN, top + h), POND_BG, radius=6, role="own_pond_area", seat=view.seat)
-    x, cy = MARGIN + SEAT_PAD, top + min(h, OWN_POND.height + 12) // 2
-    if view.seat == view.public.dealer:
-        x = _dealer_badge(c, x, cy, DEALER_R, view.seat, lb) + 8
-    own = _name(names, view.seat, lb)
-    c.text(x, cy, own, SEAT_NAME_SIZE, TEXT, max_width=OWN_NAME_MAX, role="own_name", seat=view.seat, raw=True)
-    draw_pond(c, view.public, me, MARGIN + SEAT_PAD + label, top + 6, inner, OWN_POND)
+        s = seat.seat
+        items = seat_items(
+            c, view.public, seat, _name(names, s, lb), lb, style, inner, active=s in active,
+            relative=relative_label(view, s, lb),
+        )  # fmt: skip
+        top = draw_seat_panel(c, items, MARGIN, WIDTH - MARGIN, top, style, s, s in active) + SECTION_GAP
+    legends, wall = notes.placement(names, style)
+    items = _own_pond_items(c, view, names, style, lb, notes.items(c, style.line, legends=legends, wall=wall))
+    places = flow(items, MARGIN + PAD, WIDTH - MARGIN - PAD)
+    h = 2 * PAD + max(1, lines_of(places)) * style.line - ROW_GAP
+    c.rect((MARGIN, top, WIDTH - MARGIN, top + h), POND_BG, radius=6, role="own_pond_area", seat=view.seat)
+    draw_flow(items, places, top + PAD, style.line)
     return top + h + SECTION_GAP
 
 
 # -- the player's own tiles ----------------------------------------------------------------------------
+
+Unit = tuple[MeldView | None, Tile | None, bool]
+"""One thing in the player's row: a meld, or a concealed tile (``True``: the drawn tile)."""
+
+
+def _unit_width(unit: Unit, size: TileSize) -> int:
+    meld, _, _ = unit
+    return _flat_meld_width(meld, size) if meld is not None else size.width
+
+
+def _gap(prev: Unit, unit: Unit) -> int:
+    """Pixels between two neighbours in the player's row: a group gap beside a meld and before the drawn tile."""
+    return GROUP_GAP if prev[0] is not None or unit[0] is not None or unit[2] else TILE_GAP
+
+
+def _fill(units: Sequence[Unit], size: TileSize, limit: int) -> list[list[Unit]]:
+    """``units`` in rows of at most ``limit`` pixels, left to right (a unit wider than ``limit`` alone)."""
+    rows: list[list[Unit]] = [[]]
+    x = 0
+    for u in units:
+        w = _unit_width(u, size)
+        if rows[-1] and x + _gap(rows[-1][-1], u) + w > limit:
+            rows.append([])
+            x = 0
+        x += (_gap(rows[-1][-1], u) if rows[-1] else 0) + w
+        rows[-1].append(u)
+    return rows
+
+
+def _even(units: Sequence[Unit], size: TileSize, inner: int) -> list[list[Unit]]:
+    """As few rows of at most ``inner`` pixels as ``units`` need, about equally long."""
+    rows = _fill(units, size, inner)
+    total = sum(_unit_width(u, size) + TILE_GAP for u in units)
+    widest = max((_unit_width(u, size) for u in units), default=0)
+    even = _fill(units, size, max(total // len(rows) + size.width + GROUP_GAP, widest))
+    return even if len(even) == len(rows) else rows
+
+
+def own_rows(view: SeatView, size: TileSize, inner: int) -> list[list[Unit]]:
+    """The player's tiles in rows of at most ``inner`` pixels, as few rows as they need and about
+    equally long: the melds (on a row of their own when that costs no row), the concealed tiles
+    sorted, the drawn tile apart at the end; a meld is never split."""
+    melds: list[Unit] = [(m, None, False) for m in view.melds]
+    tiles: list[Unit] = [(None, t, False) for t in view.concealed]
+    if view.drawn is not None:
+        tiles.append((None, view.drawn, True))
+    best = _even(melds + tiles, size, inner)
+    if melds and tiles:
+        apart = _fill(melds, size, inner) + _even(tiles, size, inner)
+        if len(apart) <= len(best):
+            return apart
+    return best
 
 
 def hand_canvas(
@@ -278,75 +329,145 @@ def hand_canvas(
 ) -> Canvas:
     """The private hand picture of ``view.seat`` in ``lang`` (see :func:`render.render_hand`)."""
     lb = L.labels_for(lang, game)
-    label_size = _hand_label_size(lb)
-    w, h = HAND.value
-    step = w + TILE_GAP
-    stack = _stack(HAND)
-    # gaps: after each meld and before the drawn tile; 14 slots and 5 gaps always fit (melds are 3 wide)
-    gaps = len(view.melds) + (view.drawn is not None)
-    slots = 3 * len(view.melds) + len(view.concealed) + (view.drawn is not None)
-    width = max(2 * MARGIN + MAX_SLOTS * step + 5 * GROUP_GAP, 2 * MARGIN + slots * step + gaps * GROUP_GAP)
-    table_h = table_height(view, width, names, lb)
-    row_top = table_h + stack
-    label_y = row_top + h + 4
-    footer_top = label_y + LABEL_SIZE + 16
-    small = TileSize.TABLE
-    height = footer_top + small.height + LABEL_SIZE + 6 + MARGIN
-    c = Canvas(width, height, FELT)
     seat = view.seat
-    draw_table(c, view, names, lb)
-
+    inner = WIDTH - 2 * MARGIN
     danger = set(view.danger)  # the engine's: render never recomputes a rule (docs/architecture.md §3)
-
     me = view.public.seats[seat] if seat < len(view.public.seats) else None
     partial = me is not None and me.liangdao and me.hidden_count > 0
     shown = shown_marks(view.concealed, me.revealed) if partial and me is not None else [False] * len(view.concealed)
     protect = set(protected)
-    x = MARGIN
-    for meld in view.melds:
-        x = _meld(c, x, row_top, meld, HAND, seat) + GROUP_GAP
-    for t, is_shown in zip(view.concealed, shown, strict=True):
-        state = TileState.DANGER if t in danger or t in protect else TileState.NORMAL
-        c.tile(x, row_top, t, HAND, state, role="hand", seat=seat)
-        colour = DANGER_LABEL if t in danger or t in protect else TEXT
-        c.text(x + w // 2, label_y, lb.tile(t), label_size, colour, anchor="mt", role="label", seat=seat)
-        for flag, bar, role in ((is_shown, GOLD, "shown_mark"), (t in protect, DANGER_LABEL, "protected_mark")):
-            if flag:
-                _bar(c, x, row_top, bar, role, seat)
-        x += step
-    if view.drawn is not None:
-        x += GROUP_GAP - TILE_GAP
-        c.tile(x, row_top, view.drawn, HAND, TileState.HIGHLIGHT, role="drawn", seat=seat)
-        c.text(x + w // 2, label_y, lb.tile(view.drawn), label_size, GOLD, anchor="mt", role="label", seat=seat)
-        if view.drawn in protect:  # the drawn tile stays gold (just drawn); the red bar says it is protected
-            c.rect(
-                (x + 4, row_top - BAR - 4, x + w - 4, row_top - 4),
-                DANGER_LABEL,
-                radius=2,
-                role="protected_mark",
-                seat=seat,
-            )
-
-    # footer: waits (with unseen counts) on the left; 亮倒 and the wall on the right
-    # a 亮倒 / 廊起 seat's waits are the published ones: the shown shape fixes them (docs/rules.md §E#48)
-    fx = MARGIN
-    waits = me.waits if me is not None and me.liangdao and me.waits else view.waits
-    if waits:
-        _waits_block(c, fx, footer_top, waits, small, seat, unseen_counts(view.public, view), 22, lb)
-    cy = footer_top + small.height // 2
-    wall = lb.wall.format(n=view.public.wall_remaining)
-    right = width - MARGIN
-    c.text(right, cy, wall, 20, MUTED, anchor="rm", role="wall")
-    right -= text_width(wall, 20) + 14
-    if me is not None and me.liangdao:
-        bw = text_width(lb.liangdao, 20) + 2 * (20 // 3)
-        _badge(c, right - bw, cy, lb.liangdao, GOLD, DARK, 20, role="liangdao", seat=seat)
-        right -= bw + 18
-    if any(shown):
-        right = _legend(c, right, cy, lb.shown, GOLD, "shown_legend") - 18
-    held = {*view.concealed, view.drawn}
-    if protect & held:
-        right = _legend(c, right, cy, lb.protected, DANGER_LABEL, "protected_legend") - 18
-    if (danger - protect) & set(view.concealed):  # red-edged tiles
-        _legend(c, right, cy, lb.danger, DANGER_LABEL, "danger_legend")
+    notes = Notes(view, lb, game, me, tuple(shown), frozenset(protect), frozenset(danger))
+    scratch = Canvas(1, 1, FELT)
+    for size, style in HAND_LAYOUTS:
+        rows = own_rows(view, size, inner)
+        label_size = _hand_label_size(lb, size)
+        row_heights = []
+        for row in rows:
+            labels = [lb.tile(t) for m, t, _ in row if m is None and t is not None]
+            row_heights.append(size.height + 2 + _label_lines(labels, size, label_size) * LABEL_LINE)
+        legends, wall = notes.placement(names, style)
+        footer = _footer(scratch, view, lb, me, notes, not legends, not wall)
+        footer_h = sum(lines_of(flow(items, MARGIN, WIDTH - MARGIN)) * line for items, line in footer)
+        table_h = table_height(view, names, style, lb, notes)
+        height = table_h + sum(row_heights) + 4 + footer_h + MARGIN
+        if height <= MAX_RATIO * WIDTH:
+            break
+    c = Canvas(WIDTH, height, FELT, own_seat=seat)
+    top = draw_table(c, view, names, lb, style, notes)
+    k = 0
+    for row, row_h in zip(rows, row_heights, strict=True):
+        _draw_row(c, view, row, top, size, label_size, k, shown, protect, danger, lb)
+        top += row_h
+        k += sum(1 for m, t, drawn in row if m is None and not drawn)
+    top += 4
+    for items, line in _footer(c, view, lb, me, notes, not legends, not wall):
+        places = flow(items, MARGIN, WIDTH - MARGIN)
+        draw_flow(items, places, top, line)
+        top += lines_of(places) * line
     return c
+
+
+def _draw_row(
+    c: Canvas,
+    view: SeatView,
+    row: Sequence[Unit],
+    row_top: int,
+    size: TileSize,
+    label_size: int,
+    first: int,
+    shown: Sequence[bool],
+    protect: set[Tile],
+    danger: set[Tile],
+    lb: Labels,
+) -> None:
+    """One row of the player's tiles from ``row_top``, labels under the concealed and drawn tiles;
+    ``first``: the index in ``view.concealed`` of the row's first concealed tile."""
+    seat = view.seat
+    labels = [lb.tile(t) for m, t, _ in row if m is None and t is not None]
+    two = _label_lines(labels, size, label_size) == 2
+    label_y = row_top + size.height + 2
+    x = MARGIN
+    k = first
+    prev: Unit | None = None
+    n = 0
+    for unit in row:
+        meld, t, drawn = unit
+        if prev is not None:
+            x += GROUP_GAP if prev[0] is not None or meld is not None or drawn else TILE_GAP
+        prev = unit
+        if meld is not None:
+            x = _meld(c, x, row_top, meld, size, seat, flat=True)
+            continue
+        assert t is not None
+        y = label_y + (LABEL_LINE if two and n % 2 else 0)
+        n += 1
+        if drawn:
+            c.tile(x, row_top, t, size, TileState.HIGHLIGHT, role="drawn", seat=seat)
+            _label(c, x + size.width // 2, y, lb.tile(t), label_size, GOLD, seat)
+            if t in protect:  # the drawn tile stays gold (just drawn); the red bar says it is protected
+                _bar(c, x, row_top, size, DANGER_LABEL, "protected_mark", seat)
+            x += size.width
+            continue
+        warn = t in danger or t in protect
+        c.tile(x, row_top, t, size, TileState.DANGER if warn else TileState.NORMAL, role="hand", seat=seat)
+        _label(c, x + size.width // 2, y, lb.tile(t), label_size, DANGER_LABEL if warn else TEXT, seat)
+        for flag, colour, role in ((shown[k], GOLD, "shown_mark"), (t in protect, DANGER_LABEL, "protected_mark")):
+            if flag:
+                _bar(c, x, row_top, size, colour, role, seat)
+        x += size.width
+        k += 1
+
+
+def _label(c: Canvas, cx: int, y: int, text: str, size: int, colour: RGB, seat: int) -> None:
+    """A tile's label centred under it at ``cx`` (top ``y``), kept inside the picture's margins."""
+    half = text_width(text, size) // 2
+    cx = min(max(cx, MARGIN // 2 + half), c.width - MARGIN // 2 - half)
+    c.text(cx, y, text, size, colour, anchor="mt", role="label", seat=seat)
+
+
+FOOTER_LINE = TileSize.SMALL.height + ROW_GAP
+"""Height of a line of the footer with the waits (tiles, badges, legends)."""
+TEXT_LINE = 36
+"""Height of a line of the footer without tiles (badges, legends)."""
+
+
+def _waits(view: SeatView, me: PublicSeatView | None) -> tuple[Tile, ...]:
+    """The waits the footer shows: a 亮倒 / 廊起 seat's published ones (the shown shape fixes them,
+    docs/rules.md §E#48), else the seat's own."""
+    return me.waits if me is not None and me.liangdao and me.waits else view.waits
+
+
+def _legend_item(c: Canvas, text: str, colour: RGB, role: str, line: int) -> Item:
+    """A legend on a footer line ``line`` high: a bar in ``colour`` then ``text``."""
+
+    def draw(x: int, top: int) -> None:
+        cy = top + line // 2
+        c.rect((x, cy - BAR // 2, x + 24, cy - BAR // 2 + BAR), colour, radius=2, role=role + "_bar")
+        c.text(x + 32, cy, text, TEXT_SIZE, colour, role=role)
+
+    return Item(32 + text_width(text, TEXT_SIZE), draw, 18)
+
+
+def _footer(
+    c: Canvas, view: SeatView, lb: Labels, me: PublicSeatView | None, notes: Notes, legends: bool, wall: bool
+) -> list[tuple[list[Item], int]]:
+    """Under the hand, as flows and their line heights: ``听`` and the waits with the copies not yet
+    seen (:func:`_waits`), then the notes not placed after the player's own pond (``legends``: the
+    亮倒 badge and the legends; ``wall``: the wall count; :class:`Notes`).  One line when it all
+    fits, else the waits on lines of tiles and the rest on lines of text."""
+    waits = _waits(view, me)
+
+    def part(line: int, with_waits: bool, with_rest: bool) -> list[Item]:
+        items: list[Item] = []
+        if waits and with_waits:
+            unseen = unseen_counts(view.public, view)
+            items += waits_items(c, waits, TileSize.SMALL, line, view.seat, lb, unseen=unseen, gap=0)
+        if with_rest:
+            items += notes.items(c, line, legends=legends, wall=wall)
+        return items
+
+    line = FOOTER_LINE if waits else TEXT_LINE
+    if lines_of(flow(part(line, True, True), MARGIN, WIDTH - MARGIN)) <= 1:
+        return [(part(line, True, True), line)]
+    parts = [(part(FOOTER_LINE, True, False), FOOTER_LINE), (part(TEXT_LINE, False, True), TEXT_LINE)]
+    return [(items, h) for items, h in parts if items]

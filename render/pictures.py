@@ -8,7 +8,8 @@ what its view holds.  The pictures live in their own modules along this one's ol
 :mod:`render.table` (table and 亮倒 reveal) and :mod:`render.result`; this module gathers them.
 
 All pictures are RGB on a dark felt background and stay far inside Telegram's photo limits
-(width + height <= 10000, aspect ratio <= 20, 10 MB): the largest is about 1000 x 1300 pixels.
+(width + height <= 10000, aspect ratio <= 20, 10 MB): every picture is 600 pixels wide and at
+most 1.4 times as tall (:mod:`render.phone`).
 The hand picture carries the table too (:func:`render.hand.draw_table`).
 """
 

@@ -77,7 +77,7 @@ def render_replay(
     totals: Sequence[int] | None = None,
     game: str = Ruleset.KAWUXING,
 ) -> bytes:
-    """The animated GIF (bytes) of ``views`` (see the module docstring): 579 pixels wide, as tall as
+    """The animated GIF (bytes) of ``views`` (see the module docstring): 600 pixels wide, as tall as
     the tallest moment, :data:`FIRST_FRAME_MS` on the deal, :data:`FRAME_MS` per moment,
     :data:`LAST_FRAME_MS` on the end, looping.  A typical 3-seat hand (about 50 moments) is a few
     hundred KiB.  Raises ValueError as :func:`replay_canvases` does."""

@@ -3,64 +3,105 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from functools import partial
+
+from PIL import ImageDraw
 
 from engine.rules import Ruleset
 from engine.tiles import Tile
 from engine.views import HandResultView, MeldView, PublicSeatView, PublicView, WinView
 
 from . import labels as L
-from .art import TileSize, TileState
+from .art import RGB, TileSize, TileState
 from .blocks import (
     BADGE_RED,
     DARK,
+    DEALER_R,
     FELT,
     GAIN,
     GOLD,
     GROUP_GAP,
-    HAND,
     LOSS,
     MARGIN,
-    MAX_SLOTS,
     MUTED,
+    NAME_SIZE,
+    PAD,
     PANEL,
+    ROW_GAP,
     TABLE,
     TEXT,
+    TEXT_SIZE,
     TILE_GAP,
+    TITLE_SIZE,
+    WIDTH,
     _badge,
     _dealer_badge,
-    _meld,
     _name,
-    _stack,
-    _tile_row,
-    _waits_block,
-    _waits_width,
+    backs_item,
+    badge_item,
+    badge_width,
+    meld_item,
+    text_item,
+    tile_item,
+    waits_items,
 )
 from .canvas import Canvas
 from .endings import result_title, transfers, why_lines
+from .flow import Item, draw_flow, flow, lines_of
 from .labels import Labels
-from .text import fit, text_width
+from .phone import MAX_RATIO
+from .text import fit, text_width, wrap
 
 # -- the result -----------------------------------------------------------------------------------------------
 
-RESULT_WIDTH = 2 * MARGIN + MAX_SLOTS * (HAND.width + TILE_GAP) + 5 * GROUP_GAP
-CHIP_SIZE = 20
+RESULT_WIDTH = WIDTH
+CHIP_SIZE = TEXT_SIZE
+CHIP_H = 38
+"""Height of a chip (a 番, a payer's multiplier, a payment)."""
+CHIP_ROW = CHIP_H + 8
+NAME_MIN = 110
+"""Pixels a name keeps when the line it stands on is crowded."""
+LINE = 44
+"""Height of a line of text in the result picture."""
+TALL = 4000
+"""The result is drawn on a canvas this tall, then cut to what it used (one pass, no measuring)."""
 
 
 def _chip_width(text: str) -> int:
-    return text_width(text, CHIP_SIZE) + 2 * 10
+    return text_width(text, CHIP_SIZE) + 2 * 12
 
 
-def _flow(widths: Sequence[int], inner: int, gap: int = 8) -> list[tuple[int, int]]:
-    """(x offset, row) for items of ``widths`` flowing left to right in ``inner`` pixels."""
-    out: list[tuple[int, int]] = []
-    x, row = 0, 0
-    for w in widths:
-        if x and x + w > inner:
-            x, row = 0, row + 1
-        out.append((x, row))
-        x += w + gap
-    return out
+def chip_item(
+    c: Canvas, text: str, outline: RGB, fg: RGB, *, role: str, seat: int | None = None, raw: bool = False
+) -> Item:
+    """A rounded chip with ``text`` on a flow line :data:`CHIP_ROW` high."""
+
+    def draw(x: int, top: int) -> None:
+        cy = top + CHIP_ROW // 2
+        w = _chip_width(text)
+        c.rect(
+            (x, cy - CHIP_H // 2, x + w, cy + CHIP_H // 2),
+            None,
+            outline=outline,
+            width=2,
+            radius=10,
+            role=role,
+            seat=seat,
+        )
+        c.text(x + w // 2, cy, text, CHIP_SIZE, fg, anchor="mm", role=role + "_text", seat=seat, raw=raw)
+
+    return Item(_chip_width(text), draw, 8)
+
+
+def _flowed(
+    c: Canvas, items: Sequence[Item], top: int, line: int, left: int = MARGIN, right: int = WIDTH - MARGIN
+) -> int:
+    """Draw ``items`` flowing from ``top``; returns the bottom."""
+    places = flow(items, left, right)
+    draw_flow(items, places, top, line)
+    return top + lines_of(places) * line
 
 
 def _payers_text(win: WinView, names: Sequence[str], lb: Labels) -> list[str]:
@@ -93,95 +134,78 @@ def _fan_texts(win: WinView, view: PublicView, names: Sequence[str], lb: Labels)
     return out
 
 
-CHIP_ROW = 36
-
-
 def _multiplier_items(win: WinView, names: Sequence[str], lb: Labels) -> list[str]:
     """The multiplier row: its label, then one chip per payer."""
     return [lb.multiplier_label, *_payers_text(win, names, lb)]
 
 
-def _item_width(text: str, i: int) -> int:
-    """Width of item ``i`` of the multiplier row: the label is plain text, the rest are chips."""
-    return text_width(text, CHIP_SIZE - 2) + 4 if i == 0 else _chip_width(text)
+def _hand_size(units: int, slots: int, inner: int) -> TileSize:
+    """The largest tile size at which ``slots`` tiles in ``units`` groups fit one line of ``inner``
+    pixels; the smallest otherwise (the hand then wraps)."""
+    for size in (TABLE, TileSize.POND, TileSize.SMALL):
+        if slots * (size.width + TILE_GAP) + units * GROUP_GAP <= inner:
+            return size
+    return TileSize.SMALL
 
 
-def _winner_height(win: WinView, view: PublicView, names: Sequence[str], inner: int, lb: Labels) -> int:
-    fans = _flow([_chip_width(t) for t in _fan_texts(win, view, names, lb)], inner)
-    pays = _flow([_item_width(t, i) for i, t in enumerate(_multiplier_items(win, names, lb))], inner)
-    fan_rows = fans[-1][1] + 1 if fans else 0
-    pay_rows = pays[-1][1] + 1 if pays else 0
-    stack = _stack(HAND) if any(m.kind.is_kong for m in win.melds) else 0
-    return 44 + stack + HAND.height + 12 + (fan_rows + pay_rows) * CHIP_ROW + 10
-
-
-def _draw_winner(c: Canvas, top: int, win: WinView, view: PublicView, names: Sequence[str], lb: Labels) -> None:
+def _draw_winner(c: Canvas, top: int, win: WinView, view: PublicView, names: Sequence[str], lb: Labels) -> int:
+    """A winner's block from ``top``: name, how he won, who dealt in, 包胡; the winning hand (melds
+    flat, concealed tiles, the winning tile apart); the 番 chips; the multipliers.  Returns its bottom."""
     s = win.seat
-    cy = top + 20
-    x = MARGIN
+    inner = WIDTH - 2 * MARGIN - 2 * PAD
+    left, right = MARGIN + PAD, WIDTH - MARGIN - PAD
     by = lb.by_label.get(win.by, win.by)
-    # the header row: name, how-won badge, who discarded / was robbed, 包胡 badge -- all inside the width
-    by_w = text_width(by, 20) + 2 * (20 // 3) + 10
-    baohu_w = text_width(lb.baohu, 20) + 2 * (20 // 3) + 12 if win.baohu else 0
-    from_min = 160 if win.from_seat is not None else 0
-    name_max = max(60, min(520, c.width - MARGIN - x - 12 - by_w - from_min - baohu_w))
-    box = c.text(x, cy, _name(names, s, lb), 26, TEXT, max_width=name_max, role="winner_name", seat=s, raw=True)
-    x = max(box[2], x) + 12
-    x = _badge(c, x, cy, by, GOLD, DARK, 20, role="by", seat=s) + 10
-    if win.from_seat is not None:
+    room = inner - badge_width(by) - 12 - (badge_width(lb.baohu) + 12 if win.baohu else 0)
+    who, own_line = "", False
+    if win.from_seat is not None:  # who dealt in: on the name line when both names keep NAME_MIN
         template = lb.robbed if win.by == "rob_kong" else lb.from_
-        from_max = max(40, min(300, c.width - MARGIN - x - baohu_w))
-        who = fit(_name(names, win.from_seat, lb), 20, from_max - text_width(template.format(name=""), 20))
-        x = (
-            c.text(
-                x,
-                cy,
-                template.format(name=who),
-                20,
-                MUTED,
-                max_width=from_max,
-                role="from",
-                seat=s,
-            )[2]
-            + 12
+        blank = text_width(template.format(name=""), TEXT_SIZE) + 12
+        half = (room - blank) // 2
+        full = template.format(name=_name(names, win.from_seat, lb))
+        fits = text_width(_name(names, s, lb), NAME_SIZE) + 12 + text_width(full, TEXT_SIZE) <= room
+        own_line = not fits and half < NAME_MIN
+        who = (
+            full
+            if fits
+            else template.format(
+                name=fit(_name(names, win.from_seat, lb), TEXT_SIZE, inner - blank if own_line else half)
+            )
         )
+        if not own_line:
+            room -= text_width(who, TEXT_SIZE) + 12
+    head = [
+        text_item(c, _name(names, s, lb), NAME_SIZE, TEXT, LINE, role="winner_name", seat=s, raw=True, max_width=room)
+    ]
+    head.append(badge_item(c, by, GOLD, DARK, LINE, role="by", seat=s, gap=12))
+    if who:
+        item = text_item(c, who, TEXT_SIZE, MUTED, LINE, role="from", seat=s, gap=12, raw=True)
+        head.append(replace(item, newline=own_line))
     if win.baohu:
-        _badge(c, x, cy, lb.baohu, BADGE_RED, TEXT, 20, role="baohu", seat=s)
-    stack = _stack(HAND) if any(m.kind.is_kong for m in win.melds) else 0
-    row_top = top + 44 + stack
-    x = MARGIN
-    for meld in win.melds:
-        x = _meld(c, x, row_top, meld, HAND, s) + GROUP_GAP
-    x = _tile_row(c, x, row_top, win.concealed, HAND, s, role="winner_hand")
-    c.tile(x + GROUP_GAP, row_top, win.win_tile, HAND, TileState.HIGHLIGHT, role="win_tile", seat=s)
-    y = row_top + HAND.height + 12
-    inner = c.width - 2 * MARGIN
-    for texts, role, outline, fg in (
-        (_fan_texts(win, view, names, lb), "fan", GOLD, GOLD),
-        (_multiplier_items(win, names, lb), "multiplier", MUTED, TEXT),
-    ):
-        widths = [_item_width(t, i) if role == "multiplier" else _chip_width(t) for i, t in enumerate(texts)]
-        flow = _flow(widths, inner)
-        for i, (text, (dx, row)) in enumerate(zip(texts, flow, strict=True)):
-            cx, cyy = MARGIN + dx, y + row * CHIP_ROW + CHIP_ROW // 2
-            if role == "multiplier" and i == 0:
-                c.text(cx, cyy, text, CHIP_SIZE - 2, MUTED, role="multiplier_label", seat=s)
-                continue
-            cw = _chip_width(text)
-            c.rect((cx, cyy - 15, cx + cw, cyy + 15), None, outline=outline, width=2, radius=8, role=role, seat=s)
-            c.text(cx + cw // 2, cyy, text, CHIP_SIZE, fg, anchor="mm", role=role + "_text", seat=s)
-        if flow:
-            y += (flow[-1][1] + 1) * CHIP_ROW
+        head.append(badge_item(c, lb.baohu, BADGE_RED, TEXT, LINE, role="baohu", seat=s, gap=12))
+    slots = sum(m.kind.size for m in win.melds) + len(win.concealed) + 1
+    size = _hand_size(len(win.melds) + 1, slots, inner)
+    line = size.height + ROW_GAP
+    tiles = [meld_item(c, m, size, line, s, role="meld", gap=GROUP_GAP) for m in win.melds]
+    tiles += [
+        tile_item(c, t, size, line, role="winner_hand", seat=s, gap=GROUP_GAP if i == 0 and tiles else TILE_GAP)
+        for i, t in enumerate(win.concealed)
+    ]
+    tiles.append(
+        tile_item(c, win.win_tile, size, line, role="win_tile", seat=s, state=TileState.HIGHLIGHT, gap=GROUP_GAP)
+    )
+    fans = [chip_item(c, t, GOLD, GOLD, role="fan", seat=s, raw=True) for t in _fan_texts(win, view, names, lb)]
+    label, *payers = _multiplier_items(win, names, lb)
+    pays = [text_item(c, label, TEXT_SIZE, MUTED, CHIP_ROW, role="multiplier_label", seat=s)]
+    pays += [chip_item(c, t, MUTED, TEXT, role="multiplier", seat=s, raw=True) for t in payers]
+    y = _flowed(c, head, top + 4, LINE, left, right)
+    y = _flowed(c, tiles, y, line, left, right) + 4
+    pays[0] = replace(pays[0], gap=16)
+    return _flowed(c, fans + pays, y, CHIP_ROW, left, right) + 4
 
 
 HandTiles = tuple[tuple[Tile, ...], tuple[MeldView, ...]]
 """One seat's whole hand at the end of a hand: its concealed tiles and its melds (every tile face
 up, 暗杠 included)."""
-
-
-def _short(names: Sequence[str], seat: int, lb: Labels) -> str:
-    """A seat's name cut to fit a chip (200 px)."""
-    return fit(_name(names, seat, lb), CHIP_SIZE, 200)
 
 
 def _langqi_seats(view: PublicView) -> list[PublicSeatView]:
@@ -191,73 +215,73 @@ def _langqi_seats(view: PublicView) -> list[PublicSeatView]:
 
 def _draw_liangdao_seat(
     c: Canvas, top: int, ps: PublicSeatView, names: Sequence[str], lb: Labels, hand: HandTiles | None = None
-) -> None:
-    """A 亮倒 / 廊起 seat's block: name, badge and waits, then its hand as it was shown -- after a
-    partial reveal the shown tiles with a gold bar over each, then the tiles kept hidden: face up
-    after a gap when its whole hand is known (``hand``, the hand being over), else face down with
-    their count -- and its melds."""
+) -> int:
+    """A 亮倒 / 廊起 seat's block from ``top``: name, badge and waits, then its hand as it was shown
+    -- after a partial reveal the shown tiles with a gold bar over each, then the tiles kept hidden:
+    face up after a gap when its whole hand is known (``hand``, the hand being over), else one
+    face-down tile and their count -- and its melds.  Returns its bottom."""
     s = ps.seat
-    cy = top + 20
-    small = TileSize.SMALL
-    right = c.width - MARGIN
+    left, right = MARGIN + PAD, WIDTH - MARGIN - PAD
+    size = TileSize.POND
+    head = [
+        text_item(
+            c,
+            _name(names, s, lb),
+            NAME_SIZE,
+            TEXT,
+            LINE,
+            role="name",
+            seat=s,
+            raw=True,
+            max_width=right - left - badge_width(lb.liangdao) - 12,
+        )
+    ]
+    head.append(badge_item(c, lb.liangdao, GOLD, DARK, LINE, role="liangdao", seat=s, gap=12))
     if ps.waits:
-        ww = _waits_width(len(ps.waits), small, 18, lb)
-        _waits_block(c, right - ww, cy - small.height // 2, ps.waits, small, s, None, 18, lb)
-        right -= ww + 12
-    badge_w = text_width(lb.liangdao, 18) + 2 * (18 // 3)
-    box = c.text(
-        MARGIN,
-        cy,
-        _name(names, s, lb),
-        24,
-        TEXT,
-        max_width=right - MARGIN - badge_w - 12,
-        role="name",
-        seat=s,
-        raw=True,
-    )
-    _badge(c, max(box[2], MARGIN) + 12, cy, lb.liangdao, GOLD, DARK, 18, role="liangdao", seat=s)
-    row_top = top + 44 + _langqi_stack(ps)
-    x = _tile_row(c, MARGIN, row_top, ps.revealed, TABLE, s, role="revealed")
-    if ps.hidden_count:
-        step = TABLE.width + TILE_GAP
-        for i in range(len(ps.revealed)):
-            c.rect(
-                (MARGIN + i * step + 4, row_top - 10, MARGIN + i * step + TABLE.width - 4, row_top - 5),
-                GOLD,
-                role="shown_mark",
-                seat=s,
-            )
-        kept: list[Tile | None]
-        if hand is not None:
-            left = Counter(ps.revealed)
-            kept = []
-            for t in hand[0]:
-                if left[t]:
-                    left[t] -= 1
-                else:
-                    kept.append(t)
-        else:
-            kept = [None] * max(ps.hidden_count, ps.concealed_count - len(ps.revealed))
-        x = _tile_row(c, x + GROUP_GAP, row_top, kept, TABLE, s, role="kept_hidden")
-        if hand is None:
-            x = c.text(x + 4, row_top + TABLE.height // 2, str(len(kept)), 16, MUTED, role="kept_count", seat=s)[2]
-    for meld in ps.melds:
-        x = _meld(c, x + GROUP_GAP, row_top, meld, TABLE, s)
+        head += waits_items(c, ps.waits, size, LINE, s, lb)
+    y = _flowed(c, head, top + 4, LINE, left, right)
+    bar = BAR_ROOM if ps.hidden_count else 0
+    line = size.height + ROW_GAP + bar
+
+    def shown(t: Tile) -> Item:
+        item = tile_item(c, t, size, line - bar, role="revealed", seat=s)
+
+        def draw(x: int, top: int) -> None:
+            item.draw(x, top + bar)
+            if bar:
+                c.rect((x + 4, top + 2, x + size.width - 4, top + 8), GOLD, role="shown_mark", seat=s)
+
+        return Item(item.width, draw, item.gap)
+
+    tiles = [shown(t) for t in ps.revealed]
+    rest: list[Item] = []
+    if ps.hidden_count and hand is not None:
+        left_over = Counter(ps.revealed)
+        kept = []
+        for t in hand[0]:
+            if left_over[t]:
+                left_over[t] -= 1
+            else:
+                kept.append(t)
+        rest += [
+            tile_item(c, t, size, line - bar, role="kept_hidden", seat=s, gap=GROUP_GAP if i == 0 else TILE_GAP)
+            for i, t in enumerate(kept)
+        ]
+    elif ps.hidden_count:
+        n = max(ps.hidden_count, ps.concealed_count - len(ps.revealed))
+        rest.append(backs_item(c, n, size, line - bar, s, role="kept_hidden", count_role="kept_count"))
+    rest += [meld_item(c, m, size, line - bar, s, role="meld") for m in ps.melds]
+    tiles += [_shifted(t, bar) for t in rest]
+    return _flowed(c, tiles, y, line, left, right) + 4
 
 
-def _langqi_stack(ps: PublicSeatView) -> int:
-    """Room above a 亮倒 / 廊起 block's tile row: a kong's 4th tile, or the bars over shown tiles."""
-    stack = _stack(TABLE) if any(m.kind.is_kong for m in ps.melds) else 0
-    return max(stack, 12 if ps.hidden_count else 0)
+BAR_ROOM = 11
+"""Room above a line of shown tiles for the gold bars."""
 
 
-def _liangdao_height(ps: PublicSeatView) -> int:
-    return 44 + _langqi_stack(ps) + TABLE.height + 12
-
-
-SHOWN_NAME_W = 170
-"""Width of the name column of the result picture's hands section."""
+def _shifted(item: Item, dy: int) -> Item:
+    """``item`` drawn ``dy`` pixels lower on its line."""
+    return replace(item, draw=lambda x, top: item.draw(x, top + dy)) if dy else item
 
 
 def _shown_seats(view: PublicView, hands: Sequence[HandTiles] | None) -> list[int]:
@@ -274,40 +298,6 @@ def _shown_seats(view: PublicView, hands: Sequence[HandTiles] | None) -> list[in
     return [s.seat for s in view.seats if s.seat not in done]
 
 
-def _shown_height(hand: HandTiles) -> int:
-    stack = _stack(TABLE) if any(m.kind.is_kong for m in hand[1]) else 0
-    return stack + TABLE.height + 12
-
-
-def _draw_shown_hand(c: Canvas, top: int, seat: int, hand: HandTiles, names: Sequence[str], lb: Labels) -> None:
-    """One row of the hands section: the name, then the concealed tiles and the melds face up."""
-    concealed, melds = hand
-    stack = _stack(TABLE) if any(m.kind.is_kong for m in melds) else 0
-    row_top = top + stack
-    c.text(
-        MARGIN + 8,
-        row_top + TABLE.height // 2,
-        _name(names, seat, lb),
-        20,
-        TEXT,
-        max_width=SHOWN_NAME_W - 16,
-        role="shown_name",
-        seat=seat,
-        raw=True,
-    )
-    x = _tile_row(c, MARGIN + SHOWN_NAME_W, row_top, concealed, TABLE, seat, role="shown_hand")
-    for meld in melds:
-        face_up = MeldView(meld.kind, meld.tile, meld.source)
-        x = _meld(c, x + GROUP_GAP, row_top, face_up, TABLE, seat, role="shown_meld")
-
-
-WHY_ROW = 30
-WHY_SIZE = 20
-
-PAY_ROW = 38
-PAY_SIZE = 22
-
-
 def _payer_badges(result: HandResultView, lb: Labels) -> dict[int, str]:
     """Badges on the payments table for the seats that lost the hand by a discard: 点炮 on the
     discarder of a discard win, 被抢杠 on the robbed seat of 抢杠胡 (never on a winner); 卡心五
@@ -322,38 +312,52 @@ def _payer_badges(result: HandResultView, lb: Labels) -> dict[int, str]:
 
 
 def _draw_payments(
-    c: Canvas, top: int, view: PublicView, result: HandResultView, names: Sequence[str], n: int, lb: Labels
-) -> None:
-    """The payments table: per seat the name (庄 disc on this hand's dealer, a 点炮 / 被抢杠 badge on
-    the seat that dealt in), 胡牌, 杠钱 and 合计."""
+    c: Canvas,
+    top: int,
+    view: PublicView,
+    result: HandResultView,
+    names: Sequence[str],
+    lb: Labels,
+    hands: Sequence[HandTiles] | None,
+    shown: Sequence[int],
+    name_min: int = NAME_MIN,
+) -> int:
+    """The payments table from ``top``: per seat the name (庄 disc on this hand's dealer), 胡牌,
+    杠钱 and 合计; the seat's badge (点炮 / 被抢杠 on the seat that dealt in, 关死, 被查叫) after
+    the name when the name keeps ``name_min`` pixels, else under it; for the seats in ``shown`` its
+    hand face up under its row.  Returns its bottom."""
     badges = _payer_badges(result, lb)
     cols = (lb.hand_money, lb.kong_money, lb.total)
-    col_right = [c.width - MARGIN - 20 - i * 150 for i in (2, 1, 0)]
-    c.rect((MARGIN, top, c.width - MARGIN, top + PAY_ROW * (n + 1) + 8), PANEL, radius=10, role="payments")
-    cy = top + PAY_ROW // 2 + 4
+    values = (result.hand_deltas, result.kong_deltas, result.deltas)
+    widths = [text_width(L.signed(v), NAME_SIZE) for vals in values for v in vals]
+    step = max(100, *(text_width(t, TEXT_SIZE) + 20 for t in cols), *(w + 24 for w in widths))
+    col_right = [WIDTH - MARGIN - PAD - i * step for i in (2, 1, 0)]
+    left, right = MARGIN + PAD, WIDTH - MARGIN - PAD
+    numbers = max((text_width(L.signed(v), NAME_SIZE) for v in result.hand_deltas), default=0)
+    y = top + 4
     for text, xr in zip(cols, col_right, strict=True):
-        c.text(xr, cy, text, 18, MUTED, anchor="rm", role="pay_header")
-    for seat in range(n):
-        cy = top + PAY_ROW * (seat + 1) + PAY_ROW // 2 + 4
-        x = MARGIN + 14
+        c.text(xr, y + LINE // 2, text, TEXT_SIZE, MUTED, anchor="rm", role="pay_header")
+    y += LINE
+    size = TileSize.SMALL
+    line = size.height + ROW_GAP
+    for seat in range(len(view.seats)):
+        cy = y + LINE // 2
+        x = left
         if seat == view.dealer:
-            _dealer_badge(c, x, cy, 12, seat, lb)
+            _dealer_badge(c, x, cy, DEALER_R, seat, lb)
+        x += 2 * DEALER_R + 8
         badge = badges.get(seat)
-        badge_w = text_width(badge, 16) + 2 * (16 // 3) + 10 if badge else 0
+        # the name ends before the first column's widest number; the badge follows it when the name
+        # keeps NAME_MIN beside it, else it stands under the name
+        room = col_right[0] - numbers - 16 - x
+        inline = badge is not None and room - badge_width(badge) - 10 >= name_min
+        if badge is not None and inline:
+            room -= badge_width(badge) + 10
         box = c.text(
-            x + 34,
-            cy,
-            _name(names, seat, lb),
-            PAY_SIZE,
-            TEXT,
-            max_width=col_right[0] - 110 - x - 34 - badge_w,
-            role="pay_name",
-            seat=seat,
-            raw=True,
+            x, cy, _name(names, seat, lb), NAME_SIZE, TEXT, max_width=room, role="pay_name", seat=seat, raw=True
         )
-        if badge:
-            _badge(c, max(box[2], x + 34) + 10, cy, badge, BADGE_RED, TEXT, 16, role="dealt_in", seat=seat)
-        values = (result.hand_deltas, result.kong_deltas, result.deltas)
+        if badge is not None and inline:
+            _badge(c, max(box[2], x) + 10, cy, badge, BADGE_RED, TEXT, TEXT_SIZE, role="dealt_in", seat=seat)
         for i, (vals, xr) in enumerate(zip(values, col_right, strict=True)):
             v = vals[seat] if seat < len(vals) else 0
             colour = GAIN if v > 0 else LOSS if v < 0 else MUTED
@@ -361,12 +365,31 @@ def _draw_payments(
                 xr,
                 cy,
                 L.signed(v),
-                PAY_SIZE + (2 if i == 2 else 0),
+                NAME_SIZE,
                 colour,
                 anchor="rm",
                 role="pay_" + ("hand", "kong", "total")[i],
                 seat=seat,
             )
+        y += LINE
+        items: list[Item] = []
+        if badge and not inline:
+            items.append(badge_item(c, badge, BADGE_RED, TEXT, line, role="dealt_in", seat=seat, gap=0))
+        if hands is not None and seat in shown:
+            concealed, melds = hands[seat]
+            items += [
+                tile_item(
+                    c, t, size, line, role="shown_hand", seat=seat, gap=GROUP_GAP if i == 0 and items else TILE_GAP
+                )
+                for i, t in enumerate(concealed)
+            ]
+            items += [
+                meld_item(c, MeldView(m.kind, m.tile, m.source), size, line, seat, role="shown_meld") for m in melds
+            ]
+        if items:
+            y = _flowed(c, items, y, line, left + 2 * DEALER_R + 8, right)
+        y += 4
+    return y + 4
 
 
 def result_canvas(
@@ -376,80 +399,83 @@ def result_canvas(
     hands: Sequence[HandTiles] | None = None,
     game: str = Ruleset.KAWUXING,
 ) -> Canvas:
-    """The hand result picture in ``lang`` (see :func:`render.render_result`)."""
+    """The hand result picture in ``lang`` (see :func:`render.render_result`): with the other
+    seats' hands when given, unless the picture would then pass :data:`render.phone.MAX_RATIO`
+    (four seats, two winners or two 廊起 seats): then without them, and if still too tall with the
+    payments table's badges beside names cut shorter (:data:`PAY_NAME_MIN`)."""
     lb = L.labels_for(lang, game)
-    result = view.result
-    if result is None:
+    if view.result is None:
         raise ValueError("the view has no result: the hand is not over")
-    width = RESULT_WIDTH
-    inner = width - 2 * MARGIN
-    head = 60
-    draw = result.outcome != "win"
-    liangdao_seats = _langqi_seats(view) if draw else []
-    why = why_lines(result, _name(names, result.guansi, lb) if result.guansi is not None else "", lb)
-    paid = transfers(result)
-    paid_texts = [
-        lb.transfer.format(
-            payer=fit(_name(names, p, lb), CHIP_SIZE, 200), payee=fit(_name(names, q, lb), CHIP_SIZE, 200), n=v
-        )
-        for p, q, v in paid
-    ]
-    paid_flow = _flow([_chip_width(t) for t in paid_texts], inner)
-    why_h = len(why) * WHY_ROW + ((paid_flow[-1][1] + 1) * CHIP_ROW + 6 if paid_flow else 0)
-    blocks = (
-        [_liangdao_height(s) for s in liangdao_seats]
-        if draw
-        else [_winner_height(w, view, names, inner, lb) for w in result.winners]
-    )
     shown = _shown_seats(view, hands)
-    shown_h = [_shown_height(hands[s]) for s in shown] if hands is not None else []
-    shown_total = sum(shown_h) + 12 if shown else 0
-    n = len(view.seats)
-    pay_h = PAY_ROW * (n + 1) + 8
-    height = MARGIN + head + why_h + sum(b + 10 for b in blocks) + shown_total + pay_h + 34 + MARGIN
-    c = Canvas(width, height, FELT)
-    c.text(MARGIN, MARGIN + head // 2, result_title(result, lb), 36, GOLD, role="title")
-    top = MARGIN + head
-    for line in why:
-        c.text(MARGIN, top + WHY_ROW // 2 - 4, line, WHY_SIZE, TEXT, max_width=inner, role="why")
-        top += WHY_ROW
-    for text, (dx, row) in zip(paid_texts, paid_flow, strict=True):
-        cx, cy = MARGIN + dx, top + row * CHIP_ROW + CHIP_ROW // 2
-        cw = _chip_width(text)
-        c.rect((cx, cy - 15, cx + cw, cy + 15), None, outline=MUTED, width=2, radius=8, role="transfer")
-        c.text(cx + cw // 2, cy, text, CHIP_SIZE, TEXT, anchor="mm", role="transfer_text", raw=True)
-    if paid_flow:
-        top += (paid_flow[-1][1] + 1) * CHIP_ROW + 6
-    if draw:
-        for ps, bh in zip(liangdao_seats, blocks, strict=True):
-            _draw_liangdao_seat(c, top, ps, names, lb, hands[ps.seat] if hands is not None else None)
-            top += bh + 10
-    else:
-        for win, bh in zip(result.winners, blocks, strict=True):
-            c.rect(
-                (MARGIN - 6, top - 4, width - MARGIN + 6, top + bh - 4),
-                PANEL,
-                radius=10,
-                role="winner_panel",
-                seat=win.seat,
-            )
-            _draw_winner(c, top, win, view, names, lb)
-            top += bh + 10
-    if shown and hands is not None:
-        c.rect((MARGIN - 6, top - 4, width - MARGIN + 6, top + shown_total - 8), PANEL, radius=10, role="hands_panel")
-        y = top + 4
-        for seat, sh in zip(shown, shown_h, strict=True):
-            _draw_shown_hand(c, y, seat, hands[seat], names, lb)
-            y += sh
-        top += shown_total
-    _draw_payments(c, top, view, result, names, n, lb)
-    c.text(
-        MARGIN,
-        top + pay_h + 20,
-        f"{lb.next_dealer}{lb.colon}{_name(names, result.next_dealer, lb)}",
-        18,
-        MUTED,
-        max_width=inner,
-        role="next_dealer",
-    )
+    for seats, name_min in ((shown, NAME_MIN), ([], NAME_MIN), ([], PAY_NAME_MIN)):
+        c = _result(view, view.result, names, lb, hands, seats, name_min)
+        if c.height <= MAX_RATIO * c.width:
+            break
     return c
+
+
+PAY_NAME_MIN = 70
+"""Pixels a name of the payments table keeps beside its badge in the most compact result."""
+
+
+def _result(
+    view: PublicView,
+    result: HandResultView,
+    names: Sequence[str],
+    lb: Labels,
+    hands: Sequence[HandTiles] | None,
+    shown: Sequence[int],
+    name_min: int,
+) -> Canvas:
+    """The result picture with the hands of the seats in ``shown`` in its payments table, whose
+    names keep ``name_min`` pixels beside a badge (:func:`_draw_payments`)."""
+    inner = WIDTH - 2 * MARGIN
+    draw = result.outcome != "win"
+    blocks: list[tuple[Callable[[Canvas, int], int], str, int]] = []
+    if draw:
+        for ps in _langqi_seats(view):
+            hand = hands[ps.seat] if hands is not None else None
+            blocks.append(
+                (partial(_draw_liangdao_seat, ps=ps, names=names, lb=lb, hand=hand), "liangdao_panel", ps.seat)
+            )
+    else:
+        for win in result.winners:
+            blocks.append((partial(_draw_winner, win=win, view=view, names=names, lb=lb), "winner_panel", win.seat))
+    scratch = Canvas(WIDTH, 1, FELT)
+    heights = [fn(scratch, 0) for fn, _, _ in blocks]
+    c = Canvas(WIDTH, TALL, FELT)
+    c.text(MARGIN, MARGIN + 24, result_title(result, lb), TITLE_SIZE, GOLD, role="title")
+    top = MARGIN + 50
+    for line in why_lines(result, _name(names, result.guansi, lb) if result.guansi is not None else "", lb):
+        for part in wrap(line, TEXT_SIZE, inner):
+            c.text(MARGIN, top + 17, part, TEXT_SIZE, TEXT, role="why")
+            top += 35
+    paid = [chip_item(c, text, MUTED, TEXT, role="transfer", raw=True) for text in _transfer_texts(result, names, lb)]
+    top = _flowed(c, paid, top, CHIP_ROW) + 8
+    for (fn, role, seat), h in zip(blocks, heights, strict=True):
+        c.rect((MARGIN, top, WIDTH - MARGIN, top + h), PANEL, radius=10, role=role, seat=seat)
+        top = fn(c, top) + 10
+    pay_h = _draw_payments(scratch, 0, view, result, names, lb, hands, shown, name_min)
+    c.rect((MARGIN, top, WIDTH - MARGIN, top + pay_h), PANEL, radius=10, role="payments")
+    top = _draw_payments(c, top, view, result, names, lb, hands, shown, name_min)
+    text = f"{lb.next_dealer}{lb.colon}{_name(names, result.next_dealer, lb)}"
+    c.text(MARGIN, top + 24, text, TEXT_SIZE, MUTED, max_width=inner, role="next_dealer", raw=True)
+    height = top + 46 + MARGIN
+    c.image = c.image.crop((0, 0, WIDTH, height))
+    c.draw = ImageDraw.Draw(c.image)
+    return c
+
+
+def _transfer_texts(result: HandResultView, names: Sequence[str], lb: Labels) -> list[str]:
+    """One chip per payer of a 关死 or 查叫 (:func:`render.endings.transfers`): ``X pays Y 4, Z 4``."""
+    sep = "、" if lb.lang == "zh_CN" else ", "
+    out: list[str] = []
+    payer = None
+    for p, q, v in transfers(result):
+        payee = fit(_name(names, q, lb), CHIP_SIZE, 150)
+        if p == payer:
+            out[-1] += f"{sep}{payee} {v}"
+        else:
+            out.append(lb.transfer.format(payer=fit(_name(names, p, lb), CHIP_SIZE, 150), payee=payee, n=v))
+            payer = p
+    return out

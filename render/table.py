@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from engine.rules import Ruleset
 from engine.views import DiscardView, PublicSeatView, PublicView, WinView
@@ -13,6 +13,7 @@ from . import labels as L
 from .art import RGB, TileSize, TileState
 from .blocks import (
     BADGE_GREY,
+    COUNT_GAP,
     DARK,
     FELT,
     GAIN,
@@ -22,42 +23,44 @@ from .blocks import (
     LOSS,
     MARGIN,
     MUTED,
+    NAME_SIZE,
+    PAD,
     POND_BG,
+    ROW_GAP,
     TABLE,
     TEXT,
+    TEXT_SIZE,
     TILE_GAP,
+    WIDTH,
     _active,
-    _badge,
-    _dealer_badge,
-    _meld,
-    _meld_width,
     _name,
     _panel,
-    _stack,
-    _tile_row,
-    _waits_block,
-    _waits_width,
+    backs_item,
+    badge_item,
+    badge_width,
+    dealer_item,
+    marker_item,
+    meld_item,
+    text_item,
+    tile_item,
     unseen_counts,
+    waits_items,
 )
 from .canvas import Canvas, Placed
+from .flow import Item, draw_flow, flow, lines_of
 from .labels import Labels
+from .phone import MAX_RATIO
 from .text import text_width
 
 # -- the public table ------------------------------------------------------------------------------------
 
-POND_PER_ROW = 12
-"""Discards per pond row.  12 (not 15) keeps the picture narrow, so its tiles stay large when a
-phone shows it about 400 px wide; a pond rarely needs a second row (the wall is 44 tiles after the
-deal, shared by all seats)."""
-POND_GAP = 1
-PAD = 10
-NAME_ROW = 50
-NAME_SIZE = 22
-TABLE_MARGIN = 10
-TABLE_WIDTH = 2 * TABLE_MARGIN + 2 * PAD + POND_PER_ROW * (TABLE.width + POND_GAP) - POND_GAP
-HEADER = 46
-TABLE_MELD_GAP = 8
-TOTAL_SIZE = 18
+POND_GAP = 2
+TABLE_MARGIN = MARGIN
+TABLE_WIDTH = WIDTH
+HEADER = 54
+"""Height of the table picture's first line: the wall."""
+SEAT_GAP = 8
+"""Pixels between two seats' panels."""
 
 
 def _pond_layout(discards: Sequence[DiscardView], inner: int, size: TileSize = TABLE) -> list[tuple[int, int]]:
@@ -81,7 +84,7 @@ def pond_rows(seat: PublicSeatView, inner: int, size: TileSize = TABLE) -> int:
     return max(1, layout[-1][1] + 1 if layout else 0)
 
 
-POND_ROW_GAP = 4
+POND_ROW_GAP = ROW_GAP
 """Pixels between two rows of a pond."""
 
 
@@ -90,39 +93,32 @@ def pond_height(rows: int, size: TileSize = TABLE) -> int:
     return rows * (size.height + POND_ROW_GAP) - POND_ROW_GAP
 
 
+def _discard_state(view: PublicView, seat: PublicSeatView, i: int) -> tuple[TileState, str]:
+    """How discard ``i`` of ``seat`` is drawn: claimed discards dimmed (docs/glossary.md), the
+    discard now on the table (``view.last_discard``) highlighted gold, and once a hand is won on a
+    discard the winning tile highlighted (role ``win_discard``)."""
+    d = seat.discards[i]
+    winners = view.result.winners if view.result is not None else ()
+    won_on = {w.win_tile for w in winners if w.by == "discard" and w.from_seat == seat.seat}
+    final = i == len(seat.discards) - 1
+    won = final and d.tile in won_on
+    last = view.last_discard
+    is_last = won or (last is not None and last[0] == seat.seat and final and last[1] == d.tile)
+    state = TileState.HIGHLIGHT if is_last else TileState.DIM if d.claimed else TileState.NORMAL
+    return state, "win_discard" if won else "last_discard" if is_last else "pond"
+
+
 def draw_pond(
     c: Canvas, view: PublicView, seat: PublicSeatView, x: int, top: int, inner: int, size: TileSize = TABLE
 ) -> None:
     """A seat's discards in order from (x, top) at ``size``, :func:`pond_rows` rows within ``inner``
-    pixels: claimed discards dimmed (docs/glossary.md), the 亮倒 discard lying sideways, the discard
-    now on the table (``view.last_discard``) highlighted gold, and once a hand is won on a discard
-    the winning tile highlighted (role ``win_discard``)."""
-    s = seat.seat
-    layout = _pond_layout(seat.discards, inner, size)
-    last = view.last_discard
-    winners = view.result.winners if view.result is not None else ()
-    won_on = {w.win_tile for w in winners if w.by == "discard" and w.from_seat == s}
-    for i, (d, (dx, row)) in enumerate(zip(seat.discards, layout, strict=True)):
-        final = i == len(seat.discards) - 1
-        won = final and d.tile in won_on  # the discard a winner took: the winning tile
-        is_last = won or (last is not None and last[0] == s and final and last[1] == d.tile)
-        state = TileState.HIGHLIGHT if is_last else TileState.DIM if d.claimed else TileState.NORMAL
+    pixels, drawn as :func:`_discard_state` says; the 亮倒 discard lies sideways."""
+    for i, (d, (dx, row)) in enumerate(zip(seat.discards, _pond_layout(seat.discards, inner, size), strict=True)):
+        state, role = _discard_state(view, seat, i)
         y = top + row * (size.height + POND_ROW_GAP)
         if d.liangdao:
             y += size.height - size.width
-        role = "win_discard" if won else "last_discard" if is_last else "pond"
-        c.tile(x + dx, y, d.tile, size, state, rotated=d.liangdao, role=role, seat=s)
-
-
-def _row_stack(seat: PublicSeatView) -> int:
-    """Room above a seat's hand row for a kong's 4th tile: only when the seat has a kong."""
-    return _stack(TABLE) if any(m.kind.is_kong for m in seat.melds) else 0
-
-
-def _row_height(seat: PublicSeatView) -> int:
-    """Height of a seat's hand row: a table tile's when it shows tiles face up (melds, a 亮倒 hand),
-    else just the small backs of the hidden hand."""
-    return TABLE.height if seat.melds or seat.revealed else TileSize.TINY.height + 4
+        c.tile(x + dx, y, d.tile, size, state, rotated=d.liangdao, role=role, seat=seat.seat)
 
 
 def _final_seats(view: PublicView) -> tuple[tuple[PublicSeatView, ...], dict[int, WinView]]:
@@ -148,172 +144,203 @@ def partial_backs(seat: PublicSeatView) -> int:
     return max(0, seat.concealed_count - len(seat.revealed))
 
 
-COUNT_SIZE = 16
-"""Font size of the number beside a row of face-down tiles."""
+@dataclass(frozen=True, slots=True)
+class SeatStyle:
+    """How a seat's panel flows (:func:`seat_items`): tiles of ``size``; ``header_alone``: the name
+    line holds nothing else; ``pond_newline``: the pond starts a line of its own; ``hand``: in the
+    private hand picture (roles ``seat_meld`` / ``seat_wait``, no match total); ``own_name``: the
+    hand picture draws the player's own name before his pond (its most compact layout only his 庄
+    disc)."""
+
+    size: TileSize
+    header_alone: bool = True
+    pond_newline: bool = True
+    hand: bool = False
+    own_name: bool = True
+
+    @property
+    def line(self) -> int:
+        """Height of one line of the panel."""
+        return self.size.height + ROW_GAP
 
 
-def _backs_width(n: int) -> int:
-    """Width of a row of ``n`` small face-down tiles and their count (:func:`_backs`)."""
-    return n * (TileSize.TINY.width + 1) + 4 + text_width(str(n), COUNT_SIZE)
-
-
-def _backs(c: Canvas, x: int, bottom: int, n: int, seat: int, *, role: str, count_role: str) -> int:
-    """``n`` small face-down tiles from ``x``, bottoms on ``bottom``, then their count; returns the x after."""
-    tiny = TileSize.TINY
-    for i in range(n):
-        c.tile(x + i * (tiny.width + 1), bottom - tiny.height, None, tiny, role=role, seat=seat)
-    x += n * (tiny.width + 1)
-    c.text(x + 4, bottom - tiny.height // 2, str(n), COUNT_SIZE, MUTED, role=count_role, seat=seat)
-    return x + 4 + text_width(str(n), COUNT_SIZE)
-
-
-def _hand_row_size(seat: PublicSeatView, inner: int, extra: int = 0) -> TileSize:
-    """The tile size of a seat's hand row (revealed tiles or backs, then melds; ``extra`` pixels of
-    gaps): the table size if the row fits ``inner`` pixels, else the small size (a 亮倒 hand with
-    melds, a partly revealed hand, or four melds)."""
-    backs = partial_backs(seat)
-    for size in (TABLE, TileSize.SMALL):
-        step = size.width + TILE_GAP
-        if seat.revealed:
-            hand = len(seat.revealed) * step + extra + (TABLE_MELD_GAP + _backs_width(backs) if backs else 0)
-        else:
-            hand = _backs_width(seat.concealed_count)
-        if hand + len(seat.melds) * (TABLE_MELD_GAP + _meld_width(size)) <= inner:
-            return size
-    return TileSize.SMALL
-
-
-WAITS_ROW = TileSize.SMALL.height + 8
-NAME_MIN = 120
-"""Pixels of name a seat header keeps before its 亮倒 waits move to a row of their own."""
-
-
-def _waits_on_own_row(seat: PublicSeatView, view: PublicView, lb: Labels, total: int | None) -> bool:
-    """A 亮倒 seat's published waits get a row of their own under the name when the name row could
-    not hold them beside :data:`NAME_MIN` pixels of name, the badges (smallest size) and the match
-    total."""
-    if not (seat.liangdao and seat.waits):
-        return False
-    inner = TABLE_WIDTH - 2 * TABLE_MARGIN - 2 * PAD
-    need = 22 + (34 if seat.seat == view.dealer else 0) + NAME_MIN + 8
-    need += text_width(lb.liangdao, 12) + 2 * (12 // 3) + 8
-    if seat.on_auto:
-        need += text_width(lb.auto, 12) + 2 * (12 // 3) + 8
-    for w in view.result.winners if view.result is not None else ():
-        if w.seat == seat.seat:
-            need += text_width(lb.by_label.get(w.by, w.by), 12) + 2 * (12 // 3) + 8
-    if total is not None:
-        need += text_width(lb.match_total.format(v=L.signed(total)), TOTAL_SIZE) + 12
-    if seat.kong_money:
-        need += text_width(L.signed(seat.kong_money), 13) + 10
-    return need + _waits_width(len(seat.waits), TileSize.SMALL, 18, lb) + 12 > inner
-
-
-def _seat_panel(
+def _header_items(
     c: Canvas,
     view: PublicView,
     seat: PublicSeatView,
     name: str,
-    top: int,
-    height: int,
-    active: bool,
     lb: Labels,
-    total: int | None,
-    win: WinView | None = None,
-) -> None:
-    """One seat's panel of the table picture; ``win``: the seat won this (finished) hand -- its
-    ``revealed`` then ends with the winning tile, which is drawn apart and highlighted."""
-    x0, x1 = TABLE_MARGIN, c.width - TABLE_MARGIN
-    s = seat.seat
-    _panel(c, (x0, top, x1, top + height), active, role="panel", seat=s)
-    cy = top + NAME_ROW // 2 + 1
-    x = x0 + PAD
+    style: SeatStyle,
+    room: int,
+    active: bool,
+    win: WinView | None,
+    relative: str = "",
+) -> list[Item]:
+    """The name line's items: ▶, 庄, ``relative`` (where the seat sits from the player of a hand
+    picture, e.g. 下家) as a muted badge, the name (cut to what ``room`` leaves it), the badges, the
+    kong money."""
+    s, line = seat.seat, style.line
+    items: list[Item] = []
     if active:
-        c.polygon([(x, cy - 10), (x + 14, cy), (x, cy + 10)], GOLD, role="turn_marker", seat=s)
-    x += 22
-    if seat.seat == view.dealer:
-        x = _dealer_badge(c, x, cy, 13, s, lb) + 8
-
-    # right side: the running match total, then the published waits of a 亮倒 seat
-    right = x1 - PAD
-    if total is not None:
-        text = lb.match_total.format(v=L.signed(total))
-        colour = GAIN if total > 0 else LOSS if total < 0 else MUTED
-        box = c.text(right, cy, text, TOTAL_SIZE, colour, anchor="rm", role="match_total", seat=s)
-        right = box[0] - 12
-    small = TileSize.SMALL
-    own_row = _waits_on_own_row(seat, view, lb, total)
-    if own_row:
-        _waits_block(c, x0 + PAD + 22, top + NAME_ROW - 4, seat.waits, small, s, None, 18, lb)
-    elif seat.liangdao and seat.waits:
-        ww = _waits_width(len(seat.waits), small, 18, lb)
-        _waits_block(c, right - ww, cy - small.height // 2, seat.waits, small, s, None, 18, lb)
-        right -= ww + 12
-    # badges and kong money after the name; the name gets what is left
+        items.append(marker_item(c, s, line))
+    if s == view.dealer:
+        items.append(dealer_item(c, s, lb, line, gap=8 if items else 0))
+    if relative:
+        items.append(badge_item(c, relative, POND_BG, MUTED, line, role="relative", seat=s, gap=8 if items else 0))
     extras: list[tuple[str, RGB, RGB]] = []
+    if win is not None:
+        extras.append((lb.by_label.get(win.by, win.by), GOLD, DARK))
     if seat.liangdao:
         extras.append((lb.liangdao, GOLD, DARK))
     if seat.on_auto:
         extras.append((lb.auto, BADGE_GREY, TEXT))
-    if win is not None:
-        extras.insert(0, (lb.by_label.get(win.by, win.by), GOLD, DARK))
     kong = lb.kong.format(v=L.signed(seat.kong_money)) if seat.kong_money else ""
+    used = sum(i.width + i.gap for i in items) + sum(badge_width(t) + 8 for t, _, _ in extras)
+    used += text_width(kong, TEXT_SIZE) + 10 if kong else 0
+    if not style.header_alone:  # the hidden hand's count follows the name on its line
+        used += style.size.width + COUNT_GAP + text_width("13", TEXT_SIZE) + GROUP_GAP
+    name_max = max(NAME_MIN, room - used - 8)
+    item = text_item(
+        c, name, NAME_SIZE, TEXT, line, role="name", seat=s, max_width=name_max, raw=True, gap=8 if items else 0
+    )
 
-    def extras_width(size: int, kong: str) -> int:
-        badges = sum(text_width(t, size) + 2 * (size // 3) + 8 for t, _, _ in extras)
-        return badges + (text_width(kong, size + 1) + 10 if kong else 0)
+    def draw(x: int, top: int) -> None:  # the name, and the box it was given (role name_box)
+        item.draw(x, top)
+        c.placed.append(Placed("name_box", (x, top, x + name_max, top + line - ROW_GAP), s))
 
-    # a crowded row (long English badges and many waits): smaller badges, then the kong money's value alone
-    badge_size, room = 17, right - x - NAME_MIN - 8
-    while badge_size > 12 and extras_width(badge_size, kong) > room:
-        badge_size -= 1
-    if kong and extras_width(badge_size, kong) > room:
-        kong = L.signed(seat.kong_money)
-    kong_w = text_width(kong, badge_size + 1) + 10 if kong else 0
-    extras_w = extras_width(badge_size, kong) - kong_w
-    name_max = max(40, right - x - extras_w - kong_w - 8)
-    box = c.text(x, cy, name, NAME_SIZE, TEXT, max_width=name_max, role="name", seat=s, raw=True)
-    c.placed.append(Placed("name_box", (x, cy - NAME_SIZE, x + name_max, cy + NAME_SIZE), s))
-    x = max(box[2], x) + 8
+    items.append(replace(item, draw=draw))
     for text, bg, fg in extras:
-        x = _badge(c, x, cy, text, bg, fg, badge_size, role="badge", seat=s) + 8
+        items.append(badge_item(c, text, bg, fg, line, role="badge", seat=s))
     if kong:
-        c.text(x + 2, cy, kong, badge_size + 1, GOLD if seat.kong_money > 0 else MUTED, role="kong_money", seat=s)
+        colour = GOLD if seat.kong_money > 0 else MUTED
+        items.append(text_item(c, kong, TEXT_SIZE, colour, line, role="kong_money", seat=s, gap=10))
+    return items
 
-    # hand row: revealed (亮倒) tiles face up, else a row of backs; then the melds (smaller tiles
-    # when the row would not fit), bottoms aligned
-    inner = x1 - x0 - 2 * PAD
-    row_size = _hand_row_size(seat, inner, TABLE_MELD_GAP if win is not None else 0)
-    row_top = top + NAME_ROW + (WAITS_ROW if own_row else 0) + _row_stack(seat)
-    row_h = _row_height(seat)
-    size_top = row_top + row_h - row_size.height
-    x = x0 + PAD
+
+NAME_MIN = 110
+"""Pixels a seat's name keeps before the badges beside it are cut short."""
+
+
+def seat_items(
+    c: Canvas,
+    view: PublicView,
+    seat: PublicSeatView,
+    name: str,
+    lb: Labels,
+    style: SeatStyle,
+    inner: int,
+    *,
+    active: bool = False,
+    total: int | None = None,
+    win: WinView | None = None,
+    relative: str = "",
+) -> list[Item]:
+    """One seat's panel as flow items (:mod:`render.flow`), ``inner`` pixels wide: the name line
+    (:func:`_header_items`, with ``relative`` where the seat sits from the player of a hand picture;
+    with ``total``, the seat's running match total at its right end, or after the name line's other
+    items when they leave it no room), then the hand -- a 亮倒 / 廊起 seat's shown tiles and the
+    tiles it keeps as one face-down tile with their count, a winner's hand face up with the winning
+    tile apart and highlighted, else the hidden hand as one face-down tile and its count --, the
+    melds (flat), ``听`` and the published waits, and the pond (kind ``"pond"``)."""
+    s, size, line = seat.seat, style.size, style.line
+    total_text = lb.match_total.format(v=L.signed(total)) if total is not None else ""
+    room = text_width(total_text, TEXT_SIZE) + 16 if total_text else 0
+    items = _header_items(c, view, seat, name, lb, style, inner - room, active, win, relative)
+    if total is not None:
+        colour = GAIN if total > 0 else LOSS if total < 0 else MUTED
+        used = sum(i.width for i in items) + sum(i.gap for i in items[1:])
+        if used + room <= inner:  # right-aligned on the name line: drawn from the end of its items
+
+            def draw(x: int, top: int, text: str = total_text, colour: RGB = colour, used: int = used) -> None:
+                c.text(
+                    x - used + inner, top + line // 2, text, TEXT_SIZE, colour, anchor="rm", role="match_total", seat=s
+                )
+
+            items.append(Item(0, draw, 0, False, "total"))
+        else:
+            items.append(text_item(c, total_text, TEXT_SIZE, colour, line, role="match_total", seat=s, gap=16))
+    hand: list[Item] = []  # the hand part: its first item starts a line under a name line alone
     if win is not None:
-        x = _tile_row(c, x, size_top, seat.revealed[:-1], row_size, s, role="revealed")
-        x += TABLE_MELD_GAP + (TILE_GAP if len(seat.revealed) > 1 else 0)
-        x = c.tile(x, size_top, win.win_tile, row_size, TileState.HIGHLIGHT, role="win_tile", seat=s)[2]
+        hand = [tile_item(c, t, size, line, role="revealed", seat=s) for t in seat.revealed[:-1]]
+        gap = GROUP_GAP if hand else TILE_GAP
+        hand.append(tile_item(c, win.win_tile, size, line, role="win_tile", seat=s, state=TileState.HIGHLIGHT, gap=gap))
     elif seat.revealed:
-        x = _tile_row(c, x, size_top, seat.revealed, row_size, s, role="revealed")
+        hand = [tile_item(c, t, size, line, role="revealed", seat=s) for t in seat.revealed]
         backs = partial_backs(seat)
-        if backs:  # a partial reveal: the tiles kept hidden face down, small, with their count
-            x = _backs(c, x + TABLE_MELD_GAP, row_top + row_h, backs, s, role="kept_hidden", count_role="kept_count")
+        if backs:
+            hand.append(backs_item(c, backs, size, line, s, role="kept_hidden", count_role="kept_count"))
     else:
-        x = _backs(c, x, row_top + row_h, seat.concealed_count, s, role="hidden", count_role="hidden_count")
+        hand = [backs_item(c, seat.concealed_count, size, line, s, role="hidden", count_role="hidden_count")]
+    alone = style.header_alone
+    items.append(replace(hand[0], gap=0 if alone else GROUP_GAP, newline=alone))
+    items += hand[1:]
     for meld in seat.melds:
-        x = _meld(c, x + TABLE_MELD_GAP, size_top, meld, row_size, s)
+        items.append(meld_item(c, meld, size, line, s, role="seat_meld" if style.hand else "meld"))
+    if seat.liangdao and seat.waits and win is None:
+        items += waits_items(c, seat.waits, size, line, s, lb, prefix="seat_" if style.hand else "")
+    for i, d in enumerate(seat.discards):
+        state, role = _discard_state(view, seat, i)
+        items.append(
+            tile_item(
+                c,
+                d.tile,
+                size,
+                line,
+                role=role,
+                seat=s,
+                state=state,
+                rotated=d.liangdao,
+                gap=GROUP_GAP if i == 0 else POND_GAP,
+                newline=i == 0 and style.pond_newline,
+                kind="pond",
+            )
+        )
+    if not seat.discards:  # an empty pond still shows its strip
+        items.append(Item(size.width, lambda x, top: None, GROUP_GAP, style.pond_newline, "pond"))
+    return items
 
-    # the pond, on a darker strip
-    pond_top = row_top + row_h + 8
-    pond_bottom = top + height - PAD + 4
-    c.rect((x0 + PAD - 4, pond_top - 4, x1 - PAD + 4, pond_bottom), POND_BG, radius=6, role="pond_area", seat=s)
-    draw_pond(c, view, seat, x0 + PAD, pond_top, inner)
+
+def seat_panel_height(items: Sequence[Item], inner: int, style: SeatStyle) -> int:
+    """Height of a seat's panel holding ``items`` (:func:`seat_items`) ``inner`` pixels wide."""
+    return 2 * PAD + lines_of(flow(items, 0, inner)) * style.line - ROW_GAP
 
 
-def _panel_height(seat: PublicSeatView, view: PublicView, lb: Labels, total: int | None) -> int:
-    inner = TABLE_WIDTH - 2 * TABLE_MARGIN - 2 * PAD
-    rows = pond_rows(seat, inner)
-    waits = WAITS_ROW if _waits_on_own_row(seat, view, lb, total) else 0
-    return NAME_ROW + waits + _row_stack(seat) + _row_height(seat) + 8 + pond_height(rows) + PAD + 4
+def draw_seat_panel(
+    c: Canvas, items: Sequence[Item], x0: int, x1: int, top: int, style: SeatStyle, seat: int, active: bool
+) -> int:
+    """Draw a seat's panel from ``top`` between ``x0`` and ``x1``: the panel, a darker strip behind
+    each line of the pond, the items; returns the panel's bottom."""
+    places = flow(items, x0 + PAD, x1 - PAD)
+    bottom = top + 2 * PAD + lines_of(places) * style.line - ROW_GAP
+    _panel(c, (x0, top, x1, bottom), active, role="seat_panel" if style.hand else "panel", seat=seat)
+    spans: dict[int, list[int]] = {}
+    for item, p in zip(items, places, strict=True):
+        if item.kind == "pond":
+            span = spans.setdefault(p.line, [p.x, p.x + item.width])
+            span[1] = p.x + item.width
+    for n, (left, right) in spans.items():
+        y = top + PAD + n * style.line
+        c.rect(
+            (left - PAD + 1, y - 2, right + PAD - 1, y + style.size.height + 2),
+            POND_BG,
+            radius=6,
+            role="pond_area",
+            seat=seat,
+        )
+    draw_flow(items, places, top + PAD, style.line)
+    return bottom
+
+
+TABLE_STYLES = (
+    SeatStyle(TileSize.POND),
+    SeatStyle(TileSize.SMALL),
+    SeatStyle(TileSize.SMALL, header_alone=False),
+    SeatStyle(TileSize.SMALL, header_alone=False, pond_newline=False),
+)
+"""The table picture's layouts, most generous first: the first that keeps the picture within
+:data:`render.phone.MAX_RATIO` is drawn (the last in any case).  The largest tiles are
+:attr:`TileSize.POND` (20 px on a phone): :attr:`TileSize.TABLE` would cost about 1.6 KiB a turn
+(benchmarks/bench_pictures.py), past what a turn sent before the phone layout (docs/telegram.md §6)."""
 
 
 def table_canvas(
@@ -327,22 +354,54 @@ def table_canvas(
     lb = L.labels_for(lang, game)
     if totals is not None and len(totals) != len(view.seats):
         raise ValueError(f"{len(totals)} match totals for {len(view.seats)} seats")
-    seat_totals: list[int | None] = list(totals) if totals is not None else [None] * len(view.seats)
     seats, wins = _final_seats(view)
-    heights = [_panel_height(s, view, lb, seat_totals[s.seat]) for s in seats]
-    height = HEADER + sum(heights) + 8 * len(heights) + TABLE_MARGIN - 8 + 8
-    c = Canvas(TABLE_WIDTH, height, FELT)
-    cy = HEADER // 2 + 2
-    tiny = TileSize.TINY
-    c.tile(TABLE_MARGIN + PAD, cy - tiny.height // 2, None, tiny, role="wall_icon")
-    c.text(TABLE_MARGIN + PAD + tiny.width + 10, cy, lb.wall.format(n=view.wall_remaining), 22, TEXT, role="wall")
     active = _active(view)
+    inner = WIDTH - 2 * MARGIN - 2 * PAD
+    scratch = Canvas(1, 1, FELT)
+    for style in TABLE_STYLES:
+        heights = [
+            seat_panel_height(
+                seat_items(
+                    scratch,
+                    view,
+                    s,
+                    _name(names, s.seat, lb),
+                    lb,
+                    style,
+                    inner,
+                    total=totals[s.seat] if totals is not None else None,
+                    win=wins.get(s.seat),
+                ),
+                inner,
+                style,
+            )
+            for s in seats
+        ]
+        height = HEADER + sum(h + SEAT_GAP for h in heights) + MARGIN - SEAT_GAP
+        if height <= MAX_RATIO * WIDTH:
+            break
+    c = Canvas(WIDTH, height, FELT)
+    cy = HEADER // 2 + 2
+    small = TileSize.SMALL
+    c.tile(MARGIN + PAD, cy - small.height // 2, None, small, role="wall_icon")
+    c.text(MARGIN + PAD + small.width + 12, cy, lb.wall.format(n=view.wall_remaining), NAME_SIZE, TEXT, role="wall")
     top = HEADER
-    for seat, ph in zip(seats, heights, strict=True):
-        name = _name(names, seat.seat, lb)
-        total = seat_totals[seat.seat]
-        _seat_panel(c, view, seat, name, top, ph, seat.seat in active, lb, total, wins.get(seat.seat))
-        top += ph + 8
+    for seat in seats:
+        s = seat.seat
+        items = seat_items(
+            c,
+            view,
+            seat,
+            _name(names, s, lb),
+            lb,
+            style,
+            inner,
+            active=s in active,
+            total=totals[s] if totals is not None else None,
+            win=wins.get(s),
+        )
+        bottom = draw_seat_panel(c, items, MARGIN, WIDTH - MARGIN, top, style, s, s in active)
+        top = bottom + SEAT_GAP
     return c
 
 
@@ -357,42 +416,46 @@ def reveal_canvas(
     if not 0 <= seat < len(view.seats):
         raise ValueError(f"seat {seat} is not at this table (seats 0..{len(view.seats) - 1})")
     ps = view.seats[seat]
-    w, h = HAND.value
-    step = w + TILE_GAP
-    small = TileSize.TABLE
-    backs = partial_backs(ps)
-    row_w = len(ps.revealed) * step - TILE_GAP + len(ps.melds) * (GROUP_GAP + _meld_width(HAND))
-    row_w += GROUP_GAP + _backs_width(backs) if backs else 0
-    waits_w = _waits_width(len(ps.waits), small, 24, lb)
-    width = max(560, 2 * MARGIN + max(row_w, waits_w))
-    head = 52
-    stack = _stack(HAND) if any(m.kind.is_kong for m in ps.melds) else 0
-    row_top = MARGIN + head + stack
-    waits_top = row_top + h + 18
-    height = waits_top + small.height + 24 + MARGIN
-    c = Canvas(width, height, FELT)
-    cy = MARGIN + head // 2 - 4
-    x = MARGIN
-    if seat == view.dealer:
-        x = _dealer_badge(c, x, cy, 15, seat, lb) + 10
-    badge_w = text_width(lb.liangdao, 24) + 2 * (24 // 3)
-    box = c.text(
-        x,
-        cy,
-        _name(names, seat, lb),
-        28,
-        TEXT,
-        max_width=width - x - MARGIN - badge_w - 14,
-        role="name",
-        seat=seat,
-        raw=True,
-    )
-    _badge(c, max(box[2], x) + 14, cy, lb.liangdao, GOLD, DARK, 24, role="liangdao", seat=seat)
-    x = _tile_row(c, MARGIN, row_top, ps.revealed, HAND, seat, role="revealed")
-    if backs:  # a partial reveal: the kept tiles face down, with their count
-        x = _backs(c, x + GROUP_GAP, row_top + h, backs, seat, role="kept_hidden", count_role="kept_count")
-    for meld in ps.melds:
-        x = _meld(c, x + GROUP_GAP, row_top, meld, HAND, seat)
-    if ps.waits:
-        _waits_block(c, MARGIN, waits_top, ps.waits, small, seat, unseen_counts(view), 24, lb)
+    size, small = HAND, TileSize.POND
+    line, small_line = size.height + ROW_GAP, small.height + ROW_GAP
+    left, right = MARGIN, WIDTH - MARGIN
+    scratch = Canvas(1, 1, FELT)
+
+    def parts(c: Canvas) -> tuple[list[Item], list[Item], list[Item]]:
+        head = [dealer_item(c, seat, lb, line, gap=0)] if seat == view.dealer else []
+        badge = badge_width(lb.liangdao) + 12
+        head.append(
+            text_item(
+                c,
+                _name(names, seat, lb),
+                NAME_SIZE,
+                TEXT,
+                60,
+                role="name",
+                seat=seat,
+                raw=True,
+                max_width=right - left - badge - 60,
+                gap=10 if head else 0,
+            )
+        )
+        head.append(badge_item(c, lb.liangdao, GOLD, DARK, 60, role="liangdao", seat=seat, gap=12))
+        tiles = [tile_item(c, t, size, line, role="revealed", seat=seat) for t in ps.revealed]
+        backs = partial_backs(ps)
+        if backs:
+            tiles.append(backs_item(c, backs, size, line, seat, role="kept_hidden", count_role="kept_count"))
+        tiles += [meld_item(c, m, size, line, seat, role="meld") for m in ps.melds]
+        waits = waits_items(c, ps.waits, small, small_line, seat, lb, unseen=unseen_counts(view)) if ps.waits else []
+        return head, tiles, waits
+
+    head, tiles, waits = parts(scratch)
+    height = MARGIN + 60 + 8 + lines_of(flow(tiles, left, right)) * line
+    height += lines_of(flow(waits, left, right)) * small_line
+    c = Canvas(WIDTH, height + MARGIN, FELT)
+    head, tiles, waits = parts(c)
+    draw_flow(head, flow(head, left, right), MARGIN, 60)
+    top = MARGIN + 60 + 8
+    places = flow(tiles, left, right)
+    draw_flow(tiles, places, top, line)
+    top += lines_of(places) * line
+    draw_flow(waits, flow(waits, left, right), top, small_line)
     return c

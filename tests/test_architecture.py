@@ -16,8 +16,10 @@ aiosqlite.  Inside `kwx_bot` the floors point down only:
 * the words may read the store's plain row types (`kwx_bot.store.rows`), nothing else of it;
 * the store imports nothing of kwx_bot above the ground;
 * no module outside `kwx_bot/store` imports aiosqlite or sqlite3, or contains SQL;
-* one way into the engine: of the edge and the service, only `kwx_bot/service/game.py` (and the AI
-  seam `players.py` it loads) imports `engine`; the words format engine values on their own.
+* one way into the engine: of the edge and the service, only `kwx_bot/service/game.py` imports
+  `engine` (the AI seam included); the words format engine values on their own;
+* a hand's state is opaque outside that door: the bot asks it typed questions there and reads no
+  field of it;
 * the screen model (`kwx_bot/service/screen`) is pure: nothing it names, directly or through what it
   names, imports asyncio, the store, the edge, or the service's live state, ports or delivery.
 
@@ -27,6 +29,7 @@ Checked statically over every module's import statements (relative imports resol
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 from pathlib import Path
 
@@ -174,7 +177,7 @@ def test_no_sql_and_no_database_driver_outside_the_store() -> None:
 
 
 def test_one_door_into_the_engine() -> None:
-    doors = {"kwx_bot.service.game", "kwx_bot.service.players"}
+    doors = {"kwx_bot.service.game"}
     offenders = [
         module_name(f)
         for f in kwx_modules()
@@ -333,3 +336,55 @@ def test_the_screen_model_is_pure() -> None:
             for source, imports in reach.items()
         }
         assert {k: v for k, v in offenders.items() if v} == {}, path
+
+
+STATE_NAMES = frozenset({"state", "new_state"})
+"""What the bot calls a hand's :class:`engine.game.State` (a variable, or ``live.state``)."""
+STATE_READS_LEFT: dict[str, frozenset[str] | None] = {}
+"""Code still reading a State's fields (a whole module: None, else the functions): none."""
+
+
+def state_reads(path: Path) -> list[tuple[str, int, str]]:
+    """``(function, line, field)`` of every read of a :class:`engine.game.State` field (or method)
+    in ``path``: an attribute of a name in :data:`STATE_NAMES` or of an attribute ``.state``."""
+    from engine.game.state import State
+
+    fields = {f.name for f in dataclasses.fields(State)} | {n for n in vars(State) if not n.startswith("_")}
+    out: list[tuple[str, int, str]] = []
+
+    def visit(node: ast.AST, function: str) -> None:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            function = node.name
+        if isinstance(node, ast.Attribute) and node.attr in fields:
+            owner = node.value
+            if (isinstance(owner, ast.Name) and owner.id in STATE_NAMES) or (
+                isinstance(owner, ast.Attribute) and owner.attr == "state"
+            ):
+                out.append((function, node.lineno, node.attr))
+        for child in ast.iter_child_nodes(node):
+            visit(child, function)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")), "")
+    return out
+
+
+def test_hand_states_are_opaque_outside_the_engine_door() -> None:
+    """The bot asks a hand's State typed questions through ``service/game.py`` (its module docstring,
+    docs/architecture.md §4) and never reads its fields."""
+    offenders: dict[str, list[tuple[str, int, str]]] = {}
+    for f in kwx_modules():
+        name = str(f.relative_to(ROOT))
+        if name == "kwx_bot/service/game.py":
+            continue
+        left = STATE_READS_LEFT.get(name, frozenset())
+        reads = [r for r in state_reads(f) if left is not None and r[0] not in left]
+        if reads:
+            offenders[name] = reads
+    assert offenders == {}
+
+
+def test_the_state_read_checker_sees_a_read(tmp_path: Path) -> None:
+    sample = tmp_path / "m.py"
+    sample.write_text("def f(live, state):\n    return live.state.turn, state.to_act(), state.seats, live.row\n")
+    assert state_reads(sample) == [("f", 2, "turn"), ("f", 2, "to_act"), ("f", 2, "seats")]
+    assert len(state_reads(ROOT / "kwx_bot" / "service" / "game.py")) > 5

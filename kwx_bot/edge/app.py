@@ -20,6 +20,7 @@ loop (every ``getUpdates`` of the production long poll, every update processed) 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import signal
 from collections.abc import Awaitable, Callable
@@ -183,11 +184,11 @@ def build_application(
             app.bot, throttle=throttle, sleep=flood_sleep, budget=budget, load=load, metrics=metrics, holds=holds,
             paced=limiter is not None,
         )  # fmt: skip
-        service = TableService(opened, sender, drawing, settings)
+        # the tables' deadlines in PTB's JobQueue, given to the service as it is made
+        timers = None if app.job_queue is None else functools.partial(JobQueueTimers, app.job_queue)
+        service = TableService(opened, sender, drawing, settings, timers=timers)
         metrics.live_tables(lambda: len(service.tables.cached()))
         servers.extend(await start_ops_server(settings.ops_listen, _ops_routes(settings, app, liveness, metrics)))
-        if app.job_queue is not None:
-            service.use_timers(JobQueueTimers(app.job_queue, service.on_timer))
         budget.restore(await opened.group_writes(bot_id=settings.bot_id))  # the last minute before a clean stop
         app.bot_data.start(service, sender)
         try:

@@ -69,8 +69,6 @@ __all__ = [
     "encode_start",
     "encode_void",
     "from_b36",
-    "is_config",
-    "is_void",
 ]
 
 MAX_CALLBACK_BYTES = 64
@@ -129,11 +127,6 @@ def decode_config(data: str | None) -> ConfigButton:
     return ConfigButton(from_b36(group), item, None if choice is None else int(choice))
 
 
-def is_config(data: str | None) -> bool:
-    """The callback data belongs to a settings menu (``G:`` prefix)."""
-    return bool(data) and str(data).startswith("G:")
-
-
 def encode_void(button: VoidButton) -> str:
     """VoidButton -> callback_data (at most 26 bytes)."""
     return f"V:{b36(button.group_id)}:{b36(button.hand_id)}:{'y' if button.confirm else 'n'}"
@@ -146,11 +139,6 @@ def decode_void(data: str | None) -> VoidButton:
         raise CodecError("not a void button")
     group, hand, choice = m.groups()
     return VoidButton(from_b36(group), from_b36(hand), choice == "y")
-
-
-def is_void(data: str | None) -> bool:
-    """The callback data belongs to a ``/void`` confirmation (``V:`` prefix)."""
-    return bool(data) and str(data).startswith("V:")
 
 
 def encode_press(press: Press) -> str:

@@ -39,6 +39,7 @@ __all__ = [
     "decode_start",
     "encode_start",
     "from_b36",
+    "keyboard",
 ]
 
 _B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -179,9 +180,6 @@ Keyboard = tuple[tuple[Key, ...], ...]
 def keyboard(*rows: list[Key] | tuple[Key, ...]) -> Keyboard:
     """A :data:`Keyboard` from rows (lists or tuples of keys)."""
     return tuple(tuple(row) for row in rows)
-
-
-__all__ += ["keyboard"]
 
 
 class StartKind(enum.StrEnum):

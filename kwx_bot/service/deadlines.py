@@ -16,7 +16,7 @@ from dataclasses import replace
 from ..store import Tx
 from ..words.texts import name, tile_label
 from . import game
-from .game import ActionKind, Event, State, Tile
+from .game import ActionKind, Event, Phase, State, Tile
 from .live import LiveSeat, LiveTable
 from .play import Play
 from .time_control import goes_on_auto
@@ -60,7 +60,7 @@ class Deadlines:
                 self.play.timers.arm(table_id, row.deadline_at)
                 return False
             state = live.state
-            if state is None or state.result is not None or row.deadline_seq != row.seq:
+            if state is None or game.is_over(state) or row.deadline_seq != row.seq:
                 return False
             if await self._extend_for_throttling(live):
                 return False
@@ -75,9 +75,9 @@ class Deadlines:
             went_auto: list[LiveSeat] = []
             for seat in due:  # only the seats out of time (a claim window may wait on two)
                 index = seat.seat
-                if state.result is not None or index not in game.to_act(state):
+                if game.is_over(state) or index not in game.to_act(state):
                     continue
-                if row.deadline_kind == "claim" and state.window is None:
+                if row.deadline_kind == "claim" and game.phase(state) not in (Phase.CLAIM, Phase.ROB):
                     break  # the window closed; whoever acts next gets a fresh deadline
                 action = game.timeout_action(state, index)
                 could_win = any(a.kind is ActionKind.WIN for a in game.legal(state, index))

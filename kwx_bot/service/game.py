@@ -1,8 +1,14 @@
 """The bot's one door into the engine: deal, replay, decide, views, and the AI seam (docs/architecture.md).
 
 Everything the service and the edge need from :mod:`engine` goes through here (its value types
-included), so they never touch engine internals (states are opaque values to them) and an engine
-API change touches one file; the words format engine values (tiles, views, 番) on their own floor.
+included), so they never touch engine internals and an engine API change touches one file; the
+words format engine values (tiles, views, 番) on their own floor.
+
+A hand's :class:`State` is an opaque value outside this module: the service holds it, passes it
+back here and asks it typed questions — :func:`rules_of`, :func:`seq_of`, :func:`seed_of`,
+:func:`phase`, :func:`to_act`, :func:`is_over`, :func:`hand_result`, :func:`legal` — or for a view
+(:func:`seat_view`, :func:`group_view`), never reading its fields (``tests/test_architecture.py``
+checks the service's and the edge's source for them).
 
 Deals: a table's next hand is dealt from a :class:`Deal` — a shuffle ``seed`` (a fresh random one in
 production; tests pass a fixed one) or prepared ``hands`` + ``wall`` (scripted test deals, in the
@@ -10,7 +16,8 @@ production; tests pass a fixed one) or prepared ``hands`` + ``wall`` (scripted t
 event carries the whole dealt wall, so a hand replays exactly from its events.
 
 AI seam: :func:`choose_action` ``(seat_view, legal_actions, level, rng) -> Action`` is used for AI
-seats and for 托管; it only ever sees a :class:`~engine.views.SeatView`.  Its randomness comes from
+seats and for 托管 (:func:`engine.ai.choose_action`); it only ever sees a
+:class:`~engine.views.SeatView`.  Its randomness comes from
 :func:`ai_rng`, seeded by the hand and the event seq, so replaying a hand after a restart makes the
 same AI choices.
 """
@@ -23,6 +30,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from engine.ai import Level
+from engine.ai import choose_action as engine_choose
 from engine.analysis import shanten, waits
 from engine.fans import Fan
 from engine.game import (
@@ -52,16 +61,16 @@ from engine.game import (
 from engine.game.record import RecordError, public_moments, record
 from engine.numerals import whole_number
 from engine.question import COMMAND, Problem, QuestionError, WinQuestion, parse_question, under_rules
-from engine.rules import KNOWN_OPTIONS, PRESETS, FourPlayers, LiangdaoReveal, RuleError, RuleSet, Ruleset
+from engine.rules import KNOWN_OPTIONS, PRESETS, FourPlayers, RuleError, RuleSet, Ruleset
 from engine.scoring import ScoringError, WinBy, WinScore, score_win
 from engine.seating import Lineup, next_lineup
 from engine.tiles import NotationError, Tile, counts_of, parse_tile, parse_tiles
 from engine.views import HandResultView, MeldView, Phase, PublicView, SeatView
 
 from ..words.ui import RevealChoice
-from . import players
 
 __all__ = [
+    "COMMAND",
     "DECLARATION_FAN",
     "KNOWN_OPTIONS",
     "PRESETS",
@@ -70,22 +79,34 @@ __all__ = [
     "Deal",
     "Discarded",
     "Event",
+    "FourPlayers",
     "HandEnded",
     "HandResultView",
     "HandStarted",
+    "HandTiles",
     "IllegalAction",
+    "Lineup",
     "NotationError",
     "Phase",
     "PublicView",
+    "QuestionError",
     "Reason",
+    "RecordError",
+    "RevealChoice",
+    "RevealFault",
     "RuleError",
     "RuleSet",
     "Ruleset",
     "SeatView",
     "State",
     "Tile",
+    "WinBy",
+    "WinQuestion",
+    "WinScore",
     "ai_rng",
+    "all_hands",
     "apply",
+    "check_reveal",
     "check_rules",
     "check_table_rules",
     "choose_action",
@@ -95,14 +116,30 @@ __all__ = [
     "first_dealer",
     "group_view",
     "group_view_at",
+    "hand_moments",
+    "hand_record",
+    "hand_result",
+    "held_after",
+    "is_over",
     "legal",
     "load_events",
+    "members",
+    "next_lineup",
+    "parse_question",
     "parse_tile",
-    "result_of",
+    "phase",
+    "protected",
     "rules_from_json",
+    "rules_of",
+    "score_question",
     "seat_view",
+    "seed_of",
+    "seq_of",
+    "timeout_action",
     "to_act",
+    "under_rules",
     "view_for",
+    "waits_before_win",
     "whole_number",
 ]
 
@@ -213,8 +250,42 @@ def legal(state: State, seat: int) -> list[Action]:
 
 
 def to_act(state: State) -> tuple[int, ...]:
-    """Seats the hand waits for."""
+    """Seats the hand waits for (none once it is over)."""
     return state.to_act()
+
+
+def rules_of(state: State) -> RuleSet:
+    """The rules the hand is played under (its table's when it was dealt, docs/rules.md §C)."""
+    return state.rules
+
+
+def seq_of(state: State) -> int:
+    """Events of the hand applied so far: its version within the hand (the table's seq counts every
+    hand's events)."""
+    return state.seq
+
+
+def seed_of(state: State) -> str | None:
+    """The shuffle seed the hand was dealt from, None for a prepared deal (docs/architecture.md §5
+    "Deal": secret while the hand is played)."""
+    return state.seed
+
+
+def phase(state: State) -> Phase:
+    """Where the hand is: :attr:`Phase.TURN` (the turn's seat decides), ``CLAIM`` / ``ROB`` (a window
+    asks the seats it names, docs/rules.md §A5.2) or ``OVER``."""
+    return state.phase
+
+
+def is_over(state: State) -> bool:
+    """The hand has ended (:func:`hand_result` says how)."""
+    return state.result is not None
+
+
+def hand_result(state: State) -> HandResultView | None:
+    """How the hand ended — winners, payments, the next dealer (docs/rules.md §A12, §A15) — once it
+    is over, else None."""
+    return state.result
 
 
 def group_view(state: State) -> PublicView:
@@ -243,14 +314,13 @@ def seat_view(state: State, seat: int) -> SeatView:
     return replace(view, public=spectator_view(state))
 
 
-def result_of(state: State) -> HandResultView | None:
-    """The hand's result once it is over, else None."""
-    return state.result
-
-
 def ai_rng(hand_key: str, seq: int, seat: int) -> random.Random:
     """Deterministic randomness for an AI decision at ``seq`` (same after a restart)."""
     return random.Random(f"{hand_key}:{seq}:{seat}")
+
+
+AI_LEVELS: dict[str, Level] = {"easy": Level.EASY, "normal": Level.NORMAL}
+"""A seat's stored ``ai_level`` -> the engine's :class:`~engine.ai.Level` (any other: ``normal``)."""
 
 
 def choose_action(
@@ -261,13 +331,10 @@ def choose_action(
     rules: RuleSet | None = None,
 ) -> Action:
     """The AI's choice among ``legal_now`` for the seat of ``view`` (托管 and AI seats) under the
-    table's ``rules`` (its 番 values and cap guide the AI); see :mod:`kwx_bot.service.players`."""
-    return players.choose_action(view, legal_now, level, rng, rules)
-
-
-def partial_reveal(rules: RuleSet) -> bool:
-    """A 亮倒 / 廊起 chooses its shown tiles (``liangdao_reveal`` kou / minimal, docs/rules.md §A9.2)."""
-    return rules.liangdao_reveal is not LiangdaoReveal.FULL
+    table's ``rules`` (its 番 values and cap guide the AI): :func:`engine.ai.choose_action` at the
+    seat's level (:data:`AI_LEVELS`); ``rng`` None is a fixed seed."""
+    engine_level = AI_LEVELS.get(level, Level.NORMAL)
+    return engine_choose(view, legal_now, engine_level, rng or random.Random(0), rules=rules)
 
 
 def held_after(state: State, seat: int, discard: Tile) -> tuple[Tile, ...]:
@@ -342,42 +409,6 @@ def all_hands(state: State) -> tuple[HandTiles, ...]:
         tiles = v.concealed + ((v.drawn,) if v.drawn is not None else ())
         out.append((tiles, v.melds))
     return tuple(out)
-
-
-__all__ += [
-    "COMMAND",
-    "Discarded",
-    "FourPlayers",
-    "HandEnded",
-    "HandResultView",
-    "HandStarted",
-    "HandTiles",
-    "Lineup",
-    "PublicView",
-    "QuestionError",
-    "RecordError",
-    "RevealChoice",
-    "RevealFault",
-    "SeatView",
-    "Tile",
-    "WinBy",
-    "WinQuestion",
-    "WinScore",
-    "all_hands",
-    "check_reveal",
-    "hand_moments",
-    "hand_record",
-    "held_after",
-    "members",
-    "next_lineup",
-    "parse_question",
-    "partial_reveal",
-    "protected",
-    "score_question",
-    "timeout_action",
-    "under_rules",
-    "waits_before_win",
-]
 
 
 def score_question(question: WinQuestion, rules: RuleSet) -> WinScore:

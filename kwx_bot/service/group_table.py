@@ -23,6 +23,7 @@ from typing import Any
 
 from ..store import HandRow, TableStatus
 from ..words.i18n import translator
+from . import game
 from .delivery import Delivery, Shown, Target
 from .live import LiveTable
 from .ports import Outcome
@@ -207,8 +208,8 @@ class GroupTable:
         over (the ledger changes only then, or by a /void, which shows from the next picture of
         a new hand on)."""
         state, hand = live.state, live.hand
-        n = state.rules.players if state is not None else len(live.names())
-        key = (hand.hand_no if hand is not None else 0, state is not None and state.result is not None, n)
+        n = game.rules_of(state).players if state is not None else len(live.names())
+        key = (hand.hand_no if hand is not None else 0, state is not None and game.is_over(state), n)
         if live.totals is not None and live.totals[0] == key:
             return live.totals[1]
         by_user: dict[int, int] = {}

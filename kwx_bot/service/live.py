@@ -14,7 +14,7 @@ from typing import Any
 
 from ..store import HandRow, TableRow
 from .delivery import Delivered, Shown
-from .game import Event, HandResultView, Lineup, RuleError, RuleSet, State, members, next_lineup
+from .game import Event, HandResultView, Lineup, RuleError, RuleSet, State, members, next_lineup, rules_of
 from .screen.seat import Menu, Ui
 
 __all__ = ["LiveSeat", "LiveTable", "Menu", "Shown", "Ui"]
@@ -129,7 +129,7 @@ class LiveTable:
         """The rules of the hand in play, else the table's stored rules (the standard game if the
         engine refuses them: a deal then says why)."""
         if self.state is not None:
-            return self.state.rules
+            return rules_of(self.state)
         try:
             return RuleSet.from_json(self.row.rules)
         except RuleError:
@@ -176,7 +176,7 @@ class LiveTable:
         than ``players`` people keep one AI seat, as at any table losing a player."""
         if self.hand is None or self.hand.sitting_out is None or self.state is None:
             return None
-        rules = self.state.rules
+        rules = rules_of(self.state)
         present = {s.seat: s for s in self.members()}
         surplus = len(present) - rules.players
         drop = tuple(c for c in sorted(present) if present[c].is_ai)[: max(surplus, 0)]

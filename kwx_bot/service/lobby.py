@@ -1,24 +1,11 @@
-"""Lobbies and table life: /new, join (with the deep-link fallback), leave, AI seats, start, next
-hand, close, and expiry of idle lobbies and tables (docs/architecture.md §5 step 1).
+"""The lobby and table life: /new, the lobby's buttons (AI seats, game and size, language, start),
+the deal, next hand, close, and expiry of idle lobbies and tables (docs/architecture.md §5 step 1).
+Who may sit down — the Join button, join links, membership — is :mod:`.joins`.
 
-Rules enforced here and by the store's unique indexes: one open table per group; a player sits at
-one open table at a time (both whichever bot runs the table, docs/architecture.md §8); joining needs
-a private chat with the bot — without one, the join is remembered (``bot_users.pending_table_id``)
-and the player gets a deep link; ``/start <payload>`` or a bare ``/start`` completes it.  A join
-link of another bot's table (with its true secret) gets :meth:`Lobby.other_bot` and changes nothing;
-any other link that does not work gets the one refusal below.
-
-Only members of a group sit at its table.  Every way to a seat — the Join button, a join link, a
-bare ``/start`` completing a remembered join — goes through :meth:`Lobby.join`, which asks Telegram
-(``getChatMember``) whether the user is a member of the table's group right now (never trusting a
-remembered "member", :mod:`.membership`).  A join link
-carries the table's random secret (``TableRow.join_token``), is checked in constant time and works
-only while the lobby is open; an outsider's, a guessed, a forged or an expired link all get one
-refusal that names no group, so a stranger learns nothing (not even whether the table exists).  A
-non-seated user's other lobby buttons (the creator's AI, game, size and next-hand buttons) need
-membership too (docs/security.md §1); for those a "member" answer up to a minute old will do.
-Telegram is always asked before the table is locked (then the table is checked again under the
-lock): a question to Telegram never holds up the table's other presses or its deal.
+One open table per group (whichever bot runs it, docs/architecture.md §8), enforced here and by the
+store's unique indexes.  A non-seated user's lobby buttons (the creator's AI, game, size and
+next-hand buttons) need membership of the group (:meth:`.joins.Joins.creator_member`, asked before
+the table is locked; docs/security.md §1).
 
 Language: a group that has no language setting yet takes the Telegram language of whoever opens its
 first table (:meth:`Lobby.new_table`; a Telegram language that is neither Chinese nor English decides
@@ -33,31 +20,27 @@ the language of a hand in play.
 
 from __future__ import annotations
 
-import enum
 import logging
-import secrets
 from collections.abc import Callable
 
 from ..settings import normalize_language
 from ..store import Conflict, TableStatus
 from ..words.i18n import N_, Translator
-from ..words.rules_text import option_sentence
-from ..words.texts import game_name, name
+from ..words.texts import game_name
 from . import game
-from .buttons import Button, Op, StartKind, StartPayload
+from .buttons import Button, Op
 from .game import Ruleset
 from .group_settings import TableChoice
+from .joins import Joins
 from .keyboards import close_confirm_keyboard, next_hand_keyboard
 from .live import LiveTable
-from .membership import Membership
 from .play import Play
-from .ports import Outcome
 from .present import Presenter
 from .tables import Tables
 from .timers import Timers
 from .values import CloseTable, DealHand, Edit, Reply, Response, ShowLobby
 
-__all__ = ["LANGUAGE_OPS", "LOBBY_OPS", "JoinResult", "Lobby"]
+__all__ = ["LANGUAGE_OPS", "LOBBY_OPS", "Lobby"]
 
 log = logging.getLogger("kwx.table")
 
@@ -83,33 +66,17 @@ _SEATS_TAKEN = {
 }
 
 
-class JoinResult(enum.Enum):
-    """Outcome of a join attempt."""
-
-    JOINED = "joined"
-    ALREADY_HERE = "already_here"
-    ELSEWHERE = "elsewhere"
-    FULL = "full"
-    NOT_LOBBY = "not_lobby"
-    NEED_PM = "need_pm"
-    NOT_MEMBER = "not_member"
-    """Telegram says the user is not a member of the table's group (left, banned, never there)."""
-    UNCHECKED = "unchecked"
-    """Telegram could not be asked about the membership right now (try again)."""
-
-
 class Lobby:
     """See module docstring."""
 
-    def __init__(self, tables: Tables, play: Play, presenter: Presenter, timers: Timers) -> None:
+    def __init__(self, tables: Tables, play: Play, presenter: Presenter, timers: Timers, joins: Joins) -> None:
         self.tables = tables
         self.store = tables.store
         self.play = play
         self.present = presenter
         self.timers = timers
+        self.joins = joins
         self.settings = tables.settings
-        self.members = Membership(presenter.sender)
-        """Membership of users in the tables' groups, remembered briefly (:mod:`.membership`)."""
 
     # -- /new ------------------------------------------------------------------------------------
 
@@ -168,9 +135,9 @@ class Lobby:
             and user.can_pm
             and await self.store.open_seat_of_user(user_id, bot_id=self.tables.bot_id) is None
         ):
-            await self._sit(live, user_id)
+            await self.joins.sit(live, user_id)
         await self.present.lobby(live)
-        self._arm_lobby(live)
+        self.joins.arm_lobby(live)
         return None
 
     @staticmethod
@@ -203,203 +170,9 @@ class Lobby:
         await self.present.lobby(live)
         if old is not None:
             await self.present.sender.delete(live.row.chat_id, old, can_wait=True)
-        self._arm_lobby(live)
-
-    def _arm_lobby(self, live: LiveTable) -> None:
-        self.timers.arm(live.table_id, live.row.updated_at + self.settings.lobby_idle_seconds)
+        self.joins.arm_lobby(live)
 
     # -- joining ---------------------------------------------------------------------------------
-
-    @staticmethod
-    def _capacity(live: LiveTable) -> int:
-        """Members the lobby seats now: the rules' seats, and a fourth member at a 3-seat table
-        (docs/rules.md §A2.1) only when no AI sits there (the members who take turns sitting out are
-        people)."""
-        return live.players if any(s.is_ai for s in live.seats) else live.chairs
-
-    async def _sit(self, live: LiveTable, user_id: int) -> JoinResult:
-        taken = {s.seat for s in live.seats}
-        free = [i for i in range(self._capacity(live)) if i not in taken]
-        if not free:
-            return JoinResult.FULL
-        try:
-            async with self.store.transaction() as tx:
-                await tx.sit(live.table_id, free[0], user_id=user_id)
-                await tx.set_pending_join(user_id, None, bot_id=self.tables.bot_id)
-                await tx.touch(live.table_id)
-        except Conflict as e:
-            return JoinResult.ELSEWHERE if e.what == "seated" else JoinResult.FULL
-        await self.tables.refresh(live)
-        return JoinResult.JOINED
-
-    async def join(self, live: LiveTable, user_id: int) -> JoinResult:
-        """Seat ``user_id`` if they are a member of the table's group; remembers the join if a PM is
-        needed.  The caller does not hold ``live.lock``: Telegram (``getChatMember``) is asked with
-        no lock held — afresh when the answer would seat them, else a remembered answer will do
-        (:class:`~.membership.Membership`) — then the table is locked and checked again."""
-        refused = await self._cannot_join(live, user_id)
-        if refused is not None:
-            return refused
-        user = await self.store.get_user(user_id, bot_id=self.tables.bot_id)
-        seating = user is not None and user.can_pm and len(live.seats) < self._capacity(live)
-        member = await self.members.check(live.row.chat_id, user_id, fresh=seating)
-        if member is None:
-            return JoinResult.UNCHECKED
-        if not member:
-            log.info("table %s: user %s is not a member of the group; not seated", live.table_id, user_id)
-            return JoinResult.NOT_MEMBER
-        async with live.lock:
-            refused = await self._cannot_join(live, user_id)  # the table may have moved on meanwhile
-            if refused is None and len(live.seats) >= self._capacity(live):
-                refused = JoinResult.FULL
-            if refused is not None:
-                return refused
-            if not seating:  # no private chat yet (or the check was not fresh): the link seats them
-                async with self.store.transaction() as tx:
-                    if user is not None:
-                        await tx.set_pending_join(user_id, live.table_id, bot_id=self.tables.bot_id)
-                return JoinResult.NEED_PM
-            return await self._sit(live, user_id)
-
-    async def _cannot_join(self, live: LiveTable, user_id: int) -> JoinResult | None:
-        """Why ``user_id`` cannot join whether or not they are a member (about the lobby and the
-        user only, so a stranger learns nothing of the table), or None."""
-        if live.row.status != TableStatus.LOBBY:
-            return JoinResult.NOT_LOBBY
-        if live.seat_of(user_id) is not None:
-            return JoinResult.ALREADY_HERE
-        if await self.store.open_seat_of_user(user_id, bot_id=self.tables.bot_id) is not None:
-            return JoinResult.ELSEWHERE
-        return None
-
-    @staticmethod
-    def _seated_text(live: LiveTable, tr: Translator) -> str:
-        """The private confirmation of a seat; when the table now has a member more than it seats
-        (four at a 3-seat table, docs/rules.md §A2.1) it says that one sits each hand out, and who."""
-        text = tr.gettext("You took a seat at the Ka Wu Xing table in {title}. Your hand will appear here.")
-        text = text.format(title=name(live.title or "?", 40))
-        if len(live.seats) > live.players:
-            more = tr.gettext(
-                "You are four at a three-seat table, so one of you sits out each hand and watches it in the group."
-            )
-            text += " " + more + " " + option_sentence("four_players", live.rules, tr)
-        return text
-
-    async def _confirm_privately(self, live: LiveTable, user_id: int) -> bool:
-        """Tell a new player privately where they sit (:meth:`_seated_text`); False (and unseated)
-        if the bot cannot."""
-        tr = self.tables.tr(await self.tables.user_lang(user_id))
-        sent = await self.present.sender.send_text(user_id, self._seated_text(live, tr))
-        if sent.outcome is not Outcome.FORBIDDEN:
-            return True
-        seat = live.seat_of(user_id)
-        if seat is not None:
-            async with self.store.transaction() as tx:
-                await tx.unseat(live.table_id, seat.seat)
-                await tx.set_pending_join(user_id, live.table_id, bot_id=self.tables.bot_id)
-            await self.tables.refresh(live)
-        return False
-
-    async def start_payload(self, user_id: int, start: StartPayload, tr: Translator) -> str:
-        """``/start <payload>`` in a private chat (the user can be messaged now).  A join link is
-        honoured only with the table's secret while its lobby is open; anything else gets
-        :meth:`bad_link` (no group named).  A join that cannot happen (the table closed, started or
-        filled up) also drops a pending join of that table, so a later bare ``/start`` does not
-        refuse it again."""
-        if start.kind is StartKind.HAND:
-            return await self.pending_or_welcome(user_id, tr)
-        live = await self.tables.get(start.table_id)
-        foreign = None if live is not None else await self.tables.foreign(start.table_id)
-        if (
-            foreign is not None
-            and foreign.join_token
-            and start.token is not None
-            and secrets.compare_digest(start.token, foreign.join_token)  # a true link, sent to the wrong bot
-        ):
-            log.info("user %s: join link of another bot's table %s", user_id, start.table_id)
-            return self.other_bot(tr)
-        secret = None if live is None else live.row.join_token
-        if (
-            live is None
-            or secret is None
-            or start.token is None
-            or not secrets.compare_digest(start.token, secret)
-            or live.row.status != TableStatus.LOBBY
-        ):
-            log.info("user %s: join link refused (unknown, forged or expired)", user_id)
-            await self._drop_pending(user_id, start.table_id)
-            return self.bad_link(tr)
-        return await self._join_by_link(user_id, start.table_id, tr)
-
-    @staticmethod
-    def other_bot(tr: Translator) -> str:
-        """The refusal of a join link or a button that reached this bot about a table another bot
-        runs (docs/architecture.md §8); nothing was changed."""
-        return tr.gettext(
-            "This table belongs to another bot: use the buttons and links of that bot's messages. Nothing was changed."
-        )
-
-    @staticmethod
-    def bad_link(tr: Translator) -> str:
-        """The one refusal of a join link that is forged, guessed, expired or not the user's group's."""
-        return tr.gettext(
-            "Sorry, this join link does not work for you: it works only for members of the table's group, "
-            "and only while its lobby is open. Ask in your group for a new one."
-        )
-
-    async def _join_by_link(self, user_id: int, table_id: int, tr: Translator) -> str:
-        """Seat the user at ``table_id`` (the user can be messaged); returns the reply.  Any outcome
-        but "must open a private chat" clears a pending join of that table."""
-        live = await self.tables.get(table_id)
-        if live is None:
-            await self._drop_pending(user_id, table_id)
-            return tr.gettext("That table is closed. Send /new in your group to open one.")
-        result = await self.join(live, user_id)
-        if result not in (JoinResult.NEED_PM, JoinResult.UNCHECKED):
-            await self._drop_pending(user_id, table_id)
-        if result is JoinResult.NOT_MEMBER:
-            return self.bad_link(tr)
-        if result is JoinResult.JOINED:
-            await self.present.lobby(live)
-            self._arm_lobby(live)
-            return self._seated_text(live, tr)
-        return self._join_refusal(result, tr)
-
-    async def _drop_pending(self, user_id: int, table_id: int) -> None:
-        user = await self.store.get_user(user_id, bot_id=self.tables.bot_id)
-        if user is not None and user.pending_table_id == table_id:
-            async with self.store.transaction() as tx:
-                await tx.set_pending_join(user_id, None, bot_id=self.tables.bot_id)
-
-    async def pending_or_welcome(self, user_id: int, tr: Translator) -> str:
-        """A bare ``/start``: complete a pending join; else (or if that join can no longer happen:
-        the pending join is then dropped) greet."""
-        user = await self.store.get_user(user_id, bot_id=self.tables.bot_id)
-        if user is not None and user.pending_table_id is not None:
-            live = await self.tables.get(user.pending_table_id)
-            if live is not None and live.row.status == TableStatus.LOBBY:
-                return await self._join_by_link(user_id, user.pending_table_id, tr)
-            await self._drop_pending(user_id, user.pending_table_id)
-        return tr.gettext(
-            "Hello! I host Ka Wu Xing mahjong tables in group chats. Add me to a group and send /new there; "
-            "your hand will be shown here, privately."
-        )
-
-    @staticmethod
-    def _join_refusal(result: JoinResult, tr: Translator) -> str:
-        _ = tr.gettext
-        return {
-            JoinResult.ALREADY_HERE: _("You already sit at this table."),
-            JoinResult.ELSEWHERE: _("You already sit at another open table. Leave it first."),
-            JoinResult.FULL: _("This table is full."),
-            JoinResult.NOT_LOBBY: _("This table has already started."),
-            JoinResult.NEED_PM: _("Open a private chat with me first."),
-            JoinResult.NOT_MEMBER: _("Only members of this group can sit at its table."),
-            JoinResult.UNCHECKED: _("I could not check that you are a member of this group. Please try again."),
-            JoinResult.JOINED: _("You took a seat."),
-        }[result]
-
-    # -- lobby buttons ---------------------------------------------------------------------------
 
     async def press(
         self, live: LiveTable, user_id: int, button: Button, tr: Translator, message_id: int | None = None
@@ -411,18 +184,8 @@ class Lobby:
         if op in BETWEEN_OPS:
             return await self._between(live, user_id, button, tr, message_id)
         if op is Op.JOIN:
-            result = await self.join(live, user_id)
-            if result is JoinResult.NEED_PM:
-                link = self.present.deep_link(StartKind.JOIN, live.table_id, live.row.join_token)
-                return Response(Reply(url=link))
-            if result is JoinResult.NOT_LOBBY:
-                return Response(Reply(_("This table has already started.")))
-            reply = Reply(self._join_refusal(result, tr), alert=result is not JoinResult.JOINED)
-            if result is JoinResult.JOINED and len(live.seats) > live.players:  # docs/rules.md §A2.1
-                reply = Reply(_("You took a seat. You are four at a three-seat table: each hand one of you sits out."))
-            confirm = user_id if result is JoinResult.JOINED else None
-            return Response(reply, then=ShowLobby(live.table_id, confirm=confirm))
-        creator = op in CREATOR_OPS and await self._creator_member(live, user_id)  # asked before the lock
+            return await self.joins.press(live, user_id, tr)
+        creator = op in CREATOR_OPS and await self.joins.creator_member(live, user_id)  # asked before the lock
         async with live.lock:
             if live.row.status != TableStatus.LOBBY:
                 return Response(Reply(_("This table has already started.")))
@@ -476,11 +239,12 @@ class Lobby:
         lobby's idle deadline."""
         if shown.confirm is not None:
             async with live.lock:
-                if live.seat_of(shown.confirm) is not None and not await self._confirm_privately(live, shown.confirm):
+                seated = live.seat_of(shown.confirm) is not None
+                if seated and not await self.joins.confirm_privately(live, shown.confirm):
                     _ = self.tables.tr(await self.tables.user_lang(shown.confirm)).gettext  # the presser's
                     live.notes = [_("Someone must open a private chat with me first (button below), then join.")]
         await self.present.lobby(live, "open")
-        self._arm_lobby(live)
+        self.joins.arm_lobby(live)
 
     async def deal(self, live: LiveTable, dealt: DealHand) -> None:
         """After Start or Next hand was answered: deal (unless the table moved on meanwhile), then
@@ -497,15 +261,6 @@ class Lobby:
         await self.present.sync(live)
         if dealt.first:
             await self.present.lobby(live, "started")
-
-    async def _creator_member(self, live: LiveTable, user_id: int) -> bool:
-        """``user_id`` is the table's creator, sits at none of its seats, and is a member of its group
-        (a remembered answer will do, :class:`~.membership.Membership`; False when Telegram cannot
-        say).  Asked before the table is locked; the caller checks the seat again under the lock."""
-        members = [*live.seats, *([live.sitting_out] if live.sitting_out is not None else [])]
-        if user_id != live.row.created_by or any(s.user_id == user_id for s in members):
-            return False
-        return bool(await self.members.check(live.row.chat_id, user_id))
 
     async def _choose(self, live: LiveTable, user_id: int, choice: TableChoice, tr: Translator) -> str | None:
         """Give the lobby the game and size of ``choice`` (caller holds ``live.lock``); returns a
@@ -575,7 +330,7 @@ class Lobby:
         "Yes, end the table" ends, Back returns to the choice — for seated players only."""
         _ = tr.gettext
         op = button.op
-        creator = op is Op.NEXT_HAND and await self._creator_member(live, user_id)  # asked before the lock
+        creator = op is Op.NEXT_HAND and await self.joins.creator_member(live, user_id)  # asked before the lock
         async with live.lock:
             seat = live.seat_of(user_id)
             if seat is None and op is Op.NEXT_HAND and live.sitting_out is not None:

@@ -27,7 +27,7 @@ from ..words.ui import RevealChoice
 from . import game, reveal
 from .buttons import Button, Op
 from .delivery import Delivered
-from .game import Action, ActionKind, Deal, Event, IllegalAction, Reason, Ruleset, State
+from .game import Action, ActionKind, Deal, Event, IllegalAction, Phase, Reason, Ruleset, State
 from .live import LiveSeat, LiveTable
 from .present import Presenter
 from .screen import Menu, Ui
@@ -84,7 +84,7 @@ class Play:
             chair = None if host is None else order.index(host.seat)
             dealer = game.first_dealer(rules, chair, deal.seed or repr(deal.hands))
         state, events = game.deal_events(rules, dealer, deal)
-        record = deal if deal.hands is not None else Deal(seed=state.seed)
+        record = deal if deal.hands is not None else Deal(seed=game.seed_of(state))
         hand_no = row.hand_no + 1
         # The message ids and the state change together under the presentation lock: a presenter
         # that read the old hand's state and message id (and is still drawing its picture) finishes
@@ -139,7 +139,7 @@ class Play:
         order = [s.seat for s in members]
         dealer, out = None, None
         drop: tuple[int, ...] = ()
-        previous = live.state.result if live.state is not None else None
+        previous = game.hand_result(live.state) if live.state is not None else None
         planned = live.next_lineup(live.hand.dealer, previous) if live.hand and previous else None
         if planned is not None:
             lineup, drop = planned
@@ -160,7 +160,7 @@ class Play:
         takes it at once: its play is automatic and there is nothing to choose."""
         hand_key = str(live.hand.hand_id if live.hand else 0)
         for _ in range(1000):
-            if state.result is not None:
+            if game.is_over(state):
                 break
             waiting = game.to_act(state)
             auto = [s for s in waiting if (seat := live.seat(s)) is None or seat.automatic]
@@ -176,7 +176,8 @@ class Play:
                 continue
             level = (seat.ai_level or "normal") if seat is not None else "normal"
             view = game.view_for(state, s)
-            action = game.choose_action(view, legal, level, game.ai_rng(hand_key, state.seq, s), state.rules)
+            rng = game.ai_rng(hand_key, game.seq_of(state), s)
+            action = game.choose_action(view, legal, level, rng, game.rules_of(state))
             state, events = game.apply(state, action)
             pairs = pairs + [(e, None) for e in events]
         else:  # pragma: no cover - the engine guarantees progress
@@ -187,12 +188,12 @@ class Play:
         """The table's next deadline: (unix time, kind, start).  A turn or claim deadline is the
         earliest due of the people it waits on (docs/rules.md §E#33); after a hand, the idle one."""
         now = self.tables.clock()
-        if state.result is not None:
+        if game.is_over(state):
             return now + self.settings.lobby_idle_seconds, "idle", None
         humans = [seat for s in game.to_act(state) if (seat := live.seat(s)) is not None and not seat.automatic]
         if not humans:
             return None
-        kind = "turn" if state.to_act() == (state.turn,) and state.window is None else "claim"
+        kind = "turn" if game.phase(state) is Phase.TURN else "claim"
         control = self.tables.time_control(live)
         if control.own_time(kind) <= 0:
             return None
@@ -227,7 +228,7 @@ class Play:
         there is an ``extra`` step — pass False when it changed nothing kept in memory)."""
         hand = live.hand
         assert hand is not None
-        finishing = state.result is not None and (live.state is None or live.state.result is None)
+        finishing = game.is_over(state) and (live.state is None or not game.is_over(live.state))
         deadline = self._deadline(live, state)
         new_seq = live.row.seq + len(pairs)
         async with self.store.transaction() as tx:
@@ -270,12 +271,12 @@ class Play:
             log.info("table %s: %s%s", live.table_id, _describe(e, names), by)
 
     async def _finish(self, tx: Tx, live: LiveTable, state: State, pairs: list[tuple[Event, int | None]]) -> None:
-        result = state.result
+        result = game.hand_result(state)
         hand = live.hand
         assert result is not None and hand is not None
         dealt_in = {w.from_seat for w in result.winners if w.by != "self_draw"}
         rows = []
-        for seat in range(state.rules.players):
+        for seat in range(game.rules_of(state).players):
             wins = [w for w in result.winners if w.seat == seat]
             s = live.seat(seat)
             rows.append(LedgerRow(
@@ -338,16 +339,18 @@ class Play:
         menu the hand does not offer (a forged button)."""
         _ = tr.gettext
         state = live.state
-        if state is None or live.row.status != TableStatus.PLAYING or state.result is not None:
+        if state is None or live.row.status != TableStatus.PLAYING or game.is_over(state):
             return Reply(_("This hand is over."))
         if message_id is not None and message_id != seat.hand_msg_id:
             return Reply(_("This is an old hand message: use the newest one (or send /hand)."), alert=True)
         if button.op is Op.PROTECTED:  # a disabled button: it only says why (docs/rules.md §A9.8, §B)
-            return Reply(reason_text(Reason.PROTECTED_TILE, tr, kaxinwu=state.rules.ruleset is Ruleset.KAXINWU))
+            return Reply(
+                reason_text(Reason.PROTECTED_TILE, tr, kaxinwu=game.rules_of(state).ruleset is Ruleset.KAXINWU)
+            )
         if button.seq != live.row.seq:
             kind = _OP_KIND.get(button.op)
             if kind is not None and _press_key(button) == seat.last_press:  # a double tap, or re-delivered
-                return Reply(_toast(Action(seat.seat, kind, button.tile), tr, state.rules))
+                return Reply(_toast(Action(seat.seat, kind, button.tile), tr, game.rules_of(state)))
             return Reply(_("This button is outdated: the table has moved on."))
         if seat.automatic:
             return Reply(_("You are on auto-play: press “I'm back” first."))
@@ -365,7 +368,8 @@ class Play:
         state = live.state
         assert state is not None
         kind = _OP_KIND.get(button.op)
-        langqi = state.rules.ruleset is Ruleset.KAXINWU
+        rules = game.rules_of(state)
+        langqi = rules.ruleset is Ruleset.KAXINWU
         if kind is None:
             return Reply(tr.gettext("This button does nothing here.")), False
         if choice is not None and not choice.legal:
@@ -390,7 +394,7 @@ class Play:
         new_state, pairs = self.drive(live, new_state, [(e, user_id) for e in events])
         await self.commit(live, new_state, pairs, extra, reread=reset)
         seat.last_press = press  # kept in memory too: no need to read the seats back for it
-        return Reply(_toast(action, tr, state.rules)), True
+        return Reply(_toast(action, tr, rules)), True
 
     async def take_back(self, live: LiveTable, seat: LiveSeat) -> bool:
         """End 托管 for a seat whose player is back (caller holds ``live.lock``); False if the
@@ -428,7 +432,7 @@ class Play:
         """Let the AI act for automatic seats the table is waiting on (after a seat became automatic)."""
         async with live.lock:
             state = live.state
-            if state is None or state.result is not None or live.row.status != TableStatus.PLAYING:
+            if state is None or game.is_over(state) or live.row.status != TableStatus.PLAYING:
                 return False
             new_state, pairs = self.drive(live, state, [])
             if not pairs:

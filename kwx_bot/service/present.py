@@ -45,6 +45,7 @@ from typing import Any
 from ..store import TableStatus
 from ..words.i18n import translator
 from ..words.texts import name
+from . import game
 from .announcements import Announcer
 from .buttons import Keyboard, StartKind, encode_start
 from .delivery import Delivery, Shown, Slack, Target, shown_digest
@@ -357,8 +358,8 @@ class Presenter:
         """Delete an answered reminder; schedule one for a seat that must act now."""
         state = live.state
         must_act = (
-            state is not None and state.result is None and not seat.automatic and seat.user_id is not None
-            and seat.seat in state.to_act()
+            state is not None and not game.is_over(state) and not seat.automatic and seat.user_id is not None
+            and seat.seat in game.to_act(state)
         )  # fmt: skip
         if seat.reminder_msg_id is not None and (not must_act or seat.reminder_seq != live.row.seq):
             await self._drop_reminder(live, seat)
@@ -376,9 +377,9 @@ class Presenter:
         async with live.present_lock:
             state = live.state
             if (
-                live.row.seq != seq or state is None or state.result is not None or seat.automatic
+                live.row.seq != seq or state is None or game.is_over(state) or seat.automatic
                 or live.row.status != TableStatus.PLAYING
-                or seat.seat not in state.to_act() or seat.reminder_msg_id is not None or seat.user_id is None
+                or seat.seat not in game.to_act(state) or seat.reminder_msg_id is not None or seat.user_id is None
             ):  # fmt: skip
                 return
             tr = translator(seat.lang)

@@ -81,8 +81,9 @@ def seat_facts(live: LiveTable, seat: LiveSeat) -> SeatFacts:
     state = live.state
     assert state is not None
     view = game.seat_view(state, seat.seat)
-    if state.result is not None:
-        return SeatFacts(view, result_delta=state.result.deltas[seat.seat])
+    result = game.hand_result(state)
+    if result is not None:
+        return SeatFacts(view, result_delta=result.deltas[seat.seat])
     legal = () if seat.automatic else tuple(game.legal(state, seat.seat))
     reveal, kept = _reveal_choice(state, seat.seat, seat.menu.at(live.row.seq), legal)
     return SeatFacts(view, legal, game.protected(state, seat.seat), None, reveal, kept)
@@ -104,9 +105,9 @@ def group_facts(live: LiveTable, totals: tuple[int, ...]) -> GroupFacts:
     """The group's table now (the table has a hand), with the running ``totals``."""
     state, hand = live.state, live.hand
     assert state is not None and hand is not None
-    seed = state.seed
+    seed, rules = game.seed_of(state), game.rules_of(state)
     return GroupFacts(
-        live.table_id, live.row.seq, hand.hand_no, state.rules.ruleset, state.rules.players, game.group_view(state),
+        live.table_id, live.row.seq, hand.hand_no, rules.ruleset, rules.players, game.group_view(state),
         display_names(live, translator(live.group_lang)), live.group_lang, totals,
         live.sitting_out.name if live.sitting_out is not None else None,
         None if seed is None else game.commitment(seed),
@@ -126,19 +127,21 @@ def result_facts(live: LiveTable, totals: tuple[int, ...]) -> ResultFacts:
     index, the names gain the member who sat this hand out, and the one who sits the next out is
     named; None once a member left: the three left play on)."""
     state, hand = live.state, live.hand
-    assert state is not None and hand is not None and state.result is not None
+    assert state is not None and hand is not None
+    result = game.hand_result(state)
+    assert result is not None
     view = game.group_view(state)
     names = display_names(live, translator(live.group_lang))
     liangdao = tuple(s.seat for s in view.seats if s.liangdao)
     out = None
-    planned = live.next_lineup(view.dealer, state.result)
+    planned = live.next_lineup(view.dealer, result)
     if planned is not None:
         lineup, bench = planned[0], live.sitting_out
         names = (*names, clean(bench.name) if bench is not None else "")
-        view = replace(view, result=replace(state.result, next_dealer=lineup.seats[lineup.dealer]))
+        view = replace(view, result=replace(result, next_dealer=lineup.seats[lineup.dealer]))
         out = None if lineup.sitting_out is None else names[lineup.sitting_out]
     return ResultFacts(
-        live.table_id, live.row.seq, hand.hand_no, state.rules.ruleset, state.seed, view, names,
+        live.table_id, live.row.seq, hand.hand_no, game.rules_of(state).ruleset, game.seed_of(state), view, names,
         game.all_hands(state), totals, liangdao, out,
     )  # fmt: skip
 

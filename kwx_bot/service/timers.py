@@ -19,7 +19,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-__all__ = ["AsyncioTimers", "JobQueueTimers", "Timers"]
+__all__ = ["AsyncioTimers", "Fire", "JobQueueTimers", "Timers"]
 
 log = logging.getLogger("kwx.timers")
 

@@ -33,6 +33,7 @@ import asyncpg
 from .base import SqlStore, table_row
 from .db import SqliteDb, StatementHook
 from .ledger_queries import open_readonly
+from .lock import AlreadyRunning, RunLock, hold_run_lock
 from .migrations import MIGRATIONS, SCHEMA_VERSION, sql_for
 from .port import TableStore
 from .postgres import PgStore
@@ -59,17 +60,22 @@ from .tx import Conflict, StaleSeq, StoreError, Tx
 
 __all__ = [
     "SCHEMA_VERSION",
+    "AlreadyRunning",
     "Conflict",
+    "DatabaseError",
     "EventRow",
     "GroupStanding",
     "HandRecord",
     "HandRow",
     "LedgerEntry",
     "LedgerRow",
+    "PgStore",
+    "RunLock",
     "SeasonReport",
     "SeatHand",
     "SeatResult",
     "SeatRow",
+    "SqlStore",
     "StaleSeq",
     "Standing",
     "StatsRows",
@@ -80,6 +86,12 @@ __all__ = [
     "TableStore",
     "Tx",
     "UserRow",
+    "dumps",
+    "hold_run_lock",
+    "is_database_url",
+    "loads",
+    "open_store",
+    "table_row",
 ]
 
 
@@ -260,9 +272,3 @@ async def open_store(target: str | Path, *, migrate: bool = True) -> SqlStore:
     if is_database_url(target):
         return await PgStore.open(str(target), migrate=migrate)
     return await Store.open(target, migrate=migrate)
-
-
-from .lock import AlreadyRunning, RunLock, hold_run_lock  # noqa: E402  (lock needs is_database_url)
-
-__all__ += ["DatabaseError", "PgStore", "SqlStore", "dumps", "is_database_url", "loads", "open_store", "table_row"]
-__all__ += ["AlreadyRunning", "RunLock", "hold_run_lock"]

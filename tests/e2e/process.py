@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 import aiohttp
 
-from fakebot import FakeBotAPI, FakeBotServer, FakeChat, FakeMessage, FakeUser
+from fakebot import FakeBotAPI, FakeBotServer, FakeChat, FakeMessage, FakeUser, WaitTimeout
 from fakebot.model import CallbackQueryRecord
 from kwx_bot.edge.codec import decode
 
@@ -126,8 +126,26 @@ async def open_table(fake: FakeBotAPI, users: Sequence[FakeUser], group: FakeCha
     await fake.wait_for(lambda: all(hand_message(fake, u) is not None for u in users), 20)
 
 
+def _shown(fake: FakeBotAPI, users: Sequence[FakeUser], group: FakeChat) -> tuple[object, ...]:
+    """What the players can act on now: each one's newest hand message and its game buttons, and
+    whether the group shows the hand's result."""
+    hands = [(m.message_id, tuple(game_buttons(fake, u))) if (m := hand_message(fake, u)) else None for u in users]
+    return (*hands, any("Points:" in m.content for m in fake.bot_messages(group)))
+
+
+def _one_position(fake: FakeBotAPI, users: Sequence[FakeUser], group: FakeChat) -> bool:
+    """The hand messages show one moment of the hand: the result is out, or someone has game buttons
+    and all of them carry the same seq (the bot made every one for the table's newest seq)."""
+    if any("Points:" in m.content for m in fake.bot_messages(group)):
+        return True
+    seqs = {decode(d).seq for u in users for d in game_buttons(fake, u)}
+    return len(seqs) == 1
+
+
 async def play_to_the_end(fake: FakeBotAPI, users: Sequence[FakeUser], group: FakeChat, rng: random.Random) -> None:
-    """Random legal presses until the group shows the hand's result."""
+    """Random legal presses until the group shows the hand's result.  After each press's answer it
+    waits for what the press changed to show — the hand messages changed and show one moment of the
+    hand again (:func:`_one_position`) — not for a quiet spell."""
     answers: list[str] = []
     for _ in range(400):
         if any("Points:" in m.content for m in fake.bot_messages(group)):
@@ -138,6 +156,16 @@ async def play_to_the_end(fake: FakeBotAPI, users: Sequence[FakeUser], group: Fa
             await fake.wait_idle(quiet=0.5, timeout=20)
             continue
         user, buttons = rng.choice(movers)
-        query = await press(fake, user, hand_message(fake, user), data=rng.choice(buttons))
+        before = _shown(fake, users, group)
+        query = fake.press(user, hand_message(fake, user), data=rng.choice(buttons))
+        await fake.wait_for_answer(query, timeout=15)
         answers.append(f"{user.first_name} {query.data}: {query.answer.text if query.answer else None}")
+
+        def shown(before: tuple[object, ...] = before) -> bool:
+            return _shown(fake, users, group) != before and _one_position(fake, users, group)
+
+        try:
+            await fake.wait_for(shown, 15, message="the press to show")
+        except WaitTimeout:  # the press changed nothing (it was answered as stale): look again
+            await fake.wait_idle(quiet=0.3, timeout=20)
     raise AssertionError("the hand did not end; the last presses and answers:\n" + "\n".join(answers[-15:]))

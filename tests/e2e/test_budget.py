@@ -98,7 +98,8 @@ async def test_a_busy_hand_keeps_the_group_within_its_budget_in_every_window(kwx
             await asyncio.sleep(0.15)
         else:
             raise AssertionError("the hand did not end")
-        await asyncio.sleep(60.0 * scale)  # the live table catches up
+        # the live table catches up: its coalesced edit waits out the group's budget, then goes out
+        await asyncio.wait_for(service.idle(), 60)
         await kwx.settle()
         live = service.tables.cached()[0]
         assert kwx.fake.message(group, live.row.table_msg_id).source_caption == live.table_shown.caption

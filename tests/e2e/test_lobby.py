@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import re
 
 
@@ -92,8 +91,7 @@ async def test_idle_lobby_expires(kwx):
     async with kwx.running() as service:
         await kwx.start_bot(ann)
         lobby = await _lobby(kwx, ann, group)
-        await asyncio.sleep(0.6)
-        await kwx.fake.wait_for(lambda: "expired" in kwx.fake.message(group, lobby.message_id).content, 5)
+        await kwx.fake.wait_for(lambda: "expired" in kwx.fake.message(group, lobby.message_id).content, 10)
         await kwx.settle()
         assert kwx.fake.message(group, lobby.message_id).buttons == []
         assert await service.store.open_tables(bot_id=service.tables.bot_id) == []

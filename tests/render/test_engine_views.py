@@ -11,6 +11,7 @@ from engine.game.state import Phase
 from engine.rules import RuleSet
 from render.canvas import Canvas
 from render.demo import DEMO_NAMES, engine_demo, play_states
+from render.phone import PICTURE_WIDTH
 from render.pictures import hand_canvas, result_canvas, reveal_canvas, table_canvas
 
 RULES = [RuleSet(), RuleSet.from_json({"suits": ["p", "m"], "cap": "none"})]
@@ -44,7 +45,7 @@ def test_every_state_of_a_played_hand_renders(seed: str, rules: RuleSet) -> None
         for seat in view.to_act:
             hand = hand_canvas(view_for(state, seat))
             check(hand)
-            assert hand.image.width == 980, "the hand picture keeps one width"
+            assert hand.image.width == PICTURE_WIDTH, "the hand picture keeps one width"
             no_overlaps(hand, ("hand", "drawn", "meld"))
         if declared:
             for seat in range(3):

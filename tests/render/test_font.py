@@ -10,7 +10,7 @@ from fontTools.ttLib import TTFont
 
 from engine.tiles import MeldKind, Tile
 from render import labels
-from render.text import FONT_PATH, clean_name, covered, fit, font, safe_text, text_width
+from render.text import EMOJI_PATH, FONT_PATH, clean_name, covered, emoji_covered, fit, font, safe_text, text_width
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -105,12 +105,13 @@ def test_fan_patterns_of_the_engine_are_listed() -> None:
         ("  Bob \n Smith\t", 1, "Bob Smith"),
         ("Lǐ Míng", 0, "Lǐ Míng"),
         ("Сергей", 2, "Сергей"),
-        ("Wáng 🀄✨", 1, "Wáng □"),  # a run the font lacks: one neutral placeholder
-        ("🎉🎉🎉", 1, "玩家2"),  # nothing drawable but placeholders: the seat's name
-        ("محمد", 0, "玩家1"),
-        ("שלום world", 2, "□ world"),
-        ("👨\u200d👩\u200d👧 Bob", 0, "□ Bob"),  # an emoji sequence (zero-width joiners) is one character
-        ("👍🏽x 🇨🇳", 0, "□x □"),  # skin tone modifier, flag
+        ("Wáng 🀄✨", 1, "Wáng 🀄✨"),  # emoji come from the emoji font
+        ("🎉🎉🎉", 1, "🎉🎉🎉"),
+        ("محمد", 0, "玩家1"),  # nothing drawable but placeholders: the seat's name
+        ("שלום world", 2, "□ world"),  # a run neither font has: one neutral placeholder
+        ("👨\u200d👩\u200d👧 Bob", 0, "👨 Bob"),  # a sequence joined by zero-width joiners: its first emoji
+        ("👍🏽x 🇨🇳", 0, "👍x 🇨🇳"),  # the skin tone modifier is dropped; a flag is its two letters
+        ("1\ufe0f\u20e3 ok", 0, "1 ok"),  # a keycap is its digit
         ("王\U00020000明", 1, "王□明"),  # a hanzi beyond the subset (CJK Extension B)
         ("a\u200bb\u200dc\u202e", 0, "a b c"),
         ("", 2, "玩家3"),
@@ -118,18 +119,19 @@ def test_fan_patterns_of_the_engine_are_listed() -> None:
         ("e\u0301cole", 0, "école"),
         ("张伟", 1, "张伟"),  # Chinese names render (GB 2312 hanzi are in the subset)
         ("李小龍", 0, "李小龍"),  # common traditional forms too (Big5 level 1)
-        ("张喆 堃 昇 玥 😀", 0, "张喆 堃 昇 玥 □"),  # 通用规范汉字表 name characters outside GB 2312
+        ("张喆 堃 昇 玥 😀", 0, "张喆 堃 昇 玥 😀"),  # 通用规范汉字表 name characters outside GB 2312
     ],
 )
 def test_clean_name(name: str, seat: int, expected: str) -> None:
     cleaned = clean_name(name, seat)
     assert cleaned == expected
-    assert all(covered(c) for c in cleaned)
+    assert all(covered(c) or emoji_covered(c) for c in cleaned)
 
 
 def test_safe_text_marks_missing_glyphs() -> None:
     assert safe_text("清一色") == "清一色"
-    assert safe_text("清一色🀄") == "清一色?"
+    assert safe_text("清一色🀄") == "清一色🀄"  # the emoji font has it
+    assert safe_text("清一色\U00020000") == "清一色?"
     assert safe_text("a\nb") == "a b"
 
 
@@ -165,7 +167,40 @@ def test_a_missing_character_draws_a_visible_placeholder() -> None:
         ImageDraw.Draw(img).text((5, 5), text, fill=255, font=font(30))
         return sum(1 for v in img.tobytes() if v > 128)
 
-    cleaned = clean_name("玥 😀", 0)
+    cleaned = clean_name("玥 \U00020000", 0)
     assert cleaned == "玥 □"
     assert ink(cleaned) > ink("玥 ") + 50  # the box is drawn
     assert ink("玥") > 100  # and the rare name character itself
+
+
+@pytest.mark.parametrize("name", ["😀", "Wáng 🀄✨", "🐼 熊猫", "🇨🇳"])
+def test_a_name_with_emoji_draws_the_emoji(name: str) -> None:
+    """Emoji in a name are drawn from the shipped emoji font (docs/telegram.md §6), on the line of
+    the text around them, not as a box and not as nothing."""
+    from render.canvas import Canvas
+
+    def ink(text: str) -> tuple[int, tuple[int, int, int, int]]:
+        c = Canvas(600, 80, (0, 0, 0))
+        box = c.text(10, 40, text, 40, (255, 255, 255), raw=True)
+        return sum(1 for v in c.image.convert("L").tobytes() if v > 128), box
+
+    emoji = "".join(ch for ch in name if emoji_covered(ch))
+    assert emoji and clean_name(name, 0) == name
+    alone, box = ink(emoji)
+    assert alone > 300, "the emoji has ink"
+    assert ink(name)[0] > ink(name.replace(emoji, "").strip())[0] + 300
+    assert 40 - 30 < (box[1] + box[3]) / 2 < 40 + 30  # centred on the line as the anchor says
+    assert text_width(emoji, 40) > 20 * len(emoji)
+
+
+def test_the_emoji_font_ships_small_with_its_list_and_licence() -> None:
+    """The emoji subset is package data beside its OFL licence, under 1 MiB, and ``emoji.txt`` lists
+    exactly the characters of its cmap (render/fonts/build_emoji_subset.py)."""
+    from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
+
+    fonts = EMOJI_PATH.parent
+    assert EMOJI_PATH.stat().st_size < 1024 * 1024
+    assert "SIL Open Font License" in (fonts / "OFL-NotoEmoji.txt").read_text(encoding="utf-8")
+    cmap = "".join(chr(c) for c in sorted(TTFont(str(EMOJI_PATH)).getBestCmap()))
+    assert (fonts / "emoji.txt").read_text(encoding="utf-8").strip() == cmap
+    assert len(cmap) > 1300 and "😀" in cmap and "\u200d" not in cmap

@@ -28,8 +28,10 @@ from render import (
 )
 from render.__main__ import main as cli_main
 from render.art import GOLD, TileSize, TileState
+from render.blocks import BADGE_SIZE, ROW_GAP, TEXT_SIZE
 from render.canvas import Canvas, Placed
 from render.demo import DEMO_NAMES, Demo, demo_views
+from render.phone import MAX_RATIO, MIN_TILE, PHONE_WIDTH, PICTURE_WIDTH
 from render.pictures import (
     BADGE_RED,
     DARK,
@@ -46,7 +48,7 @@ from render.pictures import (
     unseen_counts,
 )
 from render.pictures import GOLD as GOLD_BADGE
-from render.text import text_width
+from render.text import fit, text_width
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +74,7 @@ def face_centre(p: Placed) -> tuple[int, int]:
 
 def rim(p: Placed) -> tuple[int, int]:
     """A pixel on the tile's left rim, half-way down."""
-    return p.box[0] + 2, (p.box[1] + p.box[3]) // 2
+    return p.box[0] + 1, (p.box[1] + p.box[3]) // 2
 
 
 def region(c: Canvas, box: tuple[int, int, int, int]) -> np.ndarray:
@@ -129,7 +131,7 @@ def crowded(view: PublicView) -> PublicView:
 def test_hand_size_and_limits(demo: Demo) -> None:
     img = render_hand(demo.hand)
     assert_photo_limits(img)
-    assert 900 <= img.width <= 1280 and 200 <= img.height <= 1.4 * img.width  # the table part adds height
+    assert img.width == PICTURE_WIDTH and 200 <= img.height <= MAX_RATIO * img.width  # the table part adds height
 
 
 def test_hand_tiles_labels_and_drawn_tile(demo: Demo) -> None:
@@ -160,10 +162,9 @@ def test_hand_shows_red_zhong_and_marks_liangdao_waits(demo: Demo) -> None:
 
 def test_hand_melds_show_own_concealed_kong(demo: Demo) -> None:
     c = hand_canvas(demo.hand)
-    tops = c.find("meld_top")
-    assert [p.tile for p in tops] == [Tile.S2]  # the 暗杠's face-up tile, seen by its owner
-    bottoms = c.find("meld")
-    assert [p.tile for p in bottoms] == [Tile.RED] * 3 + [None] * 3
+    assert not c.find("meld_top"), "melds lie flat"
+    # the 暗杠: four tiles, the two in the middle face up (its owner knows it), the ends face down
+    assert [p.tile for p in c.find("meld")] == [Tile.RED] * 3 + [None, Tile.S2, Tile.S2, None]
 
 
 def test_hand_waits_with_unseen_counts(demo: Demo) -> None:
@@ -173,7 +174,7 @@ def test_hand_waits_with_unseen_counts(demo: Demo) -> None:
     assert [p.text for p in c.find("unseen")] == [f"{counts[Tile.S5]}张"]
     no_waits = hand_canvas(dataclasses.replace(demo.hand, waits=()))
     assert no_waits.find("wait") == []
-    assert no_waits.image.size == c.image.size, "the picture keeps its size between turns"
+    assert no_waits.image.width == c.image.width, "the picture keeps its width between turns"
 
 
 def test_hand_width_is_stable_across_meld_counts(demo: Demo) -> None:
@@ -185,8 +186,9 @@ def test_hand_width_is_stable_across_meld_counts(demo: Demo) -> None:
         drawn=Tile.S5,
     )
     c = hand_canvas(four_kongs)
-    assert c.image.size == base
+    assert c.image.width == base[0] and c.image.height <= MAX_RATIO * c.image.width
     assert max(p.box[2] for p in c.placed) <= c.width - 10
+    assert len(c.find("meld")) == 16, "four kongs of four tiles, in two rows"
 
 
 def test_unseen_counts_never_double_count_claimed_discards(demo: Demo) -> None:
@@ -202,14 +204,14 @@ def test_unseen_counts_never_double_count_claimed_discards(demo: Demo) -> None:
 def test_table_size_and_limits(demo: Demo) -> None:
     img = render_table(demo.table, demo.names)
     assert_photo_limits(img)
-    assert img.width == 579 and 600 <= img.height <= 760
-    # shown 400 px wide on a phone, a pond tile is at least 30 px wide
+    assert img.width == PICTURE_WIDTH and 400 <= img.height <= MAX_RATIO * img.width
+    # shown 330 px wide on a phone, a pond tile is at least 18 px wide
     (tile, *_) = table_canvas(demo.table, demo.names).find("pond")
-    assert (tile.box[2] - tile.box[0]) * 400 / img.width >= 30
+    assert (tile.box[2] - tile.box[0]) * PHONE_WIDTH / img.width >= MIN_TILE
 
 
 def test_table_ponds_take_only_the_rows_they_fill(demo: Demo) -> None:
-    """No empty pond rows: an empty pond is one row, 12 discards one row, 13 two rows."""
+    """No empty pond rows: an empty pond is one row, 15 discards one row, 16 two rows."""
     empty = dataclasses.replace(demo.table, seats=tuple(dataclasses.replace(s, discards=()) for s in demo.table.seats))
     base = table_canvas(empty, demo.names)
 
@@ -223,14 +225,12 @@ def test_table_ponds_take_only_the_rows_they_fill(demo: Demo) -> None:
         return box[3] - box[1]
 
     one_row = panel_height(base, 1)
-    assert panel_height(with_pond(12), 1) == one_row
-    assert panel_height(with_pond(13), 1) == one_row + TileSize.TABLE.height + 4
-    assert with_pond(13).height == base.height + TileSize.TABLE.height + 4
-    # a seat without a kong has no room reserved for a kong's fourth tile
-    assert panel_height(base, 1) < panel_height(base, 0)  # seat 0 has 暗杠 2222s
+    assert panel_height(with_pond(15), 1) == one_row
+    assert panel_height(with_pond(16), 1) == one_row + TileSize.POND.height + ROW_GAP
+    assert with_pond(16).height == base.height + TileSize.POND.height + ROW_GAP
     for s in range(3):
         pond = base.find("pond_area", seat=s)[0].box
-        assert pond[3] - pond[1] <= TileSize.TABLE.height + 12
+        assert pond[3] - pond[1] <= TileSize.POND.height + 4
 
 
 @pytest.mark.parametrize("lang", ["zh_CN", "en"])
@@ -288,11 +288,11 @@ def test_table_shows_liangdao_hand_and_hides_the_others(demo: Demo) -> None:
     c = table_canvas(demo.table, demo.names)
     assert [p.tile for p in c.find("revealed", seat=2)] == list(demo.table.seats[2].revealed)
     assert [p.tile for p in c.find("wait", seat=2)] == list(demo.table.seats[2].waits)
-    assert len(c.find("hidden", seat=1)) == demo.table.seats[1].concealed_count
+    assert len(c.find("hidden", seat=1)) == 1, "a hidden hand is one face-down tile and its count"
     assert c.find("revealed", seat=1) == []
     assert [p.text for p in c.find("hidden_count", seat=1)] == ["10"]
     # seat 0's 暗杠 is face down for the group: no face-up tile anywhere in it
-    assert [p.tile for p in c.find("meld_top", seat=0)] == [None]
+    assert [p.tile for p in c.find("meld", seat=0)][-4:] == [None] * 4
     rotated = [p for p in c.find("pond", seat=2) if p.box[2] - p.box[0] > p.box[3] - p.box[1]]
     assert len(rotated) == 1, "the 亮倒 discard lies sideways"
     assert [p.seat for p in c.find("dealer")] == [demo.table.dealer]
@@ -409,8 +409,9 @@ def test_result_win(demo: Demo) -> None:
     assert near(px(c, rim(win)), GOLD)
     hand = c.find("winner_hand")
     assert win.box[0] - hand[-1].box[2] >= 10, "the winning tile is set apart"
-    assert [p.text for p in c.find("fan_text")] == ["清一色", "Zhang_San_with_…亮倒"], "whose 亮倒: the winner's"
-    assert [p.text for p in c.find("multiplier_text")] == ["Lǐ Míng ×8", "Wáng □ ×8"]  # 🀄✨: one placeholder
+    cut = fit(demo.names[2], TEXT_SIZE, 200)
+    assert [p.text for p in c.find("fan_text")] == ["清一色", f"{cut}亮倒"], "whose 亮倒: the winner's"
+    assert [p.text for p in c.find("multiplier_text")] == ["Lǐ Míng ×8", "Wáng 🀄✨ ×8"]  # emoji drawn
     assert c.find("baohu_text")[0].text == "包胡"
     assert [p.text for p in c.find("pay_total")] == ["+4", "−18", "+14"]
     assert [p.text for p in c.find("pay_kong")] == ["+4", "−2", "−2"]
@@ -451,10 +452,10 @@ def test_result_badges_say_how_the_winner_won_and_who_dealt_in(
     view = dataclasses.replace(demo.result, result=dataclasses.replace(demo.result.result, winners=(win,)))
     c = result_canvas(view, demo.names, lang)
     got = badge_pixels(c, "by", win.seat)
-    assert got.shape == badge_alone(winner, GOLD_BADGE, DARK, 20).shape
-    assert (got == badge_alone(winner, GOLD_BADGE, DARK, 20)).all()
+    assert got.shape == badge_alone(winner, GOLD_BADGE, DARK, BADGE_SIZE).shape
+    assert (got == badge_alone(winner, GOLD_BADGE, DARK, BADGE_SIZE)).all()
     for wrong in ("点炮", "Dealt in", "On discard"):
-        other = badge_alone(wrong, GOLD_BADGE, DARK, 20)
+        other = badge_alone(wrong, GOLD_BADGE, DARK, BADGE_SIZE)
         assert other.shape != got.shape or (other != got).any()
     if dealt_in is None:
         assert c.find("dealt_in") == []
@@ -462,9 +463,9 @@ def test_result_badges_say_how_the_winner_won_and_who_dealt_in(
     (badge,) = c.find("dealt_in")
     assert badge.seat == 1 and badge.seat != win.seat
     got = badge_pixels(c, "dealt_in", 1)
-    h = round(16 * 1.35)
-    alone = Canvas(text_width(dealt_in, 16) + 2 * (16 // 3), h, PANEL)
-    _badge(alone, 0, h // 2, dealt_in, BADGE_RED, TEXT, 16, role="alone")
+    h = round(BADGE_SIZE * 1.35)
+    alone = Canvas(text_width(dealt_in, BADGE_SIZE) + 2 * (BADGE_SIZE // 3), h, PANEL)
+    _badge(alone, 0, h // 2, dealt_in, BADGE_RED, TEXT, BADGE_SIZE, role="alone")
     assert (got == np.asarray(alone.image, dtype=np.int32)).all()
 
 
@@ -573,20 +574,24 @@ def test_result_shows_every_other_hand_face_up(demo: Demo) -> None:
     c = result_canvas(demo.result, demo.names, hands=hands)
     assert_photo_limits(c.image)
     assert plain.find("shown_hand") == [] and c.height > plain.height
-    assert [p.seat for p in c.find("shown_name")] == [0, 1], "the winner (seat 2) is shown above"
+    assert {p.seat for p in c.find("shown_hand")} == {0, 1}, "the winner (seat 2) is shown above"
     for seat in (0, 1):
         assert [p.tile for p in c.find("shown_hand", seat=seat)] == list(hands[seat][0])
-        tops = [p for p in c.find("shown_meld_top", seat=seat)]
-        assert len(tops) == sum(m.kind.is_kong for m in hands[seat][1])
+        melds = c.find("shown_meld", seat=seat)
+        assert len(melds) == sum(m.kind.size for m in hands[seat][1]), "melds flat, face up"
+        # under the seat's row of the payments table: below its name, above the next seat's
+        name = c.find("pay_name", seat=seat)[0].box
+        following = c.find("pay_name", seat=seat + 1)[0].box
+        assert all(name[3] <= p.box[1] and p.box[3] <= following[1] for p in c.find("shown_hand", seat=seat))
     for p in c.find("shown_hand"):
         assert p.state is TileState.NORMAL and p.tile is not None  # face up, not a back
     payments = c.find("payments")[0].box
-    assert all(p.box[3] <= payments[1] for p in c.find("shown_hand"))
+    assert all(payments[1] <= p.box[1] and p.box[3] <= payments[3] for p in c.find("shown_hand"))
     with pytest.raises(ValueError, match="2 hands for 3 seats"):
         result_canvas(demo.result, demo.names, hands=hands[:2])
     # a 荒庄: every seat but the 亮倒 one (already shown with its waits)
     d = result_canvas(demo.draw, demo.names, hands=hands)
-    assert [p.seat for p in d.find("shown_name")] == [0, 1]
+    assert {p.seat for p in d.find("shown_hand")} == {0, 1}
 
 
 def test_final_table_marks_the_winning_tile(demo: Demo) -> None:
@@ -598,7 +603,9 @@ def test_final_table_marks_the_winning_tile(demo: Demo) -> None:
     r, g, b = px(c, rim(tile))
     assert r > 230 and g > 160 and b < 130, "a gold rim"
     hand = c.find("revealed", seat=win.seat)
-    assert [p.tile for p in hand] == list(win.concealed) and tile.box[0] - hand[-1].box[2] >= 8
+    assert [p.tile for p in hand] == list(win.concealed)
+    wrapped = tile.box[1] >= hand[-1].box[3]  # the winning tile starts the next line
+    assert wrapped or tile.box[0] - hand[-1].box[2] >= 8, "set apart"
     (won,) = c.find("win_discard")
     assert won.seat == win.from_seat and won.tile == win.win_tile and won.state is TileState.HIGHLIGHT
     assert near(px(c, rim(won)), GOLD)

@@ -53,11 +53,12 @@ def test_no_frame_before_the_end_shows_a_hidden_tile(seed: int) -> None:
     for canvas, view in zip(canvases[:-1], views[:-1], strict=True):
         assert view.result is None
         assert _hidden_tiles_shown(canvas, view) == []
-        # a seat that has not declared 亮倒 shows only backs: as many as its public count
+        # a seat that has not declared 亮倒 shows only a back and its public count
         for seat in view.seats:
             backs = [p for p in canvas.placed if p.role == "hidden" and p.seat == seat.seat]
             if not seat.revealed:
-                assert len(backs) == seat.concealed_count and all(p.tile is None for p in backs)
+                assert len(backs) == 1 and all(p.tile is None for p in backs)
+                assert [p.text for p in canvas.find("hidden_count", seat=seat.seat)] == [str(seat.concealed_count)]
     assert views[-1].result is not None  # the last frame is the end, as the live table showed it
 
 

@@ -126,12 +126,14 @@ def test_numbers_too_wide_for_four_columns_get_fewer_wider_ones() -> None:
     assert {"+1234567", "+123456"} <= {p.text for p in c.find("value")}
 
 
-def test_names_with_emoji_and_long_names_draw_without_crashing() -> None:
+def test_names_with_emoji_and_long_names_draw() -> None:
     c = stats_canvas(SHEETS["four"], "en")
     names = [p.text for p in c.find("name")]
-    assert names[0] == "Ann" and names[1].endswith("…") and "□" in names[2]
-    assert names[3].startswith("Pla")  # nothing drawable is left: "Player 4", cut to its column
-    assert c.find("title")[0].text == "麻将之夜□"
+    assert (
+        names[0] == "Ann" and names[1].endswith("…") and names[2] == "猫咪🐱"
+    )  # the emoji is drawn (render/fonts/KwxEmoji)
+    assert names[3] == "👩"  # an emoji sequence draws as its first emoji (render/text.py)
+    assert c.find("title")[0].text == "麻将之夜🀄"
 
 
 def test_a_players_own_record_names_the_player_once_and_shows_the_largest_hands_fans() -> None:

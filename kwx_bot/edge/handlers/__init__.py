@@ -26,7 +26,7 @@ COMMANDS = {
 }  # fmt: skip
 """Every command the bot answers (the menus of :mod:`kwx_bot.words.help_text` list a subset per scope)."""
 
-__all__ = ["COMMANDS", "register"]
+__all__ = ["COMMANDS", "Update", "register"]
 
 
 def register(app: KwxApplication) -> None:
@@ -41,6 +41,3 @@ def register(app: KwxApplication) -> None:
     app.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.TEXT, on_private_other))
     app.add_handler(ChatMemberHandler(on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_error_handler(on_error)
-
-
-__all__ += ["Update"]

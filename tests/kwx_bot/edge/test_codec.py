@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 
 from engine.tiles import Tile
 from kwx_bot.edge.codec import (
+    CONFIG_PATTERN,
     TILE_OPS,
+    VOID_PATTERN,
     Button,
     CodecError,
     Op,
@@ -27,8 +29,6 @@ from kwx_bot.edge.codec import (
     encode_start,
     encode_void,
     from_b36,
-    is_config,
-    is_void,
 )
 from kwx_bot.service.buttons import MASK_OPS, MAX_MASK
 
@@ -124,11 +124,12 @@ def test_bad_start_payload(payload):
 
 @given(st.integers(0, 36**10 - 1), st.sampled_from("abcdefghijklmnopqrstuvwxyz"), st.none() | st.integers(0, 9))
 def test_settings_buttons_round_trip_and_never_look_like_table_buttons(group, item, choice):
-    from kwx_bot.edge.codec import ConfigButton, decode_config, encode_config, is_config
+    from kwx_bot.edge.codec import CONFIG_PATTERN, VOID_PATTERN, ConfigButton, decode_config, encode_config
 
     button = ConfigButton(group, item, choice)
     data = encode_config(button)
-    assert decode_config(data) == button and is_config(data)
+    assert decode_config(data) == button  # routed to the settings menu, not the /void confirmation:
+    assert CONFIG_PATTERN.match(data) and not VOID_PATTERN.match(data)
     assert len(data.encode()) <= 64 and data.isascii()
     with pytest.raises(CodecError):
         decode(data)
@@ -145,7 +146,7 @@ def test_malformed_settings_buttons_are_refused(data):
 def test_void_buttons_round_trip_and_stay_short():
     for button in (VoidButton(1, 1, True), VoidButton(123456, 987654, False), VoidButton(36**10 - 1, 36**10 - 1, True)):
         data = encode_void(button)
-        assert is_void(data) and not is_config(data)
+        assert VOID_PATTERN.match(data) and not CONFIG_PATTERN.match(data)  # the handler it is routed to
         assert decode_void(data) == button
         assert len(data.encode()) <= 64
     assert encode_void(VoidButton(51, 92, True)) == "V:1f:2k:y"

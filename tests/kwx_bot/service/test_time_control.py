@@ -53,8 +53,8 @@ async def timed(tmp_path: Path) -> AsyncIterator[tuple[World, Clock, HeldTimers]
         token="1:unit", db_path=tmp_path / "unused.db", default_language="en", discard_seconds=20,
         claim_seconds=10, bank_seconds=30, table_edit_seconds=0, remind_seconds=0, rate_limit=False,
     )  # fmt: skip
-    service = TableService(store, chat, TinyPictures(), settings, clock=clock)
-    service.use_timers(timers)
+    service = TableService(store, chat, TinyPictures(), settings, clock=clock, timers=lambda fire: timers)
+    assert service.play.timers is timers and service.lobby.timers is timers  # one set, given when made
     await service.startup()
     try:
         yield World(service, chat, store), clock, timers
