@@ -132,8 +132,9 @@ _METRIC_OUTCOME = {
 }  # fmt: skip
 
 
-class Sender:
-    """Wraps a PTB ``Bot``; see the module docstring for the failure policy."""
+class Calls:
+    """One call to Telegram made with the failure policy of the module docstring: waits, holds,
+    retries and outcomes (:meth:`_call`); :class:`Sender` builds every Bot API call on it."""
 
     def __init__(
         self,
@@ -319,6 +320,11 @@ class Sender:
             return sent
         file_id = msg.photo[-1].file_id if msg.photo else None
         return replace(sent, message_id=msg.message_id, file_id=file_id, chat_id=msg.chat_id)
+
+
+class Sender(Calls):
+    """Wraps a PTB ``Bot``: every call the bot makes (answers, sends, edits, deletions, reads),
+    each through :meth:`Calls._call`; see the module docstring for the failure policy."""
 
     async def answer(
         self, query: CallbackQuery, text: str | None = None, *, alert: bool = False, url: str | None = None
