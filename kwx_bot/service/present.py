@@ -51,6 +51,7 @@ from .buttons import Keyboard, StartKind, encode_start
 from .changes import TableChanges
 from .delivery import Delivery, Shown, Slack, Target, shown_digest
 from .group_table import GroupTable
+from .keyboards import open_table_row
 from .live import LiveSeat, LiveTable
 from .pictures import Pictures
 from .ports import Messenger, NoPresence, Outcome, Presence
@@ -66,14 +67,15 @@ CHAT_PAYLOAD = "hello"
 """The ``/start`` payload of the lobby's "Open a private chat with me" button (not a codec payload)."""
 
 
-def hand_target(screen: SeatScreen) -> Target:
-    """A seat's screen as its hand message's delivery target: while the AI plays the seat, a picture
+def hand_target(screen: SeatScreen, extra: Keyboard = ()) -> Target:
+    """A seat's screen as its hand message's delivery target, with the chat's ``extra`` rows under
+    its buttons (the Mini App's "Open the table"): while the AI plays the seat, a picture
     already shown stays; while the hand is on, buttons that only go away may wait for a busy token
     (docs/architecture.md §4 "Delivery")."""
     slack = Slack.PICTURE if screen.picture_stays else Slack.NONE
     if screen.situation is not Situation.OVER:
         slack |= Slack.BUTTONS
-    return Target(Shown(screen.picture.key, screen.caption, screen.buttons), screen.picture, slack)
+    return Target(Shown(screen.picture.key, screen.caption, screen.buttons + extra), screen.picture, slack)
 
 
 class Presenter:
@@ -311,8 +313,10 @@ class Presenter:
 
     def hand_desired(self, live: LiveTable, seat: LiveSeat) -> Target:
         """What the seat's hand message should show now: its screen (:func:`.screens.hand_screen`)
-        as delivery's target (:func:`hand_target`)."""
-        return hand_target(hand_screen(live, seat))
+        as delivery's target (:func:`hand_target`), with the Mini App's "Open the table" row when
+        there is a Mini App."""
+        opener = open_table_row(translator(seat.lang), live.table_id, self.tables.settings.webapp_url, private=True)
+        return hand_target(hand_screen(live, seat), opener)
 
     async def _sync_hand(self, live: LiveTable, seat: LiveSeat, *, retry: bool = True, fresh: bool = False) -> bool:
         """Make the seat's hand message show :meth:`hand_desired`; False if a write failed (the

@@ -111,6 +111,8 @@ def press_from_json(data: Any) -> Press:
 def _key_json(key: Key) -> dict[str, Any]:
     if key.press is not None:
         return {"label": key.text, "data": press_json(key.press)}
+    if key.web_app is not None:
+        return {"label": key.text, "web_app": key.web_app}
     return {"label": key.text, "url": key.url}
 
 
