@@ -1,5 +1,5 @@
 """The Mini App's web server: the page's API in the bot's own process and event loop
-(docs/architecture.md §4 "The Mini App", docs/security.md §7).
+(docs/architecture.md §4 "The Mini App", docs/security.md §9).
 
 Off unless ``KWX_WEBAPP_URL`` is set; listens on ``KWX_WEBAPP_LISTEN``:``KWX_WEBAPP_PORT`` (default
 127.0.0.1:8444) behind the operator's TLS proxy.  Everything is under ``/webapp/``:

@@ -1,6 +1,6 @@
 """The Mini App end to end: the real bot (PTB against the fake Bot API) with its Mini App server,
 driven over HTTP with initData signed as Telegram signs it (docs/architecture.md §4 "The Mini
-App", docs/security.md §7).  Every web message — GET answers, server-sent events, press answers —
+App", docs/security.md §9).  Every web message — GET answers, server-sent events, press answers —
 goes through the hidden-tile leak check (tests/e2e/leaks.py)."""
 
 from __future__ import annotations
