@@ -41,6 +41,16 @@ KWX_HEALTH_STALL_SECONDS   the update loop counts as stalled when no ``getUpdate
                            updates wait without one finishing, for this long (default 60)
 KWX_METRICS_PORT           optional port of the Prometheus endpoint ``GET /metrics`` (unset = off)
 KWX_OPS_LISTEN             address the health and metrics endpoints bind (default ``127.0.0.1``)
+KWX_WEBAPP_URL             optional public ``https://`` URL of the Mini App's page, e.g.
+                           ``https://kwx.example.org/webapp/`` (unset = no Mini App, the default);
+                           ``http://`` only for a loopback host (the playground, tests). The bot's
+                           own server answers under ``/webapp/``: the operator's TLS proxy passes
+                           that path through (docs/security.md §9)
+KWX_WEBAPP_LISTEN          address the Mini App's server binds (default ``127.0.0.1``: behind the
+                           proxy on the same host; ``0.0.0.0`` in a container)
+KWX_WEBAPP_PORT            port of the Mini App's server (default 8444)
+KWX_WEBAPP_MAX_AGE         how old Telegram's signed ``initData`` may be, in seconds (default 86400,
+                           at least 60): older is refused with 401 and the page reopened
 =========================  =========================================================================
 
 :func:`load_settings` raises :class:`SettingsError` with a one-line, human-readable message for a
@@ -124,6 +134,12 @@ class Settings:
     metrics_port: int | None = None
     ops_listen: str = "127.0.0.1"
     """Address of the health and metrics endpoints."""
+    webapp_url: str | None = None
+    """Public URL of the Mini App's page; None = no Mini App (docs/security.md §9)."""
+    webapp_listen: str = "127.0.0.1"
+    webapp_port: int = 8444
+    webapp_max_age: float = 86400.0
+    """Seconds a signed ``initData`` stays good (its ``auth_date`` age)."""
 
     @property
     def webhook_path(self) -> str:
@@ -248,12 +264,28 @@ def _webhook(env: Mapping[str, str]) -> tuple[str | None, str | None]:
     return url, secret
 
 
+_LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def _webapp(env: Mapping[str, str]) -> str | None:
+    """``KWX_WEBAPP_URL``: None when unset; an https URL (http only for a loopback host: the
+    playground and the tests), without query or fragment."""
+    url = env.get("KWX_WEBAPP_URL", "").strip() or None
+    if url is None:
+        return None
+    parts = urlsplit(url)
+    plain_ok = parts.scheme == "http" and parts.hostname in _LOOPBACK
+    if (parts.scheme != "https" and not plain_ok) or not parts.hostname or parts.query or parts.fragment:
+        raise SettingsError(f"KWX_WEBAPP_URL must be a public https:// URL without query, got {url!r}")
+    return url
+
+
 def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     """Read :class:`Settings` from ``env`` (default ``os.environ``).
 
     Raises :class:`SettingsError` for a missing token, a token that is not ``<digits>:<secret>``,
     a base URL that is not http(s), a non-integer admin chat id, an unknown log level or language,
-    a webhook URL that is not https or comes without its secret, a port outside 1..65535, a listen
+    a webhook or Mini App URL that is not https or comes without its secret, a port outside 1..65535, a listen
     address that is not an IP address.
     """
     env = os.environ if env is None else env
@@ -291,6 +323,9 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
     if metrics_port is not None and importlib.util.find_spec("prometheus_client") is None:
         raise SettingsError("KWX_METRICS_PORT needs prometheus-client: pip install 'kwx[metrics]'")
     stall = _seconds(env, "KWX_HEALTH_STALL_SECONDS", 60.0)
+    max_age = _seconds(env, "KWX_WEBAPP_MAX_AGE", 86400.0)
+    if max_age < 60:
+        raise SettingsError(f"KWX_WEBAPP_MAX_AGE must be at least 60 seconds, got {max_age!r}")
     if stall < 1:
         raise SettingsError(f"KWX_HEALTH_STALL_SECONDS must be at least 1 second, got {stall!r}")
     return Settings(
@@ -317,4 +352,8 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         health_stall_seconds=stall,
         metrics_port=metrics_port,
         ops_listen=_address(env, "KWX_OPS_LISTEN"),
+        webapp_url=_webapp(env),
+        webapp_listen=_address(env, "KWX_WEBAPP_LISTEN"),
+        webapp_port=_port(env, "KWX_WEBAPP_PORT", 8444) or 8444,
+        webapp_max_age=max_age,
     )

@@ -5,6 +5,11 @@ aiosqlite.  Inside `kwx_bot` the floors point down only:
 
     entry (__main__)  ->  edge  ->  service  ->  words, store  ->  ground (settings, logs)
     entry (__main__)  ->  playground  ->  ground
+    edge (only to start it)  ->  webapp  ->  service  ->  words, store  ->  ground
+
+* the Mini App's server (`kwx_bot/webapp`) is an edge of its own beside the Telegram edge: it reads
+  the service's screen values and calls its entry points, never the Telegram edge; the service
+  never imports it (what delivery must know of it goes through a port);
 
 * the playground runs the bot as its own process and talks to it only through the fake Bot API:
   it imports nothing of the edge, the service, the words or the store, and nothing of the engine;
@@ -50,13 +55,15 @@ FLOORS = {
     "kwx_bot.settings": "ground",
     "kwx_bot.logs": "ground",
     "kwx_bot.playground": "playground",
+    "kwx_bot.webapp": "webapp",
     "kwx_bot": "ground",
 }
 """Module prefix -> floor (the longest prefix wins)."""
 MAY_IMPORT = {
-    "entry": {"entry", "edge", "service", "words", "store", "ground", "playground"},
+    "entry": {"entry", "edge", "webapp", "service", "words", "store", "ground", "playground"},
     "playground": {"playground", "ground"},
-    "edge": {"edge", "service", "words", "store", "ground"},
+    "edge": {"edge", "webapp", "service", "words", "store", "ground"},
+    "webapp": {"webapp", "service", "words", "store", "ground"},
     "service": {"service", "words", "store", "ground"},
     "words": {"words", "ground", "store.rows"},
     "store": {"store", "ground"},
@@ -140,7 +147,7 @@ def test_every_kwx_bot_module_sits_on_a_floor() -> None:
     top = sorted(f.name for f in (ROOT / "kwx_bot").glob("*.py"))
     assert top == ["__init__.py", "__main__.py", "logs.py", "settings.py"]
     floors = sorted(d.name for d in (ROOT / "kwx_bot").iterdir() if (d / "__init__.py").exists())
-    assert floors == ["edge", "playground", "service", "store", "words"]
+    assert floors == ["edge", "playground", "service", "store", "webapp", "words"]
 
 
 def test_kwx_bot_floors_import_down_only() -> None:
@@ -160,6 +167,16 @@ def test_only_the_edge_speaks_telegram() -> None:
         str(f.relative_to(ROOT))
         for f in kwx_modules()
         if "telegram" in imported_roots(f) and floor_of(module_name(f)) not in TELEGRAM_FLOORS
+    ]
+    assert offenders == []
+
+
+def test_the_service_serves_no_web() -> None:
+    """The service knows nothing of HTTP: the Mini App's server reads it, never the reverse."""
+    offenders = [
+        str(f.relative_to(ROOT))
+        for f in kwx_modules()
+        if floor_of(module_name(f)) in ("service", "words", "store") and "aiohttp" in imported_roots(f)
     ]
     assert offenders == []
 

@@ -166,11 +166,14 @@ Press = Button | ConfigButton | VoidButton
 
 @dataclass(frozen=True, slots=True)
 class Key:
-    """One inline button: its ``text`` and either a ``press`` (callback) or a ``url`` to open."""
+    """One inline button: its ``text`` and either a ``press`` (callback), a ``url`` to open, or a
+    ``web_app`` (the URL of a Mini App page Telegram opens over the chat: private chats only,
+    docs/architecture.md §4 "The Mini App")."""
 
     text: str
     press: Press | None = None
     url: str | None = None
+    web_app: str | None = None
 
 
 Keyboard = tuple[tuple[Key, ...], ...]

@@ -67,6 +67,14 @@ def test_every_variable_is_read():
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_HEALTH_STALL_SECONDS": "0.5"}, "KWX_HEALTH_STALL_SECONDS must be at least"),
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_METRICS_PORT": "0"}, "KWX_METRICS_PORT must be a TCP port"),
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_OPS_LISTEN": "::zz"}, "KWX_OPS_LISTEN must be an IP"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_WEBAPP_URL": "http://kwx.example/webapp/"},
+         "KWX_WEBAPP_URL must be a public https:// URL"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_WEBAPP_URL": "https://kwx.example/webapp/?x=1"},
+         "KWX_WEBAPP_URL must be a public https:// URL"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_WEBAPP_URL": "kwx.example/webapp/"}, "KWX_WEBAPP_URL must be"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_WEBAPP_PORT": "0"}, "KWX_WEBAPP_PORT must be a TCP port"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_WEBAPP_LISTEN": "host"}, "KWX_WEBAPP_LISTEN must be an IP"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_WEBAPP_MAX_AGE": "30"}, "KWX_WEBAPP_MAX_AGE must be at least 60"),
     ],
 )  # fmt: skip
 def test_bad_environment_is_one_clear_line(env, fragment):
@@ -98,6 +106,21 @@ def test_ops_defaults_and_webhook_mode():
         secret, 8080, 90, 9090, "::1",
     )  # fmt: skip
     assert secret not in repr(s)
+
+
+def test_the_mini_app_is_off_unless_its_url_is_set():
+    s = load_settings({"TELEGRAM_BOT_TOKEN": TOKEN})
+    assert (s.webapp_url, s.webapp_listen, s.webapp_port, s.webapp_max_age) == (None, "127.0.0.1", 8444, 86400)
+    s = load_settings({
+        "TELEGRAM_BOT_TOKEN": TOKEN, "KWX_WEBAPP_URL": "https://kwx.example.org/webapp/",
+        "KWX_WEBAPP_LISTEN": "0.0.0.0", "KWX_WEBAPP_PORT": "9000", "KWX_WEBAPP_MAX_AGE": "3600",
+    })  # fmt: skip
+    assert (s.webapp_url, s.webapp_listen, s.webapp_port, s.webapp_max_age) == (
+        "https://kwx.example.org/webapp/", "0.0.0.0", 9000, 3600,
+    )  # fmt: skip
+    # plain http only on the machine itself (the playground, the tests)
+    local = load_settings({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_WEBAPP_URL": "http://127.0.0.1:8000/webapp/"})
+    assert local.webapp_url == "http://127.0.0.1:8000/webapp/"
 
 
 @pytest.mark.parametrize(
