@@ -166,11 +166,17 @@ Press = Button | ConfigButton | VoidButton
 
 @dataclass(frozen=True, slots=True)
 class Key:
-    """One inline button: its ``text`` and either a ``press`` (callback) or a ``url`` to open."""
+    """One inline button: its ``text`` and either a ``press`` (callback) or a ``url`` to open.
+
+    ``face``: the tile of the player's hand the button stands for (a discard, a 亮倒 pick, a
+    protected tile, a reveal toggle), so a page that draws the hand puts the button on that tile;
+    ``on``: a reveal toggle's state (the tile is shown).  The chat's buttons ignore both."""
 
     text: str
     press: Press | None = None
     url: str | None = None
+    face: Tile | None = None
+    on: bool | None = None
 
 
 Keyboard = tuple[tuple[Key, ...], ...]
