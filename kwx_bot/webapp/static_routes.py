@@ -6,6 +6,8 @@ asks for ``initData``.
 * ``GET /webapp/static/{name}`` — a file of ``static/`` (``telegram-stub.js`` only with ``stub``);
 * ``GET /webapp/tiles/{face}.png`` — a tile face drawn by :mod:`render.faces` (``5s``, ``back``,
   ``9s-dim`` …), long-cached;
+* ``GET /webapp/font.otf`` — the pictures' CJK font (:data:`render.text.FONT_PATH`), which the page
+  names last in its fonts for Chinese (a browser fetches it only where no font of its own has hanzi);
 * ``GET /webapp/words/{lang}.json?game=kaxinwu`` — ``{"labels": …, "ui": …}``: the pictures' labels of
   ``lang`` for the game (:func:`render.labels.labels_for`) and the page's own words
   (:func:`kwx_bot.words.webapp_text.page_words`).
@@ -25,6 +27,7 @@ from aiohttp import web
 
 from render.faces import FACE_WIDTH, parse_face_name, tile_face_png
 from render.labels import LANGUAGES, labels_for
+from render.text import FONT_PATH
 
 from ..settings import normalize_language
 from ..words.i18n import translator
@@ -102,7 +105,11 @@ def add_static_routes(app: web.Application, *, stub: bool = False) -> None:
         body = words_json(request.match_info["lang"], game)
         return web.json_response(body, headers={"Cache-Control": _SHORT})
 
+    async def font(_request: web.Request) -> web.FileResponse:
+        return web.FileResponse(FONT_PATH, headers={"Cache-Control": _YEAR, "Content-Type": "font/otf"})
+
     app.router.add_get("/webapp/", index)
+    app.router.add_get("/webapp/font.otf", font)
     app.router.add_get("/webapp/static/{name}", static)
     app.router.add_get("/webapp/tiles/{face}.png", tile)
     app.router.add_get("/webapp/words/{lang}.json", words)

@@ -68,3 +68,14 @@ def test_every_page_word_is_translated_and_an_unknown_language_reads_chinese():
     zh, en = page_words(translator("zh_CN")), page_words(translator("en"))
     assert zh.keys() == en.keys() and all(zh[k] != en[k] for k in zh)
     assert words_json("fr")["lang"] == "zh_CN"
+
+
+async def test_the_pictures_font_is_served_for_chinese_where_a_device_has_none():
+    client = await _client(False)
+    try:
+        r = await client.get("/webapp/font.otf")
+        assert r.status == 200 and (await r.read())[:4] == b"OTTO"
+        css = await (await client.get("/webapp/static/style.css")).text()
+        assert 'url("../font.otf")' in css and "unicode-range" in css
+    finally:
+        await client.close()
