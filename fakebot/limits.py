@@ -118,8 +118,24 @@ def _check_url(url: Any, what: str) -> None:
         raise bad_request(f"inline keyboard button URL '{url}' is invalid: Wrong HTTP URL")
 
 
-def validate_inline_keyboard(rows: Any) -> list[list[dict[str, Any]]]:
-    """Validate ``inline_keyboard`` rows; returns them without ``None`` fields.
+def _check_web_app(web_app: Any, private: bool) -> None:
+    """A ``web_app`` button: only in a private chat (Bot API: "Available only in private chats
+    between a user and the bot"), with an https URL.  The fake also takes a plain http URL to the
+    machine itself (127.0.0.1, localhost): the playground stands in for Telegram there."""
+    if not private:
+        raise bad_request("BUTTON_TYPE_INVALID")
+    url = web_app.get("url") if isinstance(web_app, dict) else None
+    if not isinstance(url, str):
+        raise bad_request('can\'t parse inline keyboard button: Field "url" must be of type String')
+    local = re.match(r"^http://(?:127\.0\.0\.1|localhost)(?::[0-9]+)?/", url)
+    if not url.startswith("https://") and not local:
+        raise bad_request(f"inline keyboard button Web App URL '{url}' is invalid: Only HTTPS links are allowed")
+    _check_url(url, "url")
+
+
+def validate_inline_keyboard(rows: Any, *, private: bool = True) -> list[list[dict[str, Any]]]:
+    """Validate ``inline_keyboard`` rows; returns them without ``None`` fields.  ``private``: the
+    message is in a private chat (the only place a ``web_app`` button is allowed).
 
     Raises:
         ApiError: ``BUTTON_DATA_INVALID`` (callback_data not 1-64 bytes), ``can't parse inline
@@ -166,6 +182,8 @@ def validate_inline_keyboard(rows: Any) -> list[list[dict[str, Any]]]:
                 _check_url(button["url"], "url")
             if "pay" in button:
                 raise bad_request("BUTTON_TYPE_INVALID")
+            if "web_app" in button:
+                _check_web_app(button["web_app"], private)
             clean_row.append(button)
         result.append(clean_row)
     if total > MAX_BUTTONS_TOTAL:
@@ -173,8 +191,9 @@ def validate_inline_keyboard(rows: Any) -> list[list[dict[str, Any]]]:
     return result
 
 
-def normalize_reply_markup(value: Any, *, inline_only: bool = False) -> dict[str, Any] | None:
-    """Validate a ``reply_markup`` and return its canonical form (None = no markup).
+def normalize_reply_markup(value: Any, *, inline_only: bool = False, private: bool = True) -> dict[str, Any] | None:
+    """Validate a ``reply_markup`` and return its canonical form (None = no markup); ``private``:
+    the message is in a private chat (``web_app`` buttons are refused elsewhere).
 
     An empty inline keyboard is the same as no markup (it removes the keyboard on edits).
     Edit methods accept only inline keyboards (``inline_only``).
@@ -187,7 +206,7 @@ def normalize_reply_markup(value: Any, *, inline_only: bool = False) -> dict[str
     if not isinstance(value, dict):
         raise bad_request("object expected as reply markup")
     if "inline_keyboard" in value:
-        rows = validate_inline_keyboard(value["inline_keyboard"])
+        rows = validate_inline_keyboard(value["inline_keyboard"], private=private)
         rows = [row for row in rows if row]
         return {"inline_keyboard": rows} if rows else None
     if inline_only:

@@ -282,7 +282,9 @@ class ApiMethods:
 
     def _send(self, p: Params, chat: FakeChat, **content: Any) -> dict[str, Any]:
         reply_to = self._reply_target(p, chat)
-        markup = normalize_reply_markup(p.json("reply_markup", error="can't parse reply keyboard markup JSON object"))
+        markup = normalize_reply_markup(
+            p.json("reply_markup", error="can't parse reply keyboard markup JSON object"), private=chat.is_private
+        )
         message = self._add_message(
             chat,
             self.bot,
@@ -638,7 +640,7 @@ def edit_message_text(fake: FakeBotAPI, p: Params) -> dict[str, Any]:
     if message.text is None:
         raise bad_request("there is no text in the message to edit")
     text = _text(p, "text", caption=False)
-    markup = normalize_reply_markup(p.json("reply_markup"), inline_only=True)
+    markup = normalize_reply_markup(p.json("reply_markup"), inline_only=True, private=message.chat.is_private)
     return fake._commit_edit(message, "editMessageText", text=text, reply_markup=markup)
 
 
@@ -649,7 +651,7 @@ def edit_message_caption(fake: FakeBotAPI, p: Params) -> dict[str, Any]:
     if message.media is None:
         raise bad_request("there is no caption in the message to edit")
     caption = _text(p, "caption", caption=True)
-    markup = normalize_reply_markup(p.json("reply_markup"), inline_only=True)
+    markup = normalize_reply_markup(p.json("reply_markup"), inline_only=True, private=message.chat.is_private)
     return fake._commit_edit(message, "editMessageCaption", caption=caption, reply_markup=markup)
 
 
@@ -670,7 +672,7 @@ def edit_message_media(fake: FakeBotAPI, p: Params) -> dict[str, Any]:
         raise bad_request("can't parse InputMedia: Can't find field \"media\"")
     stored = fake._media_source(p, media["media"], kind, field="media")
     caption = _Text(media.get("caption"), media.get("parse_mode"), media.get("caption_entities"), caption=True)
-    markup = normalize_reply_markup(p.json("reply_markup"), inline_only=True)
+    markup = normalize_reply_markup(p.json("reply_markup"), inline_only=True, private=message.chat.is_private)
     return fake._commit_edit(message, "editMessageMedia", media=stored, caption=caption, reply_markup=markup)
 
 
@@ -678,7 +680,7 @@ def edit_message_media(fake: FakeBotAPI, p: Params) -> dict[str, Any]:
 def edit_message_reply_markup(fake: FakeBotAPI, p: Params) -> dict[str, Any]:
     """Replace (or, when omitted, remove) a message's inline keyboard."""
     message = fake._message_for_edit(p)
-    markup = normalize_reply_markup(p.json("reply_markup"), inline_only=True)
+    markup = normalize_reply_markup(p.json("reply_markup"), inline_only=True, private=message.chat.is_private)
     return fake._commit_edit(message, "editMessageReplyMarkup", reply_markup=markup)
 
 

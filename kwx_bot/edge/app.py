@@ -14,7 +14,9 @@ the store and releases the lock.
 Operations (docs/architecture.md §4): a :class:`~kwx_bot.edge.health.Liveness` follows the update
 loop (every ``getUpdates`` of the production long poll, every update processed) and, with
 ``KWX_HEALTH_PORT``, answers ``GET /healthz``; with ``KWX_METRICS_PORT`` Prometheus metrics
-(:mod:`kwx_bot.edge.metrics`) are recorded and served as ``GET /metrics``.
+(:mod:`kwx_bot.edge.metrics`) are recorded and served as ``GET /metrics``.  With ``KWX_WEBAPP_URL``
+the Mini App's server (:mod:`kwx_bot.webapp.server`) is started the same way, over the same service,
+and stopped first (its live streams ended: the pages reconnect to the next start).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from ..service.pictures import Pictures, RenderPictures
 from ..service.timers import JobQueueTimers
 from ..settings import Settings
 from ..store import RunLock, SqlStore, TableStore, hold_run_lock, open_store
+from ..webapp.server import WebApp, start_webapp
 from ..words.help_text import MenuScope, command_menu
 from ..words.i18n import translator
 from .context import CONTEXT_TYPES, KwxApplication
@@ -165,7 +168,8 @@ def build_application(
 
     owned: list[SqlStore] = []  # a store this application opened (and closes)
     locks: list[RunLock] = []  # the run lock of the bot on that store (docs/security.md §6)
-    servers: list[web.AppRunner] = []  # the health / metrics endpoints
+    servers: list[web.AppRunner] = []  # the health / metrics endpoints, the Mini App
+    webapps: list[WebApp] = []
 
     async def post_init(app: KwxApplication) -> None:
         if store is None:  # one process per bot and database: a second one stops here, touching nothing
@@ -189,6 +193,10 @@ def build_application(
         service = TableService(opened, sender, drawing, settings, timers=timers)
         metrics.live_tables(lambda: len(service.tables.cached()))
         servers.extend(await start_ops_server(settings.ops_listen, _ops_routes(settings, app, liveness, metrics)))
+        if settings.webapp_url is not None:
+            webapp, runner = await start_webapp(service, settings)
+            webapps.append(webapp)
+            servers.append(runner)
         budget.restore(await opened.group_writes(bot_id=settings.bot_id))  # the last minute before a clean stop
         app.bot_data.start(service, sender)
         try:
@@ -201,6 +209,8 @@ def build_application(
         log.info("kwx bot @%s running (database %s)", app.bot.username, opened.path)
 
     async def post_shutdown(app: KwxApplication) -> None:
+        while webapps:
+            await webapps.pop().close_streams()
         while servers:
             await servers.pop().cleanup()
         service = app.bot_data.stop()

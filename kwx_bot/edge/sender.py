@@ -52,11 +52,12 @@ from telegram import (
     LinkPreviewOptions,
     Message,
     ReplyParameters,
+    WebAppInfo,
 )
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
-from ..service.buttons import Keyboard
+from ..service.buttons import Key, Keyboard
 from ..service.ports import Outcome, Sent
 from .codec import encode_press
 from .metrics import NO_METRICS, Metrics
@@ -91,20 +92,19 @@ def retry_seconds(error: RetryAfter) -> float:
     return float(raw.total_seconds() if hasattr(raw, "total_seconds") else raw)
 
 
+def _button(key: Key) -> InlineKeyboardButton:
+    """One key as Telegram's button: a callback (its press encoded), a Mini App, or a link."""
+    if key.press is not None:
+        return InlineKeyboardButton(key.text, callback_data=encode_press(key.press))
+    if key.web_app is not None:
+        return InlineKeyboardButton(key.text, web_app=WebAppInfo(key.web_app))
+    return InlineKeyboardButton(key.text, url=key.url)
+
+
 def markup(keyboard: Keyboard) -> InlineKeyboardMarkup:
     """A :data:`~kwx_bot.service.buttons.Keyboard` as Telegram's inline keyboard (presses encoded
     by :func:`~kwx_bot.edge.codec.encode_press`)."""
-    return InlineKeyboardMarkup(
-        [
-            [
-                InlineKeyboardButton(key.text, url=key.url)
-                if key.press is None
-                else InlineKeyboardButton(key.text, callback_data=encode_press(key.press))
-                for key in row
-            ]
-            for row in keyboard
-        ]
-    )
+    return InlineKeyboardMarkup([[_button(key) for key in row] for row in keyboard])
 
 
 def markup_of(keyboard: Keyboard | None) -> InlineKeyboardMarkup | None:

@@ -154,12 +154,13 @@ def settle(delivered: Shown | None, target: Target) -> Shown:
 
 
 def _buttons_wait(delivered: Shown, desired: Shown, target: Target, busy: bool) -> bool:
-    """Only buttons would go, the picture stays, the target lets them and the token is busy."""
+    """Only buttons would go (the rows kept are rows already shown: an "Open the table" row stays),
+    the picture stays, the target lets them and the token is busy."""
     return (
         busy
         and Slack.BUTTONS in target.slack
         and bool(delivered.markup)
-        and not desired.markup
+        and set(desired.markup) < set(delivered.markup)
         and not needs_photo(delivered.photo_key, desired.photo_key or "")
     )
 

@@ -24,7 +24,9 @@ from typing import Any
 from ..store import HandRow, TableStatus
 from ..words.i18n import translator
 from . import game
+from .buttons import Keyboard
 from .delivery import Delivery, Shown, Target
+from .keyboards import open_table_row
 from .live import LiveTable
 from .ports import Outcome
 from .screen import LobbyScreen, TableScreen, table_screen
@@ -47,9 +49,10 @@ TOKEN_RECHECK_SECONDS = 0.5
 """How often a held-back live table edit asks again whether the token is still busy."""
 
 
-def table_target(screen: TableScreen) -> Target:
-    """The live table message as delivery sees it: the picture and its caption, no buttons."""
-    return Target(Shown(screen.picture.key, screen.caption, ()), screen.picture)
+def table_target(screen: TableScreen, buttons: Keyboard = ()) -> Target:
+    """The live table message as delivery sees it: the picture and its caption, and ``buttons``
+    (the Mini App's "Open the table" link, when there is a Mini App)."""
+    return Target(Shown(screen.picture.key, screen.caption, buttons), screen.picture)
 
 
 class GroupTable:
@@ -133,6 +136,12 @@ class GroupTable:
         if not ok:
             self.retry(live)
 
+    def opener(self, live: LiveTable) -> Keyboard:
+        """The live table's "Open the table" link to the bot's Main Mini App (none without one)."""
+        settings = self.tables.settings
+        tr = translator(live.group_lang)
+        return open_table_row(tr, live.table_id, settings.webapp_url, private=False, bot=self.sender.username)
+
     async def _screen(self, live: LiveTable, *, started: bool = False) -> tuple[TableScreen, HandRow, Any] | None:
         """The live table's screen, with the hand and message it is for; None when a deal overtook
         the step while the totals were read."""
@@ -159,7 +168,7 @@ class GroupTable:
         def still() -> bool:
             return not self.overtaken(live, hand, msg_id)
 
-        target = table_target(screen)
+        target = table_target(screen, self.opener(live))
         sent = await self.delivery.deliver(live.row.chat_id, msg_id, live.table, target, still=still, can_wait=can_wait)
         if sent is None:
             return True  # nothing to do, or it showed a hand that is over now (the new hand has its own message)
@@ -180,7 +189,8 @@ class GroupTable:
         def still() -> bool:
             return not self.overtaken(live, hand, msg_id)
 
-        sent = await self.delivery.deliver(live.row.chat_id, None, live.table, table_target(screen), still=still)
+        target = table_target(screen, self.opener(live))
+        sent = await self.delivery.deliver(live.row.chat_id, None, live.table, target, still=still)
         live.table_last_edit = self.clock()
         if sent is None:
             return True

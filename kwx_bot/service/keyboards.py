@@ -34,6 +34,7 @@ __all__ = [
     "liangdao_pick_keyboard",
     "lobby_keyboard",
     "next_hand_keyboard",
+    "open_table_row",
     "reveal_keyboard",
     "take_back_keyboard",
     "turn_extras",
@@ -214,3 +215,16 @@ def turn_extras(
     if liangdao:
         extra.append(_b(tr.gettext_for(langqi, "Lay down…"), table_id, seq, Op.LIANGDAO_MENU))
     return _rows(extra, 4)
+
+
+def open_table_row(tr: Translator, table_id: int, webapp_url: str | None, *, private: bool, bot: str = "") -> Keyboard:
+    """The "Open the table" row of a message (none without a Mini App, ``webapp_url`` None): in a
+    private chat a ``web_app`` key opening ``<webapp_url>?table=<id>``; in a group, where Telegram
+    allows no ``web_app`` key, a link to the bot's Main Mini App with the table as its start
+    parameter, ``https://t.me/<bot>?startapp=t<id>`` (docs/architecture.md §4 "The Mini App")."""
+    if webapp_url is None:
+        return ()
+    text = tr.gettext("Open the table")
+    if private:
+        return keyboard([Key(text, web_app=f"{webapp_url}?table={table_id}")])
+    return keyboard([Key(text, url=f"https://t.me/{bot}?startapp=t{table_id}")])

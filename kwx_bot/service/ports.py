@@ -5,6 +5,10 @@ it (tests use a recording one).  Every call returns a :class:`Sent` instead of r
 service reads the :class:`Outcome` (docs/telegram.md): a message that is ``GONE`` is sent afresh, a
 ``FORBIDDEN`` chat marks the player unreachable.  Keyboards are :data:`~kwx_bot.service.buttons.Keyboard`
 values, never Telegram objects.
+
+:class:`Presence` is whether a player has the table open on the Mini App's page (the page's
+server reports it; :class:`~kwx_bot.service.presence.PagePresence` keeps it): delivery then spends
+no Telegram write on his hand message (docs/architecture.md §4 "The Mini App").
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from typing import Protocol
 
 from .buttons import Keyboard
 
-__all__ = ["Messenger", "Outcome", "Sent"]
+__all__ = ["Messenger", "NoPresence", "Outcome", "Presence", "Sent"]
 
 
 class Outcome(enum.Enum):
@@ -159,3 +163,20 @@ class Messenger(Protocol):
     async def delete(self, chat_id: int, message_id: int, *, can_wait: bool = False) -> Sent:
         """Delete a message (``can_wait``: see :meth:`edit_caption`)."""
         ...
+
+
+class Presence(Protocol):
+    """Who has a table open on the Mini App's page right now."""
+
+    def present(self, table_id: int, user_id: int) -> bool:
+        """``user_id`` has table ``table_id`` open (a live events stream, or closed less than the
+        grace period ago)."""
+        ...
+
+
+class NoPresence:
+    """Nobody has any table open (no Mini App)."""
+
+    def present(self, table_id: int, user_id: int) -> bool:
+        """Always False."""
+        return False

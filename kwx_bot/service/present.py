@@ -48,11 +48,13 @@ from ..words.texts import name
 from . import game
 from .announcements import Announcer
 from .buttons import Keyboard, StartKind, encode_start
+from .changes import TableChanges
 from .delivery import Delivery, Shown, Slack, Target, shown_digest
 from .group_table import GroupTable
+from .keyboards import open_table_row
 from .live import LiveSeat, LiveTable
 from .pictures import Pictures
-from .ports import Messenger, Outcome
+from .ports import Messenger, NoPresence, Outcome, Presence
 from .screen import SeatScreen, Situation
 from .screens import display_names, hand_screen, lobby_of
 from .tables import Tables
@@ -65,14 +67,15 @@ CHAT_PAYLOAD = "hello"
 """The ``/start`` payload of the lobby's "Open a private chat with me" button (not a codec payload)."""
 
 
-def hand_target(screen: SeatScreen) -> Target:
-    """A seat's screen as its hand message's delivery target: while the AI plays the seat, a picture
+def hand_target(screen: SeatScreen, extra: Keyboard = ()) -> Target:
+    """A seat's screen as its hand message's delivery target, with the chat's ``extra`` rows under
+    its buttons (the Mini App's "Open the table"): while the AI plays the seat, a picture
     already shown stays; while the hand is on, buttons that only go away may wait for a busy token
     (docs/architecture.md §4 "Delivery")."""
     slack = Slack.PICTURE if screen.picture_stays else Slack.NONE
     if screen.situation is not Situation.OVER:
         slack |= Slack.BUTTONS
-    return Target(Shown(screen.picture.key, screen.caption, screen.buttons), screen.picture, slack)
+    return Target(Shown(screen.picture.key, screen.caption, screen.buttons + extra), screen.picture, slack)
 
 
 class Presenter:
@@ -90,8 +93,13 @@ class Presenter:
         retry_max_seconds: float = 60.0,
         retry_limit: int = 12,
         clock: Callable[[], float] = time.monotonic,
+        presence: Presence | None = None,
     ) -> None:
         self.tables = tables
+        self.presence: Presence = presence or NoPresence()
+        """Who has a table open on the Mini App's page: no hand-message writes for them."""
+        self.changes = TableChanges()
+        """Told at every sync: a table's screens may have changed (the page's live streams wait on it)."""
         self.store = tables.store
         self.sender = sender
         self.pictures = pictures
@@ -154,6 +162,7 @@ class Presenter:
 
     def detach(self, live: LiveTable) -> None:
         """A table was ended: drop its pending live-table edit and presentation retry."""
+        self.changes.changed(live.table_id)
         self.group.detach(live)
         task = self._retry_tasks.pop(live.table_id, None)
         if task is not None and not task.done():
@@ -169,6 +178,7 @@ class Presenter:
     async def lobby(self, live: LiveTable, state: str = "open") -> None:
         """Send or edit the group's lobby message; a closed or expired table's other group buttons
         (Next hand / End the table, Resume in private chat) are removed too."""
+        self.changes.changed(live.table_id)
         if state in ("closed", "expired"):
             await self.announcer.clear_offers(live, closing=True)
         await self.group.lobby(live, lobby_of(live, state, self.chat_link()))
@@ -213,10 +223,14 @@ class Presenter:
 
     # -- the whole table -------------------------------------------------------------------------
 
-    async def sync(self, live: LiveTable, *, seats: list[int] | None = None, attempt: int = 0) -> None:
+    async def sync(
+        self, live: LiveTable, *, seats: list[int] | None = None, attempt: int = 0, asked: bool = False
+    ) -> None:
         """Bring hand messages, announcements and (coalesced) the live table up to date; if anything
         failed, retry later (``attempt``: how many retries in a row led here).  A closed table's
-        messages stay as its closing left them (:meth:`ended`)."""
+        messages stay as its closing left them (:meth:`ended`).  The hand message of a player who
+        has the table open on the page is left alone unless he ``asked`` for it in the chat."""
+        self.changes.changed(live.table_id)
         if live.state is None or live.row.status == TableStatus.CLOSED:
             return
         ok = True
@@ -224,6 +238,8 @@ class Presenter:
         chosen = [s for s in live.humans() if seats is None or s.seat in seats]
         async with live.present_lock:  # the players' own messages first
             for seat in chosen:
+                if not asked and seat.user_id is not None and self.presence.present(live.table_id, seat.user_id):
+                    continue  # the page shows him this screen (module docstring)
                 step = self._sync_hand(live, seat, fresh=attempt >= 3)
                 ok = await self._guard(live, f"hand message of seat {seat.seat}", step, errors) and ok
         async with live.group_lock:  # then the group's (module docstring)
@@ -297,8 +313,10 @@ class Presenter:
 
     def hand_desired(self, live: LiveTable, seat: LiveSeat) -> Target:
         """What the seat's hand message should show now: its screen (:func:`.screens.hand_screen`)
-        as delivery's target (:func:`hand_target`)."""
-        return hand_target(hand_screen(live, seat))
+        as delivery's target (:func:`hand_target`), with the Mini App's "Open the table" row when
+        there is a Mini App."""
+        opener = open_table_row(translator(seat.lang), live.table_id, self.tables.settings.webapp_url, private=True)
+        return hand_target(hand_screen(live, seat), opener)
 
     async def _sync_hand(self, live: LiveTable, seat: LiveSeat, *, retry: bool = True, fresh: bool = False) -> bool:
         """Make the seat's hand message show :meth:`hand_desired`; False if a write failed (the
@@ -414,6 +432,7 @@ class Presenter:
         the message says so instead of whose turn it was."""
         if seat.user_id is None:
             return
+        self.changes.changed(live.table_id)
         async with live.present_lock:
             await self._drop_reminder(live, seat)
             msg_id, shown = seat.hand_msg_id, seat.hand.shown

@@ -46,9 +46,11 @@ from .joins import Joins
 from .live import LiveTable
 from .lobby import LOBBY_OPS, Lobby
 from .outbox import Outbox
+from .pages import Pages
 from .pictures import Pictures
 from .play import GAME_OPS, Play
 from .ports import Messenger, Sent
+from .presence import PagePresence
 from .present import Presenter
 from .records import Records
 from .score_commands import Reports
@@ -95,9 +97,11 @@ class TableService:
         migrations are told to :meth:`on_forbidden` and :meth:`on_migrated`."""
         self.settings = settings
         self.tables = Tables(store, settings, clock)
+        self.presence = PagePresence(lambda table_id, user_id: self.pages.left(table_id, user_id))
+        """Who has a table open on the Mini App's page (its server reports it)."""
         self.present = Presenter(
             self.tables, self.sender, pictures, table_edit_seconds=settings.table_edit_seconds,
-            remind_seconds=settings.remind_seconds,
+            remind_seconds=settings.remind_seconds, presence=self.presence,
         )  # fmt: skip
         self.timers: Timers = AsyncioTimers(self.on_timer, clock) if timers is None else timers(self.on_timer)
         self.play = Play(self.tables, self.present, self.timers)
@@ -110,6 +114,8 @@ class TableService:
         self.info = Info(self.tables)
         self.records = Records(self.tables, self.reports, pictures)
         self.stats = Stats(self.tables, pictures)
+        self.pages = Pages(self.tables, self.present, self.joins.members, self.press, self.follow_soon)
+        """The tables as the Mini App's page shows them (the same screens; presses through :meth:`press`)."""
         self._users: dict[int, UserInfo] = {}
         self._bg: set[asyncio.Task[Any]] = set()
         self._trouble: dict[int, float] = {}
@@ -139,6 +145,7 @@ class TableService:
 
     async def shutdown(self) -> None:
         """Stop background work (pending edits, timers) and remember what the messages show."""
+        self.presence.close()
         for task in list(self._bg):
             task.cancel()
         await asyncio.gather(*self._bg, return_exceptions=True)
@@ -290,7 +297,7 @@ class TableService:
             return False
         seat.can_pm, seat.last_active = True, self.tables.clock()  # /hand: the player is there
         old = await self.present.forget_hand_message(live, seat)
-        await self.present.sync(live, seats=[seat.seat])
+        await self.present.sync(live, seats=[seat.seat], asked=True)
         if old is not None and old != seat.hand_msg_id:
             await self.sender.edit_markup(user_id, old, None, can_wait=True)  # stale buttons
         return True

@@ -11,6 +11,13 @@ seat's whole hand, which is public once the hand is over), and a player's hand p
 player's own view.  What those views show face up is checked too (:func:`shown_tiles`): the table a
 hand picture draws above the player's tiles, and the live table and reveal pictures, name public
 tiles only.
+
+Everything the Mini App's server sends (:func:`web_leaks`: a GET answer, each server-sent event, a
+press's answer) is checked the same way: every tile it names anywhere — a tile field of the view
+or of a button's press, or a label in a text — must be public by the hand's events, or the
+viewer's own for a seat's screen (its own waits excepted: derived from its own hand); a
+spectator's view never shows a claim or rob window (the group's view, docs/security.md §4), and
+a seat's screen carries that seat's view only.
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ _LABELS = {lang: {tile_label(t, translator(lang)): t for t in Tile} for lang in 
 _EN = re.compile(r"\b[1-9] (?:Dot|Bam|Crak)\b|\bWhite\b|\bGreen\b|\bRed\b")
 _ZH = re.compile(r"[1-9][筒条万]|[白發]|中(?!文)")  # "中文" (the lobby's language switch) names no tile
 _WAITS = re.compile(r"[Ww]aiting on|wait on|听")
+_TILE = re.compile(r"^(?:[1-9][ps]|[5-7]z)$")
 
 
 def tiles_named(text: str) -> set[Tile]:
@@ -168,3 +176,64 @@ class SpyPictures:
         # ``hands``: every seat's hand once the hand is over (shown face up then; view.result is set)
         assert hands is None or view.result is not None
         return self._png("result", view, game)
+
+
+def _web_tiles(value: Any, *, skip_waits: bool, key: str = "") -> tuple[set[Tile], list[str]]:
+    """(tiles named as values, texts) anywhere in a web message; ``skip_waits``: leave out the seat
+    view's own ``waits`` (a key ``waits`` beside ``concealed``)."""
+    tiles: set[Tile] = set()
+    texts: list[str] = []
+    if isinstance(value, dict):
+        own_view = skip_waits and "concealed" in value
+        for k, v in value.items():
+            if own_view and k == "waits":
+                continue
+            t, x = _web_tiles(v, skip_waits=skip_waits, key=str(k))
+            tiles |= t
+            texts += x
+    elif isinstance(value, list):
+        for v in value:
+            t, x = _web_tiles(v, skip_waits=skip_waits, key=key)
+            tiles |= t
+            texts += x
+    elif isinstance(value, str):
+        if _TILE.match(value) and key not in ("key", "label", "caption", "status", "title"):
+            tiles |= set(parse_tiles(value))
+        else:
+            texts.append(value)
+    return tiles, texts
+
+
+def web_leaks(message: dict[str, Any], events: Sequence[dict[str, Any]]) -> list[str]:
+    """What in one web message (``{"table", "seq", "role", "seat", "lang", "screen"}``, or a press
+    answer's ``{"ok", "text", "screen": {...}}``) the viewer may not see, given the events of the
+    hand in play (empty before the first deal): each problem in words ([] = none; module docstring)."""
+    if "role" not in message and isinstance(message.get("screen"), dict):
+        return web_leaks(message["screen"], events) + [
+            f"answer text names {t}" for t in leaked([message.get("text") or ""], _allowed(message["screen"], events))
+        ]
+    problems: list[str] = []
+    screen = message["screen"]
+    role, seat = message["role"], message["seat"]
+    if role == "seat" and screen.get("kind") == "seat" and screen.get("seat") != seat:
+        problems.append(f"seat {seat} was sent seat {screen.get('seat')}'s screen")
+    view = screen.get("picture", {}).get("view") if isinstance(screen.get("picture"), dict) else None
+    if role == "spectator" and isinstance(view, dict) and view.get("phase") in ("claim", "rob"):
+        problems.append(f"a spectator was shown a {view['phase']} window")
+    if role == "spectator" and screen.get("kind") == "seat":
+        problems.append("a spectator was sent a seat's screen")
+    allowed = _allowed(message, events)
+    tiles, texts = _web_tiles(screen, skip_waits=role == "seat")
+    problems += [f"names {t} as a value" for t in sorted(tiles - allowed, key=str)]
+    problems += [f"names {t} in a text" for t in sorted(leaked(texts, allowed, own_waits=role == "seat"), key=str)]
+    return problems
+
+
+def _allowed(message: dict[str, Any], events: Sequence[dict[str, Any]]) -> set[Tile]:
+    """The tiles the message's viewer may see: public ones, and his own at his seat; every tile
+    once the hand is over (the result shows every hand)."""
+    if any(e["type"] == "hand_ended" for e in events):
+        return set(Tile)
+    public, own = public_and_own(events)
+    seat = message.get("seat")
+    return public | (own[seat] if message.get("role") == "seat" and isinstance(seat, int) else set())

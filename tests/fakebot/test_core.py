@@ -157,6 +157,28 @@ async def test_callback_data_of_exactly_64_bytes_is_accepted(world):
     assert fake.last_message(group).callback_datas == [data]
 
 
+def web_app(url: str) -> str:
+    return json.dumps({"inline_keyboard": [[{"text": "Open", "web_app": {"url": url}}]]})
+
+
+async def test_web_app_buttons_only_in_private_chats_and_with_https(world):
+    fake, alice, _, group = world
+    url = "https://kwx.example/webapp/?table=1"
+    sent = await ok(fake, "sendMessage", chat_id=alice.id, text="t", reply_markup=web_app(url))
+    assert sent["reply_markup"]["inline_keyboard"][0][0]["web_app"] == {"url": url}
+    refused = await error(fake, "sendMessage", chat_id=group.id, text="t", reply_markup=web_app(url))
+    assert refused == "Bad Request: BUTTON_TYPE_INVALID"
+    in_group = await ok(fake, "sendMessage", chat_id=group.id, text="t", reply_markup=keyboard([("ok", "x")]))
+    edit = {"chat_id": group.id, "message_id": in_group["message_id"], "reply_markup": web_app(url)}
+    assert await error(fake, "editMessageReplyMarkup", **edit) == "Bad Request: BUTTON_TYPE_INVALID"
+    plain = "http://kwx.example/webapp/"
+    assert await error(fake, "sendMessage", chat_id=alice.id, text="t", reply_markup=web_app(plain)) == (
+        f"Bad Request: inline keyboard button Web App URL '{plain}' is invalid: Only HTTPS links are allowed"
+    )
+    # the fake's one allowance: the playground's own page on this machine
+    await ok(fake, "sendMessage", chat_id=alice.id, text="t", reply_markup=web_app("http://127.0.0.1:8080/webapp/"))
+
+
 # ------------------------------------------------------------------------------ photos & files
 
 

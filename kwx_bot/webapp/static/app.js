@@ -299,6 +299,7 @@
     for (const row of rows) {
       const rest = [];
       for (const key of row) {
+        if (key.web_app) continue; // "Open the table": this page itself
         if (key.on !== undefined) toggles.push(key);
         else if (key.tile && key.data) {
           if (!tiles.has(key.tile)) tiles.set(key.tile, key);

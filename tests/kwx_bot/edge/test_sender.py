@@ -293,3 +293,23 @@ async def test_a_retry_after_without_a_chat_holds_every_chat_and_stop_ends_the_h
     await asyncio.sleep(0.05)
     sender.stop()
     assert (await asyncio.wait_for(waiting, 1)).outcome is Outcome.FAILED and len(bot.calls) == 2
+
+
+def test_keys_become_callback_mini_app_and_link_buttons() -> None:
+    from kwx_bot.edge.codec import encode_press
+    from kwx_bot.edge.sender import markup
+    from kwx_bot.service.buttons import Button, Key, Op, keyboard
+
+    press = Button(1, 2, Op.PASS)
+    made = markup(
+        keyboard([Key("Pass", press)], [Key("Open", web_app="https://kwx.example/webapp/?table=1")],
+                 [Key("Link", url="https://t.me/bot?startapp=t1")])
+    )  # fmt: skip
+    (a,), (b,), (c,) = made.inline_keyboard
+    assert (a.callback_data, a.web_app, a.url) == (encode_press(press), None, None)
+    assert b.web_app is not None and (b.web_app.url, b.callback_data, b.url) == (
+        "https://kwx.example/webapp/?table=1",
+        None,
+        None,
+    )
+    assert (c.url, c.web_app, c.callback_data) == ("https://t.me/bot?startapp=t1", None, None)

@@ -62,6 +62,17 @@ def test_buttons_that_only_go_wait_while_the_token_is_busy() -> None:
     assert method(shown, target("hB", "d", (), Slack.BUTTONS), busy=True) is Method.EDIT_MEDIA  # new tiles: now
 
 
+def test_buttons_that_only_go_wait_beside_a_row_that_stays() -> None:
+    """The Mini App's "Open the table" row stays on a hand message: the claim row going away alone
+    still waits for a busy token."""
+    opener = ((Key("Open the table", web_app="https://kwx.example/webapp/?table=1"),),)
+    shown = Shown(claim_key("hA", 7), "c", BUTTONS + opener)
+    assert method(shown, target("hA", "d", opener, Slack.BUTTONS), busy=True) is None
+    assert method(shown, target("hA", "d", opener, Slack.BUTTONS), busy=False) is Method.EDIT_CAPTION
+    other = ((Key("Pong", Button(1, 4, Op.PONG)),), *opener)  # a new key is no key that only goes
+    assert method(shown, target("hA", "d", other, Slack.BUTTONS), busy=True) is Method.EDIT_CAPTION
+
+
 def test_a_new_picture_for_new_tiles_or_an_opening_claim_window_only():
     assert needs_photo(None, "hA")
     assert not needs_photo("hA", "hA")

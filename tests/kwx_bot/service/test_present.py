@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import time
+from dataclasses import replace
 
 import pytest
 
 from kwx_bot.service import group_table
-from kwx_bot.service.buttons import Op
+from kwx_bot.service.buttons import Key, Op
 from kwx_bot.service.game import RuleSet
 from kwx_bot.service.ports import Outcome, Sent
 from tests.e2e.test_table_sizes import dealer_wins_deal
@@ -177,3 +178,27 @@ async def test_a_presentation_retry_is_pending_until_its_own_sync_is_done(world:
         await asyncio.sleep(0.01)
     assert not present.retry_pending(live.table_id)
     assert Op.DISCARD in {b.op for b in (await world.hand_message(BEN)).presses}
+
+
+async def test_with_a_mini_app_the_hand_message_opens_it_and_the_group_links_to_it(world: World) -> None:
+    """A ``web_app`` key on the private hand message (docs/architecture.md §4 "The Mini App"); the
+    group's live table, where Telegram allows none, links to the bot's Main Mini App."""
+    world.service.tables.settings = replace(world.service.tables.settings, webapp_url="https://kwx.example/webapp/")
+    table_id = await deal(world)
+    await perform(world, SCENARIO["actions"][0])
+    hand = await world.hand_message(BEN)
+    assert hand.markup is not None
+    assert hand.markup[-1] == (Key("Open the table", web_app=f"https://kwx.example/webapp/?table={table_id}"),)
+    await world.service.idle()
+    live = await world.table()
+    table = world.chat.messages[(GROUP, live.row.table_msg_id)]
+    assert table.markup == ((Key("Open the table", url=f"https://t.me/kwx_test_bot?startapp=t{table_id}"),),)
+
+
+async def test_without_a_mini_app_no_message_offers_it(world: World) -> None:
+    await deal(world)
+    await world.service.idle()
+    live = await world.table()
+    assert all(k.web_app is None and "startapp" not in (k.url or "")
+               for m in world.chat.messages.values() for row in m.markup or () for k in row)  # fmt: skip
+    assert world.chat.messages[(GROUP, live.row.table_msg_id)].markup is None

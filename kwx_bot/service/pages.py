@@ -1,0 +1,159 @@
+"""A table as the Mini App's page shows it: the same screen values the chat is shown, for one user
+(docs/architecture.md §4 "The Mini App", docs/security.md §7).
+
+:meth:`Pages.screen` answers "what should user U see of table T now": a seated player his own
+seat's :class:`~.screen.SeatScreen` (:func:`.screens.hand_screen`, exactly what his hand message
+shows); anyone else the group's :class:`~.screen.TableScreen` — the spectator view, drawn from the
+engine's spectator view, so a claim window never shows (docs/security.md §4) — and only if he is a
+member of the table's group (asked of Telegram, a "member" answer remembered for a minute,
+:class:`~.membership.Membership`); before the first deal, the lobby (:class:`~.screen.LobbyScreen`,
+what the group is shown).  :meth:`Pages.press` judges a press from the page through the service's
+own entry point for a chat button (``press``: :meth:`~.table_service.TableService.press`), as the
+user, with no message id (the page is no message): who may act, staleness (the seq) and double taps
+are judged exactly as in the chat.  Nothing here decides a rule or a word.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..words.i18n import translator
+from .buttons import Press
+from .live import LiveTable
+from .membership import Membership
+from .present import Presenter
+from .screen import LobbyScreen, SeatScreen, TableScreen, table_screen
+from .screens import group_facts, hand_screen, lobby_of
+from .tables import Tables
+from .values import FollowUp, Present, Response, UserInfo
+
+__all__ = ["PageAnswer", "PageRefusal", "PageScreen", "Pages", "Role"]
+
+
+class Role(enum.StrEnum):
+    """How the user sees the table: from his seat, or as the group does."""
+
+    SEAT = "seat"
+    SPECTATOR = "spectator"
+
+
+class PageRefusal(enum.StrEnum):
+    """Why a user is shown nothing of a table (the HTTP status is the server's choice)."""
+
+    NO_TABLE = "no_table"
+    """No open table of this bot by that id (unknown, closed, another bot's)."""
+    NOT_MEMBER = "not_member"
+    """Not seated, and not a member of the table's group."""
+    ASK_LATER = "ask_later"
+    """Telegram could not say whether he is a member (flood control, network): try again."""
+
+
+@dataclass(frozen=True, slots=True)
+class PageScreen:
+    """What ``user`` sees of table ``table_id`` at event ``seq``: his ``role``, his ``seat`` (None for
+    a spectator), the ``lang`` of the screen's texts and the ``screen`` value itself."""
+
+    table_id: int
+    seq: int
+    role: Role
+    seat: int | None
+    lang: str
+    screen: SeatScreen | TableScreen | LobbyScreen
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"table", "seq", "role", "seat", "lang", "screen"}``: ``lang`` is ``"en"`` or ``"zh"``,
+        ``screen`` the screen value's own JSON (its ``kind``: ``seat``, ``table`` or ``lobby``)."""
+        return {
+            "table": self.table_id, "seq": self.seq, "role": self.role.value, "seat": self.seat,
+            "lang": "zh" if self.lang.startswith("zh") else "en", "screen": self.screen.to_json(),
+        }  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class PageAnswer:
+    """The answer to a press from the page: ``changed`` (it moved the hand or the menu), ``text``
+    (what the chat's answer to the same press says, None for none) and the user's ``screen`` after it."""
+
+    changed: bool
+    text: str | None
+    alert: bool
+    screen: PageScreen
+
+
+PressEntry = Callable[[UserInfo, int | None, int | None, Press | None], Awaitable[Response]]
+"""The service's entry point for a button press: (user, chat id, message id, press) -> Response."""
+
+
+class Pages:
+    """See the module docstring.  ``press`` and ``follow`` are the service's own entry points for a
+    button press and its follow-up (the page gets no other way in)."""
+
+    def __init__(
+        self,
+        tables: Tables,
+        present: Presenter,
+        members: Membership,
+        press: PressEntry,
+        follow: Callable[[FollowUp], None],
+    ) -> None:
+        self.tables = tables
+        self.present = present
+        self.members = members
+        self._press = press
+        self._follow = follow
+
+    async def screen(self, table_id: int, user_id: int) -> PageScreen | PageRefusal:
+        """What ``user_id`` sees of the table now (module docstring), or why nothing."""
+        live = await self.tables.get(table_id)
+        if live is None:
+            return PageRefusal.NO_TABLE
+        seat = live.seat_of(user_id)
+        if seat is None:
+            member = await self.members.check(live.row.chat_id, user_id)
+            if member is None:
+                return PageRefusal.ASK_LATER
+            if not member:
+                return PageRefusal.NOT_MEMBER
+        return await self.now(live, user_id)
+
+    async def now(self, live: LiveTable, user_id: int) -> PageScreen:
+        """The user's screen of ``live`` now (his right to see it already judged)."""
+        seat = live.seat_of(user_id)
+        role, index = (Role.SEAT, seat.seat) if seat is not None else (Role.SPECTATOR, None)
+        if live.hand is None or live.state is None:
+            lobby = lobby_of(live, "open", self.present.chat_link())
+            return PageScreen(live.table_id, live.row.seq, role, index, live.group_lang, lobby)
+        if seat is not None:
+            mine = hand_screen(live, seat)
+            return PageScreen(live.table_id, mine.seq, role, index, seat.lang, mine)
+        totals = await self.present.group.totals(live)
+        public = table_screen(translator(live.group_lang), group_facts(live, totals))
+        return PageScreen(live.table_id, public.seq, role, None, live.group_lang, public)
+
+    async def press(self, table_id: int, user: UserInfo, press: Press) -> PageAnswer | PageRefusal:
+        """A press from the page by ``user`` (first: may he see the table at all), judged by the
+        service as a chat button's press with no message, its follow-up run as the edge runs it
+        (in the background); then his screen."""
+        before = await self.screen(table_id, user.user_id)
+        if isinstance(before, PageRefusal):
+            return before
+        response = await self._press(user, None, None, press)
+        if response.then is not None:
+            self._follow(response.then)
+        after = await self.screen(table_id, user.user_id)
+        if isinstance(after, PageRefusal):  # the table was closed by this press
+            after = before
+        reply = response.reply
+        text = reply.text if reply is not None else None
+        return PageAnswer(response.then is not None, text, bool(reply and reply.alert), after)
+
+    def left(self, table_id: int, user_id: int) -> None:
+        """The user closed the table's page, his grace over (:class:`~.presence.PagePresence`): his
+        hand message catches up, once, as any follow-up is run."""
+        live = next((t for t in self.tables.cached() if t.table_id == table_id), None)
+        seat = None if live is None else live.seat_of(user_id)
+        if seat is not None:
+            self._follow(Present(table_id, (seat.seat,)))

@@ -1,0 +1,242 @@
+"""The Mini App's server over the service (kwx_bot/webapp/server.py, docs/security.md §7): who may
+see what, presses judged as the chat's, the live stream, presence, and the request checks."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, replace
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from kwx_bot.service import UserInfo
+from kwx_bot.service.buttons import Op
+from kwx_bot.webapp.auth import sign_init_data
+from kwx_bot.webapp.server import BURST, WebApp
+from tests.e2e.leaks import web_leaks
+from tests.kwx_bot.service.conftest import ANN, BEN, CAT, World
+from tests.kwx_bot.service.test_play import SCENARIO, deal, perform
+
+URL = "https://kwx.example/webapp/"
+HOST = "kwx.example"
+DAN = UserInfo(4, "Dan")
+"""A member of the group who does not sit at the table."""
+EVE = UserInfo(5, "Eve")
+"""Not a member of the group."""
+
+
+def init_data(user: UserInfo, token: str, *, age: float = 5, start: str | None = None) -> str:
+    fields = {
+        "auth_date": str(int(time.time() - age)), "query_id": "AAE",
+        "user": json.dumps({"id": user.user_id, "first_name": user.first_name, "language_code": "en"}),
+    }  # fmt: skip
+    if start is not None:
+        fields["start_param"] = start
+    return sign_init_data(fields, token)
+
+
+@dataclass
+class Web:
+    """The server under test, on the world's service."""
+
+    world: World
+    app: WebApp
+    client: TestClient[Any, Any]
+
+    def headers(self, user: UserInfo, **extra: str) -> dict[str, str]:
+        return {"Host": HOST, "Authorization": f"tma {init_data(user, self.app.settings.token)}", **extra}
+
+    async def get(self, user: UserInfo, path: str, **extra: str) -> tuple[int, Any]:
+        async with self.client.get(path, headers=self.headers(user, **extra)) as r:
+            return r.status, await r.json()
+
+    async def screen(self, user: UserInfo, table_id: int) -> dict[str, Any]:
+        status, body = await self.get(user, f"/webapp/api/table/{table_id}")
+        assert status == 200, body
+        assert web_leaks(body, await self.events()) == []
+        return dict(body)
+
+    async def events(self) -> list[dict[str, Any]]:
+        """The events of the hand in play, as stored."""
+        live = self.world.service.tables.cached()[0]
+        if live.hand is None:
+            return []
+        return [e.data for e in await self.world.store.hand_events(live.hand.hand_id)]
+
+    async def press(self, user: UserInfo, table_id: int, data: Any) -> tuple[int, Any]:
+        async with self.client.post(
+            f"/webapp/api/table/{table_id}/press", json={"data": data}, headers=self.headers(user)
+        ) as r:
+            body = await r.json()
+        await self.world.service.idle()
+        if r.status == 200:
+            assert web_leaks(body, await self.events()) == []
+        return r.status, body
+
+
+@pytest.fixture
+async def web(world: World) -> AsyncIterator[Web]:
+    world.chat.outsiders.add(EVE.user_id)
+    settings = replace(world.service.settings, token="123:" + "t" * 35, webapp_url=URL)
+    app = WebApp(world.service, settings)
+    async with TestClient(TestServer(app.app())) as client:
+        yield Web(world, app, client)
+        await app.close_streams()
+
+
+def button(screen: dict[str, Any], op: Op, tile: str | None = None) -> dict[str, Any]:
+    keys = [k["data"] for row in screen["screen"]["buttons"] for k in row if "data" in k]
+    found = [d for d in keys if d["op"] == op.value and (tile is None or d.get("tile") == tile)]
+    assert found, (op, tile, screen["screen"]["buttons"])
+    return dict(found[0])
+
+
+async def test_a_player_sees_his_seat_a_member_the_groups_view_a_stranger_nothing(web: Web) -> None:
+    table_id = await deal(web.world)
+    ann = await web.screen(ANN, table_id)
+    assert (ann["role"], ann["seat"], ann["lang"], ann["screen"]["kind"]) == ("seat", 0, "en", "seat")
+    live = web.world.service.tables.cached()[0]
+    assert ann["seq"] == live.row.seq == ann["screen"]["seq"]
+    dan = await web.screen(DAN, table_id)
+    assert (dan["role"], dan["seat"], dan["screen"]["kind"]) == ("spectator", None, "table")
+    assert await web.get(EVE, f"/webapp/api/table/{table_id}") == (403, {"error": "not_member"})
+    assert await web.get(ANN, f"/webapp/api/table/{table_id + 99}") == (404, {"error": "no_table"})
+
+
+async def test_a_claim_window_is_hidden_from_spectators(web: Web) -> None:
+    table_id = await deal(web.world)
+    for action in SCENARIO["actions"][:2]:  # Ann discards 3p, Ben discards 2p: Cat may 碰
+        await perform(web.world, action)
+    cat = await web.screen(CAT, table_id)
+    assert {k["data"]["op"] for row in cat["screen"]["buttons"] for k in row} >= {Op.PONG.value, Op.PASS.value}
+    dan = await web.screen(DAN, table_id)  # web.screen ran the leak check: no window in his view
+    assert dan["screen"]["picture"]["view"]["phase"] == "turn"
+    assert web_leaks({**dan, "screen": cat["screen"]}, await web.events()) != []  # the check sees one
+
+
+async def test_requests_without_a_good_signature_or_from_elsewhere_are_refused(web: Web) -> None:
+    table_id = await deal(web.world)
+    path = f"/webapp/api/table/{table_id}"
+    token = web.app.settings.token
+    cases = {
+        "missing": {"Host": HOST},
+        "bad_signature": {"Host": HOST, "Authorization": f"tma {init_data(ANN, '9:' + 'x' * 35)}"},
+        "stale": {"Host": HOST, "Authorization": f"tma {init_data(ANN, token, age=86401)}"},
+    }
+    for error, headers in cases.items():
+        async with web.client.get(path, headers=headers) as r:
+            assert (r.status, await r.json()) == (401, {"error": error})
+    assert await web.get(ANN, path, Host="evil.example") == (403, {"error": "host"})
+    assert await web.get(ANN, path, Origin="https://evil.example") == (403, {"error": "origin"})
+    assert (await web.get(ANN, path, Origin="https://kwx.example"))[0] == 200
+
+
+async def test_a_press_from_the_page_is_judged_as_the_chats(web: Web) -> None:
+    table_id = await deal(web.world)
+    ann = await web.screen(ANN, table_id)
+    discard = button(ann, Op.DISCARD, "3p")
+    status, body = await web.press(ANN, table_id, discard)
+    assert status == 200 and body["ok"] is True
+    assert body["screen"]["seq"] > ann["seq"] and body["screen"]["screen"]["buttons"] == []
+    live = web.world.service.tables.cached()[0]
+    assert live.state is not None and [str(d.tile) for d in live.state.seats[0].discards] == ["3p"]
+    # the same press again (a double tap): the move's own answer, nothing changes
+    again = await web.press(ANN, table_id, discard)
+    assert again[0] == 200 and again[1]["ok"] is False and again[1]["screen"]["seq"] == body["screen"]["seq"]
+    # an old button of another kind: outdated, exactly as the chat says it
+    other_tile = next(k["data"] for row in ann["screen"]["buttons"] for k in row
+                      if k["data"]["op"] == "d" and k["data"]["tile"] != "3p")  # fmt: skip
+    status, stale = await web.press(ANN, table_id, other_tile)
+    assert (stale["ok"], stale["text"]) == (False, "This button is outdated: the table has moved on.")
+    # another player's button, pressed by Ann
+    ben = await web.screen(BEN, table_id)
+    _, other = await web.press(ANN, table_id, button(ben, Op.DISCARD))
+    assert other["ok"] is False and other["text"] is not None
+    assert live.row.seq == body["screen"]["seq"]
+    # a spectator's press changes nothing; a stranger's is refused before the service sees it
+    assert (await web.press(DAN, table_id, button(ben, Op.DISCARD)))[1]["ok"] is False
+    assert await web.press(EVE, table_id, button(ben, Op.DISCARD)) == (403, {"error": "not_member"})
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"not json", b"[]", b'{"data": 1}', b'{"data": {"type": "table"}}', b'{"other": {}}'],
+)
+async def test_a_bad_press_body_is_a_400(web: Web, body: bytes) -> None:
+    table_id = await deal(web.world)
+    async with web.client.post(f"/webapp/api/table/{table_id}/press", data=body, headers=web.headers(ANN)) as r:
+        assert r.status == 400
+
+
+async def test_a_press_of_another_table_and_a_huge_body_are_refused(web: Web) -> None:
+    table_id = await deal(web.world)
+    data = button(await web.screen(ANN, table_id), Op.DISCARD)
+    assert (await web.press(ANN, table_id, {**data, "table": table_id + 1}))[0] == 400
+    big = b'{"data": "' + b"x" * (1024 * 1024) + b'"}'
+    async with web.client.post(f"/webapp/api/table/{table_id}/press", data=big, headers=web.headers(ANN)) as r:
+        assert r.status == 413
+
+
+async def test_each_user_is_rate_limited(web: Web) -> None:
+    table_id = await deal(web.world)
+    path = f"/webapp/api/table/{table_id}"
+    statuses = [(await web.get(ANN, path))[0] for _ in range(BURST + 1)]
+    assert statuses[:BURST] == [200] * BURST
+    async with web.client.get(path, headers=web.headers(ANN)) as r:
+        assert r.status == 429 and r.headers["Retry-After"] == "1"
+    assert (await web.get(BEN, path))[0] == 200  # another user is not held back
+
+
+async def read_event(stream: Any) -> tuple[str, dict[str, Any]]:
+    """The next ``event:`` of a server-sent events stream (pings skipped): its name and data."""
+    lines: list[str] = []
+    while True:
+        line = (await asyncio.wait_for(stream.readline(), 5)).decode().rstrip("\n")
+        if line == "":
+            if any(x.startswith("event:") for x in lines):
+                break
+            lines = []
+            continue
+        lines.append(line)
+    fields = dict(x.split(": ", 1) for x in lines if not x.startswith(":"))
+    return fields["event"], json.loads(fields["data"])
+
+
+async def test_the_stream_sends_each_change_and_the_hand_message_waits_for_the_page(web: Web) -> None:
+    """With the page open, a hand played through it costs no hand-message write for that seat;
+    when it closes, after the grace, the message is brought up to date once."""
+    web.world.service.presence.grace = 0.2
+    table_id = await deal(web.world)
+    chat = web.world.chat
+    async with web.client.get(f"/webapp/api/table/{table_id}/events", headers=web.headers(ANN)) as r:
+        assert r.headers["Content-Type"] == "text/event-stream"
+        event, first = await read_event(r.content)
+        assert web_leaks(first, await web.events()) == []
+        assert event == "screen" and first == await web.screen(ANN, table_id)
+        mark = len(chat.calls)
+        _, body = await web.press(ANN, table_id, button(first, Op.DISCARD, "3p"))
+        assert body["ok"] is True
+        _, second = await read_event(r.content)
+        assert second == body["screen"]  # the stream shows what the press answered
+        await perform(web.world, SCENARIO["actions"][1])  # Ben discards 2p in the chat
+        _, third = await read_event(r.content)
+        assert third["seq"] > second["seq"] and web_leaks(third, await web.events()) == []
+        assert [c for c in chat.calls[mark:] if c[1] == ANN.user_id] == []  # nothing for Ann's message
+        assert web.world.service.presence.present(table_id, ANN.user_id)
+    for _ in range(100):  # the stream closed; after the grace, one write brings the message up to date
+        await asyncio.sleep(0.02)
+        await web.world.service.idle()
+        if [c for c in chat.calls[mark:] if c[1] == ANN.user_id]:
+            break
+    assert [m for m, c in chat.calls[mark:] if c == ANN.user_id] == ["edit_media"]
+    assert not web.world.service.presence.present(table_id, ANN.user_id)
+
+
+async def test_a_stranger_gets_no_stream(web: Web) -> None:
+    table_id = await deal(web.world)
+    async with web.client.get(f"/webapp/api/table/{table_id}/events", headers=web.headers(EVE)) as r:
+        assert r.status == 403
