@@ -28,8 +28,10 @@ from tests.e2e.webapp_fixture import FixtureServer, FixtureTable, page_url
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run")  # fmt: skip
+FLAGS = (
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+)  # fmt: skip
 PHONE = (390, 844)
 DESKTOP = (1280, 900)
 
@@ -79,7 +81,14 @@ def wait(driver: WebDriver, what: str, probe: Callable[[], Any], timeout: float 
 
 
 def seq(driver: WebDriver) -> int:
-    return int(driver.find_element(By.ID, "app").get_attribute("data-seq") or -1)
+    """The seq of the screen the page shows (-1 before the first)."""
+    return int(driver.execute_script("return document.getElementById('app').dataset.seq || -1"))
+
+
+def situation(driver: WebDriver) -> str:
+    """The situation of the screen the page shows (``turn``, ``claim``, ``over`` …; the kind of a
+    table or lobby screen)."""
+    return str(driver.execute_script("return document.getElementById('app').dataset.situation || ''"))
 
 
 TAP_JS = """
@@ -116,9 +125,11 @@ def play_one_step(driver: WebDriver) -> str:
         did = tap(driver, ".actions .key", 0)
     elif count(driver, ".hand-tile:not([disabled])"):
         did = tap(driver, ".hand-tile:not([disabled])")
-        wait(driver, "the tile raised", lambda: count(driver, ".hand-tile.selected"))
+        if not count(driver, ".hand-tile.selected"):  # a new screen came meanwhile: that pick is void
+            return "wait"
         assert driver.find_element(By.CSS_SELECTOR, ".hint").text.strip()
-        tap(driver, ".hand-tile.selected")
+        if driver.execute_script(TAP_JS, ".hand-tile.selected", -1) is None:
+            return "wait"
     else:
         time.sleep(0.05)
         return "wait"

@@ -67,7 +67,8 @@ class FixtureTable:
 
     def deal(self) -> None:
         self.hand_no += 1
-        self.state = kaxinwu_deal() if self.kaxinwu else replay(start(RuleSet(), 0, seed=f"{self.seed}{self.hand_no}"))
+        seed = f"{self.seed}{self.hand_no}"
+        self.state = kaxinwu_deal() if self.kaxinwu else replay(start(RuleSet(), 0, seed=seed))
         self.menu = Menu()
         self.closed = False
         self.others_play()
@@ -91,8 +92,10 @@ class FixtureTable:
 
     def payload(self, user: str) -> dict[str, Any]:
         spectator = user == "spectator"
-        out: dict[str, Any] = {"table": 7, "seq": self.seq, "role": "spectator" if spectator else "seat",
-                               "seat": None if spectator else 0, "lang": "zh" if self.lang == "zh_CN" else "en"}  # fmt: skip
+        out: dict[str, Any] = {
+            "table": 7, "seq": self.seq, "role": "spectator" if spectator else "seat",
+            "seat": None if spectator else 0, "lang": "zh" if self.lang == "zh_CN" else "en",
+        }  # fmt: skip
         tr = translator(self.lang)
         view = game.group_view(self.state)
         if spectator:

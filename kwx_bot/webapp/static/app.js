@@ -210,7 +210,7 @@
     const text = JSON.stringify(payload);
     if (S.payload && text === S.shown) return banner(""); // the same screen again (a reconnect, a press's answer)
     S.shown = text;
-    const pic = payload.screen.picture;
+    const pic = payload.screen.picture || {};
     await loadWords(pic.lang || payload.lang, pic.ruleset || "kawuxing");
     const before = S.payload;
     const picked = selectedKey();
@@ -268,6 +268,9 @@
               if (event === "screen" && data) {
                 S.backoff = 0;
                 await show(JSON.parse(data));
+              } else if (event === "gone") {
+                fatal = 410;
+                ctrl.abort();
               }
             }
           }
@@ -360,7 +363,7 @@
       if (s.revealed.length) line.append(el("span", "revealed", s.revealed.map((t) => face(t, null, "small"))));
       if (hiddenCount > 0) line.append(el("span", "backs", face(null, null, "mini"), el("span", "count", "\u00d7" + hiddenCount)));
     }
-    for (const m of s.melds) line.append(meldTiles(m, "small"));
+    if (!opts.own) for (const m of s.melds) line.append(meldTiles(m, "small")); // own melds: beside the hand
     if (line.childNodes.length) panel.append(line);
     if (s.waits.length && !over) {
       panel.append(el("div", "waits", el("span", "label", lb.waits), s.waits.map((t) => face(t, null, "mini"))));
@@ -501,6 +504,19 @@
     return main;
   }
 
+  function lobbyScreen(p) {
+    const main = el("main", "table lobby-view");
+    main.append(richText(p.screen.text, "caption"));
+    const actions = el("div", "actions");
+    for (const row of p.screen.buttons || []) {
+      const keys = row.filter((k) => !k.web_app);
+      if (keys.length) actions.append(el("div", "key-row", keys.map((k) => keyButton(k, ""))));
+    }
+    main.append(actions);
+    syncTelegramButtons(null);
+    return main;
+  }
+
   function resultPanel(result) {
     const lb = labels();
     const pic = result.picture;
@@ -529,10 +545,12 @@
     const p = S.payload;
     if (!p || !S.words) return;
     const app = document.getElementById("app");
-    const view = p.screen.kind === "table" ? tableScreen(p) : seatScreen(p);
+    const kind = p.screen.kind;
+    const view = kind === "table" ? tableScreen(p) : kind === "lobby" ? lobbyScreen(p) : seatScreen(p);
     view.id = "app";
     view.dataset.seq = p.screen.seq;
     view.dataset.role = p.role;
+    view.dataset.situation = p.screen.situation || p.screen.kind;
     if (p.result) view.prepend(resultPanel(p.result));
     app.replaceWith(view);
   }

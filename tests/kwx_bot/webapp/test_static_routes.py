@@ -10,8 +10,8 @@ from aiohttp.test_utils import TestClient, TestServer
 from PIL import Image
 
 from kwx_bot.webapp.static_routes import STUB_SCRIPT, TELEGRAM_SCRIPT, add_static_routes, words_json
-from kwx_bot.words.webapp_text import page_words
 from kwx_bot.words.i18n import translator
+from kwx_bot.words.webapp_text import page_words
 
 
 async def _client(stub: bool) -> TestClient:
