@@ -35,6 +35,8 @@ RUN useradd --create-home --uid 10001 kwx \
     && chown kwx:kwx /data
 USER 10001
 VOLUME ["/data"]
+# the Mini App's server, when KWX_WEBAPP_URL is set (KWX_WEBAPP_LISTEN=0.0.0.0 in a container)
+EXPOSE 8444
 # liveness of the update loop (kwx_bot/edge/health.py), not a database check: 503 when getUpdates
 # stop succeeding or updates stop being processed for KWX_HEALTH_STALL_SECONDS
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \

@@ -26,8 +26,16 @@ bytes uploaded.  Several table counts are
 run one after the other (``--tables 10,20,40``) to find where the limits bind: turns per second
 stop growing with tables, 429s and latency appear.
 
+``--web-share S`` puts that share of the players on the Mini App's page instead (the bot runs with
+``KWX_WEBAPP_URL`` and its Mini App server, docs/architecture.md §4 "The Mini App"): such a player
+keeps the table's events stream open, reads his screen from it, presses through the page's API
+(``POST …/press``, the same choice as a chat player makes, the 亮倒 menu step by step) and measures
+press -> answer (the HTTP answer) and press -> own screen (the first streamed screen past the
+press's seq).  With every player on the page the hand messages get no writes at all: the writes
+per turn left are the group's.
+
     python benchmarks/bench_bot.py [--tables 10,20,40] [--seconds 60] [--warmup 20] [--think 3]
-        [--players realistic|random] [--slow 0.1] [--table-edit-seconds 3]
+        [--players realistic|random] [--slow 0.1] [--table-edit-seconds 3] [--web-share 1.0]
 """
 
 from __future__ import annotations
@@ -47,8 +55,11 @@ import urllib.request
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import aiohttp
 
 from engine.ai import Level, choose_action
 from engine.game import ActionKind, State, legal_actions, view_for
@@ -57,6 +68,7 @@ from fakebot.faults import WRITE_METHODS
 from fakebot.model import ApiCall
 from kwx_bot.edge.codec import decode
 from kwx_bot.service.game import load_events
+from kwx_bot.webapp.auth import sign_init_data
 from tests.e2e.harness import GAME_OPS
 from tests.e2e.process import TOKEN, free_port
 
@@ -268,11 +280,13 @@ async def open_table(fake: FakeBotAPI, users: list[FakeUser], group: FakeChat) -
 
 
 async def start_bot(
-    fake: FakeBotAPI, server: FakeBotServer, db: Path, log: Path, metrics_port: int
+    fake: FakeBotAPI, server: FakeBotServer, db: Path, log: Path, metrics_port: int, webapp_port: int | None = None
 ) -> asyncio.subprocess.Process:
     """``python -m kwx_bot run`` against the fake with the production settings and its Prometheus
-    endpoint on ``metrics_port``; returns once it polls."""
+    endpoint on ``metrics_port`` (and its Mini App server on ``webapp_port``); returns once it polls."""
     env = dict(os.environ)
+    if webapp_port is not None:
+        env.update(KWX_WEBAPP_URL=f"https://{WEB_HOST}/webapp/", KWX_WEBAPP_PORT=str(webapp_port))
     env.update(TELEGRAM_BOT_TOKEN=fake.token, TELEGRAM_API_BASE_URL=server.url, KWX_DB_PATH=str(db),
                NO_PROXY="127.0.0.1,localhost", no_proxy="127.0.0.1,localhost", KWX_METRICS_PORT=str(metrics_port),
                **PRODUCTION)  # fmt: skip
@@ -284,6 +298,136 @@ async def start_bot(
     if proc.returncode is not None:
         raise SystemExit(f"the bot exited with {proc.returncode}: {log.read_text()[-2000:]}")
     return proc
+
+
+WEB_HOST = "kwx.bench"
+"""The host of the page's URL in the run (``https://kwx.bench/webapp/``); requests name it in ``Host``."""
+
+
+def table_of(db: Path, user: FakeUser) -> int | None:
+    """The table the player sits at (read-only)."""
+    with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30)) as conn:
+        row = conn.execute("SELECT table_id FROM seats WHERE user_id = ?", (user.id,)).fetchone()
+    return None if row is None else int(row[0])
+
+
+def web_moves(screen: dict[str, Any]) -> list[dict[str, Any]]:
+    """The game buttons' ``data`` on a seat's screen JSON (what the page offers to press)."""
+    inner = screen.get("screen")
+    rows = inner.get("buttons", []) if isinstance(inner, dict) else []
+    keys = [k for row in rows for k in row if isinstance(k, dict) and "data" in k]
+    return [k["data"] for k in keys if k["data"].get("op") in GAME_OPS]
+
+
+def web_button(screen: dict[str, Any], op: str, tile: object) -> dict[str, Any] | None:
+    """The ``data`` of the screen's button with ``op`` (``a|b``: either) and ``tile`` (None: any)."""
+    inner = screen.get("screen")
+    rows = inner.get("buttons", []) if isinstance(inner, dict) else []
+    for key in (k for row in rows for k in row if isinstance(k, dict) and "data" in k):
+        data = key["data"]
+        if data.get("op") in op.split("|") and (tile is None or data.get("tile") == str(tile)):
+            return dict(data)
+    return None
+
+
+@dataclass
+class Page:
+    """One web player's view: the newest streamed screen and when each arrived."""
+
+    latest: dict[str, Any] = field(default_factory=dict)
+    arrived: asyncio.Event = field(default_factory=asyncio.Event)
+    seen: list[tuple[float, int]] = field(default_factory=list)
+    """(monotonic time, seq) of every streamed screen."""
+
+
+async def follow(response: aiohttp.ClientResponse, page: Page) -> None:
+    """Read the events stream into ``page`` until it ends."""
+    with contextlib.suppress(aiohttp.ClientError, asyncio.CancelledError):
+        event: dict[str, str] = {}
+        async for raw in response.content:
+            line = raw.decode().rstrip("\n")
+            if line:
+                if not line.startswith(":") and ": " in line:
+                    key, value = line.split(": ", 1)
+                    event[key] = value
+                continue
+            if event.get("event") == "screen":
+                page.latest = json.loads(event["data"])
+                page.seen.append((time.monotonic(), int(page.latest.get("seq", 0))))
+                page.arrived.set()
+            event = {}
+
+
+async def web_player(
+    fake: FakeBotAPI, session: aiohttp.ClientSession, base: str, user: FakeUser, rng: random.Random,
+    think: float, stats: Stats, db: Path, model: str, slow: float = 0.0,
+) -> None:  # fmt: skip
+    """A player on the Mini App's page (module docstring): the same choices as :func:`player`,
+    made on the streamed screen and pressed through the page's API."""
+    who = json.dumps({"id": user.id, "first_name": user.first_name, "language_code": "en"})
+    headers = {"Host": WEB_HOST, "Authorization": "tma " + sign_init_data({"auth_date": str(int(time.time())),
+                                                                          "user": who}, fake.token)}  # fmt: skip
+    table = await asyncio.to_thread(table_of, db, user)
+    api = f"{base}/webapp/api/table/{table}"
+    page = Page()
+    response = await session.get(f"{api}/events", headers=headers, timeout=aiohttp.ClientTimeout(total=None))
+    reader = asyncio.create_task(follow(response, page))
+
+    async def press(data: dict[str, Any]) -> dict[str, Any]:
+        async with session.post(f"{api}/press", json={"data": data}, headers=headers) as r:
+            return dict(await r.json()) if r.status == 200 else {"ok": False}
+
+    try:
+        while not stats.stopped:
+            if not web_moves(page.latest):
+                page.arrived.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(page.arrived.wait(), 5)
+                continue
+            await asyncio.sleep(rng.uniform(10, 20) if rng.random() < slow else rng.uniform(0.5, 1.5) * think)
+            screen = page.latest
+            options = web_moves(screen)
+            if not options:
+                continue
+            data: dict[str, Any] | None = rng.choice(options)
+            if model == "realistic":
+                steps = await asyncio.to_thread(realistic_presses, db, user, rng)
+                for op, tile in steps[:-1]:  # the 亮倒 menu: each step answers with the next screen
+                    step = web_button(screen, op, tile)
+                    if step is None:
+                        break
+                    answer = await press(step)
+                    screen = answer.get("screen", screen)
+                data = web_button(screen, *steps[-1]) if steps else None
+            if data is None:
+                continue
+            seq = int(data.get("seq", 0))
+            started = time.monotonic()
+            answer = await press(data)
+            answered = time.monotonic()
+            if stats.measuring:
+                stats.presses += 1
+                stats.answer_ms.append((answered - started) * 1000)
+                stats.refused += not answer.get("ok")
+            if not answer.get("ok"):
+                continue
+            deadline = started + 60
+            while not stats.stopped and time.monotonic() < deadline:
+                shown = next((t for t, s in page.seen if t >= started and s > seq), None)
+                if shown is not None:
+                    if stats.measuring:
+                        stats.update_ms.append((shown - started) * 1000)
+                    break
+                page.arrived.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(page.arrived.wait(), 1)
+            else:
+                if stats.measuring:
+                    stats.no_update += 1
+            del page.seen[:-4]
+    finally:
+        reader.cancel()
+        response.close()
 
 
 def bot_metrics(port: int) -> dict[str, float]:
@@ -389,9 +533,17 @@ def window(fake: FakeBotAPI, since: int, until: int) -> dict[str, float]:
 
 
 async def run(
-    tables: int, seconds: float, warmup: float, think: float, seed: int, model: str, slow: float = 0.0
+    tables: int,
+    seconds: float,
+    warmup: float,
+    think: float,
+    seed: int,
+    model: str,
+    slow: float = 0.0,
+    web_share: float = 0.0,
 ) -> dict[str, float]:
-    """One load: ``tables`` tables playing for ``warmup + seconds``; returns the measured figures."""
+    """One load: ``tables`` tables playing for ``warmup + seconds`` (``web_share`` of the players on
+    the Mini App's page); returns the measured figures."""
     fake = FakeBotAPI(token=TOKEN, callback_query_ttl=60)
     fake.faults.token_rate_limit(30, 1.0)
     fake.faults.group_rate_limit(20, 60.0)
@@ -399,9 +551,11 @@ async def run(
     db = workdir / "kwx.sqlite3"
     server = await FakeBotServer(fake).start()
     metrics_port = free_port()
-    proc = await start_bot(fake, server, db, workdir / "bot.log", metrics_port)
+    webapp_port = free_port() if web_share > 0 else None
+    proc = await start_bot(fake, server, db, workdir / "bot.log", metrics_port, webapp_port)
     stats = Stats()
     tasks: list[asyncio.Task[None]] = []
+    session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
     try:
         seats = []
         for t in range(tables):
@@ -416,10 +570,14 @@ async def run(
         print(f"  {tables} tables dealt in {setup:.0f} s", file=sys.stderr, flush=True)
         rng = random.Random(seed)
         for users, group in seats:
-            tasks += [
-                asyncio.create_task(player(fake, u, random.Random(rng.random()), think, stats, db, model, slow))
-                for u in users
-            ]
+            for u in users:
+                own = random.Random(rng.random())
+                if webapp_port is not None and rng.random() < web_share:
+                    base = f"http://127.0.0.1:{webapp_port}"
+                    made = web_player(fake, session, base, u, own, think, stats, db, model, slow)
+                else:
+                    made = player(fake, u, own, think, stats, db, model, slow)
+                tasks.append(asyncio.create_task(made))
             tasks.append(asyncio.create_task(next_hands(fake, users, group, random.Random(rng.random()), think, stats)))
         await asyncio.sleep(warmup)
         token_limit = fake.faults.token_limit
@@ -448,13 +606,15 @@ async def run(
                 proc.kill()
                 await proc.wait()
         await server.close()
+        await session.close()
         shutil.rmtree(workdir, ignore_errors=True)
     counts = window(fake, first, last)
     turns = turns1 - turns0
     handled = max(1.0, sql1.get("presses", 0) - sql0.get("presses", 0))
     per_press = {f"{k}/press": (v - sql0.get(k, 0)) / handled for k, v in sql1.items() if k.startswith("sql:")}
     return {
-        "tables": tables, "seconds": elapsed, "setup": setup, "turns": turns, "turns/s": turns / elapsed,
+        "tables": tables, "web share": web_share, "seconds": elapsed, "setup": setup, "turns": turns,
+        "turns/s": turns / elapsed,
         "writes/turn": counts["writes"] / turns if turns else float("nan"), "writes/s": counts["writes"] / elapsed,
         "group writes/turn": counts["group writes"] / turns if turns else float("nan"),
         "limited/s": counts["limited"] / elapsed, "429": counts["429"], "429 token": token_429,
@@ -474,12 +634,13 @@ async def run(
 def report(row: dict[str, float]) -> str:
     """One load's figures on one line."""
     return (
-        f"{row['tables']:>3.0f} tables: {row['turns/s']:5.2f} turns/s ({row['turns']:.0f} in {row['seconds']:.0f} s), "
+        f"{row['tables']:>3.0f} tables ({row['web share']:.0%} on the page): {row['turns/s']:5.2f} turns/s "
+        f"({row['turns']:.0f} in {row['seconds']:.0f} s), "
         f"{row['writes/turn']:.2f} writes/turn ({row['group writes/turn']:.2f} in groups), "
         f"{row['writes/s']:5.1f} writes/s, {row['limited/s']:5.1f} token-limited "
         f"calls/s, {row['429']:.0f}x429 ({row['429 token']:.0f} token, the rest group), "
         f"{row['KiB/turn']:.0f} KiB/turn; press->answer p50 {row['answer p50']:.0f} "
-        f"p95 {row['answer p95']:.0f} p99 {row['answer p99']:.0f} ms; press->hand update p50 "
+        f"p95 {row['answer p95']:.0f} p99 {row['answer p99']:.0f} ms; press->own hand or screen p50 "
         f"{row['update p50']:.0f} p95 {row['update p95']:.0f} p99 {row['update p99']:.0f} ms "
         f"({row['presses']:.0f} presses, {row['refused']:.0f} refused, {row['no update']:.0f} without update; "
         f"setup {row['setup']:.0f} s); bot CPU {row['bot cpu']:.2f} cores ({row['bot ms/turn']:.0f} ms/turn), "
@@ -496,13 +657,20 @@ def report(row: dict[str, float]) -> str:
 
 
 async def main(
-    loads: list[int], seconds: float, warmup: float, think: float, seed: int, model: str, slow: float
+    loads: list[int],
+    seconds: float,
+    warmup: float,
+    think: float,
+    seed: int,
+    model: str,
+    slow: float,
+    web_share: float = 0.0,
 ) -> None:
     """Run each load in turn and print its line."""
     print(f"{model} players, think {think} s per decision ({slow:.0%} take 10-20 s), warmup {warmup:.0f} s, "
-          f"measured {seconds:.0f} s per load", flush=True)  # fmt: skip
+          f"measured {seconds:.0f} s per load, {web_share:.0%} of the players on the page", flush=True)  # fmt: skip
     for tables in loads:
-        print(report(await run(tables, seconds, warmup, think, seed, model, slow)), flush=True)
+        print(report(await run(tables, seconds, warmup, think, seed, model, slow, web_share)), flush=True)
 
 
 if __name__ == "__main__":
@@ -518,7 +686,9 @@ if __name__ == "__main__":
                         help="KWX_TABLE_EDIT_SECONDS of the bot (the live table's edit interval)")  # fmt: skip
     parser.add_argument("--players", choices=("realistic", "random"), default="realistic",
                         help="what players press: the AI's choice, or any game button at random")  # fmt: skip
+    parser.add_argument("--web-share", type=float, default=0.0,
+                        help="share of the players on the Mini App's page (0..1; the rest in the chat)")  # fmt: skip
     args = parser.parse_args()
     PRODUCTION["KWX_TABLE_EDIT_SECONDS"] = str(args.table_edit_seconds)
     loads = [int(t) for t in args.tables.split(",")]
-    asyncio.run(main(loads, args.seconds, args.warmup, args.think, args.seed, args.players, args.slow))
+    asyncio.run(main(loads, args.seconds, args.warmup, args.think, args.seed, args.players, args.slow, args.web_share))

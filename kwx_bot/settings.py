@@ -45,7 +45,7 @@ KWX_WEBAPP_URL             optional public ``https://`` URL of the Mini App's pa
                            ``https://kwx.example.org/webapp/`` (unset = no Mini App, the default);
                            ``http://`` only for a loopback host (the playground, tests). The bot's
                            own server answers under ``/webapp/``: the operator's TLS proxy passes
-                           that path through (docs/security.md §7)
+                           that path through (docs/security.md §9)
 KWX_WEBAPP_LISTEN          address the Mini App's server binds (default ``127.0.0.1``: behind the
                            proxy on the same host; ``0.0.0.0`` in a container)
 KWX_WEBAPP_PORT            port of the Mini App's server (default 8444)
@@ -135,7 +135,7 @@ class Settings:
     ops_listen: str = "127.0.0.1"
     """Address of the health and metrics endpoints."""
     webapp_url: str | None = None
-    """Public URL of the Mini App's page; None = no Mini App (docs/security.md §7)."""
+    """Public URL of the Mini App's page; None = no Mini App (docs/security.md §9)."""
     webapp_listen: str = "127.0.0.1"
     webapp_port: int = 8444
     webapp_max_age: float = 86400.0

@@ -1,5 +1,5 @@
 """A table as the Mini App's page shows it: the same screen values the chat is shown, for one user
-(docs/architecture.md §4 "The Mini App", docs/security.md §7).
+(docs/architecture.md §4 "The Mini App", docs/security.md §9).
 
 :meth:`Pages.screen` answers "what should user U see of table T now": a seated player his own
 seat's :class:`~.screen.SeatScreen` (:func:`.screens.hand_screen`, exactly what his hand message

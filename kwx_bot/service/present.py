@@ -398,6 +398,7 @@ class Presenter:
                 live.row.seq != seq or state is None or game.is_over(state) or seat.automatic
                 or live.row.status != TableStatus.PLAYING
                 or seat.seat not in game.to_act(state) or seat.reminder_msg_id is not None or seat.user_id is None
+                or self.presence.present(live.table_id, seat.user_id)  # the page shows him his turn
             ):  # fmt: skip
                 return
             tr = translator(seat.lang)

@@ -1,4 +1,4 @@
-"""Who is asking: Telegram's Mini App ``initData``, checked (docs/security.md §7).
+"""Who is asking: Telegram's Mini App ``initData``, checked (docs/security.md §9).
 
 Telegram opens the page with ``Telegram.WebApp.initData``, a URL query string of fields (``user``:
 a JSON object, ``auth_date``: unix seconds, ``start_param``, ``query_id``, ``chat_type`` … and

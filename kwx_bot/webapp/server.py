@@ -1,5 +1,5 @@
 """The Mini App's web server: the page's API in the bot's own process and event loop
-(docs/architecture.md §4 "The Mini App", docs/security.md §7).
+(docs/architecture.md §4 "The Mini App", docs/security.md §9).
 
 Off unless ``KWX_WEBAPP_URL`` is set; listens on ``KWX_WEBAPP_LISTEN``:``KWX_WEBAPP_PORT`` (default
 127.0.0.1:8444) behind the operator's TLS proxy.  Everything is under ``/webapp/``:
@@ -57,6 +57,8 @@ log = logging.getLogger("kwx.webapp")
 
 PING_SECONDS = 15.0
 """A comment line on every quiet events stream this often (proxies close silent connections)."""
+LOOK_SECONDS = 1.0
+"""How often a quiet events stream looks whether its page is still connected."""
 RATE = 20.0
 """Requests per second a user may make on average."""
 BURST = 40
@@ -194,7 +196,7 @@ class WebApp:
         if task is not None:
             self.streams.add(task)
         try:
-            await self._stream(response, table_id, user_id)
+            await self._stream(request, response, table_id, user_id)
         except ConnectionResetError:  # the page went away
             pass
         finally:
@@ -203,9 +205,10 @@ class WebApp:
                 self.streams.discard(task)
         return response
 
-    async def _stream(self, response: web.StreamResponse, table_id: int, user_id: int) -> None:
+    async def _stream(self, request: web.Request, response: web.StreamResponse, table_id: int, user_id: int) -> None:
         """Send the user's screen whenever it changes, a ping when quiet; end when he may no longer
-        see the table (``event: gone``)."""
+        see the table (``event: gone``) or the page went away (looked at every :data:`LOOK_SECONDS`:
+        aiohttp does not cancel a handler whose client left)."""
         changes = self.service.present.changes
         last = b""
         while True:
@@ -220,10 +223,17 @@ class WebApp:
                 if message != last:
                     await response.write(message)
                     last = message
-            try:
-                await asyncio.wait_for(signal.wait(), PING_SECONDS)
-            except TimeoutError:
-                await response.write(b": ping\n\n")
+            quiet = 0.0
+            while not signal.is_set():
+                transport = request.transport
+                if transport is None or transport.is_closing():
+                    return
+                if quiet >= PING_SECONDS:
+                    await response.write(b": ping\n\n")
+                    quiet = 0.0
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(signal.wait(), LOOK_SECONDS)
+                quiet += LOOK_SECONDS
 
     async def index(self, request: web.Request) -> web.FileResponse:
         """``GET /webapp/``: the page."""

@@ -57,6 +57,9 @@ class Kwx:
     group_window_seconds: float = 60.0
     """The group budget: ``group_messages`` writes per ``group_window_seconds`` (production: 20 per
     60 s).  Off (0) by default, like the rate limiter: tests play far faster than people do."""
+    webapp_url: str | None = None
+    """The Mini App's page URL (None: no Mini App); its server listens on 127.0.0.1:``webapp_port``."""
+    webapp_port: int = 8444
     flood_sleep: Callable[[float], Any] | None = None
     """How the bot waits out a 429 (None: real time); see :meth:`wait_floods_on_fake_clock`."""
     app: Application | None = None  # type: ignore[type-arg]
@@ -80,6 +83,7 @@ class Kwx:
             lobby_idle_seconds=self.lobby_idle_seconds, default_language=self.default_language,
             remind_seconds=self.remind_seconds, admin_chat_id=self.admin_chat_id,
             group_messages=self.group_messages, group_window_seconds=self.group_window_seconds,
+            webapp_url=self.webapp_url, webapp_port=self.webapp_port,
         )  # fmt: skip
 
     @property

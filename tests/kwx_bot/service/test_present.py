@@ -202,3 +202,18 @@ async def test_without_a_mini_app_no_message_offers_it(world: World) -> None:
     assert all(k.web_app is None and "startapp" not in (k.url or "")
                for m in world.chat.messages.values() for row in m.markup or () for k in row)  # fmt: skip
     assert world.chat.messages[(GROUP, live.row.table_msg_id)].markup is None
+
+
+async def test_no_reminder_while_the_player_has_the_table_open_on_the_page(world: World) -> None:
+    """A reminder is a Telegram write for the hand message: the page shows his turn instead."""
+    world.service.present.remind_seconds = 0.05
+    table_id = await deal(world)
+    live = await world.table()
+    to_act = [s.user_id for s in live.seats if s.seat == 0]
+    world.service.presence.opened(table_id, to_act[0])
+    await asyncio.sleep(0.2)
+    assert ("send_text", to_act[0]) not in world.chat.calls
+    world.service.presence.close()
+    await perform(world, SCENARIO["actions"][0])  # Ann discards: Ben's turn, and he has no page open
+    await asyncio.sleep(0.2)
+    assert ("send_text", BEN.user_id) in world.chat.calls

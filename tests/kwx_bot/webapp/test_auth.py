@@ -1,4 +1,4 @@
-"""Telegram's initData check (kwx_bot/webapp/auth.py, docs/security.md §7)."""
+"""Telegram's initData check (kwx_bot/webapp/auth.py, docs/security.md §9)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The Mini App's server over the service (kwx_bot/webapp/server.py, docs/security.md §7): who may
+"""The Mini App's server over the service (kwx_bot/webapp/server.py, docs/security.md §9): who may
 see what, presses judged as the chat's, the live stream, presence, and the request checks."""
 
 from __future__ import annotations
