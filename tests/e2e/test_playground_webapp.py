@@ -20,7 +20,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 
 from tests.e2e import test_webapp_browser as page
 from tests.e2e.test_playground_browser import _api, _panel, _start_a_table, _wait
-from tests.e2e.test_webapp_browser import count, play_one_step, seq, situation
+from tests.e2e.test_webapp_browser import count, play_one_step, seq, shot, situation
 
 browser = page.browser
 """One headless Chromium for the module (the page tests' fixture)."""
@@ -68,6 +68,7 @@ def test_a_newcomer_plays_a_hand_on_the_mini_app(playground: str, browser: WebDr
     browser.switch_to.frame(frame)
     try:
         _wait(browser, "the table on the page", lambda: count(browser, ".hand-tile"))
+        shot(browser, tmp_path / "miniapp-turn.png")
         browser.switch_to.default_content()
         browser.save_screenshot(str(tmp_path / "playground-miniapp.png"))
         browser.switch_to.frame(frame)

@@ -80,6 +80,15 @@ def wait(driver: WebDriver, what: str, probe: Callable[[], Any], timeout: float 
     return WebDriverWait(driver, timeout, poll_frequency=0.05).until(check, f"waited {timeout} s for {what}")
 
 
+IMAGES_LOADED = "return [...document.images].every((i) => i.complete && i.naturalWidth > 0)"
+
+
+def shot(driver: WebDriver, path: Path) -> None:
+    """A screenshot once every tile face has loaded (a face that cannot load fails the test)."""
+    wait(driver, "every tile face loaded", lambda: driver.execute_script(IMAGES_LOADED))
+    driver.save_screenshot(str(path))
+
+
 def seq(driver: WebDriver) -> int:
     """The seq of the screen the page shows (-1 before the first)."""
     return int(driver.execute_script("return document.getElementById('app').dataset.seq || -1"))
@@ -158,7 +167,7 @@ def test_a_whole_hand_by_tapping(browser, table_server, shots, lang, wh):
     size(browser, wh)
     browser.get(page_url(base, "ann", lang))
     wait(browser, "the hand", lambda: browser.find_elements(By.CSS_SELECTOR, ".hand-tile"))
-    browser.save_screenshot(str(shots / f"turn-{lang}-{wh[0]}.png"))
+    shot(browser, shots / f"turn-{lang}-{wh[0]}.png")
     heights = [e.size["height"] for e in browser.find_elements(By.CSS_SELECTOR, ".hand-tile")]
     assert min(heights) >= 44, heights
     assert ("Wall" in browser.find_element(By.CSS_SELECTOR, ".wall").text) is (lang == "en")
@@ -175,12 +184,12 @@ def test_a_whole_hand_by_tapping(browser, table_server, shots, lang, wh):
         if browser.find_elements(By.CSS_SELECTOR, ".key.claim"):
             claims += 1
             if claims == 1:
-                browser.save_screenshot(str(shots / f"claim-{lang}-{wh[0]}.png"))
+                shot(browser, shots / f"claim-{lang}-{wh[0]}.png")
     else:
         pytest.fail(f"no result after {len(did)} taps: {did[-10:]}")
     result = browser.find_element(By.CSS_SELECTOR, ".result")
     assert len(result.find_elements(By.CSS_SELECTOR, ".result-hand")) == 3
-    browser.save_screenshot(str(shots / f"result-{lang}-{wh[0]}.png"))
+    shot(browser, shots / f"result-{lang}-{wh[0]}.png")
     assert srv.table.presses and all(p["table"] == 7 for p in srv.table.presses)
     # the result's Next hand deals the next hand, on the page too
     tap(browser, ".result .key.next", 0)
@@ -202,17 +211,17 @@ def test_a_langqi_chosen_by_tapping_tiles(browser, table_server, shots):
     browser.execute_script("arguments[0].click()", lay[0])
     wait(browser, "the picks", lambda: count(browser, ".hand-tile:not([disabled])") == 2)
     assert tap(browser, ".hand-tile[data-tile='9s']") == "9s"
-    browser.save_screenshot(str(shots / "pick-zh-390.png"))
+    shot(browser, shots / "pick-zh-390.png")
     tap(browser, ".hand-tile.selected")
     wait(browser, "the reveal toggles", lambda: count(browser, ".hand.reveal .hand-tile"))
     assert count(browser, ".hand.reveal .hand-tile") == count(browser, ".hand.reveal [aria-pressed='true']") == 13
     confirm = lambda: [k for k in browser.find_elements(By.CSS_SELECTOR, ".actions .key") if "确认廊起" in k.text]  # noqa: E731
     assert confirm()
-    browser.save_screenshot(str(shots / "reveal-zh-390.png"))
+    shot(browser, shots / "reveal-zh-390.png")
     tap(browser, ".hand.reveal .hand-tile", 0)
     wait(browser, "a tile hidden", lambda: count(browser, ".hand.reveal .hand-tile[aria-pressed='false']"))
     assert not confirm() and "✗" in browser.find_element(By.CSS_SELECTOR, ".status").text
-    browser.save_screenshot(str(shots / "reveal-hidden-zh-390.png"))
+    shot(browser, shots / "reveal-hidden-zh-390.png")
     tap(browser, ".hand.reveal .hand-tile[aria-pressed='false']", 0)
     wait(browser, "all shown again", confirm)
     browser.execute_script("arguments[0].click()", confirm()[0])
@@ -235,7 +244,7 @@ def test_a_spectator_sees_the_public_table_live(browser, table_server, shots):
     srv.call(lambda: srv.table.press(tile))
     wait(browser, "the move", lambda: seq(browser) > before)
     assert browser.find_elements(By.CSS_SELECTOR, ".pond img")
-    browser.save_screenshot(str(shots / "spectator-en-390.png"))
+    shot(browser, shots / "spectator-en-390.png")
 
 
 def test_the_page_reconnects_across_a_server_restart(browser, table_server, shots):
@@ -257,6 +266,7 @@ def test_the_page_reconnects_across_a_server_restart(browser, table_server, shot
     try:
         wait(browser, "the banner gone", lambda: not browser.find_element(By.ID, "banner").is_displayed(), timeout=20)
         assert seq(browser) == moved  # the same screen: nothing lost, nothing repeated
+        shot(browser, shots / "reconnected-en-390.png")
         n = len(table.presses)
         play_one_step(browser)
         assert len(table.presses) == n + 1 and table.presses[-1]["seq"] == moved

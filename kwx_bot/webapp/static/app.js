@@ -85,6 +85,11 @@
     img.src = "tiles/" + name + ".png";
     img.alt = tile ? tileName(tile) : "";
     img.draggable = false;
+    let tries = 0;
+    img.onerror = () => {
+      // a face lost in a drop (a restart, the network): try again while the page reconnects
+      if (tries++ < 8) setTimeout(() => (img.src = "tiles/" + name + ".png?r=" + tries), 1000 * tries);
+    };
     return img;
   }
 
@@ -525,13 +530,15 @@
     panel.append(el("h2", null, res && res.outcome === "draw" ? lb.draw : lb.win));
     const winners = new Map(((res && res.winners) || []).map((w) => [w.seat, w]));
     pic.hands.forEach((hand, seat) => {
-      const [concealed, melds] = hand;
+      const [held, melds] = hand;
       const w = winners.get(seat);
+      const concealed = held.slice();
+      if (w && concealed.includes(w.win_tile)) concealed.splice(concealed.lastIndexOf(w.win_tile), 1); // shown apart
       const delta = res ? res.deltas[seat] : 0;
       const row = el("div", "result-hand" + (w ? " winner" : ""),
         el("div", "result-head", el("b", null, pic.names[seat] || ""), el("span", "delta " + (delta > 0 ? "plus" : delta < 0 ? "minus" : ""), signed(delta))),
-        el("div", "result-tiles", concealed.map((t) => face(t, null, "small")), melds.map((m) => meldTiles(m, "small")),
-          w ? face(w.win_tile, "highlight", "small win") : null));
+        el("div", "result-tiles", concealed.map((t) => face(t, null, "small")),
+          w ? face(w.win_tile, "highlight", "small win") : null, melds.map((m) => meldTiles(m, "small"))));
       panel.append(row);
     });
     panel.append(richText(result.caption, "caption"));
