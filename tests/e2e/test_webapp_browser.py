@@ -122,17 +122,22 @@ def count(driver: WebDriver, css: str) -> int:
     return int(driver.execute_script("return document.querySelectorAll(arguments[0]).length", css))
 
 
+SHOWN = "return window.kwxPage.state.shown || ''"
+
+
 def play_one_step(driver: WebDriver) -> str:
     """One move by tapping, as a player does: a result's Next hand is left alone (returns
-    ``"over"``); a claim / turn key (first of them), or the drawn (else last) playable tile tapped
-    twice.  Returns what was tapped."""
+    ``"over"``); in a claim window the first key (胡 before 杠 / 碰 / 过); on a turn the drawn (else
+    the last) playable tile, tapped twice; with no tile to tap the first key (a confirmation, 托管's
+    take back).  Returns what was tapped (``"wait"``: nothing to tap yet)."""
     if count(driver, ".result"):
         return "over"
-    before = seq(driver)
+    before = driver.execute_script(SHOWN)
+    tiles = count(driver, ".hand-tile:not([disabled])")
     keys = count(driver, ".actions .key")
-    if keys:
+    if keys and (situation(driver) in ("claim", "rob") or not tiles):
         did = tap(driver, ".actions .key", 0)
-    elif count(driver, ".hand-tile:not([disabled])"):
+    elif tiles:
         did = tap(driver, ".hand-tile:not([disabled])")
         if not count(driver, ".hand-tile.selected"):  # a new screen came meanwhile: that pick is void
             return "wait"
@@ -142,8 +147,7 @@ def play_one_step(driver: WebDriver) -> str:
     else:
         time.sleep(0.05)
         return "wait"
-    wait(driver, f"the screen after {did}", lambda: seq(driver) != before or count(driver, ".result")
-         or (keys and not count(driver, ".actions .key")))  # fmt: skip
+    wait(driver, f"the screen after {did}", lambda: driver.execute_script(SHOWN) != before)
     return did
 
 
@@ -161,9 +165,12 @@ def table_server() -> Iterator[Callable[..., tuple[FixtureServer, str]]]:
         srv.stop()
 
 
-@pytest.mark.parametrize(("lang", "wh"), [("en", PHONE), ("zh", DESKTOP)], ids=["en-phone", "zh-desktop"])
+@pytest.mark.parametrize(
+    ("lang", "wh"), [("en", PHONE), ("zh", PHONE), ("en", DESKTOP), ("zh", DESKTOP)],
+    ids=["en-phone", "zh-phone", "en-desktop", "zh-desktop"],
+)
 def test_a_whole_hand_by_tapping(browser, table_server, shots, lang, wh):
-    srv, base = table_server("zh_CN" if lang == "zh" else "en", seed=f"hand-{lang}")
+    srv, base = table_server("zh_CN" if lang == "zh" else "en", seed=f"hand-{lang}-{wh[0]}")
     size(browser, wh)
     browser.get(page_url(base, "ann", lang))
     wait(browser, "the hand", lambda: browser.find_elements(By.CSS_SELECTOR, ".hand-tile"))
