@@ -166,7 +166,8 @@ def table_server() -> Iterator[Callable[..., tuple[FixtureServer, str]]]:
 
 
 @pytest.mark.parametrize(
-    ("lang", "wh"), [("en", PHONE), ("zh", PHONE), ("en", DESKTOP), ("zh", DESKTOP)],
+    ("lang", "wh"),
+    [("en", PHONE), ("zh", PHONE), ("en", DESKTOP), ("zh", DESKTOP)],
     ids=["en-phone", "zh-phone", "en-desktop", "zh-desktop"],
 )
 def test_a_whole_hand_by_tapping(browser, table_server, shots, lang, wh):
