@@ -280,3 +280,15 @@ def test_the_page_reconnects_across_a_server_restart(browser, table_server, shot
         assert len(table.presses) == n + 1 and table.presses[-1]["seq"] == moved
     finally:
         again.stop()
+
+
+def test_a_page_without_telegrams_signature_says_so_in_the_users_language(browser, table_server):
+    """Opened outside Telegram (no initData), the page says it cannot open the table, in the words
+    the server gives (no Telegram language known: Chinese, the bot's default), and asks nothing more."""
+    srv, base = table_server("zh_CN")
+    size(browser, PHONE)
+    browser.get(base + "?table=7")
+    wait(browser, "the refusal", lambda: browser.execute_script("return document.body.dataset.failed"))
+    text = browser.find_element(By.CSS_SELECTOR, ".failed").text
+    assert text == "无法在这里打开这桌牌，请使用聊天中的按钮。"
+    assert not srv.table.presses

@@ -567,6 +567,8 @@
     if (tg) {
       tg.ready();
       tg.expand();
+      // a downward drag over the tiles must not close the table (Telegram 7.7+; older clients lack it)
+      if (typeof tg.disableVerticalSwipes === "function") tg.disableVerticalSwipes();
       applyTheme();
       tg.onEvent("themeChanged", applyTheme);
       if (tg.MainButton) tg.MainButton.onClick(onMain);
