@@ -11,6 +11,8 @@ import re
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -54,6 +56,12 @@ def _open_button(browser: WebDriver):
 
 @pytest.mark.slow  # the bot as its own process, and a browser
 def test_a_newcomer_plays_a_hand_on_the_mini_app(playground: str, browser: WebDriver, tmp_path: Path) -> None:
+    tile = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    try:
+        status = tile.open(playground + "webapp/tiles/5s.png", timeout=30).status
+    except urllib.error.HTTPError as e:
+        status = e.code
+    assert status == 200, "the bot's Mini App server must mount add_static_routes (docs/webapp.md §4)"
     browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     browser.set_window_size(1280, 1000)
     started = time.monotonic()
