@@ -33,7 +33,7 @@ from engine.tiles import Suit, Tile
 from .labels import NUMERALS, WAN
 from .text import font
 
-__all__ = ["SUPERSAMPLE", "TileSize", "TileState", "sprite", "warm_cache"]
+__all__ = ["SUPERSAMPLE", "TileSize", "TileState", "draw_tile", "sprite", "warm_cache"]
 
 SUPERSAMPLE = 4
 """Sprites are drawn at this many times their size, then scaled down."""
@@ -115,7 +115,7 @@ def sprite(
         dimmed.putalpha(base.getchannel("A"))
         return dimmed
     w, h = size.value
-    big = _draw_tile(tile, w * SUPERSAMPLE, h * SUPERSAMPLE, state)
+    big = draw_tile(tile, w * SUPERSAMPLE, h * SUPERSAMPLE, state)
     return big.resize((w, h), Image.Resampling.LANCZOS)
 
 
@@ -153,7 +153,9 @@ class _Pen:
         self.draw.polygon([self.xy(u, v) for u, v in points], fill=fill)
 
 
-def _draw_tile(tile: Tile | None, w: int, h: int, state: TileState) -> Image.Image:
+def draw_tile(tile: Tile | None, w: int, h: int, state: TileState) -> Image.Image:
+    """RGBA image of ``tile`` (None: face down) in ``state``, ``w`` × ``h`` pixels, unreduced: the one
+    drawing of a tile face (the sprites here and :mod:`render.faces` reduce it)."""
     img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
     s = w / 60  # stroke unit: 1 px of a hand-size tile

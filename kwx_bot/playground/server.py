@@ -22,6 +22,8 @@ Endpoints (all on 127.0.0.1)::
     POST /api/lang    {"user", "lang"}               U's Telegram language_code (en / zh_CN)
     POST /api/flood   {"on": true|false}             429 on a share of the bot's writes (operator)
     POST /api/restart {}                             stop the bot (SIGTERM) and start it again
+    GET  /api/webapp?user=U&table=N  {"url"}: the Mini App page for U at table N (:mod:`.miniapp`,
+                                     which also serves /webapp/ and passes its API on to the bot)
 
 A chat is ``{"id", "kind": "group"|"private", "title", "started", "messages": [...]}``; a message is
 ``{"id", "from", "bot", "mine", "html", "photo", "document", "animation", "buttons": [[{"text",
@@ -58,6 +60,8 @@ from typing import Any
 from aiohttp import web
 
 from fakebot import FakeBotAPI, FakeBotServer, FakeChat, FakeMessage, FakeUser
+
+from .miniapp import MiniApp, free_port
 
 USERS = ("Ann", "Ben", "Cat", "Dan")
 """Preset users, all members of the one group; the page's user picker chooses among them."""
@@ -175,6 +179,8 @@ class Playground:
         self._proc: asyncio.subprocess.Process | None = None
         self._runner: web.AppRunner | None = None
         self._restart_lock = asyncio.Lock()
+        self.miniapp = MiniApp(self.fake.token, 0)
+        """The Mini App: served at /webapp/, its API passed on to the bot's Mini App server."""
 
     @property
     def url(self) -> str:
@@ -203,12 +209,15 @@ class Playground:
         app.router.add_post("/api/lang", self._lang)
         app.router.add_post("/api/flood", self._flood)
         app.router.add_post("/api/restart", self._restart)
+        app.router.add_get("/api/webapp", self._webapp)
+        self.miniapp.add_routes(app)
         runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
         await runner.setup()
         site = web.TCPSite(runner, "127.0.0.1", self.port)
         await site.start()
         self._runner = runner
         self.port = runner.addresses[0][1]
+        self.miniapp.port = free_port()
         await self.start_bot()
 
     async def close(self) -> None:
@@ -233,6 +242,7 @@ class Playground:
         env.update(
             TELEGRAM_BOT_TOKEN=self.fake.token, TELEGRAM_API_BASE_URL=self.server.url, KWX_DB_PATH=str(self.db),
             KWX_DEFAULT_LANGUAGE=self.lang, NO_PROXY=loopback, no_proxy=loopback,
+            KWX_WEBAPP_URL=f"{self.url}webapp/", KWX_WEBAPP_LISTEN="127.0.0.1", KWX_WEBAPP_PORT=str(self.miniapp.port),
         )  # fmt: skip
         for key, value in PLAYGROUND_TIMERS.items():  # unless the environment sets them
             env.setdefault(key, value)
@@ -328,10 +338,7 @@ class Playground:
                 f"/api/photo?user={user.first_name}&chat={message.chat.id}&message={message.message_id}"
                 f"&v={message.photo.file_unique_id}"
             )
-        buttons = [
-            [{"text": b.text, **({"data": b.callback_data} if b.callback_data else {"url": b.url})} for b in row]
-            for row in message.buttons
-        ]
+        buttons = [[{"text": b.text, **_button_json(b)} for b in row] for row in message.buttons]
         return {
             "id": message.message_id,
             "from": message.from_user.first_name,
@@ -409,6 +416,9 @@ class Playground:
 
     async def _index(self, request: web.Request) -> web.StreamResponse:
         return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+
+    async def _webapp(self, request: web.Request) -> web.Response:
+        return self.miniapp.api(self._user(request.query.get("user")), request.query.get("table"))
 
     async def _state(self, request: web.Request) -> web.Response:
         user = self._user(request.query.get("user", USERS[0]))
@@ -510,6 +520,17 @@ class Playground:
             self.bot_state = "restarting"
             await self.start_bot()
         return web.json_response({"bot": self.bot_state})
+
+
+def _button_json(button: Any) -> dict[str, Any]:
+    """What the page needs of an inline button: its ``data``, ``url`` or ``web_app`` (the Mini
+    App's address)."""
+    if button.callback_data:
+        return {"data": button.callback_data}
+    web_app = button.raw.get("web_app")
+    if isinstance(web_app, dict) and isinstance(web_app.get("url"), str):
+        return {"web_app": web_app["url"]}
+    return {"url": button.url}
 
 
 async def _body(request: web.Request) -> dict[str, Any]:

@@ -168,12 +168,18 @@ Press = Button | ConfigButton | VoidButton
 class Key:
     """One inline button: its ``text`` and either a ``press`` (callback), a ``url`` to open, or a
     ``web_app`` (the URL of a Mini App page Telegram opens over the chat: private chats only,
-    docs/architecture.md §4 "The Mini App")."""
+    docs/architecture.md §4 "The Mini App").
+
+    ``face``: the tile of the player's hand the button stands for (a discard, a 亮倒 pick, a
+    protected tile, a reveal toggle), so a page that draws the hand puts the button on that tile;
+    ``on``: a reveal toggle's state (the tile is shown).  The chat's buttons ignore both."""
 
     text: str
     press: Press | None = None
     url: str | None = None
     web_app: str | None = None
+    face: Tile | None = None
+    on: bool | None = None
 
 
 Keyboard = tuple[tuple[Key, ...], ...]

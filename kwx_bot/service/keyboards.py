@@ -43,8 +43,11 @@ __all__ = [
 ROW = 7
 
 
-def _b(text: str, table_id: int, seq: int, op: Op, tile: Tile | None = None, shown: int | None = None) -> Key:
-    return Key(text, Button(table_id, seq, op, tile, shown))
+def _b(
+    text: str, table_id: int, seq: int, op: Op, tile: Tile | None = None, shown: int | None = None,
+    *, face: Tile | None = None, on: bool | None = None,
+) -> Key:  # fmt: skip
+    return Key(text, Button(table_id, seq, op, tile, shown), face=face, on=on)
 
 
 def _rows(buttons: Sequence[Key], width: int = ROW) -> list[list[Key]]:
@@ -122,7 +125,7 @@ def _discard_buttons(
             label = "⚠" + label
         if t == drawn:
             label = "▶" + label
-        out.append(_b(label, table_id, seq, op, t))
+        out.append(_b(label, table_id, seq, op, t, face=t))
     return out
 
 
@@ -140,7 +143,7 @@ def reveal_keyboard(
     mask = canonical(kept, choice.shown)
     toggles = [
         _b(("☑" if mask >> i & 1 else "☐") + tile_label(t, tr), table_id, seq, Op.REVEAL, choice.discard,
-           toggled(kept, mask, i))
+           toggled(kept, mask, i), face=t, on=bool(mask >> i & 1))
         for i, t in enumerate(kept)
     ]  # fmt: skip
     last = []
@@ -188,7 +191,7 @@ def discard_rows(
     the ``protected`` tiles among them as disabled 🔒 buttons that only say why (§A9.8, §B)."""
     discards = _discard_buttons(tr, table_id, seq, tiles, drawn, danger, Op.DISCARD)
     if tiles and protected:
-        locked = [(t, _b("🔒" + tile_label(t, tr), table_id, seq, Op.PROTECTED, t)) for t in protected]
+        locked = [(t, _b("🔒" + tile_label(t, tr), table_id, seq, Op.PROTECTED, t, face=t)) for t in protected]
         merged = sorted([*zip(tiles, discards, strict=True), *locked], key=lambda pair: pair[0])
         discards = [key for _t, key in merged]
     return _rows(discards)

@@ -53,7 +53,37 @@ function startLink(url) {
   return m ? m[1] : null;
 }
 
+// The Mini App: a web_app button (the private hand message) or a t.me/<bot>?startapp=t<N> link (the
+// group's table message) opens the page for the chosen user beside the chats, phone-sized, with
+// initData the playground signs as Telegram does.
+function miniAppTable(button) {
+  if (button.web_app) {
+    const t = new URL(button.web_app, location.href).searchParams.get("table");
+    return t && /^\d+$/.test(t) ? t : null;
+  }
+  const m = /^https?:\/\/t\.me\/[A-Za-z0-9_]+\?startapp=t(\d+)$/.exec(button.url || "");
+  return m ? m[1] : null;
+}
+
+async function openMiniApp(table) {
+  const r = await fetch(`/api/webapp?user=${encodeURIComponent(me)}&table=${table}`, { cache: "no-store" });
+  if (!r.ok) return toast(r.statusText, true);
+  const { url } = await r.json();
+  let panel = $("#miniapp");
+  if (!panel) {
+    panel = document.createElement("aside");
+    panel.id = "miniapp";
+    panel.innerHTML = '<div class="head"><b>kwx</b><button type="button" class="close">✕</button></div><iframe title="kwx"></iframe>';
+    $(".close", panel).addEventListener("click", () => { panel.remove(); });
+    $("#chats").append(panel);
+  }
+  $("b", panel).textContent = me;
+  $("iframe", panel).src = url;
+}
+
 async function press(chat, msg, button, el) {
+  const table = miniAppTable(button);
+  if (table) return openMiniApp(table);
   if (button.url) {
     const payload = startLink(button.url);
     if (payload) { await post("/api/start", { payload }); toast(L().openedPrivate); refresh(); }
@@ -110,7 +140,8 @@ function drawMessage(chat, msg) {
         const el = document.createElement("button");
         el.type = "button";
         el.textContent = b.text;
-        if (b.url) el.classList.add("url");
+        if (b.web_app || miniAppTable(b)) el.classList.add("webapp");
+        else if (b.url) el.classList.add("url");
         else el.dataset.cb = b.data;
         el.addEventListener("click", () => press(chat, msg, b, el));
         r.append(el);
@@ -311,6 +342,7 @@ async function refresh() {
   }
 }
 
+if (params.get("table") && /^\d+$/.test(params.get("table"))) openMiniApp(params.get("table"));
 $("#user").addEventListener("change", (ev) => {
   const q = new URLSearchParams(location.search);
   q.set("user", ev.target.value);

@@ -4,7 +4,9 @@ Tiles are written in the engine's notation (``5s``, ``7z``, docs/rules.md §0.3)
 names (phases, meld kinds, 番, outcomes) as its value, engine views field by field; texts are already
 in the viewer's language (Telegram HTML: names escaped).  A button is ``{"label", "data"}``: ``data``
 is what pressing it means (:func:`press_json`) — the same table, seq and action a chat button
-carries, so a press from the web is judged exactly as one from the chat — or ``{"label", "url"}``.
+carries, so a press from the web is judged exactly as one from the chat — or ``{"label", "url"}``
+(``{"label", "web_app"}``); a button that stands for a tile of the hand adds that ``tile`` (and a
+reveal toggle ``on``: the tile is shown), so a page can put it on the tile it draws.
 :func:`press_from_json` reads a ``data`` object back into the press (the inverse: a web client
 sends the object it was given).
 """
@@ -109,11 +111,18 @@ def press_from_json(data: Any) -> Press:
 
 
 def _key_json(key: Key) -> dict[str, Any]:
+    out: dict[str, Any] = {"label": key.text}
     if key.press is not None:
-        return {"label": key.text, "data": press_json(key.press)}
-    if key.web_app is not None:
-        return {"label": key.text, "web_app": key.web_app}
-    return {"label": key.text, "url": key.url}
+        out["data"] = press_json(key.press)
+    elif key.web_app is not None:
+        out["web_app"] = key.web_app
+    else:
+        out["url"] = key.url
+    if key.face is not None:
+        out["tile"] = str(key.face)
+    if key.on is not None:
+        out["on"] = key.on
+    return out
 
 
 def keyboard_json(keyboard: Keyboard) -> list[list[dict[str, Any]]]:

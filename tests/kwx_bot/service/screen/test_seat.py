@@ -252,3 +252,21 @@ def test_the_screen_is_plain_json_with_the_seats_own_view_only():
         assert seat["revealed"] == [] and isinstance(seat["concealed_count"], int)
     flat = [k for row in data["buttons"] for k in row]
     assert flat and all(k["data"]["table"] == 7 and k["data"]["seq"] == 3 and k["label"] for k in flat)
+
+
+def test_buttons_that_stand_for_a_tile_name_it_in_json_and_reveal_toggles_say_their_state():
+    """A page draws the hand and puts each tile's button on it: discard keys carry their ``tile``, the
+    reveal toggles their tile and ``on`` (shown), in the kept tiles' order (docs/webapp.md)."""
+    state = _state()
+    s = screen("en", view_for(state, 0), legal_actions(state, 0)).to_json()
+    flat = [k for row in s["buttons"] for k in row]
+    assert all(k["tile"] == k["data"]["tile"] and "on" not in k for k in flat if k["data"]["op"] == "d")
+    kx = _kx_state()
+    kept = game.held_after(kx, 0, Tile.S9)
+    choice = game.check_reveal(kx, 0, Tile.S9, kept[1:])
+    r = screen("en", view_for(kx, 0), legal_actions(kx, 0), menu=Menu(Ui.REVEAL, Tile.S9, 0, 3), reveal=choice,
+               kept=kept, ruleset=Ruleset.KAXINWU).to_json()  # fmt: skip
+    toggles = [k for row in r["buttons"] for k in row if "on" in k]
+    assert [k["tile"] for k in toggles] == [str(t) for t in kept]
+    assert [k["on"] for k in toggles] == [False] + [True] * (len(kept) - 1)
+    assert all(k["data"]["tile"] == "9s" for k in toggles)

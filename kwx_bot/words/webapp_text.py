@@ -1,0 +1,26 @@
+"""The Mini App page's own few words (docs/webapp.md): what the page says about itself (the
+connection, the second tap), as ``{key: text}`` in one language.  Everything about the game the page
+shows comes from the screen's JSON (already in the viewer's language) or the pictures' labels
+(:func:`render.labels.labels_for`), so the page holds no translation table of its own.
+"""
+
+from __future__ import annotations
+
+from .i18n import Translator
+
+__all__ = ["page_words"]
+
+
+def page_words(tr: Translator) -> dict[str, str]:
+    """The page's words in ``tr``'s language, by key: ``loading``, ``reconnecting``, ``failed``
+    (the table could not be opened), ``tap_again`` (a selected tile is discarded by a second tap),
+    ``watching`` (a spectator's view) and ``seconds`` (time left, ``{n}`` seconds)."""
+    _ = tr.gettext
+    return {
+        "loading": _("Opening the table…"),
+        "reconnecting": _("Reconnecting…"),
+        "failed": _("This table could not be opened here. Use the buttons in the chat."),
+        "tap_again": _("Tap the tile again to discard it"),
+        "watching": _("You are watching this table"),
+        "seconds": _("{n} s"),
+    }

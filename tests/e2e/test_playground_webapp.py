@@ -1,0 +1,113 @@
+"""``kwx-bot playground`` opens the Mini App (docs/webapp.md "The playground"): a newcomer starts a
+table in the Telegram-like chats, taps "Open the table" on his hand message, and plays the hand on
+the page beside the chats (its API passed on to the bot's own Mini App server, initData signed with
+the playground's token); the page resumes by itself across a bot restart.  Real Chromium, headless.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+
+from tests.e2e import test_webapp_browser as page
+from tests.e2e.test_playground_browser import _api, _panel, _start_a_table, _wait
+from tests.e2e.test_webapp_browser import count, play_one_step, seq, shot, situation
+
+browser = page.browser
+"""One headless Chromium for the module (the page tests' fixture)."""
+
+
+@pytest.fixture(scope="module")
+def playground(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A running ``kwx-bot playground``; yields its address."""
+    env = dict(os.environ, NO_PROXY="127.0.0.1,localhost", no_proxy="127.0.0.1,localhost", PYTHONUNBUFFERED="1")
+    db = tmp_path_factory.mktemp("pg") / "kwx.sqlite3"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kwx_bot", "playground", "--port", "0", "--db", str(db)],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        found = re.search(r"http://127\.0\.0\.1:\d+/", line)
+        assert found, line + proc.stdout.read()
+        yield found[0]
+    finally:
+        proc.terminate()
+        out, _ = proc.communicate(timeout=30)
+    assert "Traceback" not in out, out
+
+
+def _open_button(browser: WebDriver):
+    found = _panel(browser, "private").find_elements(By.CSS_SELECTOR, ".kb button.webapp")
+    return found[-1] if found else None
+
+
+@pytest.mark.slow  # the bot as its own process, and a browser
+def test_a_newcomer_plays_a_hand_on_the_mini_app(playground: str, browser: WebDriver, tmp_path: Path) -> None:
+    tile = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    try:
+        status = tile.open(playground + "webapp/tiles/5s.png", timeout=30).status
+    except urllib.error.HTTPError as e:
+        status = e.code
+    assert status == 200, "the bot's Mini App server must mount add_static_routes (docs/webapp.md §4)"
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    browser.set_window_size(1280, 1000)
+    started = time.monotonic()
+    browser.get(playground + "?user=Ann&lang=en")
+    _wait(browser, "both chats", lambda: len(browser.find_elements(By.CSS_SELECTOR, ".chat")) == 2)
+    _start_a_table(browser)
+    _wait(browser, "Open the table on the hand message", lambda: _open_button(browser)).click()
+    frame = _wait(
+        browser, "the Mini App beside the chats", lambda: browser.find_element(By.CSS_SELECTOR, "#miniapp iframe")
+    )
+    assert frame.size["width"] == 390
+    browser.switch_to.frame(frame)
+    try:
+        _wait(browser, "the table on the page", lambda: count(browser, ".hand-tile"))
+        shot(browser, tmp_path / "miniapp-turn.png")
+        browser.switch_to.default_content()
+        browser.save_screenshot(str(tmp_path / "playground-miniapp.png"))
+        browser.switch_to.frame(frame)
+        restarted = False
+        for _ in range(300):
+            if count(browser, ".result") or situation(browser) == "over":
+                break
+            play_one_step(browser)
+            if not restarted and seq(browser) > 12:
+                before = seq(browser)
+                _api(playground, "api/restart", {})
+                back = "return document.getElementById('banner').hidden"
+
+                def resumed(back: str = back, before: int = before) -> bool:
+                    return bool(browser.execute_script(back)) and seq(browser) >= before
+
+                _wait(browser, "the page back after the restart", resumed, 60)
+                restarted = True
+        else:
+            pytest.fail("the hand did not end")
+        elapsed = time.monotonic() - started
+        print(f"a hand on the Mini App in {elapsed:.1f} s (bot restart included)")
+        browser.switch_to.default_content()
+        browser.save_screenshot(str(tmp_path / "playground-miniapp-over.png"))
+    finally:
+        browser.switch_to.default_content()
+    assert restarted
+    # Ben, a member of the group who is not seated, opens the same table: the public view, live
+    table = re.search(r"table=(\d+)", frame.get_attribute("src") or "")
+    assert table, frame.get_attribute("src")
+    url = _api(playground, f"api/webapp?user=Ben&table={table[1]}")["url"]
+    browser.get(playground.rstrip("/") + url)
+    _wait(browser, "the spectator's table", lambda: count(browser, ".spectator-view .seat") == 3)
+    assert not count(browser, ".hand-tile")

@@ -1,0 +1,294 @@
+"""The Mini App's page in a real browser (Debian's Chromium, headless, Selenium), against the fixture
+server (:mod:`tests.e2e.webapp_fixture`: the service's own screen values of one engine-played table):
+a whole hand played by tapping at phone size (390 × 844) and at desktop size, in English and in
+Chinese; a 廊起 chosen by tapping tiles; a spectator's view; a reconnect across a server restart.
+Screenshots are written to the test's tmp_path (``KWX_SHOTS=<dir>`` keeps them).
+
+One browser for the whole module (a new page per test).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import WebDriverWait
+
+from tests.e2e.webapp_fixture import FixtureServer, FixtureTable, page_url
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+FLAGS = (
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+)  # fmt: skip
+PHONE = (390, 844)
+DESKTOP = (1280, 900)
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
+    """Headless Chromium (fails, never skips, if it is not installed)."""
+    missing = [p for p in (CHROMIUM, CHROMEDRIVER) if shutil.which(p) is None]
+    if missing:
+        pytest.fail(f"{', '.join(missing)} missing: apt-get install chromium chromium-driver")
+    os.environ["SE_OFFLINE"] = "true"
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in (*FLAGS, f"--user-data-dir={tmp_path_factory.mktemp('chromium')}"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    keep = os.environ.get("KWX_SHOTS")
+    out = Path(keep) if keep else tmp_path
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def size(driver: WebDriver, wh: tuple[int, int]) -> None:
+    """The viewport exactly ``wh`` CSS pixels (a phone at device scale 1, so a screenshot shows CSS px)."""
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": wh[0], "height": wh[1], "deviceScaleFactor": 1, "mobile": wh[0] < 600},
+    )
+
+
+def wait(driver: WebDriver, what: str, probe: Callable[[], Any], timeout: float = 15) -> Any:
+    def check(_: WebDriver) -> Any:
+        try:
+            return probe()
+        except (StaleElementReferenceException, WebDriverException):
+            return None
+
+    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(check, f"waited {timeout} s for {what}")
+
+
+IMAGES_LOADED = "return [...document.images].every((i) => i.complete && i.naturalWidth > 0)"
+
+
+def shot(driver: WebDriver, path: Path) -> None:
+    """A screenshot once every tile face has loaded (a face that cannot load fails the test)."""
+    wait(driver, "every tile face loaded", lambda: driver.execute_script(IMAGES_LOADED))
+    driver.save_screenshot(str(path))
+
+
+def seq(driver: WebDriver) -> int:
+    """The seq of the screen the page shows (-1 before the first)."""
+    return int(driver.execute_script("return document.getElementById('app').dataset.seq || -1"))
+
+
+def situation(driver: WebDriver) -> str:
+    """The situation of the screen the page shows (``turn``, ``claim``, ``over`` …; the kind of a
+    table or lobby screen)."""
+    return str(driver.execute_script("return document.getElementById('app').dataset.situation || ''"))
+
+
+TAP_JS = """
+const [css, index] = arguments;
+const found = document.querySelectorAll(css);
+const node = found[index < 0 ? found.length + index : index];
+if (!node) return null;
+node.click();
+return node.dataset.tile || node.textContent;
+"""
+
+
+def tap(driver: WebDriver, css: str, index: int = -1) -> str:
+    """Tap the ``index``-th element matching ``css`` (a click, the event a finger's tap sends; found
+    and tapped in one script, as the page redraws on every screen)."""
+    did = driver.execute_script(TAP_JS, css, index)
+    assert did is not None, f"nothing to tap at {css}"
+    return str(did)
+
+
+def count(driver: WebDriver, css: str) -> int:
+    return int(driver.execute_script("return document.querySelectorAll(arguments[0]).length", css))
+
+
+SHOWN = "return window.kwxPage.state.shown || ''"
+
+
+def play_one_step(driver: WebDriver) -> str:
+    """One move by tapping, as a player does: a result's Next hand is left alone (returns
+    ``"over"``); in a claim window the first key (胡 before 杠 / 碰 / 过); on a turn the drawn (else
+    the last) playable tile, tapped twice; with no tile to tap the first key (a confirmation, 托管's
+    take back).  Returns what was tapped (``"wait"``: nothing to tap yet)."""
+    if count(driver, ".result"):
+        return "over"
+    before = driver.execute_script(SHOWN)
+    tiles = count(driver, ".hand-tile:not([disabled])")
+    keys = count(driver, ".actions .key")
+    if keys and (situation(driver) in ("claim", "rob") or not tiles):
+        did = tap(driver, ".actions .key", 0)
+    elif tiles:
+        did = tap(driver, ".hand-tile:not([disabled])")
+        if not count(driver, ".hand-tile.selected"):  # a new screen came meanwhile: that pick is void
+            return "wait"
+        assert driver.find_element(By.CSS_SELECTOR, ".hint").text.strip()
+        if driver.execute_script(TAP_JS, ".hand-tile.selected", -1) is None:
+            return "wait"
+    else:
+        time.sleep(0.05)
+        return "wait"
+    wait(driver, f"the screen after {did}", lambda: driver.execute_script(SHOWN) != before)
+    return did
+
+
+@pytest.fixture
+def table_server() -> Iterator[Callable[..., tuple[FixtureServer, str]]]:
+    started: list[FixtureServer] = []
+
+    def make(lang: str = "en", **kw: Any) -> tuple[FixtureServer, str]:
+        srv = FixtureServer(FixtureTable(lang, **kw))
+        started.append(srv)
+        return srv, srv.start()
+
+    yield make
+    for srv in started:
+        srv.stop()
+
+
+@pytest.mark.parametrize(
+    ("lang", "wh"),
+    [("en", PHONE), ("zh", PHONE), ("en", DESKTOP), ("zh", DESKTOP)],
+    ids=["en-phone", "zh-phone", "en-desktop", "zh-desktop"],
+)
+def test_a_whole_hand_by_tapping(browser, table_server, shots, lang, wh):
+    srv, base = table_server("zh_CN" if lang == "zh" else "en", seed=f"hand-{lang}-{wh[0]}")
+    size(browser, wh)
+    browser.get(page_url(base, "ann", lang))
+    wait(browser, "the hand", lambda: browser.find_elements(By.CSS_SELECTOR, ".hand-tile"))
+    shot(browser, shots / f"turn-{lang}-{wh[0]}.png")
+    heights = [e.size["height"] for e in browser.find_elements(By.CSS_SELECTOR, ".hand-tile")]
+    assert min(heights) >= 44, heights
+    assert ("Wall" in browser.find_element(By.CSS_SELECTOR, ".wall").text) is (lang == "en")
+    assert ("剩余" in browser.find_element(By.CSS_SELECTOR, ".wall").text) is (lang == "zh")
+    calls = browser.execute_script("return window.KWX_TELEGRAM_CALLS.map(c => c[0])")
+    assert "ready" in calls and "expand" in calls and "haptic.notification" in calls
+    did, claims = [], 0
+    for _ in range(250):
+        step = play_one_step(browser)
+        if step == "over":
+            break
+        if step != "wait":
+            did.append(step)
+        if browser.find_elements(By.CSS_SELECTOR, ".key.claim"):
+            claims += 1
+            if claims == 1:
+                shot(browser, shots / f"claim-{lang}-{wh[0]}.png")
+    else:
+        pytest.fail(f"no result after {len(did)} taps: {did[-10:]}")
+    result = browser.find_element(By.CSS_SELECTOR, ".result")
+    assert len(result.find_elements(By.CSS_SELECTOR, ".result-hand")) == 3
+    shot(browser, shots / f"result-{lang}-{wh[0]}.png")
+    assert srv.table.presses and all(p["table"] == 7 for p in srv.table.presses)
+    # the result's Next hand deals the next hand, on the page too
+    tap(browser, ".result .key.next", 0)
+    wait(browser, "the next hand", lambda: not browser.find_elements(By.CSS_SELECTOR, ".result")
+         and browser.find_elements(By.CSS_SELECTOR, ".hand-tile"))  # fmt: skip
+    assert srv.table.hand_no == 2
+
+
+def test_a_langqi_chosen_by_tapping_tiles(browser, table_server, shots):
+    """卡心五: Lay down…, tap 9条 twice, then hide and show a tile of the 13 the page offers; Confirm
+    comes and goes with the engine's verdict, as the screen says."""
+    srv, base = table_server("zh_CN", kaxinwu=True)
+    size(browser, PHONE)
+    browser.get(page_url(base, "ann", "zh"))
+    wait(browser, "the hand", lambda: browser.find_elements(By.CSS_SELECTOR, ".hand-tile"))
+    before = seq(browser)
+    lay = [k for k in browser.find_elements(By.CSS_SELECTOR, ".actions .key") if "廊起" in k.text]
+    assert lay, [k.text for k in browser.find_elements(By.CSS_SELECTOR, ".actions .key")]
+    browser.execute_script("arguments[0].click()", lay[0])
+    wait(browser, "the picks", lambda: count(browser, ".hand-tile:not([disabled])") == 2)
+    assert tap(browser, ".hand-tile[data-tile='9s']") == "9s"
+    shot(browser, shots / "pick-zh-390.png")
+    tap(browser, ".hand-tile.selected")
+    wait(browser, "the reveal toggles", lambda: count(browser, ".hand.reveal .hand-tile"))
+    assert count(browser, ".hand.reveal .hand-tile") == count(browser, ".hand.reveal [aria-pressed='true']") == 13
+    confirm = lambda: [k for k in browser.find_elements(By.CSS_SELECTOR, ".actions .key") if "确认廊起" in k.text]  # noqa: E731
+    assert confirm()
+    shot(browser, shots / "reveal-zh-390.png")
+    tap(browser, ".hand.reveal .hand-tile", 0)
+    wait(browser, "a tile hidden", lambda: count(browser, ".hand.reveal .hand-tile[aria-pressed='false']"))
+    assert not confirm() and "✗" in browser.find_element(By.CSS_SELECTOR, ".status").text
+    shot(browser, shots / "reveal-hidden-zh-390.png")
+    tap(browser, ".hand.reveal .hand-tile[aria-pressed='false']", 0)
+    wait(browser, "all shown again", confirm)
+    browser.execute_script("arguments[0].click()", confirm()[0])
+    wait(browser, "the declaration", lambda: count(browser, ".seat.own .badge.laid"))
+    assert seq(browser) > before
+    assert any(p["op"] == "l" for p in srv.table.presses)
+
+
+def test_a_spectator_sees_the_public_table_live(browser, table_server, shots):
+    srv, base = table_server("en")
+    size(browser, PHONE)
+    browser.get(page_url(base, "spectator", "en"))
+    wait(browser, "the table", lambda: browser.find_elements(By.CSS_SELECTOR, ".spectator-view .seat"))
+    assert len(browser.find_elements(By.CSS_SELECTOR, ".seat")) == 3
+    assert not browser.find_elements(By.CSS_SELECTOR, ".hand-tile, .actions .key")
+    assert "watching" in browser.find_element(By.CSS_SELECTOR, ".watching").text
+    # a move at the table shows without a reload
+    before = seq(browser)
+    tile = srv.call(lambda: srv.table.payload("ann")["screen"]["buttons"][0][0]["data"])
+    srv.call(lambda: srv.table.press(tile))
+    wait(browser, "the move", lambda: seq(browser) > before)
+    assert browser.find_elements(By.CSS_SELECTOR, ".pond img")
+    shot(browser, shots / "spectator-en-390.png")
+
+
+def test_the_page_reconnects_across_a_server_restart(browser, table_server, shots):
+    srv, base = table_server("en", seed="restart")
+    size(browser, PHONE)
+    browser.get(page_url(base, "ann", "en"))
+    wait(browser, "the hand", lambda: browser.find_elements(By.CSS_SELECTOR, ".hand-tile"))
+    tap(browser, ".hand-tile:not([disabled])")
+    tap(browser, ".hand-tile.selected")
+    moved = wait(browser, "the discard", lambda: seq(browser) > 1 and seq(browser))
+    table, port = srv.table, srv.port
+    srv.stop()
+    wait(browser, "the reconnect banner", lambda: browser.find_element(By.ID, "banner").is_displayed())
+    assert "Reconnecting" in browser.find_element(By.ID, "banner").text
+    browser.save_screenshot(str(shots / "reconnecting-en-390.png"))
+    again = FixtureServer(table)
+    again.port = port
+    again.start()
+    try:
+        wait(browser, "the banner gone", lambda: not browser.find_element(By.ID, "banner").is_displayed(), timeout=20)
+        assert seq(browser) == moved  # the same screen: nothing lost, nothing repeated
+        shot(browser, shots / "reconnected-en-390.png")
+        n = len(table.presses)
+        play_one_step(browser)
+        assert len(table.presses) == n + 1 and table.presses[-1]["seq"] == moved
+    finally:
+        again.stop()
+
+
+def test_a_page_without_telegrams_signature_says_so_in_the_users_language(browser, table_server):
+    """Opened outside Telegram (no initData), the page says it cannot open the table, in the words
+    the server gives (no Telegram language known: Chinese, the bot's default), and asks nothing more."""
+    srv, base = table_server("zh_CN")
+    size(browser, PHONE)
+    browser.get(base + "?table=7")
+    wait(browser, "the refusal", lambda: browser.execute_script("return document.body.dataset.failed"))
+    text = browser.find_element(By.CSS_SELECTOR, ".failed").text
+    assert text == "无法在这里打开这桌牌，请使用聊天中的按钮。"
+    assert not srv.table.presses
