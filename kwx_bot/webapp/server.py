@@ -37,7 +37,6 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -50,8 +49,9 @@ from ..service.pages import PageRefusal, PageScreen
 from ..service.screen.json import press_from_json
 from ..settings import Settings
 from .auth import AuthError, WebAppUser, check_init_data, from_header
+from .static_routes import add_static_routes
 
-__all__ = ["BURST", "MAX_BODY", "PING_SECONDS", "RATE", "STATIC", "WebApp", "start_webapp"]
+__all__ = ["BURST", "MAX_BODY", "PING_SECONDS", "RATE", "WebApp", "start_webapp"]
 
 log = logging.getLogger("kwx.webapp")
 
@@ -67,8 +67,6 @@ MAX_BODY = 1024 * 1024
 """The largest request body, in bytes."""
 MAX_USERS = 10_000
 """Users whose rate is followed at once (past it the least recent are forgotten)."""
-STATIC = Path(__file__).with_name("static")
-"""The page's files (index.html, its scripts and styles), served as they are."""
 
 _STATUS = {PageRefusal.NO_TABLE: 404, PageRefusal.NOT_MEMBER: 403, PageRefusal.ASK_LATER: 503}
 _USER = web.RequestKey("user", WebAppUser)
@@ -110,9 +108,7 @@ class WebApp:
         app.router.add_get("/webapp/api/table/{table_id:[0-9]{1,18}}", self.table)
         app.router.add_get("/webapp/api/table/{table_id:[0-9]{1,18}}/events", self.events)
         app.router.add_post("/webapp/api/table/{table_id:[0-9]{1,18}}/press", self.press)
-        if (STATIC / "index.html").exists():
-            app.router.add_get("/webapp/", self.index)
-            app.router.add_static("/webapp/static/", STATIC)
+        add_static_routes(app)  # the page, its files, the tile faces, its words (docs/webapp.md §4)
         return app
 
     # -- the checks ------------------------------------------------------------------------------
@@ -234,10 +230,6 @@ class WebApp:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(signal.wait(), LOOK_SECONDS)
                 quiet += LOOK_SECONDS
-
-    async def index(self, request: web.Request) -> web.FileResponse:
-        """``GET /webapp/``: the page."""
-        return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
     @staticmethod
     def _refused(refusal: PageRefusal) -> web.Response:
