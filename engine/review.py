@@ -14,7 +14,7 @@ played action no value (:func:`normal_ranking` ranks and does not estimate).
 The evaluator: the ``strong`` AI's :func:`engine.ai.strong.evaluate` when this build has it
 (:func:`default_evaluator`), else :func:`normal_ranking` — the ``normal`` AI's choice, without a
 loss estimate.  Each decision's random state is seeded by its index and seat, so the same input and
-evaluator give the same review.
+a deterministic evaluator (one that does not stop on the clock) give the same review.
 
 ``deadline`` bounds the whole review in wall-clock time (``time.monotonic()`` seconds): decisions
 reached after it are not evaluated and the :class:`Review` says ``complete = False``.

@@ -61,6 +61,7 @@ from engine.game import (
 from engine.game.record import RecordError, public_moments, record
 from engine.numerals import whole_number
 from engine.question import COMMAND, Problem, QuestionError, WinQuestion, parse_question, under_rules
+from engine.review import DEFAULT_BUDGET_MS, Decision, Evaluator, Review, normal_ranking, review_scenario
 from engine.rules import KNOWN_OPTIONS, PRESETS, FourPlayers, RuleError, RuleSet, Ruleset
 from engine.scoring import ScoringError, WinBy, WinScore, score_win
 from engine.seating import Lineup, next_lineup
@@ -77,7 +78,9 @@ __all__ = [
     "Action",
     "ActionKind",
     "Deal",
+    "Decision",
     "Discarded",
+    "Evaluator",
     "Event",
     "FourPlayers",
     "HandEnded",
@@ -94,6 +97,7 @@ __all__ = [
     "RecordError",
     "RevealChoice",
     "RevealFault",
+    "Review",
     "RuleError",
     "RuleSet",
     "Ruleset",
@@ -125,10 +129,12 @@ __all__ = [
     "load_events",
     "members",
     "next_lineup",
+    "normal_ranking",
     "parse_question",
     "parse_tile",
     "phase",
     "protected",
+    "review_record",
     "rules_from_json",
     "rules_of",
     "score_question",
@@ -434,6 +440,23 @@ def hand_record(data: Sequence[dict[str, Any]], description: str | None = None) 
     replays it: the actions, and the events and result under ``expect`` (:func:`engine.game.record.record`).
     Raises :class:`RecordError` for events the engine cannot reach."""
     return record(events_from_json(data), description=description)
+
+
+def review_record(
+    doc: dict[str, Any],
+    seats: Sequence[int],
+    *,
+    deadline: float | None = None,
+    budget_ms: float = DEFAULT_BUDGET_MS,
+    evaluator: tuple[str, Evaluator] | None = None,
+) -> Review:
+    """The review of a hand's record (:func:`hand_record`'s scenario object) for ``seats``: every
+    decision of theirs where the engine's reviewer would have played otherwise, judged from the
+    seat's view at that moment (:func:`engine.review.review_scenario`, docs/architecture.md §2
+    "Review"); ``deadline``: ``time.monotonic()`` after which no more decisions are evaluated;
+    ``evaluator``: ``(name, evaluator)``, default the engine's (tests pass their own).  CPU-bound
+    (seconds): run it off the event loop.  Raises ``ValueError`` for a record the engine refuses."""
+    return review_scenario(doc, seats=tuple(seats), budget_ms=budget_ms, deadline=deadline, evaluator=evaluator)
 
 
 def hand_moments(data: Sequence[dict[str, Any]]) -> list[PublicView]:

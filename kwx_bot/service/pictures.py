@@ -44,6 +44,7 @@ __all__ = [
     "RenderPictures",
     "default_render_processes",
     "draw",
+    "warm_worker",
 ]
 
 log = logging.getLogger("kwx.pictures")
@@ -80,7 +81,7 @@ ORPHAN_POLL_SECONDS = 1.0
 """How often a render worker checks that the bot process that started it is still alive."""
 
 
-def _warm(parent: int) -> None:
+def warm_worker(parent: int) -> None:
     """A render worker's start: ignore SIGINT and SIGTERM, warm the font and tile caches, and leave
     when the bot process ``parent`` is gone (killed with SIGKILL it cannot stop its workers, which
     would linger).
@@ -203,7 +204,7 @@ class RenderPictures:
         if self._pool is None:
             context = multiprocessing.get_context("spawn")
             self._pool = ProcessPoolExecutor(
-                self.processes, mp_context=context, initializer=_warm, initargs=(os.getpid(),)
+                self.processes, mp_context=context, initializer=warm_worker, initargs=(os.getpid(),)
             )
         return self._pool
 

@@ -6,7 +6,7 @@
 :class:`~.present.Presenter` (messages), the timers, and the
 command services :class:`~.score_commands.Reports` (``/score`` ...), :class:`~.admin.Admin`
 (``/settings``, ``/season``, ``/kill``, ``/kick``), :class:`~.voids.Voids` (``/void``) and
-:class:`~.info.Info` (``/help``, ``/rules``, ``/calc``), :class:`~.records.Records` (``/export N``,
+:class:`~.info.Info` (``/help``, ``/rules``, ``/calc``), :class:`~.records.Records` (``/export N``, ``/review N``,
 ``/replay N``) and :class:`~.stats.Stats` (``/stats``).
 
 Each entry point takes plain values (a :class:`~.values.Command`, a user, a decoded button
@@ -51,6 +51,7 @@ from .play import GAME_OPS, Play
 from .ports import Messenger, Sent
 from .present import Presenter
 from .records import Records
+from .reviews import ProcessReviewer, Reviewer
 from .score_commands import Reports
 from .stats import Stats
 from .tables import Tables
@@ -87,6 +88,7 @@ class TableService:
         *,
         clock: Callable[[], float] = time.time,
         timers: TimersFactory | None = None,
+        reviewer: Reviewer | None = None,
     ) -> None:
         self.store = store
         self.outbox = Outbox(messenger, self.on_forbidden, self.on_migrated)
@@ -108,7 +110,8 @@ class TableService:
         self.admin = Admin(self.tables, self.play, self.lobby, self.present, self.sender)
         self.voids = Voids(self.tables, self.admin)
         self.info = Info(self.tables)
-        self.records = Records(self.tables, self.reports, pictures)
+        self.reviewer: Reviewer = reviewer or ProcessReviewer(settings.render_processes, fmt=settings.picture_format)
+        self.records = Records(self.tables, self.reports, pictures, self.sender, self.reviewer, self._spawn)
         self.stats = Stats(self.tables, pictures)
         self._users: dict[int, UserInfo] = {}
         self._bg: set[asyncio.Task[Any]] = set()
@@ -150,6 +153,9 @@ class TableService:
             log.exception("could not store the deadlines' throttled time or what the messages show")
         if isinstance(self.timers, AsyncioTimers):
             await self.timers.aclose()
+        close = getattr(self.reviewer, "close", None)
+        if callable(close):
+            close()
 
     async def idle(self) -> None:
         """Wait for background presentation work (tests)."""
