@@ -2,7 +2,7 @@
 
 Usage::
 
-    python -m engine review [--seat S] [--budget-ms MS] [--pretty] < hand.json
+    python -m engine review [--seat S] [--playouts N] [--pretty] < hand.json
 
 Input: one ``python -m engine play`` scenario (a whole recorded hand, as ``/export N`` sends it;
 :mod:`engine.game.scenario`).  Every decision — a point where the acting seat had more than one legal
@@ -10,13 +10,15 @@ action — is judged from that seat's view at that moment (:func:`engine.review.
 tiles and the table as it could see it, never hidden tiles).
 
 * ``--seat S``: review seat S only (default: every seat).
-* ``--budget-ms MS``: the evaluator's time per decision in milliseconds (default 80).
+* ``--playouts N``: the ``strong`` evaluator's playouts per decision (default 64; more is slower
+  and less noisy).  The review depends on its input only, not on the machine's speed.
 * ``--pretty``: indent the JSON.
 
 The evaluator is the ``strong`` AI (:func:`engine.ai.strong.evaluate`, expected points per action)
-when this build has it.  Until then the review falls back to ranking by the ``normal`` AI: it lists
-where the normal AI would have chosen otherwise, ``"evaluator": "normal"``, and every ``loss`` is
-null (the normal AI ranks, it does not estimate points).
+when this build has it; a difference below 0.1 points is within its noise and not reported.  A
+build without it falls back to ranking by the ``normal`` AI: it lists where the normal AI would
+have chosen otherwise, ``"evaluator": "normal"``, and every ``loss`` is null (the normal AI ranks,
+it does not estimate points).
 
 Output (one line)::
 
@@ -44,19 +46,19 @@ from typing import TextIO
 from .cli_io import ArgumentError, InputError, emit, options, read_json
 from .game.scenario import InputError as ScenarioError
 from .numerals import whole_number
-from .review import DEFAULT_BUDGET_MS, ActionRefused, review_scenario
+from .review import REVIEW_PLAYOUTS, ActionRefused, review_scenario
 
 __all__ = ["main", "parse_args"]
 
-USAGE = "usage: python -m engine review [--seat S] [--budget-ms MS] [--pretty] < hand.json"
+USAGE = "usage: python -m engine review [--seat S] [--playouts N] [--pretty] < hand.json"
 
 
-def parse_args(argv: Sequence[str]) -> tuple[int | None, float, bool]:
-    """``(seat or None, budget_ms, pretty)`` of ``argv``; raises :class:`ArgumentError` (one line)."""
+def parse_args(argv: Sequence[str]) -> tuple[int | None, int, bool]:
+    """``(seat or None, playouts, pretty)`` of ``argv``; raises :class:`ArgumentError` (one line)."""
     seat: int | None = None
-    budget = DEFAULT_BUDGET_MS
+    playouts = REVIEW_PLAYOUTS
     pretty = False
-    for name, value in options(argv, flags=("--pretty",), valued=("--seat", "--budget-ms"), usage=USAGE):
+    for name, value in options(argv, flags=("--pretty",), valued=("--seat", "--playouts"), usage=USAGE):
         if value is None:
             pretty = True
         elif name == "--seat":
@@ -64,11 +66,11 @@ def parse_args(argv: Sequence[str]) -> tuple[int | None, float, bool]:
             if seat is None:
                 raise ArgumentError(f"--seat must be a seat number (0 to 3), got {value!r}")
         else:
-            ms = whole_number(value, minimum=1, maximum=60_000)
-            if ms is None:
-                raise ArgumentError(f"--budget-ms must be a whole number of milliseconds (1 to 60000), got {value!r}")
-            budget = float(ms)
-    return seat, budget, pretty
+            count = whole_number(value, minimum=1, maximum=100_000)
+            if count is None:
+                raise ArgumentError(f"--playouts must be a whole number (1 to 100000), got {value!r}")
+            playouts = count
+    return seat, playouts, pretty
 
 
 def main(argv: Sequence[str], stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
@@ -77,13 +79,13 @@ def main(argv: Sequence[str], stdin: TextIO = sys.stdin, stdout: TextIO = sys.st
         stdout.write(f"{USAGE}\n\n{(__doc__ or '').strip()}\n")
         return 0
     try:
-        seat, budget, pretty = parse_args(argv)
+        seat, playouts, pretty = parse_args(argv)
         obj = read_json(stdin, f"one scenario object (python -m engine play input). {USAGE}")
     except (ArgumentError, InputError) as exc:
         emit(stdout, {"error": str(exc)})
         return 2
     try:
-        result = review_scenario(obj, seats=None if seat is None else (seat,), budget_ms=budget)
+        result = review_scenario(obj, seats=None if seat is None else (seat,), playouts=playouts)
     except ScenarioError as exc:
         emit(stdout, {"error": " ".join(str(exc).split())})
         return 2

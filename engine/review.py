@@ -12,9 +12,12 @@ of its best action minus those of the action played, a float >= 0; None when the
 played action no value (:func:`normal_ranking` ranks and does not estimate).
 
 The evaluator: the ``strong`` AI's :func:`engine.ai.strong.evaluate` when this build has it
-(:func:`default_evaluator`), else :func:`normal_ranking` — the ``normal`` AI's choice, without a
-loss estimate.  Each decision's random state is seeded by its index and seat, so the same input and
-a deterministic evaluator (one that does not stop on the clock) give the same review.
+(:func:`default_evaluator`), bounded by a number of playouts rather than by time (so a review
+depends on its input only, not on the machine's speed or load), else :func:`normal_ranking` — the
+``normal`` AI's choice, without a loss estimate.  A difference smaller than ``min_loss`` points
+(default :data:`MIN_LOSS`) is within the estimate's noise and not reported.  Each decision's random
+state is seeded by its index and seat, so the same input and a deterministic evaluator (one that does
+not stop on the clock) give the same review.
 
 ``deadline`` bounds the whole review in wall-clock time (``time.monotonic()`` seconds): decisions
 reached after it are not evaluated and the :class:`Review` says ``complete = False``.
@@ -38,6 +41,8 @@ from .rules import RuleSet
 from .views import SeatView
 
 __all__ = [
+    "MIN_LOSS",
+    "REVIEW_PLAYOUTS",
     "ActionRefused",
     "Decision",
     "Evaluator",
@@ -53,6 +58,11 @@ __all__ = [
 
 DEFAULT_BUDGET_MS = 80.0
 """The time an evaluator may take per decision (milliseconds), as the ``strong`` AI's default."""
+REVIEW_PLAYOUTS = 64
+"""Playouts per decision of the ``strong`` evaluator in a review (about 0.1-0.4 s a decision on one
+core of the project's machine, so a seat's hand in a few seconds)."""
+MIN_LOSS = 0.1
+"""Differences below this many points of 底金 are not reported (the playouts' noise)."""
 
 
 class ActionRefused(ValueError):
@@ -182,37 +192,44 @@ def normal_ranking(rules: RuleSet) -> Evaluator:
     return evaluate
 
 
-def default_evaluator(rules: RuleSet) -> tuple[str, Evaluator]:
-    """``(name, evaluator)``: the ``strong`` AI's ``evaluate`` (given ``rules`` when it takes them)
-    when this build has it, else ``("normal", normal_ranking(rules))``."""
+def default_evaluator(rules: RuleSet, playouts: int | None = REVIEW_PLAYOUTS) -> tuple[str, Evaluator]:
+    """``(name, evaluator)``: the ``strong`` AI's ``evaluate`` under ``rules``, bounded by
+    ``playouts`` per decision (None: by the ``budget_ms`` it is given) when this build has it, else
+    ``("normal", normal_ranking(rules))``."""
     try:
         strong = importlib.import_module("engine.ai.strong")
         evaluate: Callable[..., dict[Action, float]] = strong.evaluate
     except (ImportError, AttributeError):
         return "normal", normal_ranking(rules)
-    if "rules" not in inspect.signature(evaluate).parameters:
-        return "strong", evaluate
+    accepts = inspect.signature(evaluate).parameters
+    options: dict[str, Any] = {"rules": rules} if "rules" in accepts else {}
+    by_playouts = playouts is not None and "playouts" in accepts
 
-    def with_rules(
+    def bounded(
         view: SeatView, legal: Sequence[Action], rng: random.Random, *, budget_ms: float = DEFAULT_BUDGET_MS
     ) -> dict[Action, float]:
-        return evaluate(view, legal, rng, budget_ms=budget_ms, rules=rules)
+        if by_playouts:
+            return evaluate(view, legal, rng, budget_ms=None, playouts=playouts, **options)
+        return evaluate(view, legal, rng, budget_ms=budget_ms, **options)
 
-    return "strong", with_rules
+    return "strong", bounded
 
 
 def _judge(
-    evaluator: Evaluator, view: SeatView, legal: Sequence[Action], played: Action, rng: random.Random, budget_ms: float
-) -> tuple[Action, dict[Action, float], float | None]:
+    evaluator: Evaluator, view: SeatView, legal: Sequence[Action], played: Action, rng: random.Random,
+    budget_ms: float, min_loss: float,
+) -> tuple[Action, dict[Action, float], float | None]:  # fmt: skip
     """``(suggested, values, loss)`` of one decision: the best valued action (ties keep the played
-    one, then the legal order)."""
+    one, then the legal order); the played one when it is within ``min_loss`` of the best."""
     values = {a: float(v) for a, v in evaluator(view, legal, rng, budget_ms=budget_ms).items() if a in legal}
     if not values:
         return played, values, None
     best = max(values.values())
-    suggested = played if values.get(played) == best else next(a for a in legal if values.get(a) == best)
     mine = values.get(played)
-    return suggested, values, None if mine is None else max(0.0, best - mine)
+    if mine is not None and best - mine < min_loss:
+        return played, values, 0.0
+    suggested = next(a for a in legal if values.get(a) == best)
+    return suggested, values, None if mine is None else best - mine
 
 
 def review(
@@ -224,6 +241,7 @@ def review(
     name: str = "custom",
     budget_ms: float = DEFAULT_BUDGET_MS,
     deadline: float | None = None,
+    min_loss: float = MIN_LOSS,
 ) -> Review:
     """Review the hand that ``actions`` play after the start ``events`` (as
     :func:`engine.game.scenario.parse_scenario` returns them) with ``evaluator`` (called ``name``),
@@ -245,7 +263,7 @@ def review(
             else:
                 view = decision_view(state, seat)
                 rng = random.Random(f"review:{i}:{seat}")
-                suggested, values, loss = _judge(evaluator, view, legal, action, rng, budget_ms)
+                suggested, values, loss = _judge(evaluator, view, legal, action, rng, budget_ms, min_loss)
                 if suggested != action:
                     found.append(Decision(i, state.seq, seat, view, legal, action, suggested, values, loss))
         try:
@@ -270,10 +288,13 @@ def review_scenario(
     seats: Sequence[int] | None = None,
     evaluator: tuple[str, Evaluator] | None = None,
     budget_ms: float = DEFAULT_BUDGET_MS,
+    playouts: int | None = REVIEW_PLAYOUTS,
     deadline: float | None = None,
+    min_loss: float = MIN_LOSS,
 ) -> Review:
     """:func:`review` of a ``play`` input object (``expect`` and ``description`` are ignored) with
-    ``evaluator`` (``(name, evaluator)``; default :func:`default_evaluator` of the hand's rules).
+    ``evaluator`` (``(name, evaluator)``; default :func:`default_evaluator` of the hand's rules and
+    ``playouts``).
     Raises :class:`InputError` for a malformed scenario or a seat the table does not have, and
     :class:`ActionRefused` for an action the engine refuses."""
     events, actions = parse_scenario(obj)
@@ -281,5 +302,7 @@ def review_scenario(
     for s in seats or ():
         if not 0 <= s < rules.players:
             raise InputError(f"seat {s} is not at this table (seats 0 to {rules.players - 1})")
-    name, evaluate = evaluator or default_evaluator(rules)
-    return review(events, actions, evaluate, seats=seats, name=name, budget_ms=budget_ms, deadline=deadline)
+    name, evaluate = evaluator or default_evaluator(rules, playouts)
+    return review(
+        events, actions, evaluate, seats=seats, name=name, budget_ms=budget_ms, deadline=deadline, min_loss=min_loss
+    )

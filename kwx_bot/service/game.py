@@ -61,7 +61,15 @@ from engine.game import (
 from engine.game.record import RecordError, public_moments, record
 from engine.numerals import whole_number
 from engine.question import COMMAND, Problem, QuestionError, WinQuestion, parse_question, under_rules
-from engine.review import DEFAULT_BUDGET_MS, Decision, Evaluator, Review, normal_ranking, review_scenario
+from engine.review import (
+    DEFAULT_BUDGET_MS,
+    REVIEW_PLAYOUTS,
+    Decision,
+    Evaluator,
+    Review,
+    normal_ranking,
+    review_scenario,
+)
 from engine.rules import KNOWN_OPTIONS, PRESETS, FourPlayers, RuleError, RuleSet, Ruleset
 from engine.scoring import ScoringError, WinBy, WinScore, score_win
 from engine.seating import Lineup, next_lineup
@@ -75,6 +83,7 @@ __all__ = [
     "DECLARATION_FAN",
     "KNOWN_OPTIONS",
     "PRESETS",
+    "REVIEW_PLAYOUTS",
     "Action",
     "ActionKind",
     "Deal",
@@ -448,15 +457,19 @@ def review_record(
     *,
     deadline: float | None = None,
     budget_ms: float = DEFAULT_BUDGET_MS,
+    playouts: int = REVIEW_PLAYOUTS,
     evaluator: tuple[str, Evaluator] | None = None,
 ) -> Review:
     """The review of a hand's record (:func:`hand_record`'s scenario object) for ``seats``: every
     decision of theirs where the engine's reviewer would have played otherwise, judged from the
     seat's view at that moment (:func:`engine.review.review_scenario`, docs/architecture.md §2
     "Review"); ``deadline``: ``time.monotonic()`` after which no more decisions are evaluated;
-    ``evaluator``: ``(name, evaluator)``, default the engine's (tests pass their own).  CPU-bound
+    ``playouts``: the ``strong`` evaluator's playouts per decision; ``evaluator``: ``(name,
+    evaluator)``, default the engine's (tests pass their own).  CPU-bound
     (seconds): run it off the event loop.  Raises ``ValueError`` for a record the engine refuses."""
-    return review_scenario(doc, seats=tuple(seats), budget_ms=budget_ms, deadline=deadline, evaluator=evaluator)
+    return review_scenario(
+        doc, seats=tuple(seats), budget_ms=budget_ms, playouts=playouts, deadline=deadline, evaluator=evaluator
+    )
 
 
 def hand_moments(data: Sequence[dict[str, Any]]) -> list[PublicView]:

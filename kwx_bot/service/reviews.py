@@ -67,15 +67,18 @@ def review_job(
     seconds: float,
     fmt: str = "palette",
     evaluator: tuple[str, game.Evaluator] | None = None,
+    playouts: int = game.REVIEW_PLAYOUTS,
 ) -> list[SeatReview]:
     """Review ``record`` (``python -m engine play`` input, :func:`.game.hand_record`) for ``seats``
     within ``seconds`` and draw each seat's picture in ``langs[seat]`` for ``ruleset`` (encoded as
-    ``fmt``, :func:`render.encode`); ``evaluator``: the engine's by default (tests pass their own).
+    ``fmt``, :func:`render.encode`); ``evaluator``: the engine's by default (tests pass their own),
+    with ``playouts`` per decision.
     CPU-bound: runs in a worker process or thread."""
     import render
     from render.review import ReviewItem, render_review
 
-    result = game.review_record(record, seats, deadline=time.monotonic() + seconds, evaluator=evaluator)
+    deadline = time.monotonic() + seconds
+    result = game.review_record(record, seats, deadline=deadline, playouts=playouts, evaluator=evaluator)
     out = []
     for seat in seats:
         summary = result.summary(seat)
@@ -104,13 +107,20 @@ class Reviewer(Protocol):
 
 class ProcessReviewer:
     """:class:`Reviewer` running :func:`review_job` in one worker process (``processes`` > 0) or a
-    thread (0), with the limits of the module docstring (``seconds``, ``grace``), pictures
-    encoded as ``fmt``."""
+    thread (0), with the limits of the module docstring (``seconds``, ``grace``), the reviewer's
+    ``playouts`` per decision, pictures encoded as ``fmt``."""
 
     def __init__(
-        self, processes: int = 0, *, fmt: str = "palette", seconds: float = REVIEW_SECONDS, grace: float = GRACE_SECONDS
+        self,
+        processes: int = 0,
+        *,
+        fmt: str = "palette",
+        seconds: float = REVIEW_SECONDS,
+        grace: float = GRACE_SECONDS,
+        playouts: int = game.REVIEW_PLAYOUTS,
     ) -> None:
         self.processes = processes
+        self.playouts = playouts
         self.fmt = fmt
         self.seconds = seconds
         self.grace = grace
@@ -129,7 +139,7 @@ class ProcessReviewer:
         self, record: dict[str, Any], seats: Sequence[int], langs: Mapping[int, str], ruleset: str
     ) -> list[SeatReview] | None:
         """See :meth:`Reviewer.review`; a failure is logged."""
-        args = (record, list(seats), dict(langs), ruleset, self.seconds, self.fmt)
+        args = (record, list(seats), dict(langs), ruleset, self.seconds, self.fmt, None, self.playouts)
         async with self._turn:  # one at a time: a queued review's time starts when its turn comes
             try:
                 return await asyncio.wait_for(self._call(args), self.seconds + self.grace)

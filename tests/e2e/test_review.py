@@ -31,6 +31,7 @@ async def test_each_player_gets_his_own_review_privately(kwx):
     users = [ann, ben, cat]
     group = kwx.group([*users, dan])
     async with kwx.running() as service:
+        service.reviewer.playouts = 8  # the strong reviewer's depth: a few playouts keep the test quick
         await kwx.start_bot(*users, dan, eve)
         await open_table(kwx, users, group)
         await kwx.press(ann, kwx.fake.bot_messages(group)[0], "Start")

@@ -33,7 +33,7 @@ def _hand(seed: int = 7) -> dict[str, Any]:
 
 def _run(argv: list[str], text: str) -> tuple[int, Any]:
     out = io.StringIO()
-    code = main(argv, io.StringIO(text), out)
+    code = main([*argv, "--playouts", "4"], io.StringIO(text), out)  # a few playouts: fast
     lines = out.getvalue().splitlines()
     assert len(lines) == 1  # one JSON object on one line
     return code, json.loads(lines[0])
@@ -71,7 +71,7 @@ def test_seat_option_reviews_one_seat() -> None:
         ([], "[]", "a scenario is a JSON object"),
         (["--seat", "x"], "{}", "--seat must be a seat number"),
         (["--seat", "3"], None, "seat 3 is not at this table"),
-        (["--budget-ms", "0"], "{}", "--budget-ms"),
+        (["--playouts", "0"], "{}", "--playouts"),
         (["--frob"], "{}", "unknown argument"),
     ],
 )
@@ -92,7 +92,7 @@ def test_registered_with_the_other_commands_and_help(capsys: pytest.CaptureFixtu
     text = capsys.readouterr().out
     assert "--seat S" in text and "normal" in text  # the fallback is said in --help
     proc = subprocess.run(
-        [sys.executable, "-m", "engine", "review", "--seat", "0"],
+        [sys.executable, "-m", "engine", "review", "--seat", "0", "--playouts", "4"],
         input=json.dumps(_hand()),
         capture_output=True,
         text=True,

@@ -65,7 +65,7 @@ def test_the_time_limit_cuts_the_review_short_and_says_so() -> None:
 
 
 async def test_a_review_in_a_worker_process_leaves_the_event_loop_free() -> None:
-    reviewer = ProcessReviewer(1, fmt="png")
+    reviewer = ProcessReviewer(1, fmt="png", playouts=8)
     ticks = 0
 
     async def tick() -> None:
