@@ -79,11 +79,13 @@ from engine.views import HandResultView, MeldView, Phase, PublicView, SeatView
 from ..words.ui import RevealChoice
 
 __all__ = [
+    "AI_LEVELS",
     "COMMAND",
     "DECLARATION_FAN",
     "KNOWN_OPTIONS",
     "PRESETS",
     "REVIEW_PLAYOUTS",
+    "SLOW_AI_LEVELS",
     "Action",
     "ActionKind",
     "Deal",
@@ -334,8 +336,13 @@ def ai_rng(hand_key: str, seq: int, seat: int) -> random.Random:
     return random.Random(f"{hand_key}:{seq}:{seat}")
 
 
-AI_LEVELS: dict[str, Level] = {"easy": Level.EASY, "normal": Level.NORMAL}
-"""A seat's stored ``ai_level`` -> the engine's :class:`~engine.ai.Level` (any other: ``normal``)."""
+AI_LEVELS: dict[str, Level] = {"easy": Level.EASY, "normal": Level.NORMAL, "strong": Level.STRONG}
+"""A table's AI level (the group's ``/settings`` choice, docs/architecture.md §5) -> the engine's
+:class:`~engine.ai.Level` (any other: ``normal``)."""
+SLOW_AI_LEVELS = frozenset({"strong"})
+"""The levels whose decisions search (up to about 100 ms each, docs/architecture.md §5): made in a
+worker process, never on the event loop (:mod:`.thinking`); ``easy`` and ``normal`` take well
+under a millisecond and are made in place."""
 
 
 def choose_action(

@@ -55,6 +55,7 @@ from .reviews import ProcessReviewer, Reviewer
 from .score_commands import Reports
 from .stats import Stats
 from .tables import Tables
+from .thinking import Thinker
 from .timers import AsyncioTimers, Fire, Timers
 from .values import Command, DealHand, FollowUp, Out, Present, Reply, Response, ShowLobby, UserInfo
 from .voids import Voids
@@ -102,7 +103,8 @@ class TableService:
             remind_seconds=settings.remind_seconds,
         )  # fmt: skip
         self.timers: Timers = AsyncioTimers(self.on_timer, clock) if timers is None else timers(self.on_timer)
-        self.play = Play(self.tables, self.present, self.timers)
+        self.thinker = Thinker(settings.render_processes)
+        self.play = Play(self.tables, self.present, self.timers, self.thinker)
         self.joins = Joins(self.tables, self.present, self.timers)
         self.lobby = Lobby(self.tables, self.play, self.present, self.timers, self.joins)
         self.deadlines = Deadlines(self.play)
@@ -156,6 +158,7 @@ class TableService:
         close = getattr(self.reviewer, "close", None)
         if callable(close):
             close()
+        self.thinker.close()
 
     async def idle(self) -> None:
         """Wait for background presentation work (tests)."""
@@ -170,6 +173,7 @@ class TableService:
 
     async def _present(self, live: LiveTable) -> None:
         try:
+            await self.play.kick_auto(live)  # an AI seat's move a press left and a restart overtook
             await self.present.sync(live)
         except Exception as error:
             log.exception("table %s (chat %s): presentation failed", live.table_id, live.row.chat_id)
@@ -393,6 +397,7 @@ class TableService:
             return
         try:
             if isinstance(then, Present):
+                await self.play.kick_auto(live)  # a strong AI seat's move, left by the press (Play.drive)
                 await self.present.sync(live, seats=list(then.seats) if then.seats is not None else None)
             elif isinstance(then, ShowLobby):
                 await self.lobby.show(live, then)

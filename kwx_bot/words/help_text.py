@@ -41,7 +41,7 @@ COMMANDS: tuple[tuple[str, str, frozenset[MenuScope]], ...] = (
     ("verify", N_("Check a hand's deal: /verify N"), frozenset({MenuScope.GROUP, MenuScope.ADMINS})),
     ("replay", N_("Watch a finished hand again: /replay N"), frozenset({MenuScope.GROUP, MenuScope.ADMINS})),
     ("review", N_("My play of a hand against the AI's: /review N"), frozenset({MenuScope.GROUP, MenuScope.ADMINS})),
-    ("settings", N_("Rules, base stake, timers, language (admins)"), frozenset({MenuScope.ADMINS})),
+    ("settings", N_("Rules, base stake, timers, language, AI level (admins)"), frozenset({MenuScope.ADMINS})),
     ("season", N_("/season new starts a new season (admins)"), frozenset({MenuScope.ADMINS})),
     ("kill", N_("End the table; the unfinished hand is not scored (admins)"), frozenset({MenuScope.ADMINS})),
     ("kick", N_("Give a player's seat to an AI (admins)"), frozenset({MenuScope.ADMINS})),
@@ -101,7 +101,7 @@ def help_text(tr: Translator, topic: str = "") -> str:
             _("/calc: score a hand from a real table, e.g. /calc 123p789p234s46s88s 5s discard (/help calc)."),
             "",
             _("<b>Group admins</b>"),
-            _("/settings: rule preset and options, base stake, timers, language."),
+            _("/settings: rule preset and options, base stake, timers, language, how strong the AI plays."),
             _("/season new: start a new season (the ledger keeps the old one)."),
             _("/kill: end the table; an unfinished hand is not scored."),
             _(
