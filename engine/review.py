@@ -19,6 +19,10 @@ depends on its input only, not on the machine's speed or load), else :func:`norm
 state is seeded by its index and seat, so the same input and a deterministic evaluator (one that does
 not stop on the clock) give the same review.
 
+``judged`` limits the review to the actions a person chose: the ``seq`` of the first event of each
+action to judge (the bot keeps who pressed what; an action made for a seat — a time-out, 托管 — is
+neither judged nor counted).
+
 ``deadline`` bounds the whole review in wall-clock time (``time.monotonic()`` seconds): decisions
 reached after it are not evaluated and the :class:`Review` says ``complete = False``.
 """
@@ -29,7 +33,7 @@ import importlib
 import inspect
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -242,10 +246,12 @@ def review(
     budget_ms: float = DEFAULT_BUDGET_MS,
     deadline: float | None = None,
     min_loss: float = MIN_LOSS,
+    judged: Collection[int] | None = None,
 ) -> Review:
     """Review the hand that ``actions`` play after the start ``events`` (as
     :func:`engine.game.scenario.parse_scenario` returns them) with ``evaluator`` (called ``name``),
-    for ``seats`` (None: every seat).  Raises :class:`ActionRefused` at the first action the engine
+    for ``seats`` (None: every seat), only the actions whose first event's ``seq`` is in ``judged``
+    (None: every action; module docstring).  Raises :class:`ActionRefused` at the first action the engine
     refuses."""
     state = replay(list(events))
     players = len(state.seats)
@@ -255,7 +261,8 @@ def review(
     complete = True
     for i, action in enumerate(actions):
         seat = action.seat
-        legal = tuple(legal_actions(state, seat)) if seat in wanted and not state.over else ()
+        mine = seat in wanted and (judged is None or state.seq + 1 in judged)
+        legal = tuple(legal_actions(state, seat)) if mine and not state.over else ()
         if len(legal) > 1 and action in legal:
             counts[seat] += 1
             if deadline is not None and time.monotonic() > deadline:
@@ -291,6 +298,7 @@ def review_scenario(
     playouts: int | None = REVIEW_PLAYOUTS,
     deadline: float | None = None,
     min_loss: float = MIN_LOSS,
+    judged: Collection[int] | None = None,
 ) -> Review:
     """:func:`review` of a ``play`` input object (``expect`` and ``description`` are ignored) with
     ``evaluator`` (``(name, evaluator)``; default :func:`default_evaluator` of the hand's rules and
@@ -304,5 +312,6 @@ def review_scenario(
             raise InputError(f"seat {s} is not at this table (seats 0 to {rules.players - 1})")
     name, evaluate = evaluator or default_evaluator(rules, playouts)
     return review(
-        events, actions, evaluate, seats=seats, name=name, budget_ms=budget_ms, deadline=deadline, min_loss=min_loss
-    )
+        events, actions, evaluate, seats=seats, name=name, budget_ms=budget_ms, deadline=deadline, min_loss=min_loss,
+        judged=judged,
+    )  # fmt: skip

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -144,6 +144,7 @@ __all__ = [
     "parse_question",
     "parse_tile",
     "phase",
+    "pressed_seqs",
     "protected",
     "review_record",
     "rules_from_json",
@@ -466,17 +467,27 @@ def review_record(
     budget_ms: float = DEFAULT_BUDGET_MS,
     playouts: int = REVIEW_PLAYOUTS,
     evaluator: tuple[str, Evaluator] | None = None,
+    pressed: Collection[int] | None = None,
 ) -> Review:
     """The review of a hand's record (:func:`hand_record`'s scenario object) for ``seats``: every
     decision of theirs where the engine's reviewer would have played otherwise, judged from the
     seat's view at that moment (:func:`engine.review.review_scenario`, docs/architecture.md §2
     "Review"); ``deadline``: ``time.monotonic()`` after which no more decisions are evaluated;
     ``playouts``: the ``strong`` evaluator's playouts per decision; ``evaluator``: ``(name,
-    evaluator)``, default the engine's (tests pass their own).  CPU-bound
+    evaluator)``, default the engine's (tests pass their own); ``pressed``: the hand ``seq`` of each
+    event a person's own press made (:func:`pressed_seqs`) — only those actions are judged (None:
+    every action).  CPU-bound
     (seconds): run it off the event loop.  Raises ``ValueError`` for a record the engine refuses."""
     return review_scenario(
-        doc, seats=tuple(seats), budget_ms=budget_ms, playouts=playouts, deadline=deadline, evaluator=evaluator
-    )
+        doc, seats=tuple(seats), budget_ms=budget_ms, playouts=playouts, deadline=deadline, evaluator=evaluator,
+        judged=pressed,
+    )  # fmt: skip
+
+
+def pressed_seqs(rows: Sequence[tuple[dict[str, Any], int | None]]) -> frozenset[int]:
+    """The hand ``seq`` of each stored event a person's press made (``rows``: each event's JSON and
+    the user whose press made it, None for what the bot did: the AI, a time-out, 托管)."""
+    return frozenset(int(data["seq"]) for data, actor in rows if actor is not None and "seq" in data)
 
 
 def hand_moments(data: Sequence[dict[str, Any]]) -> list[PublicView]:

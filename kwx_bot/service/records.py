@@ -14,7 +14,8 @@ CSV (:meth:`~.score_commands.Reports.export`).
 ``/review N`` answers in the group at once and reviews in the background (seconds, in a worker
 process: :class:`.reviews.Reviewer`): each person seated in hand N then gets one private message in
 his own language — a picture of his costliest decisions (at most three) with a one-line summary, or a
-short kind word when the AI would have played every decision the same way.  The review judges each
+short kind word when the AI would have played every decision the same way.  Only what the person
+chose is judged: a move the bot made for his seat (a time-out, 托管) is not his decision.  The review judges each
 decision from the seat's view at that moment; all hands are public once the hand is over, and each
 player sees only his own review.  One review of a hand runs at a time.
 """
@@ -197,8 +198,10 @@ class Records:
             text = tr.gettext("Hand {n} is being reviewed already: its players get their reviews in a moment.")
             return Response.of(Out(text.format(n=hand.hand_no), reply=True))
         self._reviewing.add(hand.hand_id)
-        events = [e.data for e in await self.store.hand_events(hand.hand_id)]
-        self.spawn(self._send_reviews(cmd.chat_id, cmd.title, tr, hand, events, people))
+        stored = await self.store.hand_events(hand.hand_id)
+        events = [e.data for e in stored]
+        pressed = game.pressed_seqs([(e.data, e.actor) for e in stored])
+        self.spawn(self._send_reviews(cmd.chat_id, cmd.title, tr, hand, events, people, pressed))
         text = tr.ngettext(
             "Reviewing hand {n}: its player gets a review privately in a moment.",
             "Reviewing hand {n}: each of its {k} players gets their own review privately in a moment.",
@@ -208,7 +211,7 @@ class Records:
 
     async def _send_reviews(
         self, chat_id: int, title: str, tr: Translator, hand: HandRow, events: list[dict[str, Any]],
-        people: dict[int, int],
+        people: dict[int, int], pressed: frozenset[int],
     ) -> None:  # fmt: skip
         """Review the hand off the event loop and send each person his own review (a failure or a
         review past its time limit is told to the group)."""
@@ -216,7 +219,7 @@ class Records:
             record = game.hand_record(events)
             ruleset = str(game.rules_from_json(events[0].get("rules")).ruleset)
             langs = {seat: await self.tables.user_lang(user) for seat, user in people.items()}
-            results = await self.reviewer.review(record, sorted(people), langs, ruleset)
+            results = await self.reviewer.review(record, sorted(people), langs, ruleset, pressed)
             if results is None:
                 text = tr.gettext("The review of hand {n} did not finish in time. Try again later.")
                 await self.sender.send_text(chat_id, text.format(n=hand.hand_no), notify=False)

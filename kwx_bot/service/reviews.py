@@ -22,7 +22,7 @@ import logging
 import multiprocessing
 import os
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -68,17 +68,21 @@ def review_job(
     fmt: str = "palette",
     evaluator: tuple[str, game.Evaluator] | None = None,
     playouts: int = game.REVIEW_PLAYOUTS,
+    pressed: Collection[int] | None = None,
 ) -> list[SeatReview]:
     """Review ``record`` (``python -m engine play`` input, :func:`.game.hand_record`) for ``seats``
     within ``seconds`` and draw each seat's picture in ``langs[seat]`` for ``ruleset`` (encoded as
     ``fmt``, :func:`render.encode`); ``evaluator``: the engine's by default (tests pass their own),
-    with ``playouts`` per decision.
+    with ``playouts`` per decision; ``pressed``: the events the players' own presses made
+    (:func:`.game.pressed_seqs`; None: every action is judged).
     CPU-bound: runs in a worker process or thread."""
     import render
     from render.review import ReviewItem, render_review
 
     deadline = time.monotonic() + seconds
-    result = game.review_record(record, seats, deadline=deadline, playouts=playouts, evaluator=evaluator)
+    result = game.review_record(
+        record, seats, deadline=deadline, playouts=playouts, evaluator=evaluator, pressed=pressed
+    )
     out = []
     for seat in seats:
         summary = result.summary(seat)
@@ -98,10 +102,15 @@ class Reviewer(Protocol):
     """What ``/review`` needs: a hand's reviews, computed off the event loop."""
 
     async def review(
-        self, record: dict[str, Any], seats: Sequence[int], langs: Mapping[int, str], ruleset: str
+        self,
+        record: dict[str, Any],
+        seats: Sequence[int],
+        langs: Mapping[int, str],
+        ruleset: str,
+        pressed: Collection[int] | None = None,
     ) -> list[SeatReview] | None:
-        """Each seat's :class:`SeatReview` (in ``seats`` order), or None when the review did not
-        answer in time or failed."""
+        """Each seat's :class:`SeatReview` (in ``seats`` order) of the actions its player chose
+        (``pressed``, :func:`review_job`), or None when the review did not answer in time or failed."""
         ...
 
 
@@ -136,10 +145,16 @@ class ProcessReviewer:
         return self._pool
 
     async def review(
-        self, record: dict[str, Any], seats: Sequence[int], langs: Mapping[int, str], ruleset: str
+        self,
+        record: dict[str, Any],
+        seats: Sequence[int],
+        langs: Mapping[int, str],
+        ruleset: str,
+        pressed: Collection[int] | None = None,
     ) -> list[SeatReview] | None:
         """See :meth:`Reviewer.review`; a failure is logged."""
-        args = (record, list(seats), dict(langs), ruleset, self.seconds, self.fmt, None, self.playouts)
+        judged = None if pressed is None else frozenset(pressed)
+        args = (record, list(seats), dict(langs), ruleset, self.seconds, self.fmt, None, self.playouts, judged)
         async with self._turn:  # one at a time: a queued review's time starts when its turn comes
             try:
                 return await asyncio.wait_for(self._call(args), self.seconds + self.grace)

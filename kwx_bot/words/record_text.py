@@ -100,7 +100,13 @@ def review_caption(
 
 def review_clean(tr: Translator, hand: HandRow, group: str, decisions: int) -> str:
     """The private ``/review N`` message of a player whose every decision the AI would have made
-    the same way: a short, kind word."""
+    the same way: a short, kind word (``decisions`` 0: the bot made every move of the seat — time-outs,
+    托管 — so there was nothing of the player's to judge)."""
+    if decisions == 0:
+        return tr.gettext(
+            "<b>Hand {n}</b> in {group}: the bot made all your moves (time-outs or auto-play), so there is "
+            "nothing of yours to review."
+        ).format(n=hand.hand_no, group=esc(group))
     return tr.ngettext(
         "<b>Hand {n}</b> in {group}: the AI would have made your {k} decision the same way. Well played!",
         "<b>Hand {n}</b> in {group}: the AI would have made all {k} of your decisions the same way. Well played!",

@@ -50,6 +50,9 @@ async def test_each_player_gets_his_own_review_privately(kwx):
         hand = (await service.store.hands_numbered(gid, 1))[0]
         stored = [e.data for e in await service.store.hand_events(hand.hand_id)]
         record = game.hand_record(stored)
+        rows = await service.store.hand_events(hand.hand_id)
+        pressed = game.pressed_seqs([(e.data, e.actor) for e in rows])
+        assert pressed  # the players' own presses
         seat_of = {r.user_id: r.seat for r in await service.store.ledger_of_hand(hand.hand_id)}
         for user in users:
             mine = kwx.fake.bot_messages(kwx.fake.private_chat(user), since=mark)
@@ -57,7 +60,9 @@ async def test_each_player_gets_his_own_review_privately(kwx):
             (msg,) = mine
             # how many decisions the player made does not depend on the reviewer
             ranking = ("normal", game.normal_ranking(game.rules_from_json(stored[0]["rules"])))
-            made = game.review_record(json.loads(json.dumps(record)), [seat_of[user.id]], evaluator=ranking)
+            made = game.review_record(
+                json.loads(json.dumps(record)), [seat_of[user.id]], evaluator=ranking, pressed=pressed
+            )
             if msg.photo is None:
                 assert "Well played" in msg.text and f"{made.seats[0].decisions} of your decisions" in msg.text
                 continue

@@ -195,3 +195,20 @@ def test_a_claim_left_is_judged_like_any_other_decision() -> None:
         if any(d.played.kind is ActionKind.PASS for d in result.decisions):
             return
     pytest.fail("no pass was ever reported")  # pragma: no cover
+
+
+def test_only_the_judged_actions_are_reviewed_and_counted() -> None:
+    """A move made for a seat (a time-out, 托管) is not its player's decision: given the seqs of the
+    first events of the actions a person chose, only those are judged."""
+    events = _random_hand(RuleSet(), 8)
+    start_events, actions = parse_scenario(record(events))
+    whole = review(start_events, actions, _lowest_tile)
+    state, firsts = replay(start_events), []
+    for a in actions:
+        firsts.append(state.seq + 1)
+        state, _ = step(state, a)
+    judged = set(firsts[::2])  # every other action was the person's
+    part = review(start_events, actions, _lowest_tile, judged=judged)
+    assert [d.index for d in part.decisions] == [d.index for d in whole.decisions if d.index % 2 == 0]
+    assert sum(s.decisions for s in part.seats) < sum(s.decisions for s in whole.seats)
+    assert review(start_events, actions, _lowest_tile, judged=set()).seats[0].decisions == 0

@@ -89,3 +89,12 @@ async def test_a_review_in_a_worker_process_leaves_the_event_loop_free() -> None
 async def test_a_review_past_its_grace_is_given_up() -> None:
     reviewer = ProcessReviewer(0, seconds=0.0, grace=0.0)
     assert await reviewer.review(_hand(None, 5), [0], {0: "en"}, "kawuxing") is None
+
+
+def test_only_the_players_own_presses_are_judged() -> None:
+    doc = _hand(None, 6)
+    lowest = ("lowest", _lowest)
+    (whole,) = review_job(doc, [2], {2: "en"}, "kawuxing", 30, "png", evaluator=lowest)
+    (none,) = review_job(doc, [2], {2: "en"}, "kawuxing", 30, "png", evaluator=lowest, pressed=frozenset())
+    assert whole.decisions > 0 and whole.differed > 0
+    assert (none.decisions, none.differed, none.picture) == (0, 0, None)  # the bot made every move

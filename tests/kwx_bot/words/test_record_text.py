@@ -34,3 +34,6 @@ def test_the_caption_names_the_hand_and_group_and_what_the_picture_shows() -> No
 def test_a_player_the_ai_agrees_with_gets_a_kind_word() -> None:
     assert "all 12 of your decisions the same way. Well played!" in review_clean(EN, HAND, "G", 12)
     assert "打得好" in review_clean(ZH, HAND, "G", 12)
+
+    assert "nothing of yours to review" in review_clean(EN, HAND, "G", 0)  # every move was the bot's
+    assert "托管" in review_clean(ZH, HAND, "G", 0)
