@@ -8,8 +8,10 @@ legal action *from that seat's view at that moment* (:func:`decision_view`: the 
 the table as it could see it, never another seat's concealed tiles nor the wall; in a claim window
 the seat sees only itself asked, docs/security.md §4), and records a :class:`Decision` where the
 evaluator's best action is not the one played.  ``loss`` is the evaluator's expected points (of 底金)
-of its best action minus those of the action played, a float >= 0; None when the evaluator gave the
-played action no value (:func:`normal_ranking` ranks and does not estimate).
+of its best action minus those of the action played — estimated again for the two alone, on fresh
+random worlds, so that picking the best of many noisy values does not inflate it — a float >= 0;
+None when the evaluator gave the played action no value (:func:`normal_ranking` ranks and does not
+estimate).
 
 The evaluator: the ``strong`` AI's :func:`engine.ai.strong.evaluate` when this build has it
 (:func:`default_evaluator`), bounded by a number of playouts rather than by time (so a review
@@ -220,20 +222,31 @@ def default_evaluator(rules: RuleSet, playouts: int | None = REVIEW_PLAYOUTS) ->
 
 
 def _judge(
-    evaluator: Evaluator, view: SeatView, legal: Sequence[Action], played: Action, rng: random.Random,
+    evaluator: Evaluator, view: SeatView, legal: Sequence[Action], played: Action, seed: str,
     budget_ms: float, min_loss: float,
 ) -> tuple[Action, dict[Action, float], float | None]:  # fmt: skip
-    """``(suggested, values, loss)`` of one decision: the best valued action (ties keep the played
-    one, then the legal order); the played one when it is within ``min_loss`` of the best."""
+    """``(suggested, values, loss)`` of one decision (``seed``: its random states' seed).
+
+    First every legal action is valued and the best found (ties keep the played one, then the legal
+    order).  When that is not the played action, the two are valued again, alone, on fresh random
+    worlds: the best of many noisy estimates is biased upwards (the winner's curse), a fresh
+    comparison of two is not.  ``loss`` is that second difference; within ``min_loss`` the played
+    action stands (loss 0.0).  An evaluator that gives the played action no value gives no loss."""
+    rng = random.Random(seed)
     values = {a: float(v) for a, v in evaluator(view, legal, rng, budget_ms=budget_ms).items() if a in legal}
     if not values:
         return played, values, None
     best = max(values.values())
-    mine = values.get(played)
-    if mine is not None and best - mine < min_loss:
+    suggested = played if values.get(played) == best else next(a for a in legal if values.get(a) == best)
+    if played not in values:
+        return suggested, values, None
+    if suggested == played or best - values[played] < min_loss:
         return played, values, 0.0
-    suggested = next(a for a in legal if values.get(a) == best)
-    return suggested, values, None if mine is None else best - mine
+    again = evaluator(view, [played, suggested], random.Random(seed + ":again"), budget_ms=budget_ms)
+    if played not in again or suggested not in again:
+        return suggested, values, best - values[played]
+    loss = float(again[suggested]) - float(again[played])
+    return (suggested, values, loss) if loss >= min_loss else (played, values, 0.0)
 
 
 def review(
@@ -269,8 +282,8 @@ def review(
                 complete = False
             else:
                 view = decision_view(state, seat)
-                rng = random.Random(f"review:{i}:{seat}")
-                suggested, values, loss = _judge(evaluator, view, legal, action, rng, budget_ms, min_loss)
+                seed = f"review:{i}:{seat}"
+                suggested, values, loss = _judge(evaluator, view, legal, action, seed, budget_ms, min_loss)
                 if suggested != action:
                     found.append(Decision(i, state.seq, seat, view, legal, action, suggested, values, loss))
         try:

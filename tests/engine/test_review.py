@@ -107,7 +107,8 @@ def test_the_evaluator_sees_only_the_acting_seats_view_at_that_moment(preset: st
                 assert view.public.to_act == ((a.seat,) if state.window is not None else state.to_act())
                 expected.append(view)
             state, _ = step(state, a)
-        assert seen == expected
+        once = [v for k, v in enumerate(seen) if k == 0 or v != seen[k - 1]]  # a differing one is asked again
+        assert once == expected
         for view in seen:  # another seat's concealed tiles never appear: only counts and reveals
             assert all(s.revealed == () or s.liangdao for s in view.public.seats)
 
@@ -212,3 +213,24 @@ def test_only_the_judged_actions_are_reviewed_and_counted() -> None:
     assert [d.index for d in part.decisions] == [d.index for d in whole.decisions if d.index % 2 == 0]
     assert sum(s.decisions for s in part.seats) < sum(s.decisions for s in whole.seats)
     assert review(start_events, actions, _lowest_tile, judged=set()).seats[0].decisions == 0
+
+
+def test_a_difference_is_measured_again_for_the_two_alone() -> None:
+    """The best of many noisy values is biased upwards: a differing decision's loss is the fresh
+    comparison of the played and the suggested action alone, and no difference there is no loss."""
+
+    def noisy(view: SeatView, legal: Sequence[Action], rng: random.Random, *, budget_ms: float = 80.0) -> dict:
+        values = _lowest_tile(view, legal, rng)
+        return values if len(legal) > 2 else dict.fromkeys(legal, 0.0)  # alone, the two are worth the same
+
+    def halved(view: SeatView, legal: Sequence[Action], rng: random.Random, *, budget_ms: float = 80.0) -> dict:
+        values = _lowest_tile(view, legal, rng)
+        return values if len(legal) > 2 else {a: v / 2 for a, v in values.items()}
+
+    start_events, actions = parse_scenario(record(_random_hand(RuleSet(), 9)))
+    assert review(start_events, actions, noisy).decisions == ()
+    first = review(start_events, actions, _lowest_tile)
+    again = review(start_events, actions, halved)
+    wide = {d.index: d.loss or 0.0 for d in first.decisions if len(d.legal) > 2}
+    halves = {d.index: d.loss for d in again.decisions if d.index in wide}
+    assert wide and halves == {i: pytest.approx(v / 2) for i, v in wide.items() if v / 2 >= 0.1}
