@@ -17,7 +17,8 @@ his own language — a picture of his costliest decisions (at most three) with a
 short kind word when the AI would have played every decision the same way.  Only what the person
 chose is judged: a move the bot made for his seat (a time-out, 托管) is not his decision.  The review judges each
 decision from the seat's view at that moment; all hands are public once the hand is over, and each
-player sees only his own review.  One review of a hand runs at a time.
+player sees only his own review.  One review of a hand runs at a time, and at most
+:data:`MAX_REVIEWS` over all groups wait or run at once.
 """
 
 from __future__ import annotations
@@ -52,6 +53,10 @@ __all__ = ["FoundHand", "Records", "find_hand", "hand_args"]
 _MAX_ID = 36**10 - 1
 
 log = logging.getLogger("kwx.records")
+
+MAX_REVIEWS = 4
+"""Reviews waiting or running at once, over all groups (each takes seconds of the one review
+worker): a fifth request is asked to come back later."""
 
 Spawn = Callable[[Coroutine[Any, Any, None]], None]
 """Runs a coroutine in the background (the service's task set: :meth:`TableService.idle` waits for
@@ -193,6 +198,9 @@ class Records:
         people = {s.seat: s.user_id for s in (records[0].seats if records else ()) if s.user_id is not None}
         if not people:
             text = tr.gettext("Hand {n} had nobody to review: AI players sat in every seat.").format(n=hand.hand_no)
+            return Response.of(Out(text, reply=True))
+        if len(self._reviewing) >= MAX_REVIEWS and hand.hand_id not in self._reviewing:
+            text = tr.gettext("The reviewer is busy with other hands. Please ask again in a minute.")
             return Response.of(Out(text, reply=True))
         if hand.hand_id in self._reviewing:
             text = tr.gettext("Hand {n} is being reviewed already: its players get their reviews in a moment.")
