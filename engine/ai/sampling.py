@@ -129,6 +129,57 @@ def _counts(tiles: list[int]) -> tuple[int, ...]:
     return tuple(c)
 
 
+def _own_hidden(view: SeatView) -> tuple[Tile, ...]:
+    """The seat's own face-down tiles after a partial 亮倒 reveal: its hand minus the drawn tile and
+    the shown tiles."""
+    ps = view.public.seats[view.seat]
+    if not (ps.liangdao and ps.hidden_count):
+        return ()
+    rest = [int(t) for t in view.concealed]
+    for t in ps.revealed:
+        rest.remove(int(t))
+    return tuple(sorted(_TILES[t] for t in rest))
+
+
+def _rob_tile(view: SeatView) -> tuple[int, int] | None:
+    """(declarer, tile) of a 补杠 being robbed by another seat's view (phase ROB), else None."""
+    pub = view.public
+    if pub.phase is Phase.ROB and pub.last_discard is not None and pub.last_discard[0] != view.seat:
+        return pub.last_discard[0], int(pub.last_discard[1])
+    return None
+
+
+def _deal_hidden(
+    view: SeatView, pool: list[int], rng: random.Random, melds: list[tuple[Meld, ...]]
+) -> tuple[list[list[int]], list[tuple[Tile, ...]]]:
+    """Every seat's concealed tiles and face-down 亮倒 tiles: the seat's own from the view, the
+    others' shown tiles plus tiles drawn from ``pool`` (a partial reveal's face-down part first)."""
+    pub = view.public
+    me = view.seat
+    n = len(pub.seats)
+    rob = _rob_tile(view)
+    hands: list[list[int]] = [[] for _ in range(n)]
+    hiddens: list[tuple[Tile, ...]] = [() for _ in range(n)]
+    hands[me] = [int(t) for t in view.concealed] + ([int(view.drawn)] if view.drawn is not None else [])
+    hiddens[me] = _own_hidden(view)
+    for s in range(n):
+        ps = pub.seats[s]
+        if s == me:
+            continue
+        tiles = [int(t) for t in ps.revealed]
+        if ps.liangdao and ps.hidden_count:
+            hidden = _hidden_sets(pool, rng, ps.hidden_count, list(_counts(tiles)), ps.waits, melds[s])
+            hiddens[s] = tuple(sorted(_TILES[t] for t in hidden))
+            tiles += hidden
+        if rob is not None and rob[0] == s:
+            tiles.append(rob[1])
+        hands[s] = tiles
+    for s in range(n):
+        if s != me:
+            hands[s] += _take(pool, rng, pub.seats[s].concealed_count - len(hands[s]))
+    return hands, hiddens
+
+
 def sample_world(view: SeatView, rules: RuleSet, rng: random.Random) -> State:
     """A full :class:`~engine.game.State` consistent with ``view`` (module docstring).
 
@@ -142,41 +193,17 @@ def sample_world(view: SeatView, rules: RuleSet, rng: random.Random) -> State:
     kinds = kinds_for(rules)
     unseen = unseen_counts(view, [int(k) for k in kinds])
     pool = [t for t in range(NUM_KINDS) for _ in range(unseen[t])]
-    rob_tile = pub.last_discard[1] if pub.phase is Phase.ROB and pub.last_discard is not None else None
-    if rob_tile is not None and pub.last_discard is not None and pub.last_discard[0] != me:
-        _remove(pool, rob_tile)
+    rob = _rob_tile(view)
+    if rob is not None:
+        _remove(pool, rob[1])
     # melds first (a face-down 暗杠 needs a kind with four copies still unseen)
-    melds: list[tuple[Meld, ...]] = []
-    for s in range(n):
-        if s == me:
-            melds.append(tuple(Meld(m.kind, m.tile, m.source) for m in view.melds if m.tile is not None))
-        else:
-            melds.append(_seat_melds(view, s, pool, rng))
-    hands: list[list[int]] = [[] for _ in range(n)]
-    hiddens: list[tuple[Tile, ...]] = [() for _ in range(n)]
-    for s in range(n):
-        ps = pub.seats[s]
-        if s == me:
-            hands[s] = [int(t) for t in view.concealed] + ([int(view.drawn)] if view.drawn is not None else [])
-            if ps.liangdao and ps.hidden_count:
-                rest = list(hands[s])
-                if view.drawn is not None:
-                    rest.remove(int(view.drawn))
-                for t in ps.revealed:
-                    rest.remove(int(t))
-                hiddens[s] = tuple(sorted(_TILES[t] for t in rest))
-            continue
-        tiles = [int(t) for t in ps.revealed]
-        if ps.liangdao and ps.hidden_count:
-            hidden = _hidden_sets(pool, rng, ps.hidden_count, list(_counts(tiles)), ps.waits, melds[s])
-            hiddens[s] = tuple(sorted(_TILES[t] for t in hidden))
-            tiles += hidden
-        if rob_tile is not None and pub.last_discard is not None and pub.last_discard[0] == s:
-            tiles.append(int(rob_tile))
-        hands[s] = tiles
-    for s in range(n):
-        if s != me:
-            hands[s] += _take(pool, rng, pub.seats[s].concealed_count - len(hands[s]))
+    melds = [
+        tuple(Meld(m.kind, m.tile, m.source) for m in view.melds if m.tile is not None)
+        if s == me
+        else _seat_melds(view, s, pool, rng)
+        for s in range(n)
+    ]
+    hands, hiddens = _deal_hidden(view, pool, rng, melds)
     if len(pool) != pub.wall_remaining:
         raise WorldError(f"{len(pool)} unseen tiles left for a wall of {pub.wall_remaining}")
     rng.shuffle(pool)

@@ -35,44 +35,70 @@ from collections.abc import Sequence
 
 from ..analysis import keys_of, shanten_keys
 from ..game import Action, ActionKind, IllegalAction, State, legal_actions, step, view_for
-from ..rules import RuleSet
+from ..rules import RuleSet, Ruleset
 from ..views import Phase, SeatView
 from .hand import hand_counts, minus
 from .players import Level, choose_action
+from .rollout import easy_move
 from .sampling import WorldError, sample_world
 
-__all__ = ["PLAYOUTS", "candidates", "choose", "evaluate", "playout", "search"]
+__all__ = ["MOVES", "candidates", "choose", "evaluate", "move_budget", "playout", "search"]
 
 _STANDARD_RULES = RuleSet()
 _MAX_PLAYOUT_ACTIONS = 600
 _FIRST_CUT = 4
-_DISCARD_CANDIDATES = 3
+_DISCARD_CANDIDATES = 1
 _Z_OVERRIDE = 2.0
-PLAYOUTS = 48
-"""Playouts per decision of :func:`choose` (sized for about 100 ms at p95 on one core)."""
+_TILE_CHOICES = (ActionKind.DISCARD, ActionKind.LIANGDAO)
+_WORLD_COST = 8
+"""Sampling a world, counted in playout moves (about the same time as 8 moves)."""
+_MAX_WORLDS = 400
+MOVES = 1600
+"""Playout moves (every seat's moves, in all the playouts) per decision of :func:`choose`: the
+search's budget, sized for at most 100 ms at p95 on one core (README "AI levels")."""
 
 
-def _rollout_policy(view: SeatView, legal: Sequence[Action], rules: RuleSet) -> Action:
+def _others_declare(rules: RuleSet) -> bool:
+    """Whether the other seats declare 亮倒 in playouts: in 卡心五 (廊起 always pays, docs/rules.md
+    §B) and at 2 seats, where the ``normal`` level declares most hands; at 3 and 4 seats of 卡五星 it
+    declares in few or no hands, so the playouts do not either."""
+    return rules.ruleset is Ruleset.KAXINWU or rules.players == 2
+
+
+def _rollout_policy(view: SeatView, legal: Sequence[Action], rules: RuleSet, declare: bool) -> Action:
+    """The ``easy`` level, without 亮倒 / 廊起 unless ``declare``."""
+    if not declare and any(a.kind is ActionKind.LIANGDAO for a in legal):
+        legal = [a for a in legal if a.kind is not ActionKind.LIANGDAO]
     return choose_action(view, legal, Level.EASY, rules=rules)
 
 
-def playout(state: State, seat: int, rules: RuleSet) -> int:
-    """Play ``state`` to the end of the hand with the ``easy`` policy for every seat; the final
-    points of ``seat`` (deltas, kong money included).  A hand that does not end within a bound
-    counts as the seat's current kong money (no change)."""
-    for _ in range(_MAX_PLAYOUT_ACTIONS):
+def playout(state: State, seat: int, rules: RuleSet) -> tuple[int, int]:
+    """Play ``state`` to the end of the hand: (the final points of ``seat`` — deltas, kong money
+    included —, the moves played).  Every seat plays the ``easy`` level; ``seat`` never declares 亮倒 later (so a
+    searched discard is compared with its 亮倒 version, not with a 亮倒 one turn later), the others
+    only where ``normal`` declares most hands (:func:`_others_declare`).  A hand that does not end
+    within a bound counts as the seat's current kong money (no change)."""
+    others = _others_declare(rules)
+    for moves in range(_MAX_PLAYOUT_ACTIONS):
         if state.result is not None:
-            return state.result.deltas[seat]
+            return state.result.deltas[seat], moves
         acting = state.to_act()
         if not acting:  # pragma: no cover - a live stable state always waits for a seat
             break
         s = acting[0]
-        legal = legal_actions(state, s)
-        a = _rollout_policy(view_for(state, s), legal, rules)
+        declare = others and s != seat
+        a = easy_move(state, s, declare)
+        if a is not None:
+            try:
+                state, _ = step(state, a)
+                continue
+            except IllegalAction:  # pragma: no cover - the fast reading missed a rule: ask the level
+                pass
+        a = _rollout_policy(view_for(state, s), legal_actions(state, s), rules, declare)
         state, _ = step(state, a)
     if state.result is not None:
-        return state.result.deltas[seat]
-    return state.seats[seat].kong_money  # pragma: no cover
+        return state.result.deltas[seat], _MAX_PLAYOUT_ACTIONS
+    return state.seats[seat].kong_money, _MAX_PLAYOUT_ACTIONS  # pragma: no cover
 
 
 class _Stats:
@@ -108,15 +134,18 @@ def search(
     *,
     budget_ms: float | None = 80.0,
     playouts: int | None = None,
+    moves: int | None = None,
     rules: RuleSet | None = None,
     min_worlds: int = 2,
 ) -> dict[Action, _Stats]:
     """Playout statistics of each of ``candidates`` (legal actions of ``view``'s seat), over worlds
     sampled from ``view`` with ``rng`` (module docstring), within about ``budget_ms`` of wall time
-    and at most ``playouts`` playouts (None: no such limit; at least ``min_worlds`` worlds either
-    way).  With ``budget_ms=None`` the result depends on the arguments only (not on the machine's
-    speed).  A candidate the sampled world refuses (it depended on a fact the view does not carry,
-    such as the seat's own 漏胡) is not played in that world."""
+    and at most ``playouts`` playouts and ``moves`` playout moves in all (None: no such limit; at
+    least ``min_worlds`` worlds either way; a world is played for every active candidate or not at
+    all, the next world's cost estimated from the mean so far).  With ``budget_ms=None`` the
+    result depends on the arguments only (not on the machine's speed).  A candidate the sampled
+    world refuses (it depended on a fact the view does not carry, such as the seat's own 漏胡) is
+    not played in that world."""
     rules = rules or _STANDARD_RULES
     stats = {a: _Stats() for a in dict.fromkeys(candidates)}
     active = list(stats)
@@ -126,10 +155,15 @@ def search(
     deadline = t0 + budget_ms / 1000.0 if budget_ms is not None else math.inf
     worlds = 0
     played = 0
+    used = 0
     cut = _FIRST_CUT
     while True:
         if worlds >= min_worlds:
             if playouts is not None and played + len(active) > playouts:
+                break
+            if moves is not None and used + used / worlds > moves:
+                break
+            if worlds >= _MAX_WORLDS:
                 break
             if budget_ms is not None:
                 now = time.perf_counter()
@@ -140,6 +174,7 @@ def search(
         except WorldError:
             break
         worlds += 1
+        used += _WORLD_COST
         for a in stats:
             stats[a].values.append(None)
         for a in active:
@@ -147,8 +182,10 @@ def search(
                 after, _ = step(world, a)
             except IllegalAction:
                 continue
-            stats[a].values[-1] = float(playout(after, me, rules) - base)
+            points, n = playout(after, me, rules)
+            stats[a].values[-1] = float(points - base)
             played += 1
+            used += n + 1
         if worlds >= cut and len(active) > 2:
             active.sort(key=lambda a: -stats[a].mean())
             active = active[: max(2, (len(active) + 1) // 2)]
@@ -196,6 +233,12 @@ def _best_reveal(legal: Sequence[Action], tile: int) -> Action | None:
     return best
 
 
+def move_budget(rules: RuleSet) -> int:
+    """:data:`MOVES`, halved in 卡心五: every discard that completes some hand is scored there (a 屁胡
+    may win on a discard, docs/rules.md §B), which makes a move about twice as costly."""
+    return MOVES // 2 if rules.ruleset is Ruleset.KAXINWU else MOVES
+
+
 def candidates(view: SeatView, legal: Sequence[Action], prior: Action, rules: RuleSet) -> list[Action]:
     """The actions :func:`choose` compares: ``prior`` first; every claim answer; on a turn every
     kong and 自摸, the discards keeping the lowest shanten (at most a few, the prior's tile
@@ -212,7 +255,11 @@ def candidates(view: SeatView, legal: Sequence[Action], prior: Action, rules: Ru
         nm = len(view.melds)
         ranked = sorted(discards, key=lambda a: (shanten_keys(minus(keys, int(a.tile or 0)), nm), a.tile != view.drawn))
         best = shanten_keys(minus(keys, int(ranked[0].tile or 0)), nm)
-        tiles = [int(prior.tile)] if prior.tile is not None and prior.kind is not ActionKind.WIN else []
+        tiles = (
+            [int(prior.tile)]
+            if prior.tile is not None and prior.kind in (ActionKind.DISCARD, ActionKind.LIANGDAO)
+            else []
+        )
         for a in ranked:
             if len(tiles) >= _DISCARD_CANDIDATES:
                 break
@@ -232,11 +279,13 @@ def choose(
     rng: random.Random,
     *,
     rules: RuleSet | None = None,
-    playouts: int = PLAYOUTS,
+    playouts: int | None = None,
+    moves: int | None = None,
 ) -> Action:
     """The ``strong`` choice among ``legal`` (module docstring); ``rng`` draws the worlds.  The
-    search is bounded by ``playouts`` (not by time), so the choice is a function of the view, the
-    legal actions, the rules and ``rng``'s state only — the same on any machine."""
+    search is bounded by playout ``moves`` (default :func:`move_budget`; and ``playouts``, when
+    given), not by time, so the choice is a function of the view, the legal actions, the rules and
+    ``rng``'s state only — the same on any machine."""
     rules = rules or _STANDARD_RULES
     if len(legal) == 1:
         return legal[0]
@@ -248,7 +297,9 @@ def choose(
     cands = candidates(view, legal, prior, rules)
     if len(cands) == 1:
         return prior
-    stats = search(view, cands, rng, budget_ms=None, playouts=playouts, rules=rules)
+    if moves is None:
+        moves = move_budget(rules)
+    stats = search(view, cands, rng, budget_ms=None, playouts=playouts, moves=moves, rules=rules)
     best = max(cands, key=lambda a: (sum(v is not None for v in stats[a].values), stats[a].mean()))
     if best == prior:
         return prior

@@ -10,6 +10,7 @@ import pytest
 
 from engine.ai import Level, choose_action
 from engine.ai import strong as strong_ai
+from engine.ai.rollout import easy_move
 from engine.ai.sampling import sample_world
 from engine.ai.selfplay import ai_agent, play_hand
 from engine.game import Action, ActionKind, State, legal_actions, replay, start, step, view_for
@@ -172,3 +173,25 @@ def test_a_forced_choice_is_not_searched() -> None:
     before = rng.getstate()
     assert strong_ai.choose(view_for(state, seat), legal, rng, rules=rules) == legal[0]
     assert rng.getstate() == before
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_playout_policy_is_the_easy_level(preset: str) -> None:
+    """The playouts' fast reading of a state (engine.ai.rollout) makes exactly the easy level's
+    move, seen through the seat's view and its legal actions, at every decision of easy hands."""
+    rules = RuleSet.preset(preset)
+    checked = 0
+    for h in range(8):
+        state = replay(start(rules, h % rules.players, seed=f"rollout-{preset}-{h}"))
+        while not state.over:
+            seat = state.to_act()[0]
+            legal = legal_actions(state, seat)
+            want = choose_action(view_for(state, seat), legal, Level.EASY, rules=rules)
+            assert easy_move(state, seat, True) == want
+            without = [a for a in legal if a.kind is not ActionKind.LIANGDAO]
+            assert easy_move(state, seat, False) == choose_action(
+                view_for(state, seat), without, Level.EASY, rules=rules
+            )
+            checked += 1
+            state, _ = step(state, want)
+    assert checked > 100
