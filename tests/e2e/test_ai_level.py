@@ -43,8 +43,10 @@ async def test_an_admin_picks_strong_and_the_ai_seats_play_it(kwx, monkeypatch):
         lobby = kwx.fake.last_message(group)
         for _ in range(2):
             await kwx.press(ann, kwx.fake.message(group, lobby.message_id), "Add AI")
+        table = await service.store.open_table_of_group(gid, bot_id=service.tables.bot_id)
+        await service.prepare_deal(table.table_id, {"seed": "ai level", "dealer": 0})  # Ann discards first
         await kwx.press(ann, kwx.fake.message(group, lobby.message_id), "Start")
-        live = next(iter(service.tables.cached()))
+        live = await service.tables.get(table.table_id)
         assert service.tables.ai_level(live) == "strong"
         rng = random.Random(4)
         for _ in range(3):  # Ann's turns: each press is answered, then the AI seats play theirs

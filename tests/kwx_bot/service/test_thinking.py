@@ -13,8 +13,11 @@ from typing import Any
 
 import pytest
 
-from engine.game import legal_actions, replay, start, view_for
+from engine.ai import Level, choose_action
+from engine.ai.strong import candidates
+from engine.game import Action, legal_actions, replay, start, step, view_for
 from engine.rules import RuleSet
+from engine.views import SeatView
 from kwx_bot.service import game
 from kwx_bot.service.buttons import Op
 from kwx_bot.service.thinking import Thinker
@@ -22,9 +25,23 @@ from kwx_bot.service.thinking import Thinker
 from .conftest import ANN, GROUP, World
 
 
+def _a_searched_decision() -> tuple[SeatView, list[Action]]:
+    """A decision the strong AI searches (several candidates), from a hand the normal AI plays."""
+    rules = RuleSet()
+    state = replay(start(rules, 0, seed="thinking"))
+    rng = random.Random(0)
+    while not state.over:
+        seat = state.to_act()[0]
+        view, legal = view_for(state, seat), legal_actions(state, seat)
+        prior = choose_action(view, legal, Level.NORMAL, rng, rules=rules)
+        if len(candidates(view, legal, prior, rules)) > 1:
+            return view, legal
+        state, _ = step(state, prior)
+    raise AssertionError("no searched decision in the hand")  # pragma: no cover
+
+
 async def test_a_strong_decision_runs_in_a_worker_and_the_loop_goes_on() -> None:
-    state = replay(start(RuleSet(), 0, seed="thinking"))
-    view, legal = view_for(state, 0), legal_actions(state, 0)
+    view, legal = _a_searched_decision()
     thinker = Thinker(1)
     ticks = 0
 
@@ -59,6 +76,7 @@ async def _table_with_two_ai(world: World, level: str | None) -> None:
     for _ in range(2):
         lobby = world.chat.last(GROUP)
         await world.press(ANN, lobby, lobby.press(Op.ADD_AI))
+    await world.service.prepare_deal((await world.table()).table_id, {"seed": "thinking", "dealer": 0})  # Ann first
     lobby = world.chat.last(GROUP)
     assert (await world.press(ANN, lobby, lobby.press(Op.START))).text == "Dealing…"
 
