@@ -2,8 +2,9 @@
 
 Commands: ``score`` (one win, JSON in/out), ``analyze`` (waits/shanten per line), ``play`` (a hand
 scenario, JSON in/out), ``simulate`` (AI self-play statistics), ``deal`` (re-derive a hand's deal
-from its shuffle seed, JSON out).  Unknown commands exit 2 with a
-one-line message; no command ever prints a traceback for bad input.
+from its shuffle seed, JSON out), ``review`` (where an AI would have played a recorded hand
+otherwise, JSON in/out).  Unknown commands exit 2 with a one-line message; no command ever prints
+a traceback for bad input.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ _COMMANDS = {
     "play": "engine.game.scenario",
     "simulate": "engine.cli_simulate",
     "deal": "engine.cli_deal",
+    "review": "engine.cli_review",
 }
 
 

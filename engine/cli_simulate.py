@@ -7,7 +7,7 @@ Usage::
 
 * ``--hands N`` (required, >= 1): hands to play.  ``--seed S`` (required): any text; the same seed,
   players and rules replay the same hands.
-* ``--players``: one level (random, greedy, easy, normal) per seat, comma-separated: 2, 3 or 4 of
+* ``--players``: one level (random, greedy, easy, normal, strong) per seat, comma-separated: 2, 3 or 4 of
   them, as many as the rules' ``players`` (a mismatch is an error, exit 2); default ``normal`` on
   every seat.  The players are *not* fixed to seats: hands come in blocks (6 at 3 seats, 2 at 2,
   24 at 4) that share a deal and rotate the seating through every order (see

@@ -24,7 +24,10 @@ KWX_PICTURE_FORMAT         ``palette`` (default: a 48-colour PNG, about a sixth 
                            for about 8 ms more per picture, docs/telegram.md §6), ``jpeg`` (quality 90, no
                            chroma subsampling) or ``png`` (lossless RGB)
 KWX_RENDER_PROCESSES       worker processes that draw pictures (default 1 with 2+ cores, else 0 =
-                           draw in a thread of the bot process)
+                           draw in a thread of the bot process); when above 0, /review and the
+                           ``strong`` AI each get a worker process of their own too
+KWX_AI_LEVEL               how the AI plays AI seats and auto-play in a group that has not chosen in
+                           /settings: ``easy``, ``normal`` or ``strong`` (default)
 KWX_REMIND_SECONDS         a player who has not acted this long after their turn (or claim) began
                            gets a short notifying reminder (default 10; 0 = never)
 KWX_WEBHOOK_URL            optional public ``https://`` URL Telegram posts updates to (webhook mode;
@@ -113,6 +116,9 @@ class Settings:
     remind_seconds: float = 10.0
     render_processes: int = 0
     picture_format: str = "palette"
+    ai_level: str = "strong"
+    """How the AI plays AI seats and 托管 in a group that has not chosen in ``/settings``
+    (``KWX_AI_LEVEL``: easy, normal or strong)."""
     rate_limit: bool = True
     """Pace calls with :class:`~kwx_bot.edge.throttle.PacingRateLimiter` and hold back writes that can
     wait while the token is busy (:class:`~kwx_bot.edge.throttle.TokenLoad`), as in production;
@@ -200,6 +206,17 @@ def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
     if not 0 <= value <= 86400:
         raise SettingsError(f"{name} must be between 0 and 86400 seconds, got {raw!r}")
     return value
+
+
+AI_LEVELS = ("easy", "normal", "strong")
+"""The AI levels a group may choose (``kwx_bot.service.game.AI_LEVELS`` maps them to the engine's)."""
+
+
+def _ai_level(env: Mapping[str, str]) -> str:
+    raw = env.get("KWX_AI_LEVEL", "strong").strip().lower() or "strong"
+    if raw not in AI_LEVELS:
+        raise SettingsError(f"KWX_AI_LEVEL must be easy, normal or strong, got {raw!r}")
+    return raw
 
 
 def _picture_format(env: Mapping[str, str]) -> str:
@@ -344,6 +361,7 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         remind_seconds=_seconds(env, "KWX_REMIND_SECONDS", 10.0),
         render_processes=_processes(env),
         picture_format=_picture_format(env),
+        ai_level=_ai_level(env),
         webhook_url=webhook_url,
         webhook_listen=_address(env, "KWX_WEBHOOK_LISTEN"),
         webhook_port=_port(env, "KWX_WEBHOOK_PORT", 8443) or 8443,

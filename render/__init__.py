@@ -26,6 +26,7 @@ from engine.views import PublicView, SeatView
 from .art import TileSize, TileState, warm_cache
 from .labels import LANGUAGES
 from .pictures import HandTiles, hand_canvas, result_canvas, reveal_canvas, table_canvas
+from .review import ReviewItem, render_review
 from .stats import PlayerStats, StatsSheet, render_stats
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "PHOTO_MAX_SIDES",
     "HandTiles",
     "PlayerStats",
+    "ReviewItem",
     "StatsSheet",
     "TileSize",
     "TileState",
@@ -43,6 +45,7 @@ __all__ = [
     "render_hand",
     "render_result",
     "render_reveal",
+    "render_review",
     "render_stats",
     "render_table",
     "warm_cache",

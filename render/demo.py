@@ -49,6 +49,7 @@ from engine.views import (
 from .canvas import Canvas
 from .pictures import HandTiles, hand_canvas, result_canvas, reveal_canvas, table_canvas
 from .replay import replay_canvases
+from .review import ReviewItem, review_canvas
 from .stats import PlayerStats, StatsSheet
 
 __all__ = [
@@ -60,6 +61,7 @@ __all__ = [
     "engine_demo",
     "picture_canvases",
     "play_states",
+    "review_items",
     "rules_for",
 ]
 
@@ -326,9 +328,10 @@ def demo_stats(seed: int = 7, hands: int = 120) -> StatsSheet:
 
 # -- every picture kind, for the phone measurements (render.phone, ``python -m render phone``) ---------------
 
-PICTURE_KINDS = ("hand", "table", "reveal", "result", "draw", "guansi", "replay")
+PICTURE_KINDS = ("hand", "table", "reveal", "result", "draw", "guansi", "replay", "review")
 """The picture kinds :func:`picture_canvases` draws: the hand picture (with the table), the table, the
-亮倒 / 廊起 reveal, a won result, the 荒庄 / 查叫 result, a 关死 result, every frame of a replay."""
+亮倒 / 廊起 reveal, a won result, the 荒庄 / 查叫 result, a 关死 result, every frame of a replay, a
+``/review`` picture of three decisions."""
 
 
 def rules_for(game: str, players: int) -> RuleSet:
@@ -357,6 +360,28 @@ def _replay_views(game: str, players: int) -> tuple[PublicView, ...]:
     return tuple(public_view(st) for st, _ in play_states("phone-replay", rules_for(game, players), declare={1}))
 
 
+@functools.cache
+def review_items(game: str, players: int) -> tuple[ReviewItem, ...]:
+    """Three decisions of an engine-played hand of ``game`` at ``players`` seats for the ``/review``
+    picture: the seat with the most melds late in the hand, one of its claims when it had one, and
+    an early turn; each "played" is its first legal action and "suggested" its last (a picture
+    demo, not an AI's judgement), losses 2.4, 0.8 and none."""
+    states = [st for st, _ in play_states("phone-review", rules_for(game, players), declare={1})]
+    asked = [(st, s) for st in states for s in st.to_act() if len(legal_actions(st, s)) > 1]
+    turns = [(st, s) for st, s in asked if st.phase is Phase.TURN]
+    late = max(turns, key=lambda p: (len(p[0].seats[p[1]].melds), p[0].seq))
+    claims = [p for p in asked if p[0].phase is not Phase.TURN] or turns[1:2]
+    picked = [late, claims[-1], turns[0]]
+    out = []
+    for (st, seat), loss in zip(sorted(picked, key=lambda p: p[0].seq), (2.4, 0.8, None), strict=True):
+        legal = legal_actions(st, seat)
+        view = view_for(st, seat)
+        if st.window is not None:
+            view = replace(view, public=replace(view.public, to_act=(seat,)))
+        out.append(ReviewItem(view, legal[0], legal[-1], loss))
+    return tuple(out)
+
+
 def picture_canvases(kind: str, game: str, players: int, lang: str) -> list[Canvas]:
     """The drawn pictures of ``kind`` (:data:`PICTURE_KINDS`) from an engine-played hand of ``game``
     at ``players`` seats (:func:`engine_demo`, seed 7), labels in ``lang``: one canvas, or every
@@ -371,6 +396,7 @@ def picture_canvases(kind: str, game: str, players: int, lang: str) -> list[Canv
         "draw": lambda: [result_canvas(d.draw, names, lang, None, game)],
         "guansi": lambda: [result_canvas(_guansi(d.draw), names, lang, None, game)],
         "replay": lambda: replay_canvases(_replay_views(game, players), names, lang, d.totals, game),
+        "review": lambda: [review_canvas(review_items(game, players), lang, game)],
     }
     if kind not in drawn:
         raise ValueError(f"unknown picture kind {kind!r}: one of {', '.join(PICTURE_KINDS)}")

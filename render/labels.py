@@ -60,6 +60,8 @@ __all__ = [
     "PLACEHOLDER",
     "PREVIOUS",
     "PROTECTED",
+    "REVIEW_EN",
+    "REVIEW_ZH",
     "ROBBED",
     "SEAT_FALLBACK",
     "SHOWN",
@@ -76,6 +78,7 @@ __all__ = [
     "WIN",
     "ZH",
     "Labels",
+    "ReviewLabels",
     "StatsLabels",
     "big5_common_hanzi",
     "fan_label",
@@ -83,6 +86,7 @@ __all__ = [
     "gb2312_hanzi",
     "label_strings",
     "labels_for",
+    "review_labels_for",
     "signed",
     "stats_labels_for",
     "tile_label",
@@ -491,6 +495,84 @@ of the hands with a declaration that were won)."""
 _STATS_BY_LANG = {"zh_CN": STATS_ZH, "en": STATS_EN}
 
 
+@dataclass(frozen=True, slots=True)
+class ReviewLabels:
+    """The words of the ``/review`` picture (:mod:`render.review`) in one language.
+
+    ``acts``: the word of each :class:`engine.game.ActionKind` value (``{decl}``: the declaration's
+    name, 亮倒 / 廊起, from :func:`labels_for` of the game); ``played`` / ``suggested``: the two
+    columns; ``moment``: a decision's heading (``{n}``: its number in the picture, ``{wall}``: the
+    tiles left in the wall); ``loss``: the estimated loss (``{v}``: points, one decimal);
+    ``on_table``: before the discard a claim is about."""
+
+    lang: str
+    acts: Mapping[str, str]
+    played: str
+    suggested: str
+    moment: str
+    loss: str
+    on_table: str
+
+    def strings(self) -> tuple[str, ...]:
+        """Every fixed string (placeholders included)."""
+        return (*self.acts.values(), self.played, self.suggested, self.moment, self.loss, self.on_table)
+
+
+REVIEW_ZH = ReviewLabels(
+    lang="zh_CN",
+    acts=MappingProxyType(
+        {
+            "discard": "打出",
+            "liangdao": "{decl}打出",
+            "pong": "碰",
+            "kong": "杠",
+            "concealed_kong": "暗杠",
+            "added_kong": "补杠",
+            "win": "胡",
+            "pass": "过",
+        }
+    ),
+    played="你的选择",
+    suggested="AI 建议",
+    moment="{n}. 牌墙剩 {wall} 张",
+    loss="约损失 {v} 分",
+    on_table="桌上：",
+)
+"""Chinese words of the ``/review`` picture."""
+
+REVIEW_EN = ReviewLabels(
+    lang="en",
+    acts=MappingProxyType(
+        {
+            "discard": "Discard",
+            "liangdao": "Lay down",
+            "pong": "Pong",
+            "kong": "Kong",
+            "concealed_kong": "Concealed kong",
+            "added_kong": "Added kong",
+            "win": "Win",
+            "pass": "Pass",
+        }
+    ),
+    played="You played",
+    suggested="AI suggests",
+    moment="{n}. Wall: {wall}",
+    loss="About {v} points lost",
+    on_table="On the table:",
+)
+"""English words of the ``/review`` picture (the glossary's player words: "lay down", "pong" …)."""
+
+_REVIEW_BY_LANG = {"zh_CN": REVIEW_ZH, "en": REVIEW_EN}
+
+
+def review_labels_for(lang: str) -> ReviewLabels:
+    """The ``/review`` picture's words in ``lang`` (one of :data:`LANGUAGES`); ValueError otherwise."""
+    try:
+        return _REVIEW_BY_LANG[lang]
+    except KeyError:
+        raise ValueError(f"no picture labels for language {lang!r}: use one of {', '.join(LANGUAGES)}") from None
+
+
 def stats_labels_for(lang: str) -> StatsLabels:
     """The ``/stats`` picture's words in ``lang`` (one of :data:`LANGUAGES`); ValueError otherwise."""
     try:
@@ -522,10 +604,11 @@ def label_strings() -> tuple[str, ...]:
         *BY_LABEL.values(), *FAN_NAMES, *(tile_label(t) for t in Tile), *(k.chinese for k in MeldKind),
         "中發白", *(s for lb in _BY_LANG.values() for s in lb.strings()),
         *(s for lb in _STATS_BY_LANG.values() for s in lb.strings()),
+        *(s for lb in _REVIEW_BY_LANG.values() for s in lb.strings()),
     ]  # fmt: skip
     out = []
     for s in fixed:
-        for ph in ("{n}", "{v}", "{name}", "{times}", "{m}", "{payer}", "{payee}", "{decl}", "{fan}"):
+        for ph in ("{n}", "{v}", "{name}", "{times}", "{m}", "{payer}", "{payee}", "{decl}", "{fan}", "{wall}"):
             s = s.replace(ph, "")
         out.append(s)
     return tuple(out)

@@ -77,6 +77,7 @@ class Level(enum.Enum):
     GREEDY = "greedy"
     EASY = "easy"
     NORMAL = "normal"
+    STRONG = "strong"
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +196,10 @@ def choose_action(
         raise ValueError("no legal action to choose from")
     if level is Level.RANDOM:
         return (rng or random.Random(0)).choice(list(legal))
+    if level is Level.STRONG:  # a search, in its own module (engine.ai.strong)
+        from .strong import choose
+
+        return choose(view, legal, rng or random.Random(0), rules=rules)
     for a in legal:
         if a.kind is ActionKind.WIN:
             return a

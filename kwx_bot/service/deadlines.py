@@ -95,7 +95,7 @@ class Deadlines:
                 elif not louhu:
                     told.pop()  # a claim passed by its time-out: nothing to tell (nothing counts)
                 changed.append(seat)
-            state, pairs = self.play.drive(live, state, pairs)
+            state, pairs = await self.play.drive(live, state, pairs)
 
             async def extra(tx: Tx) -> None:
                 for seat in changed:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -61,6 +61,15 @@ from engine.game import (
 from engine.game.record import RecordError, public_moments, record
 from engine.numerals import whole_number
 from engine.question import COMMAND, Problem, QuestionError, WinQuestion, parse_question, under_rules
+from engine.review import (
+    DEFAULT_BUDGET_MS,
+    REVIEW_PLAYOUTS,
+    Decision,
+    Evaluator,
+    Review,
+    normal_ranking,
+    review_scenario,
+)
 from engine.rules import KNOWN_OPTIONS, PRESETS, FourPlayers, RuleError, RuleSet, Ruleset
 from engine.scoring import ScoringError, WinBy, WinScore, score_win
 from engine.seating import Lineup, next_lineup
@@ -70,14 +79,19 @@ from engine.views import HandResultView, MeldView, Phase, PublicView, SeatView
 from ..words.ui import RevealChoice
 
 __all__ = [
+    "AI_LEVELS",
     "COMMAND",
     "DECLARATION_FAN",
     "KNOWN_OPTIONS",
     "PRESETS",
+    "REVIEW_PLAYOUTS",
+    "SLOW_AI_LEVELS",
     "Action",
     "ActionKind",
     "Deal",
+    "Decision",
     "Discarded",
+    "Evaluator",
     "Event",
     "FourPlayers",
     "HandEnded",
@@ -94,6 +108,7 @@ __all__ = [
     "RecordError",
     "RevealChoice",
     "RevealFault",
+    "Review",
     "RuleError",
     "RuleSet",
     "Ruleset",
@@ -125,10 +140,13 @@ __all__ = [
     "load_events",
     "members",
     "next_lineup",
+    "normal_ranking",
     "parse_question",
     "parse_tile",
     "phase",
+    "pressed_seqs",
     "protected",
+    "review_record",
     "rules_from_json",
     "rules_of",
     "score_question",
@@ -319,8 +337,13 @@ def ai_rng(hand_key: str, seq: int, seat: int) -> random.Random:
     return random.Random(f"{hand_key}:{seq}:{seat}")
 
 
-AI_LEVELS: dict[str, Level] = {"easy": Level.EASY, "normal": Level.NORMAL}
-"""A seat's stored ``ai_level`` -> the engine's :class:`~engine.ai.Level` (any other: ``normal``)."""
+AI_LEVELS: dict[str, Level] = {"easy": Level.EASY, "normal": Level.NORMAL, "strong": Level.STRONG}
+"""A table's AI level (the group's ``/settings`` choice, docs/architecture.md §5) -> the engine's
+:class:`~engine.ai.Level` (any other: ``normal``)."""
+SLOW_AI_LEVELS = frozenset({"strong"})
+"""The levels whose decisions search (up to about 100 ms each, docs/architecture.md §5): made in a
+worker process, never on the event loop (:mod:`.thinking`); ``easy`` and ``normal`` take well
+under a millisecond and are made in place."""
 
 
 def choose_action(
@@ -434,6 +457,37 @@ def hand_record(data: Sequence[dict[str, Any]], description: str | None = None) 
     replays it: the actions, and the events and result under ``expect`` (:func:`engine.game.record.record`).
     Raises :class:`RecordError` for events the engine cannot reach."""
     return record(events_from_json(data), description=description)
+
+
+def review_record(
+    doc: dict[str, Any],
+    seats: Sequence[int],
+    *,
+    deadline: float | None = None,
+    budget_ms: float = DEFAULT_BUDGET_MS,
+    playouts: int = REVIEW_PLAYOUTS,
+    evaluator: tuple[str, Evaluator] | None = None,
+    pressed: Collection[int] | None = None,
+) -> Review:
+    """The review of a hand's record (:func:`hand_record`'s scenario object) for ``seats``: every
+    decision of theirs where the engine's reviewer would have played otherwise, judged from the
+    seat's view at that moment (:func:`engine.review.review_scenario`, docs/architecture.md §2
+    "Review"); ``deadline``: ``time.monotonic()`` after which no more decisions are evaluated;
+    ``playouts``: the ``strong`` evaluator's playouts per decision; ``evaluator``: ``(name,
+    evaluator)``, default the engine's (tests pass their own); ``pressed``: the hand ``seq`` of each
+    event a person's own press made (:func:`pressed_seqs`) — only those actions are judged (None:
+    every action).  CPU-bound
+    (seconds): run it off the event loop.  Raises ``ValueError`` for a record the engine refuses."""
+    return review_scenario(
+        doc, seats=tuple(seats), budget_ms=budget_ms, playouts=playouts, deadline=deadline, evaluator=evaluator,
+        judged=pressed,
+    )  # fmt: skip
+
+
+def pressed_seqs(rows: Sequence[tuple[dict[str, Any], int | None]]) -> frozenset[int]:
+    """The hand ``seq`` of each stored event a person's press made (``rows``: each event's JSON and
+    the user whose press made it, None for what the bot did: the AI, a time-out, 托管)."""
+    return frozenset(int(data["seq"]) for data, actor in rows if actor is not None and "seq" in data)
 
 
 def hand_moments(data: Sequence[dict[str, Any]]) -> list[PublicView]:

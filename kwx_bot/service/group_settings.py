@@ -8,7 +8,9 @@ A group's settings are rows of the store's ``settings`` table (key -> JSON value
   exactly what differs);
 * ``discard_seconds`` / ``claim_seconds`` / ``bank_seconds`` — the table's time control (0 = no
   deadline; the bank: seconds per hand each seat may think past a move's own time, docs/rules.md §E#33);
-* ``language`` — ``zh_CN`` or ``en``, the language of the group's messages.
+* ``language`` — ``zh_CN`` or ``en``, the language of the group's messages;
+* ``ai_level`` — ``easy``, ``normal`` or ``strong``: how the AI plays the group's AI seats and 托管
+  (the operator's ``KWX_AI_LEVEL`` when the group has not chosen, ``strong`` by default).
 
 Changes apply to the next table or hand, never to a hand in play (the table service copies them when
 it deals).  :class:`GroupConfig` reads the current values, :meth:`GroupConfig.change` computes the
@@ -23,7 +25,7 @@ from typing import Any
 
 from ..words.i18n import N_, Translator
 from ..words.texts import esc, quote
-from .game import KNOWN_OPTIONS, PRESETS, RuleError, RuleSet, Ruleset, check_table_rules, whole_number
+from .game import AI_LEVELS, KNOWN_OPTIONS, PRESETS, RuleError, RuleSet, Ruleset, check_table_rules, whole_number
 from .time_control import TIMER_KEYS
 
 __all__ = [
@@ -93,7 +95,8 @@ class Choice:
 @dataclass(frozen=True, slots=True)
 class Item:
     """A menu line: ``code`` (one letter in callback data), ``key`` (``preset``, a docs/rules.md §C option,
-    one of :data:`~.time_control.TIMER_KEYS` or ``language``), ``title`` (msgid) and its choices."""
+    one of :data:`~.time_control.TIMER_KEYS`, ``language`` or ``ai_level``), ``title`` (msgid) and its
+    choices."""
 
     code: str
     key: str
@@ -103,7 +106,7 @@ class Item:
     @property
     def is_rule(self) -> bool:
         """The item changes the ``rules`` setting."""
-        return self.key not in (*TIMER_KEYS, "language")
+        return self.key not in (*TIMER_KEYS, "language", "ai_level")
 
 
 _ON_OFF = (Choice(False, N_("off")), Choice(True, N_("on")))
@@ -146,14 +149,17 @@ ITEMS: tuple[Item, ...] = (
     Item("n", "language", N_("Group language"), (
         Choice("zh_CN", "中文", literal=True), Choice("en", "English", literal=True),
     )),
+    Item("a", "ai_level", N_("AI level"), (
+        Choice("easy", N_("easy")), Choice("normal", N_("normal")), Choice("strong", N_("strong")),
+    )),
 )  # fmt: skip
 
 _BY_CODE = {item.code: item for item in ITEMS}
 _BY_KEY = {item.key: item for item in ITEMS}
 _ALIASES = {
     "discard": "discard_seconds", "claim": "claim_seconds", "lang": "language", "timer": "discard_seconds",
-    "bank": "bank_seconds",
-    "底金": "base", "封顶": "cap", "语言": "language",
+    "bank": "bank_seconds", "ai": "ai_level", "level": "ai_level",
+    "底金": "base", "封顶": "cap", "语言": "language", "电脑": "ai_level",
 }  # fmt: skip
 _LANGS = {"zh": "zh_CN", "zh_cn": "zh_CN", "zh-cn": "zh_CN", "中文": "zh_CN", "cn": "zh_CN", "en": "en",
           "english": "en", "英文": "en"}  # fmt: skip
@@ -220,13 +226,15 @@ class GroupConfig:
     claim_seconds: float
     language: str
     bank_seconds: float = 0.0
+    ai_level: str = "strong"
 
     @classmethod
     def of(
-        cls, stored: Mapping[str, Any], *, discard: float, claim: float, language: str, bank: float = 0.0
-    ) -> GroupConfig:
-        """From the group's stored settings; ``discard`` / ``claim`` / ``language`` / ``bank``: the
-        defaults."""
+        cls, stored: Mapping[str, Any], *, discard: float, claim: float, language: str, bank: float = 0.0,
+        ai_level: str = "strong",
+    ) -> GroupConfig:  # fmt: skip
+        """From the group's stored settings; ``discard`` / ``claim`` / ``language`` / ``bank`` /
+        ``ai_level``: the defaults."""
 
         def seconds(key: str, default: float) -> float:
             value = stored.get(key, default)
@@ -234,12 +242,14 @@ class GroupConfig:
             return float(value) if ok else default
 
         lang = stored.get("language")
+        level = stored.get("ai_level")
         return cls(
             rules=stored.get("rules", "standard"),
             discard_seconds=seconds("discard_seconds", discard),
             claim_seconds=seconds("claim_seconds", claim),
             language=lang if lang in ("zh_CN", "en") else language,
             bank_seconds=seconds("bank_seconds", bank),
+            ai_level=level if level in AI_LEVELS else ai_level,
         )
 
     def ruleset(self) -> RuleSet:
@@ -264,7 +274,7 @@ class GroupConfig:
         """The settings rows (key -> JSON value) that set ``key`` to ``value``.
 
         ``key``: ``preset`` (resets the options to that preset), a docs/rules.md §C option, ``reset`` (the
-        preset without options), one of :data:`~.time_control.TIMER_KEYS` or ``language``.  Raises
+        preset without options), one of :data:`~.time_control.TIMER_KEYS`, ``language`` or ``ai_level``.  Raises
         :class:`ConfigError` for an unknown key or a value the rules engine refuses.
         """
         if key in TIMER_KEYS:
@@ -276,6 +286,11 @@ class GroupConfig:
             if lang is None:
                 raise ConfigError(N_("The language is zh (中文) or en (English)."))
             return {"language": lang}
+        if key == "ai_level":
+            level = str(value).strip().lower()
+            if level not in AI_LEVELS:
+                raise ConfigError(N_("The AI level is easy, normal or strong."))
+            return {"ai_level": level}
         if key == "players":  # one source: the table's choice at /new (TableChoice)
             raise ConfigError(
                 N_(

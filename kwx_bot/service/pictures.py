@@ -44,6 +44,7 @@ __all__ = [
     "RenderPictures",
     "default_render_processes",
     "draw",
+    "warm_worker",
 ]
 
 log = logging.getLogger("kwx.pictures")
@@ -80,10 +81,10 @@ ORPHAN_POLL_SECONDS = 1.0
 """How often a render worker checks that the bot process that started it is still alive."""
 
 
-def _warm(parent: int) -> None:
-    """A render worker's start: ignore SIGINT and SIGTERM, warm the font and tile caches, and leave
-    when the bot process ``parent`` is gone (killed with SIGKILL it cannot stop its workers, which
-    would linger).
+def warm_worker(parent: int, pictures: bool = True) -> None:
+    """A render worker's start: ignore SIGINT and SIGTERM, warm the font and tile caches (unless
+    not ``pictures``: a worker that only thinks), and leave when the bot process ``parent`` is gone
+    (killed with SIGKILL it cannot stop its workers, which would linger).
 
     Ctrl-C and systemd signal the whole process group; the worker leaves the stop to its parent,
     which finishes the pictures in hand and then shuts the pool down, so a stop is never mistaken
@@ -102,7 +103,8 @@ def _warm(parent: int) -> None:
     for stop in (signal.SIGINT, signal.SIGTERM):
         signal.signal(stop, signal.SIG_IGN)
     threading.Thread(target=watch, name="kwx-orphan-watch", daemon=True).start()
-    render.warm_cache()
+    if pictures:
+        render.warm_cache()
 
 
 class Pictures(Protocol):
@@ -203,7 +205,7 @@ class RenderPictures:
         if self._pool is None:
             context = multiprocessing.get_context("spawn")
             self._pool = ProcessPoolExecutor(
-                self.processes, mp_context=context, initializer=_warm, initargs=(os.getpid(),)
+                self.processes, mp_context=context, initializer=warm_worker, initargs=(os.getpid(),)
             )
         return self._pool
 

@@ -5,7 +5,9 @@ Under the table's ``asyncio.Lock``:
 1. check the press (seat of the user, current hand message, current seq);
 2. ``game.apply`` the action (the engine validates it and adds its automatic steps), then let the AI
    play every seat that is automatic (AI seats, 托管, unreachable players) until a human must act
-   or the hand is over (:meth:`Play.drive`);
+   or the hand is over (:meth:`Play.drive`), at the table's AI level (its options' ``ai_level``, the
+   group's ``/settings`` choice when the hand was dealt); a press stops before a ``strong`` seat's
+   search, which the press's follow-up makes (:meth:`Play.kick_auto`) once the press is answered;
 3. append all events in **one** ``BEGIN IMMEDIATE`` transaction, with the new deadline, and at the
    end of a hand its result, ledger rows and next dealer;
 4. only then swap the live state, arm the timer and return the answer to the press.
@@ -32,6 +34,7 @@ from .live import LiveSeat, LiveTable
 from .present import Presenter
 from .screen import Menu, Ui
 from .tables import Tables
+from .thinking import Thinker
 from .timers import Timers
 from .values import Reply
 
@@ -58,12 +61,13 @@ GAME_OPS = frozenset(_OP_KIND) | MENU_OPS | {Op.TAKE_BACK, Op.PROTECTED}
 class Play:
     """Hands of open tables (see module docstring)."""
 
-    def __init__(self, tables: Tables, presenter: Presenter, timers: Timers) -> None:
+    def __init__(self, tables: Tables, presenter: Presenter, timers: Timers, thinker: Thinker | None = None) -> None:
         self.tables = tables
         self.store = tables.store
         self.present = presenter
         self.timers = timers
         self.settings = tables.settings
+        self.thinker = thinker or Thinker()
 
     # -- dealing ---------------------------------------------------------------------------------
 
@@ -117,7 +121,7 @@ class Play:
             for s in live.seats:
                 s.hand_msg_id, s.hand, s.menu = None, Delivered(), Menu()
                 s.last_press, s.bank_used = None, 0.0
-            state, pairs = self.drive(live, state, [(e, actor) for e in events])
+            state, pairs = await self.drive(live, state, [(e, actor) for e in events])
             await self.commit(live, state, pairs)
         log.info("table %s: hand %s dealt, dealer seat %s", live.table_id, hand_no, dealer)  # no seed: it is the wall
 
@@ -152,13 +156,20 @@ class Play:
 
     # -- the decision loop -----------------------------------------------------------------------
 
-    def drive(
-        self, live: LiveTable, state: State, pairs: list[tuple[Event, int | None]]
+    async def drive(
+        self, live: LiveTable, state: State, pairs: list[tuple[Event, int | None]], *, think: bool = True
     ) -> tuple[State, list[tuple[Event, int | None]]]:
         """Let automatic seats act until a human must decide or the hand is over.  A 亮倒 / 廊起
         seat whose only legal action is forced (卡心五's 有杠必杠 kong after 廊起, docs/rules.md §B)
-        takes it at once: its play is automatic and there is nothing to choose."""
+        takes it at once: its play is automatic and there is nothing to choose.
+
+        The AI decides at the table's level (:meth:`~.tables.Tables.ai_level`) from what the seat's
+        own hand message would show (:func:`.game.seat_view`: in a claim window only itself asked),
+        by :class:`~.thinking.Thinker` — a ``strong`` decision in a worker process.  Without
+        ``think`` (a press, whose answer must not wait for a search) it stops before such a decision
+        and leaves it to :meth:`kick_auto`."""
         hand_key = str(live.hand.hand_id if live.hand else 0)
+        level = self.tables.ai_level(live)
         for _ in range(1000):
             if game.is_over(state):
                 break
@@ -168,16 +179,16 @@ class Play:
             if not auto and not forced:
                 break
             s = (auto or forced)[0]
-            seat = live.seat(s)
             legal = game.legal(state, s)
             if not auto:
                 state, events = game.apply(state, legal[0])
                 pairs = pairs + [(e, None) for e in events]
                 continue
-            level = (seat.ai_level or "normal") if seat is not None else "normal"
-            view = game.view_for(state, s)
+            if not think and self.thinker.slow(level) and len(legal) > 1:
+                break
+            view = game.seat_view(state, s)
             rng = game.ai_rng(hand_key, game.seq_of(state), s)
-            action = game.choose_action(view, legal, level, rng, game.rules_of(state))
+            action = await self.thinker.choose(view, legal, level, rng, game.rules_of(state))
             state, events = game.apply(state, action)
             pairs = pairs + [(e, None) for e in events]
         else:  # pragma: no cover - the engine guarantees progress
@@ -391,7 +402,7 @@ class Play:
             if spent:
                 await tx.set_bank_used(live.table_id, seat.seat, seat.bank_used)
 
-        new_state, pairs = self.drive(live, new_state, [(e, user_id) for e in events])
+        new_state, pairs = await self.drive(live, new_state, [(e, user_id) for e in events], think=False)
         await self.commit(live, new_state, pairs, extra, reread=reset)
         seat.last_press = press  # kept in memory too: no need to read the seats back for it
         return Reply(_toast(action, tr, rules)), True
@@ -429,12 +440,14 @@ class Play:
         return out
 
     async def kick_auto(self, live: LiveTable) -> bool:
-        """Let the AI act for automatic seats the table is waiting on (after a seat became automatic)."""
+        """Let the AI act for automatic seats the table is waiting on: after a seat became
+        automatic, and after a press that left a ``strong`` seat's search for later (:meth:`drive`);
+        False when nothing was due."""
         async with live.lock:
             state = live.state
             if state is None or game.is_over(state) or live.row.status != TableStatus.PLAYING:
                 return False
-            new_state, pairs = self.drive(live, state, [])
+            new_state, pairs = await self.drive(live, state, [])
             if not pairs:
                 return False
             await self.commit(live, new_state, pairs)

@@ -1,18 +1,31 @@
 """Hand records: ``/export N`` (a finished hand's event log as a JSON document that ``python -m engine
-play`` replays) and ``/replay N`` (an animated picture of the hand, public information only).
+play`` replays), ``/replay N`` (an animated picture of the hand, public information only) and
+``/review N`` (each person who played the hand gets, privately, his own decisions where the AI would
+have played otherwise: :mod:`.reviews`).
 
-Both answer in the group where the hand was played, in the group's language, and only for hands that
+All three answer in the group where the hand was played, in the group's language, and only for hands that
 are over: a hand in play has concealed tiles and a secret seed, and its record would show both
 (docs/security.md §3).  Whoever can send a command in the group is a member of it, and a hand is
 looked up among that group's hands only, so no other group's hand can be asked for.  ``N`` is the
 hand number as ``/history`` shows it (``N T`` for table ``T`` when the group has several tables with
 that number); without it the group's newest hand.  ``/export`` with no argument stays the ledger's
 CSV (:meth:`~.score_commands.Reports.export`).
+
+``/review N`` answers in the group at once and reviews in the background (seconds, in a worker
+process: :class:`.reviews.Reviewer`): each person seated in hand N then gets one private message in
+his own language — a picture of his costliest decisions (at most three) with a one-line summary, or a
+short kind word when the AI would have played every decision the same way.  Only what the person
+chose is judged: a move the bot made for his seat (a time-out, 托管) is not his decision.  The review judges each
+decision from the seat's view at that moment; all hands are public once the hand is over, and each
+player sees only his own review.  One review of a hand runs at a time, and at most
+:data:`MAX_REVIEWS` over all groups wait or run at once.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,9 +37,13 @@ from ..words.record_text import (
     record_filename,
     replay_caption,
     replay_filename,
+    review_caption,
+    review_clean,
 )
 from . import game
 from .pictures import Pictures
+from .ports import Messenger
+from .reviews import Reviewer, SeatReview
 from .score_commands import Reports
 from .tables import Tables
 from .values import Command, Out, Response
@@ -34,6 +51,16 @@ from .values import Command, Out, Response
 __all__ = ["FoundHand", "Records", "find_hand", "hand_args"]
 
 _MAX_ID = 36**10 - 1
+
+log = logging.getLogger("kwx.records")
+
+MAX_REVIEWS = 4
+"""Reviews waiting or running at once, over all groups (each takes seconds of the one review
+worker): a fifth request is asked to come back later."""
+
+Spawn = Callable[[Coroutine[Any, Any, None]], None]
+"""Runs a coroutine in the background (the service's task set: :meth:`TableService.idle` waits for
+it, a shutdown cancels it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,11 +92,17 @@ async def find_hand(store: TableStore, group_id: int | None, hand_no: int | None
 class Records:
     """See the module docstring."""
 
-    def __init__(self, tables: Tables, reports: Reports, pictures: Pictures) -> None:
+    def __init__(
+        self, tables: Tables, reports: Reports, pictures: Pictures, sender: Messenger, reviewer: Reviewer, spawn: Spawn
+    ) -> None:
         self.tables = tables
         self.store = tables.store
         self.reports = reports
         self.pictures = pictures
+        self.sender = sender
+        self.reviewer = reviewer
+        self.spawn = spawn
+        self._reviewing: set[int] = set()
 
     async def _group_tr(self, cmd: Command) -> tuple[int | None, Translator]:
         """The group's id (None before its first table) and the group's translator."""
@@ -151,3 +184,65 @@ class Records:
         ruleset = game.rules_from_json(events[0].get("rules")).ruleset
         gif = await self.pictures.replay(views, names, tr.lang, game=ruleset)
         return Response.of(Out(replay_caption(tr, hand, len(views)), animation=(replay_filename(hand), gif)))
+
+    async def review(self, cmd: Command) -> Response:
+        """``/review N [T]``: review hand N for each person who played it, privately (module
+        docstring); the group is told at once that the reviews are on their way."""
+        if cmd.private:
+            tr = self.tables.user_tr(cmd.user.language_code)
+            return Response.of(Out(tr.gettext("Send /review N in the group where hand N was played.")))
+        gid, tr, hand, refusal = await self._finished_hand(cmd, "review")
+        if hand is None or gid is None:
+            return refusal
+        records = await self.store.recent_hands(gid, 1, hand_id=hand.hand_id)
+        people = {s.seat: s.user_id for s in (records[0].seats if records else ()) if s.user_id is not None}
+        if not people:
+            text = tr.gettext("Hand {n} had nobody to review: AI players sat in every seat.").format(n=hand.hand_no)
+            return Response.of(Out(text, reply=True))
+        if len(self._reviewing) >= MAX_REVIEWS and hand.hand_id not in self._reviewing:
+            text = tr.gettext("The reviewer is busy with other hands. Please ask again in a minute.")
+            return Response.of(Out(text, reply=True))
+        if hand.hand_id in self._reviewing:
+            text = tr.gettext("Hand {n} is being reviewed already: its players get their reviews in a moment.")
+            return Response.of(Out(text.format(n=hand.hand_no), reply=True))
+        self._reviewing.add(hand.hand_id)
+        stored = await self.store.hand_events(hand.hand_id)
+        events = [e.data for e in stored]
+        pressed = game.pressed_seqs([(e.data, e.actor) for e in stored])
+        self.spawn(self._send_reviews(cmd.chat_id, cmd.title, tr, hand, events, people, pressed))
+        text = tr.ngettext(
+            "Reviewing hand {n}: its player gets a review privately in a moment.",
+            "Reviewing hand {n}: each of its {k} players gets their own review privately in a moment.",
+            len(people),
+        ).format(n=hand.hand_no, k=len(people))
+        return Response.of(Out(text, reply=True))
+
+    async def _send_reviews(
+        self, chat_id: int, title: str, tr: Translator, hand: HandRow, events: list[dict[str, Any]],
+        people: dict[int, int], pressed: frozenset[int],
+    ) -> None:  # fmt: skip
+        """Review the hand off the event loop and send each person his own review (a failure or a
+        review past its time limit is told to the group)."""
+        try:
+            record = game.hand_record(events)
+            ruleset = str(game.rules_from_json(events[0].get("rules")).ruleset)
+            langs = {seat: await self.tables.user_lang(user) for seat, user in people.items()}
+            results = await self.reviewer.review(record, sorted(people), langs, ruleset, pressed)
+            if results is None:
+                text = tr.gettext("The review of hand {n} did not finish in time. Try again later.")
+                await self.sender.send_text(chat_id, text.format(n=hand.hand_no), notify=False)
+                return
+            for result in results:
+                await self._send_one(people[result.seat], self.tables.tr(langs[result.seat]), title, hand, result)
+        except Exception:
+            log.exception("the review of hand %s (table %s) failed", hand.hand_no, hand.table_id)
+        finally:
+            self._reviewing.discard(hand.hand_id)
+
+    async def _send_one(self, user: int, tr: Translator, title: str, hand: HandRow, result: SeatReview) -> None:
+        """One player's private review: the picture with its caption, or the kind word."""
+        if result.picture is None:
+            await self.sender.send_text(user, review_clean(tr, hand, title, result.decisions))
+            return
+        caption = review_caption(tr, hand, title, result.differed, result.lost, result.shown, result.complete)
+        await self.sender.send_photo(user, result.picture, caption)

@@ -6,7 +6,7 @@
 :class:`~.present.Presenter` (messages), the timers, and the
 command services :class:`~.score_commands.Reports` (``/score`` ...), :class:`~.admin.Admin`
 (``/settings``, ``/season``, ``/kill``, ``/kick``), :class:`~.voids.Voids` (``/void``) and
-:class:`~.info.Info` (``/help``, ``/rules``, ``/calc``), :class:`~.records.Records` (``/export N``,
+:class:`~.info.Info` (``/help``, ``/rules``, ``/calc``), :class:`~.records.Records` (``/export N``, ``/review N``,
 ``/replay N``) and :class:`~.stats.Stats` (``/stats``).
 
 Each entry point takes plain values (a :class:`~.values.Command`, a user, a decoded button
@@ -53,9 +53,11 @@ from .ports import Messenger, Sent
 from .presence import PagePresence
 from .present import Presenter
 from .records import Records
+from .reviews import ProcessReviewer, Reviewer
 from .score_commands import Reports
 from .stats import Stats
 from .tables import Tables
+from .thinking import Thinker
 from .timers import AsyncioTimers, Fire, Timers
 from .values import Command, DealHand, FollowUp, Out, Present, Reply, Response, ShowLobby, UserInfo
 from .voids import Voids
@@ -89,6 +91,7 @@ class TableService:
         *,
         clock: Callable[[], float] = time.time,
         timers: TimersFactory | None = None,
+        reviewer: Reviewer | None = None,
     ) -> None:
         self.store = store
         self.outbox = Outbox(messenger, self.on_forbidden, self.on_migrated)
@@ -104,7 +107,8 @@ class TableService:
             remind_seconds=settings.remind_seconds, presence=self.presence,
         )  # fmt: skip
         self.timers: Timers = AsyncioTimers(self.on_timer, clock) if timers is None else timers(self.on_timer)
-        self.play = Play(self.tables, self.present, self.timers)
+        self.thinker = Thinker(settings.render_processes)
+        self.play = Play(self.tables, self.present, self.timers, self.thinker)
         self.joins = Joins(self.tables, self.present, self.timers)
         self.lobby = Lobby(self.tables, self.play, self.present, self.timers, self.joins)
         self.deadlines = Deadlines(self.play)
@@ -112,7 +116,8 @@ class TableService:
         self.admin = Admin(self.tables, self.play, self.lobby, self.present, self.sender)
         self.voids = Voids(self.tables, self.admin)
         self.info = Info(self.tables)
-        self.records = Records(self.tables, self.reports, pictures)
+        self.reviewer: Reviewer = reviewer or ProcessReviewer(settings.render_processes, fmt=settings.picture_format)
+        self.records = Records(self.tables, self.reports, pictures, self.sender, self.reviewer, self._spawn)
         self.stats = Stats(self.tables, pictures)
         self.pages = Pages(self.tables, self.present, self.joins.members, self.press, self.follow_soon)
         """The tables as the Mini App's page shows them (the same screens; presses through :meth:`press`)."""
@@ -157,6 +162,10 @@ class TableService:
             log.exception("could not store the deadlines' throttled time or what the messages show")
         if isinstance(self.timers, AsyncioTimers):
             await self.timers.aclose()
+        close = getattr(self.reviewer, "close", None)
+        if callable(close):
+            close()
+        self.thinker.close()
 
     async def idle(self) -> None:
         """Wait for background presentation work (tests)."""
@@ -171,6 +180,7 @@ class TableService:
 
     async def _present(self, live: LiveTable) -> None:
         try:
+            await self.play.kick_auto(live)  # an AI seat's move a press left and a restart overtook
             await self.present.sync(live)
         except Exception as error:
             log.exception("table %s (chat %s): presentation failed", live.table_id, live.row.chat_id)
@@ -394,6 +404,7 @@ class TableService:
             return
         try:
             if isinstance(then, Present):
+                await self.play.kick_auto(live)  # a strong AI seat's move, left by the press (Play.drive)
                 await self.present.sync(live, seats=list(then.seats) if then.seats is not None else None)
             elif isinstance(then, ShowLobby):
                 await self.lobby.show(live, then)

@@ -23,7 +23,7 @@ from typing import Any
 from ..settings import Settings, normalize_language
 from ..store import TableRow, TableStatus, TableStore
 from ..words.i18n import Translator, translator
-from .game import RuleError, RuleSet, load_events
+from .game import AI_LEVELS, RuleError, RuleSet, load_events
 from .group_settings import GroupConfig, TableChoice
 from .live import LiveSeat, LiveTable
 from .time_control import TIMER_KEYS, TimeControl
@@ -116,16 +116,16 @@ class Tables:
         return translator(normalize_language(language_code, self.settings.default_language))
 
     async def config(self, group_id: int) -> GroupConfig:
-        """The group's settings (rules, timers, language) with the operator's defaults filled in."""
+        """The group's settings (rules, timers, language, AI level) with the operator's defaults filled in."""
         return GroupConfig.of(
             await self.store.group_settings(group_id), discard=self.settings.discard_seconds,
             claim=self.settings.claim_seconds, language=self.settings.default_language,
-            bank=self.settings.bank_seconds,
+            bank=self.settings.bank_seconds, ai_level=self.settings.ai_level,
         )  # fmt: skip
 
     @staticmethod
     def table_config(config: GroupConfig, choice: TableChoice | None = None) -> tuple[Any, dict[str, Any]]:
-        """A table's ``rules`` and ``options`` (timers, game and seats) from its group's settings and
+        """A table's ``rules`` and ``options`` (timers, AI level, game and seats) from its group's settings and
         the opener's ``choice`` (None: the group's own game and size, :meth:`TableChoice.default`);
         stored rules the engine no longer accepts give the standard game rather than a table that
         cannot deal."""
@@ -137,8 +137,17 @@ class Tables:
                 log.warning("group rules %r are not valid any more: playing the standard game", rules)
                 rules = "standard"
         choice = choice if choice is not None else TableChoice.default(rules)
-        options = {key: getattr(config, key) for key in TIMER_KEYS}
+        options: dict[str, Any] = {key: getattr(config, key) for key in TIMER_KEYS}
+        options["ai_level"] = config.ai_level
         return choice.rules(rules), options | choice.options()
+
+    def ai_level(self, live: LiveTable) -> str:
+        """The level the AI plays the table's automatic seats at (AI seats and 托管): the group's
+        ``/settings`` choice when the table last took its settings (before each deal, never during a
+        hand, :meth:`adopt_settings`), kept in its options; the operator's ``KWX_AI_LEVEL`` for a
+        table made before the setting existed."""
+        level = live.row.options.get("ai_level")
+        return level if isinstance(level, str) and level in AI_LEVELS else self.settings.ai_level
 
     def time_control(self, live: LiveTable) -> TimeControl:
         """The table's time control (docs/rules.md §E#33): its options, the operator's defaults."""

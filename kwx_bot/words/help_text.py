@@ -40,7 +40,8 @@ COMMANDS: tuple[tuple[str, str, frozenset[MenuScope]], ...] = (
     ("calc", N_("Score a hand: /calc 123p789p234s46s88s 5s discard"), frozenset(MenuScope)),
     ("verify", N_("Check a hand's deal: /verify N"), frozenset({MenuScope.GROUP, MenuScope.ADMINS})),
     ("replay", N_("Watch a finished hand again: /replay N"), frozenset({MenuScope.GROUP, MenuScope.ADMINS})),
-    ("settings", N_("Rules, base stake, timers, language (admins)"), frozenset({MenuScope.ADMINS})),
+    ("review", N_("My play of a hand against the AI's: /review N"), frozenset({MenuScope.GROUP, MenuScope.ADMINS})),
+    ("settings", N_("Rules, base stake, timers, language, AI level (admins)"), frozenset({MenuScope.ADMINS})),
     ("season", N_("/season new starts a new season (admins)"), frozenset({MenuScope.ADMINS})),
     ("kill", N_("End the table; the unfinished hand is not scored (admins)"), frozenset({MenuScope.ADMINS})),
     ("kick", N_("Give a player's seat to an AI (admins)"), frozenset({MenuScope.ADMINS})),
@@ -89,6 +90,10 @@ def help_text(tr: Translator, topic: str = "") -> str:
             _("/export: the group's whole ledger as a CSV file (opens in Excel)."),
             _("/export N: hand N's record (every event, JSON) that <code>python -m engine play</code> replays."),
             _("/replay N: hand N as an animated picture: every discard, claim, kong and laying down in order."),
+            _(
+                "/review N: each player of hand N gets, privately, the decisions where the AI would have played "
+                "otherwise and what they cost."
+            ),
             _("/verify N: hand N's shuffle seed (once the hand is over) and how to re-derive its deal."),
             "",
             _("<b>Rules</b>"),
@@ -96,7 +101,7 @@ def help_text(tr: Translator, topic: str = "") -> str:
             _("/calc: score a hand from a real table, e.g. /calc 123p789p234s46s88s 5s discard (/help calc)."),
             "",
             _("<b>Group admins</b>"),
-            _("/settings: rule preset and options, base stake, timers, language."),
+            _("/settings: rule preset and options, base stake, timers, language, how strong the AI plays."),
             _("/season new: start a new season (the ledger keeps the old one)."),
             _("/kill: end the table; an unfinished hand is not scored."),
             _(

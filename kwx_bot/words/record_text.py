@@ -1,5 +1,6 @@
 """Hand records in words: the captions and file names of ``/export N`` (a hand's event log as a
-``python -m engine play`` scenario) and ``/replay N`` (its animated replay).  Captions are HTML in the
+``python -m engine play`` scenario), ``/replay N`` (its animated replay) and the private messages of
+``/review N`` (a player's own decisions against the AI's).  Captions are HTML in the
 reader's language; file names are ASCII.
 """
 
@@ -11,7 +12,16 @@ from ..store.rows import HandRow
 from .i18n import Translator
 from .texts import esc
 
-__all__ = ["export_caption", "record_description", "record_filename", "replay_caption", "replay_filename"]
+__all__ = [
+    "export_caption",
+    "record_description",
+    "record_filename",
+    "replay_caption",
+    "replay_filename",
+    "review_caption",
+    "review_clean",
+    "review_summary",
+]
 
 
 def _stem(hand: HandRow) -> str:
@@ -53,3 +63,52 @@ def replay_caption(tr: Translator, hand: HandRow, moments: int) -> str:
         "<b>Hand {n}</b> replayed: {k} moments, every discard, claim and kong in order.",
         moments,
     ).format(n=hand.hand_no, k=moments)
+
+
+def review_summary(tr: Translator, differed: int, lost: float | None) -> str:
+    """The review's one-line summary: ``3 decisions differed; about 2.5 points lost`` (``lost``
+    None: the reviewer estimated no points, so only the count)."""
+    if lost is None:
+        return tr.ngettext(
+            "{k} decision differed from the AI's choice.", "{k} decisions differed from the AI's choice.", differed
+        ).format(k=differed)
+    return tr.ngettext(
+        "{k} decision differed; about {v} points lost.", "{k} decisions differed; about {v} points lost.", differed
+    ).format(k=differed, v=f"{lost:.1f}")
+
+
+def review_caption(
+    tr: Translator, hand: HandRow, group: str, differed: int, lost: float | None, shown: int, complete: bool
+) -> str:
+    """The caption of a player's private ``/review N`` picture: which hand of which group, the
+    summary line, how many of the differing decisions the picture shows (the costliest), and when
+    the time limit cut the review short, that it covers only part of the hand."""
+    lines = [
+        tr.gettext("<b>Your review of hand {n}</b> in {group}").format(n=hand.hand_no, group=esc(group)),
+        review_summary(tr, differed, lost),
+    ]
+    if differed > shown:
+        lines.append(
+            tr.ngettext("The picture shows the costliest one.", "The picture shows the {k} costliest.", shown).format(
+                k=shown
+            )
+        )
+    if not complete:
+        lines.append(tr.gettext("The review ran out of time: only the first part of the hand was judged."))
+    return "\n".join(lines)
+
+
+def review_clean(tr: Translator, hand: HandRow, group: str, decisions: int) -> str:
+    """The private ``/review N`` message of a player whose every decision the AI would have made
+    the same way: a short, kind word (``decisions`` 0: the bot made every move of the seat — time-outs,
+    托管 — so there was nothing of the player's to judge)."""
+    if decisions == 0:
+        return tr.gettext(
+            "<b>Hand {n}</b> in {group}: the bot made all your moves (time-outs or auto-play), so there is "
+            "nothing of yours to review."
+        ).format(n=hand.hand_no, group=esc(group))
+    return tr.ngettext(
+        "<b>Hand {n}</b> in {group}: the AI would have made your {k} decision the same way. Well played!",
+        "<b>Hand {n}</b> in {group}: the AI would have made all {k} of your decisions the same way. Well played!",
+        decisions,
+    ).format(n=hand.hand_no, group=esc(group), k=decisions)

@@ -50,6 +50,9 @@ class Kwx:
     lobby_idle_seconds: float = 600.0
     default_language: str = "en"
     remind_seconds: float = 0.0
+    ai_level: str = "normal"
+    """The operator's default AI level: ``normal`` keeps these tests quick (``strong`` searches about
+    0.1 s a decision); tests of the level choose it."""
     admin_chat_id: int | None = None
     rate_limit: bool = False
     """Use the production rate limiter (pacing per group and overall)."""
@@ -83,7 +86,7 @@ class Kwx:
             lobby_idle_seconds=self.lobby_idle_seconds, default_language=self.default_language,
             remind_seconds=self.remind_seconds, admin_chat_id=self.admin_chat_id,
             group_messages=self.group_messages, group_window_seconds=self.group_window_seconds,
-            webapp_url=self.webapp_url, webapp_port=self.webapp_port,
+            webapp_url=self.webapp_url, webapp_port=self.webapp_port, ai_level=self.ai_level,
         )  # fmt: skip
 
     @property

@@ -94,6 +94,17 @@ def test_malformed_arguments_exit_2_with_one_line(argv: list[str], fragment: str
     assert fragment in text
 
 
+def test_strong_is_a_level_of_simulate() -> None:
+    """``strong`` is accepted like the other levels (docs/architecture.md §2 AI) and plays legal hands."""
+    status, text = run("--hands", "2", "--seed", "st", "--players", "strong,normal,easy", "--json", "--check")
+    assert status == 0
+    data = json.loads(text)
+    assert [p["level"] for p in data["players"]] == ["strong", "normal", "easy"]
+    assert data["rule_errors"] == [] and sum(p["total_points"] for p in data["players"]) == 0
+    status, text = run("--hands", "5", "--seed", "s", "--players", "normal,easy,expert")
+    assert status == 2 and "use one of random, greedy, easy, normal, strong" in text
+
+
 def test_equals_form_of_options() -> None:
     status, text = run("--hands=6", "--seed=eq", "--players=easy,easy,easy")
     assert status == 0 and "6 hands" in text

@@ -22,6 +22,7 @@ def test_minimal_environment_uses_defaults(tmp_path):
     assert s.db_path == tmp_path / "kwx" / "kwx.sqlite3"
     assert (s.api_base_url, s.admin_chat_id, s.log_level, s.default_language) == (None, None, "INFO", "zh_CN")
     assert s.picture_format == "palette"  # the 128-colour PNG, chosen by measurement (docs/telegram.md §6)
+    assert s.ai_level == "strong"  # AI seats and 托管 play the strong AI unless a group chooses
     assert TOKEN not in repr(s)
 
 
@@ -31,13 +32,13 @@ def test_every_variable_is_read():
         "KWX_DB_PATH": "/data/kwx.db", "KWX_ADMIN_CHAT_ID": "-100123", "KWX_LOG_LEVEL": "debug",
         "KWX_DEFAULT_LANGUAGE": "en-US", "KWX_DISCARD_SECONDS": "45", "KWX_CLAIM_SECONDS": "0",
         "KWX_LOBBY_IDLE_SECONDS": "60", "KWX_TABLE_EDIT_SECONDS": "4.5", "KWX_REMIND_SECONDS": "0",
-        "KWX_RENDER_PROCESSES": "2", "KWX_PICTURE_FORMAT": "PNG",
+        "KWX_RENDER_PROCESSES": "2", "KWX_PICTURE_FORMAT": "PNG", "KWX_AI_LEVEL": "Normal",
     })  # fmt: skip
     assert s.api_base_url == "http://localhost:8081"
     assert str(s.db_path) == "/data/kwx.db"
     assert (s.admin_chat_id, s.log_level, s.default_language) == (-100123, "DEBUG", "en")
     assert (s.discard_seconds, s.claim_seconds, s.lobby_idle_seconds, s.table_edit_seconds) == (45, 0, 60, 4.5)
-    assert (s.remind_seconds, s.render_processes, s.picture_format) == (0, 2, "png")
+    assert (s.remind_seconds, s.render_processes, s.picture_format, s.ai_level) == (0, 2, "png", "normal")
 
 
 @pytest.mark.parametrize(
@@ -53,6 +54,7 @@ def test_every_variable_is_read():
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_DISCARD_SECONDS": "soon"}, "KWX_DISCARD_SECONDS"),
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_RENDER_PROCESSES": "many"}, "KWX_RENDER_PROCESSES"),
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_PICTURE_FORMAT": "gif"}, "KWX_PICTURE_FORMAT"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_AI_LEVEL": "genius"}, "KWX_AI_LEVEL must be easy, normal or strong"),
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_WEBHOOK_URL": "http://kwx.example/hook", "KWX_WEBHOOK_SECRET": "s"},
          "KWX_WEBHOOK_URL must be a public https:// URL"),
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_WEBHOOK_URL": "https://kwx.example/hook"},

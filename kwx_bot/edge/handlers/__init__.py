@@ -16,13 +16,14 @@ from .callbacks import on_button, on_config_button, on_void_button
 from .commands import on_back, on_calc, on_hand, on_help, on_new, on_private_other, on_rules, on_start, on_verify
 from .errors import on_error
 from .members import on_migration, on_my_chat_member
-from .scores import on_export, on_history, on_replay, on_score, on_settle, on_stats
+from .scores import on_export, on_history, on_replay, on_review, on_score, on_settle, on_stats
 
 COMMANDS = {
     "start": on_start, "new": on_new, "hand": on_hand, "back": on_back, "help": on_help, "rules": on_rules,
     "calc": on_calc, "score": on_score, "history": on_history, "settle": on_settle, "export": on_export,
     "settings": on_settings, "season": on_season, "kill": on_kill, "kick": on_kick,
-    "void": on_void, "verify": on_verify, "replay": on_replay, "stats": on_stats,
+    "void": on_void, "verify": on_verify, "replay": on_replay, "review": on_review,
+    "stats": on_stats,
 }  # fmt: skip
 """Every command the bot answers (the menus of :mod:`kwx_bot.words.help_text` list a subset per scope)."""
 

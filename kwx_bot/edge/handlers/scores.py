@@ -1,5 +1,5 @@
 """Score commands and hand records: ``/score [me]``, ``/history [n]``, ``/settle``, ``/export [N]``,
-``/replay [N]``, ``/stats [me] [all]``."""
+``/replay [N]``, ``/review N``, ``/stats [me] [all]``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from telegram import Update
 from ..context import Context
 from .common import run_command
 
-__all__ = ["on_export", "on_history", "on_replay", "on_score", "on_settle", "on_stats"]
+__all__ = ["on_export", "on_history", "on_replay", "on_review", "on_score", "on_settle", "on_stats"]
 
 
 async def on_score(update: Update, context: Context) -> None:
@@ -34,6 +34,12 @@ async def on_export(update: Update, context: Context) -> None:
 async def on_replay(update: Update, context: Context) -> None:
     """``/replay [N [T]]``: a finished hand as an animation (public information only)."""
     await run_command(update, context, lambda s: s.records.replay)
+
+
+async def on_review(update: Update, context: Context) -> None:
+    """``/review N [T]``: each player of a finished hand gets his own decisions against the AI's,
+    privately."""
+    await run_command(update, context, lambda s: s.records.review)
 
 
 async def on_stats(update: Update, context: Context) -> None:

@@ -89,6 +89,7 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
     settings = Settings(
         token=":".join(["1", "unit"]), db_path=tmp_path / "unused.db", default_language="en",
         discard_seconds=0, claim_seconds=0, table_edit_seconds=0, remind_seconds=0, rate_limit=False,
+        ai_level="normal",
     )  # fmt: skip
     service = TableService(store, chat, TinyPictures(), settings)
     await service.startup()

@@ -218,3 +218,18 @@ def test_a_bad_value_is_explained_in_words_not_internal_ids(args, english, chine
     for internal in ("8_sl16", "bigger_exception", "same_tile", "s000", "s004_first", "rule option", "<code>"):
         assert internal not in en and internal not in zh
     assert refused.value.text(EN) == en  # no engine detail: the plain text is the whole refusal
+
+
+def test_the_ai_level_is_a_setting_of_its_own():
+    assert config().ai_level == "strong"  # the operator's default when the group has not chosen
+    assert GroupConfig.of({}, discard=30.0, claim=15.0, language="en", ai_level="easy").ai_level == "easy"
+    assert config({"ai_level": "normal"}).ai_level == "normal"
+    assert config({"ai_level": "genius"}).ai_level == "strong"  # a stored value no longer known
+    assert config().change("ai_level", "Normal") == {"ai_level": "normal"}
+    assert parse_change(["ai", "easy"]) == ("ai_level", "easy") and parse_change(["电脑", "strong"])[0] == "ai_level"
+    with pytest.raises(ConfigError) as err:
+        config().change("ai_level", "genius")
+    assert "easy, normal or strong" in err.value.render(EN) and "电脑水平" in err.value.render(ZH)
+    item = next(i for i in ITEMS if i.key == "ai_level")
+    assert not item.is_rule and [c.value for c in item.choices] == ["easy", "normal", "strong"]
+    assert config({"ai_level": "easy"}).value(item) == "easy"

@@ -52,6 +52,7 @@ async def timed(tmp_path: Path) -> AsyncIterator[tuple[World, Clock, HeldTimers]
     settings = Settings(
         token="1:unit", db_path=tmp_path / "unused.db", default_language="en", discard_seconds=20,
         claim_seconds=10, bank_seconds=30, table_edit_seconds=0, remind_seconds=0, rate_limit=False,
+        ai_level="normal",
     )  # fmt: skip
     service = TableService(store, chat, TinyPictures(), settings, clock=clock, timers=lambda fire: timers)
     assert service.play.timers is timers and service.lobby.timers is timers  # one set, given when made

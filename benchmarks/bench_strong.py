@@ -1,0 +1,183 @@
+"""The ``strong`` AI: time per decision and strength against ``normal`` and ``greedy``
+(docs/architecture.md §2 AI; README "AI levels").
+
+Usage::
+
+    python benchmarks/bench_strong.py match --game kawuxing --seats 3 --vs normal --hands 600 [--jobs 1]
+    python benchmarks/bench_strong.py table --hands 600 [--jobs 1]      # 2/3/4 seats x both games x normal/greedy
+
+``match``: one ``strong`` player against ``seats - 1`` copies of ``--vs`` under the game's rules
+(卡五星: ``standard`` / ``two_seats`` / ``four_seats``; 卡心五: the ``kaxinwu`` preset with
+``players``), duplicate seating (:mod:`engine.ai.selfplay`: every deal is played from every seat by
+every player, so the luck of the deal cancels).  ``--hands`` is rounded up to whole deal blocks (2, 6
+or 24 hands).  Prints strong's points of 底金 per hand with its 95% confidence interval
+(cluster-robust over deals), strong - other (paired, same deals), win / 点炮 / 亮倒 rates, and the
+time of each strong decision — searched or not — as p50 / p95 / max, in CPU time of the deciding
+process (``time.process_time``: one core, not inflated by other jobs on the machine) and in wall
+time, with the load average before and after.  ``table``: every match, one line each.
+
+``--jobs J`` splits the deals over J worker processes (default 1; the machine has 2 cores).  The same
+arguments replay the same hands (the strong search is bounded by playouts, not by time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import os
+import random
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.ai import Level, choose_action
+from engine.ai.selfplay import Agent, Simulation, ai_agent, seatings, simulate
+from engine.game import Action
+from engine.rules import RuleSet
+from engine.views import SeatView
+
+GAMES = ("kawuxing", "kaxinwu")
+
+
+def rules_for(game: str, seats: int) -> RuleSet:
+    """The rules of a match: 卡五星 at 2/3/4 seats (presets two_seats / standard / four_seats) or
+    卡心五 (preset kaxinwu with ``players``)."""
+    if game == "kaxinwu":
+        return RuleSet.from_json({"preset": "kaxinwu", "players": seats})
+    return RuleSet.preset({2: "two_seats", 3: "standard", 4: "four_seats"}[seats])
+
+
+def _timed_strong(rules: RuleSet, cpu: list[float], wall: list[float]) -> Agent:
+    def agent(view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
+        c0, w0 = time.process_time(), time.perf_counter()
+        a = choose_action(view, legal, Level.STRONG, rng, rules=rules)
+        cpu.append(time.process_time() - c0)
+        wall.append(time.perf_counter() - w0)
+        return a
+
+    return agent
+
+
+def _job(args: tuple[str, int, str, int, int, str]) -> tuple[Simulation, list[float], list[float]]:
+    game, seats, vs, start_index, hands, seed = args
+    rules = rules_for(game, seats)
+    cpu: list[float] = []
+    wall: list[float] = []
+    levels = (Level.STRONG,) + (Level(vs),) * (seats - 1)
+    agents = [_timed_strong(rules, cpu, wall)] + [ai_agent(Level(vs), rules)] * (seats - 1)
+    sim = simulate(levels, hands, seed, rules, start_index=start_index, agents=agents)
+    return sim, cpu, wall
+
+
+def _merge(parts: Sequence[Simulation]) -> Simulation:
+    out = Simulation(parts[0].labels)
+    for p in parts:
+        out.records += p.records
+        out.draws += p.draws
+        out.actions += p.actions
+        out.seconds = max(out.seconds, p.seconds)
+        for name in ("totals", "wins", "self_draws", "dealt_in", "liangdao", "feeds", "forced_feeds", "baohu"):
+            mine, theirs = getattr(out, name), getattr(p, name)
+            for i, v in enumerate(theirs):
+                mine[i] += v
+        out.blocks.update(p.blocks)
+        out.block_sizes.update(p.block_sizes)
+        out.errors.extend(p.errors)
+    return out
+
+
+def _pct(xs: Sequence[float], q: float) -> float:
+    if not xs:
+        return math.nan
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(q * len(s)))] * 1000.0
+
+
+def run_match(game: str, seats: int, vs: str, hands: int, jobs: int, seed: str) -> dict[str, object]:
+    """Play one match; its figures as a dict (also printed)."""
+    block = len(seatings(seats))
+    blocks = max(1, math.ceil(hands / block))
+    per = math.ceil(blocks / jobs)
+    tasks = []
+    for j in range(jobs):
+        b0, b1 = j * per, min(blocks, (j + 1) * per)
+        if b1 > b0:
+            tasks.append((game, seats, vs, b0 * block, (b1 - b0) * block, seed))
+    load0 = os.getloadavg()
+    t0 = time.perf_counter()
+    if len(tasks) == 1:
+        results = [_job(tasks[0])]
+    else:
+        with multiprocessing.get_context("spawn").Pool(len(tasks)) as pool:
+            results = pool.map(_job, tasks)
+    elapsed = time.perf_counter() - t0
+    load1 = os.getloadavg()
+    sim = _merge([r[0] for r in results])
+    cpu = [x for r in results for x in r[1]]
+    wall = [x for r in results for x in r[2]]
+    mean, ci = sim.mean_ci(0)
+    diff, dci = sim.diff_ci(0, 1)
+    n = sum(sim.block_sizes.values())
+    s = sim.summary()
+    out = {
+        "game": game,
+        "seats": seats,
+        "vs": vs,
+        "hands": n,
+        "strong": mean,
+        "ci95": ci,
+        "diff": diff,
+        "diff_ci95": dci,
+        "win%": 100.0 * s.players[0].wins / max(n, 1),
+        "dealt_in%": 100.0 * s.players[0].dealt_in / max(n, 1),
+        "liangdao%": 100.0 * s.players[0].liangdao / max(n, 1),
+        "decisions": len(cpu),
+        "cpu_p50_ms": _pct(cpu, 0.5),
+        "cpu_p95_ms": _pct(cpu, 0.95),
+        "cpu_max_ms": _pct(cpu, 1.0),
+        "wall_p50_ms": _pct(wall, 0.5),
+        "wall_p95_ms": _pct(wall, 0.95),
+        "errors": len(sim.errors),
+        "seconds": elapsed,
+        "load": f"{load0[0]:.2f} -> {load1[0]:.2f}",
+    }
+    print(
+        f"{game:<8} {seats} seats  strong vs {vs:<6} x{seats - 1}: {n:>5} hands  "
+        f"strong {mean:+.3f} ±{ci:.3f}  strong-{vs} {diff:+.3f} ±{dci:.3f}  "
+        f"win {out['win%']:.1f}% 点炮 {out['dealt_in%']:.1f}% 亮倒 {out['liangdao%']:.1f}%  "
+        f"decision ms cpu p50 {out['cpu_p50_ms']:.1f} p95 {out['cpu_p95_ms']:.1f} max {out['cpu_max_ms']:.1f} "
+        f"(wall p95 {out['wall_p95_ms']:.1f}; {len(cpu)} decisions)  "
+        f"errors {len(sim.errors)}  {elapsed:.0f} s  load {out['load']}",
+        flush=True,
+    )
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("cmd", choices=("match", "table"))
+    ap.add_argument("--game", choices=GAMES, default="kawuxing")
+    ap.add_argument("--seats", type=int, choices=(2, 3, 4), default=3)
+    ap.add_argument("--vs", choices=("normal", "greedy", "easy"), default="normal")
+    ap.add_argument("--hands", type=int, default=600)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--seed", default="strong")
+    a = ap.parse_args(argv)
+    if a.cmd == "match":
+        r = run_match(a.game, a.seats, a.vs, a.hands, a.jobs, a.seed)
+        return 1 if r["errors"] else 0
+    errors = 0
+    for game in GAMES:
+        for seats in (2, 3, 4):
+            for vs in ("normal", "greedy"):
+                r = run_match(game, seats, vs, a.hands, a.jobs, a.seed)
+                errors += int(r["errors"])  # type: ignore[call-overload]
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,309 @@
+"""The ``strong`` AI: a search over sampled worlds with playouts under the game's real rules
+(docs/architecture.md §2 "AI").
+
+:func:`evaluate` ``(view, legal, rng, *, budget_ms=80.0, rules=None) -> dict[Action, float]`` —
+the expected points of 底金 (for the seat, over the rest of the hand, kong money included) of each
+legal action, estimated from the seat's view only:
+
+1. *Determinization* — worlds (full game states) are drawn at random among those consistent with the
+   view (:func:`engine.ai.sampling.sample_world`): the other seats' hidden tiles and the wall order.
+2. *Playouts* — in each world every candidate action is applied with :func:`engine.game.step` and
+   the hand is played to its end by the ``easy`` policy for every seat
+   (:func:`engine.ai.players.choose_action`), so the real rules and scoring decide: 番, 亮倒
+   factors, 包胡, kong money, the wall, 卡心五's protection, 关死 and 查叫 (docs/rules.md §A, §B).
+   The value of a playout is the seat's points at the end of the hand minus the kong money it had
+   already collected.
+3. *Common random numbers* — every candidate is played out in the same worlds with the same playout
+   random state, so the differences between candidates are much less noisy than their values.
+4. *Successive halving* — after 4, 8, 16, ... worlds the worse half of the candidates is dropped
+   (their estimate is kept); the search stops when the time budget is spent.
+
+:func:`choose` (the ``strong`` level of :func:`engine.ai.choose_action`) searches only the actions
+worth comparing — the ``normal`` level's choice, the few discards that keep the lowest shanten,
+their 亮倒 / 廊起 versions (showing the fewest tiles that publish the same waits as the whole hand),
+every kong, every claim answer — skips the search when the choice is forced, and keeps the
+``normal`` choice unless another candidate beats it by more than two standard errors of their
+paired difference.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+
+from ..analysis import keys_of, shanten_keys
+from ..game import Action, ActionKind, IllegalAction, State, legal_actions, step, view_for
+from ..rules import RuleSet, Ruleset
+from ..views import Phase, SeatView
+from .hand import hand_counts, minus
+from .players import Level, choose_action
+from .rollout import easy_move
+from .sampling import WorldError, sample_world
+
+__all__ = ["MOVES", "candidates", "choose", "evaluate", "move_budget", "playout", "search"]
+
+_STANDARD_RULES = RuleSet()
+_MAX_PLAYOUT_ACTIONS = 600
+_FIRST_CUT = 4
+_DISCARD_CANDIDATES = 1
+_Z_OVERRIDE = 2.0
+_TILE_CHOICES = (ActionKind.DISCARD, ActionKind.LIANGDAO)
+_WORLD_COST = 8
+"""Sampling a world, counted in playout moves (about the same time as 8 moves)."""
+_MAX_WORLDS = 400
+MOVES = 1600
+"""Playout moves (every seat's moves, in all the playouts) per decision of :func:`choose`: the
+search's budget, sized for at most 100 ms at p95 on one core (README "AI levels")."""
+
+
+def _others_declare(rules: RuleSet) -> bool:
+    """Whether the other seats declare 亮倒 in playouts: in 卡心五 (廊起 always pays, docs/rules.md
+    §B) and at 2 seats, where the ``normal`` level declares most hands; at 3 and 4 seats of 卡五星 it
+    declares in few or no hands, so the playouts do not either."""
+    return rules.ruleset is Ruleset.KAXINWU or rules.players == 2
+
+
+def _rollout_policy(view: SeatView, legal: Sequence[Action], rules: RuleSet, declare: bool) -> Action:
+    """The ``easy`` level, without 亮倒 / 廊起 unless ``declare``."""
+    if not declare and any(a.kind is ActionKind.LIANGDAO for a in legal):
+        legal = [a for a in legal if a.kind is not ActionKind.LIANGDAO]
+    return choose_action(view, legal, Level.EASY, rules=rules)
+
+
+def playout(state: State, seat: int, rules: RuleSet) -> tuple[int, int]:
+    """Play ``state`` to the end of the hand: (the final points of ``seat`` — deltas, kong money
+    included —, the moves played).  Every seat plays the ``easy`` level; ``seat`` never declares 亮倒 later (so a
+    searched discard is compared with its 亮倒 version, not with a 亮倒 one turn later), the others
+    only where ``normal`` declares most hands (:func:`_others_declare`).  A hand that does not end
+    within a bound counts as the seat's current kong money (no change)."""
+    others = _others_declare(rules)
+    for moves in range(_MAX_PLAYOUT_ACTIONS):
+        if state.result is not None:
+            return state.result.deltas[seat], moves
+        acting = state.to_act()
+        if not acting:  # pragma: no cover - a live stable state always waits for a seat
+            break
+        s = acting[0]
+        declare = others and s != seat
+        a = easy_move(state, s, declare)
+        if a is not None:
+            try:
+                state, _ = step(state, a)
+                continue
+            except IllegalAction:  # pragma: no cover - the fast reading missed a rule: ask the level
+                pass
+        a = _rollout_policy(view_for(state, s), legal_actions(state, s), rules, declare)
+        state, _ = step(state, a)
+    if state.result is not None:
+        return state.result.deltas[seat], _MAX_PLAYOUT_ACTIONS
+    return state.seats[seat].kong_money, _MAX_PLAYOUT_ACTIONS  # pragma: no cover
+
+
+class _Stats:
+    """Per-candidate values, one per world (``None`` for a world the candidate was not played in)."""
+
+    __slots__ = ("values",)
+
+    def __init__(self) -> None:
+        self.values: list[float | None] = []
+
+    def mean(self) -> float:
+        xs = [v for v in self.values if v is not None]
+        return sum(xs) / len(xs) if xs else 0.0
+
+
+def _paired(a: _Stats, b: _Stats) -> tuple[float, float, int]:
+    """(mean of a - b, its standard error, worlds) over the worlds both were played in."""
+    diffs = [x - y for x, y in zip(a.values, b.values, strict=False) if x is not None and y is not None]
+    n = len(diffs)
+    if n == 0:
+        return 0.0, math.inf, 0
+    mean = sum(diffs) / n
+    if n < 2:
+        return mean, math.inf, n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean, math.sqrt(var / n), n
+
+
+def search(
+    view: SeatView,
+    candidates: Sequence[Action],
+    rng: random.Random,
+    *,
+    budget_ms: float | None = 80.0,
+    playouts: int | None = None,
+    moves: int | None = None,
+    rules: RuleSet | None = None,
+    min_worlds: int = 2,
+) -> dict[Action, _Stats]:
+    """Playout statistics of each of ``candidates`` (legal actions of ``view``'s seat), over worlds
+    sampled from ``view`` with ``rng`` (module docstring), within about ``budget_ms`` of wall time
+    and at most ``playouts`` playouts and ``moves`` playout moves in all (None: no such limit; at
+    least ``min_worlds`` worlds either way; a world is played for every active candidate or not at
+    all, the next world's cost estimated from the mean so far).  With ``budget_ms=None`` the
+    result depends on the arguments only (not on the machine's speed).  A candidate the sampled
+    world refuses (it depended on a fact the view does not carry, such as the seat's own 漏胡) is
+    not played in that world."""
+    rules = rules or _STANDARD_RULES
+    stats = {a: _Stats() for a in dict.fromkeys(candidates)}
+    active = list(stats)
+    me = view.seat
+    base = view.public.seats[me].kong_money
+    t0 = time.perf_counter()
+    deadline = t0 + budget_ms / 1000.0 if budget_ms is not None else math.inf
+    worlds = 0
+    played = 0
+    used = 0
+    cut = _FIRST_CUT
+    while True:
+        if worlds >= min_worlds:
+            if playouts is not None and played + len(active) > playouts:
+                break
+            if moves is not None and used + used / worlds > moves:
+                break
+            if worlds >= _MAX_WORLDS:
+                break
+            if budget_ms is not None:
+                now = time.perf_counter()
+                if now + (now - t0) / max(played, 1) * len(active) > deadline:
+                    break
+        try:
+            world = sample_world(view, rules, rng)
+        except WorldError:
+            break
+        worlds += 1
+        used += _WORLD_COST
+        for a in stats:
+            stats[a].values.append(None)
+        for a in active:
+            try:
+                after, _ = step(world, a)
+            except IllegalAction:
+                continue
+            points, n = playout(after, me, rules)
+            stats[a].values[-1] = float(points - base)
+            played += 1
+            used += n + 1
+        if worlds >= cut and len(active) > 2:
+            active.sort(key=lambda a: -stats[a].mean())
+            active = active[: max(2, (len(active) + 1) // 2)]
+            cut *= 2
+        if len(active) == 1 and worlds >= min_worlds:
+            break
+    return stats
+
+
+def evaluate(
+    view: SeatView,
+    legal: Sequence[Action],
+    rng: random.Random,
+    *,
+    budget_ms: float | None = 80.0,
+    playouts: int | None = None,
+    rules: RuleSet | None = None,
+) -> dict[Action, float]:
+    """The expected points of 底金 of each of ``legal`` for ``view``'s seat, over the rest of the
+    hand, kong money included (docs/rules.md §A12, §A13), estimated by :func:`search` over every
+    legal action within ``budget_ms`` of wall time and at most ``playouts`` playouts (either may be
+    None; the better actions get more worlds).  ``rules``: the table's
+    rules (public; default standard).  Depends only on its arguments and ``rng``'s state: never on
+    anything the seat cannot see.  Raises ``ValueError`` when ``legal`` is empty."""
+    if not legal:
+        raise ValueError("no legal action to evaluate")
+    stats = search(view, legal, rng, budget_ms=budget_ms, playouts=playouts, rules=rules)
+    return {a: stats[a].mean() for a in legal}
+
+
+# ============================================================================ the strong level
+
+
+def _best_reveal(legal: Sequence[Action], tile: int) -> Action | None:
+    """The 亮倒 / 廊起 with ``tile`` that publishes the most waits, showing the fewest tiles among
+    those (the whole hand first when it is as good: ``legal`` lists it first)."""
+    best: Action | None = None
+    best_key: tuple[int, int] = (-1, 0)
+    for a in legal:
+        if a.kind is ActionKind.LIANGDAO and a.tile == tile:
+            shown = len(a.reveal) if a.reveal is not None else 99
+            key = (len(a.waits), -shown)
+            if key > best_key:
+                best, best_key = a, key
+    return best
+
+
+def move_budget(rules: RuleSet) -> int:
+    """:data:`MOVES`, halved in 卡心五: every discard that completes some hand is scored there (a 屁胡
+    may win on a discard, docs/rules.md §B), which makes a move about twice as costly."""
+    return MOVES // 2 if rules.ruleset is Ruleset.KAXINWU else MOVES
+
+
+def candidates(view: SeatView, legal: Sequence[Action], prior: Action, rules: RuleSet) -> list[Action]:
+    """The actions :func:`choose` compares: ``prior`` first; every claim answer; on a turn every
+    kong and 自摸, the discards keeping the lowest shanten (at most a few, the prior's tile
+    included) and their 亮倒 versions (:func:`_best_reveal`)."""
+    out: list[Action] = [prior]
+    if view.public.phase is not Phase.TURN:
+        out += [a for a in legal if a != prior]
+        return out
+    discards = [a for a in legal if a.kind is ActionKind.DISCARD]
+    out += [a for a in legal if a.kind in (ActionKind.WIN, ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG)]
+    if discards:
+        counts = hand_counts(view)
+        keys = keys_of(counts)
+        nm = len(view.melds)
+        ranked = sorted(discards, key=lambda a: (shanten_keys(minus(keys, int(a.tile or 0)), nm), a.tile != view.drawn))
+        best = shanten_keys(minus(keys, int(ranked[0].tile or 0)), nm)
+        tiles = (
+            [int(prior.tile)]
+            if prior.tile is not None and prior.kind in (ActionKind.DISCARD, ActionKind.LIANGDAO)
+            else []
+        )
+        for a in ranked:
+            if len(tiles) >= _DISCARD_CANDIDATES:
+                break
+            if shanten_keys(minus(keys, int(a.tile or 0)), nm) == best and int(a.tile or 0) not in tiles:
+                tiles.append(int(a.tile or 0))
+        for t in tiles:
+            out += [a for a in discards if a.tile == t]
+            ld = _best_reveal(legal, t)
+            if ld is not None:
+                out.append(ld)
+    return list(dict.fromkeys(out))
+
+
+def choose(
+    view: SeatView,
+    legal: Sequence[Action],
+    rng: random.Random,
+    *,
+    rules: RuleSet | None = None,
+    playouts: int | None = None,
+    moves: int | None = None,
+) -> Action:
+    """The ``strong`` choice among ``legal`` (module docstring); ``rng`` draws the worlds.  The
+    search is bounded by playout ``moves`` (default :func:`move_budget`; and ``playouts``, when
+    given), not by time, so the choice is a function of the view, the legal actions, the rules and
+    ``rng``'s state only — the same on any machine."""
+    rules = rules or _STANDARD_RULES
+    if len(legal) == 1:
+        return legal[0]
+    prior = choose_action(view, legal, Level.NORMAL, rules=rules)
+    if len(legal) == 1:
+        return legal[0]
+    if prior.kind is ActionKind.WIN and view.public.phase is Phase.TURN:
+        return prior  # a 自摸 is never worth more later
+    cands = candidates(view, legal, prior, rules)
+    if len(cands) == 1:
+        return prior
+    if moves is None:
+        moves = move_budget(rules)
+    stats = search(view, cands, rng, budget_ms=None, playouts=playouts, moves=moves, rules=rules)
+    best = max(cands, key=lambda a: (sum(v is not None for v in stats[a].values), stats[a].mean()))
+    if best == prior:
+        return prior
+    diff, se, n = _paired(stats[best], stats[prior])
+    if n >= 2 and diff > _Z_OVERRIDE * se:
+        return best
+    return prior

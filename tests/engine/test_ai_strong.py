@@ -1,0 +1,197 @@
+"""The ``strong`` AI (engine.ai.strong, engine.ai.sampling): worlds consistent with the view, a
+decision that depends on the view only, legal answers for every decision kind, the evaluator."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import pytest
+
+from engine.ai import Level, choose_action
+from engine.ai import strong as strong_ai
+from engine.ai.rollout import easy_move
+from engine.ai.sampling import sample_world
+from engine.ai.selfplay import ai_agent, play_hand
+from engine.game import Action, ActionKind, State, legal_actions, replay, start, step, view_for
+from engine.rules import RuleSet
+from engine.views import Phase, SeatView
+
+PRESETS = ("standard", "two_seats", "four_seats", "kaxinwu")
+FEW = 6  # playouts per test decision: enough to exercise the search, fast enough for a unit test
+
+
+def _positions(rules: RuleSet, seed: str, every: int = 3) -> list[State]:
+    """Stable states of one normal-vs-normal hand, every ``every``-th decision (phase TURN, CLAIM or ROB)."""
+    agent = ai_agent(Level.NORMAL, rules)
+    state = replay(start(rules, 0, seed=seed))
+    out = []
+    k = 0
+    while not state.over:
+        seat = state.to_act()[0]
+        legal = legal_actions(state, seat)
+        if k % every == 0 or state.phase is not Phase.TURN:
+            out.append(state)
+        k += 1
+        state, _ = step(state, agent(view_for(state, seat), legal, random.Random(k)))
+    return out
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_sampled_worlds_show_the_seat_exactly_its_view(preset: str) -> None:
+    """A sampled world gives the seat the same view and the same legal actions, holds four of every
+    tile, and differs in the hidden tiles from world to world."""
+    rules = RuleSet.preset(preset)
+    rng = random.Random(3)
+    differ = 0
+    checked = 0
+    for h in range(8):
+        for state in _positions(rules, f"world-{preset}-{h}"):
+            seat = state.to_act()[0]
+            view = view_for(state, seat)
+            world = sample_world(view, rules, rng)
+            assert view_for(world, seat) == view
+            assert legal_actions(world, seat) == legal_actions(state, seat)
+            counts = world.tile_counts()
+            assert all(counts[t] == 4 for t in world.kinds) and sum(counts) == 4 * len(world.kinds)
+            differ += world.wall[world.front : world.back] != state.wall[state.front : state.back]
+            checked += 1
+    assert checked > 20 and differ > checked // 2
+
+
+def _decide(view: SeatView, legal: Sequence[Action], rules: RuleSet, seed: int) -> Action:
+    return strong_ai.choose(view, legal, random.Random(seed), rules=rules, playouts=FEW)
+
+
+@pytest.mark.parametrize("preset", ["standard", "kaxinwu"])
+def test_decision_depends_on_the_view_only(preset: str) -> None:
+    """Two states that differ only in tiles the seat cannot see (the other hands, the wall) give
+    the same action and the same evaluation with the same random seed."""
+    rules = RuleSet.preset(preset)
+    rng = random.Random(5)
+    searched = 0
+    for h in range(2):
+        for state in _positions(rules, f"view-only-{preset}-{h}", every=4):
+            seat = state.to_act()[0]
+            view = view_for(state, seat)
+            other = sample_world(view, rules, rng)
+            assert other.seats != state.seats or other.wall != state.wall
+            legal = legal_actions(state, seat)
+            assert legal_actions(other, seat) == legal
+            a1 = _decide(view, legal, rules, 17)
+            a2 = _decide(view_for(other, seat), legal, rules, 17)
+            assert a1 == a2 and a1 in legal
+            if len(legal) > 1:
+                e1 = strong_ai.evaluate(view, legal, random.Random(9), budget_ms=None, playouts=FEW, rules=rules)
+                e2 = strong_ai.evaluate(
+                    view_for(other, seat), legal, random.Random(9), budget_ms=None, playouts=FEW, rules=rules
+                )
+                assert e1 == e2
+                searched += 1
+    assert searched >= 5
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_strong_answers_every_decision_kind_legally(preset: str) -> None:
+    """Whole hands with a strong seat at every seat count and in 卡心五: every answer is one of the
+    legal actions, and every kind of decision came up."""
+    rules = RuleSet.preset(preset)
+    normal = ai_agent(Level.NORMAL, rules)
+    seen: set[str] = set()
+
+    def agent(view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
+        a = strong_ai.choose(view, legal, rng, rules=rules, playouts=FEW)
+        assert a in legal
+        seen.update(_kind_of_view(view, legal))
+        return a
+
+    for h in range(6 if preset != "two_seats" else 10):
+        agents = [agent, agent] + [normal] * (rules.players - 2)
+        state, _events, _counters = play_hand(rules, agents, f"kinds-{preset}-{h}", random.Random(h), check=True)
+        assert state.over
+    assert {"discard", "claim", "pong"} <= seen, seen
+    assert "liangdao" in seen or preset == "four_seats", seen
+
+
+def _kind_of_view(view: SeatView, legal: Sequence[Action]) -> set[str]:
+    kinds = {a.kind for a in legal}
+    out = {"discard"} if view.public.phase is Phase.TURN else {"claim"}
+    for kind, name in (
+        (ActionKind.LIANGDAO, "liangdao"),
+        (ActionKind.CONCEALED_KONG, "own kong"),
+        (ActionKind.ADDED_KONG, "own kong"),
+        (ActionKind.PONG, "pong"),
+        (ActionKind.KONG, "kong"),
+        (ActionKind.WIN, "win"),
+    ):
+        if kind in kinds:
+            out.add(name)
+    return out
+
+
+def test_choose_action_dispatches_to_strong() -> None:
+    rules = RuleSet()
+    state = _positions(rules, "dispatch")[2]
+    seat = state.to_act()[0]
+    legal = legal_actions(state, seat)
+    a = choose_action(view_for(state, seat), legal, Level.STRONG, random.Random(1), rules=rules)
+    assert a in legal
+    assert Level("strong") is Level.STRONG
+
+
+def test_evaluate_values_every_legal_action() -> None:
+    """The evaluator answers a float for each legal action (a dict keyed by the actions), ranks a
+    winning 胡 above passing it, and refuses an empty list."""
+    rules = RuleSet()
+    for h in range(40):
+        for state in _positions(rules, f"eval-{h}", every=100):
+            if state.phase is not Phase.CLAIM:
+                continue
+            seat = state.to_act()[0]
+            legal = legal_actions(state, seat)
+            if legal[0].kind is not ActionKind.WIN:
+                continue
+            values = strong_ai.evaluate(view_for(state, seat), legal, random.Random(2), budget_ms=None, playouts=24)
+            assert set(values) == set(legal) and all(isinstance(v, float) for v in values.values())
+            win = values[legal[0]]
+            assert win >= 2.0  # a legal 胡 on a discard is worth at least 2 (docs/rules.md §A8.2)
+            if any(a.kind is ActionKind.PASS for a in legal):
+                assert win > values[next(a for a in legal if a.kind is ActionKind.PASS)]
+            with pytest.raises(ValueError):
+                strong_ai.evaluate(view_for(state, seat), [], random.Random(2))
+            return
+    pytest.fail("no claim window with a win found")  # pragma: no cover
+
+
+def test_a_forced_choice_is_not_searched() -> None:
+    """One legal action: answered at once (no world sampled)."""
+    rules = RuleSet()
+    state = _positions(rules, "forced")[0]
+    seat = state.to_act()[0]
+    legal = legal_actions(state, seat)[:1]
+    rng = random.Random(4)
+    before = rng.getstate()
+    assert strong_ai.choose(view_for(state, seat), legal, rng, rules=rules) == legal[0]
+    assert rng.getstate() == before
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_playout_policy_is_the_easy_level(preset: str) -> None:
+    """The playouts' fast reading of a state (engine.ai.rollout) makes exactly the easy level's
+    move, seen through the seat's view and its legal actions, at every decision of easy hands."""
+    rules = RuleSet.preset(preset)
+    checked = 0
+    for h in range(8):
+        state = replay(start(rules, h % rules.players, seed=f"rollout-{preset}-{h}"))
+        while not state.over:
+            seat = state.to_act()[0]
+            legal = legal_actions(state, seat)
+            want = choose_action(view_for(state, seat), legal, Level.EASY, rules=rules)
+            assert easy_move(state, seat, True) == want
+            without = [a for a in legal if a.kind is not ActionKind.LIANGDAO]
+            assert easy_move(state, seat, False) == choose_action(
+                view_for(state, seat), without, Level.EASY, rules=rules
+            )
+            checked += 1
+            state, _ = step(state, want)
+    assert checked > 100
