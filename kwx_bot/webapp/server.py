@@ -85,9 +85,18 @@ def _sse(screen: PageScreen) -> bytes:
 
 class WebApp:
     """The Mini App's aiohttp application over ``service`` (see the module docstring).  ``clock``:
-    unix seconds, for the age of initData."""
+    unix seconds, for the age of initData; ``rate`` (requests a second) and ``burst``: each user's
+    limit."""
 
-    def __init__(self, service: TableService, settings: Settings, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        service: TableService,
+        settings: Settings,
+        *,
+        clock: Callable[[], float] = time.time,
+        rate: float = RATE,
+        burst: int = BURST,
+    ) -> None:
         assert settings.webapp_url is not None
         self.service = service
         self.pages = service.pages
@@ -99,6 +108,8 @@ class WebApp:
         own = f"[{listen}]" if ":" in listen else listen
         self.hosts = {url.netloc.lower(), own, f"{own}:{settings.webapp_port}"}
         """The Host headers served: the page URL's, and this server's own address (the playground)."""
+        self.rate = rate
+        self.burst = burst
         self._limits: OrderedDict[int, AsyncLimiter] = OrderedDict()
         self.streams: set[asyncio.Task[Any]] = set()
 
@@ -138,7 +149,7 @@ class WebApp:
         return await handler(request)
 
     def _limit(self, user_id: int) -> AsyncLimiter:
-        limit = self._limits.pop(user_id, None) or AsyncLimiter(BURST, BURST / RATE)
+        limit = self._limits.pop(user_id, None) or AsyncLimiter(self.burst, self.burst / self.rate)
         self._limits[user_id] = limit
         while len(self._limits) > MAX_USERS:
             self._limits.popitem(last=False)
