@@ -43,6 +43,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
+import importlib.util
 import json
 import os
 import re
@@ -75,6 +76,10 @@ FLOOD_RETRY_AFTER = 3
 MESSAGES_SHOWN = 80
 """Newest messages per chat sent to the page."""
 STATIC = Path(__file__).resolve().parent / "static"
+FONTS = {"cjk.otf": ("KwxSansCJK-Bold.otf", "font/otf"), "emoji.ttf": ("KwxEmoji-Bold.ttf", "font/ttf")}
+"""The page's fallback fonts (``/fonts/<name>``): the CJK and emoji fonts that ship with the pictures
+(``render/fonts/``), for a machine without its own (a bare Debian shows every 卡五星 and 🤖 as □);
+the page's style sheet lists them after the system's fonts, so a system font still wins."""
 _START_LINK = re.compile(r"^https?://t\.me/(?P<bot>[A-Za-z0-9_]+)\?start=(?P<payload>[A-Za-z0-9_-]{1,64})$")
 _ID = re.compile(r"-?[0-9]{1,18}")
 """A chat or message id in a query string (ASCII digits only)."""
@@ -194,6 +199,7 @@ class Playground:
         app = web.Application(middlewares=[self._only_the_page, self._errors])
         app.router.add_get("/", self._index)
         app.router.add_static("/static/", STATIC)
+        app.router.add_get("/fonts/{name}", self._font)
         app.router.add_get("/api/state", self._state)
         app.router.add_get("/api/photo", self._photo)
         app.router.add_get("/api/file", self._file)
@@ -409,6 +415,16 @@ class Playground:
 
     async def _index(self, request: web.Request) -> web.StreamResponse:
         return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+
+    async def _font(self, request: web.Request) -> web.StreamResponse:
+        """One of :data:`FONTS`, read from the pictures' font folder (found without importing
+        ``render``: the playground reaches the bot only through the fake); 404 for any other name."""
+        found = FONTS.get(request.match_info["name"])
+        spec = importlib.util.find_spec("render")
+        if found is None or spec is None or not spec.submodule_search_locations:
+            raise web.HTTPNotFound(text="no such font")
+        path = Path(next(iter(spec.submodule_search_locations))) / "fonts" / found[0]
+        return web.FileResponse(path, headers={"Content-Type": found[1], "Cache-Control": "max-age=86400"})
 
     async def _state(self, request: web.Request) -> web.Response:
         user = self._user(request.query.get("user", USERS[0]))

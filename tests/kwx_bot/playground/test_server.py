@@ -181,6 +181,25 @@ async def test_the_page_and_its_script_are_served(playground: Playground) -> Non
         assert status == 200 and "/api/state?user=" in script and "zh_CN" in script
 
 
+async def test_the_page_brings_the_pictures_cjk_and_emoji_fonts_for_a_machine_without(
+    playground: Playground,
+) -> None:
+    # a bare Debian has no CJK or emoji font: the page falls back to the fonts the pictures ship
+    async with aiohttp.ClientSession() as s:
+        status, css = await _get(s, playground.url + "static/style.css")
+        assert status == 200
+        for family, url in (("Kwx CJK", "/fonts/cjk.otf"), ("Kwx Emoji", "/fonts/emoji.ttf")):
+            assert f'font-family: "{family}"; src: url({url})' in css
+            assert f'"{family}"' in css.split("\nbody {", 1)[1].split("}", 1)[0]  # in the page's font list
+        for name, magic, kind in (("cjk.otf", b"OTTO", "font/otf"), ("emoji.ttf", b"\x00\x01\x00\x00", "font/ttf")):
+            async with s.get(playground.url + "fonts/" + name) as r:
+                body = await r.read()
+                assert r.status == 200 and r.content_type == kind and body[:4] == magic, (name, r.status)
+                assert len(body) > 100_000
+        async with s.get(playground.url + "fonts/..%2Fserver.py") as r:
+            assert r.status == 404
+
+
 async def test_a_bot_killed_from_outside_shows_as_exited_until_restarted(playground: Playground) -> None:
     base = playground.url
     async with aiohttp.ClientSession() as s:
