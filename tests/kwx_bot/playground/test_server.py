@@ -198,6 +198,13 @@ async def test_the_page_brings_the_pictures_cjk_and_emoji_fonts_for_a_machine_wi
                 assert len(body) > 100_000
         async with s.get(playground.url + "fonts/..%2Fserver.py") as r:
             assert r.status == 404
+        # Chromium keeps a □ for text laid out before the font came: the page fetches it first thing,
+        # and the script draws nothing (not even the page's Chinese name) before it is loaded
+        status, page = await _get(s, playground.url)
+        assert '<link rel="preload" href="/fonts/cjk.otf" as="font"' in page and "卡五星" not in page
+        status, script = await _get(s, playground.url + "static/app.js")
+        start = script.index('document.fonts.load(\'600 15px "Kwx CJK"\'')
+        assert script.index('$(".brand").textContent = "卡五星 kwx"', start) < script.index("refresh();", start)
 
 
 async def test_a_bot_killed_from_outside_shows_as_exited_until_restarted(playground: Playground) -> None:
