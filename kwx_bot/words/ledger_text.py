@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from typing import Generic, TypeVar
 
+from engine.fans import Fan
 from engine.numerals import whole_number
 
 from ..store.rows import GroupStanding, HandRecord, LedgerEntry, SeatResult, Standing
@@ -241,6 +242,14 @@ def _seat_name(s: SeatResult, tr: Translator, limit: int = 16) -> str:
     return name(s.name, limit)
 
 
+def _declarers(hand: HandRecord, w: SeatResult) -> list[SeatResult]:
+    """Whose 亮倒 the 亮倒 番 of winner ``w`` stands for: the winner's if declared, else the declaring
+    seats that paid (docs/rules.md §A9.6; as the result caption names them)."""
+    if w.declared:
+        return [w]
+    return [s for s in hand.seats if s.declared and not s.won and s.hand_delta < 0]
+
+
 def _win_text(hand: HandRecord, w: SeatResult, tr: Translator) -> str:
     _ = tr.gettext
     payer = next((s for s in hand.seats if s.dealt_in), None)
@@ -251,7 +260,11 @@ def _win_text(hand: HandRecord, w: SeatResult, tr: Translator) -> str:
         how = _("{name} robs {other}'s kong").format(name=who, other=_seat_name(payer, tr))
     else:
         how = _("{name} wins on {other}'s discard").format(name=who, other=_seat_name(payer, tr))
-    fans = " · ".join(fan_label(f, tr) for f in w.fans) or fan_label("屁胡", tr)
+    whose = ", ".join(_seat_name(s, tr) for s in _declarers(hand, w))
+    fans = " · ".join(
+        _("Laid down by {names}").format(names=whose) if f == Fan.LIANGDAO.zh and whose else fan_label(f, tr)
+        for f in w.fans
+    ) or fan_label("屁胡", tr)
     text = _("{how}: {fans} ×{m}").format(how=how, fans=fans, m=w.multiplier)
     if w.baohu and payer is not None:
         text = _("{text}; {name} pays for all (包胡)").format(text=text, name=_seat_name(payer, tr))

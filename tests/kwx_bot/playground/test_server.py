@@ -203,7 +203,7 @@ async def test_the_page_brings_the_pictures_cjk_and_emoji_fonts_for_a_machine_wi
         status, page = await _get(s, playground.url)
         assert '<link rel="preload" href="/fonts/cjk.otf" as="font"' in page and "卡五星" not in page
         status, script = await _get(s, playground.url + "static/app.js")
-        start = script.index('document.fonts.load(\'600 15px "Kwx CJK"\'')
+        start = script.index("document.fonts.load('600 15px \"Kwx CJK\"'")
         assert script.index('$(".brand").textContent = "卡五星 kwx"', start) < script.index("refresh();", start)
 
 
