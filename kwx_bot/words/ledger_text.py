@@ -47,6 +47,7 @@ __all__ = [
     "format_my_standings",
     "format_settlement",
     "format_standings",
+    "hand_outcome",
     "ledger_csv",
     "paginate",
     "parse_history_count",
@@ -271,6 +272,15 @@ def _win_text(hand: HandRecord, w: SeatResult, tr: Translator) -> str:
     return text
 
 
+def hand_outcome(hand: HandRecord, tr: Translator) -> str:
+    """How a hand ended, HTML, as ``/history`` shows it below the hand's number: each winner with
+    the 番 and multiplier (or "Draw, no winner"), then every seat's points."""
+    winners = hand.winners
+    lines = [_win_text(hand, w, tr) for w in winners] if winners else [tr.gettext("Draw, no winner")]
+    lines.append(" · ".join(f"{_seat_name(s, tr)} {signed(s.delta)}" for s in hand.seats))
+    return "\n".join(lines)
+
+
 def _hand_block(hand: HandRecord, tr: Translator, tz: tzinfo, show_table: bool) -> str:
     _ = tr.gettext
     head = _("<b>Hand {n}</b>").format(n=hand.hand_no)
@@ -278,13 +288,7 @@ def _hand_block(hand: HandRecord, tr: Translator, tz: tzinfo, show_table: bool) 
         head += " · " + _("table {t}").format(t=hand.table_id)
     if hand.ended_at is not None:
         head += " · " + datetime.fromtimestamp(hand.ended_at, tz).strftime("%m-%d %H:%M")
-    lines = [head]
-    winners = hand.winners
-    if winners:
-        lines.extend(_win_text(hand, w, tr) for w in winners)
-    else:
-        lines.append(_("Draw, no winner"))
-    lines.append(" · ".join(f"{_seat_name(s, tr)} {signed(s.delta)}" for s in hand.seats))
+    lines = [head, hand_outcome(hand, tr)]
     corrected = [s for s in hand.seats if s.correction]
     if corrected:
         lines.append(
