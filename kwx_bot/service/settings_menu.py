@@ -15,11 +15,12 @@ from .time_control import TIMER_KEYS
 
 __all__ = ["PHONE_ROW", "menu_keyboard", "menu_text"]
 
-PHONE_ROW = 48
-"""Columns a phone's row of buttons shows uncut, about 48 Latin letters across a 390 px screen
-(Telegram cuts a button's text that does not fit, and gives the buttons of a row equal widths): a
-letter is one column, a CJK character two, each button's padding three.  A row holds ``n`` buttons
-only while ``n`` times its widest one fits."""
+PHONE_ROW = 42
+"""Columns of a phone's row of buttons below a message, about 40 Latin letters across a 390 px screen
+(the playground's bubble is 318 px): Telegram cuts a button's text that does not fit and gives the
+buttons of a row equal widths.  A letter is one column, a CJK character two, each button's padding
+three; a row holds ``n`` buttons only while ``n`` times its widest one fits (a wider label gets a row
+of its own)."""
 
 
 def _label(item: Item, value: Any, tr: Translator) -> str:
