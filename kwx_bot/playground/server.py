@@ -9,6 +9,7 @@ answers 400 with ``{"error", "unknown_user", "users"}``, which the page explains
 Endpoints (all on 127.0.0.1)::
 
     GET  /                          the page (static/index.html); ?user=Ben&lang=zh_CN
+    GET  /fonts/cjk.otf, /fonts/emoji.ttf     the pictures' fonts, the page's fallback (:data:`FONTS`)
     GET  /api/state?user=U          {"me", "users", "strangers", "lang", "bot", "flood", "group",
                                      "chats": [chat...]}
     GET  /api/photo?user=U&chat=C&message=M   the photo's bytes (403 for a chat U cannot see)
