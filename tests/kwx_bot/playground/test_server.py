@@ -181,6 +181,25 @@ async def test_the_page_and_its_script_are_served(playground: Playground) -> Non
         assert status == 200 and "/api/state?user=" in script and "zh_CN" in script
 
 
+async def test_a_press_on_a_keyboard_the_page_had_not_redrawn_reaches_the_bot(playground: Playground) -> None:
+    # as in Telegram: the bot answers it, where the fake alone would refuse with its own error
+    fake, base, group = playground.fake, playground.url, playground.group
+    async with aiohttp.ClientSession() as s:
+        assert (await _post(s, base + "api/start", {"user": "Ann"}))[0] == 200
+        assert (await _post(s, base + "api/send", {"user": "Ann", "chat": group.id, "text": "/new"}))[0] == 200
+        await fake.wait_for(lambda: any(m.buttons for m in fake.bot_messages(group)), 20)
+        lobby = next(m for m in fake.bot_messages(group) if m.buttons)
+        join = next(b.callback_data for row in lobby.buttons for b in row if b.text == "Join")
+        await fake.wait_for(lambda: "Ann" in (lobby.text or ""), 20)  # Ann, who opened it, has a seat
+        assert (await _post(s, base + "api/send", {"user": "Ann", "chat": group.id, "text": "/kill"}))[0] == 200
+        await fake.wait_for(lambda: not lobby.buttons, 20)  # the lobby lost its keyboard
+        press = {"user": "Ben", "chat": group.id, "message": lobby.message_id}
+        status, answer = await _post(s, base + "api/press", {**press, "data": join})
+        assert status == 200 and answer["text"], answer  # the bot's own words, not the fake's "no button"
+        status, answer = await _post(s, base + "api/press", {**press, "data": "j:forged"})
+        assert status == 400 and "no button" in answer["error"]  # never a button of this message
+
+
 async def test_the_page_brings_the_pictures_cjk_and_emoji_fonts_for_a_machine_without(
     playground: Playground,
 ) -> None:
