@@ -113,6 +113,13 @@ def test_chinese_only_in_brackets_after_the_english_word():
     assert found == []
 
 
+def test_the_dragon_seven_pairs_keep_their_whole_name():
+    """ "double dragon" alone (the Cap setting said "×8, double dragon ×16") reads like two dragon
+    pongs: the 番 is "double / triple dragon seven pairs" (docs/glossary.md) wherever it is named."""
+    short = re.compile(r"(?<![A-Za-z])(double|triple) dragon(?! seven pairs)", re.IGNORECASE)
+    assert [(where, text) for where, text in english_texts() if short.search(text)] == []
+
+
 def test_the_glossary_chooses_what_players_read():
     """Every table of the glossary has the column "English (what players read)", and no word in it is
     pinyin (the Chinese in its brackets aside)."""

@@ -9,6 +9,7 @@ answers 400 with ``{"error", "unknown_user", "users"}``, which the page explains
 Endpoints (all on 127.0.0.1)::
 
     GET  /                          the page (static/index.html); ?user=Ben&lang=zh_CN
+    GET  /fonts/cjk.otf, /fonts/emoji.ttf     the pictures' fonts, the page's fallback (:data:`FONTS`)
     GET  /api/state?user=U          {"me", "users", "strangers", "lang", "bot", "flood", "group",
                                      "chats": [chat...]}
     GET  /api/photo?user=U&chat=C&message=M   the photo's bytes (403 for a chat U cannot see)
@@ -16,7 +17,9 @@ Endpoints (all on 127.0.0.1)::
                                               or an animation's GIF to show inline
     POST /api/send    {"user", "chat", "text"}       U sends a message (commands get their entity)
     POST /api/press   {"user", "chat", "message", "data"}  U taps a callback button; waits for the
-                                                     bot's answer: {"text", "alert", "opened"}
+                                                     bot's answer: {"text", "alert", "opened"}; a
+                                                     button of the message before its last edits
+                                                     reaches the bot too (the page had not redrawn)
     POST /api/start   {"user", "payload"}            /start [payload] in U's private chat (Start
                                                      button, t.me/<bot>?start=... links)
     POST /api/lang    {"user", "lang"}               U's Telegram language_code (en / zh_CN)
@@ -45,6 +48,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
+import importlib.util
 import json
 import os
 import re
@@ -79,6 +83,10 @@ FLOOD_RETRY_AFTER = 3
 MESSAGES_SHOWN = 80
 """Newest messages per chat sent to the page."""
 STATIC = Path(__file__).resolve().parent / "static"
+FONTS = {"cjk.otf": ("KwxSansCJK-Bold.otf", "font/otf"), "emoji.ttf": ("KwxEmoji-Bold.ttf", "font/ttf")}
+"""The page's fallback fonts (``/fonts/<name>``): the CJK and emoji fonts that ship with the pictures
+(``render/fonts/``), for a machine without its own (a bare Debian shows every 卡五星 and 🤖 as □);
+the page's style sheet lists them after the system's fonts, so a system font still wins."""
 _START_LINK = re.compile(r"^https?://t\.me/(?P<bot>[A-Za-z0-9_]+)\?start=(?P<payload>[A-Za-z0-9_-]{1,64})$")
 _ID = re.compile(r"-?[0-9]{1,18}")
 """A chat or message id in a query string (ASCII digits only)."""
@@ -89,6 +97,21 @@ OTHER_SITES = frozenset({"cross-site", "same-site"})
 this machine)."""
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def _keyboard_data(markup: dict[str, Any] | None) -> set[str]:
+    rows = (markup or {}).get("inline_keyboard") or []
+    return {b["callback_data"] for row in rows for b in row if isinstance(b, dict) and "callback_data" in b}
+
+
+def _on_message(message: FakeMessage, data: str) -> bool:
+    """``data`` is a callback button of ``message`` as it is now."""
+    return data in _keyboard_data(message.reply_markup)
+
+
+def _once_on_message(message: FakeMessage, data: str) -> bool:
+    """``data`` was a callback button of an earlier version of ``message`` (before an edit)."""
+    return any(data in _keyboard_data(v.reply_markup) for v in message.history)
 
 
 def make_token() -> str:
@@ -200,6 +223,7 @@ class Playground:
         app = web.Application(middlewares=[self._only_the_page, self._errors])
         app.router.add_get("/", self._index)
         app.router.add_static("/static/", STATIC)
+        app.router.add_get("/fonts/{name}", self._font)
         app.router.add_get("/api/state", self._state)
         app.router.add_get("/api/photo", self._photo)
         app.router.add_get("/api/file", self._file)
@@ -420,6 +444,16 @@ class Playground:
     async def _webapp(self, request: web.Request) -> web.Response:
         return self.miniapp.api(self._user(request.query.get("user")), request.query.get("table"))
 
+    async def _font(self, request: web.Request) -> web.StreamResponse:
+        """One of :data:`FONTS`, read from the pictures' font folder (found without importing
+        ``render``: the playground reaches the bot only through the fake); 404 for any other name."""
+        found = FONTS.get(request.match_info["name"])
+        spec = importlib.util.find_spec("render")
+        if found is None or spec is None or not spec.submodule_search_locations:
+            raise web.HTTPNotFound(text="no such font")
+        path = Path(next(iter(spec.submodule_search_locations))) / "fonts" / found[0]
+        return web.FileResponse(path, headers={"Content-Type": found[1], "Cache-Control": "max-age=86400"})
+
     async def _state(self, request: web.Request) -> web.Response:
         user = self._user(request.query.get("user", USERS[0]))
         chats = [self._chat_json(user, c) for c in self.fake.visible_chats(user)]
@@ -478,7 +512,13 @@ class Playground:
         message = chat.messages.get(_id(body.get("message", 0), "message"))
         if message is None:
             raise web.HTTPNotFound(text="no such message")
-        query = self.fake.press(user, message, data=str(body.get("data")))
+        data = str(body.get("data"))
+        if not _on_message(message, data) and _once_on_message(message, data):
+            # the page still showed the keyboard the bot has just replaced: Telegram delivers such a
+            # press, and the bot answers it ("This button is outdated …")
+            query = self.fake.forge_press(user, message, data)
+        else:
+            query = self.fake.press(user, message, data=data)
         with contextlib.suppress(AssertionError):  # WaitTimeout: the bot is down or busy; the spinner stops
             await self.fake.wait_for_answer(query, timeout=8)
         answer = query.answer

@@ -33,6 +33,7 @@ from ..words.i18n import Translator
 from ..words.rules_text import option_sentence
 from ..words.texts import name
 from .buttons import StartKind, StartPayload
+from .game import Ruleset
 from .live import LiveTable
 from .membership import Membership
 from .ports import Outcome
@@ -159,9 +160,13 @@ class Joins:
 
     @staticmethod
     def _seated_text(live: LiveTable, tr: Translator) -> str:
-        """The private confirmation of a seat; when the table now has a member more than it seats
-        (four at a 3-seat table, docs/rules.md §A2.1) it says that one sits each hand out, and who."""
-        text = tr.gettext("You took a seat at the Ka Wu Xing table in {title}. Your hand will appear here.")
+        """The private confirmation of a seat, naming the table's game (卡五星 or 卡心五); when the
+        table now has a member more than it seats (four at a 3-seat table, docs/rules.md §A2.1) it
+        says that one sits each hand out, and who."""
+        if live.rules.ruleset is Ruleset.KAXINWU:  # the table's game, as the lobby names it
+            text = tr.gettext("You took a seat at the Ka Xin Wu table in {title}. Your hand will appear here.")
+        else:
+            text = tr.gettext("You took a seat at the Ka Wu Xing table in {title}. Your hand will appear here.")
         text = text.format(title=name(live.title or "?", 40))
         if len(live.seats) > live.players:
             more = tr.gettext(

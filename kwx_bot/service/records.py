@@ -29,8 +29,9 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
-from ..store import HandRow, TableStore
+from ..store import HandRecord, HandRow, TableStore
 from ..words.i18n import Translator
+from ..words.ledger_text import hand_outcome
 from ..words.record_text import (
     export_caption,
     record_description,
@@ -141,14 +142,18 @@ class Records:
             return gid, tr, None, Response.of(Out(text, reply=True))
         return gid, tr, hand, Response()
 
-    async def _hand_data(self, gid: int, hand: HandRow, tr: Translator) -> tuple[list[dict[str, Any]], list[str]]:
-        """The hand's stored events (JSON, in order) and its seats' display names (from its ledger
-        rows; an AI seat as ``AI n``), one per seat of the deal."""
+    async def _hand_data(
+        self, gid: int, hand: HandRow, tr: Translator
+    ) -> tuple[list[dict[str, Any]], list[str], HandRecord | None]:
+        """The hand's stored events (JSON, in order), its seats' display names (from its ledger
+        rows; an AI seat as ``AI n``), one per seat of the deal, and its scored record (None if the
+        ledger has none)."""
         events = [e.data for e in await self.store.hand_events(hand.hand_id)]
         records = await self.store.recent_hands(gid, 1, hand_id=hand.hand_id)
         names = {s.seat: s.name for s in (records[0].seats if records else ())}
         count = len(events[0].get("hands") or ()) if events else 0
-        return events, [names.get(i) or tr.gettext("AI {n}").format(n=i + 1) for i in range(count)]
+        seats = [names.get(i) or tr.gettext("AI {n}").format(n=i + 1) for i in range(count)]
+        return events, seats, records[0] if records else None
 
     async def export(self, cmd: Command) -> Response:
         """``/export``: the ledger (:meth:`Reports.export`); ``/export N [T]``: hand N's record as a
@@ -164,7 +169,7 @@ class Records:
         gid, tr, hand, refusal = await self._finished_hand(cmd, "export")
         if hand is None or gid is None:
             return refusal
-        events, names = await self._hand_data(gid, hand, tr)
+        events, names, _record = await self._hand_data(gid, hand, tr)
         doc = game.hand_record(events, description=record_description(hand, names))
         data = json.dumps(doc, ensure_ascii=False, indent=1).encode("utf-8") + b"\n"
         filename = record_filename(hand)
@@ -179,11 +184,12 @@ class Records:
         gid, tr, hand, refusal = await self._finished_hand(cmd, "replay")
         if hand is None or gid is None:
             return refusal
-        events, names = await self._hand_data(gid, hand, tr)
+        events, names, record = await self._hand_data(gid, hand, tr)
         views = game.hand_moments(events)
         ruleset = game.rules_from_json(events[0].get("rules")).ruleset
         gif = await self.pictures.replay(views, names, tr.lang, game=ruleset)
-        return Response.of(Out(replay_caption(tr, hand, len(views)), animation=(replay_filename(hand), gif)))
+        caption = replay_caption(tr, hand, len(views), hand_outcome(record, tr) if record is not None else "")
+        return Response.of(Out(caption, animation=(replay_filename(hand), gif)))
 
     async def review(self, cmd: Command) -> Response:
         """``/review N [T]``: review hand N for each person who played it, privately (module

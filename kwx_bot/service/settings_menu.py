@@ -3,6 +3,8 @@ presses), drawn from a :class:`~kwx_bot.service.group_settings.GroupConfig`."""
 
 from __future__ import annotations
 
+import unicodedata
+from collections.abc import Sequence
 from typing import Any
 
 from ..words.i18n import Translator
@@ -11,7 +13,14 @@ from .buttons import ConfigButton, Key, Keyboard, keyboard
 from .group_settings import CLOSE, ITEMS, MAIN, GroupConfig, Item
 from .time_control import TIMER_KEYS
 
-__all__ = ["menu_keyboard", "menu_text"]
+__all__ = ["PHONE_ROW", "menu_keyboard", "menu_text"]
+
+PHONE_ROW = 42
+"""Columns of a phone's row of buttons below a message, about 40 Latin letters across a 390 px screen
+(the playground's bubble is 318 px): Telegram cuts a button's text that does not fit and gives the
+buttons of a row equal widths.  A letter is one column, a CJK character two, each button's padding
+three; a row holds ``n`` buttons only while ``n`` times its widest one fits (a wider label gets a row
+of its own)."""
 
 
 def _label(item: Item, value: Any, tr: Translator) -> str:
@@ -50,13 +59,35 @@ def _button(text: str, group_id: int, code: str, choice: int | None = None) -> K
     return Key(text, ConfigButton(group_id, code, choice))
 
 
+def _columns(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text) + 3
+
+
+def _rows(buttons: Sequence[Key], most: int) -> list[list[Key]]:
+    """``buttons`` in order, at most ``most`` a row, a row closed before it would pass
+    :data:`PHONE_ROW`."""
+    rows: list[list[Key]] = []
+    for b in buttons:
+        row = rows[-1] if rows else None
+        if (
+            row is not None
+            and len(row) < most
+            and (len(row) + 1) * max(_columns(k.text) for k in (*row, b)) <= PHONE_ROW
+        ):
+            row.append(b)
+        else:
+            rows.append([b])
+    return rows
+
+
 def menu_keyboard(config: GroupConfig, tr: Translator, group_id: int, item: Item | None = None) -> Keyboard:
-    """The main page (one button per setting, two per row, and Close) or an item's page (its
-    choices, the current one marked ✓, and Back)."""
+    """The main page (one button per setting, up to two a row, and Close) or an item's page (its
+    choices, up to three a row, the current one marked ✓, and Back); a row holds only what a phone
+    shows uncut (:data:`PHONE_ROW`)."""
     _ = tr.gettext
     if item is None:
         buttons = [_button(_(i.title), group_id, i.code) for i in ITEMS]
-        rows = [buttons[k : k + 2] for k in range(0, len(buttons), 2)]
+        rows = _rows(buttons, 2)
         rows.append([_button(_("Close"), group_id, CLOSE)])
         return keyboard(*rows)
     current = config.value(item)
@@ -65,6 +96,6 @@ def menu_keyboard(config: GroupConfig, tr: Translator, group_id: int, item: Item
         label = _label(item, choice.value, tr)
         mark = "✓ " if choice.value == current and type(choice.value) is type(current) else ""
         choices.append(_button(mark + label, group_id, item.code, index))
-    rows = [choices[k : k + 3] for k in range(0, len(choices), 3)]
+    rows = _rows(choices, 3)
     rows.append([_button(_("« Back"), group_id, MAIN)])
     return keyboard(*rows)

@@ -224,6 +224,9 @@ async def recent_hands(
             "ORDER BY l.hand_id, l.seat, l.entry_id",
             ids,
         )
+        declarations = await _rows(db, f"SELECT e.hand_id, e.data FROM events e WHERE e.hand_id IN ({marks}) "
+                                   f"AND {DECLARED_EVENT}", ids)  # fmt: skip
+    declared = _declared_seats(declarations)
     by_hand: dict[int, dict[int, dict[str, Any]]] = {}
     for r in seat_rows:
         seats = by_hand.setdefault(r[0], {})
@@ -240,6 +243,7 @@ async def recent_hands(
                 "multiplier": r[12],
                 "fans": _fans(r[13]),
                 "correction": 0,
+                "declared": (r[0], r[1]) in declared,
             }
         elif r[1] in seats:
             seats[r[1]]["correction"] += r[7]

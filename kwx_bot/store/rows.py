@@ -228,7 +228,8 @@ class SeatResult:
     """One seat of a finished hand (ledger row ``kind = 'hand'``, plus any correction rows).
 
     ``by``: for a winner, ``self_draw`` / ``discard`` / ``rob_kong`` (from the hand's result; None if
-    unknown); ``baohu``: this winner was paid by 包胡; ``correction``: the sum of correction rows.
+    unknown); ``baohu``: this winner was paid by 包胡; ``correction``: the sum of correction rows;
+    ``declared``: the seat declared 亮倒 / 廊起 in the hand (its stored ``discarded`` event says so).
     """
 
     seat: int
@@ -244,6 +245,7 @@ class SeatResult:
     by: str | None = None
     baohu: bool = False
     correction: int = 0
+    declared: bool = False
 
 
 @dataclass(frozen=True, slots=True)

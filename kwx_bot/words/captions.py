@@ -417,7 +417,8 @@ def result_caption(
             name=name(names[seat], 16), delta=signed(total), hand=signed(result.hand_deltas[seat]),
             kong=signed(result.kong_deltas[seat]))  # fmt: skip
         if totals is not None:
-            parts += " · " + _("Match: {total}").format(total=signed(totals[seat]))
+            match = _("Match: {total}").format(total=signed(totals[seat]))
+            parts += " · " + match.replace(" ", "\u00a0")  # a phone wraps before "Match", not inside it
         lines.append(parts)
     lines.append(_("Next dealer: {name}").format(name=name(names[result.next_dealer])))
     return _cut("\n".join(lines))

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from typing import Generic, TypeVar
 
+from engine.fans import Fan
 from engine.numerals import whole_number
 
 from ..store.rows import GroupStanding, HandRecord, LedgerEntry, SeatResult, Standing
@@ -46,6 +47,7 @@ __all__ = [
     "format_my_standings",
     "format_settlement",
     "format_standings",
+    "hand_outcome",
     "ledger_csv",
     "paginate",
     "parse_history_count",
@@ -241,6 +243,14 @@ def _seat_name(s: SeatResult, tr: Translator, limit: int = 16) -> str:
     return name(s.name, limit)
 
 
+def _declarers(hand: HandRecord, w: SeatResult) -> list[SeatResult]:
+    """Whose 亮倒 the 亮倒 番 of winner ``w`` stands for: the winner's if declared, else the declaring
+    seats that paid (docs/rules.md §A9.6; as the result caption names them)."""
+    if w.declared:
+        return [w]
+    return [s for s in hand.seats if s.declared and not s.won and s.hand_delta < 0]
+
+
 def _win_text(hand: HandRecord, w: SeatResult, tr: Translator) -> str:
     _ = tr.gettext
     payer = next((s for s in hand.seats if s.dealt_in), None)
@@ -251,11 +261,24 @@ def _win_text(hand: HandRecord, w: SeatResult, tr: Translator) -> str:
         how = _("{name} robs {other}'s kong").format(name=who, other=_seat_name(payer, tr))
     else:
         how = _("{name} wins on {other}'s discard").format(name=who, other=_seat_name(payer, tr))
-    fans = " · ".join(fan_label(f, tr) for f in w.fans) or fan_label("屁胡", tr)
+    whose = ", ".join(_seat_name(s, tr) for s in _declarers(hand, w))
+    fans = " · ".join(
+        _("Laid down by {names}").format(names=whose) if f == Fan.LIANGDAO.zh and whose else fan_label(f, tr)
+        for f in w.fans
+    ) or fan_label("屁胡", tr)
     text = _("{how}: {fans} ×{m}").format(how=how, fans=fans, m=w.multiplier)
     if w.baohu and payer is not None:
         text = _("{text}; {name} pays for all (包胡)").format(text=text, name=_seat_name(payer, tr))
     return text
+
+
+def hand_outcome(hand: HandRecord, tr: Translator) -> str:
+    """How a hand ended, HTML, as ``/history`` shows it below the hand's number: each winner with
+    the 番 and multiplier (or "Draw, no winner"), then every seat's points."""
+    winners = hand.winners
+    lines = [_win_text(hand, w, tr) for w in winners] if winners else [tr.gettext("Draw, no winner")]
+    lines.append(" · ".join(f"{_seat_name(s, tr)} {signed(s.delta)}" for s in hand.seats))
+    return "\n".join(lines)
 
 
 def _hand_block(hand: HandRecord, tr: Translator, tz: tzinfo, show_table: bool) -> str:
@@ -265,13 +288,7 @@ def _hand_block(hand: HandRecord, tr: Translator, tz: tzinfo, show_table: bool) 
         head += " · " + _("table {t}").format(t=hand.table_id)
     if hand.ended_at is not None:
         head += " · " + datetime.fromtimestamp(hand.ended_at, tz).strftime("%m-%d %H:%M")
-    lines = [head]
-    winners = hand.winners
-    if winners:
-        lines.extend(_win_text(hand, w, tr) for w in winners)
-    else:
-        lines.append(_("Draw, no winner"))
-    lines.append(" · ".join(f"{_seat_name(s, tr)} {signed(s.delta)}" for s in hand.seats))
+    lines = [head, hand_outcome(hand, tr)]
     corrected = [s for s in hand.seats if s.correction]
     if corrected:
         lines.append(

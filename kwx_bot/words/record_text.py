@@ -56,13 +56,16 @@ def export_caption(tr: Translator, hand: HandRow, filename: str) -> str:
     )
 
 
-def replay_caption(tr: Translator, hand: HandRow, moments: int) -> str:
-    """The ``/replay N`` animation's caption (``moments``: the public moments it shows)."""
-    return tr.ngettext(
+def replay_caption(tr: Translator, hand: HandRow, moments: int, outcome: str = "") -> str:
+    """The ``/replay N`` animation's caption (``moments``: the public moments it shows), then
+    ``outcome`` (HTML, :func:`~kwx_bot.words.ledger_text.hand_outcome`: how the hand ended, which the
+    last frame of a draw does not show) when given."""
+    head = tr.ngettext(
         "<b>Hand {n}</b> replayed: {k} moment, every discard, claim and kong in order.",
         "<b>Hand {n}</b> replayed: {k} moments, every discard, claim and kong in order.",
         moments,
     ).format(n=hand.hand_no, k=moments)
+    return head + ("\n" + outcome if outcome else "")
 
 
 def review_summary(tr: Translator, differed: int, lost: float | None) -> str:

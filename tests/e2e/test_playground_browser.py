@@ -264,6 +264,7 @@ def test_an_unknown_user_is_explained_and_the_stranger_is_refused(
     browser.get(playground + "?user=Zed&lang=en")
     box = _wait(browser, "the unknown user explained", lambda: browser.find_element(By.ID, "unknown"))
     assert "There is no user “Zed” in the playground" in box.text
+    assert not browser.find_element(By.CSS_SELECTOR, ".op").is_displayed()  # no state: no operator's buttons
     links = [a.text for a in box.find_elements(By.CSS_SELECTOR, "a")]
     assert links == ["Ann", "Ben", "Cat", "Dan", "Eve"], links
     box.find_element(By.LINK_TEXT, "Ben").click()

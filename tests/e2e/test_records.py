@@ -81,6 +81,10 @@ async def test_replay_sends_an_animation_of_the_hand_in_the_group(kwx):
         discards = sum(1 for e in stored if e["type"] == "discarded")
         assert gif.n_frames >= discards  # a moment per discard at least (plus the deal)
         assert f"{gif.n_frames} moments" in replay.caption
+        # and how it ended, as /history says it (the last frame of a draw shows no winner)
+        (history,) = await _command(kwx, users[0], group, "history", "1")
+        outcome = history.text.splitlines()[2:4]  # after the title and the hand's number and time
+        assert outcome and all(line in replay.caption for line in outcome), (outcome, replay.caption)
         # in private, and with a hand that does not exist: a short answer, no animation
         (private,) = await _command(kwx, users[0], kwx.fake.private_chat(users[0]), "replay", "1")
         assert "in the group" in private.text

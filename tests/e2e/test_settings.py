@@ -38,7 +38,7 @@ async def test_only_admins_change_settings_and_they_apply_from_the_next_hand(kwx
         # the group's creator opens the cap page and picks ×16
         await kwx.press(ann, kwx.fake.message(group, menu.message_id), "Cap (封顶)")
         page = kwx.fake.message(group, menu.message_id)
-        assert "✓ ×8, double dragon ×16" in page.button_texts and "« Back" in page.button_texts
+        assert "✓ ×8; double / triple dragon seven pairs ×16" in page.button_texts and "« Back" in page.button_texts
         query = await kwx.press(ann, page, "×16")
         assert "Saved" in query.answer.text
         menu = kwx.fake.message(group, menu.message_id)

@@ -259,6 +259,7 @@ function drawChat(chat) {
 
 function drawBar() {
   const l = L();
+  $(".op").hidden = false;
   document.documentElement.lang = lang === "zh_CN" ? "zh-CN" : "en";
   for (const el of document.querySelectorAll("[data-l]")) el.textContent = l[el.dataset.l];
   const flood = $("#flood");
@@ -289,6 +290,7 @@ function showUnknownUser(error) {
   document.documentElement.lang = lang === "zh_CN" ? "zh-CN" : "en";
   for (const el of document.querySelectorAll("[data-l]")) el.textContent = l[el.dataset.l];
   fillUsers(error.users, []);
+  $(".op").hidden = true;  // no state, so no operator's buttons to show
   $("#user").value = "";
   $("#lang").value = lang;
   let box = $("#unknown");
@@ -361,5 +363,13 @@ $("#restart").addEventListener("click", async () => {
   await post("/api/restart", {});
   refresh();
 });
-refresh();
-setInterval(refresh, 700);
+// Chromium keeps a □ for text it laid out before a fallback font arrived (the page's CJK font,
+// style.css): load that font before the first drawing (waiting at most 3 s), then name the page.
+Promise.race([
+  document.fonts.load('600 15px "Kwx CJK"', "卡五星").catch(() => null),
+  new Promise((resolve) => setTimeout(resolve, 3000)),
+]).then(() => {
+  $(".brand").textContent = "卡五星 kwx";
+  refresh();
+  setInterval(refresh, 700);
+});

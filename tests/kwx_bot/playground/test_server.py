@@ -181,6 +181,51 @@ async def test_the_page_and_its_script_are_served(playground: Playground) -> Non
         assert status == 200 and "/api/state?user=" in script and "zh_CN" in script
 
 
+async def test_a_press_on_a_keyboard_the_page_had_not_redrawn_reaches_the_bot(playground: Playground) -> None:
+    # as in Telegram: the bot answers it, where the fake alone would refuse with its own error
+    fake, base, group = playground.fake, playground.url, playground.group
+    async with aiohttp.ClientSession() as s:
+        assert (await _post(s, base + "api/start", {"user": "Ann"}))[0] == 200
+        assert (await _post(s, base + "api/send", {"user": "Ann", "chat": group.id, "text": "/new"}))[0] == 200
+        await fake.wait_for(lambda: any(m.buttons for m in fake.bot_messages(group)), 20)
+        lobby = next(m for m in fake.bot_messages(group) if m.buttons)
+        join = next(b.callback_data for row in lobby.buttons for b in row if b.text == "Join")
+        await fake.wait_for(lambda: "Ann" in (lobby.text or ""), 20)  # Ann, who opened it, has a seat
+        assert (await _post(s, base + "api/send", {"user": "Ann", "chat": group.id, "text": "/kill"}))[0] == 200
+        await fake.wait_for(lambda: not lobby.buttons, 20)  # the lobby lost its keyboard
+        press = {"user": "Ben", "chat": group.id, "message": lobby.message_id}
+        status, answer = await _post(s, base + "api/press", {**press, "data": join})
+        assert status == 200 and answer["text"], answer  # the bot's own words, not the fake's "no button"
+        status, answer = await _post(s, base + "api/press", {**press, "data": "j:forged"})
+        assert status == 400 and "no button" in answer["error"]  # never a button of this message
+
+
+async def test_the_page_brings_the_pictures_cjk_and_emoji_fonts_for_a_machine_without(
+    playground: Playground,
+) -> None:
+    # a bare Debian has no CJK or emoji font: the page falls back to the fonts the pictures ship
+    async with aiohttp.ClientSession() as s:
+        status, css = await _get(s, playground.url + "static/style.css")
+        assert status == 200
+        for family, url in (("Kwx CJK", "/fonts/cjk.otf"), ("Kwx Emoji", "/fonts/emoji.ttf")):
+            assert f'font-family: "{family}"; src: url({url})' in css
+            assert f'"{family}"' in css.split("\nbody {", 1)[1].split("}", 1)[0]  # in the page's font list
+        for name, magic, kind in (("cjk.otf", b"OTTO", "font/otf"), ("emoji.ttf", b"\x00\x01\x00\x00", "font/ttf")):
+            async with s.get(playground.url + "fonts/" + name) as r:
+                body = await r.read()
+                assert r.status == 200 and r.content_type == kind and body[:4] == magic, (name, r.status)
+                assert len(body) > 100_000
+        async with s.get(playground.url + "fonts/..%2Fserver.py") as r:
+            assert r.status == 404
+        # Chromium keeps a □ for text laid out before the font came: the page fetches it first thing,
+        # and the script draws nothing (not even the page's Chinese name) before it is loaded
+        status, page = await _get(s, playground.url)
+        assert '<link rel="preload" href="/fonts/cjk.otf" as="font"' in page and "卡五星" not in page
+        status, script = await _get(s, playground.url + "static/app.js")
+        start = script.index("document.fonts.load('600 15px \"Kwx CJK\"'")
+        assert script.index('$(".brand").textContent = "卡五星 kwx"', start) < script.index("refresh();", start)
+
+
 async def test_a_bot_killed_from_outside_shows_as_exited_until_restarted(playground: Playground) -> None:
     base = playground.url
     async with aiohttp.ClientSession() as s:

@@ -51,6 +51,20 @@ async def test_join_then_leave(world: World) -> None:
     assert (await world.table()).seats == []
 
 
+async def test_the_private_confirmation_names_the_tables_game(world: World) -> None:
+    await world.start(BEN)
+    await world.start(CAT)
+    await world.service.new(world.command(ANN, "new", "kaxinwu"))
+    lobby = world.chat.last(GROUP)
+    await world.press(BEN, lobby, lobby.press(Op.JOIN))
+    assert "the Ka Xin Wu table in" in world.chat.last(BEN.user_id).text  # not Ka Wu Xing: 卡心五 was opened
+    lobby = world.chat.last(GROUP)
+    await world.press(ANN, lobby, lobby.press(Op.GAME_KAWUXING))  # the lobby switches to 卡五星
+    lobby = world.chat.last(GROUP)
+    await world.press(CAT, lobby, lobby.press(Op.JOIN))
+    assert "the Ka Wu Xing table in" in world.chat.last(CAT.user_id).text
+
+
 async def test_a_refused_private_chat_unseats_the_player(world: World) -> None:
     await world.start(BEN)
     world.chat.refused.add(BEN.user_id)  # Ben blocked the bot after /start

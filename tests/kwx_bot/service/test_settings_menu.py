@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import unicodedata
+
+import pytest
+
 from kwx_bot.edge.codec import decode_config
 from kwx_bot.edge.sender import markup
 from kwx_bot.service import settings_menu
@@ -36,3 +40,23 @@ def test_menu_buttons_are_compact_and_lead_to_items():
     assert "✓ ×16" in labels and labels[-1] == "« Back"
     assert sum(label.startswith("✓") for label in labels) == 1
     assert "封顶" in menu_text(c, ZH, title="x", item=cap) and "当前" in menu_text(c, ZH, title="x", item=cap)
+
+
+def _columns(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+@pytest.mark.parametrize("tr", [EN, ZH], ids=["en", "zh"])
+def test_every_settings_row_fits_a_phone(tr):
+    # Telegram cuts a button's text that does not fit ("Plain win (屁胡) on a…") and gives a row's buttons
+    # equal widths: n buttons share a row only if n times the widest (a CJK character two columns, a
+    # button's padding three more) fits PHONE_ROW
+    c = config({"rules": {"preset": "standard"}})
+    for item in (None, *ITEMS):
+        rows = menu_keyboard(c, tr, 12, item).inline_keyboard
+        for row in rows:
+            width = len(row) * max(_columns(b.text) + 3 for b in row)
+            assert len(row) == 1 or width <= settings_menu.PHONE_ROW, (item and item.key, [b.text for b in row])
+            assert width <= 48, [b.text for b in row]  # even alone: a 390 px phone's whole width
+    cap = menu_keyboard(c, tr, 12, item_by_code("c")).inline_keyboard
+    assert cap[0][0].text.startswith("✓") and len(cap[1]) == 3  # short choices three a row

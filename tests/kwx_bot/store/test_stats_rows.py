@@ -196,3 +196,12 @@ async def test_a_version_6_database_gets_the_index_of_its_declarations(world) ->
         assert await again.stats_rows(group_id=gid, all_seasons=True) == before
     finally:
         await again.close()
+
+
+async def test_history_knows_who_declared(world) -> None:
+    # /history names whose 亮倒 a win's 亮倒 番 stands for (a payer's doubles only that payer)
+    store, gid, _work, _tid, _other, ids = world
+    hands = {h.hand_id: h for h in await store.recent_hands(gid, 10)}
+    assert [s.declared for s in hands[ids["self"]].seats] == [True, False, False]
+    assert [s.declared for s in hands[ids["draw"]].seats] == [False, True, False]
+    assert [s.declared for s in hands[ids["ron"]].seats] == [False, False, False]

@@ -92,7 +92,8 @@ def test_result_caption_names_whose_liangdao_and_labels_the_multipliers():
     names = ["Ann", "Bob", "Cy"]
     en = result_caption(translator("en"), hand_no=4, result=result, names=names, totals=[1, 2, -3], liangdao=[2])
     assert "Laid down by Cy" in en
-    assert "Bob pays for all (包胡)." in en and "Ann: +4 (payments 0, kongs +4) · Match: +1" in en
+    assert "Bob pays for all (包胡)." in en and "Ann: +4 (payments 0, kongs +4) · Match:\u00a0+1" in en
+    # a phone wraps the long line before "Match", never between the word and its number
     assert "total" not in en.lower()  # the match's running total is "Match", the picture's hand sum "This hand"
     assert "Multiplier per payer: Ann ×8, Bob ×8" in en
     assert _depth(en) <= 1, en

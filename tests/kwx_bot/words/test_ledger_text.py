@@ -184,6 +184,25 @@ def test_history_lines() -> None:
     assert "<b>&" not in page
 
 
+def test_history_names_whose_lay_down_doubled() -> None:
+    # Ann laid down and paid: "Laid down ×2" alone would read as if the winner had laid down
+    payer = _hand(
+        5,
+        [
+            _seat(0, 1, "Ann", -2, declared=True),
+            _seat(1, None, "", 3, won=True, multiplier=2, fans=("亮倒",), by="self_draw"),
+            _seat(2, None, "", -1),
+        ],
+    )
+    winner = _hand(6, [_seat(0, 1, "Ann", 4, won=True, multiplier=2, fans=("亮倒",), by="self_draw", declared=True),
+                       _seat(1, 2, "Ben", -2, declared=True), _seat(2, None, "", -2)])  # fmt: skip
+    (page,) = format_history([payer, winner], EN)
+    assert "AI 2 wins by self-draw: Laid down by Ann ×2" in page
+    assert "Ann wins by self-draw: Laid down by Ann ×2" in page  # the winner's own, not Ben's as well
+    (zh,) = format_history([payer], ZH)
+    assert "Ann亮倒" in zh
+
+
 def test_history_rob_and_time_zone_and_tables() -> None:
     rob = _hand(
         9,
