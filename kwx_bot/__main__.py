@@ -183,7 +183,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if raw and raw[0] == "render-demo":
         from render.__main__ import main as render_main
 
-        return render_main(["demo", *raw[1:]], demo_prog="kwx-bot render-demo")
+        from .settings import LANGUAGES
+        from .words.pictures import picture_words
+
+        words = {lang: picture_words(lang) for lang in LANGUAGES}
+        return render_main(["demo", *raw[1:]], demo_prog="kwx-bot render-demo", words=words)
     args = parser.parse_args(raw)
     command = args.command or "run"
     try:
