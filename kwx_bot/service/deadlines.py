@@ -14,6 +14,7 @@ import logging
 from dataclasses import dataclass, field, replace
 
 from ..store import Tx
+from ..words.i18n import translator
 from ..words.texts import name, tile_label
 from . import game
 from .game import ActionKind, Event, Phase, State, Tile
@@ -68,7 +69,7 @@ class Deadlines:
         for seat, louhu, tile in out.told:
             await self._tell_timed_out(live, seat, louhu=louhu, tile=tile, auto=seat in out.went_auto)
         for seat in out.went_auto:
-            tr = self.play.tables.tr(live.group_lang)
+            tr = translator(live.group_lang)
             text = tr.gettext("{name} keeps timing out: the AI plays for them until they come back.")
             await self.play.present.notice(live, text.format(name=name(seat.name)))
         return True
@@ -175,7 +176,7 @@ class Deadlines:
         away (docs/rules.md §E#33)."""
         if seat.user_id is None or not seat.can_pm:
             return
-        tr = self.play.tables.tr(seat.lang)
+        tr = translator(seat.lang)
         if not louhu:
             text = tr.gettext("⏰ Time ran out, so your move was made for you.")
         elif tile is None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..store import HandRow, TableStore
-from ..words.i18n import Translator
+from ..words.i18n import Translator, translator
 from ..words.record_text import (
     export_caption,
     record_description,
@@ -75,7 +75,7 @@ class Records:
         """The group's id (None before its first table) and the group's translator."""
         gid = await self.store.group_id_for_chat(cmd.chat_id)
         lang = await self.tables.group_lang(gid) if gid is not None else self.tables.settings.default_language
-        return gid, self.tables.tr(lang)
+        return gid, translator(lang)
 
     async def _finished_hand(
         self, cmd: Command, command: str
