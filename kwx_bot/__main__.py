@@ -171,6 +171,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     copy.add_argument("--to", default=None, help="the postgresql:// URL (default: KWX_DATABASE_URL)")
     sub.add_parser("simulate", help="AI self-play statistics (options: see kwx-bot simulate --help)", add_help=False)
     sub.add_parser("render-demo", help="write one picture of each kind (--out DIR [--lang en])", add_help=False)
+    sub.add_parser("render-phone", help="how large each picture kind shows on a phone, both languages", add_help=False)
     play = sub.add_parser("playground", help="try kwx in the browser against a fake Telegram (no token needed)")
     play.add_argument("--port", type=int, default=8765, help="the page's port on 127.0.0.1 (0 = any free port)")
     play.add_argument("--db", type=Path, default=None, help="keep the bot's database here (default: throw-away)")
@@ -180,10 +181,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         from engine.__main__ import main as engine_main
 
         return engine_main(["simulate", *raw[1:]])
-    if raw and raw[0] == "render-demo":
+    if raw and raw[0] in ("render-demo", "render-phone"):
         from render.__main__ import main as render_main
 
-        return render_main(["demo", *raw[1:]], demo_prog="kwx-bot render-demo")
+        from .settings import LANGUAGES
+        from .words.pictures import picture_words
+
+        words = {lang: picture_words(lang) for lang in LANGUAGES}
+        if raw[0] == "render-phone":
+            return render_main(["phone", *raw[1:]], words=words)
+        return render_main(["demo", *raw[1:]], demo_prog="kwx-bot render-demo", words=words)
     args = parser.parse_args(raw)
     command = args.command or "run"
     try:

@@ -5,7 +5,8 @@ record's numbers (:class:`StatsSheet`) instead of an engine view.
 
 Imports only :mod:`engine`, Pillow and the standard library (never telegram or aiosqlite).  Tile art
 is drawn by the project (:mod:`render.art`), text uses the shipped OFL font subset
-(:mod:`render.text`), labels are Chinese by default or English (``lang="en"``, :mod:`render.labels`).
+(:mod:`render.text`), and every word drawn comes in as a :class:`~render.labels.PictureWords` value (``words``: the
+bot fills it from its catalogs; default English, :data:`render.labels.ENGLISH`).
 Every ``render_*`` takes ``game`` (:class:`engine.rules.Ruleset`, default 卡五星): under 卡心五 the
 declaration is labelled 廊起 instead of 亮倒 (docs/rules.md §B).
 Every picture is a function of a view; :func:`encode` turns it into bytes at the edge.  Rendering
@@ -24,18 +25,19 @@ from engine.tiles import Tile
 from engine.views import PublicView, SeatView
 
 from .art import TileSize, TileState, warm_cache
-from .labels import LANGUAGES
+from .labels import ENGLISH, PictureWords
 from .pictures import HandTiles, hand_canvas, result_canvas, reveal_canvas, table_canvas
 from .review import ReviewItem, render_review
 from .stats import PlayerStats, StatsSheet, render_stats
 
 __all__ = [
-    "LANGUAGES",
+    "ENGLISH",
     "PALETTE_COLOURS",
     "PHOTO_MAX_BYTES",
     "PHOTO_MAX_RATIO",
     "PHOTO_MAX_SIDES",
     "HandTiles",
+    "PictureWords",
     "PlayerStats",
     "ReviewItem",
     "StatsSheet",
@@ -61,12 +63,12 @@ PHOTO_MAX_BYTES = 10_000_000
 
 def render_hand(
     view: SeatView,
-    lang: str = "zh_CN",
+    words: PictureWords = ENGLISH,
     protected: Collection[Tile] = (),
     game: str = Ruleset.KAWUXING,
     names: Sequence[str] = (),
 ) -> Image.Image:
-    """The private hand picture of ``view.seat`` in ``lang`` (:data:`LANGUAGES`), RGB, laid out for a
+    """The private hand picture of ``view.seat`` with ``words``, RGB, laid out for a
     phone (:mod:`render.phone`, docs/architecture.md §3): :data:`render.phone.PICTURE_WIDTH` (600)
     pixels wide, about 450 (2 seats) to 840 (4 seats) tall, never more than 1.4 times the width; shown
     330 px wide, every text at least 11 px tall, the player's own tiles 32 px wide (28 when the
@@ -91,14 +93,14 @@ def render_hand(
     row, the concealed tiles sorted (``view.concealed``), then -- set apart and highlighted gold --
     the drawn tile.  Under each concealed and drawn tile is its short label (``5条``, ``3筒``,
     ``中``; ``5 Bam``, ``3 Dot``, ``Red`` in English): the same text as the bot's discard buttons in
-    that language (:func:`render.labels.tile_label`), not an index; labels wider than a tile (the
+    that language (:meth:`render.labels.Labels.tile`), not an index; labels wider than a tile (the
     English ones) stand on two staggered lines so that neighbours never touch.  The tiles of
     ``view.danger`` (the engine's: a 亮倒 opponent waits on them and discarding one means 包胡,
     docs/rules.md §A9.7) are drawn with a red rim and their legend; render works none out itself.
     Below: ``听`` and the waits when ``view.waits`` is non-empty, each with the number of copies
     the player has not seen (``N张``) beside it, a ``亮倒`` badge once declared, and the legends.
     The width is fixed, so successive pictures line up; the height follows the content.
-    Every label is in ``lang``; raises ValueError for a language not in :data:`LANGUAGES`.
+    Every label is from ``words``.
 
     A partly revealed hand (``liangdao_reveal = kou`` / ``minimal``, 卡心五 廊起; docs/rules.md §A9.2,
     §E#48, §B): a gold bar on the top edge of each concealed tile the others see (``view.public.seats[seat].revealed``,
@@ -108,17 +110,17 @@ def render_hand(
     actions, never recomputed here; each copy in hand gets a red rim, a red bar on its top edge and the legend
     ``不能打``, so the disabled discard buttons explain themselves.
     """
-    return hand_canvas(view, lang, protected, game, names).image
+    return hand_canvas(view, words, protected, game, names).image
 
 
 def render_table(
     view: PublicView,
     names: Sequence[str],
-    lang: str = "zh_CN",
+    words: PictureWords = ENGLISH,
     totals: Sequence[int] | None = None,
     game: str = Ruleset.KAWUXING,
 ) -> Image.Image:
-    """The public table picture, labels in ``lang`` (ValueError if not in :data:`LANGUAGES`), RGB,
+    """The public table picture, labels from ``words``, RGB,
     laid out for a phone (:mod:`render.phone`): 600 pixels wide, at most 1.4 times as tall; shown
     330 px wide, every text at least 11 px tall and every tile 20 px wide (18 when the picture
     would be too tall: the first of :data:`render.table.TABLE_STYLES` that fits is drawn).  Its
@@ -141,31 +143,31 @@ def render_table(
     order, on darker strips: claimed discards dimmed, the 亮倒 discard lying sideways, the discard
     now on the table (``view.last_discard``) highlighted gold.
     """
-    return table_canvas(view, names, lang, totals, game).image
+    return table_canvas(view, names, words, totals, game).image
 
 
 def render_reveal(
-    view: PublicView, seat: int, names: Sequence[str], lang: str = "zh_CN", game: str = Ruleset.KAWUXING
+    view: PublicView, seat: int, names: Sequence[str], words: PictureWords = ENGLISH, game: str = Ruleset.KAWUXING
 ) -> Image.Image:
-    """The 亮倒 reveal picture of ``seat``, labels in ``lang``, 600 pixels wide (:mod:`render.phone`):
+    """The 亮倒 reveal picture of ``seat``, labels in ``words``, 600 pixels wide (:mod:`render.phone`):
     name and 亮倒 badge, the revealed hand and melds (flat) at the size of a player's own tiles in
     as many lines as they need, then ``听`` and the waits, each with the copies nobody has seen yet
     (``N张``) beside it.
 
-    Raises ValueError if ``seat`` is not a seat of ``view`` or ``lang`` not in :data:`LANGUAGES`.
+    Raises ValueError if ``seat`` is not a seat of ``view``.
     """
-    return reveal_canvas(view, seat, names, lang, game).image
+    return reveal_canvas(view, seat, names, words, game).image
 
 
 def render_result(
     view: PublicView,
     names: Sequence[str],
-    lang: str = "zh_CN",
+    words: PictureWords = ENGLISH,
     hands: Sequence[HandTiles] | None = None,
     game: str = Ruleset.KAWUXING,
 ) -> Image.Image:
     """The hand result picture from ``view.result`` (:class:`engine.views.HandResultView`), labels
-    and 番 names in ``lang`` (English 番 names are the bot's ``/calc`` names); 600 pixels wide and
+    and 番 names in ``words`` (English 番 names are the bot's ``/calc`` names); 600 pixels wide and
     laid out for a phone as the other pictures are (:mod:`render.phone`).
 
     A win (``outcome == "win"``): title 胡牌, then per winner (two on 一炮双响): name, a gold badge
@@ -194,10 +196,9 @@ def render_result(
     without them, and if still too tall with the names of the payments table cut shorter beside
     their badges.
 
-    Raises ValueError if ``view.result`` is None, ``hands`` is not one per seat, or ``lang`` is
-    not in :data:`LANGUAGES`.
+    Raises ValueError if ``view.result`` is None or ``hands`` is not one per seat.
     """
-    return result_canvas(view, names, lang, hands, game).image
+    return result_canvas(view, names, words, hands, game).image
 
 
 PALETTE_COLOURS = 48

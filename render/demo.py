@@ -47,6 +47,7 @@ from engine.views import (
 )
 
 from .canvas import Canvas
+from .labels import ENGLISH, PictureWords
 from .pictures import HandTiles, hand_canvas, result_canvas, reveal_canvas, table_canvas
 from .replay import replay_canvases
 from .review import ReviewItem, review_canvas
@@ -382,21 +383,21 @@ def review_items(game: str, players: int) -> tuple[ReviewItem, ...]:
     return tuple(out)
 
 
-def picture_canvases(kind: str, game: str, players: int, lang: str) -> list[Canvas]:
+def picture_canvases(kind: str, game: str, players: int, words: PictureWords = ENGLISH) -> list[Canvas]:
     """The drawn pictures of ``kind`` (:data:`PICTURE_KINDS`) from an engine-played hand of ``game``
-    at ``players`` seats (:func:`engine_demo`, seed 7), labels in ``lang``: one canvas, or every
+    at ``players`` seats (:func:`engine_demo`, seed 7), labels in ``words``: one canvas, or every
     frame of a replay.  Raises ValueError for an unknown kind."""
     d = _demo_for(game, players)
     names = d.names
     drawn = {
-        "hand": lambda: [hand_canvas(d.hand, lang, game=game, names=names)],
-        "table": lambda: [table_canvas(d.table, names, lang, d.totals, game)],
-        "reveal": lambda: [reveal_canvas(d.reveal, d.reveal_seat, names, lang, game)],
-        "result": lambda: [result_canvas(d.result, names, lang, d.hands, game)],
-        "draw": lambda: [result_canvas(d.draw, names, lang, None, game)],
-        "guansi": lambda: [result_canvas(_guansi(d.draw), names, lang, None, game)],
-        "replay": lambda: replay_canvases(_replay_views(game, players), names, lang, d.totals, game),
-        "review": lambda: [review_canvas(review_items(game, players), lang, game)],
+        "hand": lambda: [hand_canvas(d.hand, words, game=game, names=names)],
+        "table": lambda: [table_canvas(d.table, names, words, d.totals, game)],
+        "reveal": lambda: [reveal_canvas(d.reveal, d.reveal_seat, names, words, game)],
+        "result": lambda: [result_canvas(d.result, names, words, d.hands, game)],
+        "draw": lambda: [result_canvas(d.draw, names, words, None, game)],
+        "guansi": lambda: [result_canvas(_guansi(d.draw), names, words, None, game)],
+        "replay": lambda: replay_canvases(_replay_views(game, players), names, words, d.totals, game),
+        "review": lambda: [review_canvas(review_items(game, players), words, game)],
     }
     if kind not in drawn:
         raise ValueError(f"unknown picture kind {kind!r}: one of {', '.join(PICTURE_KINDS)}")

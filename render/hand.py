@@ -11,7 +11,6 @@ from engine.rules import Ruleset
 from engine.tiles import Tile
 from engine.views import MeldView, PublicSeatView, SeatView
 
-from . import labels as L
 from .art import RGB, TileSize, TileState
 from .blocks import (
     DANGER_LABEL,
@@ -44,7 +43,7 @@ from .blocks import (
 )
 from .canvas import Canvas
 from .flow import Item, draw_flow, flow, lines_of
-from .labels import Labels
+from .labels import ENGLISH, Labels, PictureWords
 from .phone import MAX_RATIO
 from .table import POND_GAP, SeatStyle, _discard_state, draw_seat_panel, seat_items, seat_panel_height
 from .text import text_width
@@ -322,13 +321,13 @@ def own_rows(view: SeatView, size: TileSize, inner: int) -> list[list[Unit]]:
 
 def hand_canvas(
     view: SeatView,
-    lang: str = "zh_CN",
+    words: PictureWords = ENGLISH,
     protected: Collection[Tile] = (),
     game: str = Ruleset.KAWUXING,
     names: Sequence[str] = (),
 ) -> Canvas:
-    """The private hand picture of ``view.seat`` in ``lang`` (see :func:`render.render_hand`)."""
-    lb = L.labels_for(lang, game)
+    """The private hand picture of ``view.seat`` in ``words`` (see :func:`render.render_hand`)."""
+    lb = words.labels(game)
     seat = view.seat
     inner = WIDTH - 2 * MARGIN
     danger = set(view.danger)  # the engine's: render never recomputes a rule (docs/architecture.md §3)

@@ -1,178 +1,60 @@
-"""Every string the pictures can draw, in one place (the source of truth for the font subset).
+"""The words the pictures draw: their shape (:class:`Labels`, :class:`StatsLabels`, one
+:class:`PictureWords` per language), their English source texts (:data:`ENGLISH`), and the font's
+character set.
+
+Render is pure and knows no catalog: every drawing function takes its words as a
+:class:`PictureWords` value.  The English texts here are the msgids of the bot's gettext catalogs
+(``kwx_bot/locale``, message context ``picture``); the bot fills a language's value from its
+catalog (``kwx_bot.words.pictures.picture_words``), so a translator finds every word the bot writes
+or draws in one ``.po`` file (docs/architecture.md, "Words").  Without the bot, render draws English
+(:data:`ENGLISH`, the default of every drawing function).  Tile names are the bot's discard-button
+texts and 番 names the engine's one table (:class:`engine.fans.Fan`: Chinese readers get its Chinese
+name, every other language its English one), as in the bot's texts.
 
 The shipped font (``render/fonts/``) is a subset made by ``render/fonts/build_subset.py`` from
-:func:`font_charset`; ``tests/render/test_font.py`` asserts that every character listed here has a
-glyph in it.  A character missing from the font would render as nothing, silently (docs/telegram.md §6),
-so text that is not listed here (player names) goes through :func:`render.text.clean_name` first.
-
-Pictures are drawn in one of :data:`LANGUAGES`: Chinese (``zh_CN``, the default: the module
-constants below) or English (``en``, :data:`EN`); :func:`labels_for` gives a language's
-:class:`Labels`.  The 番 names, Chinese and English, come from the engine's one 番 table
-(:class:`engine.fans.Fan`), as the bot's do.  The English tile names are the bot's English button
-texts (``kwx_bot.words.texts``), copied here because render imports nothing from the bot;
-``tests/kwx_bot/words/test_texts.py`` asserts that the two agree.  Numbers use ASCII digits,
-``+`` / ``−`` (U+2212) for point changes and ``×`` (U+00D7) for multipliers.
+:func:`font_charset`: every English word, glyph and 番 name listed here, and the hanzi of names
+(which cover every Chinese word of the catalog; ``tests/render/test_font.py`` asserts that each
+catalog word has its glyphs).  A character missing from the font would render as nothing, silently
+(docs/telegram.md §6), so text that is not listed here (player names) goes through
+:func:`render.text.clean_name` first.  Numbers use ASCII digits, ``+`` / ``−`` (U+2212) for point
+changes and ``×`` (U+00D7) for multipliers.
 """
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Any
 
 from engine.fans import Fan
 from engine.rules import Ruleset
 from engine.tiles import MeldKind, Suit, Tile
 
 __all__ = [
-    "ACROSS",
-    "AUTO",
-    "BAOHU",
-    "BY_LABEL",
-    "CHAJIAO",
-    "CHAJIAO_SEAT",
-    "CHAJIAO_WHY",
-    "DEALER",
-    "DEALT_IN",
-    "DRAW",
-    "EN",
+    "ENGLISH",
     "FAN_NAMES",
-    "FROM",
-    "GUANSI",
-    "GUANSI_PAYS",
-    "GUANSI_WHY",
-    "HAND_MONEY",
-    "KONG",
-    "KONG_MONEY",
-    "KONG_ROBBED",
-    "LANGQI",
-    "LANGUAGES",
-    "LIANGDAO",
-    "LIANGDAO_OF",
-    "MATCH_TOTAL",
     "MINUS",
-    "MULTIPLIER_LABEL",
-    "NEXT_DEALER",
-    "NEXT_SEAT",
     "NUMERALS",
-    "PAYS",
+    "PER_GAME",
     "PLACEHOLDER",
-    "PREVIOUS",
-    "PROTECTED",
-    "REVIEW_EN",
-    "REVIEW_ZH",
-    "ROBBED",
     "SEAT_FALLBACK",
-    "SHOWN",
-    "STATS_EN",
-    "STATS_ZH",
     "TGHZ_FILE",
     "TIMES",
-    "TOTAL",
-    "TRANSFER",
-    "UNSEEN",
-    "WAITS",
-    "WALL",
     "WAN",
-    "WIN",
-    "ZH",
     "Labels",
+    "PictureWords",
     "ReviewLabels",
     "StatsLabels",
     "big5_common_hanzi",
-    "fan_label",
     "font_charset",
     "gb2312_hanzi",
     "label_strings",
-    "labels_for",
-    "review_labels_for",
     "signed",
-    "stats_labels_for",
-    "tile_label",
 ]
 
-# -- labels drawn on the pictures -------------------------------------------------------------------
-DEALER = "庄"
-"""Dealer badge (庄家, docs/rules.md §A2)."""
-LIANGDAO = "亮倒"
-"""Badge of a seat that has declared 亮倒 (docs/rules.md §A9)."""
-AUTO = "托管"
-"""Tag of a seat on auto-play (托管)."""
-WAITS = "听"
-"""Prefix of a wait set (听牌)."""
-WALL = "剩余{n}张"
-"""Tiles left in the wall; ``n`` is an integer."""
-UNSEEN = "{n}张"
-"""Under a wait tile in the hand picture: copies not visible to the player (4 minus those seen)."""
-KONG = "杠{v}"
-"""Kong money of the hand so far in a seat header; ``v`` is :func:`signed` points of 底金."""
-HAND_MONEY = "胡牌"
-"""Result column: win payments (or 荒庄 亮倒 penalties, docs/rules.md §A14.2)."""
-KONG_MONEY = "杠钱"
-"""Result column: kong money of the hand (docs/rules.md §A13)."""
-TOTAL = "合计"
-"""Result column: the sum of the two above."""
-WIN = "胡牌"
-"""Result header of a won hand."""
-DRAW = "荒庄"
-"""Result header of an exhaustive draw (docs/rules.md §A14)."""
-BAOHU = "包胡"
-"""Marker of a win paid entirely by the discarder (docs/rules.md §A9.7)."""
-PAYS = "{name} {times}{m}"
-"""Per-payer multiplier line item: a name, ``×`` and the uncapped multiplier M (docs/rules.md §A11)."""
-SEAT_FALLBACK = "玩家{n}"
-"""Name drawn for a seat whose name is empty or has no drawable character; ``n`` is seat + 1."""
-BY_LABEL = {"self_draw": "自摸", "discard": "胡", "rob_kong": "抢杠胡"}
-"""The winner's badge: how the win was made (``WinView.by``) -> label.  胡 on a discard, never 点炮:
-点炮 names what the discarder did (:data:`DEALT_IN`)."""
-FROM = "{name}放炮"
-"""Beside the winner: who dealt in (the 点炮者 of a discard win)."""
-DEALT_IN = "点炮"
-"""Badge on the discarder of a discard win in the payments table (点炮, docs/glossary.md)."""
-KONG_ROBBED = "被抢杠"
-"""Badge on the seat whose 补杠 was robbed (抢杠胡, docs/rules.md §A6.6) in the payments table."""
-LIANGDAO_OF = "{name}亮倒"
-"""The 亮倒 番 chip of a win, naming whose 亮倒 doubled it (the winner's or a payer's, docs/rules.md §A9.6)."""
-MULTIPLIER_LABEL = "各家倍数"
-"""Before the per-payer multiplier chips: each chip is one payer's uncapped M (docs/rules.md §A11.1)."""
-ROBBED = "抢{name}的杠"
-"""The robbed seat of 抢杠胡."""
-MATCH_TOTAL = "累计{v}"
-"""Table picture, seat header: the player's running total at this table (points of 底金, all hands
-so far); ``v`` is :func:`signed`."""
-NEXT_DEALER = "下局庄家"
-"""Result picture: the dealer of the next hand (docs/rules.md §A15)."""
-
-CHAJIAO = "查叫"
-"""Result header of a 卡心五 流局 with a 廊起 seat (查叫, docs/rules.md §B)."""
-CHAJIAO_WHY = "流局：没有廊起的玩家付给每位廊起玩家其最大倍数"
-"""Under the 查叫 header: who pays whom and why (docs/rules.md §B)."""
-CHAJIAO_SEAT = "被查叫"
-"""Badge on a seat that paid at 查叫 (every seat without 廊起)."""
-GUANSI = "关死"
-"""Result header of a 关死 (docs/rules.md §B), and the badge on the seat that caused it."""
-GUANSI_WHY = "{name}关死：手中每张牌都是廊起玩家要的牌"
-"""Under the 关死 header: what happened; ``name`` is the 关死 seat."""
-GUANSI_PAYS = "付每位廊起玩家其最大倍数、其余每家2分；本局杠钱作废"
-"""Second line under the 关死 header: his payments and the void kong money (docs/rules.md §B)."""
-TRANSFER = "{payer} 付 {payee} {n}"
-"""One payment of a 查叫 / 关死: ``payer`` pays ``payee`` ``n`` points of 底金."""
-SHOWN = "亮出"
-"""Hand picture legend: the gold bar over a tile says it is one of the tiles shown at a partial 亮倒 / 廊起."""
-PROTECTED = "不能打"
-"""Hand picture legend: the red bar over a tile says it may not be discarded -- a 廊起 / 亮倒 player waits
-on it (protection, docs/rules.md §A9.8, §B)."""
-DANGER = "打出包胡"
-"""Hand picture legend (卡五星): a red-edged tile is one a 亮倒 player waits on -- discarding it is 包胡,
-paying for every seat (docs/rules.md §A9.7)."""
-NEXT_SEAT = "下家"
-"""Hand picture, beside another seat's name: the seat that plays after the player (docs/rules.md §A2.3)."""
-ACROSS = "对家"
-"""Hand picture: the seat opposite the player (the middle one of three others; the only other of two)."""
-PREVIOUS = "上家"
-"""Hand picture: the seat that plays before the player, whose discards he may claim first."""
-
+# -- glyphs: the same in every language ------------------------------------------------------------
 TIMES = "×"
 MINUS = "−"
 NUMERALS = "一二三四五六七八九"
@@ -200,20 +82,33 @@ def signed(points: int) -> str:
     return "0"
 
 
-# -- languages ---------------------------------------------------------------------------------------
+# -- the words' shape -------------------------------------------------------------------------------
 
-LANGUAGES = ("zh_CN", "en")
-"""The languages pictures can be drawn in (the bot's catalogs, ``kwx_bot.settings.LANGUAGES``)."""
+
+def _map_words(value: object, words: tuple[str, ...], translate: Callable[[str], str]) -> dict[str, Any]:
+    """The fields named in ``words`` of a dataclass ``value``, each passed through ``translate``
+    (a mapping field: its values)."""
+    out: dict[str, Any] = {}
+    for name in words:
+        field = getattr(value, name)
+        if isinstance(field, Mapping):
+            out[name] = MappingProxyType({k: translate(v) for k, v in field.items()})
+        else:
+            out[name] = translate(field)
+    return out
 
 
 @dataclass(frozen=True, slots=True)
 class Labels:
-    """Every label of one language (see the Chinese module constants for what each one is).
+    """Every word of the table, hand, reveal and result pictures in one language, for one game.
 
     ``tiles`` holds 30 tile labels indexed by :class:`~engine.tiles.Tile`; ``fans`` maps a Chinese 番
-    name (as the engine reports it) to this language's name (for English: the engine's table,
-    :attr:`engine.fans.Fan.en`) -- a name missing from it is drawn in Chinese, as the bot's texts do;
-    ``colon`` separates a label from its value (``下局庄家：X``).
+    name (as the engine reports it) to this language's name -- a name missing from it is drawn as
+    it is (Chinese), as the bot's texts do; ``colon`` separates a label from its value
+    (``下局庄家：X``) and ``list_sep`` the names of a list (``A、B`` / ``A, B``).  Placeholders:
+    ``{n}`` an integer, ``{v}`` :func:`signed` points, ``{name}`` / ``{payer}`` / ``{payee}`` a
+    seat's name, ``{times}`` the :data:`TIMES` sign and ``{m}`` a multiplier.  What each word is:
+    the msgid's comment in :data:`ENGLISH` and docs/glossary.md.
     """
 
     lang: str
@@ -242,21 +137,31 @@ class Labels:
     multiplier_label: str
     match_total: str
     colon: str
+    list_sep: str
+    chajiao: str
+    chajiao_why: str
+    chajiao_seat: str
+    guansi: str
+    guansi_why: str
+    guansi_pays: str
+    transfer: str
+    shown: str
+    protected: str
+    danger: str
+    next_seat: str
+    across: str
+    previous: str
     tiles: tuple[str, ...]
     fans: Mapping[str, str]
-    chajiao: str = CHAJIAO
-    chajiao_why: str = CHAJIAO_WHY
-    chajiao_seat: str = CHAJIAO_SEAT
-    guansi: str = GUANSI
-    guansi_why: str = GUANSI_WHY
-    guansi_pays: str = GUANSI_PAYS
-    transfer: str = TRANSFER
-    shown: str = SHOWN
-    protected: str = PROTECTED
-    danger: str = DANGER
-    next_seat: str = NEXT_SEAT
-    across: str = ACROSS
-    previous: str = PREVIOUS
+
+    WORDS = (
+        "dealer", "liangdao", "auto", "waits", "wall", "unseen", "kong", "hand_money", "kong_money",
+        "total", "win", "draw", "baohu", "pays", "seat_fallback", "by_label", "from_", "robbed",
+        "next_dealer", "dealt_in", "kong_robbed", "liangdao_of", "multiplier_label", "match_total",
+        "colon", "list_sep", "chajiao", "chajiao_why", "chajiao_seat", "guansi", "guansi_why",
+        "guansi_pays", "transfer", "shown", "protected", "danger", "next_seat", "across", "previous",
+    )  # fmt: skip
+    """The fields a catalog translates (every field but ``lang``, ``tiles`` and ``fans``)."""
 
     def tile(self, tile: Tile) -> str:
         """The short label of ``tile`` (``5条`` / ``5 Bam``)."""
@@ -266,136 +171,28 @@ class Labels:
         """The 番 ``name`` (Chinese, from the engine) in this language; unknown names unchanged."""
         return self.fans.get(name, name)
 
+    def words(self) -> tuple[str, ...]:
+        """The translatable words (:data:`WORDS`, a mapping's values in order)."""
+        out: list[str] = []
+        for name in self.WORDS:
+            field = getattr(self, name)
+            out.extend(field.values() if isinstance(field, Mapping) else (field,))
+        return tuple(out)
+
     def strings(self) -> tuple[str, ...]:
-        """Every fixed string of this language (placeholders included)."""
-        return (
-            self.dealer, self.liangdao, self.auto, self.waits, self.wall, self.unseen, self.kong,
-            self.hand_money, self.kong_money, self.total, self.win, self.draw, self.baohu, self.pays,
-            self.seat_fallback, *self.by_label.values(), self.from_, self.robbed, self.next_dealer,
-            self.dealt_in, self.kong_robbed, self.liangdao_of, self.multiplier_label, self.match_total,
-            self.colon, *self.tiles, self.chajiao, self.chajiao_why, self.chajiao_seat, self.guansi,
-            self.guansi_why, self.guansi_pays, self.transfer, self.shown, self.protected,
-            self.danger, self.next_seat, self.across, self.previous, *self.fans.values(),
-        )  # fmt: skip
+        """Every fixed string of this language (placeholders included): the words, tiles and 番 names."""
+        return (*self.words(), *self.tiles, *self.fans.values())
 
-
-ZH = Labels(
-    lang="zh_CN",
-    dealer=DEALER,
-    liangdao=LIANGDAO,
-    auto=AUTO,
-    waits=WAITS,
-    wall=WALL,
-    unseen=UNSEEN,
-    kong=KONG,
-    hand_money=HAND_MONEY,
-    kong_money=KONG_MONEY,
-    total=TOTAL,
-    win=WIN,
-    draw=DRAW,
-    baohu=BAOHU,
-    pays=PAYS,
-    seat_fallback=SEAT_FALLBACK,
-    by_label=MappingProxyType(BY_LABEL),
-    from_=FROM,
-    robbed=ROBBED,
-    next_dealer=NEXT_DEALER,
-    dealt_in=DEALT_IN,
-    kong_robbed=KONG_ROBBED,
-    liangdao_of=LIANGDAO_OF,
-    multiplier_label=MULTIPLIER_LABEL,
-    match_total=MATCH_TOTAL,
-    colon="：",
-    tiles=tuple(t.chinese for t in Tile),
-    fans=MappingProxyType({}),
-)
-"""Chinese labels (the module constants)."""
-
-_EN_SUIT = {Suit.DOTS: "{n} Dot", Suit.BAMBOO: "{n} Bam", Suit.CHARACTERS: "{n} Crak"}
-_EN_DRAGON = {Tile.WHITE: "White", Tile.GREEN: "Green", Tile.RED: "Red"}
-
-
-def _en_tile(tile: Tile) -> str:
-    if tile.suit is Suit.DRAGONS:
-        return _EN_DRAGON[tile]
-    return _EN_SUIT[tile.suit].format(n=tile.number)
-
-
-EN = Labels(
-    lang="en",
-    dealer="D",
-    liangdao="Laid down",
-    auto="Auto-play",
-    waits="Waits",
-    wall="Wall: {n}",
-    unseen="{n} left",
-    kong="Kong {v}",
-    hand_money="Payments",
-    kong_money="Kongs",
-    total="This hand",
-    win="Win",
-    draw="Draw",
-    baohu="Pays for all",
-    pays=PAYS,
-    seat_fallback="Player {n}",
-    by_label=MappingProxyType({"self_draw": "Self-draw", "discard": "Won on a discard", "rob_kong": "Robbed a kong"}),
-    from_="{name} dealt in",
-    robbed="robbed {name}'s kong",
-    next_dealer="Next dealer",
-    dealt_in="Dealt in",
-    kong_robbed="Kong robbed",
-    liangdao_of="Laid down by {name}",
-    multiplier_label="Multiplier per payer",
-    match_total="Match {v}",
-    colon=": ",
-    tiles=tuple(_en_tile(t) for t in Tile),
-    chajiao="Ready check",
-    chajiao_why="Draw: players who did not lay down pay each player who did their top multiplier",
-    chajiao_seat="Pays",
-    guansi="Shut in",
-    guansi_why="{name} is shut in: every tile in hand is a tile that a player who laid down waits on",
-    guansi_pays="pays each player who laid down their top multiplier and 2 to each other player; kong money void",
-    transfer="{payer} pays {payee} {n}",
-    shown="Shown",
-    protected="Protected",
-    danger="Pays for all if discarded",
-    next_seat="Next",
-    across="Across",
-    previous="Previous",
-    fans=MappingProxyType({fan.zh: fan.en for fan in Fan}),
-)
-"""English labels: tile names as the bot's English discard buttons (``5 Bam``, ``Red``); one English
-word per concept, the player column of docs/glossary.md ("Laid down", "Ready check", "Shut in",
-"Pays for all", "Auto-play"; "This hand" is the hand's sum, never "total"); no pinyin
-(``tests/test_glossary.py``)."""
-
-_BY_LANG = {"zh_CN": ZH, "en": EN}
-
-
-LANGQI = "廊起"
-"""卡心五's name for the declaration (docs/rules.md §B): the badge that reads 亮倒 in 卡五星."""
-_LANGQI = {"zh_CN": (LANGQI, "{name}廊起"), "en": ("Laid down", "Laid down by {name}")}
-"""卡心五's badge and 番 chip words per language: Chinese names 廊起, English reads "laid down" in both
-games, as the bot's texts (docs/glossary.md)."""
-
-
-def labels_for(lang: str, game: str = Ruleset.KAWUXING) -> Labels:
-    """The labels of ``lang`` (one of :data:`LANGUAGES`) for ``game`` (a :class:`engine.rules.Ruleset`
-    value, ``"kawuxing"`` or ``"kaxinwu"``): under 卡心五 the Chinese declaration is called 廊起, not
-    亮倒 (English says "laid down" in both, docs/glossary.md).  Raises ValueError for another language."""
-    try:
-        lb = _BY_LANG[lang]
-    except KeyError:
-        raise ValueError(f"no picture labels for language {lang!r}: use one of {', '.join(LANGUAGES)}") from None
-    if game == Ruleset.KAXINWU:
-        return _langqi_labels(lang)
-    return lb
-
-
-@functools.cache
-def _langqi_labels(lang: str) -> Labels:
-    word, of = _LANGQI[lang]
-    return replace(_BY_LANG[lang], liangdao=word, liangdao_of=of)
+    def translated(
+        self, lang: str, translate: Callable[[str], str], tiles: tuple[str, ...], fans: Mapping[str, str]
+    ) -> Labels:
+        """These words in ``lang``: each of :data:`WORDS` passed through ``translate`` (the English
+        text, a msgid, to the language's), with that language's ``tiles`` and ``fans``."""
+        if len(tiles) != len(Tile):
+            raise ValueError(f"{len(tiles)} tile labels, want {len(Tile)}")
+        return dataclasses.replace(
+            self, lang=lang, tiles=tiles, fans=MappingProxyType(dict(fans)), **_map_words(self, self.WORDS, translate)
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -403,8 +200,8 @@ class StatsLabels:
     """The words of the ``/stats`` picture (:mod:`render.stats`) in one language.
 
     Placeholders: ``{n}`` an integer, ``{decl}`` the declaration's name (亮倒 / 廊起, from
-    :func:`labels_for` of each game played), ``{fan}`` a 番 name.  Every label starts with a capital
-    letter, a digit or a hanzi, so its ink is at least a capital's height (the phone bar of
+    :attr:`Labels.liangdao` of each game played), ``{fan}`` a 番 name.  Every label starts with a
+    capital letter, a digit or a hanzi, so its ink is at least a capital's height (the phone bar of
     :mod:`render.stats`).
     """
 
@@ -429,44 +226,144 @@ class StatsLabels:
     fan_count: str
     more: str
     chart: str
-    sep: str = " · "
+    sep: str
+
+    WORDS = (
+        "season", "all_seasons", "current_seasons", "groups", "one_group", "hands_count", "one_hand",
+        "points", "hands", "win_rate", "self_draw", "deal_in", "declared", "declared_won", "average",
+        "best", "top_fan", "fan_count", "more", "chart", "sep",
+    )  # fmt: skip
+    """The fields a catalog translates (every field but ``lang``)."""
+    GIVEN = MappingProxyType({"declared": ("decl",), "declared_won": ("decl",)})
+    """The placeholders the picture fills in a field whether or not its English text uses them
+    (English "Won" says nothing of the declaration; Chinese "{decl}后胡" names it)."""
 
     def strings(self) -> tuple[str, ...]:
         """Every fixed string of this language (placeholders included)."""
-        return (
-            self.season, self.all_seasons, self.current_seasons, self.groups, self.one_group,
-            self.hands_count, self.one_hand, self.points, self.hands, self.win_rate, self.self_draw,
-            self.deal_in, self.declared, self.declared_won, self.average, self.best, self.top_fan,
-            self.fan_count, self.more, self.chart, self.sep,
-        )  # fmt: skip
+        return tuple(getattr(self, name) for name in self.WORDS)
+
+    def translated(self, lang: str, translate: Callable[[str], str]) -> StatsLabels:
+        """These words in ``lang``, each passed through ``translate`` (English text to the language's)."""
+        return dataclasses.replace(self, lang=lang, **_map_words(self, self.WORDS, translate))
 
 
-STATS_ZH = StatsLabels(
-    lang="zh_CN",
-    season="第{n}赛季",
-    all_seasons="全部赛季",
-    current_seasons="各群本赛季",
-    groups="{n}个群",
-    one_group="1个群",
-    hands_count="{n}局",
-    one_hand="1局",
-    points="总分",
-    hands="局数",
-    win_rate="胡牌率",
-    self_draw="其中自摸",
-    deal_in="点炮率",
-    declared="{decl}率",
-    declared_won="{decl}后胡",
-    average="平均每局",
-    best="最大倍数",
-    top_fan="最常见番",
-    fan_count="{fan} {n}次",
-    more="还有{n}位玩家 · /stats me 看自己的",
-    chart="累计得分",
+@dataclass(frozen=True, slots=True)
+class ReviewLabels:
+    """The words of the ``/review`` picture (:mod:`render.review`) in one language.
+
+    ``acts``: the word of each :class:`engine.game.ActionKind` value (``{decl}``, which a language may
+    use in the ``liangdao`` act: the declaration's name, :attr:`Labels.liangdao` of the game);
+    ``played`` / ``suggested``: the two columns; ``moment``: a decision's heading (``{n}``: its number
+    in the picture, ``{wall}``: the tiles left in the wall); ``loss``: the estimated loss (``{v}``:
+    points, one decimal); ``on_table``: before the discard a claim is about."""
+
+    lang: str
+    acts: Mapping[str, str]
+    played: str
+    suggested: str
+    moment: str
+    loss: str
+    on_table: str
+
+    WORDS = ("played", "suggested", "moment", "loss", "on_table")
+    """The fields a catalog translates besides every act's word."""
+    GIVEN = MappingProxyType({"liangdao": ("decl",)})
+    """The placeholders the picture fills in an act's word whether or not its English text uses them
+    (English "Lay down" says nothing of the game; Chinese "{decl}打出" names its declaration)."""
+
+    def strings(self) -> tuple[str, ...]:
+        """Every fixed string (placeholders included)."""
+        return (*self.acts.values(), *(getattr(self, name) for name in self.WORDS))
+
+    def translated(self, lang: str, translate: Callable[[str], str]) -> ReviewLabels:
+        """These words in ``lang``, each passed through ``translate`` (English text to the language's)."""
+        acts = MappingProxyType({kind: translate(text) for kind, text in self.acts.items()})
+        return dataclasses.replace(self, lang=lang, acts=acts, **_map_words(self, self.WORDS, translate))
+
+
+PER_GAME = ("liangdao", "liangdao_of")
+"""The :class:`Labels` fields that name the declaration, which each game may name its own way
+(Chinese: 卡五星's 亮倒, 卡心五's 廊起, docs/rules.md §B; English: "laid down" in both)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PictureWords:
+    """Every word the pictures draw in one language: the labels of each game (:meth:`labels`) and
+    the ``/stats`` and ``/review`` pictures' words.  The value every drawing function takes (``words``)."""
+
+    lang: str
+    kawuxing: Labels
+    kaxinwu: Labels
+    stats: StatsLabels
+    review: ReviewLabels
+
+    def labels(self, game: str = Ruleset.KAWUXING) -> Labels:
+        """The labels for ``game`` (a :class:`engine.rules.Ruleset` value): under 卡心五 the
+        declaration's own name (:data:`PER_GAME`)."""
+        return self.kaxinwu if game == Ruleset.KAXINWU else self.kawuxing
+
+
+_EN_SUIT = {Suit.DOTS: "{n} Dot", Suit.BAMBOO: "{n} Bam", Suit.CHARACTERS: "{n} Crak"}
+_EN_DRAGON = {Tile.WHITE: "White", Tile.GREEN: "Green", Tile.RED: "Red"}
+
+
+def _en_tile(tile: Tile) -> str:
+    if tile.suit is Suit.DRAGONS:
+        return _EN_DRAGON[tile]
+    return _EN_SUIT[tile.suit].format(n=tile.number)
+
+
+SEAT_FALLBACK = "Player {n}"
+"""Name drawn for a seat whose name is empty or has no drawable character; ``n`` is seat + 1 (the
+English word; a language's is :attr:`Labels.seat_fallback`)."""
+
+_EN_LABELS = Labels(
+    lang="en",
+    dealer="D",  # the dealer's badge (庄家, docs/rules.md §A2)
+    liangdao="Laid down",  # the badge of a seat that declared 亮倒 / 廊起 (docs/rules.md §A9, §B)
+    auto="Auto-play",  # the tag of a seat on auto-play (托管)
+    waits="Waits",  # before a wait set (听牌)
+    wall="Wall: {n}",  # tiles left in the wall
+    unseen="{n} left",  # under a wait tile in the hand picture: copies the player has not seen
+    kong="Kong {v}",  # a seat header's kong money of the hand so far (points of 底金)
+    hand_money="Payments",  # result column: win payments (or 荒庄 亮倒 penalties, docs/rules.md §A14.2)
+    kong_money="Kongs",  # result column: kong money of the hand (docs/rules.md §A13)
+    total="This hand",  # result column: the sum of the two above
+    win="Win",  # result header of a won hand
+    draw="Draw",  # result header of an exhaustive draw (荒庄, docs/rules.md §A14)
+    baohu="Pays for all",  # a win paid entirely by the discarder (包胡, docs/rules.md §A9.7)
+    pays="{name} {times}{m}",  # a payer's uncapped multiplier M (docs/rules.md §A11)
+    seat_fallback=SEAT_FALLBACK,
+    # the winner's badge: how the win was made (WinView.by); 胡 on a discard, never 点炮
+    by_label=MappingProxyType({"self_draw": "Self-draw", "discard": "Won on a discard", "rob_kong": "Robbed a kong"}),
+    from_="{name} dealt in",  # beside the winner: who dealt in (点炮)
+    robbed="robbed {name}'s kong",  # the robbed seat of 抢杠胡
+    next_dealer="Next dealer",  # result picture: the dealer of the next hand (docs/rules.md §A15)
+    dealt_in="Dealt in",  # the discarder's badge in the payments table (点炮)
+    kong_robbed="Kong robbed",  # the badge of the seat whose 补杠 was robbed (docs/rules.md §A6.6)
+    liangdao_of="Laid down by {name}",  # the 亮倒 番 chip, naming whose 亮倒 doubled it (§A9.6)
+    multiplier_label="Multiplier per payer",  # before the per-payer multiplier chips (§A11.1)
+    match_total="Match {v}",  # table picture: the player's running total at this table
+    colon=": ",  # between a label and its value
+    list_sep=", ",  # between the names of a list
+    chajiao="Ready check",  # result header of a 卡心五 流局 with a 廊起 seat (查叫, docs/rules.md §B)
+    chajiao_why="Draw: players who did not lay down pay each player who did their top multiplier",
+    chajiao_seat="Pays",  # the badge of a seat that paid at 查叫
+    guansi="Shut in",  # result header of a 关死 (docs/rules.md §B) and the badge of its seat
+    guansi_why="{name} is shut in: every tile in hand is a tile that a player who laid down waits on",
+    guansi_pays="pays each player who laid down their top multiplier and 2 to each other player; kong money void",
+    transfer="{payer} pays {payee} {n}",  # one payment of a 查叫 / 关死
+    shown="Shown",  # hand legend: a tile shown at a partial 亮倒 / 廊起
+    protected="Protected",  # hand legend: a tile that may not be discarded (docs/rules.md §A9.8, §B)
+    danger="Pays for all if discarded",  # hand legend (卡五星): discarding it is 包胡 (§A9.7)
+    next_seat="Next",  # hand picture: the seat that plays after the player (下家, §A2.3)
+    across="Across",  # hand picture: the seat opposite the player (对家)
+    previous="Previous",  # hand picture: the seat that plays before the player (上家)
+    tiles=tuple(_en_tile(t) for t in Tile),
+    fans=MappingProxyType({fan.zh: fan.en for fan in Fan}),
 )
-"""Chinese words of the ``/stats`` picture."""
 
-STATS_EN = StatsLabels(
+_EN_STATS = StatsLabels(
     lang="en",
     season="Season {n}",
     all_seasons="All seasons",
@@ -478,69 +375,20 @@ STATS_EN = StatsLabels(
     points="Points",
     hands="Hands",
     win_rate="Win rate",
-    self_draw="Self-draw",
+    self_draw="Self-draw",  # the share of the wins
     deal_in="Deal-in",
-    declared="{decl}",
-    declared_won="Won",
+    declared="{decl}",  # the share of the hands with a declaration
+    declared_won="Won",  # the share of the hands with a declaration that were won
     average="Avg/hand",
     best="Largest",
     top_fan="Top pattern",
     fan_count="{fan} ({n})",
     more="{n} more · /stats me shows yours",
     chart="Running total",
+    sep=" · ",
 )
-"""English words of the ``/stats`` picture (``Self-draw``: the share of the wins; ``Won``: the share
-of the hands with a declaration that were won)."""
 
-_STATS_BY_LANG = {"zh_CN": STATS_ZH, "en": STATS_EN}
-
-
-@dataclass(frozen=True, slots=True)
-class ReviewLabels:
-    """The words of the ``/review`` picture (:mod:`render.review`) in one language.
-
-    ``acts``: the word of each :class:`engine.game.ActionKind` value (``{decl}``: the declaration's
-    name, 亮倒 / 廊起, from :func:`labels_for` of the game); ``played`` / ``suggested``: the two
-    columns; ``moment``: a decision's heading (``{n}``: its number in the picture, ``{wall}``: the
-    tiles left in the wall); ``loss``: the estimated loss (``{v}``: points, one decimal);
-    ``on_table``: before the discard a claim is about."""
-
-    lang: str
-    acts: Mapping[str, str]
-    played: str
-    suggested: str
-    moment: str
-    loss: str
-    on_table: str
-
-    def strings(self) -> tuple[str, ...]:
-        """Every fixed string (placeholders included)."""
-        return (*self.acts.values(), self.played, self.suggested, self.moment, self.loss, self.on_table)
-
-
-REVIEW_ZH = ReviewLabels(
-    lang="zh_CN",
-    acts=MappingProxyType(
-        {
-            "discard": "打出",
-            "liangdao": "{decl}打出",
-            "pong": "碰",
-            "kong": "杠",
-            "concealed_kong": "暗杠",
-            "added_kong": "补杠",
-            "win": "胡",
-            "pass": "过",
-        }
-    ),
-    played="你的选择",
-    suggested="AI 建议",
-    moment="{n}. 牌墙剩 {wall} 张",
-    loss="约损失 {v} 分",
-    on_table="桌上：",
-)
-"""Chinese words of the ``/review`` picture."""
-
-REVIEW_EN = ReviewLabels(
+_EN_REVIEW = ReviewLabels(
     lang="en",
     acts=MappingProxyType(
         {
@@ -560,51 +408,21 @@ REVIEW_EN = ReviewLabels(
     loss="About {v} points lost",
     on_table="On the table:",
 )
-"""English words of the ``/review`` picture (the glossary's player words: "lay down", "pong" …)."""
 
-_REVIEW_BY_LANG = {"zh_CN": REVIEW_ZH, "en": REVIEW_EN}
-
-
-def review_labels_for(lang: str) -> ReviewLabels:
-    """The ``/review`` picture's words in ``lang`` (one of :data:`LANGUAGES`); ValueError otherwise."""
-    try:
-        return _REVIEW_BY_LANG[lang]
-    except KeyError:
-        raise ValueError(f"no picture labels for language {lang!r}: use one of {', '.join(LANGUAGES)}") from None
-
-
-def stats_labels_for(lang: str) -> StatsLabels:
-    """The ``/stats`` picture's words in ``lang`` (one of :data:`LANGUAGES`); ValueError otherwise."""
-    try:
-        return _STATS_BY_LANG[lang]
-    except KeyError:
-        raise ValueError(f"no picture labels for language {lang!r}: use one of {', '.join(LANGUAGES)}") from None
-
-
-def tile_label(tile: Tile, lang: str = "zh_CN") -> str:
-    """Short label of a tile: ``5条``, ``3筒``, ``中`` in Chinese, ``5 Bam``, ``3 Dot``, ``Red`` in
-    English -- the same text as the bot's discard buttons in that language."""
-    return labels_for(lang).tile(tile)
-
-
-def fan_label(name: str, lang: str = "zh_CN") -> str:
-    """A 番 name from the engine (Chinese, or a :class:`~engine.fans.Fan`) in ``lang``: the engine
-    table's English name in English; a name the table lacks stays as it is."""
-    return labels_for(lang).fan(name)
+ENGLISH = PictureWords(lang="en", kawuxing=_EN_LABELS, kaxinwu=_EN_LABELS, stats=_EN_STATS, review=_EN_REVIEW)
+"""The pictures' English words, the source texts (msgids) of every language's: tile names as the
+bot's English discard buttons (``5 Bam``, ``Red``); one English word per concept, the player column
+of docs/glossary.md ("Laid down", "Ready check", "Shut in", "Pays for all", "Auto-play"; "This hand"
+is the hand's sum, never "total"); no pinyin (``tests/test_glossary.py``); "laid down" in both games."""
 
 
 def label_strings() -> tuple[str, ...]:
-    """Every fixed string the pictures draw (placeholders removed), for the font-coverage test."""
+    """Every fixed string the pictures draw in English, and the glyphs and Chinese names every
+    language draws (placeholders removed), for the font subset and its coverage test."""
     fixed = [
-        DEALER, LIANGDAO, AUTO, WAITS, WALL, UNSEEN, KONG, HAND_MONEY, KONG_MONEY, TOTAL, WIN, DRAW,
-        BAOHU, PAYS, SEAT_FALLBACK, FROM, ROBBED, NEXT_DEALER, DEALT_IN, KONG_ROBBED, LIANGDAO_OF, MULTIPLIER_LABEL,
-        MATCH_TOTAL, TIMES, MINUS, NUMERALS, WAN, LANGQI, *(w for pair in _LANGQI.values() for w in pair),
-        CHAJIAO, CHAJIAO_WHY, CHAJIAO_SEAT, GUANSI, GUANSI_WHY,
-        GUANSI_PAYS, TRANSFER, SHOWN, PROTECTED,
-        *BY_LABEL.values(), *FAN_NAMES, *(tile_label(t) for t in Tile), *(k.chinese for k in MeldKind),
-        "中發白", *(s for lb in _BY_LANG.values() for s in lb.strings()),
-        *(s for lb in _STATS_BY_LANG.values() for s in lb.strings()),
-        *(s for lb in _REVIEW_BY_LANG.values() for s in lb.strings()),
+        TIMES, MINUS, NUMERALS, WAN, *FAN_NAMES, *(t.chinese for t in Tile), *(k.chinese for k in MeldKind),
+        "中發白", *ENGLISH.kawuxing.strings(), *ENGLISH.kaxinwu.strings(), *ENGLISH.stats.strings(),
+        *ENGLISH.review.strings(),
     ]  # fmt: skip
     out = []
     for s in fixed:

@@ -28,6 +28,7 @@ from engine.rules import Ruleset
 from engine.views import PublicView
 
 from .canvas import Canvas
+from .labels import ENGLISH, PictureWords
 from .pictures import FELT, table_canvas
 
 __all__ = ["FRAME_MS", "LAST_FRAME_MS", "MAX_FRAMES", "pick_frames", "render_replay", "replay_canvases"]
@@ -57,23 +58,23 @@ def pick_frames(count: int, limit: int = MAX_FRAMES) -> list[int]:
 def replay_canvases(
     views: Sequence[PublicView],
     names: Sequence[str],
-    lang: str = "zh_CN",
+    words: PictureWords = ENGLISH,
     totals: Sequence[int] | None = None,
     game: str = Ruleset.KAWUXING,
 ) -> list[Canvas]:
-    """One table picture per drawn moment (:func:`pick_frames` of ``views``), labels in ``lang`` for
+    """One table picture per drawn moment (:func:`pick_frames` of ``views``), labels in ``words`` for
     ``game`` (the hand's ``rules.ruleset``), ``totals`` the seats' running match totals (as
     :func:`render.render_table`).  Raises ValueError for no views, or as
     :func:`render.pictures.table_canvas` does."""
     if not views:
         raise ValueError("a replay needs at least one view")
-    return [table_canvas(views[i], names, lang, totals, game) for i in pick_frames(len(views))]
+    return [table_canvas(views[i], names, words, totals, game) for i in pick_frames(len(views))]
 
 
 def render_replay(
     views: Sequence[PublicView],
     names: Sequence[str],
-    lang: str = "zh_CN",
+    words: PictureWords = ENGLISH,
     totals: Sequence[int] | None = None,
     game: str = Ruleset.KAWUXING,
 ) -> bytes:
@@ -81,7 +82,7 @@ def render_replay(
     the tallest moment, :data:`FIRST_FRAME_MS` on the deal, :data:`FRAME_MS` per moment,
     :data:`LAST_FRAME_MS` on the end, looping.  A typical 3-seat hand (about 50 moments) is a few
     hundred KiB.  Raises ValueError as :func:`replay_canvases` does."""
-    canvases = replay_canvases(views, names, lang, totals, game)
+    canvases = replay_canvases(views, names, words, totals, game)
     width = max(c.width for c in canvases)
     height = max(c.height for c in canvases)
     frames = []

@@ -50,7 +50,7 @@ from .blocks import (
 from .canvas import Canvas
 from .endings import result_title, transfers, why_lines
 from .flow import Item, draw_flow, flow, lines_of
-from .labels import Labels
+from .labels import ENGLISH, Labels, PictureWords
 from .phone import MAX_RATIO
 from .text import fit, text_width, wrap
 
@@ -122,12 +122,12 @@ def liangdao_seats(win: WinView, view: PublicView) -> list[int]:
 
 
 def _fan_texts(win: WinView, view: PublicView, names: Sequence[str], lb: Labels) -> list[str]:
-    """The 番 chips' texts; the 亮倒 chip names whose 亮倒 it is (:data:`render.labels.LIANGDAO_OF`)."""
+    """The 番 chips' texts; the 亮倒 chip names whose 亮倒 it is (:attr:`render.labels.Labels.liangdao_of`)."""
     whose = liangdao_seats(win, view)
     out = []
     for f in win.fans:
         if f == "亮倒" and whose:
-            who = ("、" if lb.lang == "zh_CN" else ", ").join(fit(_name(names, s, lb), CHIP_SIZE, 200) for s in whose)
+            who = lb.list_sep.join(fit(_name(names, s, lb), CHIP_SIZE, 200) for s in whose)
             out.append(lb.liangdao_of.format(name=who))
         else:
             out.append(lb.fan(f))
@@ -395,15 +395,15 @@ def _draw_payments(
 def result_canvas(
     view: PublicView,
     names: Sequence[str],
-    lang: str = "zh_CN",
+    words: PictureWords = ENGLISH,
     hands: Sequence[HandTiles] | None = None,
     game: str = Ruleset.KAWUXING,
 ) -> Canvas:
-    """The hand result picture in ``lang`` (see :func:`render.render_result`): with the other
+    """The hand result picture in ``words`` (see :func:`render.render_result`): with the other
     seats' hands when given, unless the picture would then pass :data:`render.phone.MAX_RATIO`
     (four seats, two winners or two 廊起 seats): then without them, and if still too tall with the
     payments table's badges beside names cut shorter (:data:`PAY_NAME_MIN`)."""
-    lb = L.labels_for(lang, game)
+    lb = words.labels(game)
     if view.result is None:
         raise ValueError("the view has no result: the hand is not over")
     shown = _shown_seats(view, hands)
@@ -468,7 +468,7 @@ def _result(
 
 def _transfer_texts(result: HandResultView, names: Sequence[str], lb: Labels) -> list[str]:
     """One chip per payer of a 关死 or 查叫 (:func:`render.endings.transfers`): ``X pays Y 4, Z 4``."""
-    sep = "、" if lb.lang == "zh_CN" else ", "
+    sep = lb.list_sep
     out: list[str] = []
     payer = None
     for p, q, v in transfers(result):

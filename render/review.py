@@ -33,7 +33,7 @@ from engine.views import SeatView
 from .art import TileSize, TileState
 from .blocks import DANGER_LABEL, FELT, GOLD, GROUP_GAP, MARGIN, MUTED, NAME_SIZE, PANEL, TEXT, TEXT_SIZE, TILE_GAP
 from .canvas import Canvas
-from .labels import ReviewLabels, labels_for, review_labels_for
+from .labels import ENGLISH, PictureWords, ReviewLabels
 from .phone import PICTURE_WIDTH
 from .text import fit
 
@@ -165,14 +165,14 @@ def _panel(c: Canvas, n: int, item: ReviewItem, rl: ReviewLabels, decl: str, top
     return max(a, b) + PAD
 
 
-def review_canvas(items: Sequence[ReviewItem], lang: str = "zh_CN", game: str = Ruleset.KAWUXING) -> Canvas:
+def review_canvas(items: Sequence[ReviewItem], words: PictureWords = ENGLISH, game: str = Ruleset.KAWUXING) -> Canvas:
     """The drawn ``/review`` picture of ``items`` (the first :data:`MAX_ITEMS`, one panel each) with
-    its placements; labels in ``lang`` for ``game`` (廊起 under 卡心五).  Raises ValueError for no
-    items or an unknown language."""
+    its placements; labels from ``words`` for ``game`` (the declaration's name: 廊起 under 卡心五).
+    Raises ValueError for no items."""
     if not items:
         raise ValueError("a review picture shows at least one decision")
-    rl = review_labels_for(lang)
-    decl = labels_for(lang, game).liangdao
+    rl = words.review
+    decl = words.labels(game).liangdao
     shown = list(items[:MAX_ITEMS])
     scratch = Canvas(PICTURE_WIDTH, 2 * PICTURE_WIDTH, FELT)  # first pass: the panels' heights
     tops, y = [], MARGIN
@@ -187,6 +187,8 @@ def review_canvas(items: Sequence[ReviewItem], lang: str = "zh_CN", game: str = 
     return c
 
 
-def render_review(items: Sequence[ReviewItem], lang: str = "zh_CN", game: str = Ruleset.KAWUXING) -> Image.Image:
+def render_review(
+    items: Sequence[ReviewItem], words: PictureWords = ENGLISH, game: str = Ruleset.KAWUXING
+) -> Image.Image:
     """The ``/review`` picture (:func:`review_canvas`'s image), RGB."""
-    return review_canvas(items, lang, game).image
+    return review_canvas(items, words, game).image

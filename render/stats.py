@@ -30,7 +30,7 @@ from engine.rules import Ruleset
 from .art import RGB
 from .blocks import FELT, GAIN, LOSS, MUTED, PANEL, TEXT
 from .canvas import Canvas, Placed
-from .labels import MINUS, StatsLabels, labels_for, signed, stats_labels_for
+from .labels import ENGLISH, MINUS, PictureWords, StatsLabels, signed
 from .text import ELLIPSIS, clean_name, fit, text_width
 
 __all__ = [
@@ -180,10 +180,10 @@ def signed_average(value: Fraction | None) -> str | None:
     return ("+" if value > 0 else MINUS) + text
 
 
-def _declaration(lang: str, games: Sequence[str]) -> str:
+def _declaration(words: PictureWords, games: Sequence[str]) -> str:
     """The declaration's name for the games played (亮倒, 廊起 or ``亮倒/廊起``)."""
-    words = dict.fromkeys(labels_for(lang, game).liangdao for game in (games or (Ruleset.KAWUXING,)))
-    return "/".join(words)
+    names = dict.fromkeys(words.labels(game).liangdao for game in (games or (Ruleset.KAWUXING,)))
+    return "/".join(names)
 
 
 def _subtitle(sheet: StatsSheet, lb: StatsLabels) -> list[str]:
@@ -252,10 +252,10 @@ def _wrap_parts(parts: Sequence[str], sep: str, size: int, width: int, lines: in
     return tuple(fit(line, size, width) for line in out)
 
 
-def _rows(players: Sequence[PlayerStats], lang: str, games: Sequence[str], column: int) -> list[_Row]:
-    lb = stats_labels_for(lang)
-    words = labels_for(lang)
-    decl = _declaration(lang, games)
+def _rows(players: Sequence[PlayerStats], words: PictureWords, games: Sequence[str], column: int) -> list[_Row]:
+    lb = words.stats
+    labels = words.labels()
+    decl = _declaration(words, games)
     one = len(players) == 1
 
     def line(texts: Sequence[str | None], label: str, *, sub: bool = False) -> _Row:
@@ -274,12 +274,12 @@ def _rows(players: Sequence[PlayerStats], lang: str, games: Sequence[str], colum
             best_cells.append(None)
         else:
             short = f"×{p.best_multiplier}"
-            parts = [short, *(words.fan(f) for f in p.best_fans)]
+            parts = [short, *(labels.fan(f) for f in p.best_fans)]
             best_cells.append(_wrap_parts(parts, lb.sep, BODY_SIZE, column, 2) if one else (short,))
         if p.top_fan is None:
             fan_cells.append(None)
         else:
-            name = words.fan(p.top_fan)
+            name = labels.fan(p.top_fan)
             counted = lb.fan_count.format(fan=name, n=p.top_fan_count)
             fan_cells.append(_wrap(counted if text_width(counted, BODY_SIZE) <= column else name, BODY_SIZE, column, 2))
     return [
@@ -301,11 +301,11 @@ def _row_height(row: _Row) -> int:
     return ROW + (lines - 1) * (BODY_SIZE + 4)
 
 
-def stats_canvas(sheet: StatsSheet, lang: str = "zh_CN") -> Canvas:
-    """Draw ``sheet`` in ``lang`` (see :func:`render_stats`) and return the canvas with its placements."""
-    lb = stats_labels_for(lang)
+def stats_canvas(sheet: StatsSheet, words: PictureWords = ENGLISH) -> Canvas:
+    """Draw ``sheet`` in ``words`` (see :func:`render_stats`) and return the canvas with its placements."""
+    lb = words.stats
     inner = WIDTH - 2 * MARGIN
-    decl = _declaration(lang, sheet.games)
+    decl = _declaration(words, sheet.games)
     label_width = max(
         max(text_width(t, BODY_SIZE) for t in (lb.points, lb.hands, lb.win_rate, lb.deal_in, lb.average, lb.best)),
         max(text_width(t, BODY_SIZE) for t in (lb.declared.format(decl=decl), lb.top_fan)),
@@ -317,7 +317,7 @@ def stats_canvas(sheet: StatsSheet, lang: str = "zh_CN") -> Canvas:
     for count in range(min(MAX_PLAYERS, len(sheet.players)), 0, -1):
         shown = sheet.players[:count]
         column = (inner - label_width) // count
-        rows = _rows(shown, lang, sheet.games, column - CELL_GAP)
+        rows = _rows(shown, words, sheet.games, column - CELL_GAP)
         if all(text_width(c[0], BODY_SIZE) <= column - CELL_GAP for r in rows[:-1] for c in r.cells if c):
             break  # every number fits its column (else fewer, wider columns)
     more = len(sheet.players) - len(shown)
@@ -333,7 +333,7 @@ def stats_canvas(sheet: StatsSheet, lang: str = "zh_CN") -> Canvas:
     height = header + names + table + GAP + chart_extra + chart + footer + MARGIN
 
     c = Canvas(WIDTH, height, FELT)
-    title = clean_name(sheet.title, 0, labels_for(lang).seat_fallback) if sheet.title.strip() else "?"
+    title = clean_name(sheet.title, 0, words.labels().seat_fallback) if sheet.title.strip() else "?"
     c.text(MARGIN, MARGIN + 24, title, TITLE_SIZE, TEXT, max_width=inner, role="title", raw=True)
     for k, text in enumerate(subtitle):
         c.text(MARGIN, MARGIN + 52 + 20 + 44 * k, text, BODY_SIZE, MUTED, max_width=inner, role="subtitle")
@@ -341,7 +341,7 @@ def stats_canvas(sheet: StatsSheet, lang: str = "zh_CN") -> Canvas:
     x0 = MARGIN + label_width
     for i, p in enumerate(shown if names else ()):
         right = x0 + (i + 1) * column
-        name = clean_name(p.name, i, labels_for(lang).seat_fallback)
+        name = clean_name(p.name, i, words.labels().seat_fallback)
         c.text(
             right,
             y + 20,
@@ -446,9 +446,9 @@ def _polyline(
     return out
 
 
-def render_stats(sheet: StatsSheet, lang: str = "zh_CN") -> Image.Image:
-    """The ``/stats`` picture of ``sheet`` in ``lang`` (ValueError for a language not in
-    :data:`render.labels.LANGUAGES`): RGB, :data:`WIDTH` px wide, at most :data:`MAX_ASPECT` × as tall.
+def render_stats(sheet: StatsSheet, words: PictureWords = ENGLISH) -> Image.Image:
+    """The ``/stats`` picture of ``sheet`` with ``words`` (default English): RGB, :data:`WIDTH` px
+    wide, at most :data:`MAX_ASPECT` × as tall.
 
     Top: the title (group or player) and a line saying what is counted (season, or all seasons;
     how many groups; how many hands).  Then a table: one column per shown player (its name underlined
@@ -460,4 +460,4 @@ def render_stats(sheet: StatsSheet, lang: str = "zh_CN") -> Image.Image:
     flat line over the hands a player sat out), with its highest and lowest values, the zero line and
     the number of hands; last, when the sheet has more than :data:`MAX_PLAYERS` players, how many more.
     """
-    return stats_canvas(sheet, lang).image
+    return stats_canvas(sheet, words).image

@@ -9,7 +9,6 @@ from dataclasses import dataclass, replace
 from engine.rules import Ruleset
 from engine.views import DiscardView, PublicSeatView, PublicView, WinView
 
-from . import labels as L
 from .art import RGB, TileSize, TileState
 from .blocks import (
     BADGE_GREY,
@@ -48,7 +47,7 @@ from .blocks import (
 )
 from .canvas import Canvas, Placed
 from .flow import Item, draw_flow, flow, lines_of
-from .labels import Labels
+from .labels import ENGLISH, Labels, PictureWords, signed
 from .phone import MAX_RATIO
 from .text import text_width
 
@@ -194,7 +193,7 @@ def _header_items(
         extras.append((lb.liangdao, GOLD, DARK))
     if seat.on_auto:
         extras.append((lb.auto, BADGE_GREY, TEXT))
-    kong = lb.kong.format(v=L.signed(seat.kong_money)) if seat.kong_money else ""
+    kong = lb.kong.format(v=signed(seat.kong_money)) if seat.kong_money else ""
     used = sum(i.width + i.gap for i in items) + sum(badge_width(t) + 8 for t, _, _ in extras)
     used += text_width(kong, TEXT_SIZE) + 10 if kong else 0
     if not style.header_alone:  # the hidden hand's count follows the name on its line
@@ -243,7 +242,7 @@ def seat_items(
     tile apart and highlighted, else the hidden hand as one face-down tile and its count --, the
     melds (flat), ``听`` and the published waits, and the pond (kind ``"pond"``)."""
     s, size, line = seat.seat, style.size, style.line
-    total_text = lb.match_total.format(v=L.signed(total)) if total is not None else ""
+    total_text = lb.match_total.format(v=signed(total)) if total is not None else ""
     room = text_width(total_text, TEXT_SIZE) + 16 if total_text else 0
     items = _header_items(c, view, seat, name, lb, style, inner - room, active, win, relative)
     if total is not None:
@@ -346,12 +345,12 @@ TABLE_STYLES = (
 def table_canvas(
     view: PublicView,
     names: Sequence[str],
-    lang: str = "zh_CN",
+    words: PictureWords = ENGLISH,
     totals: Sequence[int] | None = None,
     game: str = Ruleset.KAWUXING,
 ) -> Canvas:
-    """The public table picture in ``lang`` (see :func:`render.render_table`)."""
-    lb = L.labels_for(lang, game)
+    """The public table picture in ``words`` (see :func:`render.render_table`)."""
+    lb = words.labels(game)
     if totals is not None and len(totals) != len(view.seats):
         raise ValueError(f"{len(totals)} match totals for {len(view.seats)} seats")
     seats, wins = _final_seats(view)
@@ -409,10 +408,10 @@ def table_canvas(
 
 
 def reveal_canvas(
-    view: PublicView, seat: int, names: Sequence[str], lang: str = "zh_CN", game: str = Ruleset.KAWUXING
+    view: PublicView, seat: int, names: Sequence[str], words: PictureWords = ENGLISH, game: str = Ruleset.KAWUXING
 ) -> Canvas:
-    """The 亮倒 reveal picture of ``seat`` in ``lang`` (see :func:`render.render_reveal`)."""
-    lb = L.labels_for(lang, game)
+    """The 亮倒 reveal picture of ``seat`` in ``words`` (see :func:`render.render_reveal`)."""
+    lb = words.labels(game)
     if not 0 <= seat < len(view.seats):
         raise ValueError(f"seat {seat} is not at this table (seats 0..{len(view.seats) - 1})")
     ps = view.seats[seat]

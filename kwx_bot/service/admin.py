@@ -15,7 +15,7 @@ from typing import Protocol, TypeVar
 
 from ..store import TableStatus
 from ..words.captions import ended_caption
-from ..words.i18n import N_, Translator
+from ..words.i18n import N_, Translator, translator
 from ..words.texts import name, sentences
 from .buttons import ConfigButton
 from .group_settings import CLOSE, MAIN, ConfigError, GroupConfig, item_by_code, parse_change
@@ -76,7 +76,7 @@ class Admin:
     async def context(self, cmd: Command) -> tuple[int, Translator]:
         async with self.store.transaction() as tx:
             gid = await tx.ensure_group(cmd.chat_id, cmd.title)
-        return gid, self.tables.tr(await self.tables.group_lang(gid))
+        return gid, translator(await self.tables.group_lang(gid))
 
     async def refusal(self, cmd: Command, command: str) -> Response | None:
         """None if ``cmd`` comes from an administrator of its group, else the polite refusal."""
@@ -106,7 +106,7 @@ class Admin:
             config = await self._save(gid, config, key, value)
         except ConfigError as e:
             return Response.of(Out(e.render(tr), reply=True))
-        tr = self.tables.tr(config.language)
+        tr = translator(config.language)
         return Response.of(Out(tr.gettext("Saved.") + "\n" + menu_text(config, tr, title=cmd.title), reply=True))
 
     async def _save(self, gid: int, config: GroupConfig, key: str, value: object) -> GroupConfig:
@@ -152,7 +152,7 @@ class Admin:
         assert chat_id is not None and message_id is not None
         gid = button.group_id
         config = await self.tables.config(gid)
-        gtr = self.tables.tr(config.language)
+        gtr = translator(config.language)
         title = await self.store.group_title(gid)
         item = item_by_code(button.item)
         if button.item == CLOSE:
@@ -167,7 +167,7 @@ class Admin:
                 config = await self._save(gid, config, item.key, item.choices[button.choice].value)
             except ConfigError as e:
                 return Response(Reply(e.text(tr), alert=True))
-            gtr = self.tables.tr(config.language)
+            gtr = translator(config.language)
             reply = Reply(gtr.gettext("Saved: it applies from the next hand."))
             item = None
         text = menu_text(config, gtr, title=title, item=item)
@@ -231,10 +231,10 @@ class Admin:
         for seat in live.humans():
             caption = None
             if ended is not None:
-                caption = ended_caption(self.tables.tr(seat.lang), title=live.title, hand_no=hand_no, reason=ended)
+                caption = ended_caption(translator(seat.lang), title=live.title, hand_no=hand_no, reason=ended)
             await self.present.ended(live, seat, caption)
             if note is not None and seat.user_id is not None and seat.can_pm:
-                tr = self.tables.tr(seat.lang)
+                tr = translator(seat.lang)
                 await self.sender.send_text(seat.user_id, tr.gettext(note).format(title=name(live.title or "?", 40)))
 
     async def removed_from_group(self, chat_id: int) -> bool:
@@ -321,7 +321,7 @@ class Admin:
             await self.tables.refresh(live)
         log.info("table %s: user %s removed from seat %s", live.table_id, user_id, seat.seat)
         await self.present.ended(live, seat)
-        utr = self.tables.tr(await self.tables.user_lang(user_id))
+        utr = translator(await self.tables.user_lang(user_id))
         note = utr.gettext("An administrator removed you from the table in {title}.")
         await self.sender.send_text(user_id, note.format(title=name(live.title or "?", 40)))
         if status == TableStatus.LOBBY:

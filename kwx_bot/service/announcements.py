@@ -28,7 +28,7 @@ from .group_table import GroupTable
 from .live import LiveSeat, LiveTable
 from .ports import Outcome, Sent
 from .screen import ResultAnnouncement, RevealAnnouncement, result_announcement, reveal_announcement
-from .screens import display_names, result_facts, reveal_view, ruleset_of
+from .screens import display_names, result_facts, reveal_view
 from .tables import Tables
 
 __all__ = ["Announcer"]
@@ -86,7 +86,7 @@ class Announcer:
             names = display_names(live, translator(live.group_lang))
             view = reveal_view(live, index)
             return self._send(live, reveal_announcement(translator(live.group_lang), view, event.seat, names,
-                                                        ruleset_of(live)))  # fmt: skip
+                                                        live.rules.ruleset))  # fmt: skip
         if isinstance(event, HandEnded):  # (the final table edit follows it: Presenter.sync)
             return self._result(live)
         return None

@@ -11,9 +11,10 @@ does nothing.
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 from ..store import Tx
+from ..words.i18n import translator
 from ..words.texts import name, tile_label
 from . import game
 from .game import ActionKind, Event, Phase, State, Tile
@@ -50,52 +51,14 @@ class Deadlines:
         live = await self.play.tables.get(table_id)
         if live is None:
             return False
-        told: list[tuple[LiveSeat, bool, Tile | None]] = []
         async with live.lock:
-            row = live.row
             now = self.play.tables.clock()
-            if row.deadline_at is None or row.deadline_kind not in ("turn", "claim"):
+            due = await self._due_seats(live, now)
+            if due is None:
                 return False
-            if now + 0.05 < row.deadline_at:
-                self.play.timers.arm(table_id, row.deadline_at)
-                return False
-            state = live.state
-            if state is None or game.is_over(state) or row.deadline_seq != row.seq:
-                return False
-            if await self._extend_for_throttling(live):
-                return False
-            waiting = [seat for s in game.to_act(state) if (seat := live.seat(s)) is not None and not seat.automatic]
-            dues = {seat.seat: self.play.tables.due_at(live, seat) or now for seat in waiting}
-            due = [seat for seat in waiting if dues[seat.seat] <= now + 0.05]
-            if waiting and not due:  # the seats it waits on still have time in their banks
-                await self._rearm(live, min(dues.values()))
-                return False
-            pairs: list[tuple[Event, int | None]] = []
-            changed: list[LiveSeat] = []
-            went_auto: list[LiveSeat] = []
-            for seat in due:  # only the seats out of time (a claim window may wait on two)
-                index = seat.seat
-                if game.is_over(state) or index not in game.to_act(state):
-                    continue
-                if row.deadline_kind == "claim" and game.phase(state) not in (Phase.CLAIM, Phase.ROB):
-                    break  # the window closed; whoever acts next gets a fresh deadline
-                action = game.timeout_action(state, index)
-                could_win = any(a.kind is ActionKind.WIN for a in game.legal(state, index))
-                louhu = could_win and action.kind is not ActionKind.WIN
-                told.append((seat, louhu, _win_tile(state, index) if louhu else None))
-                state, events = game.apply(state, action)
-                pairs += [(e, None) for e in events]
-                seat.bank_used += self.play.tables.bank_left(live, seat)  # the bank is gone for this hand
-                turn = row.deadline_kind == "turn"
-                if turn:
-                    seat.timeouts += 1
-                    if goes_on_auto(seat.timeouts, now - seat.last_active):
-                        seat.on_auto = True
-                        went_auto.append(seat)
-                elif not louhu:
-                    told.pop()  # a claim passed by its time-out: nothing to tell (nothing counts)
-                changed.append(seat)
-            state, pairs = await self.play.drive(live, state, pairs)
+            out = self._time_out(live, due, now)
+            state, pairs = await self.play.drive(live, out.state, out.pairs)
+            changed = out.changed
 
             async def extra(tx: Tx) -> None:
                 for seat in changed:
@@ -103,13 +66,68 @@ class Deadlines:
                     await tx.set_bank_used(live.table_id, seat.seat, seat.bank_used)
 
             await self.play.commit(live, state, pairs, extra)
-        for seat, louhu, tile in told:
-            await self._tell_timed_out(live, seat, louhu=louhu, tile=tile, auto=seat in went_auto)
-        for seat in went_auto:
-            tr = self.play.tables.tr(live.group_lang)
+        for seat, louhu, tile in out.told:
+            await self._tell_timed_out(live, seat, louhu=louhu, tile=tile, auto=seat in out.went_auto)
+        for seat in out.went_auto:
+            tr = translator(live.group_lang)
             text = tr.gettext("{name} keeps timing out: the AI plays for them until they come back.")
             await self.play.present.notice(live, text.format(name=name(seat.name)))
         return True
+
+    async def _due_seats(self, live: LiveTable, now: float) -> list[LiveSeat] | None:
+        """Who times out now (caller holds ``live.lock``): the seats out of time, or None when the
+        wake-up is late, early, outdated or moved back (then re-armed as needed) — who may be timed
+        out, not yet what changes."""
+        row = live.row
+        if row.deadline_at is None or row.deadline_kind not in ("turn", "claim"):
+            return None
+        if now + 0.05 < row.deadline_at:
+            self.play.timers.arm(live.table_id, row.deadline_at)
+            return None
+        state = live.state
+        if state is None or game.is_over(state) or row.deadline_seq != row.seq:
+            return None
+        if await self._extend_for_throttling(live):
+            return None
+        waiting = [seat for s in game.to_act(state) if (seat := live.seat(s)) is not None and not seat.automatic]
+        dues = {seat.seat: self.play.tables.due_at(live, seat) or now for seat in waiting}
+        due = [seat for seat in waiting if dues[seat.seat] <= now + 0.05]
+        if waiting and not due:  # the seats it waits on still have time in their banks
+            await self._rearm(live, min(dues.values()))
+            return None
+        return due
+
+    def _time_out(self, live: LiveTable, due: list[LiveSeat], now: float) -> _TimedOut:
+        """Play the time-out action of each seat in ``due`` (docs/rules.md §E#33) on the table's
+        state, its bank gone for the hand, and count a turn's time-out toward 托管 — what changes,
+        nothing stored or sent yet (caller holds ``live.lock`` and commits)."""
+        row = live.row
+        state = live.state
+        assert state is not None
+        out = _TimedOut(state)
+        for seat in due:  # only the seats out of time (a claim window may wait on two)
+            index = seat.seat
+            if game.is_over(out.state) or index not in game.to_act(out.state):
+                continue
+            if row.deadline_kind == "claim" and game.phase(out.state) not in (Phase.CLAIM, Phase.ROB):
+                break  # the window closed; whoever acts next gets a fresh deadline
+            action = game.timeout_action(out.state, index)
+            could_win = any(a.kind is ActionKind.WIN for a in game.legal(out.state, index))
+            louhu = could_win and action.kind is not ActionKind.WIN
+            tile = _win_tile(out.state, index) if louhu else None
+            out.state, events = game.apply(out.state, action)
+            out.pairs += [(e, None) for e in events]
+            seat.bank_used += self.play.tables.bank_left(live, seat)  # the bank is gone for this hand
+            if row.deadline_kind == "turn":
+                out.told.append((seat, louhu, tile))
+                seat.timeouts += 1
+                if goes_on_auto(seat.timeouts, now - seat.last_active):
+                    seat.on_auto = True
+                    out.went_auto.append(seat)
+            elif louhu:  # a claim passed by its time-out: nothing to tell (nothing counts) unless 漏胡
+                out.told.append((seat, louhu, tile))
+            out.changed.append(seat)
+        return out
 
     async def keep_throttled_time(self) -> None:
         """A clean stop: store every pending turn or claim deadline moved back by the time its
@@ -158,7 +176,7 @@ class Deadlines:
         away (docs/rules.md §E#33)."""
         if seat.user_id is None or not seat.can_pm:
             return
-        tr = self.play.tables.tr(seat.lang)
+        tr = translator(seat.lang)
         if not louhu:
             text = tr.gettext("⏰ Time ran out, so your move was made for you.")
         elif tile is None:
@@ -176,6 +194,19 @@ class Deadlines:
             )
         text += " " + more
         await self.play.present.sender.send_text(seat.user_id, text, reply_to=seat.hand_msg_id)
+
+
+@dataclass
+class _TimedOut:
+    """What the time-outs of one deadline change: the new state and its events, the seats whose
+    timeouts/托管/bank changed, who to tell (seat, 漏胡, the tile it could have won on), and who
+    went on 托管 now."""
+
+    state: State
+    pairs: list[tuple[Event, int | None]] = field(default_factory=list)
+    changed: list[LiveSeat] = field(default_factory=list)
+    told: list[tuple[LiveSeat, bool, Tile | None]] = field(default_factory=list)
+    went_auto: list[LiveSeat] = field(default_factory=list)
 
 
 def _win_tile(state: State, seat: int) -> Tile | None:

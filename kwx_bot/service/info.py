@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..store import TableStatus
 from ..words.help_text import help_text
-from ..words.i18n import Translator
+from ..words.i18n import Translator, translator
 from ..words.rules_text import describe_rules
 from ..words.texts import quote, table_size
 from ..words.verify_text import verify_text
@@ -46,7 +46,7 @@ class Info:
             gid = await tx.ensure_group(cmd.chat_id, cmd.title)
         config = await self.tables.config(gid)
         table = await self.store.open_table_of_group(gid, bot_id=self.tables.bot_id)
-        return config, self.tables.tr(config.language), table.table_id if table is not None else None
+        return config, translator(config.language), table.table_id if table is not None else None
 
     async def help(self, cmd: Command) -> Response:
         """``/help [calc]``."""

@@ -29,7 +29,7 @@ import logging
 import secrets
 
 from ..store import Conflict, TableStatus
-from ..words.i18n import Translator
+from ..words.i18n import Translator, translator
 from ..words.rules_text import option_sentence
 from ..words.texts import name
 from .buttons import StartKind, StartPayload
@@ -178,7 +178,7 @@ class Joins:
     async def confirm_privately(self, live: LiveTable, user_id: int) -> bool:
         """Tell a new player privately where they sit (:meth:`_seated_text`); False (and unseated)
         if the bot cannot."""
-        tr = self.tables.tr(await self.tables.user_lang(user_id))
+        tr = translator(await self.tables.user_lang(user_id))
         sent = await self.present.sender.send_text(user_id, self._seated_text(live, tr))
         if sent.outcome is not Outcome.FORBIDDEN:
             return True

@@ -25,7 +25,7 @@ from collections.abc import Callable
 
 from ..settings import normalize_language
 from ..store import Conflict, TableStatus
-from ..words.i18n import N_, Translator
+from ..words.i18n import N_, Translator, translator
 from ..words.texts import game_name
 from . import game
 from .buttons import Button, Op
@@ -106,7 +106,7 @@ class Lobby:
                 await self._relocate_lobby(live)
                 return refusal
             if live is not None and live.row.status == TableStatus.BETWEEN:  # the result may have scrolled away
-                gtr = self.tables.tr(live.group_lang)
+                gtr = translator(live.group_lang)
                 markup = next_hand_keyboard(gtr, live.table_id, live.row.seq)
                 text = gtr.gettext("This table is between hands: deal the next one or end it.")
                 await self.present.offer_next_hand(live, text, markup)
@@ -208,7 +208,7 @@ class Lobby:
                     await tx.touch(live.table_id)
                 log.info("group %s: language %s, from the lobby", live.row.group_id, lang)
                 await self.tables.adopt_settings(live)
-                reply = Reply(self.tables.tr(lang).gettext("The group's language is now English."))
+                reply = Reply(translator(lang).gettext("The group's language is now English."))
                 return Response(reply, then=ShowLobby(live.table_id))
             if op in GAME_CHOICE_OPS or op in SIZE_CHOICE_OPS:
                 now = TableChoice.of(live.row.options)
@@ -241,7 +241,7 @@ class Lobby:
             async with live.lock:
                 seated = live.seat_of(shown.confirm) is not None
                 if seated and not await self.joins.confirm_privately(live, shown.confirm):
-                    _ = self.tables.tr(await self.tables.user_lang(shown.confirm)).gettext  # the presser's
+                    _ = translator(await self.tables.user_lang(shown.confirm)).gettext  # the presser's
                     live.notes = [_("Someone must open a private chat with me first (button below), then join.")]
         await self.present.lobby(live, "open")
         self.joins.arm_lobby(live)
@@ -340,7 +340,7 @@ class Lobby:
             if live.row.status != TableStatus.BETWEEN or button.seq != live.row.seq:
                 return Response(Reply(_("This button is outdated: the table has moved on.")))
             self.present.note_offer(live, message_id)
-            gtr = self.tables.tr(live.group_lang)
+            gtr = translator(live.group_lang)
             if op in (Op.CLOSE, Op.CLOSE_CANCEL):
                 markup = (close_confirm_keyboard if op is Op.CLOSE else next_hand_keyboard)(
                     gtr, live.table_id, live.row.seq)  # fmt: skip
@@ -404,7 +404,7 @@ class Lobby:
                     self.timers.arm(live.table_id, row.deadline_at)
                     return
                 await self.close(live, "closed", "idle")
-                tr = self.tables.tr(live.group_lang)
+                tr = translator(live.group_lang)
                 await self.present.notice(
                     live, tr.gettext("The table was closed after a long pause. Send /new to play again.")
                 )

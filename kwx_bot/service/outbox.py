@@ -21,12 +21,19 @@ OnMigrated = Callable[[int, int], Awaitable[None]]
 
 
 class Outbox:
-    """A :class:`~.ports.Messenger` around another that reports refusals and migrations."""
+    """A :class:`~.ports.Messenger` around another that reports refusals and migrations.  The two
+    questions every delivery asks about the pace (``group_wait``, ``token_busy``) are the
+    messenger's own methods: nothing to report, so no layer in between."""
+
+    group_wait: Callable[[int, int], float]
+    token_busy: Callable[[], bool]
 
     def __init__(self, messenger: Messenger, on_forbidden: OnForbidden, on_migrated: OnMigrated) -> None:
         self.messenger = messenger
         self.on_forbidden = on_forbidden
         self.on_migrated = on_migrated
+        self.group_wait = messenger.group_wait
+        self.token_busy = messenger.token_busy
 
     async def seen(self, sent: Sent) -> Sent:
         """Tell the service what ``sent`` says about the world (a refusal, a migration) and return it;
@@ -37,22 +44,14 @@ class Outbox:
             await self.on_forbidden(sent.chat_id)
         return sent
 
-    @property
-    def username(self) -> str:
-        """The bot's username."""
-        return self.messenger.username
-
     def throttled(self, chats: Iterable[int], *, since: float) -> float:
         """See :meth:`.ports.Messenger.throttled`."""
         return self.messenger.throttled(chats, since=since)
 
-    def group_wait(self, chat_id: int, reserve: int) -> float:
-        """See :meth:`.ports.Messenger.group_wait`."""
-        return self.messenger.group_wait(chat_id, reserve)
-
-    def token_busy(self) -> bool:
-        """See :meth:`.ports.Messenger.token_busy`."""
-        return self.messenger.token_busy()
+    @property
+    def username(self) -> str:
+        """The bot's username."""
+        return self.messenger.username
 
     async def send_text(
         self, chat_id: int, text: str, markup: Keyboard | None = None, *, notify: bool = True,

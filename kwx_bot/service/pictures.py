@@ -16,8 +16,8 @@ Encoding: ``palette`` by default (a 48-colour PNG, :func:`render.encode`), chose
 
 Languages: a private hand picture is drawn in its player's language, the group's pictures (table,
 亮倒 reveal, result) in the group's language (``lang``: a catalog name of
-:data:`kwx_bot.settings.LANGUAGES`, which :data:`render.LANGUAGES` matches; labels come from
-:mod:`render.labels`, whose English tile names are the English discard buttons').  The language
+:data:`kwx_bot.settings.LANGUAGES`); render draws the words it is given, which the worker takes
+from the catalogs (:func:`kwx_bot.words.pictures.picture_words`).  The language
 travels with each job to the worker process.
 """
 
@@ -35,6 +35,7 @@ from typing import Any, Protocol
 
 from render.stats import StatsSheet
 
+from ..words.pictures import picture_words
 from .game import HandTiles, PublicView, Ruleset, SeatView, Tile
 from .screen.pictures import HandPicture, Picture, RevealPicture, TablePicture
 
@@ -62,10 +63,10 @@ def _render(
     fmt: str, name: str, args: tuple[Any, ...], lang: str = "zh_CN", options: dict[str, Any] | None = None
 ) -> bytes:
     """Draw and encode one picture in ``lang`` (runs in a worker process or thread): the job is
-    ``render.<name>(*args, lang=lang, **options)`` encoded as ``fmt``."""
+    ``render.<name>(*args, words=picture_words(lang), **options)`` encoded as ``fmt``."""
     import render
 
-    image = getattr(render, name)(*args, lang=lang, **(options or {}))
+    image = getattr(render, name)(*args, words=picture_words(lang), **(options or {}))
     data: bytes = render.encode(image, fmt)
     return data
 
@@ -74,7 +75,7 @@ def _render_replay(views: Sequence[PublicView], names: Sequence[str], lang: str,
     """Draw a replay (runs in a worker process or thread): :func:`render.replay.render_replay`."""
     from render.replay import render_replay
 
-    return render_replay(views, names, lang, game=game)
+    return render_replay(views, names, picture_words(lang), game=game)
 
 
 ORPHAN_POLL_SECONDS = 1.0

@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 
 from ..store import LedgerRow, TableStatus, Tx
-from ..words.i18n import Translator
+from ..words.i18n import Translator, translator
 from ..words.texts import reason_text, reveal_fault_text, tile_label
 from ..words.ui import RevealChoice
 from . import game, reveal
@@ -315,7 +315,7 @@ class Play:
         亮倒 / 廊起 menu (:func:`menu_after`: nothing is committed) or a move (:meth:`_move`)."""
         async with live.lock:
             seat = live.seat_of(user_id)
-            tr = self.tables.tr(seat.lang if seat is not None else await self.tables.user_lang(user_id))
+            tr = translator(seat.lang if seat is not None else await self.tables.user_lang(user_id))
             if seat is None:
                 return Reply(tr.gettext("These buttons belong to another player."), alert=True), False
             seat.last_active = self.tables.clock()  # any press: the player is there (no 托管 now)

@@ -118,11 +118,6 @@ class Presenter:
         self._retrying: dict[int, int] = {}
         """table id -> presentation retries whose sync is under way (no longer in ``_retry_tasks``)"""
 
-    @property
-    def _tasks(self) -> set[asyncio.Task[None]]:
-        """Pending coalesced live-table edits (tests wait for them)."""
-        return self.group.tasks
-
     # -- links -----------------------------------------------------------------------------------
 
     def bot_username(self) -> str:
@@ -311,19 +306,15 @@ class Presenter:
 
     # -- hand messages ---------------------------------------------------------------------------
 
-    def hand_desired(self, live: LiveTable, seat: LiveSeat) -> Target:
-        """What the seat's hand message should show now: its screen (:func:`.screens.hand_screen`)
-        as delivery's target (:func:`hand_target`), with the Mini App's "Open the table" row when
-        there is a Mini App."""
-        opener = open_table_row(translator(seat.lang), live.table_id, self.tables.settings.webapp_url, private=True)
-        return hand_target(hand_screen(live, seat), opener)
-
     async def _sync_hand(self, live: LiveTable, seat: LiveSeat, *, retry: bool = True, fresh: bool = False) -> bool:
-        """Make the seat's hand message show :meth:`hand_desired`; False if a write failed (the
-        caller retries).  ``fresh``: replace a message whose edit fails by a new one."""
+        """Make the seat's hand message show its screen (:func:`.screens.hand_screen`) as delivery's
+        target (:func:`hand_target`, with the Mini App's "Open the table" row when there is a Mini
+        App); False if a write failed (the caller retries).  ``fresh``:
+        replace a message whose edit fails by a new one."""
         if seat.user_id is None or not seat.can_pm:
             return True
-        target = self.hand_desired(live, seat)
+        opener = open_table_row(translator(seat.lang), live.table_id, self.tables.settings.webapp_url, private=True)
+        target = hand_target(hand_screen(live, seat), opener)
         await self._reminders(live, seat)
         user, msg_id, hand = seat.user_id, seat.hand_msg_id, live.hand
         sent = await self.delivery.deliver(

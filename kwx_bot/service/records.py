@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..store import HandRecord, HandRow, TableStore
-from ..words.i18n import Translator
+from ..words.i18n import Translator, translator
 from ..words.ledger_text import hand_outcome
 from ..words.record_text import (
     export_caption,
@@ -109,7 +109,7 @@ class Records:
         """The group's id (None before its first table) and the group's translator."""
         gid = await self.store.group_id_for_chat(cmd.chat_id)
         lang = await self.tables.group_lang(gid) if gid is not None else self.tables.settings.default_language
-        return gid, self.tables.tr(lang)
+        return gid, translator(lang)
 
     async def _finished_hand(
         self, cmd: Command, command: str
@@ -239,7 +239,7 @@ class Records:
                 await self.sender.send_text(chat_id, text.format(n=hand.hand_no), notify=False)
                 return
             for result in results:
-                await self._send_one(people[result.seat], self.tables.tr(langs[result.seat]), title, hand, result)
+                await self._send_one(people[result.seat], translator(langs[result.seat]), title, hand, result)
         except Exception:
             log.exception("the review of hand %s (table %s) failed", hand.hand_no, hand.table_id)
         finally:

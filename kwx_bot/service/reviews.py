@@ -79,6 +79,8 @@ def review_job(
     import render
     from render.review import ReviewItem, render_review
 
+    from ..words.pictures import picture_words
+
     deadline = time.monotonic() + seconds
     result = game.review_record(
         record, seats, deadline=deadline, playouts=playouts, evaluator=evaluator, pressed=pressed
@@ -91,7 +93,8 @@ def review_job(
         picture = None
         if worst:
             items = [ReviewItem(d.view, d.played, d.suggested, d.loss) for d in worst]
-            picture = render.encode(render_review(items, langs.get(seat, "zh_CN"), ruleset), fmt)
+            words = picture_words(langs.get(seat, "zh_CN"))
+            picture = render.encode(render_review(items, words, ruleset), fmt)
         lost = sum(d.loss or 0.0 for d in mine) if all(d.loss is not None for d in mine) else None
         decisions = summary.decisions if summary is not None else 0
         out.append(SeatReview(seat, decisions, len(mine), lost, len(worst), result.complete, picture))

@@ -9,7 +9,7 @@ private chat is in the user's language and covers every group the user played in
 
 from __future__ import annotations
 
-from ..words.i18n import Translator
+from ..words.i18n import Translator, translator
 from ..words.ledger_text import (
     ReportArgError,
     export_filename,
@@ -37,7 +37,7 @@ class Reports:
     async def _group(self, cmd: Command) -> tuple[int | None, Translator]:
         gid = await self.store.group_id_for_chat(cmd.chat_id)
         lang = await self.tables.group_lang(gid) if gid is not None else self.tables.settings.default_language
-        return gid, self.tables.tr(lang)
+        return gid, translator(lang)
 
     def _in_group_only(self, cmd: Command, command: str) -> Response:
         tr = self.tables.user_tr(cmd.user.language_code)

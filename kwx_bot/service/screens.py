@@ -12,7 +12,7 @@ from dataclasses import replace
 from ..words.i18n import Translator, translator
 from ..words.texts import clean
 from . import game
-from .game import PublicView, Ruleset, Tile
+from .game import PublicView, Tile
 from .group_settings import TableChoice
 from .live import LiveSeat, LiveTable
 from .reveal import shown_tiles
@@ -39,14 +39,8 @@ __all__ = [
     "lobby_of",
     "result_facts",
     "reveal_view",
-    "ruleset_of",
     "seat_facts",
 ]
-
-
-def ruleset_of(live: LiveTable) -> Ruleset:
-    """The game of the table's hand (else of its stored rules): the one typed name of the game."""
-    return live.rules.ruleset
 
 
 def display_names(live: LiveTable, tr: Translator) -> tuple[str, ...]:
@@ -94,7 +88,7 @@ def hand_screen(live: LiveTable, seat: LiveSeat) -> SeatScreen:
     assert live.hand is not None
     tr = translator(seat.lang)
     table = TableFacts(
-        live.table_id, live.row.seq, live.hand.hand_no, live.title, ruleset_of(live), tuple(live.names()),
+        live.table_id, live.row.seq, live.hand.hand_no, live.title, live.rules.ruleset, tuple(live.names()),
         display_names(live, tr), tuple(live.events),
     )  # fmt: skip
     player = Player(seat.lang, seat.automatic, seat.can_pm, seat.menu.at(live.row.seq))
@@ -156,7 +150,7 @@ def lobby_of(live: LiveTable, state: str, chat_link: str) -> LobbyScreen:
     choice = TableChoice.of(live.row.options)
     facts = LobbyFacts(
         live.table_id, live.row.seq, live.title, lobby_seats(sitting, live.chairs), live.row.rules, live.rules.base,
-        ruleset_of(live), live.players, live.chairs, choice.game, choice.seats, len(live.seats),
+        live.rules.ruleset, live.players, live.chairs, choice.game, choice.seats, len(live.seats),
         any(s.is_ai for s in live.seats), tuple(live.notes),
     )  # fmt: skip
     return lobby_screen(translator(live.group_lang), facts, state, chat_link=chat_link)

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from render.stats import PlayerStats, StatsSheet
 
 from ..store import SeatHand, StatsRows
-from ..words.i18n import Translator
+from ..words.i18n import Translator, translator
 from ..words.ledger_text import ReportArgError
 from ..words.stats_text import StatsAsk, parse_stats_args, stats_caption, stats_caption_all_groups, stats_empty
 from .game import DECLARATION_FAN
@@ -133,7 +133,7 @@ class Stats:
             lang = await self.tables.group_lang(gid)
         else:
             lang = self.tables.settings.default_language
-        tr = self.tables.tr(lang)
+        tr = translator(lang)
         try:
             ask = parse_stats_args(cmd.args)
         except ReportArgError as e:

@@ -107,10 +107,6 @@ class Tables:
         lang = settings.get("language")
         return lang if isinstance(lang, str) and lang else self.settings.default_language
 
-    def tr(self, lang: str) -> Translator:
-        """The translator of a catalog name."""
-        return translator(lang)
-
     def user_tr(self, language_code: str | None) -> Translator:
         """The translator for a user's private messages (from their Telegram ``language_code``)."""
         return translator(normalize_language(language_code, self.settings.default_language))
@@ -237,7 +233,7 @@ class Tables:
 
     def ai_name(self, live: LiveTable, seat: int) -> str:
         """The display name of an AI seat, in the group's language."""
-        return self.tr(live.group_lang).gettext("AI {n}").format(n=seat + 1)
+        return translator(live.group_lang).gettext("AI {n}").format(n=seat + 1)
 
     async def _title(self, group_id: int) -> str:
         return await self.store.group_title(group_id)

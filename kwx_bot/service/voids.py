@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 
 from ..store import HandRecord
-from ..words.i18n import Translator
+from ..words.i18n import Translator, translator
 from ..words.ledger_text import format_hand
 from .admin import Admin
 from .buttons import Key, Keyboard, VoidButton, keyboard
@@ -89,7 +89,7 @@ class Voids:
             return Response(button)
         assert chat_id is not None and message_id is not None
         gid = button.group_id
-        gtr = self.tables.tr(await self.tables.group_lang(gid))
+        gtr = translator(await self.tables.group_lang(gid))
         record = await self._record(gid, button.hand_id)
         if record is None:
             return Response(Reply(tr.gettext("This button is not one of mine (or it is too old).")))

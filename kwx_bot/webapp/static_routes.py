@@ -9,7 +9,7 @@ asks for ``initData``.
 * ``GET /webapp/font.otf`` — the pictures' CJK font (:data:`render.text.FONT_PATH`), which the page
   names last in its fonts for Chinese (a browser fetches it only where no font of its own has hanzi);
 * ``GET /webapp/words/{lang}.json?game=kaxinwu`` — ``{"labels": …, "ui": …}``: the pictures' labels of
-  ``lang`` for the game (:func:`render.labels.labels_for`) and the page's own words
+  ``lang`` for the game (:func:`kwx_bot.words.pictures.picture_words`) and the page's own words
   (:func:`kwx_bot.words.webapp_text.page_words`).
 
 With ``stub`` (the playground's and the tests' page) the page loads ``static/telegram-stub.js`` in
@@ -26,11 +26,11 @@ from typing import Any
 from aiohttp import web
 
 from render.faces import FACE_WIDTH, parse_face_name, tile_face_png
-from render.labels import LANGUAGES, labels_for
 from render.text import FONT_PATH
 
-from ..settings import normalize_language
+from ..settings import LANGUAGES, normalize_language
 from ..words.i18n import translator
+from ..words.pictures import picture_words
 from ..words.webapp_text import page_words
 
 __all__ = ["STATIC_DIR", "STUB_SCRIPT", "TELEGRAM_SCRIPT", "add_static_routes", "page_html", "words_json"]
@@ -69,7 +69,7 @@ def words_json(lang: str, game: str = "kawuxing") -> dict[str, Any]:
     ``game`` (a ruleset value): ``labels`` (every field of :class:`render.labels.Labels`, ``from_`` as
     ``from``) and ``ui`` (the page's own words)."""
     lang = lang if lang in LANGUAGES else normalize_language(lang)
-    return {"lang": lang, "labels": _plain(labels_for(lang, game)), "ui": page_words(translator(lang))}
+    return {"lang": lang, "labels": _plain(picture_words(lang).labels(game)), "ui": page_words(translator(lang))}
 
 
 def add_static_routes(app: web.Application, *, stub: bool = False) -> None:

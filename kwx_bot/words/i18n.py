@@ -46,7 +46,21 @@ from babel.messages.pofile import read_po, write_po
 
 from ..settings import LANGUAGES
 
-__all__ = ["DOMAIN", "KAXINWU", "LOCALE_DIR", "NG_", "N_", "Translator", "check_catalogs", "extract", "translator"]
+__all__ = [
+    "DOMAIN",
+    "KAXINWU",
+    "LOCALE_DIR",
+    "NG_",
+    "N_",
+    "PICTURE",
+    "PICTURE_KAXINWU",
+    "PICTURE_REVIEW",
+    "PICTURE_STATS",
+    "Translator",
+    "check_catalogs",
+    "extract",
+    "translator",
+]
 
 DOMAIN = "kwx"
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
@@ -58,6 +72,20 @@ PER_GAME_KEYWORDS = {"gettext_for": (2,), "NG_": None}
 KAXINWU = "kaxinwu"
 """The message context of a text's 卡心五 form: the Chinese says 廊起 where the plain form says 亮倒
 (docs/rules.md §B)."""
+PICTURE = "picture"
+"""The message context of a word drawn on a picture (:mod:`.pictures`): its msgid is the English
+text in ``render/labels.py``; room on a picture is short."""
+PICTURE_STATS = "picture stats"
+"""The message context of a word of the ``/stats`` picture (a column's, not a badge's: "Self-draw"
+is 自摸 on a badge and 其中自摸 in the stats)."""
+PICTURE_REVIEW = "picture review"
+"""The message context of a word of the ``/review`` picture (an act's word: "Win" is 胡 there, 胡牌
+as a result's heading)."""
+PICTURE_KAXINWU = "picture kaxinwu"
+"""The message context of a picture word's 卡心五 form (廊起 where the plain form says 亮倒)."""
+GIVEN_PREFIX = "placeholders also given:"
+"""A msgid's comment naming the placeholders its text is formatted with beyond its own (a
+translation may use them)."""
 _PLACEHOLDER = re.compile(r"\{[a-z_0-9]*\}")
 _TAG = re.compile(r"</?[a-z]+>")
 
@@ -99,6 +127,11 @@ class Translator:
                 return text
         return self._catalog.gettext(message)
 
+    def pgettext(self, context: str, message: str) -> str:
+        """The translation of ``message`` in the message context ``context`` (the msgid itself if
+        untranslated there)."""
+        return self._catalog.pgettext(context, message)
+
     def __repr__(self) -> str:
         return f"Translator({self.lang!r})"
 
@@ -128,7 +161,11 @@ def translator(lang: str) -> Translator:
 
 def extract() -> Catalog:
     """All msgids used in ``kwx_bot`` source files, as a Babel catalog (the ``.pot``); a text marked
-    per game (:data:`PER_GAME_KEYWORDS`) is listed once more in the context :data:`KAXINWU`."""
+    per game (:data:`PER_GAME_KEYWORDS`) is listed once more in the context :data:`KAXINWU`; and the
+    pictures' words (``render/labels.py``, :func:`.pictures.picture_msgids`) in the context
+    :data:`PICTURE`."""
+    from .pictures import picture_msgids
+
     pot = Catalog(project="kwx", domain=DOMAIN)
     root = PACKAGE_DIR
     for filename, lineno, message, comments, context in extract_from_dir(
@@ -139,6 +176,9 @@ def extract() -> Catalog:
         str(root), method_map=[("**.py", "python")], keywords=PER_GAME_KEYWORDS
     ):
         pot.add(message, None, [(f"kwx_bot/{filename}", lineno)], auto_comments=comments, context=KAXINWU)
+    for context, message, given in picture_msgids():
+        comments = [f"{GIVEN_PREFIX} " + " ".join(f"{{{g}}}" for g in given)] if given else []
+        pot.add(message, None, [("render/labels.py", 0)], auto_comments=comments, context=context)
     return pot
 
 
@@ -161,7 +201,8 @@ def check_catalogs(langs: tuple[str, ...] = ("zh_CN",)) -> list[str]:
                 problems.append(f"{lang}: fuzzy {msg.id!r}")
             ids = [str(x) for x in (msg.id if isinstance(msg.id, (tuple, list)) else (msg.id,))]
             strs = [str(x) for x in (have.string if isinstance(have.string, (tuple, list)) else (have.string,))]
-            want_ph = set(_PLACEHOLDER.findall(" ".join(ids)))
+            given = " ".join(c for c in msg.auto_comments if c.startswith(GIVEN_PREFIX))
+            want_ph = set(_PLACEHOLDER.findall(" ".join(ids))) | set(_PLACEHOLDER.findall(given))
             want_tags = sorted(_TAG.findall(ids[0]))
             for s in strs:
                 if set(_PLACEHOLDER.findall(s)) - want_ph:

@@ -1,7 +1,7 @@
 """The words of ``/stats``: its arguments, the picture's caption and the replies without a picture.
 
-The picture's own words are :mod:`render.labels` (``StatsLabels``), as for every picture; what is
-here goes out as message text through the gettext catalogs.
+The picture's own words are a ``StatsLabels`` (:mod:`render.labels`) that :mod:`.pictures` fills
+from the catalogs, as for every picture; what is here goes out as message text.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The Mini App page's own few words (docs/webapp.md): what the page says about itself (the
 connection, the second tap), as ``{key: text}`` in one language.  Everything about the game the page
 shows comes from the screen's JSON (already in the viewer's language) or the pictures' labels
-(:func:`render.labels.labels_for`), so the page holds no translation table of its own.
+(:func:`kwx_bot.words.pictures.picture_words`), so the page holds no translation table of its own.
 """
 
 from __future__ import annotations

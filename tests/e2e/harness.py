@@ -126,7 +126,7 @@ class Kwx:
             return True
         service = self.service
         # coalesced live-table edits wait out table_edit_seconds: only wait for them when that is 0
-        return bool(service._bg or (service.present._tasks and not self.table_edit_seconds))
+        return bool(service._bg or (service.present.group.tasks and not self.table_edit_seconds))
 
     async def settle(self) -> None:
         """Wait until the bot processed everything (updates, background edits) and is quiet."""

@@ -142,15 +142,23 @@ def _one_position(fake: FakeBotAPI, users: Sequence[FakeUser], group: FakeChat) 
     return len(seqs) == 1
 
 
+def _newest(fake: FakeBotAPI, users: Sequence[FakeUser]) -> int:
+    """The newest seq any game button shows (-1: none)."""
+    return max((decode(d).seq for u in users for d in game_buttons(fake, u)), default=-1)
+
+
 async def play_to_the_end(fake: FakeBotAPI, users: Sequence[FakeUser], group: FakeChat, rng: random.Random) -> None:
     """Random legal presses until the group shows the hand's result.  After each press's answer it
     waits for what the press changed to show — the hand messages changed and show one moment of the
-    hand again (:func:`_one_position`) — not for a quiet spell."""
+    hand again (:func:`_one_position`), or buttons of a newer move came (a seat whose buttons only go
+    may keep them while the token is busy, docs/architecture.md §4 "Delivery": only the newest move's
+    buttons are pressed) — not for a quiet spell."""
     answers: list[str] = []
     for _ in range(400):
         if any("Points:" in m.content for m in fake.bot_messages(group)):
             return
-        movers = [(u, bs) for u in users if (bs := game_buttons(fake, u))]
+        newest = _newest(fake, users)
+        movers = [(u, bs) for u in users if (bs := [d for d in game_buttons(fake, u) if decode(d).seq == newest])]
         if not movers:
             answers.append("(no buttons)")
             await fake.wait_idle(quiet=0.5, timeout=20)
@@ -161,8 +169,10 @@ async def play_to_the_end(fake: FakeBotAPI, users: Sequence[FakeUser], group: Fa
         await fake.wait_for_answer(query, timeout=15)
         answers.append(f"{user.first_name} {query.data}: {query.answer.text if query.answer else None}")
 
-        def shown(before: tuple[object, ...] = before) -> bool:
-            return _shown(fake, users, group) != before and _one_position(fake, users, group)
+        def shown(before: tuple[object, ...] = before, newest: int = newest) -> bool:
+            if _shown(fake, users, group) == before:
+                return False
+            return _one_position(fake, users, group) or _newest(fake, users) > newest
 
         try:
             await fake.wait_for(shown, 15, message="the press to show")

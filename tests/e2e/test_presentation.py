@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
+import kwx_bot.service.present as present_module
 from engine.game import Discarded, events_from_json, replay, spectator_view
 from engine.tiles import parse_tile
 from kwx_bot.edge.codec import b36, decode
@@ -185,15 +186,15 @@ async def test_a_presenter_error_for_one_seat_does_not_skip_the_others(kwx, capl
         await kwx.start_bot(*users)
         await deal_scenario(kwx, users, group, scenario)
         present = service.present
-        real = present.hand_desired
+        real = present_module.hand_screen
         broken = {"on": True}
 
-        def hand_desired(live, seat):
+        def hand_screen(live, seat):
             if seat.seat == 0 and broken["on"]:
                 raise RuntimeError("boom")
             return real(live, seat)
 
-        monkeypatch.setattr(present, "hand_desired", hand_desired)
+        monkeypatch.setattr(present_module, "hand_screen", hand_screen)
         with caplog.at_level(logging.ERROR, logger="kwx"):
             await perform(kwx, users, scenario["actions"][0])  # Ann discards; Ben's turn
         assert "boom" in caplog.text

@@ -14,6 +14,8 @@ from render.demo import DEMO_NAMES, engine_demo, play_states
 from render.phone import PICTURE_WIDTH
 from render.pictures import hand_canvas, result_canvas, reveal_canvas, table_canvas
 
+from .words import ZH_WORDS
+
 RULES = [RuleSet(), RuleSet.from_json({"suits": ["p", "m"], "cap": "none"})]
 
 
@@ -39,20 +41,20 @@ def test_every_state_of_a_played_hand_renders(seed: str, rules: RuleSet) -> None
     assert states[-1][0].phase is Phase.OVER
     for state, declared in states:
         view = public_view(state)
-        table = table_canvas(view, DEMO_NAMES)
+        table = table_canvas(view, DEMO_NAMES, words=ZH_WORDS)
         check(table)
         no_overlaps(table, ("pond", "last_discard", "revealed", "meld", "hidden"))
         for seat in view.to_act:
-            hand = hand_canvas(view_for(state, seat))
+            hand = hand_canvas(view_for(state, seat), words=ZH_WORDS)
             check(hand)
             assert hand.image.width == PICTURE_WIDTH, "the hand picture keeps one width"
             no_overlaps(hand, ("hand", "drawn", "meld"))
         if declared:
             for seat in range(3):
                 if view.seats[seat].liangdao:
-                    check(reveal_canvas(view, seat, DEMO_NAMES))
+                    check(reveal_canvas(view, seat, DEMO_NAMES, words=ZH_WORDS))
         if view.result is not None:
-            result = result_canvas(view, DEMO_NAMES)
+            result = result_canvas(view, DEMO_NAMES, words=ZH_WORDS)
             check(result)
             assert [p.text for p in result.find("title")] == ["胡牌" if view.result.outcome == "win" else "荒庄"]
 

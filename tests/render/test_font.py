@@ -12,6 +12,8 @@ from engine.tiles import MeldKind, Tile
 from render import labels
 from render.text import EMOJI_PATH, FONT_PATH, clean_name, covered, emoji_covered, fit, font, safe_text, text_width
 
+from .words import LANGUAGES, ZH, W
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -52,9 +54,20 @@ def test_every_label_has_glyphs(text: str, cmap: set[int]) -> None:
 
 def test_every_tile_label_has_glyphs(cmap: set[int]) -> None:
     for tile in Tile:
-        assert missing(labels.tile_label(tile), cmap) == "", tile
+        for lang in LANGUAGES:
+            assert missing(W(lang).kawuxing.tile(tile), cmap) == "", (lang, tile)
     for kind in MeldKind:
         assert missing(kind.chinese, cmap) == "", kind
+
+
+def test_every_catalog_word_of_the_pictures_has_glyphs(cmap: set[int]) -> None:
+    """The Chinese words come from the catalog, not from render: the font must still draw them all."""
+    charset = set(labels.font_charset())
+    for lang in LANGUAGES:
+        words = W(lang)
+        for text in (*words.kawuxing.strings(), *words.kaxinwu.strings(), *words.stats.strings()):
+            assert missing(text, cmap) == "", (lang, text)
+            assert all(ch in charset for ch in text if ch not in "{}"), (lang, text)
 
 
 def test_font_covers_the_whole_charset(cmap: set[int]) -> None:
@@ -123,7 +136,7 @@ def test_fan_patterns_of_the_engine_are_listed() -> None:
     ],
 )
 def test_clean_name(name: str, seat: int, expected: str) -> None:
-    cleaned = clean_name(name, seat)
+    cleaned = clean_name(name, seat, ZH.seat_fallback)
     assert cleaned == expected
     assert all(covered(c) or emoji_covered(c) for c in cleaned)
 

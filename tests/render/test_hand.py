@@ -19,6 +19,8 @@ from render.hand import hand_canvas
 from render.phone import MAX_RATIO, PICTURE_WIDTH
 from render.table import partial_backs
 
+from .words import ZH_WORDS, W
+
 POND_ROLES = ("pond", "last_discard", "win_discard")
 
 
@@ -40,7 +42,7 @@ def public_tiles(seat: PublicSeatView) -> Counter[Tile]:
 
 def test_the_hand_picture_shows_every_pond_in_order_with_names_and_dealer() -> None:
     d = demo_views()
-    c = hand_canvas(d.hand, names=d.names)
+    c = hand_canvas(d.hand, names=d.names, words=ZH_WORDS)
     for seat in d.hand.public.seats:
         assert pond_of(c, seat.seat) == [x.tile for x in seat.discards]
     # the other seats in turn order from the next one; the dealer (seat 0, the player) has no panel
@@ -48,7 +50,7 @@ def test_the_hand_picture_shows_every_pond_in_order_with_names_and_dealer() -> N
     assert [p.seat for p in c.find("name")] == [1, 2]
     cut = c.find("name", seat=2)[0].text or ""  # a long name is cut to the panel's width
     assert cut.endswith("…") and d.names[2].startswith(cut[:-1]) and len(cut) > 12
-    long = hand_canvas(d.hand, names=(d.names[0], "x" * 200, d.names[2]))
+    long = hand_canvas(d.hand, names=(d.names[0], "x" * 200, d.names[2]), words=ZH_WORDS)
     name = long.find("name", seat=1)[0]
     assert name.text is not None and name.text.endswith("…") and name.box[2] < long.find("hidden", seat=1)[0].box[0]
     # the player's own strip: his 庄 disc (he deals) and his name, left of his pond
@@ -68,18 +70,18 @@ def test_the_hand_picture_shows_every_pond_in_order_with_names_and_dealer() -> N
 def test_the_discard_on_the_table_is_highlighted_and_the_seats_to_act_marked() -> None:
     d = demo_views()
     view = SeatView(1, d.table, (), None, (), (), 3)  # seat 1 in the claim window on seat 0's 9s
-    c = hand_canvas(view, names=d.names)
+    c = hand_canvas(view, names=d.names, words=ZH_WORDS)
     last = c.find("last_discard")
     assert [(p.seat, p.tile, p.state) for p in last] == [(0, Tile.S9, TileState.HIGHLIGHT)]
     assert [p.seat for p in c.find("dealer")] == [0]
     assert not c.find("turn_marker"), "only the player acts: no other seat is marked"
     waiting = dataclasses.replace(view, public=dataclasses.replace(d.table, to_act=(2,)))
-    assert [p.seat for p in hand_canvas(waiting, names=d.names).find("turn_marker")] == [2]
+    assert [p.seat for p in hand_canvas(waiting, names=d.names, words=ZH_WORDS).find("turn_marker")] == [2]
 
 
 def test_a_liangdao_seat_shows_its_hand_and_waits_the_others_backs_and_melds() -> None:
     d = demo_views()
-    c = hand_canvas(d.hand, "en", names=d.names)
+    c = hand_canvas(d.hand, W("en"), names=d.names)
     s2 = d.hand.public.seats[2]
     assert [p.tile for p in c.find("revealed", seat=2)] == list(s2.revealed)
     assert [p.tile for p in c.find("seat_wait", seat=2)] == list(s2.waits)
@@ -115,7 +117,7 @@ def test_the_other_seats_say_where_they_sit_and_the_player_sees_his_name_and_dea
     for seat, expected in relatives.items():
         view = view_for(state, seat)
         for lang, words in (("zh_CN", expected), ("en", [english[w] for w in expected])):
-            c = hand_canvas(view, lang, names=names)
+            c = hand_canvas(view, W(lang), names=names)
             others = [(view.seat + i) % rules.players for i in range(1, rules.players)]  # next first
             assert [(p.seat, p.text) for p in c.find("relative_text")] == list(zip(others, words, strict=True))
             for chip in c.find("relative"):  # each chip sits before the seat's name, in its name row
@@ -151,7 +153,7 @@ def test_no_hidden_tile_of_another_seat_is_drawn_and_the_picture_fits_a_phone(
             continue
         for seat in range(rules.players):
             view = view_for(state, seat)
-            c = hand_canvas(view, game=rules.ruleset.value, names=names)
+            c = hand_canvas(view, game=rules.ruleset.value, names=names, words=ZH_WORDS)
             assert c.width == PICTURE_WIDTH and c.height <= MAX_RATIO * c.width
             for other in view.public.seats:
                 drawn = Counter(p.tile for p in c.placed if p.seat == other.seat and p.tile is not None)

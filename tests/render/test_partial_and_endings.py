@@ -21,10 +21,11 @@ from render.art import TileState
 from render.canvas import Placed
 from render.demo import Demo, _whole_hands, demo_views, play_states
 from render.endings import result_title, transfers, why_lines
-from render.labels import EN, ZH
 from render.phone import MAX_RATIO
 from render.pictures import GOLD, TABLE_WIDTH, hand_canvas, result_canvas, table_canvas
 from render.table import TABLE_STYLES
+
+from .words import EN, ZH, ZH_WORDS, W
 
 SHOWN = 4  # seat 2 of the demo shows 4 of its 13 tiles
 
@@ -52,7 +53,7 @@ def own_partial(demo: Demo) -> SeatView:
 
 def test_a_partly_revealed_hand_shows_its_tiles_face_up_and_the_rest_face_down_with_the_count(demo: Demo) -> None:
     view = partial(demo.table)
-    c = table_canvas(view, demo.names)
+    c = table_canvas(view, demo.names, words=ZH_WORDS)
     shown = c.find("revealed", seat=2)
     kept = c.find("kept_hidden", seat=2)
     assert [p.tile for p in shown] == list(view.seats[2].revealed)
@@ -64,20 +65,20 @@ def test_a_partly_revealed_hand_shows_its_tiles_face_up_and_the_rest_face_down_w
     assert min(p.box[0] for p in kept) > max(p.box[2] for p in shown)
     assert all(panel[0] <= p.box[0] and p.box[2] <= panel[2] for p in (*shown, *kept))
     # the whole hand shown (the default) draws no face-down tiles
-    full = table_canvas(demo.table, demo.names)
+    full = table_canvas(demo.table, demo.names, words=ZH_WORDS)
     assert not full.find("kept_hidden") and len(full.find("revealed", seat=2)) == 13
 
 
 def test_a_partial_reveal_keeps_the_shown_tiles_at_table_size_beside_melds(demo: Demo) -> None:
     """The kept tiles are one back and their count, so the shown tiles (what the others read) stay large."""
     view = partial(demo.table, 2)
-    c = table_canvas(view, demo.names)
+    c = table_canvas(view, demo.names, words=ZH_WORDS)
     assert {p.box[2] - p.box[0] for p in c.find("revealed", seat=2)} == {TABLE_STYLES[0].size.width}
     assert len(c.find("kept_hidden", seat=2)) == 1
 
 
 def test_a_winner_after_a_partial_reveal_is_drawn_whole(demo: Demo) -> None:
-    c = table_canvas(partial(demo.result), demo.names)
+    c = table_canvas(partial(demo.result), demo.names, words=ZH_WORDS)
     assert not c.find("kept_hidden", seat=2)
     assert len(c.find("revealed", seat=2)) == 13 and c.find("win_tile", seat=2)
 
@@ -108,7 +109,7 @@ def test_tables_of_two_and_four_seats_fit(preset: str, players: int, declare: se
     rules = replace(RuleSet.preset(preset), players=players)
     st = _late_state(rules, declare)
     names = ["Lǐ Míng", "Wáng 🀄✨", "Zhang_San_with_a_rather_long_name_2024", "Anna"][:players]
-    c = table_canvas(public_view(st), names, totals=[5, -5, 0, 0][:players])
+    c = table_canvas(public_view(st), names, totals=[5, -5, 0, 0][:players], words=ZH_WORDS)
     w, h = c.image.size
     assert w == TABLE_WIDTH and w + h <= PHOTO_MAX_SIDES and h / w <= PHOTO_MAX_RATIO and h < 1400
     panels = {p.seat: p.box for p in c.find("panel")}
@@ -139,7 +140,7 @@ def test_tables_of_two_and_four_seats_fit(preset: str, players: int, declare: se
 
 def test_the_own_hand_marks_the_shown_tiles(demo: Demo) -> None:
     view = own_partial(demo)
-    c = hand_canvas(view)
+    c = hand_canvas(view, words=ZH_WORDS)
     marks = c.find("shown_mark", seat=2)
     tiles = c.find("hand", seat=2)
     assert len(marks) == SHOWN
@@ -155,7 +156,9 @@ def test_the_own_hand_marks_the_shown_tiles(demo: Demo) -> None:
     assert [p.text for p in c.find("shown_legend")] == [ZH.shown]
     # the whole hand shown: no marks, no legend
     whole = SeatView(2, demo.table, view.concealed, None, (), view.waits, 0)
-    assert not hand_canvas(whole).find("shown_mark") and not hand_canvas(whole).find("shown_legend")
+    assert not hand_canvas(whole, words=ZH_WORDS).find("shown_mark") and not hand_canvas(whole, words=ZH_WORDS).find(
+        "shown_legend"
+    )
 
 
 def test_a_partly_shown_hand_draws_the_published_waits(demo: Demo) -> None:
@@ -165,34 +168,37 @@ def test_a_partly_shown_hand_draws_the_published_waits(demo: Demo) -> None:
     fixed = view.public.seats[2].waits[:1]
     seats = (*view.public.seats[:2], replace(view.public.seats[2], waits=fixed))
     narrowed = replace(view, public=replace(view.public, seats=seats))
-    assert [p.tile for p in hand_canvas(narrowed).find("wait")] == list(fixed)
-    assert len(hand_canvas(view).find("wait")) == len(view.waits) > 1
+    assert [p.tile for p in hand_canvas(narrowed, words=ZH_WORDS).find("wait")] == list(fixed)
+    assert len(hand_canvas(view, words=ZH_WORDS).find("wait")) == len(view.waits) > 1
 
 
 def test_protected_tiles_are_marked_in_the_own_hand(demo: Demo) -> None:
     view = demo.hand
     guard = {view.concealed[1], view.concealed[-1]}
-    c = hand_canvas(view, protected=guard)
+    c = hand_canvas(view, protected=guard, words=ZH_WORDS)
     tiles = c.find("hand", seat=0)
     marks = c.find("protected_mark", seat=0)
     copies = [t for t in tiles if t.tile in guard]
     assert len(marks) == len(copies) == sum(1 for t in view.concealed if t in guard)
     assert all(t.state is TileState.DANGER for t in copies)
     assert [p.text for p in c.find("protected_legend")] == [ZH.protected]
-    en = hand_canvas(view, "en", protected=guard)
+    en = hand_canvas(view, W("en"), protected=guard)
     assert [p.text for p in en.find("protected_legend")] == [EN.protected]
     # a protected tile the seat does not hold draws no legend; none given, nothing marked
     absent = {t for t in Tile if t not in view.concealed and t != view.drawn}
-    assert not hand_canvas(view, protected={next(iter(absent))}).find("protected_legend")
-    assert not hand_canvas(view).find("protected_mark")
+    assert not hand_canvas(view, protected={next(iter(absent))}, words=ZH_WORDS).find("protected_legend")
+    assert not hand_canvas(view, words=ZH_WORDS).find("protected_mark")
     # the drawn tile stays gold and gets the bar
     assert view.drawn is not None
-    drawn = hand_canvas(view, protected={view.drawn})
+    drawn = hand_canvas(view, protected={view.drawn}, words=ZH_WORDS)
     bar = drawn.find("protected_mark")
     tile = drawn.find("drawn")[0]
     assert len(bar) == 1 and tile.box[0] <= bar[0].box[0] and bar[0].box[2] <= tile.box[2]
     assert tile.state is TileState.HIGHLIGHT and drawn.find("protected_legend")
-    assert np.asarray(render_hand(view)).shape == np.asarray(render_hand(view, protected=guard)).shape
+    assert (
+        np.asarray(render_hand(view, words=ZH_WORDS)).shape
+        == np.asarray(render_hand(view, protected=guard, words=ZH_WORDS)).shape
+    )
 
 
 # -- 查叫 and 关死 ---------------------------------------------------------------------------------------------
@@ -231,7 +237,7 @@ def test_transfers_of_chajiao_and_guansi(demo: Demo) -> None:
 @pytest.mark.parametrize("kind", ["chajiao", "guansi"])
 def test_chajiao_and_guansi_results_say_who_paid_whom(demo: Demo, kind: str) -> None:
     view = chajiao(demo) if kind == "chajiao" else guansi(demo)
-    c = result_canvas(view, demo.names, hands=demo.hands)
+    c = result_canvas(view, demo.names, hands=demo.hands, words=ZH_WORDS)
     assert [p.text for p in c.find("title")] == [ZH.chajiao if kind == "chajiao" else ZH.guansi]
     assert c.find("why")
     chips = [p.text or "" for p in c.find("transfer_text")]
@@ -261,14 +267,14 @@ def test_chajiao_and_guansi_results_say_who_paid_whom(demo: Demo, kind: str) -> 
 
 
 def test_a_partial_reveal_without_the_hands_keeps_the_rest_face_down(demo: Demo) -> None:
-    c = result_canvas(chajiao(demo), demo.names)
+    c = result_canvas(chajiao(demo), demo.names, words=ZH_WORDS)
     kept = c.find("kept_hidden", seat=2)
     assert len(kept) == 1 and all(p.tile is None for p in kept)
     assert [p.text for p in c.find("kept_count", seat=2)] == ["9"]
 
 
 def test_endings_in_english(demo: Demo) -> None:
-    c = result_canvas(guansi(demo), demo.names, "en", hands=demo.hands)
+    c = result_canvas(guansi(demo), demo.names, W("en"), hands=demo.hands)
     assert [p.text for p in c.find("title")] == [EN.guansi]
     assert any("pays" in (p.text or "") for p in c.find("transfer_text"))
 
@@ -284,14 +290,14 @@ def test_real_kaxinwu_hands_draw(demo: Demo) -> None:
             langqi = [i for i, seat in enumerate(st.seats) if seat.liangdao and seat.hidden]
             if langqi and st.phase is not Phase.OVER and n % 3 == 0:
                 v = view_for(st, langqi[0])
-                marks = hand_canvas(v).find("shown_mark")
+                marks = hand_canvas(v, words=ZH_WORDS).find("shown_mark")
                 assert len(marks) == len(v.public.seats[langqi[0]].revealed)
                 seen_partial = True
             if n % 10 == 0:
-                render_table(public_view(st), ["a", "b", "c", "d"])
+                render_table(public_view(st), ["a", "b", "c", "d"], words=ZH_WORDS)
         final = states[-1]
         assert final.result is not None
-        c = result_canvas(public_view(final), ["a", "b", "c", "d"], hands=_whole_hands(final))
+        c = result_canvas(public_view(final), ["a", "b", "c", "d"], hands=_whole_hands(final), words=ZH_WORDS)
         if final.result.chajiao:
             seen_chajiao = True
             assert [p.text for p in c.find("title")] == [ZH.chajiao]
@@ -308,27 +314,29 @@ def test_kaxinwu_labels_the_declaration_langqi(demo: Demo) -> None:
     from render.pictures import reveal_canvas
 
     for lang, word in (("zh_CN", "廊起"), ("en", "Laid down")):
-        table = table_canvas(demo.table, demo.names, lang, game="kaxinwu")
+        table = table_canvas(demo.table, demo.names, W(lang), game="kaxinwu")
         assert word in {p.text for p in table.find("badge_text", seat=2)}
         assert [
-            p.text for p in reveal_canvas(demo.reveal, 2, demo.names, lang, game="kaxinwu").find("liangdao_text")
+            p.text for p in reveal_canvas(demo.reveal, 2, demo.names, W(lang), game="kaxinwu").find("liangdao_text")
         ] == [word]
         assert [
-            p.text for p in result_canvas(chajiao(demo), demo.names, lang, game="kaxinwu").find("liangdao_text")
+            p.text for p in result_canvas(chajiao(demo), demo.names, W(lang), game="kaxinwu").find("liangdao_text")
         ] == [word]
-        assert [p.text for p in hand_canvas(own_partial(demo), lang, game="kaxinwu").find("liangdao_text")] == [word]
-    assert ZH.liangdao in {p.text for p in table_canvas(demo.table, demo.names).find("badge_text", seat=2)}
+        assert [p.text for p in hand_canvas(own_partial(demo), W(lang), game="kaxinwu").find("liangdao_text")] == [word]
+    assert ZH.liangdao in {
+        p.text for p in table_canvas(demo.table, demo.names, words=ZH_WORDS).find("badge_text", seat=2)
+    }
 
 
 def test_the_reveal_picture_of_a_partial_reveal(demo: Demo) -> None:
     from render.pictures import reveal_canvas
 
-    c = reveal_canvas(partial(demo.reveal), 2, demo.names)
+    c = reveal_canvas(partial(demo.reveal), 2, demo.names, words=ZH_WORDS)
     assert [p.tile for p in c.find("revealed", seat=2)] == list(demo.reveal.seats[2].revealed[:SHOWN])
     kept = c.find("kept_hidden", seat=2)
     assert len(kept) == 1 and all(p.tile is None and p.box[2] <= c.width for p in kept)
     assert [p.text for p in c.find("kept_count", seat=2)] == ["9"]
-    assert not reveal_canvas(demo.reveal, 2, demo.names).find("kept_hidden")
+    assert not reveal_canvas(demo.reveal, 2, demo.names, words=ZH_WORDS).find("kept_hidden")
 
 
 @pytest.mark.parametrize(("preset", "seats"), [("kaxinwu", 4), ("two_seats", 2)])
@@ -343,13 +351,15 @@ def test_demo_command_with_a_rule_preset(tmp_path, preset: str, seats: int) -> N
     assert written == ["draw.png", "hand.png", "result.png", "reveal.png", "stats.png", "table.png"]
     d = engine_demo(7, rules=RuleSet.preset(preset), declare={0, 1} if preset == "kaxinwu" else ())
     assert len(d.table.seats) == len(d.names) == len(d.totals) == seats
-    c = table_canvas(d.table, d.names, totals=d.totals, game=RuleSet.preset(preset).ruleset)
+    c = table_canvas(d.table, d.names, totals=d.totals, game=RuleSet.preset(preset).ruleset, words=ZH_WORDS)
     assert len(c.find("panel")) == seats
     from render.pictures import reveal_canvas
 
     word = "廊起" if preset == "kaxinwu" else ZH.liangdao
     game = RuleSet.preset(preset).ruleset
-    assert [p.text for p in reveal_canvas(d.reveal, d.reveal_seat, d.names, game=game).find("liangdao_text")] == [word]
+    assert [
+        p.text for p in reveal_canvas(d.reveal, d.reveal_seat, d.names, game=game, words=ZH_WORDS).find("liangdao_text")
+    ] == [word]
 
 
 def test_the_danger_tiles_the_engine_gives_are_marked_and_explained(demo: Demo) -> None:
@@ -363,10 +373,10 @@ def test_the_danger_tiles_the_engine_gives_are_marked_and_explained(demo: Demo) 
     seats[other] = replace(seats[other], liangdao=True, waits=(wait,))
     liangdao = replace(view, public=replace(view.public, seats=tuple(seats)), danger=())
     danger = replace(liangdao, danger=(wait,))
-    c = hand_canvas(danger)
+    c = hand_canvas(danger, words=ZH_WORDS)
     assert any(t.state is TileState.DANGER for t in c.find("hand", seat=view.seat) if t.tile == wait)
     assert [p.text for p in c.find("danger_legend")] == [ZH.danger]
-    assert [p.text for p in hand_canvas(danger, "en").find("danger_legend")] == [EN.danger]
-    plain = hand_canvas(liangdao)
+    assert [p.text for p in hand_canvas(danger, W("en")).find("danger_legend")] == [EN.danger]
+    plain = hand_canvas(liangdao, words=ZH_WORDS)
     assert not plain.find("danger_legend")
     assert not any(t.state is TileState.DANGER for t in plain.find("hand", seat=view.seat) if t.tile == wait)

@@ -28,6 +28,8 @@ from render.phone import (
 )
 from render.pictures import hand_canvas, table_canvas
 
+from .words import W
+
 GAMES = (Ruleset.KAWUXING.value, Ruleset.KAXINWU.value)
 SEATS = (2, 3, 4)
 LANGS = ("zh_CN", "en")
@@ -38,7 +40,7 @@ LANGS = ("zh_CN", "en")
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("kind", PICTURE_KINDS)
 def test_every_picture_is_readable_on_a_phone(kind: str, game: str, players: int, lang: str) -> None:
-    for c in picture_canvases(kind, game, players, lang):
+    for c in picture_canvases(kind, game, players, W(lang)):
         sizes = phone_sizes(c)
         assert c.width == PICTURE_WIDTH
         assert sizes.failures() == [], (kind, game, players, lang, sizes)
@@ -66,15 +68,15 @@ def test_late_hands_of_every_seat_stay_within_the_bars(players: int) -> None:
         turns = [st for st in states if st.phase is not Phase.OVER][-3:]
         for st in turns:
             for seat in range(players):
-                c = hand_canvas(view_for(st, seat), "en", names=names)
+                c = hand_canvas(view_for(st, seat), W("en"), names=names)
                 assert phone_sizes(c).failures() == [], (attempt, seat)
-            assert phone_sizes(table_canvas(public_view(st), names, "en", [0] * players)).failures() == []
+            assert phone_sizes(table_canvas(public_view(st), names, W("en"), [0] * players)).failures() == []
 
 
 def test_phone_sizes_measures_the_placements() -> None:
     """Text by the cap height of its font size, tiles by their short side, own tiles apart, all
     scaled to the phone's width."""
-    (c,) = picture_canvases("hand", Ruleset.KAWUXING.value, 3, "zh_CN")
+    (c,) = picture_canvases("hand", Ruleset.KAWUXING.value, 3, W("zh_CN"))
     sizes = phone_sizes(c)
     scale = PHONE_WIDTH / c.width
     texts = [p.size for p in c.placed if p.text and p.size is not None]

@@ -50,6 +50,8 @@ from render.pictures import (
 from render.pictures import GOLD as GOLD_BADGE
 from render.text import fit, text_width
 
+from .words import ZH_WORDS, W
+
 
 @pytest.fixture(scope="module")
 def demo() -> Demo:
@@ -129,13 +131,13 @@ def crowded(view: PublicView) -> PublicView:
 
 
 def test_hand_size_and_limits(demo: Demo) -> None:
-    img = render_hand(demo.hand)
+    img = render_hand(demo.hand, words=ZH_WORDS)
     assert_photo_limits(img)
     assert img.width == PICTURE_WIDTH and 200 <= img.height <= MAX_RATIO * img.width  # the table part adds height
 
 
 def test_hand_tiles_labels_and_drawn_tile(demo: Demo) -> None:
-    c = hand_canvas(demo.hand)
+    c = hand_canvas(demo.hand, words=ZH_WORDS)
     hand = c.find("hand")
     assert [p.tile for p in hand] == list(demo.hand.concealed)
     assert [p.text for p in c.find("label")] == [t.chinese for t in (*demo.hand.concealed, demo.hand.drawn)]
@@ -148,7 +150,7 @@ def test_hand_tiles_labels_and_drawn_tile(demo: Demo) -> None:
 
 def test_hand_shows_red_zhong_and_marks_liangdao_waits(demo: Demo) -> None:
     view = dataclasses.replace(demo.hand, concealed=(Tile.P2, Tile.P3, Tile.P4, Tile.S4, Tile.S6, Tile.RED, Tile.RED))
-    c = hand_canvas(view)
+    c = hand_canvas(view, words=ZH_WORDS)
     zhong = c.find("hand", tile=Tile.RED)
     assert len(zhong) == 2
     r, g, b = px(c, face_centre(zhong[0]))
@@ -161,31 +163,31 @@ def test_hand_shows_red_zhong_and_marks_liangdao_waits(demo: Demo) -> None:
 
 
 def test_hand_melds_show_own_concealed_kong(demo: Demo) -> None:
-    c = hand_canvas(demo.hand)
+    c = hand_canvas(demo.hand, words=ZH_WORDS)
     assert not c.find("meld_top"), "melds lie flat"
     # the 暗杠: four tiles, the two in the middle face up (its owner knows it), the ends face down
     assert [p.tile for p in c.find("meld")] == [Tile.RED] * 3 + [None, Tile.S2, Tile.S2, None]
 
 
 def test_hand_waits_with_unseen_counts(demo: Demo) -> None:
-    c = hand_canvas(demo.hand)
+    c = hand_canvas(demo.hand, words=ZH_WORDS)
     assert [p.tile for p in c.find("wait")] == list(demo.hand.waits) == [Tile.S5]
     counts = unseen_counts(demo.hand.public, demo.hand)
     assert [p.text for p in c.find("unseen")] == [f"{counts[Tile.S5]}张"]
-    no_waits = hand_canvas(dataclasses.replace(demo.hand, waits=()))
+    no_waits = hand_canvas(dataclasses.replace(demo.hand, waits=()), words=ZH_WORDS)
     assert no_waits.find("wait") == []
     assert no_waits.image.width == c.image.width, "the picture keeps its width between turns"
 
 
 def test_hand_width_is_stable_across_meld_counts(demo: Demo) -> None:
-    base = hand_canvas(demo.hand).image.size
+    base = hand_canvas(demo.hand, words=ZH_WORDS).image.size
     four_kongs = dataclasses.replace(
         demo.hand,
         melds=tuple(MeldView(MeldKind.KONG, t, 1) for t in (Tile.P1, Tile.P9, Tile.S1, Tile.RED)),
         concealed=(Tile.S5,),
         drawn=Tile.S5,
     )
-    c = hand_canvas(four_kongs)
+    c = hand_canvas(four_kongs, words=ZH_WORDS)
     assert c.image.width == base[0] and c.image.height <= MAX_RATIO * c.image.width
     assert max(p.box[2] for p in c.placed) <= c.width - 10
     assert len(c.find("meld")) == 16, "four kongs of four tiles, in two rows"
@@ -202,23 +204,23 @@ def test_unseen_counts_never_double_count_claimed_discards(demo: Demo) -> None:
 
 
 def test_table_size_and_limits(demo: Demo) -> None:
-    img = render_table(demo.table, demo.names)
+    img = render_table(demo.table, demo.names, words=ZH_WORDS)
     assert_photo_limits(img)
     assert img.width == PICTURE_WIDTH and 400 <= img.height <= MAX_RATIO * img.width
     # shown 330 px wide on a phone, a pond tile is at least 18 px wide
-    (tile, *_) = table_canvas(demo.table, demo.names).find("pond")
+    (tile, *_) = table_canvas(demo.table, demo.names, words=ZH_WORDS).find("pond")
     assert (tile.box[2] - tile.box[0]) * PHONE_WIDTH / img.width >= MIN_TILE
 
 
 def test_table_ponds_take_only_the_rows_they_fill(demo: Demo) -> None:
     """No empty pond rows: an empty pond is one row, 15 discards one row, 16 two rows."""
     empty = dataclasses.replace(demo.table, seats=tuple(dataclasses.replace(s, discards=()) for s in demo.table.seats))
-    base = table_canvas(empty, demo.names)
+    base = table_canvas(empty, demo.names, words=ZH_WORDS)
 
     def with_pond(n: int) -> Canvas:
         seats = list(empty.seats)
         seats[1] = dataclasses.replace(seats[1], discards=tuple(DiscardView(Tile.P1) for _ in range(n)))
-        return table_canvas(dataclasses.replace(empty, seats=tuple(seats)), demo.names)
+        return table_canvas(dataclasses.replace(empty, seats=tuple(seats)), demo.names, words=ZH_WORDS)
 
     def panel_height(c: Canvas, seat: int) -> int:
         box = c.find("panel", seat=seat)[0].box
@@ -235,7 +237,7 @@ def test_table_ponds_take_only_the_rows_they_fill(demo: Demo) -> None:
 
 @pytest.mark.parametrize("lang", ["zh_CN", "en"])
 def test_table_shows_each_seats_running_match_total(demo: Demo, lang: str) -> None:
-    c = table_canvas(demo.table, demo.names, lang, totals=[12, -20, 0])
+    c = table_canvas(demo.table, demo.names, W(lang), totals=[12, -20, 0])
     label = "累计{v}" if lang == "zh_CN" else "Match {v}"
     assert [(p.seat, p.text) for p in c.find("match_total")] == [
         (0, label.format(v="+12")),
@@ -251,13 +253,13 @@ def test_table_shows_each_seats_running_match_total(demo: Demo, lang: str) -> No
     loss = region(c, c.find("match_total", seat=1)[0].box).reshape(-1, 3)
     assert ((gain[:, 0] > 200) & (gain[:, 1] < 170)).any(), "gains are red"
     assert ((loss[:, 1] > 200) & (loss[:, 0] < 170)).any(), "losses are green"
-    assert table_canvas(demo.table, demo.names, lang).find("match_total") == []
+    assert table_canvas(demo.table, demo.names, W(lang)).find("match_total") == []
     with pytest.raises(ValueError, match="2 match totals for 3 seats"):
-        render_table(demo.table, demo.names, lang, totals=[1, -1])
+        render_table(demo.table, demo.names, W(lang), totals=[1, -1])
 
 
 def test_table_turn_marker_is_gold_only_for_the_seat_to_act(demo: Demo) -> None:
-    c = table_canvas(demo.table, demo.names)
+    c = table_canvas(demo.table, demo.names, words=ZH_WORDS)
     markers = c.find("turn_marker")
     assert [m.seat for m in markers] == list(demo.table.to_act) == [1]
     mx, my = markers[0].centre
@@ -270,7 +272,7 @@ def test_table_turn_marker_is_gold_only_for_the_seat_to_act(demo: Demo) -> None:
 
 
 def test_table_marks_last_discard_and_dims_claimed(demo: Demo) -> None:
-    c = table_canvas(demo.table, demo.names)
+    c = table_canvas(demo.table, demo.names, words=ZH_WORDS)
     last = c.find("last_discard")
     assert len(last) == 1 and last[0].seat == 0 and last[0].tile == Tile.S9
     assert near(px(c, rim(last[0])), GOLD)
@@ -285,7 +287,7 @@ def test_table_marks_last_discard_and_dims_claimed(demo: Demo) -> None:
 
 
 def test_table_shows_liangdao_hand_and_hides_the_others(demo: Demo) -> None:
-    c = table_canvas(demo.table, demo.names)
+    c = table_canvas(demo.table, demo.names, words=ZH_WORDS)
     assert [p.tile for p in c.find("revealed", seat=2)] == list(demo.table.seats[2].revealed)
     assert [p.tile for p in c.find("wait", seat=2)] == list(demo.table.seats[2].waits)
     assert len(c.find("hidden", seat=1)) == 1, "a hidden hand is one face-down tile and its count"
@@ -299,19 +301,19 @@ def test_table_shows_liangdao_hand_and_hides_the_others(demo: Demo) -> None:
 
 
 def test_table_pictures_differ_when_the_view_does(demo: Demo) -> None:
-    base = np.asarray(render_table(demo.table, demo.names))
+    base = np.asarray(render_table(demo.table, demo.names, words=ZH_WORDS))
     moved = dataclasses.replace(demo.table, to_act=(2,), turn=2)
-    other = np.asarray(render_table(moved, demo.names))
+    other = np.asarray(render_table(moved, demo.names, words=ZH_WORDS))
     assert base.shape == other.shape and (base != other).any()
     fewer = dataclasses.replace(demo.table, wall_remaining=3)
-    assert (np.asarray(render_table(fewer, demo.names)) != base).any()
-    renamed = np.asarray(render_table(demo.table, ("Ann", "Ben", "Cat")))
+    assert (np.asarray(render_table(fewer, demo.names, words=ZH_WORDS)) != base).any()
+    renamed = np.asarray(render_table(demo.table, ("Ann", "Ben", "Cat"), words=ZH_WORDS))
     assert (renamed != base).any()
 
 
 def test_hand_pictures_differ_when_the_view_does(demo: Demo) -> None:
-    base = np.asarray(render_hand(demo.hand))
-    other = np.asarray(render_hand(dataclasses.replace(demo.hand, drawn=Tile.P1)))
+    base = np.asarray(render_hand(demo.hand, words=ZH_WORDS))
+    other = np.asarray(render_hand(dataclasses.replace(demo.hand, drawn=Tile.P1), words=ZH_WORDS))
     assert (base != other).any()
 
 
@@ -331,7 +333,7 @@ HOSTILE_NAMES = [
 def test_hostile_names_stay_in_their_boxes(demo: Demo, name: str) -> None:
     names = (name, name, name)
     for view in (demo.table, crowded(demo.table)):
-        c = table_canvas(view, names)
+        c = table_canvas(view, names, words=ZH_WORDS)
         assert_photo_limits(c.image)
         for seat in range(3):
             panel = c.find("panel", seat=seat)[0].box
@@ -355,9 +357,9 @@ def test_hostile_names_stay_in_their_boxes(demo: Demo, name: str) -> None:
 def test_hostile_names_in_reveal_and_result(demo: Demo, name: str) -> None:
     names = (name, name, name)
     for c in (
-        reveal_canvas(demo.reveal, 2, names),
-        result_canvas(demo.result, names),
-        result_canvas(demo.draw, names),
+        reveal_canvas(demo.reveal, 2, names, words=ZH_WORDS),
+        result_canvas(demo.result, names, words=ZH_WORDS),
+        result_canvas(demo.draw, names, words=ZH_WORDS),
     ):
         assert_photo_limits(c.image)
         for p in c.placed:
@@ -368,9 +370,9 @@ def test_hostile_names_in_reveal_and_result(demo: Demo, name: str) -> None:
 
 
 def test_crowded_table_grows_the_ponds_and_keeps_limits(demo: Demo) -> None:
-    c = table_canvas(crowded(demo.table), demo.names)
+    c = table_canvas(crowded(demo.table), demo.names, words=ZH_WORDS)
     assert_photo_limits(c.image)
-    assert c.height > table_canvas(demo.table, demo.names).height
+    assert c.height > table_canvas(demo.table, demo.names, words=ZH_WORDS).height
     for seat in range(3):
         panel = c.find("panel", seat=seat)[0].box
         for p in c.placed:
@@ -386,7 +388,7 @@ def test_crowded_table_grows_the_ponds_and_keeps_limits(demo: Demo) -> None:
 
 
 def test_reveal(demo: Demo) -> None:
-    c = reveal_canvas(demo.reveal, 2, demo.names)
+    c = reveal_canvas(demo.reveal, 2, demo.names, words=ZH_WORDS)
     assert_photo_limits(c.image)
     seat = demo.reveal.seats[2]
     assert [p.tile for p in c.find("revealed")] == list(seat.revealed)
@@ -394,14 +396,14 @@ def test_reveal(demo: Demo) -> None:
     assert len(c.find("unseen")) == len(seat.waits)
     assert c.find("liangdao")
     with pytest.raises(ValueError, match="seat 3"):
-        render_reveal(demo.reveal, 3, demo.names)
+        render_reveal(demo.reveal, 3, demo.names, words=ZH_WORDS)
 
 
 # -- result ---------------------------------------------------------------------------------------------------------
 
 
 def test_result_win(demo: Demo) -> None:
-    c = result_canvas(demo.result, demo.names)
+    c = result_canvas(demo.result, demo.names, words=ZH_WORDS)
     assert_photo_limits(c.image)
     assert [p.text for p in c.find("title")] == ["胡牌"]
     (win,) = c.find("win_tile")
@@ -450,7 +452,7 @@ def test_result_badges_say_how_the_winner_won_and_who_dealt_in(
     assert demo.result.result is not None
     win = dataclasses.replace(demo.result.result.winners[0], by=by, from_seat=None if by == "self_draw" else 1)
     view = dataclasses.replace(demo.result, result=dataclasses.replace(demo.result.result, winners=(win,)))
-    c = result_canvas(view, demo.names, lang)
+    c = result_canvas(view, demo.names, W(lang))
     got = badge_pixels(c, "by", win.seat)
     assert got.shape == badge_alone(winner, GOLD_BADGE, DARK, BADGE_SIZE).shape
     assert (got == badge_alone(winner, GOLD_BADGE, DARK, BADGE_SIZE)).all()
@@ -470,7 +472,7 @@ def test_result_badges_say_how_the_winner_won_and_who_dealt_in(
 
 
 def test_result_draw(demo: Demo) -> None:
-    c = result_canvas(demo.draw, demo.names)
+    c = result_canvas(demo.draw, demo.names, words=ZH_WORDS)
     assert_photo_limits(c.image)
     assert [p.text for p in c.find("title")] == ["荒庄"]
     assert c.find("win_tile") == []
@@ -480,7 +482,7 @@ def test_result_draw(demo: Demo) -> None:
 
 def test_result_needs_a_result(demo: Demo) -> None:
     with pytest.raises(ValueError, match="not over"):
-        render_result(demo.table, demo.names)
+        render_result(demo.table, demo.names, words=ZH_WORDS)
 
 
 def test_result_pictures_differ_when_the_view_does(demo: Demo) -> None:
@@ -488,8 +490,8 @@ def test_result_pictures_differ_when_the_view_does(demo: Demo) -> None:
     other = dataclasses.replace(
         demo.result, result=dataclasses.replace(demo.result.result, deltas=(0, 0, 0), hand_deltas=(0, 0, 0))
     )
-    a = np.asarray(render_result(demo.result, demo.names))
-    b = np.asarray(render_result(other, demo.names))
+    a = np.asarray(render_result(demo.result, demo.names, words=ZH_WORDS))
+    b = np.asarray(render_result(other, demo.names, words=ZH_WORDS))
     assert a.shape == b.shape and (a != b).any()
 
 
@@ -498,7 +500,7 @@ def test_result_pictures_differ_when_the_view_does(demo: Demo) -> None:
 
 @pytest.mark.parametrize("fmt", ["png", "jpeg", "PNG", "jpg"])
 def test_encode_round_trips(demo: Demo, fmt: str) -> None:
-    img = render_hand(demo.hand)
+    img = render_hand(demo.hand, words=ZH_WORDS)
     data = encode(img, fmt)
     back = Image.open(io.BytesIO(data))
     assert back.size == img.size
@@ -507,7 +509,7 @@ def test_encode_round_trips(demo: Demo, fmt: str) -> None:
 
 def test_encode_rejects_unknown_formats(demo: Demo) -> None:
     with pytest.raises(ValueError, match="webp"):
-        encode(render_hand(demo.hand), "webp")
+        encode(render_hand(demo.hand, words=ZH_WORDS), "webp")
 
 
 def test_demo_command_writes_every_picture(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -522,12 +524,15 @@ def test_demo_command_writes_every_picture(tmp_path: Path, capsys: pytest.Captur
 def test_demo_command_draws_in_the_language_asked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     for lang in ("zh_CN", "en"):
         argv = ["demo", "--out", str(tmp_path / lang), "--seed", "3", "--source", "scripted", "--lang", lang]
-        assert cli_main(argv) == 0
+        assert cli_main(argv, words={"zh_CN": W("zh_CN"), "en": W("en")}) == 0
     zh, en = (Image.open(tmp_path / lang / "result.png").convert("RGB") for lang in ("zh_CN", "en"))
     assert zh.size[0] == en.size[0] and zh.tobytes() != en.tobytes()  # same hand, other labels
     with pytest.raises(SystemExit):
         cli_main(["demo", "--out", str(tmp_path), "--lang", "fr"])
     assert "invalid choice: 'fr'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):  # render alone has its English words only
+        cli_main(["demo", "--out", str(tmp_path), "--lang", "zh_CN"])
+    assert "invalid choice: 'zh_CN'" in capsys.readouterr().err
 
 
 def test_the_demo_help_names_its_program(capsys: pytest.CaptureFixture[str]) -> None:
@@ -570,8 +575,8 @@ def demo_hands(demo: Demo) -> tuple[HandTiles, ...]:
 
 def test_result_shows_every_other_hand_face_up(demo: Demo) -> None:
     hands = demo_hands(demo)
-    plain = result_canvas(demo.result, demo.names)
-    c = result_canvas(demo.result, demo.names, hands=hands)
+    plain = result_canvas(demo.result, demo.names, words=ZH_WORDS)
+    c = result_canvas(demo.result, demo.names, hands=hands, words=ZH_WORDS)
     assert_photo_limits(c.image)
     assert plain.find("shown_hand") == [] and c.height > plain.height
     assert {p.seat for p in c.find("shown_hand")} == {0, 1}, "the winner (seat 2) is shown above"
@@ -588,16 +593,16 @@ def test_result_shows_every_other_hand_face_up(demo: Demo) -> None:
     payments = c.find("payments")[0].box
     assert all(payments[1] <= p.box[1] and p.box[3] <= payments[3] for p in c.find("shown_hand"))
     with pytest.raises(ValueError, match="2 hands for 3 seats"):
-        result_canvas(demo.result, demo.names, hands=hands[:2])
+        result_canvas(demo.result, demo.names, hands=hands[:2], words=ZH_WORDS)
     # a 荒庄: every seat but the 亮倒 one (already shown with its waits)
-    d = result_canvas(demo.draw, demo.names, hands=hands)
+    d = result_canvas(demo.draw, demo.names, hands=hands, words=ZH_WORDS)
     assert {p.seat for p in d.find("shown_hand")} == {0, 1}
 
 
 def test_final_table_marks_the_winning_tile(demo: Demo) -> None:
     assert demo.result.result is not None
     win = demo.result.result.winners[0]  # seat 2 wins on seat 1's 4p
-    c = table_canvas(demo.result, demo.names)
+    c = table_canvas(demo.result, demo.names, words=ZH_WORDS)
     (tile,) = c.find("win_tile")
     assert tile.seat == win.seat and tile.tile == win.win_tile and tile.state is TileState.HIGHLIGHT
     r, g, b = px(c, rim(tile))
@@ -611,7 +616,7 @@ def test_final_table_marks_the_winning_tile(demo: Demo) -> None:
     assert near(px(c, rim(won)), GOLD)
     assert "胡" in [p.text for p in c.find("badge_text", seat=win.seat)]
     # during the hand: neither mark
-    assert table_canvas(demo.table, demo.names).find("win_tile") == []
+    assert table_canvas(demo.table, demo.names, words=ZH_WORDS).find("win_tile") == []
 
 
 def test_final_table_of_an_engine_discard_win_marks_the_discard_taken() -> None:
@@ -635,7 +640,7 @@ def test_final_table_of_an_engine_discard_win_marks_the_discard_taken() -> None:
         pytest.fail("no discard win in 300 seeded hands")
     view = public_view(state)
     win = state.result.winners[0]
-    c = table_canvas(view, ("A", "B", "C"))
+    c = table_canvas(view, ("A", "B", "C"), words=ZH_WORDS)
     (won,) = c.find("win_discard")
     assert (won.seat, won.tile) == (win.from_seat, win.win_tile)
     assert [p.tile for p in c.find("win_tile")] == [win.win_tile]

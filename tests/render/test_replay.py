@@ -17,6 +17,8 @@ from engine.rules import RuleSet
 from render.pictures import table_canvas
 from render.replay import MAX_FRAMES, pick_frames, render_replay, replay_canvases
 
+from .words import ZH_WORDS, W
+
 NAMES = ["Ann", "Ben", "张三", "Dee"]
 
 
@@ -48,7 +50,7 @@ def _hidden_tiles_shown(canvas, view) -> list[str]:
 def test_no_frame_before_the_end_shows_a_hidden_tile(seed: int) -> None:
     events = _ai_hand(seed, RuleSet.preset("kaxinwu") if seed == 4 else None)
     views = public_moments(events)
-    canvases = replay_canvases(views, NAMES[:3], "en")
+    canvases = replay_canvases(views, NAMES[:3], W("en"))
     assert len(canvases) == len(views) <= MAX_FRAMES
     for canvas, view in zip(canvases[:-1], views[:-1], strict=True):
         assert view.result is None
@@ -65,7 +67,7 @@ def test_no_frame_before_the_end_shows_a_hidden_tile(seed: int) -> None:
 def test_frames_are_the_table_pictures_of_the_public_views() -> None:
     events = _ai_hand(5)
     views = public_moments(events)
-    data = render_replay(views, NAMES[:3], "zh_CN")
+    data = render_replay(views, NAMES[:3], W("zh_CN"))
     gif = Image.open(io.BytesIO(data))
     assert gif.format == "GIF" and gif.n_frames == len(views)
     assert len(data) < 1_500_000, len(data)
@@ -73,7 +75,7 @@ def test_frames_are_the_table_pictures_of_the_public_views() -> None:
     for i in (0, len(views) // 2, len(views) - 1):
         gif.seek(i)
         frame = gif.convert("RGB")
-        expected = table_canvas(views[i], NAMES[:3], "zh_CN").image
+        expected = table_canvas(views[i], NAMES[:3], W("zh_CN")).image
         assert frame.width == expected.width and frame.height >= expected.height
         diff = ImageChops.difference(frame.crop((0, 0, *expected.size)), expected)
         worst = max(worst, max(high for _low, high in diff.getextrema()))
@@ -87,4 +89,4 @@ def test_pick_frames_keeps_the_first_and_the_last() -> None:
     with pytest.raises(ValueError):
         pick_frames(3, 1)
     with pytest.raises(ValueError):
-        replay_canvases([], NAMES[:3])
+        replay_canvases([], NAMES[:3], words=ZH_WORDS)

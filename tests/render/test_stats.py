@@ -9,8 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from render import LANGUAGES, encode, render_stats
-from render.labels import STATS_EN, STATS_ZH
+from render import encode, render_stats
 from render.stats import (
     MAX_ASPECT,
     MAX_PLAYERS,
@@ -24,6 +23,7 @@ from render.stats import (
 )
 
 from .test_pictures import assert_photo_limits
+from .words import LANGUAGES, W
 
 
 def player(name: str, points: int, hands: int = 40, axis: int = 40, **counts: int) -> PlayerStats:
@@ -76,7 +76,7 @@ SHEETS = {
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("kind", sorted(SHEETS))
 def test_every_text_is_readable_on_a_phone_and_the_picture_fits_one(kind: str, lang: str) -> None:
-    c = stats_canvas(SHEETS[kind], lang)
+    c = stats_canvas(SHEETS[kind], W(lang))
     width, height = c.image.size
     assert height <= MAX_ASPECT * width, (kind, width, height)
     assert_photo_limits(c.image)
@@ -95,7 +95,7 @@ def test_the_numbers_stand_in_their_players_columns(lang: str) -> None:
                       best_multiplier=8, best_fans=("碰碰胡",), top_fan="碰碰胡", top_fan_count=2,
                       running=((1, 16), (2, 12), (3, 20), (4, 19)))  # fmt: skip
     cat = PlayerStats("Cat", hands=2, dealt_in=1, points=-8, running=((3, -8), (4, -8)))
-    c = stats_canvas(StatsSheet("Night", (ann, cat), 4, season=1), lang)
+    c = stats_canvas(StatsSheet("Night", (ann, cat), 4, season=1), W(lang))
     values = {seat: [p.text for p in c.find("value", seat)] for seat in (0, 1)}
     assert values[0][:8] == ["+19", "4", "50%", "50%", "25%", "50%", "50%", "+4.8"]
     assert values[0][8] == "×8"  # two columns: the multiplier alone
@@ -111,23 +111,23 @@ def test_the_numbers_stand_in_their_players_columns(lang: str) -> None:
 
 
 def test_many_players_show_the_first_four_and_say_how_many_more() -> None:
-    for lang, lb in (("en", STATS_EN), ("zh_CN", STATS_ZH)):
-        c = stats_canvas(SHEETS["six"], lang)
+    for lang, lb in (("en", W("en").stats), ("zh_CN", W("zh_CN").stats)):
+        c = stats_canvas(SHEETS["six"], W(lang))
         assert len(c.find("name")) == MAX_PLAYERS == len(c.find("chart_line"))
         (more,) = c.find("more")
         assert more.text == lb.more.format(n=2)
-    assert not stats_canvas(SHEETS["four"], "en").find("more")
+    assert not stats_canvas(SHEETS["four"], W("en")).find("more")
 
 
 def test_numbers_too_wide_for_four_columns_get_fewer_wider_ones() -> None:
     sheet = dataclasses.replace(SHEETS["huge"], players=(player("Dan", 1234567, 10), *SHEETS["huge"].players))
-    c = stats_canvas(sheet, "en")
+    c = stats_canvas(sheet, W("en"))
     assert len(c.find("name")) < 4 and c.find("more")
     assert {"+1234567", "+123456"} <= {p.text for p in c.find("value")}
 
 
 def test_names_with_emoji_and_long_names_draw() -> None:
-    c = stats_canvas(SHEETS["four"], "en")
+    c = stats_canvas(SHEETS["four"], W("en"))
     names = [p.text for p in c.find("name")]
     assert (
         names[0] == "Ann" and names[1].endswith("…") and names[2] == "猫咪🐱"
@@ -137,12 +137,12 @@ def test_names_with_emoji_and_long_names_draw() -> None:
 
 
 def test_a_players_own_record_names_the_player_once_and_shows_the_largest_hands_fans() -> None:
-    c = stats_canvas(SHEETS["mine"], "zh_CN")
+    c = stats_canvas(SHEETS["mine"], W("zh_CN"))
     assert not c.find("name") and c.find("title")[0].text == "Ann"
     assert c.find("subtitle")[0].text == "3个群 · 各群本赛季 · 30局"
     texts = [p.text for p in c.find("value")]
     assert texts[-3:] == ["×16 · 清一色 · 碰碰胡", "杠上开花 · 海底捞月", "碰碰胡 5次"]  # two lines, then the 番
-    en = stats_canvas(SHEETS["mine"], "en")
+    en = stats_canvas(SHEETS["mine"], W("en"))
     assert [p.text for p in en.find("subtitle")] == ["3 groups · Current seasons", "30 hands"]  # broken between parts
     assert [p.text for p in en.find("value")][-3:] == [
         "×16 · Pure one suit",
@@ -162,11 +162,11 @@ def test_a_players_own_record_names_the_player_once_and_shows_the_largest_hands_
     ],
 )
 def test_the_declaration_is_named_for_the_games_played(kind: str, lang: str, label: str) -> None:
-    assert label in [p.text for p in stats_canvas(SHEETS[kind], lang).find("label")]
+    assert label in [p.text for p in stats_canvas(SHEETS[kind], W(lang)).find("label")]
 
 
 def test_the_running_total_of_ten_thousand_hands_draws_quickly_enough_and_small() -> None:
-    img = render_stats(SHEETS["huge"], "en")
+    img = render_stats(SHEETS["huge"], W("en"))
     assert len(encode(img, "palette")) < 120_000
 
 
@@ -180,4 +180,4 @@ def test_rounding_of_the_shown_numbers() -> None:
 
 def test_an_unknown_language_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="'fr'"):
-        render_stats(SHEETS["one"], "fr")
+        render_stats(SHEETS["one"], W("fr"))

@@ -16,7 +16,7 @@ from ...service import Reply
 from ...service.buttons import CodecError, Press
 from ..codec import decode, decode_config, decode_void
 from ..context import Context
-from .common import deliver, service_of, user_info
+from .common import deliver, user_info
 
 __all__ = ["on_button", "on_config_button", "on_void_button"]
 
@@ -32,7 +32,7 @@ async def _press(update: Update, context: Context, decode_press: Decode) -> None
     query = update.callback_query
     if query is None:
         return
-    service = service_of(context)
+    service = context.bot_data.service
     sender = context.bot_data.sender
     user = user_info(query.from_user)
     message_id = query.message.message_id if query.message is not None else None

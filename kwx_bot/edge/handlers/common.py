@@ -20,12 +20,7 @@ Service = Callable[[Command], Awaitable[Response]]
 Seen = Callable[[Sent], Awaitable[object]]
 """Where a reply's result goes (the service's ``seen``)."""
 
-__all__ = ["command_of", "deliver", "is_private", "reply", "run_command", "service_of", "user_info"]
-
-
-def service_of(context: Context) -> TableService:
-    """The application's table service (created in ``post_init``; ``NotRunning`` before)."""
-    return context.bot_data.service
+__all__ = ["command_of", "deliver", "is_private", "reply", "run_command", "user_info"]
 
 
 def user_info(user: User) -> UserInfo:
@@ -111,7 +106,7 @@ async def run_command(update: Update, context: Context, pick: Callable[[TableSer
     cmd = command_of(update, context)
     if cmd is None:
         return
-    service = service_of(context)
+    service = context.bot_data.service
     response = await pick(service)(cmd)
     await deliver(context.bot_data.sender, cmd.chat_id, response.outs, reply_to=cmd.message_id, seen=service.seen)
     if response.then is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from telegram import Update
 
 from ..context import Context
-from .common import service_of, user_info
+from .common import user_info
 
 __all__ = ["on_group_member", "on_migration", "on_my_chat_member", "on_private_member"]
 
@@ -15,7 +15,7 @@ async def on_migration(update: Update, context: Context) -> None:
     message = update.effective_message
     if message is None:
         return
-    service = service_of(context)
+    service = context.bot_data.service
     if message.migrate_to_chat_id:
         await service.on_migrated(message.chat.id, message.migrate_to_chat_id)
     elif message.migrate_from_chat_id:
@@ -27,7 +27,7 @@ async def on_private_member(update: Update, context: Context) -> None:
     member = update.my_chat_member
     if member is None or member.chat.type != "private":
         return
-    service = service_of(context)
+    service = context.bot_data.service
     status = member.new_chat_member.status
     if status in ("kicked", "left"):
         await service.touch_user(user_info(member.from_user), can_pm=False)
@@ -42,7 +42,7 @@ async def on_group_member(update: Update, context: Context) -> None:
     if member is None or member.chat.type == "private":
         return
     if member.new_chat_member.status in ("left", "kicked"):
-        await service_of(context).on_removed(member.chat.id)
+        await context.bot_data.service.on_removed(member.chat.id)
 
 
 async def on_my_chat_member(update: Update, context: Context) -> None:

@@ -17,6 +17,9 @@ from engine.game import public_view, replay, start, view_for
 from engine.rules import RuleSet
 from kwx_bot.service.pictures import RenderPictures
 from kwx_bot.service.screen.pictures import hand_key, table_key
+from kwx_bot.words.pictures import picture_words
+
+ZH, EN = picture_words("zh_CN"), picture_words("en")
 
 
 @pytest.fixture(scope="module")
@@ -44,8 +47,8 @@ async def test_hand_pictures_carry_the_names_to_the_table_part(state):
         named = await pictures.hand(view, names=["Ann", "Ben", "Cat"])
     finally:
         pictures.close()
-    assert named == render.encode(render.render_hand(view, names=["Ann", "Ben", "Cat"]), "png")
-    assert named != render.encode(render.render_hand(view, names=["Ann", "Bob", "Cat"]), "png")
+    assert named == render.encode(render.render_hand(view, ZH, names=["Ann", "Ben", "Cat"]), "png")
+    assert named != render.encode(render.render_hand(view, ZH, names=["Ann", "Bob", "Cat"]), "png")
 
 
 async def test_hand_pictures_in_the_players_language(state):
@@ -54,7 +57,7 @@ async def test_hand_pictures_in_the_players_language(state):
     import render
 
     view = view_for(state, 0)
-    expected = render.encode(render.render_hand(view, "en"), "png")
+    expected = render.encode(render.render_hand(view, EN), "png")
     for processes in (0, 1):
         pictures = RenderPictures("png", processes=processes)
         try:
@@ -64,8 +67,8 @@ async def test_hand_pictures_in_the_players_language(state):
         finally:
             pictures.close()
         assert zh != en and en == expected
-        assert zh == render.encode(render.render_hand(view), "png")
-        assert table_en == render.encode(render.render_table(public_view(state), ["A", "B", "C"], "en"), "png")
+        assert zh == render.encode(render.render_hand(view, ZH), "png")
+        assert table_en == render.encode(render.render_table(public_view(state), ["A", "B", "C"], EN), "png")
 
 
 async def test_table_pictures_carry_the_match_totals(state):
@@ -94,7 +97,7 @@ async def test_protected_tiles_reach_the_hand_picture_and_its_key(state):
         plain = await pictures.hand(view)
     finally:
         pictures.close()
-    assert marked == render.encode(render.render_hand(view, protected=guard), "png") != plain
+    assert marked == render.encode(render.render_hand(view, ZH, protected=guard), "png") != plain
 
 
 async def test_the_game_reaches_the_pictures_and_the_keys(state):
@@ -109,7 +112,7 @@ async def test_the_game_reaches_the_pictures_and_the_keys(state):
         table = await pictures.table(view, ["A", "B", "C"], game="kaxinwu")
     finally:
         pictures.close()
-    assert table == render.encode(render.render_table(view, ["A", "B", "C"], game="kaxinwu"), "png")
+    assert table == render.encode(render.render_table(view, ["A", "B", "C"], ZH, game="kaxinwu"), "png")
 
 
 def _ignored_signals(pid: int) -> set[int]:

@@ -16,11 +16,11 @@ from kwx_bot.service.keyboards import discard_rows
 from kwx_bot.settings import LANGUAGES
 from kwx_bot.words.captions import lobby_text
 from kwx_bot.words.i18n import translator
+from kwx_bot.words.pictures import picture_words
 from kwx_bot.words.texts import BIDI_CONTROLS, QUOTE_CHARS, clean, name, quote, visible
 from kwx_bot.words.texts import fan_label as bot_fan_label
 from kwx_bot.words.texts import tile_label as bot_tile_label
-from render import LANGUAGES as RENDER_LANGUAGES
-from render.labels import FAN_NAMES, fan_label, tile_label
+from render.labels import ENGLISH, FAN_NAMES
 
 HOSTILE = ["<b>&", "*_[`", "</i><script>", "A" * 80, "😀🀄 ‮RTL"]
 
@@ -86,8 +86,19 @@ def test_a_quote_is_short_escaped_and_visible():
     assert quote("abc", 2) == "a…"
 
 
-def test_render_draws_every_language_of_the_bot():
-    assert RENDER_LANGUAGES == LANGUAGES
+def test_the_pictures_have_words_in_every_language_of_the_bot():
+    assert [picture_words(lang).lang for lang in LANGUAGES] == list(LANGUAGES)
+    assert picture_words("en").kawuxing == ENGLISH.kawuxing and picture_words("en").stats == ENGLISH.stats
+    with pytest.raises(ValueError, match="'fr'"):
+        picture_words("fr")
+
+
+def tile_label(tile, lang):
+    return picture_words(lang).kawuxing.tile(tile)
+
+
+def fan_label(fan, lang):
+    return picture_words(lang).kawuxing.fan(fan)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
