@@ -35,7 +35,7 @@ from typing import Any
 from ..settings import Settings, normalize_language
 from ..store import TableStatus, TableStore
 from ..words.i18n import Translator, translator
-from ..words.texts import esc, name, visible
+from ..words.texts import name
 from .admin import Admin
 from .buttons import Button, CodecError, ConfigButton, Key, Op, Press, StartKind, VoidButton, decode_start, keyboard
 from .deadlines import Deadlines
@@ -59,17 +59,13 @@ from .stats import Stats
 from .tables import Tables
 from .thinking import Thinker
 from .timers import AsyncioTimers, Fire, Timers
+from .troubles import REPORT_INTERVAL, TROUBLE_INTERVAL, Troubles
 from .values import Command, DealHand, FollowUp, Out, Present, Reply, Response, ShowLobby, UserInfo
 from .voids import Voids
 
 __all__ = ["REPORT_INTERVAL", "TROUBLE_INTERVAL", "TableService", "TimersFactory"]
 
 log = logging.getLogger("kwx.service")
-
-TROUBLE_INTERVAL = 300.0
-"""At most one "something went wrong" notice per table in this many seconds."""
-REPORT_INTERVAL = 60.0
-"""At most one error report to the operator's admin chat in this many seconds."""
 
 
 TimersFactory = Callable[[Fire], Timers]
@@ -99,6 +95,11 @@ class TableService:
         """The chat as the service sees it: ``messenger`` (the edge's sender), whose refusals and
         migrations are told to :meth:`on_forbidden` and :meth:`on_migrated`."""
         self.settings = settings
+        troubles = Troubles(self.sender, settings)
+        self.report = troubles.report
+        """A short error report to the operator (:meth:`.troubles.Troubles.report`)."""
+        self.trouble = troubles.trouble
+        """Something failed at a table: tell its group and the operator (:meth:`.troubles.Troubles.trouble`)."""
         self.tables = Tables(store, settings, clock)
         self.presence = PagePresence(lambda table_id, user_id: self.pages.left(table_id, user_id))
         """Who has a table open on the Mini App's page (its server reports it)."""
@@ -123,8 +124,6 @@ class TableService:
         """The tables as the Mini App's page shows them (the same screens; presses through :meth:`press`)."""
         self._users: dict[int, UserInfo] = {}
         self._bg: set[asyncio.Task[Any]] = set()
-        self._trouble: dict[int, float] = {}
-        self._last_report = -REPORT_INTERVAL
 
     def tr(self, lang: str) -> Translator:
         """A catalog by name."""
@@ -185,36 +184,6 @@ class TableService:
         except Exception as error:
             log.exception("table %s (chat %s): presentation failed", live.table_id, live.row.chat_id)
             await self.trouble(live, error)
-
-    async def report(self, text: str) -> None:
-        """A short error report to the operator's ``KWX_ADMIN_CHAT_ID`` (at most one per
-        :data:`REPORT_INTERVAL`; nothing without an admin chat)."""
-        admin = self.settings.admin_chat_id
-        now = time.monotonic()
-        if admin is None or now - self._last_report < REPORT_INTERVAL:
-            return
-        self._last_report = now
-        await self.sender.send_text(admin, esc(visible(text)[:500]), notify=False)
-
-    async def trouble(self, live: LiveTable, error: BaseException | None = None) -> None:
-        """Something failed at a table (already logged): tell its group briefly instead of staying
-        silent (at most once per :data:`TROUBLE_INTERVAL`) and the operator; the committed game
-        state is intact."""
-        if error is not None:
-            await self.report(f"kwx error at table {live.table_id} (chat {live.row.chat_id}): {error!r}")
-        now = time.monotonic()
-        if now - self._trouble.get(live.table_id, -TROUBLE_INTERVAL) < TROUBLE_INTERVAL:
-            return
-        self._trouble[live.table_id] = now
-        tr = self.tr(live.group_lang)
-        text = tr.gettext(
-            "⚠️ Something went wrong on my side while updating the table. No move was lost: "
-            "players can send /hand to me privately to see their hand again."
-        )
-        try:
-            await self.sender.send_text(live.row.chat_id, text, notify=False)
-        except Exception:  # pragma: no cover - the sender never raises for Telegram errors
-            log.exception("table %s: could not tell the group", live.table_id)
 
     # -- users -----------------------------------------------------------------------------------
 

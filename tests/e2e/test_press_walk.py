@@ -22,8 +22,8 @@ from kwx_bot.edge.codec import decode
 from .harness import Kwx
 
 PACKAGE = str(Path(kwx_bot.__file__).resolve().parent)
-MAX_FILES = 39
-MAX_FUNCTIONS = 209
+MAX_FILES = 41
+MAX_FUNCTIONS = 218
 """Today's walk (docs/architecture.md §4): a change that makes it longer says so there."""
 
 
@@ -67,5 +67,7 @@ async def test_one_press_walks_few_rooms(kwx: Kwx) -> None:
     returns = sum(1 for i, path in enumerate(trail) if path in trail[:i])
     print(f"\none discard: {len(files)} files, {len(entered)} functions, {len(trail) - 1} moves between files, "
           f"{returns} returns to a file left before")  # fmt: skip
+    for path in sorted(files):
+        print("  ", path.removeprefix(PACKAGE), sum(1 for p, _ in entered if p == path))
     assert any(name == "Play.press" for _path, name in entered), "the press was played"
     assert len(files) <= MAX_FILES and len(entered) <= MAX_FUNCTIONS, (len(files), len(entered))

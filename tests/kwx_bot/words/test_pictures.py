@@ -6,7 +6,7 @@ import pytest
 
 from engine.rules import Ruleset
 from engine.tiles import Tile
-from kwx_bot.words.i18n import PICTURE, PICTURE_KAXINWU, PICTURE_STATS, extract, translator
+from kwx_bot.words.i18n import PICTURE, PICTURE_KAXINWU, PICTURE_REVIEW, PICTURE_STATS, extract, translator
 from kwx_bot.words.pictures import picture_msgids, picture_words
 from kwx_bot.words.texts import tile_label
 from render.labels import ENGLISH
@@ -41,6 +41,8 @@ def test_tiles_are_the_buttons_words_and_fans_the_engines():
 def test_english_draws_the_msgids_themselves():
     assert picture_words("en").kawuxing == ENGLISH.kawuxing == picture_words("en").kaxinwu
     assert picture_words("en").stats == ENGLISH.stats
+    assert picture_words("en").review == ENGLISH.review
+    assert picture_words("zh_CN").review.acts["liangdao"] == "{decl}打出"
 
 
 def test_every_picture_word_is_extracted_for_the_translators():
@@ -51,8 +53,9 @@ def test_every_picture_word_is_extracted_for_the_translators():
         assert [path for path, _ in message.locations] == ["render/labels.py"]
         assert bool(given) == any("placeholders also given" in c for c in message.auto_comments)
     contexts = {context for context, _text, _given in picture_msgids()}
-    assert contexts == {PICTURE, PICTURE_STATS, PICTURE_KAXINWU}
-    assert len(picture_msgids()) == len(set(ENGLISH.kawuxing.words())) + len(ENGLISH.stats.strings()) + 2
+    assert contexts == {PICTURE, PICTURE_STATS, PICTURE_KAXINWU, PICTURE_REVIEW}
+    words = len(set(ENGLISH.kawuxing.words())) + len(ENGLISH.stats.strings()) + 2
+    assert len(picture_msgids()) == words + len(ENGLISH.review.strings())
 
 
 def test_an_unknown_language_is_a_clear_error():
