@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from ..analysis import TILE_INC, TILE_SLOT, Keys, is_complete_keys, seven_pairs_count, shanten_keys
+from ..analysis import TILE_INC, TILE_SLOT, Keys, is_complete_keys, lowering_draws, seven_pairs_count
 from ..rules import RuleSet
 from ..tiles import NUM_KINDS, MeldKind
 from ..views import MeldView, SeatView
@@ -130,18 +130,33 @@ def near_mask(counts: Sequence[int]) -> int:
     return mask
 
 
-def ukeire(keys: Keys, melds: int, shanten: int, unseen: Sequence[int], mask: int) -> tuple[int, int]:
+def ukeire(
+    keys: Keys,
+    melds: int,
+    shanten: int,
+    unseen: Sequence[int],
+    mask: int,
+    memo: dict[tuple[int, ...], tuple[int, ...]] | None = None,
+) -> tuple[int, int]:
     """有效牌 of a ``13 - 3*melds`` tile hand with the given ``shanten``: (unseen copies of the tiles in
-    ``mask`` whose draw lowers the shanten, number of such tile kinds)."""
+    ``mask`` whose draw lowers the shanten, number of such tile kinds).
+
+    ``memo``: the per-decision store of :func:`engine.analysis.lowering_draws` (the answer is the same
+    with or without it; one dict may serve every candidate discard of one decision)."""
+    live = 0
+    m = mask
+    while m:
+        low = m & -m
+        m ^= low
+        if unseen[low.bit_length() - 1]:
+            live |= low
+    good = lowering_draws(keys, melds, shanten, live, memo)
     total = kinds = 0
-    while mask:
-        low = mask & -mask
-        t = low.bit_length() - 1
-        mask ^= low
-        n = unseen[t]
-        if n and shanten_keys(plus(keys, t), melds) < shanten:
-            total += n
-            kinds += 1
+    while good:
+        low = good & -good
+        good ^= low
+        total += unseen[low.bit_length() - 1]
+        kinds += 1
     return total, kinds
 
 
@@ -149,7 +164,8 @@ def pengpeng_shanten(counts: Sequence[int], melds: int) -> int:
     """Tiles to add (minus one) to make the concealed ``counts`` into ``4 - melds`` pungs and a pair
     (碰碰胡, docs/rules.md §F1), ignoring which copies are still live."""
     need = 4 - melds
-    held = sorted((c for c in counts if c), reverse=True)
+    count = counts.count
+    held = [4] * count(4) + [3] * count(3) + [2] * count(2) + [1] * count(1)  # descending
     cost = 0
     for i in range(need):
         c = held[i] if i < len(held) else 0
@@ -194,6 +210,15 @@ def pattern_value(counts: Sequence[int], keys: Keys, melds: Sequence[MeldView], 
         best = qd * (values.qingyise if qys else 1)
     if not is_complete_keys(keys, 1):  # the standard shapes only (melds >= 1 rules out 七对)
         return best
+    return max(best, _standard_value(counts, keys, melds, win, rules, qys))
+
+
+def _standard_value(
+    counts: Sequence[int], keys: Keys, melds: Sequence[MeldView], win: int, rules: RuleSet, qys: bool
+) -> int:
+    """:func:`pattern_value` of the standard readings of a complete hand (``qys``: all one suit)."""
+    values = rules.values
+    nm = len(melds)
     v = values.qingyise if qys else 1
     pph = all(c in (0, 2, 3) for c in counts) and sum(1 for c in counts if c == 2) == 1
     kwx = False
@@ -217,4 +242,4 @@ def pattern_value(counts: Sequence[int], keys: Keys, melds: Sequence[MeldView], 
         v *= values.mingsigui
     elif counts[win] == 4:
         v *= values.ansigui
-    return max(best, v)
+    return v
