@@ -27,12 +27,14 @@ from ..views import MeldView, SeatView
 __all__ = [
     "danger_mask",
     "hand_counts",
+    "live_mask",
     "minus",
     "near_mask",
     "pattern_value",
     "pengpeng_shanten",
     "plus",
     "ukeire",
+    "ukeire_total",
     "unseen_counts",
 ]
 
@@ -130,6 +132,15 @@ def near_mask(counts: Sequence[int]) -> int:
     return mask
 
 
+def live_mask(unseen: Sequence[int]) -> int:
+    """Bit mask of the tiles with at least one unseen copy."""
+    mask = 0
+    for t, n in enumerate(unseen):
+        if n:
+            mask |= 1 << t
+    return mask
+
+
 def ukeire(
     keys: Keys,
     melds: int,
@@ -143,21 +154,18 @@ def ukeire(
 
     ``memo``: the per-decision store of :func:`engine.analysis.lowering_draws` (the answer is the same
     with or without it; one dict may serve every candidate discard of one decision)."""
-    live = 0
-    m = mask
-    while m:
-        low = m & -m
-        m ^= low
-        if unseen[low.bit_length() - 1]:
-            live |= low
-    good = lowering_draws(keys, melds, shanten, live, memo)
-    total = kinds = 0
-    while good:
-        low = good & -good
-        good ^= low
+    good = lowering_draws(keys, melds, shanten, mask & live_mask(unseen), memo)
+    return ukeire_total(good, unseen), good.bit_count()
+
+
+def ukeire_total(tiles: int, unseen: Sequence[int]) -> int:
+    """Unseen copies of the tiles of the bit mask ``tiles``."""
+    total = 0
+    while tiles:
+        low = tiles & -tiles
+        tiles ^= low
         total += unseen[low.bit_length() - 1]
-        kinds += 1
-    return total, kinds
+    return total
 
 
 def pengpeng_shanten(counts: Sequence[int], melds: int) -> int:
@@ -165,14 +173,15 @@ def pengpeng_shanten(counts: Sequence[int], melds: int) -> int:
     (碰碰胡, docs/rules.md §F1), ignoring which copies are still live."""
     need = 4 - melds
     count = counts.count
-    held = [4] * count(4) + [3] * count(3) + [2] * count(2) + [1] * count(1)  # descending
-    cost = 0
-    for i in range(need):
-        c = held[i] if i < len(held) else 0
-        cost += 3 - c if c < 3 else 0
-    c = held[need] if need < len(held) else 0
-    cost += 2 - c if c < 2 else 0
-    return cost - 1
+    # the pungs from the biggest groups (a quad counts as a pung), the pair from the next one
+    big, pairs, singles = count(4) + count(3), count(2), count(1)
+    if big > need:
+        return -1
+    k = need - big
+    if pairs > k:
+        return k - 1
+    cost = pairs + 2 * min(k - pairs, singles) + 3 * max(k - pairs - singles, 0)
+    return cost + (1 if singles > k - pairs else 2) - 1
 
 
 def _suit_of_hand(counts: Sequence[int], melds: Sequence[MeldView]) -> int:
