@@ -16,7 +16,7 @@ Subcommands (``python benchmarks/bench_liangdao.py <cmd> [--rules R] [--hands N]
     ``'{"liangdao_seat_cost": [12, 1, 0.3]}'``), against the old rule or, with ``--b``, against the
     current ``normal`` given those fields (variant against variant).
 
-Results: see README.md, section "The AI players" (the figures and the commands that reproduce them).
+Results: see README.md, section "AI levels" (the figures and the commands that reproduce them).
 """
 
 from __future__ import annotations
