@@ -35,7 +35,8 @@ docstring; points = 底金 per hand, kong money included; ± = 95% CI, cluster-r
     easy:    547 hands/s on one core (CPU time)  -> bar >= 500: PASS; 20.6 decisions/hand
              start 4.1% | legal_actions 11.2% | view_for 22.9% | step 42.8% | choose_action 19.0%
     normal:   97 hands/s on one core; 28.7 decisions/hand; choose_action 78% of the time
-             (有效牌: one shanten per candidate discard and per tile that could be drawn)
+             (有效牌: one shanten per candidate discard and per tile that could be drawn; since
+             then 1.6-1.7x faster by engine.analysis.lowering_draws, see README "AI levels")
 
     cProfile of easy self-play (1,000 fresh deals), cumulative share of the time:
       engine/game/machine.py:step 43% = evolve 18% (state.py:updated 9%) + _window_options 7%

@@ -38,9 +38,13 @@ __all__ = [
     "is_complete",
     "is_complete_keys",
     "keys_of",
+    "lowering_draws",
     "mask_to_tiles",
+    "minus_keys",
+    "plus_keys",
     "seven_pairs_count",
     "shanten",
+    "shanten_after_discards",
     "shanten_keys",
     "waits",
     "waits_mask",
@@ -333,6 +337,199 @@ def shanten_keys(keys: Keys, melds: int = 0) -> int:
         if seven < best:
             best = seven
     return best - 1
+
+
+def _pair_source(need: int) -> str:
+    """Straight-line source of ``pair(B, bi, C, ci)``: the min-plus product of two families' distance
+    records (the first half of :func:`_kernel_source`), as the tuple ``(c00, c01, c10, c11, ...)``
+    indexed ``2*m + h`` for ``m <= need`` sets and ``h`` pairs."""
+    lines = ["def pair(B, bi, C, ci):"]
+    for name, base, start in (("b", "B", "bi"), ("c", "C", "ci")):
+        lines.append(f"    {', '.join(f'{name}{i}' for i in range(10))} = {base}[{start}:{start} + 10]")
+    out = []
+    for m in range(need + 1):
+        t0 = [f"b{2 * i} + c{2 * (m - i)}" for i in range(m + 1)]
+        t1 = [f"b{2 * i + 1} + c{2 * (m - i)}" for i in range(m + 1)]
+        t1 += [f"b{2 * i} + c{2 * (m - i) + 1}" for i in range(m + 1)]
+        out += [f"min({', '.join(t0)}, 99)", f"min({', '.join(t1)})"]
+    lines.append(f"    return ({', '.join(out)},)")
+    return "\n".join(lines)
+
+
+def _final_source(need: int) -> str:
+    """Straight-line source of ``final(A, ai, R)``: the distance of family A's record joined with the
+    pair record ``R`` of the two other families (:func:`_pair_source`)."""
+    terms = []
+    for ma in range(need + 1):
+        terms += [f"A[ai + {2 * ma}] + R[{2 * (need - ma) + 1}]", f"A[ai + {2 * ma + 1}] + R[{2 * (need - ma)}]"]
+    return f"def final(A, ai, R):\n    return min({', '.join(terms)})"
+
+
+def _draws_source(need: int) -> str:
+    """Straight-line source of ``draws(table, ptable, own, r, fmask, target, base_pairs)``: the bits
+    of ``fmask`` (tiles of one family, bit ``i`` = its digit ``i``) whose addition to the family key
+    ``own`` brings the distance (:func:`_final_source` with the joined record ``r`` of the two other
+    families, or 7 - pairs for 七对) below ``target``."""
+    n = 2 * need + 2
+    a = ", ".join(f"a{j}" for j in range(n))
+    r = ", ".join(f"r{j}" for j in range(n))
+    terms = ", ".join(f"a{j} + r{n - 1 - j}" for j in range(n))
+    return "\n".join(
+        [
+            "def draws(table, ptable, own, r, fmask, target, base_pairs):",
+            f"    {r}, = r",
+            "    out = 0",
+            "    while fmask:",
+            "        low = fmask & -fmask",
+            "        fmask ^= low",
+            "        key = own + POW[low.bit_length() - 1]",
+            f"        {a}, = table[10 * key : 10 * key + {n}]",
+            f"        if min({terms}) < target or 7 - base_pairs - ptable[key] < target:",
+            "            out |= low",
+            "    return out",
+        ]
+    )
+
+
+def _build(source: Callable[[int], str], name: str) -> list[Any]:
+    out = []
+    for need in range(5):
+        namespace: dict[str, Any] = {"POW": _POW}
+        exec(compile(source(need), f"<shanten {name} {need}>", "exec"), namespace)
+        out.append(namespace[name])
+    return out
+
+
+_PAIR_KERNELS = _build(_pair_source, "pair")
+_DRAW_KERNELS = _build(_draws_source, "draws")
+_FINAL_KERNELS = _build(_final_source, "final")
+
+
+_FAMILIES = ((0, 0, 9), (1, 9, 18), (3, 27, 30))
+"""(key slot, first tile, end tile) of the families a standard hand's keys hold: 筒, 条, dragons."""
+
+
+def _rest_record(memo: dict[tuple[int, ...], tuple[int, ...]], fam: int, need: int, keys: Keys) -> tuple[int, ...]:
+    """The joined distance record of the two families of ``keys`` other than ``fam`` (memoised)."""
+    p, s, _m, z = keys
+    if fam == 0:
+        mk = (0, need, s, z)
+        r = memo.get(mk)
+        if r is None:
+            r = memo[mk] = _PAIR_KERNELS[need](_DIST, 10 * s, _DISTZ, 10 * z)
+    elif fam == 1:
+        mk = (1, need, p, z)
+        r = memo.get(mk)
+        if r is None:
+            r = memo[mk] = _PAIR_KERNELS[need](_DIST, 10 * p, _DISTZ, 10 * z)
+    else:
+        mk = (3, need, p, s)
+        r = memo.get(mk)
+        if r is None:
+            r = memo[mk] = _PAIR_KERNELS[need](_DIST, 10 * p, _DIST, 10 * s)
+    return r
+
+
+def _one_tile_changed(
+    keys: Keys, melds: int, mask: int, step: int, memo: dict[tuple[int, ...], tuple[int, ...]] | None
+) -> list[tuple[int, int]]:
+    """(tile, shanten of ``keys`` with one copy of the tile added (``step`` 1) or removed (-1)) for
+    each tile of ``mask``, for a hand without 万: only the changed family's last kernel step runs."""
+    need = 4 - melds
+    final = _FINAL_KERNELS[need]
+    if memo is None:
+        memo = {}
+    seven = melds == 0
+    pairs = _PAIRS[keys[0]] + _PAIRS[keys[1]] + _PAIRSZ[keys[3]]
+    out = []
+    for fam, lo, hi in _FAMILIES:
+        fmask = (mask >> lo) & ((1 << (hi - lo)) - 1)
+        if not fmask:
+            continue
+        r = _rest_record(memo, fam, need, keys)
+        own = keys[fam]
+        if fam == 3:
+            table, ptable = _DISTZ, _PAIRSZ
+        else:
+            table, ptable = _DIST, _PAIRS
+        base_pairs = pairs - ptable[own]
+        while fmask:
+            low = fmask & -fmask
+            i = low.bit_length() - 1
+            fmask ^= low
+            key = own + step * _POW[i]
+            d = final(table, 10 * key, r)
+            if seven:
+                p7 = base_pairs + ptable[key]
+                if 7 - p7 < d:
+                    d = 7 - p7 if p7 < 7 else 0
+            out.append((lo + i, d - 1))
+    return out
+
+
+def lowering_draws(
+    keys: Keys, melds: int, shanten: int, mask: int, memo: dict[tuple[int, ...], tuple[int, ...]] | None = None
+) -> int:
+    """Bit mask of the tiles of ``mask`` whose addition to ``keys`` gives a shanten below ``shanten``:
+    the 有效牌 kinds of a ``13 - 3*melds`` tile hand whose shanten is ``shanten`` (``mask`` must not
+    hold a tile the hand holds four times).
+
+    Equal to testing ``shanten_keys(keys + t, melds) < shanten`` tile by tile, faster: a draw changes
+    one family (筒, 条 or the dragons), so the other two families' joined record is computed once per
+    family and only the last step of the shanten kernel runs per tile.  ``memo`` keeps those joined
+    records (keyed by family, sets needed and the two keys; valid for any hand) — pass one dict per
+    decision to share them between the candidate discards.  A hand holding 万 takes the plain path.
+    """
+    out = 0
+    if keys[2]:
+        while mask:
+            low = mask & -mask
+            t = low.bit_length() - 1
+            mask ^= low
+            if shanten_keys(plus_keys(keys, t), melds) < shanten:
+                out |= low
+        return out
+    need = 4 - melds
+    draws = _DRAW_KERNELS[need]
+    if memo is None:
+        memo = {}
+    target = shanten + 1  # the distance (shanten + 1) must drop below this
+    # 七对 (no melds): distance 7 - pairs (at most 7 pairs); -99 keeps it out of reach with melds
+    seven_pairs = _PAIRS[keys[0]] + _PAIRS[keys[1]] + _PAIRSZ[keys[3]] if melds == 0 else -99
+    for fam, lo, hi in _FAMILIES:
+        fmask = (mask >> lo) & ((1 << (hi - lo)) - 1)
+        if fmask:
+            own = keys[fam]
+            table, ptable = (_DISTZ, _PAIRSZ) if fam == 3 else (_DIST, _PAIRS)
+            r = _rest_record(memo, fam, need, keys)
+            out |= draws(table, ptable, own, r, fmask, target, seven_pairs - ptable[own]) << lo
+    return out
+
+
+def shanten_after_discards(
+    keys: Keys, melds: int, tiles: Sequence[int], memo: dict[tuple[int, ...], tuple[int, ...]] | None = None
+) -> dict[int, int]:
+    """Shanten (as :func:`shanten_keys`) of ``keys`` without one copy of each of ``tiles`` (each held),
+    by tile: the candidate discards of a ``14 - 3*melds`` tile hand.  Same answers as calling
+    :func:`shanten_keys` per tile; ``memo`` as in :func:`lowering_draws` (the records are shared)."""
+    if keys[2]:
+        return {t: shanten_keys(minus_keys(keys, t), melds) for t in tiles}
+    mask = 0
+    for t in tiles:
+        mask |= 1 << t
+    return dict(_one_tile_changed(keys, melds, mask, -1, memo))
+
+
+def plus_keys(keys: Keys, tile: int, n: int = 1) -> Keys:
+    """``keys`` with ``n`` copies of ``tile`` added (negative ``n`` removes)."""
+    k = list(keys)
+    k[TILE_SLOT[tile]] += n * TILE_INC[tile]
+    return (k[0], k[1], k[2], k[3])
+
+
+def minus_keys(keys: Keys, tile: int) -> Keys:
+    """``keys`` with one copy of ``tile`` removed."""
+    return plus_keys(keys, tile, -1)
 
 
 def shanten(counts: Sequence[int], melds: int = 0) -> int:

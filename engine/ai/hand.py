@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from ..analysis import TILE_INC, TILE_SLOT, Keys, is_complete_keys, seven_pairs_count, shanten_keys
+from ..analysis import TILE_INC, TILE_SLOT, Keys, is_complete_keys, lowering_draws, seven_pairs_count
 from ..rules import RuleSet
 from ..tiles import NUM_KINDS, MeldKind
 from ..views import MeldView, SeatView
@@ -27,12 +27,14 @@ from ..views import MeldView, SeatView
 __all__ = [
     "danger_mask",
     "hand_counts",
+    "live_mask",
     "minus",
     "near_mask",
     "pattern_value",
     "pengpeng_shanten",
     "plus",
     "ukeire",
+    "ukeire_total",
     "unseen_counts",
 ]
 
@@ -130,33 +132,56 @@ def near_mask(counts: Sequence[int]) -> int:
     return mask
 
 
-def ukeire(keys: Keys, melds: int, shanten: int, unseen: Sequence[int], mask: int) -> tuple[int, int]:
+def live_mask(unseen: Sequence[int]) -> int:
+    """Bit mask of the tiles with at least one unseen copy."""
+    mask = 0
+    for t, n in enumerate(unseen):
+        if n:
+            mask |= 1 << t
+    return mask
+
+
+def ukeire(
+    keys: Keys,
+    melds: int,
+    shanten: int,
+    unseen: Sequence[int],
+    mask: int,
+    memo: dict[tuple[int, ...], tuple[int, ...]] | None = None,
+) -> tuple[int, int]:
     """有效牌 of a ``13 - 3*melds`` tile hand with the given ``shanten``: (unseen copies of the tiles in
-    ``mask`` whose draw lowers the shanten, number of such tile kinds)."""
-    total = kinds = 0
-    while mask:
-        low = mask & -mask
-        t = low.bit_length() - 1
-        mask ^= low
-        n = unseen[t]
-        if n and shanten_keys(plus(keys, t), melds) < shanten:
-            total += n
-            kinds += 1
-    return total, kinds
+    ``mask`` whose draw lowers the shanten, number of such tile kinds).
+
+    ``memo``: the per-decision store of :func:`engine.analysis.lowering_draws` (the answer is the same
+    with or without it; one dict may serve every candidate discard of one decision)."""
+    good = lowering_draws(keys, melds, shanten, mask & live_mask(unseen), memo)
+    return ukeire_total(good, unseen), good.bit_count()
+
+
+def ukeire_total(tiles: int, unseen: Sequence[int]) -> int:
+    """Unseen copies of the tiles of the bit mask ``tiles``."""
+    total = 0
+    while tiles:
+        low = tiles & -tiles
+        tiles ^= low
+        total += unseen[low.bit_length() - 1]
+    return total
 
 
 def pengpeng_shanten(counts: Sequence[int], melds: int) -> int:
     """Tiles to add (minus one) to make the concealed ``counts`` into ``4 - melds`` pungs and a pair
     (碰碰胡, docs/rules.md §F1), ignoring which copies are still live."""
     need = 4 - melds
-    held = sorted((c for c in counts if c), reverse=True)
-    cost = 0
-    for i in range(need):
-        c = held[i] if i < len(held) else 0
-        cost += 3 - c if c < 3 else 0
-    c = held[need] if need < len(held) else 0
-    cost += 2 - c if c < 2 else 0
-    return cost - 1
+    count = counts.count
+    # the pungs from the biggest groups (a quad counts as a pung), the pair from the next one
+    big, pairs, singles = count(4) + count(3), count(2), count(1)
+    if big > need:
+        return -1
+    k = need - big
+    if pairs > k:
+        return k - 1
+    cost = pairs + 2 * min(k - pairs, singles) + 3 * max(k - pairs - singles, 0)
+    return cost + (1 if singles > k - pairs else 2) - 1
 
 
 def _suit_of_hand(counts: Sequence[int], melds: Sequence[MeldView]) -> int:
@@ -194,6 +219,15 @@ def pattern_value(counts: Sequence[int], keys: Keys, melds: Sequence[MeldView], 
         best = qd * (values.qingyise if qys else 1)
     if not is_complete_keys(keys, 1):  # the standard shapes only (melds >= 1 rules out 七对)
         return best
+    return max(best, _standard_value(counts, keys, melds, win, rules, qys))
+
+
+def _standard_value(
+    counts: Sequence[int], keys: Keys, melds: Sequence[MeldView], win: int, rules: RuleSet, qys: bool
+) -> int:
+    """:func:`pattern_value` of the standard readings of a complete hand (``qys``: all one suit)."""
+    values = rules.values
+    nm = len(melds)
     v = values.qingyise if qys else 1
     pph = all(c in (0, 2, 3) for c in counts) and sum(1 for c in counts if c == 2) == 1
     kwx = False
@@ -217,4 +251,4 @@ def pattern_value(counts: Sequence[int], keys: Keys, melds: Sequence[MeldView], 
         v *= values.mingsigui
     elif counts[win] == 4:
         v *= values.ansigui
-    return max(best, v)
+    return v

@@ -32,7 +32,12 @@ Levels (:class:`Level`):
     not raise the shanten (kong money, A13); 补杠 likewise, unless a 亮倒 player would rob it.
     亮倒 (A9): compares the expected gain of ×2 (A9.6) and of opening discard wins to a 屁胡 with its
     costs — a frozen hand that cannot fold or improve, paying ×2 to the others' wins, the 荒庄
-    penalty (A14.2) — from the live waits, the wait values, the cap and the tiles left in the wall.
+    penalty (A14.2) — from the live waits, the wait values, the cap, the tiles left in the wall and
+    the number of seats (the price of a frozen hand differs per table size: measured by self-play,
+    it is declared far less often at 2 seats and, in its best positions, at 4).
+    Speed: the 有效牌 of every candidate discard comes from :func:`engine.analysis.lowering_draws`
+    with one memo per decision (what the candidates share is computed once; nothing outlives the
+    decision).
 
 Every level takes 胡 whenever it is offered: a win is never worse than waiting for a bigger one in
 this model (a 亮倒 seat's wins are automatic anyway, A9.4).
@@ -46,7 +51,15 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..analysis import Keys, keys_of, seven_pairs_count, shanten_keys, waits_mask
+from ..analysis import (
+    Keys,
+    keys_of,
+    lowering_draws,
+    seven_pairs_count,
+    shanten_after_discards,
+    shanten_keys,
+    waits_mask,
+)
 from ..game.actions import Action, ActionKind
 from ..rules import RuleSet, Ruleset
 from ..tiles import NUM_KINDS, NUM_SUITS, Suit, Tile
@@ -54,12 +67,13 @@ from ..views import PublicSeatView, SeatView
 from .hand import (
     danger_mask,
     hand_counts,
+    live_mask,
     minus,
     near_mask,
     pattern_value,
     pengpeng_shanten,
     plus,
-    ukeire,
+    ukeire_total,
     unseen_counts,
 )
 
@@ -112,6 +126,14 @@ class Tuning:
       (V = mean 番 of the live waits; only one of the two ron terms applies).  The cost stands for
       what a frozen hand loses: its 摸打 discards are open to every other hand (×2, and a 屁胡 may
       take them), it pays ×2 on the others' wins and the 荒庄 penalty, and it cannot fold.
+    * ``liangdao_seat_cost``: the cost above times this factor at a table of 2, 3 and 4 seats (the
+      formula was tuned at 3 seats; at the other tables the price of a frozen hand differs and was
+      measured by self-play, ``benchmarks/bench_liangdao.py``, paired against the weight 1 of every
+      table): at 2 seats the one opponent wins quickly and every one of its wins is paid by the
+      frozen hand, so a declaration pays far less than the 自摸 chance over a long wall suggests
+      (12: 亮倒 in 7% of the seat-hands instead of 76%, and better than never declaring);
+      at 4 seats three payers of the ×2 outweigh more of the cost than the formula credits (0.5:
+      16% instead of never; 0.3, 32%, gained less).
     """
 
     shanten_cost: float = 3.0
@@ -127,6 +149,7 @@ class Tuning:
     liangdao_hidden_ron: float = 0.5
     liangdao_other_win: float = 4.0
     liangdao_margin: float = 0.0
+    liangdao_seat_cost: tuple[float, float, float] = (12.0, 1.0, 0.5)
 
 
 _DEFAULT_TUNING = Tuning()
@@ -135,7 +158,7 @@ _DEFAULT_TUNING = Tuning()
 class _Ctx:
     """What one decision needs from the view, computed once (unseen counts lazily)."""
 
-    __slots__ = ("_unseen", "counts", "danger", "keys", "nm", "rules", "view")
+    __slots__ = ("_unseen", "counts", "danger", "keys", "meld_dragons", "memo", "nm", "rules", "view")
 
     def __init__(self, view: SeatView, rules: RuleSet) -> None:
         self.view = view
@@ -144,7 +167,15 @@ class _Ctx:
         self.keys: Keys = keys_of(self.counts)
         self.nm = len(view.melds)
         self.danger = danger_mask(view)
+        shown = [0, 0, 0]  # dragons of each kind in the seat's melds
+        for m in view.melds:
+            if m.tile is not None and m.tile >= _HONOR0:
+                shown[m.tile - _HONOR0] += m.kind.size
+        self.meld_dragons = shown
         self._unseen: list[int] | None = None
+        # what 有效牌 reuses between the candidate discards of this decision (the joined shanten
+        # records of two tile families, engine.analysis.lowering_draws); never kept past the decision
+        self.memo: dict[tuple[int, ...], tuple[int, ...]] = {}
 
     @property
     def unseen(self) -> list[int]:
@@ -415,9 +446,9 @@ def _easy_discard(ctx: _Ctx, discards: list[int], liangdao: set[int]) -> tuple[i
 # ============================================================================ discards: normal
 
 
-def _threats(ctx: _Ctx) -> list[float]:
-    """Danger of each tile from the seats that have not declared 亮倒 (arbitrary units, ~ the
-    chance of dealing into a hand that may win on a discard)."""
+def _threats(ctx: _Ctx, tiles: Sequence[int]) -> list[float]:
+    """Danger of each tile of ``tiles`` (30 entries, 0 for the others) from the seats that have not
+    declared 亮倒 (arbitrary units, ~ the chance of dealing into a hand that may win on a discard)."""
     view = ctx.view
     unseen = ctx.unseen
     suits = [_SUIT_INDEX[x] for x in ctx.rules.suits if x in _SUIT_INDEX]
@@ -447,7 +478,7 @@ def _threats(ctx: _Ctx) -> list[float]:
             empty = [s for s in suits if suit_count[s] == 0]
             if len(empty) == 1:
                 flush = empty[0]
-        for t in range(NUM_KINDS):
+        for t in tiles:
             if t >= _HONOR0:
                 if not unseen[t]:
                     continue
@@ -502,10 +533,10 @@ def _normal_discard(ctx: _Ctx, discards: list[int], liangdao: set[int], tuning: 
     if not safe:
         return _least_feeding(ctx, discards), False
     unseen = ctx.unseen
-    shs = {t: shanten_keys(minus(keys, t), nm) for t in safe}
+    shs = shanten_after_discards(keys, nm, safe, ctx.memo)
     best = min(shs.values())
-    near = near_mask(counts)
-    threats = _threats(ctx)
+    near = near_mask(counts) & live_mask(unseen)  # the draws 有效牌 counts (lowering_draws needs copies left)
+    threats = _threats(ctx, safe)
     wall = ctx.view.public.wall_remaining
     dealt_wall = 4 * len(_kinds(ctx.rules)) - 13 * len(ctx.view.public.seats) - 1  # 44 at the standard table
     drawn_share = max(0.0, 1.0 - wall / dealt_wall)
@@ -534,7 +565,7 @@ def _normal_discard(ctx: _Ctx, discards: list[int], liangdao: set[int], tuning: 
             offense[t] = log2(1.0 + info[0])
         else:
             if sh <= exact:
-                uk, _ = ukeire(after, nm, sh, unseen, near)
+                uk = ukeire_total(lowering_draws(after, nm, sh, near, ctx.memo), unseen)
                 uk_ref = max(uk_ref, uk)
             else:
                 uk = uk_ref
@@ -573,18 +604,11 @@ def _shape_factor(ctx: _Ctx, counts: list[int], tuning: Tuning) -> float:
         if counts[base + 3] and counts[base + 5]:
             f *= tuning.kawuxing_factor
             break
-    pairs = sum(1 for d in range(_HONOR0, NUM_KINDS) if _dragon_count(ctx, counts, d) >= 2)
+    shown = ctx.meld_dragons
+    pairs = sum(1 for i in range(3) if counts[_HONOR0 + i] + shown[i] >= 2)
     if pairs >= 2:
         f *= tuning.sanyuan_factor
     return f
-
-
-def _dragon_count(ctx: _Ctx, counts: list[int], tile: int) -> int:
-    n = counts[tile]
-    for m in ctx.view.melds:
-        if m.tile == tile:
-            n += m.kind.size
-    return n
 
 
 def _flush_route(ctx: _Ctx, suit: int, near: int, tuning: Tuning) -> float:
@@ -594,7 +618,7 @@ def _flush_route(ctx: _Ctx, suit: int, near: int, tuning: Tuning) -> float:
     only: Keys = (keys[0] if suit == 0 else 0, keys[1] if suit == 1 else 0, keys[2] if suit == 2 else 0, 0)
     sh = shanten_keys(only, ctx.nm)
     suit_mask = near & (0x1FF << (9 * suit))
-    uk, _ = ukeire(only, ctx.nm, sh, ctx.unseen, suit_mask) if sh >= 0 else (0, 0)
+    uk = ukeire_total(lowering_draws(only, ctx.nm, sh, suit_mask, ctx.memo), ctx.unseen) if sh >= 0 else 0
     value = float(ctx.rules.values.qingyise)
     return math.log2(value) + math.log2(1.0 + uk) - tuning.shanten_cost * max(sh, 0)
 
@@ -658,7 +682,7 @@ def _declare(ctx: _Ctx, info: tuple[float, int, float], tuning: Tuning) -> bool:
     else:
         gain -= tuning.liangdao_hidden_ron * (p_any - p_self) * v_hidden
     # others' wins: as a 亮倒 payer (A9.6b) every payment doubles; they also win on my 摸打 discards
-    cost = tuning.liangdao_other_win * (1.0 - p_self) * others
+    cost = tuning.liangdao_other_win * (1.0 - p_self) * others * tuning.liangdao_seat_cost[min(max(seats, 2), 4) - 2]
     if any(s.liangdao for s in ctx.view.public.seats if s.seat != ctx.view.seat):
         cost *= 1.5
     return gain - cost > tuning.liangdao_margin

@@ -207,21 +207,7 @@ def play_hand(
         if action not in legal:
             raise RuleViolation(f"the AI answered {action}, which is not among the legal actions")
         if action.kind in (ActionKind.DISCARD, ActionKind.LIANGDAO, ActionKind.ADDED_KONG):
-            own = state.seats[seat]
-            if not own.liangdao:
-                danger = 0
-                for i, other in enumerate(state.seats):
-                    if i != seat and other.liangdao:
-                        for t in other.waits:
-                            danger |= 1 << t
-                assert action.tile is not None
-                if danger >> action.tile & 1:
-                    feeds[seat] += 1
-                    gives = [a for a in legal if a.kind in (ActionKind.DISCARD, ActionKind.LIANGDAO)]
-                    if action.kind is not ActionKind.ADDED_KONG and all(
-                        a.tile is not None and danger >> a.tile & 1 for a in gives
-                    ):
-                        forced[seat] += 1
+            _count_feed(state, seat, action, legal, feeds, forced)
         try:
             new_state, new_events = step(state, action)
         except Exception as exc:
@@ -236,6 +222,33 @@ def play_hand(
         actions += 1
         if actions > MAX_ACTIONS:
             raise RuleViolation(f"the hand did not end after {MAX_ACTIONS} actions")
+    _check_result(rules, state, events, check)
+    return state, events, {"actions": actions, "feeds": feeds, "forced_feeds": forced}
+
+
+def _count_feed(
+    state: State, seat: int, action: Action, legal: Sequence[Action], feeds: list[int], forced: list[int]
+) -> None:
+    """Count ``action`` (a discard, 亮倒 or 补杠 of ``seat``) in ``feeds`` when it gives another 亮倒
+    seat its winning tile (A9.7), and in ``forced`` when every discard listed would have."""
+    if state.seats[seat].liangdao:
+        return
+    danger = 0
+    for i, other in enumerate(state.seats):
+        if i != seat and other.liangdao:
+            for t in other.waits:
+                danger |= 1 << t
+    assert action.tile is not None
+    if danger >> action.tile & 1:
+        feeds[seat] += 1
+        gives = [a for a in legal if a.kind in (ActionKind.DISCARD, ActionKind.LIANGDAO)]
+        if action.kind is not ActionKind.ADDED_KONG and all(a.tile is not None and danger >> a.tile & 1 for a in gives):
+            forced[seat] += 1
+
+
+def _check_result(rules: RuleSet, state: State, events: list[Event], check: bool) -> None:
+    """Raise :class:`RuleViolation` unless the finished hand has a zero-sum result (and, with
+    ``check``, replays to ``state`` and pays the kong money its kong events carry)."""
     result = state.result
     if result is None:
         raise RuleViolation("the hand is over without a result")
@@ -254,7 +267,6 @@ def play_hand(
             kong = [0] * rules.players
         if tuple(kong) != tuple(result.kong_deltas):
             raise RuleViolation(f"kong events pay {kong}, the result says {result.kong_deltas}")
-    return state, events, {"actions": actions, "feeds": feeds, "forced_feeds": forced}
 
 
 def _record(seed: str, perm: tuple[int, ...], state: State, counters: dict[str, object]) -> HandRecord:

@@ -5,7 +5,8 @@ English texts (:data:`render.labels.ENGLISH`) are msgids of the bot's catalogs i
 :data:`.i18n.PICTURE` (a word drawn on a picture, where room is short), the ``/stats`` picture's in
 :data:`.i18n.PICTURE_STATS`, the ``/review`` picture's in :data:`.i18n.PICTURE_REVIEW`, and the
 words that name the declaration per game (:data:`render.labels.PER_GAME`) once more in
-:data:`.i18n.PICTURE_KAXINWU` (Chinese 卡心五 says 廊起 where 卡五星 says 亮倒).  So one ``.po`` file per language holds every word the bot writes or draws.
+:data:`.i18n.PICTURE_KAXINWU` (Chinese 卡心五 says 廊起 where 卡五星 says 亮倒).  So one ``.po`` file
+per language holds every word the bot writes or draws.
 Tile names are the bot's own (:func:`.texts.tile_label`, the discard buttons' words) and 番 names
 the engine's table as in the texts (Chinese readers get the Chinese name, every other language the
 English one).  Plain text, never HTML: render draws it.

@@ -11,7 +11,10 @@ from collections.abc import Sequence
 
 import pytest
 
+from engine import analysis
 from engine.ai import Level, Tuning, choose_action, unseen_counts
+from engine.ai import hand as ai_hand
+from engine.ai import players as ai_players
 from engine.ai.hand import near_mask, pattern_value, pengpeng_shanten
 from engine.ai.selfplay import ai_agent, play_hand, simulate
 from engine.analysis import keys_of, shanten_keys, waits_mask
@@ -548,3 +551,103 @@ def test_play_hand_reports_feeds_per_seat() -> None:
         assert isinstance(feeds, list)
         total += sum(feeds)
     assert total > 0  # greedy has no defence: it does feed 亮倒 players
+
+
+# ============================================================================ 亮倒 at 2 and 4 seats
+
+
+def table_view(hand: str, drawn: str, *, seats: int, wall: int) -> SeatView:
+    """Seat 0's view at a table of ``seats`` plain seats (nothing discarded, no melds anywhere)."""
+    view = seat_view(hand, drawn, wall=wall)
+    table = (view.public.seats[0], *(other_seat(i, concealed_count=13) for i in range(1, seats)))
+    return SeatView(
+        seat=0,
+        public=PublicView(
+            seq=10,
+            dealer=0,
+            turn=0,
+            phase="turn",
+            to_act=(0,),
+            wall_remaining=wall,
+            seats=table,
+            last_discard=None,
+        ),
+        concealed=view.concealed,
+        drawn=view.drawn,
+        melds=view.melds,
+        waits=view.waits,
+        shanten=view.shanten,
+    )
+
+
+def test_four_seat_normal_declares_a_wide_early_wait() -> None:
+    # 屁胡 on 1s/4s, 8 live tiles, 60 tiles in the wall: three payers of ×2 and a 屁胡 open to every
+    # discard outweigh the frozen hand (the rule tuned at 3 seats never declared at 4)
+    rules = RuleSet.preset("four_seats")
+    view = table_view("123p456p789p23s99s", "5z", seats=4, wall=60)
+    action = choose_action(view, turn_actions(view), Level.NORMAL, rules=rules)
+    assert action.kind is ActionKind.LIANGDAO and action.tile == Tile.WHITE
+    # the price of a frozen hand at 4 seats, tuned by self-play: the 3-seat weight declines it
+    three_seat_weight = Tuning(liangdao_seat_cost=(1.0, 1.0, 1.0))
+    assert choose_action(view, turn_actions(view), Level.NORMAL, rules=rules, tuning=three_seat_weight).kind is (
+        ActionKind.DISCARD
+    )
+
+
+def test_four_seat_normal_keeps_a_narrow_late_wait_hidden() -> None:
+    rules = RuleSet.preset("four_seats")
+    view = table_view("123p456p789p13s99s", "5z", seats=4, wall=16)  # 2s only, 4 copies, 4 draws left
+    assert choose_action(view, turn_actions(view), Level.NORMAL, rules=rules).kind is ActionKind.DISCARD
+
+
+def test_two_seat_normal_declines_what_it_declared_before() -> None:
+    # the same wide wait, 40 tiles in the wall at 2 seats: 20 draws made 自摸 look near certain to the
+    # 3-seat rule, but the one opponent wins first too often and every one of its wins is paid ×2
+    rules = RuleSet.preset("two_seats")
+    view = table_view("123p456p789p23s99s", "5z", seats=2, wall=40)
+    assert choose_action(view, turn_actions(view), Level.NORMAL, rules=rules).kind is ActionKind.DISCARD
+    three_seat_weight = Tuning(liangdao_seat_cost=(1.0, 1.0, 1.0))
+    assert choose_action(view, turn_actions(view), Level.NORMAL, rules=rules, tuning=three_seat_weight).kind is (
+        ActionKind.LIANGDAO
+    )
+
+
+# ============================================================================ the per-decision memo
+
+
+def _plain_lowering_draws(
+    keys: tuple[int, int, int, int], melds: int, shanten: int, mask: int, memo: object = None
+) -> int:
+    return sum(
+        1 << t for t in range(30) if mask >> t & 1 and shanten_keys(analysis.plus_keys(keys, t), melds) < shanten
+    )
+
+
+def _plain_discard_shanten(
+    keys: tuple[int, int, int, int], melds: int, tiles: Sequence[int], memo: object = None
+) -> dict[int, int]:
+    return {t: shanten_keys(analysis.minus_keys(keys, t), melds) for t in tiles}
+
+
+@pytest.mark.parametrize("preset", ["standard", "two_seats", "four_seats", "kaxinwu"])
+def test_memoised_analysis_gives_the_same_decisions(preset: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # over the views of random self-play hands (mixed levels), normal decides the same with the
+    # per-decision memo and per-family shortcut as with plain shanten_keys calls
+    rules = RuleSet.preset(preset)
+    rng = random.Random(f"memo-{preset}")
+    levels = (Level.NORMAL, Level.EASY, Level.GREEDY, Level.RANDOM)
+    compared = 0
+    for h in range(4):
+        state = replay(start(rules, 0, seed=f"memo-{preset}-{h}"))
+        while not state.over:
+            seat = state.to_act()[0]
+            legal = legal_actions(state, seat)
+            view = view_for(state, seat)
+            fast = choose_action(view, legal, Level.NORMAL, rules=rules)
+            with monkeypatch.context() as m:
+                m.setattr(ai_hand, "lowering_draws", _plain_lowering_draws)
+                m.setattr(ai_players, "shanten_after_discards", _plain_discard_shanten)
+                assert choose_action(view, legal, Level.NORMAL, rules=rules) == fast
+            compared += 1
+            state, _ = step(state, choose_action(view, legal, rng.choice(levels), rng, rules=rules))
+    assert compared > 40

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 
 import pytest
 from mahjong.agari import Agari
@@ -227,3 +228,35 @@ def test_relabelling_suits_keeps_every_answer() -> None:
             assert shanten(other) == shanten(counts)
             assert is_complete(other) == is_complete(counts)
             assert len(waits(other)) == len(waits(counts))
+
+
+def _random_hand(rng: random.Random, kinds: list[int], size: int) -> list[int]:
+    pool = [t for t in kinds for _ in range(4)]
+    rng.shuffle(pool)
+    counts = [0] * 30
+    for t in pool[:size]:
+        counts[t] += 1
+    return counts
+
+
+@pytest.mark.parametrize("suits", ["ps", "psm"])
+def test_lowering_draws_and_discard_shanten_match_shanten_keys(suits: str) -> None:
+    # the per-family shortcut (and its memo shared between hands) answers as shanten_keys tile by tile
+    rng = random.Random(f"lowering-{suits}")
+    kinds = [t for t in range(27) if "psm"[t // 9] in suits] + [27, 28, 29]
+    memo: dict[tuple[int, ...], tuple[int, ...]] = {}
+    for i in range(3000):
+        melds = i % 5
+        counts = _random_hand(rng, kinds, 14 - 3 * melds)
+        keys = keys_of(counts)
+        held = [t for t in range(30) if counts[t]]
+        got = analysis.shanten_after_discards(keys, melds, held, memo if i % 2 else None)
+        assert got == {t: analysis.shanten_keys(analysis.minus_keys(keys, t), melds) for t in held}
+        t = held[i % len(held)]
+        after = analysis.minus_keys(keys, t)
+        sh = got[t]
+        mask = sum(1 << k for k in kinds if counts[k] - (k == t) < 4)
+        expected = sum(
+            1 << k for k in kinds if mask >> k & 1 and analysis.shanten_keys(analysis.plus_keys(after, k), melds) < sh
+        )
+        assert analysis.lowering_draws(after, melds, sh, mask, memo if i % 3 else None) == expected
