@@ -208,6 +208,25 @@ async def test_a_whole_hand_on_the_page_costs_no_hand_message_writes(kwx: Kwx, p
             assert s.latest() == (await page.get(u, 1))[1]  # the stream ends where the table is
         assert spectator.latest()["screen"]["kind"] == "table"
         assert page.checked > 50
+        # the result, the group's own: every hand face up; Next hand / End for a player, no keys to watch
+        group_result = kwx.fake.last_message(group)
+        assert group_result is not None and group_result.caption
+        for s in streams:
+            result = s.latest()["result"]
+            assert result["kind"] == "result" and len(result["picture"]["hands"]) == 3
+            assert [k["label"] for k in result["buttons"][0]] == ["Next hand", "End the table"]
+        assert spectator.latest()["result"]["buttons"] == []
+        over = streams[1].latest()
+        async with page.session.post(
+            f"{page.base}/webapp/api/table/1/press",
+            json={"data": over["result"]["buttons"][0][0]["data"]},
+            headers=page.headers(players[1]),
+        ) as r:  # Ben deals the next hand from his page
+            assert (await r.json())["text"] == "Dealing…"
+        while "result" in (dealt := await streams[1].next()):
+            pass
+        assert dealt["seq"] > over["seq"] and dealt["screen"]["situation"] != "over"
+        await page.check(dealt)
         for s in [*streams, spectator]:
             s.response.close()
         await kwx.fake.wait_for(lambda: writes_to(kwx, players, mark) >= 3, 10, message="the catch-up")
@@ -215,7 +234,7 @@ async def test_a_whole_hand_on_the_page_costs_no_hand_message_writes(kwx: Kwx, p
         assert writes_to(kwx, players, mark) == 3  # the page closed: one write per hand message
         for u in players:
             message = kwx.hand_message(u)
-            assert (message is not None and "Points" in message.content) or "Hand 1" in message.content
+            assert message is not None and "Hand 2" in message.content  # up to date: the hand dealt meanwhile
 
 
 async def test_who_may_see_the_table_and_with_what_signature(kwx: Kwx, page: Page) -> None:

@@ -196,13 +196,13 @@
       const j = await r.json().catch(() => ({}));
       if (j.text) toast(j.text);
       else if (!r.ok && j.error) toast(j.error);
-      if (j.screen && S.payload && j.screen.seq >= S.payload.screen.seq) {
-        S.payload = { ...S.payload, screen: j.screen, seq: j.screen.seq };
-        if (j.screen.situation !== "over") delete S.payload.result;
-        S.shown = JSON.stringify(S.payload);
-      }
       S.selected = null;
-      render();
+      // the answer's screen is the whole payload, as a GET gives it; keys the press put under the
+      // result (End the table: its confirmation) stand in for the result's own until the next screen
+      if (j.screen && j.screen.screen && (!S.payload || j.screen.seq >= S.payload.seq)) {
+        if (j.buttons && j.screen.result) j.screen.result = { ...j.screen.result, buttons: j.buttons };
+        await show(j.screen);
+      } else render();
     } catch (e) {
       toast(ui("reconnecting"));
     } finally {
@@ -446,10 +446,13 @@
     clearInterval(S.countdown);
     const deadline = S.payload && S.payload.deadline_ms;
     if (!deadline) return null;
+    const bank = S.payload.bank_ms || 0;
     const span = el("span", "timer");
     const tick = () => {
-      const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+      const now = Date.now();
+      const left = Math.max(0, Math.ceil((deadline - now) / 1000));
       span.textContent = fill(ui("seconds"), { n: left });
+      span.classList.toggle("bank", now >= bank); // his move's own time is gone: the time bank goes
     };
     tick();
     S.countdown = setInterval(tick, 1000);
@@ -482,10 +485,9 @@
       row.forEach((k) => r.append(keyButton(k, screen.situation === "claim" || screen.situation === "rob" ? "claim" : "")));
       actions.append(r);
     }
-    if (keys.others.length) {
-      const t = countdown();
-      if (t) actions.append(t);
-    } else clearInterval(S.countdown);
+    const t = screen.must_act || keys.others.length ? countdown() : null; // his time, when the hand waits on him
+    if (t) actions.append(t);
+    else clearInterval(S.countdown);
     main.append(actions);
     if (view.melds.length) main.append(el("div", "own-melds", view.melds.map((m) => meldTiles(m, "mid"))));
     main.append(keys.toggles.length ? revealRow(keys) : handRow(screen, keys));
