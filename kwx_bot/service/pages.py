@@ -26,6 +26,7 @@ from .buttons import Keyboard, Press
 from .live import LiveSeat, LiveTable
 from .membership import Membership
 from .present import Presenter
+from .records import HandReplay, Records, replay_param
 from .screen import LobbyScreen, ResultAnnouncement, SeatScreen, TableScreen, result_announcement, table_screen
 from .screen.json import keyboard_json
 from .screens import group_facts, hand_screen, lobby_of, result_facts
@@ -73,10 +74,13 @@ class PageScreen:
     to do, the table has no deadline, or for a spectator."""
     bank_ms: int | None = None
     """When his move's own time ends and his time bank starts to go (epoch ms; with ``deadline_ms``)."""
+    replay: str | None = None
+    """With the result: the hand's replay, as the Mini App's start parameter
+    (:func:`~.records.replay_param`, ``GET /webapp/api/replay/{table}/{hand}``)."""
 
     def to_json(self) -> dict[str, Any]:
         """``{"table", "seq", "role", "seat", "lang", "screen"}``, and ``"result"``,
-        ``"deadline_ms"``, ``"bank_ms"`` when they are set: ``lang`` is ``"en"`` or ``"zh"``,
+        ``"replay"``, ``"deadline_ms"``, ``"bank_ms"`` when they are set: ``lang`` is ``"en"`` or ``"zh"``,
         ``screen`` the screen value's own JSON (its ``kind``: ``seat``, ``table`` or ``lobby``),
         ``result`` the announcement's own JSON (``kind`` ``result``)."""
         out = {
@@ -85,6 +89,7 @@ class PageScreen:
         }  # fmt: skip
         if self.result is not None:
             out["result"] = self.result.to_json()
+            out["replay"] = self.replay
         if self.deadline_ms is not None:
             out["deadline_ms"] = self.deadline_ms
             out["bank_ms"] = self.bank_ms
@@ -129,7 +134,9 @@ class Pages:
         members: Membership,
         press: PressEntry,
         follow: Callable[[FollowUp], None],
+        records: Records,
     ) -> None:
+        self.records = records
         self.tables = tables
         self.present = present
         self.members = members
@@ -159,14 +166,31 @@ class Pages:
             return PageScreen(live.table_id, live.row.seq, role, index, live.group_lang, lobby)
         over = game.is_over(live.state)
         totals = await self.present.group.totals(live) if over or seat is None else ()
+        replay = replay_param(live.table_id, live.hand.hand_no) if over else None
         if seat is not None:
             mine = hand_screen(live, seat)
             result = self._result(live, totals, seat.lang, seated=True) if over else None
             deadline, bank = (None, None) if over or not mine.must_act else self._deadline(live, seat)
-            return PageScreen(live.table_id, mine.seq, role, index, seat.lang, mine, result, deadline, bank)
+            return PageScreen(live.table_id, mine.seq, role, index, seat.lang, mine, result, deadline, bank, replay)
         public = table_screen(translator(live.group_lang), group_facts(live, totals))
         result = self._result(live, totals, live.group_lang, seated=False) if over else None
-        return PageScreen(live.table_id, public.seq, role, None, live.group_lang, public, result)
+        return PageScreen(live.table_id, public.seq, role, None, live.group_lang, public, result, replay=replay)
+
+    async def replay(self, table_id: int, hand_no: int, user_id: int) -> HandReplay | PageRefusal:
+        """Hand ``hand_no`` of table ``table_id`` face up, moment by moment (:meth:`.records.Records.open_replay`,
+        ``/replay``'s moments), for a member of the table's group only (as ``/replay`` answers only
+        in the group); NO_TABLE for no such finished hand of this bot (one in play, or stopped,
+        included: its tiles are private)."""
+        table = await self.tables.store.get_table(table_id)
+        if table is None:
+            return PageRefusal.NO_TABLE
+        member = await self.members.check(table.chat_id, user_id)
+        if member is None:
+            return PageRefusal.ASK_LATER
+        if not member:
+            return PageRefusal.NOT_MEMBER
+        found = await self.records.open_replay(table_id, hand_no)
+        return PageRefusal.NO_TABLE if found is None else found
 
     @staticmethod
     def _result(live: LiveTable, totals: tuple[int, ...], lang: str, *, seated: bool) -> ResultAnnouncement:

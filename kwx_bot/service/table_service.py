@@ -112,9 +112,9 @@ class TableService:
         self.admin = Admin(self.tables, self.play, self.lobby, self.present, self.sender)
         self.voids = Voids(self.tables, self.admin)
         self.info = Info(self.tables)
-        self.records = Records(self.tables, self.reports, pictures)
+        self.records = Records(self.tables, self.reports, pictures, self.present.bot_username)
         self.stats = Stats(self.tables, pictures)
-        self.pages = Pages(self.tables, self.present, self.joins.members, self.press, self.follow_soon)
+        self.pages = Pages(self.tables, self.present, self.joins.members, self.press, self.follow_soon, self.records)
         """The tables as the Mini App's page shows them (the same screens; presses through :meth:`press`)."""
         self._users: dict[int, UserInfo] = {}
         self._bg: set[asyncio.Task[Any]] = set()

@@ -23,6 +23,11 @@ Off unless ``KWX_WEBAPP_URL`` is set; listens on ``KWX_WEBAPP_LISTEN``:``KWX_WEB
     "screen": {...} (the same JSON as a GET), "buttons"?: [...] (End the table's confirmation)}``;
     400 for a body that is not such an object or a press of another table.
 
+``GET  /webapp/api/replay/{table}/{hand}``
+    200 :meth:`~kwx_bot.service.records.HandReplay.to_json` — a finished hand moment by moment with
+    every hand face up (``/replay``'s moments), for a member of the table's group; 404 no such
+    finished hand of this bot (in play or stopped included), 403 not a member, 503 as above.
+
 Every API request carries ``Authorization: tma <initData>`` (401 ``{"error": reason}`` when missing,
 forged or stale, :mod:`.auth`); its ``Host`` must be the page URL's host or this server's own
 address, and an ``Origin``, when sent, the page URL's origin (403); each user may make
@@ -111,6 +116,7 @@ class WebApp:
         app.router.add_get("/webapp/api/table/{table_id:[0-9]{1,18}}", self.table)
         app.router.add_get("/webapp/api/table/{table_id:[0-9]{1,18}}/events", self.events)
         app.router.add_post("/webapp/api/table/{table_id:[0-9]{1,18}}/press", self.press)
+        app.router.add_get("/webapp/api/replay/{table_id:[0-9]{1,18}}/{hand_no:[0-9]{1,9}}", self.replay)
         add_static_routes(app)  # the page, its files, the tile faces, its words (docs/webapp.md §4)
         return app
 
@@ -155,6 +161,15 @@ class WebApp:
         if isinstance(screen, PageRefusal):
             return self._refused(screen)
         return web.json_response(screen.to_json(), headers={"Cache-Control": "no-store"})
+
+    async def replay(self, request: web.Request) -> web.Response:
+        """``GET /webapp/api/replay/{table}/{hand}``: a finished hand, moment by moment, face up."""
+        found = await self.pages.replay(
+            int(request.match_info["table_id"]), int(request.match_info["hand_no"]), request[_USER].id
+        )
+        if isinstance(found, PageRefusal):
+            return self._refused(found)
+        return web.json_response(found.to_json(), headers={"Cache-Control": "no-store"})
 
     async def press(self, request: web.Request) -> web.Response:
         """``POST /webapp/api/table/{id}/press``: a button of the screen, pressed."""

@@ -15,6 +15,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from kwx_bot.service import UserInfo
 from kwx_bot.service.buttons import Op
+from kwx_bot.service.game import hand_moments
 from kwx_bot.webapp.auth import sign_init_data
 from kwx_bot.webapp.server import BURST, WebApp
 from tests.e2e.leaks import web_leaks
@@ -291,3 +292,33 @@ async def test_the_deadline_is_the_time_controls_and_only_for_the_seat_it_waits_
         assert ann["bank_ms"] == round((live.row.deadline_start + 30) * 1000)
         assert ann["deadline_ms"] - ann["bank_ms"] == 40_000  # the first hand's bank: twice 20 s
         assert "deadline_ms" not in ben and "deadline_ms" not in await web.screen(DAN, table_id)
+
+
+async def test_a_finished_hand_is_replayed_face_up_for_members_of_its_group(web: Web) -> None:
+    """``GET /webapp/api/replay/{table}/{hand}``: ``/replay``'s moments with every hand face up, for
+    a finished hand and a member of the table's group; the result links to it; ``/replay`` offers it
+    beside the animation (a link to the bot's Main Mini App: no ``web_app`` key in a group)."""
+    table_id = await deal(web.world)
+    path = f"/webapp/api/replay/{table_id}/1"
+    assert await web.get(ANN, path) == (404, {"error": "no_table"})  # in play: its tiles are private
+    for action in SCENARIO["actions"]:
+        await perform(web.world, action)
+    assert (await web.screen(ANN, table_id))["replay"] == f"r{table_id}_1"
+    status, replay = await web.get(DAN, path)  # a member of the group who did not play
+    assert status == 200 and replay["kind"] == "replay" and replay["names"] == ["Ann", "Ben", "Cat"]
+    frames = replay["frames"]
+    events = await web.events()
+    assert len(frames) == len(hand_moments(events))  # the animation's moments, one by one
+    assert [len(hand[0]) for hand in frames[0]["hands"]] == [14, 13, 13]  # the deal, face up
+    assert frames[-1]["view"]["result"]["outcome"] == "win" and all(f["view"]["result"] is None for f in frames[:-1])
+    assert await web.get(EVE, path) == (403, {"error": "not_member"})
+    assert (await web.get(ANN, f"/webapp/api/replay/{table_id}/2"))[0] == 404
+    assert (await web.get(ANN, f"/webapp/api/replay/{table_id + 9}/1"))[0] == 404
+    # /replay 1 in the group: the animation, and the link to step through it on the Mini App
+    tables = web.world.service.tables
+    tables.settings = replace(tables.settings, webapp_url=URL)
+    response = await web.world.service.records.replay(web.world.command(ANN, "replay", "1"))
+    (out,) = response.outs
+    assert out.animation is not None and out.markup is not None
+    (key,) = out.markup[0]
+    assert key.text == "Step through the hand" and key.url is not None and key.url.endswith(f"?startapp=r{table_id}_1")

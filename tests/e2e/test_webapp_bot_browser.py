@@ -1,7 +1,8 @@
-"""A 廊起 chosen by tapping tiles on the Mini App of the real bot (PTB against the fake Bot API, its
-own Mini App server), in real Chromium: a 卡心五 table dealt from a scenario (tests/scenarios) where
-the dealer may 廊起; he taps Lay down…, his discard twice, the tiles to hide, Confirm; the group
-gets the reveal (docs/webapp.md §3, docs/rules.md §E#48).  The page is served as the playground
+"""The Mini App of the real bot (PTB against the fake Bot API, its own Mini App server) in real
+Chromium: a 卡心五 table dealt from a scenario (tests/scenarios) where the dealer may 廊起; he taps
+Lay down…, his discard twice, the tiles to hide, Confirm; the group gets the reveal (docs/webapp.md
+§3, docs/rules.md §E#48).  The hand played out, its replay is stepped through with every hand face
+up (docs/webapp.md §9).  The page is served as the playground
 serves it (:class:`kwx_bot.playground.miniapp.MiniApp`: the stand-in Telegram script, the API passed
 on to the bot's server); the browser is driven from a thread, as the bot runs in the test's loop."""
 
@@ -21,7 +22,7 @@ from tests.e2e import test_webapp_browser as page
 from tests.e2e.test_webapp_browser import PHONE, count, seq, shot, size, tap, wait
 
 from .harness import Kwx
-from .scenarios import deal_scenario, load
+from .scenarios import deal_scenario, load, perform
 
 browser = page.browser
 """One headless Chromium for the module (the page tests' fixture)."""
@@ -56,7 +57,7 @@ def _choose(driver: WebDriver, hide: list[str], shots: Path) -> None:
     shot(driver, shots / "langqi-declared-390.png")
 
 
-async def test_a_langqi_chosen_by_tapping_tiles_on_the_real_bot(
+async def test_a_langqi_by_tapping_tiles_then_the_hands_replay(
     kwx: Kwx, browser: WebDriver, unused_tcp_port_factory: Callable[[], int], tmp_path: Path
 ) -> None:
     scenario = load("kx3_langqi_self_draw")  # Ann 廊起s discarding 9 Bam, showing 6 8 Bam: waits on 7 Bam
@@ -78,12 +79,37 @@ async def test_a_langqi_chosen_by_tapping_tiles_on_the_real_bot(
             await _in_thread(browser.get, url)
             hide = ["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "2s", "2s"]
             await _in_thread(_choose, browser, hide, tmp_path)
+            await kwx.settle()
+            live = kwx.service.tables.cached()[0]
+            events = [e.data for e in await kwx.service.store.hand_events(live.hand.hand_id)]
+            langqi = next(e for e in events if e["type"] == "discarded" and e.get("liangdao"))
+            assert (langqi["tile"], langqi["hidden"], langqi["waits"]) == ("9s", "123456789p22s", "7s")
+            reveal = [m for m in kwx.fake.bot_messages(group) if m.photo is not None and "7 Bam" in (m.caption or "")]
+            assert reveal, kwx.group_texts(group)  # the group sees the reveal: the waits, not the hidden tiles
+            for action in scenario["actions"][1:]:  # Ben and Cat in their chats; Ann draws 7 Bam: 自摸
+                await perform(kwx, users, action)
+            await kwx.settle()
+            await _in_thread(wait, browser, "the result", lambda: count(browser, ".result .replay-link"))
+            await _in_thread(browser.execute_script, "document.querySelector('.result .replay-link').click()")
+            await _in_thread(_step_through, browser, tmp_path)
         finally:
             await runner.cleanup()
-        await kwx.settle()
-        live = kwx.service.tables.cached()[0]
-        events = [e.data for e in await kwx.service.store.hand_events(live.hand.hand_id)]
-        langqi = next(e for e in events if e["type"] == "discarded" and e.get("liangdao"))
-        assert (langqi["tile"], langqi["hidden"], langqi["waits"]) == ("9s", "123456789p22s", "7s")
-        reveal = [m for m in kwx.fake.bot_messages(group) if m.photo is not None and "7 Bam" in (m.caption or "")]
-        assert reveal, kwx.group_texts(group)  # the group sees the reveal: the waits, not the hidden tiles
+
+
+def _step_through(driver: WebDriver, shots: Path) -> None:
+    """The replay: the deal with every hand face up, a step on, a step back, the last moment (the
+    result), as the buttons go."""
+    wait(driver, "the replay", lambda: count(driver, ".replay-view"))
+    moment = "return document.getElementById('app').dataset.moment"
+    assert driver.execute_script(moment) == "0"
+    assert count(driver, ".replay-view .seat .revealed.open img") == 14 + 13 + 13  # every hand face up
+    shot(driver, shots / "replay-deal-390.png")
+    tap(driver, ".replay-next")
+    wait(driver, "a step on", lambda: driver.execute_script(moment) == "1")
+    assert count(driver, ".replay-view .pond img") == 1  # Ann's 廊起 discard
+    tap(driver, ".replay-back")
+    wait(driver, "a step back", lambda: driver.execute_script(moment) == "0")
+    while not count(driver, ".replay-view .result"):
+        tap(driver, ".replay-next")
+    assert "of" in driver.find_element(By.CSS_SELECTOR, ".replay-at").text
+    shot(driver, shots / "replay-result-390.png")
