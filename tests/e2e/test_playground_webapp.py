@@ -26,6 +26,8 @@ from tests.e2e.test_webapp_browser import count, play_one_step, seq, shot, situa
 
 browser = page.browser
 """One headless Chromium for the module (the page tests' fixture)."""
+STARTUP: list[float] = []
+"""Seconds from ``kwx-bot playground`` to its address printed (the bot process running)."""
 
 
 @pytest.fixture(scope="module")
@@ -37,11 +39,13 @@ def playground(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         [sys.executable, "-m", "kwx_bot", "playground", "--port", "0", "--db", str(db)],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )  # fmt: skip
+    started = time.monotonic()
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()
         found = re.search(r"http://127\.0\.0\.1:\d+/", line)
         assert found, line + proc.stdout.read()
+        STARTUP.append(time.monotonic() - started)
         yield found[0]
     finally:
         proc.terminate()
@@ -99,7 +103,10 @@ def test_a_newcomer_plays_a_hand_on_the_mini_app(playground: str, browser: WebDr
         else:
             pytest.fail("the hand did not end")
         elapsed = time.monotonic() - started
-        print(f"a hand on the Mini App in {elapsed:.1f} s (bot restart included)")
+        print(
+            f"the playground up in {STARTUP[0]:.1f} s, a hand on the Mini App in {elapsed:.1f} s (a restart included)"
+        )
+        assert STARTUP[0] + elapsed < 60  # a newcomer plays a hand on the Mini App in under a minute
         # the result, as the group gets it: every hand face up, Next hand on the page deals the next
         _wait(browser, "the result on the page", lambda: count(browser, ".result .result-hand") == 3)
         shot(browser, tmp_path / "miniapp-result.png")
