@@ -100,6 +100,10 @@ class Stats:
     presses: int = 0
     refused: int = 0
     no_update: int = 0
+    decide_cpu: float = 0.0
+    """CPU seconds the simulated players spent choosing (replaying their hand from the database and
+    asking the engine's AI), while measuring: the bench's own client side, apart from the fake
+    Telegram that shares its process."""
     measuring: bool = False
     stopped: bool = False
     """Set at the end of a run: the players' loops end (a cancellation alone can be lost: in Python
@@ -146,6 +150,16 @@ def seat_state(db: Path, user: FakeUser) -> tuple[State, int] | None:
         return None
     state, _events = load_events([json.loads(d) for (d,) in data])
     return state, int(row[1])
+
+
+def decide(stats: Stats, db: Path, user: FakeUser, rng: random.Random) -> list[tuple[str, int | None]]:
+    """:func:`realistic_presses`, its CPU time (this thread's) added to ``stats.decide_cpu``."""
+    started = time.thread_time()
+    try:
+        return realistic_presses(db, user, rng)
+    finally:
+        if stats.measuring:
+            stats.decide_cpu += time.thread_time() - started
 
 
 def realistic_presses(db: Path, user: FakeUser, rng: random.Random) -> list[tuple[str, int | None]]:
@@ -201,7 +215,7 @@ async def player(
             continue
         data = rng.choice(buttons)
         if model == "realistic":
-            steps = await asyncio.to_thread(realistic_presses, db, user, rng)
+            steps = await asyncio.to_thread(decide, stats, db, user, rng)
             for op, tile in steps[:-1]:  # the 亮倒 menu: each step edits the keyboard
                 step = button_for(message, op, tile)
                 if step is None:
@@ -264,6 +278,11 @@ async def next_hands(
         await asyncio.sleep(rng.uniform(0.5, 1.5) * think)
         pressed.add(message.message_id)
         fake.press(rng.choice(users), message, "Next hand")
+
+
+SETUP_AT_ONCE = 20
+"""Tables opened at once during the setup (hundreds of lobbies in the same second would queue each
+group's next update behind its lobby edits, all waiting for the one token)."""
 
 
 async def open_table(fake: FakeBotAPI, users: list[FakeUser], group: FakeChat) -> None:
@@ -391,7 +410,7 @@ async def web_player(
                 continue
             data: dict[str, Any] | None = rng.choice(options)
             if model == "realistic":
-                steps = await asyncio.to_thread(realistic_presses, db, user, rng)
+                steps = await asyncio.to_thread(decide, stats, db, user, rng)
                 for op, tile in steps[:-1]:  # the 亮倒 menu: each step answers with the next screen
                     step = web_button(screen, op, tile)
                     if step is None:
@@ -565,7 +584,13 @@ async def run(
                 fake.start_bot(u)
             seats.append((users, group))
         setup = time.monotonic()
-        await asyncio.gather(*(open_table(fake, users, group) for users, group in seats))
+        opening = asyncio.Semaphore(SETUP_AT_ONCE)
+
+        async def opened(users: list[FakeUser], group: FakeChat) -> None:
+            async with opening:
+                await open_table(fake, users, group)
+
+        await asyncio.gather(*(opened(users, group) for users, group in seats))
         setup = time.monotonic() - setup
         print(f"  {tables} tables dealt in {setup:.0f} s", file=sys.stderr, flush=True)
         rng = random.Random(seed)
@@ -620,6 +645,8 @@ async def run(
         "limited/s": counts["limited"] / elapsed, "429": counts["429"], "429 token": token_429,
         "KiB/turn": counts["bytes"] / 1024 / max(1, turns), "bot cpu": bot_cpu / elapsed,
         "bot ms/turn": bot_cpu * 1000 / max(1, turns), "world cpu": world_cpu / elapsed,
+        "decide cpu": stats.decide_cpu / elapsed,
+        **{f"{k}/turn": (v - sql0.get(k, 0)) / max(1, turns) for k, v in sql1.items() if k.startswith("sql:")},
         "presses": stats.presses, "refused": stats.refused, "no update": stats.no_update,
         "answer p50": pct(stats.answer_ms, 0.5), "answer p95": pct(stats.answer_ms, 0.95),
         "answer p99": pct(stats.answer_ms, 0.99),
@@ -644,13 +671,16 @@ def report(row: dict[str, float]) -> str:
         f"{row['update p50']:.0f} p95 {row['update p95']:.0f} p99 {row['update p99']:.0f} ms "
         f"({row['presses']:.0f} presses, {row['refused']:.0f} refused, {row['no update']:.0f} without update; "
         f"setup {row['setup']:.0f} s); bot CPU {row['bot cpu']:.2f} cores ({row['bot ms/turn']:.0f} ms/turn), "
-        f"fake+players {row['world cpu']:.2f} cores; load average {os.getloadavg()[0]:.1f}\n"
+        f"fake+players {row['world cpu']:.2f} cores (the players' choices {row['decide cpu']:.2f}); "
+        f"load average {os.getloadavg()[0]:.1f}\n"
         "      waits in the bot's pacer, p95 (histogram bucket): "
         + ", ".join(f"{p} ≤ {row[f'paced {p} p95']:g} s" for p in ("own", "announce", "background"))
         + "\n"
         f"      SQL statements per press handled (all the bot's statements: presses, deadlines, deals): "
         f"{row.get('sql:select/press', float('nan')):.2f} SELECT, {row.get('sql:write/press', float('nan')):.2f} "
-        f"INSERT/UPDATE/DELETE, {row.get('sql:other/press', float('nan')):.2f} other (BEGIN, COMMIT)\n"
+        f"INSERT/UPDATE/DELETE, {row.get('sql:other/press', float('nan')):.2f} other (BEGIN, COMMIT); per turn "
+        f"{row.get('sql:select/turn', float('nan')):.1f} / {row.get('sql:write/turn', float('nan')):.1f} / "
+        f"{row.get('sql:other/turn', float('nan')):.1f} (a press on the page is no chat press: see per turn)\n"
         "      writes/turn by kind: "
         + ", ".join(f"{k[2:]} {v:.2f}" for k, v in sorted(row.items(), key=lambda kv: -kv[1]) if k.startswith("w:"))
     )

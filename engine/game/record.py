@@ -17,17 +17,17 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from ..tiles import format_tiles
-from ..views import PublicView
+from ..tiles import Tile, format_tiles
+from ..views import MeldView, PublicView
 from .actions import Action, ActionKind
-from .events import Answered, Discarded, Event, HandStarted, Konged
+from .events import Answered, Discarded, Event, HandEnded, HandStarted, Konged
 from .legal import legal_actions
 from .machine import replay, start, step
 from .scenario import result_json
 from .state import State
-from .views import public_view
+from .views import public_view, view_for
 
-__all__ = ["RecordError", "actions_of", "public_moments", "record"]
+__all__ = ["OpenMoment", "RecordError", "actions_of", "open_moments", "public_moments", "record"]
 
 
 class RecordError(ValueError):
@@ -98,15 +98,40 @@ def public_moments(events: Sequence[Event]) -> list[PublicView]:
     decision point (docs/architecture.md §2 "Views are the only doors": no concealed tile of a seat
     that has not declared 亮倒 is in any of them before the end).  A pass, or a draw alone, adds no
     moment.  Raises :class:`RecordError` as :func:`actions_of` does."""
-    views: list[PublicView] = []
+    return [view for _state, view in _moments(events)]
+
+
+def _moments(events: Sequence[Event]) -> Iterator[tuple[State, PublicView]]:
+    """The states of :func:`public_moments`, each with its public view."""
     shown: object = None
     for state, _action in _steps(events):
         view = public_view(state)
         key = (tuple((s.discards, s.melds, s.revealed, s.liangdao) for s in view.seats), view.result)
         if key != shown:
-            views.append(view)
+            yield state, view
             shown = key
-    return views
+
+
+OpenMoment = tuple[PublicView, tuple[tuple[tuple[Tile, ...], tuple[MeldView, ...]], ...]]
+"""A moment of a finished hand: the public view and every seat's hand then (its concealed tiles,
+the drawn one last, and its melds)."""
+
+
+def open_moments(events: Sequence[Event]) -> list[OpenMoment]:
+    """The moments of :func:`public_moments` with every hand face up: for a finished hand only, whose
+    every tile is public once it is over (docs/architecture.md §5 "Result").  Raises
+    :class:`RecordError` as :func:`actions_of` does, and when the last event is not ``hand_ended``
+    (a hand in play, or one stopped before its end, keeps its concealed tiles private)."""
+    if not events or not isinstance(events[-1], HandEnded):
+        raise RecordError("only a finished hand is shown face up")
+    out: list[OpenMoment] = []
+    for state, view in _moments(events):
+        hands = []
+        for seat in range(len(view.seats)):
+            own = view_for(state, seat)
+            hands.append((own.concealed + ((own.drawn,) if own.drawn is not None else ()), own.melds))
+        out.append((view, tuple(hands)))
+    return out
 
 
 def record(events: Sequence[Event], *, description: str | None = None) -> dict[str, Any]:

@@ -400,10 +400,20 @@ class Sender(Calls):
         return await self._send_file("sendDocument", self.bot.send_document, chat_id, data, filename, caption, notify)
 
     async def send_animation(
-        self, chat_id: int, data: bytes, filename: str, caption: str = "", *, notify: bool = False
+        self,
+        chat_id: int,
+        data: bytes,
+        filename: str,
+        caption: str = "",
+        markup: Keyboard | None = None,
+        *,
+        notify: bool = False,
     ) -> Sent:
-        """sendAnimation of ``data`` (GIF bytes) named ``filename`` with an HTML caption (docs/telegram.md §7)."""
-        return await self._send_file("sendAnimation", self.bot.send_animation, chat_id, data, filename, caption, notify)
+        """sendAnimation of ``data`` (GIF bytes) named ``filename`` with an HTML caption and optional
+        buttons (docs/telegram.md §7)."""
+        return await self._send_file(
+            "sendAnimation", self.bot.send_animation, chat_id, data, filename, caption, notify, markup
+        )
 
     async def _send_file(
         self,
@@ -414,6 +424,7 @@ class Sender(Calls):
         filename: str,
         caption: str,
         notify: bool,
+        markup: Keyboard | None = None,
     ) -> Sent:
         """One file upload (``what``: the Bot API method, ``method``: the PTB ``Bot`` call taking the
         chat id and the file) under the failure policy of :meth:`_call`."""
@@ -421,7 +432,7 @@ class Sender(Calls):
         async def call(cid: int) -> Any:
             return await method(
                 cid, data, filename=filename, caption=caption or None, parse_mode=ParseMode.HTML,
-                disable_notification=not notify,
+                disable_notification=not notify, reply_markup=markup_of(markup),
             )  # fmt: skip
 
         return self._message_sent(*await self._call(what, chat_id, call))

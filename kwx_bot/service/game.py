@@ -58,7 +58,7 @@ from engine.game import (
     step,
     view_for,
 )
-from engine.game.record import RecordError, public_moments, record
+from engine.game.record import OpenMoment, RecordError, open_moments, public_moments, record
 from engine.numerals import whole_number
 from engine.question import COMMAND, Problem, QuestionError, WinQuestion, parse_question, under_rules
 from engine.review import (
@@ -101,6 +101,7 @@ __all__ = [
     "IllegalAction",
     "Lineup",
     "NotationError",
+    "OpenMoment",
     "Phase",
     "PublicView",
     "QuestionError",
@@ -132,6 +133,7 @@ __all__ = [
     "group_view",
     "group_view_at",
     "hand_moments",
+    "hand_open_moments",
     "hand_record",
     "hand_result",
     "held_after",
@@ -495,3 +497,9 @@ def hand_moments(data: Sequence[dict[str, Any]]) -> list[PublicView]:
     kong, 亮倒 reveal and the end: :func:`engine.game.record.public_moments`); no concealed tile of a
     seat without 亮倒 before the end.  Raises :class:`RecordError` like :func:`hand_record`."""
     return public_moments(events_from_json(data))
+
+
+def hand_open_moments(data: Sequence[dict[str, Any]]) -> list[OpenMoment]:
+    """The moments of :func:`hand_moments` with every seat's hand face up (:func:`engine.game.record.open_moments`):
+    a finished hand only.  Raises :class:`RecordError` for a hand that is not over."""
+    return open_moments(events_from_json(data))

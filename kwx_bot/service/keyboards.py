@@ -228,3 +228,12 @@ def open_table_row(tr: Translator, table_id: int, webapp_url: str | None, *, pri
     if private:
         return keyboard([Key(text, web_app=f"{webapp_url}?table={table_id}")])
     return keyboard([Key(text, url=f"https://t.me/{bot}?startapp=t{table_id}")])
+
+
+def replay_row(tr: Translator, param: str, webapp_url: str | None, bot: str) -> Keyboard:
+    """The "Step through the hand" row under ``/replay``'s animation (none without a Mini App): a link
+    to the bot's Main Mini App with the replay's start parameter ``param`` (``/replay`` answers in
+    the group, where Telegram allows no ``web_app`` key; docs/architecture.md §4 "The Mini App")."""
+    if webapp_url is None:
+        return ()
+    return keyboard([Key(tr.gettext("Step through the hand"), url=f"https://t.me/{bot}?startapp={param}")])

@@ -21,14 +21,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..words.i18n import translator
-from .buttons import Press
-from .live import LiveTable
+from . import game
+from .buttons import Keyboard, Press
+from .live import LiveSeat, LiveTable
 from .membership import Membership
 from .present import Presenter
-from .screen import LobbyScreen, SeatScreen, TableScreen, table_screen
-from .screens import group_facts, hand_screen, lobby_of
+from .records import HandReplay, Records, replay_param
+from .screen import LobbyScreen, ResultAnnouncement, SeatScreen, TableScreen, result_announcement, table_screen
+from .screen.json import keyboard_json
+from .screens import group_facts, hand_screen, lobby_of, result_facts
 from .tables import Tables
-from .values import FollowUp, Present, Response, UserInfo
+from .values import Edit, FollowUp, Present, Response, UserInfo
 
 __all__ = ["PageAnswer", "PageRefusal", "PageScreen", "Pages", "Role"]
 
@@ -62,14 +65,35 @@ class PageScreen:
     seat: int | None
     lang: str
     screen: SeatScreen | TableScreen | LobbyScreen
+    result: ResultAnnouncement | None = None
+    """Once the hand is over: the group's result announcement (every hand face up, the payments),
+    in the page's language; its Next hand / End the table keys only for a seated player."""
+    deadline_ms: int | None = None
+    """When the player runs out of time for the move the hand waits on him for (epoch ms: his
+    move's own time and his time bank, :meth:`~.tables.Tables.due_at`); None when he has nothing
+    to do, the table has no deadline, or for a spectator."""
+    bank_ms: int | None = None
+    """When his move's own time ends and his time bank starts to go (epoch ms; with ``deadline_ms``)."""
+    replay: str | None = None
+    """With the result: the hand's replay, as the Mini App's start parameter
+    (:func:`~.records.replay_param`, ``GET /webapp/api/replay/{table}/{hand}``)."""
 
     def to_json(self) -> dict[str, Any]:
-        """``{"table", "seq", "role", "seat", "lang", "screen"}``: ``lang`` is ``"en"`` or ``"zh"``,
-        ``screen`` the screen value's own JSON (its ``kind``: ``seat``, ``table`` or ``lobby``)."""
-        return {
+        """``{"table", "seq", "role", "seat", "lang", "screen"}``, and ``"result"``,
+        ``"replay"``, ``"deadline_ms"``, ``"bank_ms"`` when they are set: ``lang`` is ``"en"`` or ``"zh"``,
+        ``screen`` the screen value's own JSON (its ``kind``: ``seat``, ``table`` or ``lobby``),
+        ``result`` the announcement's own JSON (``kind`` ``result``)."""
+        out = {
             "table": self.table_id, "seq": self.seq, "role": self.role.value, "seat": self.seat,
             "lang": "zh" if self.lang.startswith("zh") else "en", "screen": self.screen.to_json(),
         }  # fmt: skip
+        if self.result is not None:
+            out["result"] = self.result.to_json()
+            out["replay"] = self.replay
+        if self.deadline_ms is not None:
+            out["deadline_ms"] = self.deadline_ms
+            out["bank_ms"] = self.bank_ms
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +105,18 @@ class PageAnswer:
     text: str | None
     alert: bool
     screen: PageScreen
+    buttons: Keyboard | None = None
+    """The keys the press put under the result in the chat (End the table → "Yes, end the table" /
+    Back), for the page to show in place of the result's own; None when it changed none."""
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"ok", "text", "alert", "screen"}`` (``screen``: :meth:`PageScreen.to_json`), and
+        ``"buttons"`` (keyboard JSON) when set."""
+        out: dict[str, Any] = {"ok": self.changed, "text": self.text, "alert": self.alert,
+                               "screen": self.screen.to_json()}  # fmt: skip
+        if self.buttons is not None:
+            out["buttons"] = keyboard_json(self.buttons)
+        return out
 
 
 PressEntry = Callable[[UserInfo, int | None, int | None, Press | None], Awaitable[Response]]
@@ -98,7 +134,9 @@ class Pages:
         members: Membership,
         press: PressEntry,
         follow: Callable[[FollowUp], None],
+        records: Records,
     ) -> None:
+        self.records = records
         self.tables = tables
         self.present = present
         self.members = members
@@ -126,12 +164,49 @@ class Pages:
         if live.hand is None or live.state is None:
             lobby = lobby_of(live, "open", self.present.chat_link())
             return PageScreen(live.table_id, live.row.seq, role, index, live.group_lang, lobby)
+        over = game.is_over(live.state)
+        totals = await self.present.group.totals(live) if over or seat is None else ()
+        replay = replay_param(live.table_id, live.hand.hand_no) if over else None
         if seat is not None:
             mine = hand_screen(live, seat)
-            return PageScreen(live.table_id, mine.seq, role, index, seat.lang, mine)
-        totals = await self.present.group.totals(live)
+            result = self._result(live, totals, seat.lang, seated=True) if over else None
+            deadline, bank = (None, None) if over or not mine.must_act else self._deadline(live, seat)
+            return PageScreen(live.table_id, mine.seq, role, index, seat.lang, mine, result, deadline, bank, replay)
         public = table_screen(translator(live.group_lang), group_facts(live, totals))
-        return PageScreen(live.table_id, public.seq, role, None, live.group_lang, public)
+        result = self._result(live, totals, live.group_lang, seated=False) if over else None
+        return PageScreen(live.table_id, public.seq, role, None, live.group_lang, public, result, replay=replay)
+
+    async def replay(self, table_id: int, hand_no: int, user_id: int) -> HandReplay | PageRefusal:
+        """Hand ``hand_no`` of table ``table_id`` face up, moment by moment (:meth:`.records.Records.open_replay`,
+        ``/replay``'s moments), for a member of the table's group only (as ``/replay`` answers only
+        in the group); NO_TABLE for no such finished hand of this bot (one in play, or stopped,
+        included: its tiles are private)."""
+        table = await self.tables.store.get_table(table_id)
+        if table is None:
+            return PageRefusal.NO_TABLE
+        member = await self.members.check(table.chat_id, user_id)
+        if member is None:
+            return PageRefusal.ASK_LATER
+        if not member:
+            return PageRefusal.NOT_MEMBER
+        found = await self.records.open_replay(table_id, hand_no)
+        return PageRefusal.NO_TABLE if found is None else found
+
+    @staticmethod
+    def _result(live: LiveTable, totals: tuple[int, ...], lang: str, *, seated: bool) -> ResultAnnouncement:
+        """The group's result announcement (:func:`.screens.result_facts`) in ``lang``; no keys for
+        a spectator (Next hand and End the table are the players' — or the creator's, in the group)."""
+        made = result_announcement(translator(lang), result_facts(live, totals))
+        return made if seated else ResultAnnouncement(made.picture, made.caption, ())
+
+    def _deadline(self, live: LiveTable, seat: LiveSeat) -> tuple[int | None, int | None]:
+        """(out of time, bank starts) in epoch ms for ``seat`` now (:mod:`.time_control`), or Nones."""
+        due = self.tables.due_at(live, seat)
+        row = live.row
+        if due is None or row.deadline_at is None or row.deadline_kind is None or row.deadline_start is None:
+            return None, None
+        own = row.deadline_start + self.tables.time_control(live).own_time(row.deadline_kind)
+        return round(due * 1000), round(min(own, due) * 1000)
 
     async def press(self, table_id: int, user: UserInfo, press: Press) -> PageAnswer | PageRefusal:
         """A press from the page by ``user`` (first: may he see the table at all), judged by the
@@ -148,7 +223,8 @@ class Pages:
             after = before
         reply = response.reply
         text = reply.text if reply is not None else None
-        return PageAnswer(response.then is not None, text, bool(reply and reply.alert), after)
+        keys = next((o.markup for o in response.outs if isinstance(o, Edit) and o.markup), None)
+        return PageAnswer(response.then is not None, text, bool(reply and reply.alert), after, keys)
 
     def left(self, table_id: int, user_id: int) -> None:
         """The user closed the table's page, his grace over (:class:`~.presence.PagePresence`): his

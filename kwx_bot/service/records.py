@@ -42,14 +42,16 @@ from ..words.record_text import (
     review_clean,
 )
 from . import game
+from .keyboards import replay_row
 from .pictures import Pictures
 from .ports import Messenger
 from .reviews import Reviewer, SeatReview
 from .score_commands import Reports
+from .screen.json import plain
 from .tables import Tables
 from .values import Command, Out, Response
 
-__all__ = ["FoundHand", "Records", "find_hand", "hand_args"]
+__all__ = ["FoundHand", "HandReplay", "Records", "find_hand", "hand_args", "replay_param"]
 
 _MAX_ID = 36**10 - 1
 
@@ -62,6 +64,36 @@ worker): a fifth request is asked to come back later."""
 Spawn = Callable[[Coroutine[Any, Any, None]], None]
 """Runs a coroutine in the background (the service's task set: :meth:`TableService.idle` waits for
 it, a shutdown cancels it)."""
+
+
+def replay_param(table_id: int, hand_no: int) -> str:
+    """The Mini App's start parameter for hand ``hand_no`` of table ``table_id``'s replay:
+    ``r<table>_<hand>`` (a ``startapp`` value: letters, digits and ``_``)."""
+    return f"r{table_id}_{hand_no}"
+
+
+@dataclass(frozen=True, slots=True)
+class HandReplay:
+    """A finished hand moment by moment with every hand face up, for the Mini App's replay: the
+    moments of ``/replay``'s animation (:func:`.game.hand_open_moments`), the seats' ``names`` and the
+    group's ``lang``."""
+
+    table_id: int
+    hand_no: int
+    ruleset: game.Ruleset
+    lang: str
+    names: tuple[str, ...]
+    moments: tuple[game.OpenMoment, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"kind": "replay", "table", "hand", "ruleset", "lang": "en"|"zh", "names", "frames":
+        [{"view": <public view>, "hands": [[tiles, melds], …]}, …]}`` (screen/json.py ``plain``);
+        the last frame's view carries the result."""
+        return {
+            "kind": "replay", "table": self.table_id, "hand": self.hand_no, "ruleset": self.ruleset.value,
+            "lang": "zh" if self.lang.startswith("zh") else "en", "names": list(self.names),
+            "frames": [{"view": plain(view), "hands": plain(hands)} for view, hands in self.moments],
+        }  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +126,14 @@ class Records:
     """See the module docstring."""
 
     def __init__(
-        self, tables: Tables, reports: Reports, pictures: Pictures, sender: Messenger, reviewer: Reviewer, spawn: Spawn
+        self,
+        tables: Tables,
+        reports: Reports,
+        pictures: Pictures,
+        sender: Messenger,
+        reviewer: Reviewer,
+        spawn: Spawn,
+        bot: Callable[[], str] = lambda: "",
     ) -> None:
         self.tables = tables
         self.store = tables.store
@@ -104,6 +143,8 @@ class Records:
         self.reviewer = reviewer
         self.spawn = spawn
         self._reviewing: set[int] = set()
+        self.bot = bot
+        """The bot's @username (for the Mini App's links)."""
 
     async def _group_tr(self, cmd: Command) -> tuple[int | None, Translator]:
         """The group's id (None before its first table) and the group's translator."""
@@ -188,8 +229,9 @@ class Records:
         views = game.hand_moments(events)
         ruleset = game.rules_from_json(events[0].get("rules")).ruleset
         gif = await self.pictures.replay(views, names, tr.lang, game=ruleset)
+        row = replay_row(tr, replay_param(hand.table_id, hand.hand_no), self.tables.settings.webapp_url, self.bot())
         caption = replay_caption(tr, hand, len(views), hand_outcome(record, tr) if record is not None else "")
-        return Response.of(Out(caption, animation=(replay_filename(hand), gif)))
+        return Response.of(Out(caption, markup=row or None, animation=(replay_filename(hand), gif)))
 
     async def review(self, cmd: Command) -> Response:
         """``/review N [T]``: review hand N for each person who played it, privately (module
@@ -252,3 +294,20 @@ class Records:
             return
         caption = review_caption(tr, hand, title, result.differed, result.lost, result.shown, result.complete)
         await self.sender.send_photo(user, result.picture, caption)
+
+    async def open_replay(self, table_id: int, hand_no: int) -> HandReplay | None:
+        """Hand ``hand_no`` of this bot's table ``table_id`` face up, moment by moment, in its group's
+        language; None when there is no such hand or it is not over (a hand in play, or one stopped
+        before its end, keeps its concealed tiles: docs/security.md §3).  Who may see it is the
+        caller's question (a member of the table's group, as for ``/replay``)."""
+        table = await self.store.get_table(table_id)
+        if table is None or table.bot_id not in (0, self.tables.bot_id):
+            return None
+        hand = (await find_hand(self.store, table.group_id, hand_no, table_id)).hand
+        if hand is None or hand.status != "over":
+            return None
+        tr = translator(await self.tables.group_lang(table.group_id))
+        events, names, _record = await self._hand_data(table.group_id, hand, tr)
+        ruleset = game.rules_from_json(events[0].get("rules")).ruleset
+        moments = tuple(game.hand_open_moments(events))
+        return HandReplay(table_id, hand_no, ruleset, tr.lang, tuple(names), moments)

@@ -118,9 +118,11 @@ class TableService:
         self.voids = Voids(self.tables, self.admin)
         self.info = Info(self.tables)
         self.reviewer: Reviewer = reviewer or ProcessReviewer(settings.render_processes, fmt=settings.picture_format)
-        self.records = Records(self.tables, self.reports, pictures, self.sender, self.reviewer, self._spawn)
+        self.records = Records(
+            self.tables, self.reports, pictures, self.sender, self.reviewer, self._spawn, self.present.bot_username
+        )
         self.stats = Stats(self.tables, pictures)
-        self.pages = Pages(self.tables, self.present, self.joins.members, self.press, self.follow_soon)
+        self.pages = Pages(self.tables, self.present, self.joins.members, self.press, self.follow_soon, self.records)
         """The tables as the Mini App's page shows them (the same screens; presses through :meth:`press`)."""
         self._users: dict[int, UserInfo] = {}
         self._bg: set[asyncio.Task[Any]] = set()

@@ -6,9 +6,11 @@ Off unless ``KWX_WEBAPP_URL`` is set; listens on ``KWX_WEBAPP_LISTEN``:``KWX_WEB
 
 ``GET  /webapp/api/table/{id}``
     200 ``{"table", "seq", "role": "seat"|"spectator", "seat": int|null, "lang": "en"|"zh",
-    "screen": {...}}`` — the user's :class:`~kwx_bot.service.pages.PageScreen` (his seat's screen, or
-    the group's), 404 no such open table, 403 not seated and not a member of its group, 503 when
-    Telegram cannot say whether he is (``Retry-After``).
+    "screen": {...}, "result"?: {...}, "deadline_ms"?: int, "bank_ms"?: int}`` — the user's
+    :class:`~kwx_bot.service.pages.PageScreen` (his seat's screen, or the group's; the result once
+    the hand is over; his time while the hand waits on him), 404 no such open table, 403 not
+    seated and not a member of its group, 503 when Telegram cannot say whether he is
+    (``Retry-After``).
 ``GET  /webapp/api/table/{id}/events``
     ``text/event-stream``: the same JSON as ``event: screen`` messages (``id:`` the table's seq),
     the current one first, then each time the user's screen changes; ``: ping`` every
@@ -18,7 +20,13 @@ Off unless ``KWX_WEBAPP_URL`` is set; listens on ``KWX_WEBAPP_LISTEN``:``KWX_WEB
 ``POST /webapp/api/table/{id}/press``
     body ``{"data": <a button's "data" object from the screen, as received>}`` → 200 ``{"ok": bool
     (it changed something), "text": str|null (the chat's answer to the same press), "alert": bool,
-    "screen": {...}}``; 400 for a body that is not such an object or a press of another table.
+    "screen": {...} (the same JSON as a GET), "buttons"?: [...] (End the table's confirmation)}``;
+    400 for a body that is not such an object or a press of another table.
+
+``GET  /webapp/api/replay/{table}/{hand}``
+    200 :meth:`~kwx_bot.service.records.HandReplay.to_json` — a finished hand moment by moment with
+    every hand face up (``/replay``'s moments), for a member of the table's group; 404 no such
+    finished hand of this bot (in play or stopped included), 403 not a member, 503 as above.
 
 Every API request carries ``Authorization: tma <initData>`` (401 ``{"error": reason}`` when missing,
 forged or stale, :mod:`.auth`); its ``Host`` must be the page URL's host or this server's own
@@ -119,6 +127,7 @@ class WebApp:
         app.router.add_get("/webapp/api/table/{table_id:[0-9]{1,18}}", self.table)
         app.router.add_get("/webapp/api/table/{table_id:[0-9]{1,18}}/events", self.events)
         app.router.add_post("/webapp/api/table/{table_id:[0-9]{1,18}}/press", self.press)
+        app.router.add_get("/webapp/api/replay/{table_id:[0-9]{1,18}}/{hand_no:[0-9]{1,9}}", self.replay)
         add_static_routes(app)  # the page, its files, the tile faces, its words (docs/webapp.md §4)
         return app
 
@@ -164,6 +173,15 @@ class WebApp:
             return self._refused(screen)
         return web.json_response(screen.to_json(), headers={"Cache-Control": "no-store"})
 
+    async def replay(self, request: web.Request) -> web.Response:
+        """``GET /webapp/api/replay/{table}/{hand}``: a finished hand, moment by moment, face up."""
+        found = await self.pages.replay(
+            int(request.match_info["table_id"]), int(request.match_info["hand_no"]), request[_USER].id
+        )
+        if isinstance(found, PageRefusal):
+            return self._refused(found)
+        return web.json_response(found.to_json(), headers={"Cache-Control": "no-store"})
+
     async def press(self, request: web.Request) -> web.Response:
         """``POST /webapp/api/table/{id}/press``: a button of the screen, pressed."""
         table_id = int(request.match_info["table_id"])
@@ -184,8 +202,7 @@ class WebApp:
         answer = await self.pages.press(table_id, info, press)
         if isinstance(answer, PageRefusal):
             return self._refused(answer)
-        out = {"ok": answer.changed, "text": answer.text, "alert": answer.alert, "screen": answer.screen.to_json()}
-        return web.json_response(out, headers={"Cache-Control": "no-store"})
+        return web.json_response(answer.to_json(), headers={"Cache-Control": "no-store"})
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         """``GET /webapp/api/table/{id}/events``: the user's screen, live (module docstring)."""

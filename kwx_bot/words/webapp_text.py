@@ -14,7 +14,9 @@ __all__ = ["page_words"]
 def page_words(tr: Translator) -> dict[str, str]:
     """The page's words in ``tr``'s language, by key: ``loading``, ``reconnecting``, ``failed``
     (the table could not be opened), ``tap_again`` (a selected tile is discarded by a second tap),
-    ``watching`` (a spectator's view) and ``seconds`` (time left, ``{n}`` seconds)."""
+    ``watching`` (a spectator's view), ``seconds`` (time left, ``{n}`` seconds), and the replay's
+    ``replay`` (the key that opens it), ``step_back`` / ``step`` / ``play`` / ``pause`` (its
+    controls) and ``moment`` (``{n}`` of ``{total}``)."""
     _ = tr.gettext
     return {
         "loading": _("Opening the table…"),
@@ -23,4 +25,10 @@ def page_words(tr: Translator) -> dict[str, str]:
         "tap_again": _("Tap the tile again to discard it"),
         "watching": _("You are watching this table"),
         "seconds": _("{n} s"),
+        "replay": _("Step through the hand"),
+        "step_back": _("◀ Back"),
+        "step": _("Next ▶"),
+        "play": _("Play"),
+        "pause": _("Pause"),
+        "moment": _("Move {n} of {total}"),
     }

@@ -224,6 +224,11 @@ def web_leaks(message: dict[str, Any], events: Sequence[dict[str, Any]]) -> list
         problems.append("a spectator was sent a seat's screen")
     allowed = _allowed(message, events)
     tiles, texts = _web_tiles(screen, skip_waits=role == "seat")
+    if "result" in message:  # the result shows every hand: only once the hand is over
+        if not any(e["type"] == "hand_ended" for e in events):
+            problems.append("a result was sent before the hand ended")
+        more, words = _web_tiles(message["result"], skip_waits=False)
+        tiles, texts = tiles | more, texts + words
     problems += [f"names {t} as a value" for t in sorted(tiles - allowed, key=str)]
     problems += [f"names {t} in a text" for t in sorted(leaked(texts, allowed, own_waits=role == "seat"), key=str)]
     return problems

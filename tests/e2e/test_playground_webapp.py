@@ -22,10 +22,12 @@ from selenium.webdriver.remote.webdriver import WebDriver
 
 from tests.e2e import test_webapp_browser as page
 from tests.e2e.test_playground_browser import _api, _panel, _start_a_table, _wait
-from tests.e2e.test_webapp_browser import count, play_one_step, seq, shot, situation
+from tests.e2e.test_webapp_browser import count, play_one_step, seq, shot, situation, tap
 
 browser = page.browser
 """One headless Chromium for the module (the page tests' fixture)."""
+STARTUP: list[float] = []
+"""Seconds from ``kwx-bot playground`` to its address printed (the bot process running)."""
 
 
 @pytest.fixture(scope="module")
@@ -37,11 +39,13 @@ def playground(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         [sys.executable, "-m", "kwx_bot", "playground", "--port", "0", "--db", str(db)],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )  # fmt: skip
+    started = time.monotonic()
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()
         found = re.search(r"http://127\.0\.0\.1:\d+/", line)
         assert found, line + proc.stdout.read()
+        STARTUP.append(time.monotonic() - started)
         yield found[0]
     finally:
         proc.terminate()
@@ -80,10 +84,11 @@ def test_a_newcomer_plays_a_hand_on_the_mini_app(playground: str, browser: WebDr
         browser.switch_to.default_content()
         browser.save_screenshot(str(tmp_path / "playground-miniapp.png"))
         browser.switch_to.frame(frame)
-        restarted = False
+        restarted, timed = False, False
         for _ in range(300):
             if count(browser, ".result") or situation(browser) == "over":
                 break
+            timed = timed or bool(count(browser, ".actions .timer"))  # his time, while the hand waits on him
             play_one_step(browser)
             if not restarted and seq(browser) > 12:
                 before = seq(browser)
@@ -98,12 +103,23 @@ def test_a_newcomer_plays_a_hand_on_the_mini_app(playground: str, browser: WebDr
         else:
             pytest.fail("the hand did not end")
         elapsed = time.monotonic() - started
-        print(f"a hand on the Mini App in {elapsed:.1f} s (bot restart included)")
+        print(
+            f"the playground up in {STARTUP[0]:.1f} s, a hand on the Mini App in {elapsed:.1f} s (a restart included)"
+        )
+        assert STARTUP[0] + elapsed < 60  # a newcomer plays a hand on the Mini App in under a minute
+        # the result, as the group gets it: every hand face up, Next hand on the page deals the next
+        _wait(browser, "the result on the page", lambda: count(browser, ".result .result-hand") == 3)
+        shot(browser, tmp_path / "miniapp-result.png")
         browser.switch_to.default_content()
         browser.save_screenshot(str(tmp_path / "playground-miniapp-over.png"))
+        browser.switch_to.frame(frame)
+        over = seq(browser)
+        assert tap(browser, ".result .key", 0) == "Next hand"
+        _wait(browser, "the next hand on the page", lambda: not count(browser, ".result") and seq(browser) > over)
+        _wait(browser, "the next hand's tiles", lambda: count(browser, ".hand-tile") >= 13)
     finally:
         browser.switch_to.default_content()
-    assert restarted
+    assert restarted and timed
     # Ben, a member of the group who is not seated, opens the same table: the public view, live
     table = re.search(r"table=(\d+)", frame.get_attribute("src") or "")
     assert table, frame.get_attribute("src")

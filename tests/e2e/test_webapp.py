@@ -18,6 +18,7 @@ import aiohttp
 import pytest
 
 from fakebot import MESSAGE_WRITE_METHODS, FakeUser
+from kwx_bot.edge.codec import decode
 from kwx_bot.webapp.auth import sign_init_data
 
 from .harness import Kwx
@@ -208,6 +209,25 @@ async def test_a_whole_hand_on_the_page_costs_no_hand_message_writes(kwx: Kwx, p
             assert s.latest() == (await page.get(u, 1))[1]  # the stream ends where the table is
         assert spectator.latest()["screen"]["kind"] == "table"
         assert page.checked > 50
+        # the result, the group's own: every hand face up; Next hand / End for a player, no keys to watch
+        group_result = kwx.fake.last_message(group)
+        assert group_result is not None and group_result.caption
+        for s in streams:
+            result = s.latest()["result"]
+            assert result["kind"] == "result" and len(result["picture"]["hands"]) == 3
+            assert [k["label"] for k in result["buttons"][0]] == ["Next hand", "End the table"]
+        assert spectator.latest()["result"]["buttons"] == []
+        over = streams[1].latest()
+        async with page.session.post(
+            f"{page.base}/webapp/api/table/1/press",
+            json={"data": over["result"]["buttons"][0][0]["data"]},
+            headers=page.headers(players[1]),
+        ) as r:  # Ben deals the next hand from his page
+            assert (await r.json())["text"] == "Dealing…"
+        while "result" in (dealt := await streams[1].next()):
+            pass
+        assert dealt["seq"] > over["seq"] and dealt["screen"]["situation"] != "over"
+        await page.check(dealt)
         for s in [*streams, spectator]:
             s.response.close()
         await kwx.fake.wait_for(lambda: writes_to(kwx, players, mark) >= 3, 10, message="the catch-up")
@@ -215,7 +235,7 @@ async def test_a_whole_hand_on_the_page_costs_no_hand_message_writes(kwx: Kwx, p
         assert writes_to(kwx, players, mark) == 3  # the page closed: one write per hand message
         for u in players:
             message = kwx.hand_message(u)
-            assert (message is not None and "Points" in message.content) or "Hand 1" in message.content
+            assert message is not None and "Hand 2" in message.content  # up to date: the hand dealt meanwhile
 
 
 async def test_who_may_see_the_table_and_with_what_signature(kwx: Kwx, page: Page) -> None:
@@ -278,3 +298,60 @@ async def test_the_stream_resumes_after_a_restart_with_no_move_lost_or_repeated(
         after = await again.next()
         assert after["seq"] > resumed["seq"]
         again.response.close()
+
+
+async def test_the_page_and_the_chat_stay_in_step(kwx: Kwx, page: Page) -> None:
+    """Moves made in the chat show on Ann's open page at once; her moves on the page are in her chat
+    hand message once the page closes; an old button — on her chat message left behind while the
+    page was open, or on the page — is refused alike (the same seq)."""
+    async with kwx.running() as service:
+        service.presence.grace = 0.2
+        players, _, _, _ = await seat_three(kwx, "web-5")
+        await kwx.settle()
+        screens = {u.id: (await page.get(u, 1))[1] for u in players}
+        ann = next(u for u in players if moves(screens[u.id]))  # the dealer ("Ann" here)
+        stream = await page.open(ann, 1)
+        first = await stream.next()
+        old_message = kwx.hand_message(ann)
+        assert old_message is not None
+        old_chat = next(b.callback_data for b in old_message.iter_buttons() if b.callback_data)  # (its seq: first's)
+        on_page = in_chat = 0
+        while on_page < 2 or in_chat < 2 or not moves(stream.latest()):
+            screens = [(u, (await page.get(u, 1))[1]) for u in players]
+            user, options = next((u, m) for u, s in screens if (m := moves(s)))
+            if user is ann:
+                if on_page >= 2 and in_chat >= 2:
+                    break
+                assert (await page.press(ann, 1, options[0]))["ok"] is True
+                await kwx.settle()
+                on_page += 1
+            else:  # Ben or Cat moves in his chat: the open page shows it within the stream
+                await kwx.act(user, options[0]["op"], options[0].get("tile"))
+                in_chat += 1
+                seq = service.tables.cached()[0].row.seq
+                while (shown := await stream.next(timeout=5))["seq"] < seq:
+                    pass
+                assert shown["seq"] == seq
+                await page.check(shown)
+        await kwx.settle()
+        now = service.tables.cached()[0].row.seq
+        assert stream.latest()["seq"] == now and moves(stream.latest())  # Ann's turn (or claim), on her page
+        assert kwx.hand_message(ann) is old_message  # no write for her hand message meanwhile
+        # old buttons, on the page and in the chat: refused alike
+        refused = await page.press(ann, 1, moves(first)[0])
+        assert (refused["ok"], refused["text"]) == (False, "This button is outdated: the table has moved on.")
+        query = await kwx.press(ann, old_message, data=old_chat)
+        assert query.answer is not None and query.answer.text == refused["text"]
+        # the page closes: after the grace her hand message is where the page was, and plays on
+        stream.response.close()
+
+        def caught_up() -> bool:
+            message = kwx.hand_message(ann)
+            return message is not None and any(
+                decode(b.callback_data).seq == now for b in message.iter_buttons() if b.callback_data
+            )
+
+        await kwx.fake.wait_for(caught_up, 10, message="the hand message caught up")
+        options = moves((await page.get(ann, 1))[1])
+        await kwx.act(ann, options[0]["op"], options[0].get("tile"))
+        assert service.tables.cached()[0].row.seq > now

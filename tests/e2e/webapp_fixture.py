@@ -208,7 +208,8 @@ def fixture_app(table: FixtureTable) -> web.Application:
         user = _user(request)
         body = await request.json()
         ok, text = table.press(body["data"]) if user != "spectator" else (False, "no")
-        return web.json_response({"ok": ok, "text": text, "screen": table.payload(user)["screen"]})
+        # the answer's screen: the whole payload, as the bot's server answers
+        return web.json_response({"ok": ok, "text": text, "screen": table.payload(user)})
 
     app.router.add_get("/webapp/api/table/{table_id}", get_table)
     app.router.add_get("/webapp/api/table/{table_id}/events", events)

@@ -12,7 +12,7 @@ import pytest
 
 from engine.game import event_from_json, legal_actions, replay, start, step
 from engine.game.events import Event
-from engine.game.record import RecordError, actions_of, public_moments, record
+from engine.game.record import RecordError, actions_of, open_moments, public_moments, record
 from engine.rules import RuleSet
 from tests.engine.test_scenarios import run_play
 
@@ -88,3 +88,18 @@ def test_public_moments_follow_every_visible_change_in_order(seed: int) -> None:
             assert tiles[: len(a.discards)] == [d.tile for d in a.discards]  # ponds only grow (a claim dims)
             if not b.liangdao:
                 assert b.revealed == ()  # nothing concealed is public before 亮倒
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_open_moments_are_the_public_moments_with_every_hand(seed: int) -> None:
+    events = _random_hand(RuleSet(), seed)
+    moments = open_moments(events)
+    assert [view for view, _ in moments] == public_moments(events)
+    for view, hands in moments:
+        assert len(hands) == len(view.seats)
+        for seat, (tiles, melds) in zip(view.seats, hands, strict=True):
+            assert len(tiles) + 3 * len(melds) in (13, 14)
+            assert [m.kind for m in melds] == [m.kind for m in seat.melds]
+            assert all(m.tile is not None for m in melds)  # a concealed kong face up too
+    with pytest.raises(RecordError, match="finished"):
+        open_moments(events[:-1])  # a hand not over keeps its concealed tiles

@@ -85,7 +85,7 @@ async def deliver(
             sent = await sender.send_document(chat_id, data, filename, out.text)
         elif out.animation is not None:
             filename, data = out.animation
-            sent = await sender.send_animation(chat_id, data, filename, out.text)
+            sent = await sender.send_animation(chat_id, data, filename, out.text, out.markup)
         elif out.photo is not None:
             sent = await sender.send_photo(chat_id, out.photo, out.text, reply_to=reply_to if out.reply else None)
         else:

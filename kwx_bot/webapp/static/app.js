@@ -164,6 +164,14 @@
     return null;
   }
 
+  // a finished hand's replay: ?replay=r<table>_<hand> or the start parameter r<table>_<hand>
+  function replayParam() {
+    const sp = tg && tg.initDataUnsafe && tg.initDataUnsafe.start_param;
+    const p = new URLSearchParams(location.search).get("replay") || sp || "";
+    const m = /^r(\d+)_(\d+)$/.exec(p);
+    return m ? { table: m[1], hand: m[2] } : null;
+  }
+
   async function loadWords(lang, game) {
     const key = lang + "/" + game;
     if (S.wordsKey === key && S.words) return;
@@ -196,13 +204,13 @@
       const j = await r.json().catch(() => ({}));
       if (j.text) toast(j.text);
       else if (!r.ok && j.error) toast(j.error);
-      if (j.screen && S.payload && j.screen.seq >= S.payload.screen.seq) {
-        S.payload = { ...S.payload, screen: j.screen, seq: j.screen.seq };
-        if (j.screen.situation !== "over") delete S.payload.result;
-        S.shown = JSON.stringify(S.payload);
-      }
       S.selected = null;
-      render();
+      // the answer's screen is the whole payload, as a GET gives it; keys the press put under the
+      // result (End the table: its confirmation) stand in for the result's own until the next screen
+      if (j.screen && j.screen.screen && (!S.payload || j.screen.seq >= S.payload.seq)) {
+        if (j.buttons && j.screen.result) j.screen.result = { ...j.screen.result, buttons: j.buttons };
+        await show(j.screen);
+      } else render();
     } catch (e) {
       toast(ui("reconnecting"));
     } finally {
@@ -363,12 +371,17 @@
       opts.total !== undefined ? el("span", "money", fill(lb.match_total, { v: signed(opts.total) })) : null);
     panel.append(head);
     const line = el("div", "seat-tiles");
-    if (!opts.own) {
+    if (opts.hand) {
+      // a finished hand's replay: the seat's hand face up (concealed tiles, then its melds)
+      const [held, melds] = opts.hand;
+      line.append(el("span", "revealed open", held.map((t) => face(t, null, "small"))));
+      for (const m of melds) line.append(meldTiles(m, "small"));
+    } else if (!opts.own) {
       const hiddenCount = s.concealed_count - s.revealed.length;
       if (s.revealed.length) line.append(el("span", "revealed", s.revealed.map((t) => face(t, null, "small"))));
       if (hiddenCount > 0) line.append(el("span", "backs", face(null, null, "mini"), el("span", "count", "\u00d7" + hiddenCount)));
     }
-    if (!opts.own) for (const m of s.melds) line.append(meldTiles(m, "small")); // own melds: beside the hand
+    if (!opts.own && !opts.hand) for (const m of s.melds) line.append(meldTiles(m, "small")); // own melds: beside the hand
     if (line.childNodes.length) panel.append(line);
     if (s.waits.length && !over) {
       panel.append(el("div", "waits", el("span", "label", lb.waits), s.waits.map((t) => face(t, null, "mini"))));
@@ -446,10 +459,13 @@
     clearInterval(S.countdown);
     const deadline = S.payload && S.payload.deadline_ms;
     if (!deadline) return null;
+    const bank = S.payload.bank_ms || 0;
     const span = el("span", "timer");
     const tick = () => {
-      const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+      const now = Date.now();
+      const left = Math.max(0, Math.ceil((deadline - now) / 1000));
       span.textContent = fill(ui("seconds"), { n: left });
+      span.classList.toggle("bank", now >= bank); // his move's own time is gone: the time bank goes
     };
     tick();
     S.countdown = setInterval(tick, 1000);
@@ -482,10 +498,9 @@
       row.forEach((k) => r.append(keyButton(k, screen.situation === "claim" || screen.situation === "rob" ? "claim" : "")));
       actions.append(r);
     }
-    if (keys.others.length) {
-      const t = countdown();
-      if (t) actions.append(t);
-    } else clearInterval(S.countdown);
+    const t = screen.must_act || keys.others.length ? countdown() : null; // his time, when the hand waits on him
+    if (t) actions.append(t);
+    else clearInterval(S.countdown);
     main.append(actions);
     if (view.melds.length) main.append(el("div", "own-melds", view.melds.map((m) => meldTiles(m, "mid"))));
     main.append(keys.toggles.length ? revealRow(keys) : handRow(screen, keys));
@@ -544,8 +559,76 @@
     panel.append(richText(result.caption, "caption"));
     const buttons = el("div", "actions");
     for (const row of result.buttons || []) buttons.append(el("div", "key-row", row.map((k) => keyButton(k, "next"))));
+    const replay = S.payload && S.payload.replay;
+    if (replay && !S.replay) {
+      const a = el("a", "key replay-link", ui("replay"));
+      a.href = `?replay=${encodeURIComponent(replay)}${location.hash}`; // the same page, the same signature
+      buttons.append(el("div", "key-row", a));
+    }
     panel.append(buttons);
     return panel;
+  }
+
+  // -- the replay: a finished hand, moment by moment, every hand face up ------------------------------
+  function replayScreen() {
+    const R = S.replay;
+    const frame = R.frames[R.at];
+    const pub = frame.view;
+    const main = el("main", "table replay-view");
+    main.id = "app";
+    main.dataset.moment = R.at;
+    main.append(topBar(pub, null));
+    const step = (d) => () => {
+      R.at = Math.max(0, Math.min(R.frames.length - 1, R.at + d));
+      if (R.at === R.frames.length - 1) stopPlaying();
+      drawReplay();
+    };
+    const play = el("button", "key replay-play", ui(R.timer ? "pause" : "play"));
+    play.type = "button";
+    play.addEventListener("click", () => {
+      if (R.timer) stopPlaying();
+      else {
+        if (R.at === R.frames.length - 1) R.at = 0;
+        R.timer = setInterval(step(1), 1200);
+      }
+      drawReplay();
+    });
+    const back = el("button", "key replay-back", ui("step_back"));
+    back.type = "button";
+    back.disabled = R.at === 0;
+    back.addEventListener("click", step(-1));
+    const next = el("button", "key replay-next", ui("step"));
+    next.type = "button";
+    next.disabled = R.at === R.frames.length - 1;
+    next.addEventListener("click", step(1));
+    main.append(el("div", "actions", el("div", "key-row", back, play, next),
+      el("p", "hint replay-at", fill(ui("moment"), { n: R.at + 1, total: R.frames.length }))));
+    if (pub.result) {
+      const picture = { view: pub, names: R.names, hands: frame.hands };
+      main.append(resultPanel({ picture, caption: "", buttons: [] }));
+    } else {
+      pub.seats.forEach((_, s) => main.append(seatPanel(pub, s, R.names, null, { hand: frame.hands[s] })));
+    }
+    syncTelegramButtons(null);
+    return main;
+  }
+
+  function stopPlaying() {
+    if (S.replay && S.replay.timer) clearInterval(S.replay.timer);
+    if (S.replay) S.replay.timer = null;
+  }
+
+  function drawReplay() {
+    document.getElementById("app").replaceWith(replayScreen());
+  }
+
+  async function openReplay(which) {
+    const r = await api(`replay/${which.table}/${which.hand}`);
+    if (!r.ok) return failed(r.status);
+    const j = await r.json();
+    await loadWords(j.lang, j.ruleset);
+    S.replay = { ...j, at: 0, timer: null };
+    drawReplay();
   }
 
   function render() {
@@ -575,11 +658,19 @@
       if (tg.BackButton) tg.BackButton.onClick(onBack);
     }
     S.tableId = tableId();
+    const replay = replayParam();
     try {
       await loadWords(firstLang(), "kawuxing");
       document.getElementById("loading").textContent = ui("loading");
     } catch (e) {
       /* the screen's own language follows */
+    }
+    if (replay && initData()) {
+      try {
+        return await openReplay(replay);
+      } catch (e) {
+        return failed(0);
+      }
     }
     if (!S.tableId || !initData()) return failed(400);
     try {

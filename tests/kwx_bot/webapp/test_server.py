@@ -15,6 +15,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from kwx_bot.service import UserInfo
 from kwx_bot.service.buttons import Op
+from kwx_bot.service.game import hand_moments
 from kwx_bot.webapp.auth import sign_init_data
 from kwx_bot.webapp.server import WebApp
 from tests.e2e.leaks import web_leaks
@@ -242,3 +243,84 @@ async def test_a_stranger_gets_no_stream(web: Web) -> None:
     table_id = await deal(web.world)
     async with web.client.get(f"/webapp/api/table/{table_id}/events", headers=web.headers(EVE)) as r:
         assert r.status == 403
+
+
+async def test_the_result_is_the_groups_and_next_hand_is_pressed_on_the_page(web: Web) -> None:
+    """Once the hand is over every payload carries the group's result announcement (every hand
+    face up): with Next hand / End the table for a seated player, with no keys for a spectator."""
+    table_id = await deal(web.world)
+    assert "result" not in await web.screen(ANN, table_id)
+    for action in SCENARIO["actions"]:  # the hand, to its double 胡 (the leak check on each screen)
+        await perform(web.world, action)
+        assert "result" not in await web.screen(DAN, table_id) or action is SCENARIO["actions"][-1]
+    ann, dan = await web.screen(ANN, table_id), await web.screen(DAN, table_id)
+    result = ann["result"]
+    assert result["kind"] == "result" and ann["screen"]["situation"] == "over"
+    assert [len(hand[0]) for hand in result["picture"]["hands"]] and "Points" in result["caption"]
+    assert [[k["label"] for k in row] for row in result["buttons"]] == [["Next hand", "End the table"]]
+    assert dan["result"]["buttons"] == [] and dan["result"]["caption"] == result["caption"]
+    assert "deadline_ms" not in ann
+    # End the table asks first: the page is given the chat's confirmation keys
+    end = next(k["data"] for k in result["buttons"][0] if k["label"] == "End the table")
+    _, asked = await web.press(ANN, table_id, end)
+    assert asked["text"] == "Press “Yes, end the table” to confirm."
+    assert [k["label"] for k in asked["buttons"][0]] == ["Yes, end the table", "Back"]
+    before = ann["seq"]
+    next_hand = {"data": next(k["data"] for k in result["buttons"][0])}
+    async with web.client.post(f"/webapp/api/table/{table_id}/press", json=next_hand, headers=web.headers(BEN)) as r:
+        dealt = await r.json()  # (its screen: the result still, the deal follows in the background)
+    assert dealt["ok"] is True and dealt["text"] == "Dealing…"
+    await web.world.service.idle()
+    after = await web.screen(BEN, table_id)
+    assert "result" not in after and after["screen"]["situation"] != "over" and after["seq"] > before
+
+
+async def test_the_deadline_is_the_time_controls_and_only_for_the_seat_it_waits_on(world: World) -> None:
+    """``deadline_ms`` / ``bank_ms``: the seat's due time and the end of its move's own time, as the
+    table's time control answers them (docs/rules.md §E#33); none for the seats not waited on."""
+    settings = replace(world.service.settings, token="123:" + "t" * 35, webapp_url=URL)
+    for part in (world.service.tables, world.service):
+        part.settings = replace(part.settings, discard_seconds=30, claim_seconds=10, bank_seconds=20)
+    app = WebApp(world.service, settings)
+    async with TestClient(TestServer(app.app())) as client:
+        web = Web(world, app, client)
+        table_id = await deal(world)
+        ann, ben = await web.screen(ANN, table_id), await web.screen(BEN, table_id)
+        live = world.service.tables.cached()[0]
+        seat = live.seat_of(ANN.user_id)
+        assert seat is not None and ann["screen"]["must_act"] is True
+        assert ann["deadline_ms"] == round(world.service.tables.due_at(live, seat) * 1000)
+        assert live.row.deadline_start is not None
+        assert ann["bank_ms"] == round((live.row.deadline_start + 30) * 1000)
+        assert ann["deadline_ms"] - ann["bank_ms"] == 40_000  # the first hand's bank: twice 20 s
+        assert "deadline_ms" not in ben and "deadline_ms" not in await web.screen(DAN, table_id)
+
+
+async def test_a_finished_hand_is_replayed_face_up_for_members_of_its_group(web: Web) -> None:
+    """``GET /webapp/api/replay/{table}/{hand}``: ``/replay``'s moments with every hand face up, for
+    a finished hand and a member of the table's group; the result links to it; ``/replay`` offers it
+    beside the animation (a link to the bot's Main Mini App: no ``web_app`` key in a group)."""
+    table_id = await deal(web.world)
+    path = f"/webapp/api/replay/{table_id}/1"
+    assert await web.get(ANN, path) == (404, {"error": "no_table"})  # in play: its tiles are private
+    for action in SCENARIO["actions"]:
+        await perform(web.world, action)
+    assert (await web.screen(ANN, table_id))["replay"] == f"r{table_id}_1"
+    status, replay = await web.get(DAN, path)  # a member of the group who did not play
+    assert status == 200 and replay["kind"] == "replay" and replay["names"] == ["Ann", "Ben", "Cat"]
+    frames = replay["frames"]
+    events = await web.events()
+    assert len(frames) == len(hand_moments(events))  # the animation's moments, one by one
+    assert [len(hand[0]) for hand in frames[0]["hands"]] == [14, 13, 13]  # the deal, face up
+    assert frames[-1]["view"]["result"]["outcome"] == "win" and all(f["view"]["result"] is None for f in frames[:-1])
+    assert await web.get(EVE, path) == (403, {"error": "not_member"})
+    assert (await web.get(ANN, f"/webapp/api/replay/{table_id}/2"))[0] == 404
+    assert (await web.get(ANN, f"/webapp/api/replay/{table_id + 9}/1"))[0] == 404
+    # /replay 1 in the group: the animation, and the link to step through it on the Mini App
+    tables = web.world.service.tables
+    tables.settings = replace(tables.settings, webapp_url=URL)
+    response = await web.world.service.records.replay(web.world.command(ANN, "replay", "1"))
+    (out,) = response.outs
+    assert out.animation is not None and out.markup is not None
+    (key,) = out.markup[0]
+    assert key.text == "Step through the hand" and key.url is not None and key.url.endswith(f"?startapp=r{table_id}_1")
