@@ -185,7 +185,8 @@ def render_result(
     gold bar over each, then the kept tiles, face up when ``hands`` is given, else one face-down tile
     and their count; the payments table badges the 被查叫 seats and the 关死 seat.  Sentences wrap.  Both end with the
     payments table in points of 底金 -- per player 胡牌 (hand payments or 荒庄 penalties), 杠钱
-    (kong money), 合计 -- gains in red with ``+``, losses in green with ``−`` (Chinese convention);
+    (kong money), 合计 -- signed ``+`` / ``−``, a gain red and a loss green in Chinese, a gain green
+    and a loss red in English (:func:`render.blocks.points_colour`);
     the 庄 disc marks this hand's dealer (``view.dealer``), a red 点炮 badge the discarder of a
     discard win (被抢杠 the robbed seat); a last line names the next dealer (``下局庄家：X``).
 

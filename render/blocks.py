@@ -27,8 +27,8 @@ GOLD: RGB = (255, 198, 40)
 DARK: RGB = (30, 30, 30)
 BADGE_RED: RGB = (210, 38, 38)
 BADGE_GREY: RGB = (96, 110, 104)
-GAIN: RGB = (255, 136, 120)  # Chinese convention: red = gain, green = loss; the sign says it too
-LOSS: RGB = (130, 230, 150)
+RED_POINTS: RGB = (255, 136, 120)
+GREEN_POINTS: RGB = (130, 230, 150)
 DANGER_LABEL: RGB = (255, 150, 150)
 POND_BG: RGB = (20, 80, 54)
 
@@ -60,6 +60,19 @@ PAD = 3
 def _stack(size: TileSize) -> int:
     """How far a kong's 4th tile sits above the other three."""
     return round(size.height * 0.28)
+
+
+def points_colour(points: int, lang: str, zero: RGB = MUTED) -> RGB:
+    """The colour of a change of ``points`` drawn for a reader of ``lang`` (the words' ``lang``,
+    docs/glossary.md, "Colours of points"): Chinese (``zh_CN``) shows a gain red and a loss green,
+    as Chinese scoreboards and markets do; every other language a gain green and a loss red; 0 is
+    ``zero``.
+    The sign (``+`` / ``−``) says it in every language too.  The one place that decides it: the
+    result's payments, the tables' match totals and the ``/stats`` points all ask here."""
+    if points == 0:
+        return zero
+    red_gains = lang.startswith("zh")
+    return RED_POINTS if (points > 0) == red_gains else GREEN_POINTS
 
 
 def _name(names: Sequence[str], seat: int, lb: Labels) -> str:

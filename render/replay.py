@@ -5,8 +5,11 @@ Input: the hand's public views in order (:func:`engine.game.record.public_moment
 after each discard, 碰, kong and 亮倒 reveal, and the end).  Each view is drawn by
 :func:`render.pictures.table_canvas` -- the same picture the group saw live -- so a frame shows
 exactly what its view holds: no concealed tile of a seat that has not declared 亮倒 before the
-final frame, which shows the result as the live table's last picture does (winners' hands face
-up, the winning tile marked).
+end, whose table shows the result as the live table's last picture does (winners' hands face up,
+the winning tile marked).  Then, when the last view has a result, one more frame: the result
+picture the group was sent (:func:`render.pictures.result_canvas`: the title -- a win, 荒庄, 查叫,
+关死 --, the winners' hands and 番, the payments, with every hand face up when ``hands`` is
+given), so a replay that ends in a draw says how it ended too.
 
 Why a GIF: Telegram's ``sendAnimation`` takes a GIF (or a soundless H.264 MP4) up to 50 MB and
 plays it inline and looped in the chat; a GIF needs nothing beyond Pillow (no ffmpeg).  To keep it
@@ -29,7 +32,7 @@ from engine.views import PublicView
 
 from .canvas import Canvas
 from .labels import ENGLISH, PictureWords
-from .pictures import FELT, table_canvas
+from .pictures import FELT, HandTiles, result_canvas, table_canvas
 
 __all__ = ["FRAME_MS", "LAST_FRAME_MS", "MAX_FRAMES", "pick_frames", "render_replay", "replay_canvases"]
 
@@ -61,14 +64,20 @@ def replay_canvases(
     words: PictureWords = ENGLISH,
     totals: Sequence[int] | None = None,
     game: str = Ruleset.KAWUXING,
+    hands: Sequence[HandTiles] | None = None,
 ) -> list[Canvas]:
     """One table picture per drawn moment (:func:`pick_frames` of ``views``), labels in ``words`` for
     ``game`` (the hand's ``rules.ruleset``), ``totals`` the seats' running match totals (as
-    :func:`render.render_table`).  Raises ValueError for no views, or as
-    :func:`render.pictures.table_canvas` does."""
+    :func:`render.render_table`); then, when the last view has a result, the result picture
+    (:func:`render.render_result`, with ``hands``: one per seat, face up).  At most
+    :data:`MAX_FRAMES` canvases.  Raises ValueError for no views, or as
+    :func:`render.pictures.table_canvas` and :func:`render.pictures.result_canvas` do."""
     if not views:
         raise ValueError("a replay needs at least one view")
-    return [table_canvas(views[i], names, words, totals, game) for i in pick_frames(len(views))]
+    ending = views[-1].result is not None
+    moments = pick_frames(len(views), MAX_FRAMES - 1 if ending else MAX_FRAMES)
+    tables = [table_canvas(views[i], names, words, totals, game) for i in moments]
+    return tables + ([result_canvas(views[-1], names, words, hands, game)] if ending else [])
 
 
 def render_replay(
@@ -77,12 +86,14 @@ def render_replay(
     words: PictureWords = ENGLISH,
     totals: Sequence[int] | None = None,
     game: str = Ruleset.KAWUXING,
+    hands: Sequence[HandTiles] | None = None,
 ) -> bytes:
-    """The animated GIF (bytes) of ``views`` (see the module docstring): 600 pixels wide, as tall as
-    the tallest moment, :data:`FIRST_FRAME_MS` on the deal, :data:`FRAME_MS` per moment,
-    :data:`LAST_FRAME_MS` on the end, looping.  A typical 3-seat hand (about 50 moments) is a few
-    hundred KiB.  Raises ValueError as :func:`replay_canvases` does."""
-    canvases = replay_canvases(views, names, words, totals, game)
+    """The animated GIF (bytes) of ``views`` (see the module docstring; ``hands`` for the result
+    frame): 600 pixels wide, as tall as the tallest frame, :data:`FIRST_FRAME_MS` on the deal,
+    :data:`FRAME_MS` per moment, :data:`LAST_FRAME_MS` on the last frame (the result), looping.  A
+    typical 3-seat hand (about 50 moments) is a few hundred KiB.  Raises ValueError as
+    :func:`replay_canvases` does."""
+    canvases = replay_canvases(views, names, words, totals, game, hands)
     width = max(c.width for c in canvases)
     height = max(c.height for c in canvases)
     frames = []
@@ -90,10 +101,14 @@ def render_replay(
         frame = Image.new("RGB", (width, height), FELT)
         frame.paste(c.image, (0, 0))
         frames.append(frame)
-    # one palette for every frame (taken from the last, which has the most tiles face up), so that
-    # unchanged pixels keep their index; in every frame after the first they become the transparent
-    # index, so each frame stores only what changed (disposal 1 leaves the previous frame beneath)
-    palette = frames[-1].quantize(colors=TRANSPARENT, method=Image.Quantize.MEDIANCUT)
+    # one palette for every frame (taken from the last two, the end's table, which has the most
+    # tiles face up, and the result), so that unchanged pixels keep their index; in every frame
+    # after the first they become the transparent index, so each frame stores only what changed
+    # (disposal 1 leaves the previous frame beneath)
+    source = Image.new("RGB", (width, height * min(2, len(frames))), FELT)
+    for k, f in enumerate(frames[-2:]):
+        source.paste(f, (0, k * height))
+    palette = source.quantize(colors=TRANSPARENT, method=Image.Quantize.MEDIANCUT)
     indexed = [f.quantize(palette=palette, dither=Image.Dither.NONE) for f in frames]
     stored = [indexed[0]]
     for before, now in itertools.pairwise(indexed):

@@ -20,10 +20,8 @@ from .blocks import (
     DARK,
     DEALER_R,
     FELT,
-    GAIN,
     GOLD,
     GROUP_GAP,
-    LOSS,
     MARGIN,
     MUTED,
     NAME_SIZE,
@@ -43,6 +41,7 @@ from .blocks import (
     badge_item,
     badge_width,
     meld_item,
+    points_colour,
     text_item,
     tile_item,
     waits_items,
@@ -360,7 +359,7 @@ def _draw_payments(
             _badge(c, max(box[2], x) + 10, cy, badge, BADGE_RED, TEXT, TEXT_SIZE, role="dealt_in", seat=seat)
         for i, (vals, xr) in enumerate(zip(values, col_right, strict=True)):
             v = vals[seat] if seat < len(vals) else 0
-            colour = GAIN if v > 0 else LOSS if v < 0 else MUTED
+            colour = points_colour(v, lb.lang)
             c.text(
                 xr,
                 cy,

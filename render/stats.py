@@ -28,7 +28,7 @@ from PIL import Image
 from engine.rules import Ruleset
 
 from .art import RGB
-from .blocks import FELT, GAIN, LOSS, MUTED, PANEL, TEXT
+from .blocks import FELT, MUTED, PANEL, TEXT, points_colour
 from .canvas import Canvas, Placed
 from .labels import ENGLISH, MINUS, PictureWords, StatsLabels, signed
 from .text import ELLIPSIS, clean_name, fit, text_width
@@ -265,7 +265,7 @@ def _rows(players: Sequence[PlayerStats], words: PictureWords, games: Sequence[s
         lb.points,
         False,
         tuple((signed(p.points),) for p in players),
-        tuple(GAIN if p.points > 0 else LOSS if p.points < 0 else TEXT for p in players),
+        tuple(points_colour(p.points, lb.lang, TEXT) for p in players),
     )
     best_cells: list[tuple[str, ...] | None] = []
     fan_cells: list[tuple[str, ...] | None] = []

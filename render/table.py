@@ -15,11 +15,9 @@ from .blocks import (
     COUNT_GAP,
     DARK,
     FELT,
-    GAIN,
     GOLD,
     GROUP_GAP,
     HAND,
-    LOSS,
     MARGIN,
     MUTED,
     NAME_SIZE,
@@ -40,6 +38,7 @@ from .blocks import (
     dealer_item,
     marker_item,
     meld_item,
+    points_colour,
     text_item,
     tile_item,
     unseen_counts,
@@ -246,7 +245,7 @@ def seat_items(
     room = text_width(total_text, TEXT_SIZE) + 16 if total_text else 0
     items = _header_items(c, view, seat, name, lb, style, inner - room, active, win, relative)
     if total is not None:
-        colour = GAIN if total > 0 else LOSS if total < 0 else MUTED
+        colour = points_colour(total, lb.lang)
         used = sum(i.width for i in items) + sum(i.gap for i in items[1:])
         if used + room <= inner:  # right-aligned on the name line: drawn from the end of its items
 

@@ -34,7 +34,7 @@ import time
 from collections.abc import Sequence
 
 from ..analysis import keys_of, shanten_keys
-from ..game import Action, ActionKind, IllegalAction, State, legal_actions, step, view_for
+from ..game import Action, ActionKind, IllegalAction, State, fewest_reveal, legal_actions, step, view_for
 from ..rules import RuleSet, Ruleset
 from ..views import Phase, SeatView
 from .hand import hand_counts, minus
@@ -221,16 +221,9 @@ def evaluate(
 
 def _best_reveal(legal: Sequence[Action], tile: int) -> Action | None:
     """The 亮倒 / 廊起 with ``tile`` that publishes the most waits, showing the fewest tiles among
-    those (the whole hand first when it is as good: ``legal`` lists it first)."""
-    best: Action | None = None
-    best_key: tuple[int, int] = (-1, 0)
-    for a in legal:
-        if a.kind is ActionKind.LIANGDAO and a.tile == tile:
-            shown = len(a.reveal) if a.reveal is not None else 99
-            key = (len(a.waits), -shown)
-            if key > best_key:
-                best, best_key = a, key
-    return best
+    those (the whole hand first when it is as good: ``legal`` lists it first):
+    :func:`engine.game.fewest_reveal`."""
+    return fewest_reveal(legal, tile)
 
 
 def move_budget(rules: RuleSet) -> int:

@@ -22,7 +22,7 @@ from .events import (
     WindowOpened,
     event_from_json,
 )
-from .legal import protected_tiles, reveal_preview
+from .legal import fewest_reveal, protected_tiles, reveal_preview
 from .machine import check_rules, decide, evolve, first_dealer, kinds_for, legal_actions, replay, start, step
 from .reveal import RevealFault
 from .shuffle import commitment
@@ -60,6 +60,7 @@ __all__ = [
     "event_from_json",
     "events_from_json",
     "evolve",
+    "fewest_reveal",
     "first_dealer",
     "kinds_for",
     "legal_actions",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..rules import LiangdaoReveal
 from ..tiles import MeldKind, Tile, counts_of
 from .actions import Action, ActionKind, action
@@ -11,7 +13,7 @@ from .hands import liangdao_declared, liangdao_waits, moved, shanten_of
 from .reveal import RevealFault, legal_reveals, reveal_fault
 from .state import Phase, State
 
-__all__ = ["kong_actions", "legal_actions", "protected_tiles", "reveal_preview"]
+__all__ = ["fewest_reveal", "kong_actions", "legal_actions", "protected_tiles", "reveal_preview"]
 
 _TILES = tuple(Tile)
 
@@ -107,6 +109,22 @@ def protected_tiles(state: State, seat: int) -> tuple[Tile, ...]:
     if not mask:
         return ()
     return tuple(_TILES[t] for t, n in enumerate(state.seats[seat].hand) if n and mask >> t & 1)
+
+
+def fewest_reveal(actions: Sequence[Action], tile: int) -> Action | None:
+    """Of the 亮倒 / 廊起 ``actions`` (as :func:`legal_actions` lists them) with discard ``tile``, the
+    one that publishes the most waits, showing the fewest tiles among those: the partial reveal
+    that hides the most without giving up a wait of the whole hand (docs/rules.md §A9.2, §E#48),
+    else the whole hand (listed first, so it wins a tie).  None when no action declares with
+    ``tile``.  The bot's "Show the fewest" and the ``strong`` AI's 亮倒 candidates are this choice."""
+    best: Action | None = None
+    best_key = (-1, 0)
+    for a in actions:
+        if a.kind is ActionKind.LIANGDAO and a.tile == tile:
+            key = (len(a.waits), -(len(a.reveal) if a.reveal is not None else 99))  # the whole hand: the most
+            if key > best_key:
+                best, best_key = a, key
+    return best
 
 
 def reveal_preview(

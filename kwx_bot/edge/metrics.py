@@ -199,10 +199,15 @@ class TimedPictures:
         return await self._timed(self.inner.result, view, names, lang, hands, game)
 
     async def replay(
-        self, views: Sequence[Any], names: Sequence[str], lang: str = "zh_CN", game: str = "kawuxing"
+        self,
+        views: Sequence[Any],
+        names: Sequence[str],
+        lang: str = "zh_CN",
+        game: str = "kawuxing",
+        hands: Sequence[Any] | None = None,
     ) -> bytes:
         """See :meth:`Pictures.replay`."""
-        return await self._timed(self.inner.replay, views, names, lang, game)
+        return await self._timed(self.inner.replay, views, names, lang, game, hands)
 
     async def stats(self, sheet: Any, lang: str = "zh_CN") -> bytes:
         """See :meth:`Pictures.stats`."""

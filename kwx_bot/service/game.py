@@ -48,6 +48,7 @@ from engine.game import (
     check_rules,
     commitment,
     events_from_json,
+    fewest_reveal,
     first_dealer,
     legal_actions,
     protected_tiles,
@@ -374,15 +375,21 @@ def held_after(state: State, seat: int, discard: Tile) -> tuple[Tile, ...]:
 
 def check_reveal(state: State, seat: int, discard: Tile, shown: Sequence[Tile]) -> RevealChoice:
     """Judge a 亮倒 / 廊起 with ``discard`` showing ``shown`` (a sub-multiset of :func:`held_after`)
-    by the engine: whether :func:`legal` lists it, the reveal's fault and its waits."""
+    by the engine: whether :func:`legal` lists it, the reveal's fault and its waits, and the engine's
+    fewest reveal with ``discard`` (:func:`engine.game.fewest_reveal`: the "Show the fewest" choice,
+    docs/rules.md §A9.2)."""
     held = list(held_after(state, seat, discard))
     shown_sorted = tuple(sorted(shown))
     for t in shown_sorted:
         held.remove(t)
     check = RevealChoice(discard, shown_sorted, tuple(held), False, None, ())
     fault, waits = reveal_preview(state, seat, discard, shown_sorted)
-    legal_now = check.action(seat) in legal_actions(state, seat)
-    return replace(check, legal=legal_now and fault is None, fault=fault, waits=waits if fault is None else ())
+    legal_now = legal_actions(state, seat)
+    fewest = fewest_reveal(legal_now, discard)
+    return replace(
+        check, legal=check.action(seat) in legal_now and fault is None, fault=fault,
+        waits=waits if fault is None else (), fewest=None if fewest is None else fewest.reveal,
+    )  # fmt: skip
 
 
 def protected(state: State, seat: int) -> tuple[Tile, ...]:

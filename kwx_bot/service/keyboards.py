@@ -9,7 +9,8 @@ opponent waits on it: discarding it means 包胡, docs/rules.md §A9.7) is marke
 player may not discard because a 亮倒 / 廊起 player waits on it (protection, docs/rules.md §A9.8,
 §B) is shown ``🔒`` with a button that only says why.  The 廊起 / 亮倒 reveal choice (docs/rules.md
 §A9.2, §E#48) shows one toggle per kept tile (``☑`` shown, ``☐`` hidden), each carrying the whole
-new choice, then Confirm (only when the engine accepts the choice), Show all and Back.  Claim
+new choice, then Confirm (only when the engine accepts the choice), Show the fewest (the engine's
+fewest reveal that keeps every wait), Show all and Back.  Claim
 buttons (胡 / 杠 / 碰 / 过) sit on their own row and are only ever shown to seats that can claim.
 """
 
@@ -138,7 +139,8 @@ def reveal_keyboard(
     tr: Translator, table_id: int, seq: int, choice: RevealChoice, kept: Sequence[Tile], *, langqi: bool
 ) -> Keyboard:
     """The reveal choice (docs/rules.md §A9.2, §E#48): a toggle per ``kept`` tile (tile order), each
-    carrying the whole new choice; Confirm when the engine accepts the choice, Show all, Back."""
+    carrying the whole new choice; Confirm when the engine accepts the choice, Show the fewest (the
+    engine's :attr:`RevealChoice.fewest`) and Show all unless the choice is already that, Back."""
     _ = tr.gettext
     mask = canonical(kept, choice.shown)
     toggles = [
@@ -149,6 +151,9 @@ def reveal_keyboard(
     last = []
     if choice.legal:
         last.append(_confirm_key(tr, table_id, seq, choice.discard, mask, langqi=langqi))
+    fewest = None if choice.fewest is None else canonical(kept, choice.fewest)
+    if fewest is not None and mask != fewest:
+        last.append(_b(_("Show the fewest"), table_id, seq, Op.REVEAL, choice.discard, fewest))
     if mask != all_shown(kept):
         last.append(_b(_("Show all"), table_id, seq, Op.REVEAL, choice.discard, all_shown(kept)))
     last.append(back_key(tr, table_id, seq))

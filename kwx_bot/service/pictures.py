@@ -71,11 +71,13 @@ def _render(
     return data
 
 
-def _render_replay(views: Sequence[PublicView], names: Sequence[str], lang: str, game: str) -> bytes:
+def _render_replay(
+    views: Sequence[PublicView], names: Sequence[str], lang: str, game: str, hands: Sequence[HandTiles] | None = None
+) -> bytes:
     """Draw a replay (runs in a worker process or thread): :func:`render.replay.render_replay`."""
     from render.replay import render_replay
 
-    return render_replay(views, names, picture_words(lang), game=game)
+    return render_replay(views, names, picture_words(lang), game=game, hands=hands)
 
 
 ORPHAN_POLL_SECONDS = 1.0
@@ -156,10 +158,15 @@ class Pictures(Protocol):
         ...
 
     async def replay(
-        self, views: Sequence[PublicView], names: Sequence[str], lang: str = "zh_CN", game: Ruleset = KAWUXING
+        self,
+        views: Sequence[PublicView],
+        names: Sequence[str],
+        lang: str = "zh_CN",
+        game: Ruleset = KAWUXING,
+        hands: Sequence[HandTiles] | None = None,
     ) -> bytes:
-        """A finished hand's replay, one frame per public moment (``views``, labels for ``game``): an
-        animated GIF."""
+        """A finished hand's replay, one frame per public moment (``views``, labels for ``game``),
+        then its result picture (with every seat's hand face up, ``hands``): an animated GIF."""
         ...
 
     async def stats(self, sheet: StatsSheet, lang: str = "zh_CN") -> bytes:
@@ -277,10 +284,16 @@ class RenderPictures:
         return await self._run("render_result", lang, view, list(names), hands=listed, game=str(game))
 
     async def replay(
-        self, views: Sequence[PublicView], names: Sequence[str], lang: str = "zh_CN", game: Ruleset = KAWUXING
+        self,
+        views: Sequence[PublicView],
+        names: Sequence[str],
+        lang: str = "zh_CN",
+        game: Ruleset = KAWUXING,
+        hands: Sequence[HandTiles] | None = None,
     ) -> bytes:
         """See :func:`render.replay.render_replay` (a GIF, whatever ``fmt`` the photos use)."""
-        return await self._call(_render_replay, list(views), list(names), lang, str(game))
+        listed = None if hands is None else list(hands)
+        return await self._call(_render_replay, list(views), list(names), lang, str(game), listed)
 
     async def stats(self, sheet: StatsSheet, lang: str = "zh_CN") -> bytes:
         """See :func:`render.stats.render_stats`."""

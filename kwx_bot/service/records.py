@@ -218,7 +218,8 @@ class Records:
 
     async def replay(self, cmd: Command) -> Response:
         """``/replay [N [T]]``: hand N's animated replay (every discard, 碰, kong and 亮倒 reveal in
-        order, public information only; the last frame shows the result)."""
+        order, public information only; then the result picture, every hand face up as the group
+        was shown it)."""
         if cmd.private:
             tr = self.tables.user_tr(cmd.user.language_code)
             return Response.of(Out(tr.gettext("Send /replay N in the group where hand N was played.")))
@@ -228,9 +229,12 @@ class Records:
         events, names, record = await self._hand_data(gid, hand, tr)
         views = game.hand_moments(events)
         ruleset = game.rules_from_json(events[0].get("rules")).ruleset
-        gif = await self.pictures.replay(views, names, tr.lang, game=ruleset)
+        end, _events = game.load_events(events)
+        hands = game.all_hands(end) if game.is_over(end) else None  # face up in the result frame, as shown
+        gif = await self.pictures.replay(views, names, tr.lang, game=ruleset, hands=hands)
         row = replay_row(tr, replay_param(hand.table_id, hand.hand_no), self.tables.settings.webapp_url, self.bot())
-        caption = replay_caption(tr, hand, len(views), hand_outcome(record, tr) if record is not None else "")
+        outcome = hand_outcome(record, tr) if record is not None else ""
+        caption = replay_caption(tr, hand, len(views), outcome, langqi=ruleset is game.Ruleset.KAXINWU)
         return Response.of(Out(caption, markup=row or None, animation=(replay_filename(hand), gif)))
 
     async def review(self, cmd: Command) -> Response:

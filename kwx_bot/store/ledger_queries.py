@@ -128,15 +128,15 @@ WITH season_rows AS (
            COUNT(DISTINCT CASE WHEN kind = 'hand' AND dealt_in = 1 THEN hand_id END) AS dealt_in
     FROM season_rows GROUP BY user_id
 ), best AS (
-    SELECT user_id, multiplier, fans FROM (
-        SELECT user_id, multiplier, fans,
+    SELECT user_id, multiplier, fans, hand_id, seat FROM (
+        SELECT user_id, multiplier, fans, hand_id, seat,
                ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY multiplier DESC, hand_delta DESC, entry_id)
                    AS n
         FROM season_rows WHERE kind = 'hand' AND won = 1
     ) ranked WHERE n = 1
 )
 SELECT t.user_id, u.first_name, u.last_name, u.username, t.points, t.hands, t.wins, t.dealt_in,
-       coalesce(b.multiplier, 0), coalesce(b.fans, '')
+       coalesce(b.multiplier, 0), coalesce(b.fans, ''), b.hand_id, b.seat
 FROM totals t
 LEFT JOIN best b ON b.user_id IS NOT DISTINCT FROM t.user_id
 LEFT JOIN users u ON u.user_id = t.user_id
@@ -145,8 +145,17 @@ ORDER BY t.points DESC, t.wins DESC, t.dealt_in ASC, t.user_id IS NULL, t.user_i
 
 
 async def season_standings(db: Conn, group_id: int, season: int) -> list[Standing]:
-    """Every party with a ledger row in the group's ``season``, most points first."""
+    """Every party with a ledger row in the group's ``season``, most points first; each party's
+    best win comes with its hand (:attr:`Standing.best_hand`, read as ``/history`` reads a hand)."""
     rows = await _rows(db, _STANDINGS_SQL, (group_id, season))
+    best_ids = sorted({int(r[10]) for r in rows if r[10] is not None})
+    hands = await _rows(
+        db,
+        "SELECT h.hand_id, h.table_id, h.hand_no, h.ended_at, h.result FROM hands h "
+        f"WHERE h.hand_id IN ({','.join('?' * len(best_ids))})",
+        best_ids,
+    ) if best_ids else []  # fmt: skip
+    records = {h.hand_id: h for h in await _hand_records(db, [(*h, season) for h in hands])}
     return [
         Standing(
             user_id=r[0],
@@ -157,6 +166,8 @@ async def season_standings(db: Conn, group_id: int, season: int) -> list[Standin
             dealt_in=int(r[7]),
             best_multiplier=int(r[8]),
             best_fans=_fans(r[9]),
+            best_hand=records.get(int(r[10])) if r[10] is not None else None,
+            best_seat=int(r[11]) if r[11] is not None else None,
         )
         for r in rows
     ]
@@ -212,20 +223,28 @@ async def recent_hands(
             "USING (hand_id) ORDER BY coalesce(h.ended_at, h.started_at) DESC, h.hand_id DESC LIMIT ?",
             (*params, max(0, limit)),
         )
-        if not hands:
-            return []
-        ids = [h[0] for h in hands]
-        marks = ",".join("?" * len(ids))
-        seat_rows = await _rows(
-            db,
-            "SELECT l.hand_id, l.seat, l.user_id, u.first_name, u.last_name, u.username, l.kind, l.delta, "
-            "l.hand_delta, l.kong_delta, l.won, l.dealt_in, l.multiplier, l.fans "
-            f"FROM ledger l LEFT JOIN users u ON u.user_id = l.user_id WHERE l.hand_id IN ({marks}) "
-            "ORDER BY l.hand_id, l.seat, l.entry_id",
-            ids,
-        )
-        declarations = await _rows(db, f"SELECT e.hand_id, e.data FROM events e WHERE e.hand_id IN ({marks}) "
-                                   f"AND {DECLARED_EVENT}", ids)  # fmt: skip
+        return await _hand_records(db, hands)
+
+
+async def _hand_records(db: Conn, hands: Sequence[Sequence[Any]]) -> list[HandRecord]:
+    """The :class:`HandRecord` of each of ``hands`` (rows ``hand_id, table_id, hand_no, ended_at,
+    result, season``, kept in their order): its seats from the ledger, corrections added, whose
+    declarations from its stored declaring discards (:data:`DECLARED_EVENT`).  Two reads: the
+    caller holds the snapshot."""
+    if not hands:
+        return []
+    ids = [h[0] for h in hands]
+    marks = ",".join("?" * len(ids))
+    seat_rows = await _rows(
+        db,
+        "SELECT l.hand_id, l.seat, l.user_id, u.first_name, u.last_name, u.username, l.kind, l.delta, "
+        "l.hand_delta, l.kong_delta, l.won, l.dealt_in, l.multiplier, l.fans "
+        f"FROM ledger l LEFT JOIN users u ON u.user_id = l.user_id WHERE l.hand_id IN ({marks}) "
+        "ORDER BY l.hand_id, l.seat, l.entry_id",
+        ids,
+    )
+    declarations = await _rows(db, f"SELECT e.hand_id, e.data FROM events e WHERE e.hand_id IN ({marks}) "
+                               f"AND {DECLARED_EVENT}", ids)  # fmt: skip
     declared = _declared_seats(declarations)
     by_hand: dict[int, dict[int, dict[str, Any]]] = {}
     for r in seat_rows:

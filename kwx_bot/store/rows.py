@@ -198,7 +198,9 @@ class Standing:
     last seen (unescaped).  ``points``: sum of every ledger row (hands, kong money, corrections).
     ``hands``: hands with a row for this party; ``wins``; ``dealt_in``: hands in which this party
     was the 点炮者 / robbed player; ``best_multiplier``: the largest uncapped M of a win (0 = no win)
-    with that win's 番 names ``best_fans`` (Chinese, as the engine spells them).
+    with that win's 番 names ``best_fans`` (Chinese, as the engine spells them), its hand
+    ``best_hand`` (every seat, as ``/history`` reads it: whose 亮倒 its 亮倒 番 stands for) and the
+    winner's seat in it ``best_seat`` (None when unknown).
     """
 
     user_id: int | None
@@ -209,6 +211,8 @@ class Standing:
     dealt_in: int
     best_multiplier: int = 0
     best_fans: tuple[str, ...] = ()
+    best_hand: HandRecord | None = None
+    best_seat: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

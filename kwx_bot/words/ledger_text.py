@@ -168,9 +168,15 @@ def sort_standings(rows: Iterable[Standing]) -> list[Standing]:
 
 
 def _best(row: Standing, tr: Translator) -> str:
+    """``best ×4 卡五星``: the party's best win and its 番, the 亮倒 番 naming whose 亮倒 it was
+    (from the win's hand, as ``/history`` words it: :func:`_fan_texts`)."""
     if not row.best_multiplier:
         return ""
-    fans = " ".join(fan_label(f, tr) for f in row.best_fans)
+    winner = next((s for s in row.best_hand.seats if s.seat == row.best_seat), None) if row.best_hand else None
+    if row.best_hand is not None and winner is not None:
+        fans = " ".join(_fan_texts(row.best_hand, winner, tr))
+    else:
+        fans = " ".join(fan_label(f, tr) for f in row.best_fans)
     return tr.gettext("best ×{m}").format(m=row.best_multiplier) + (f" {fans}" if fans else "")
 
 
@@ -251,6 +257,16 @@ def _declarers(hand: HandRecord, w: SeatResult) -> list[SeatResult]:
     return [s for s in hand.seats if s.declared and not s.won and s.hand_delta < 0]
 
 
+def _fan_texts(hand: HandRecord, w: SeatResult, tr: Translator) -> list[str]:
+    """The 番 of winner ``w``, each in the reader's words; the 亮倒 番 names whose 亮倒 it stands
+    for (:func:`_declarers`: "Laid down by Ann")."""
+    whose = ", ".join(_seat_name(s, tr) for s in _declarers(hand, w))
+    return [
+        tr.gettext("Laid down by {names}").format(names=whose) if f == Fan.LIANGDAO.zh and whose else fan_label(f, tr)
+        for f in w.fans
+    ]
+
+
 def _win_text(hand: HandRecord, w: SeatResult, tr: Translator) -> str:
     _ = tr.gettext
     payer = next((s for s in hand.seats if s.dealt_in), None)
@@ -261,11 +277,7 @@ def _win_text(hand: HandRecord, w: SeatResult, tr: Translator) -> str:
         how = _("{name} robs {other}'s kong").format(name=who, other=_seat_name(payer, tr))
     else:
         how = _("{name} wins on {other}'s discard").format(name=who, other=_seat_name(payer, tr))
-    whose = ", ".join(_seat_name(s, tr) for s in _declarers(hand, w))
-    fans = " · ".join(
-        _("Laid down by {names}").format(names=whose) if f == Fan.LIANGDAO.zh and whose else fan_label(f, tr)
-        for f in w.fans
-    ) or fan_label("屁胡", tr)
+    fans = " · ".join(_fan_texts(hand, w, tr)) or fan_label("屁胡", tr)
     text = _("{how}: {fans} ×{m}").format(how=how, fans=fans, m=w.multiplier)
     if w.baohu and payer is not None:
         text = _("{text}; {name} pays for all (包胡)").format(text=text, name=_seat_name(payer, tr))

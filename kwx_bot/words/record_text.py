@@ -56,16 +56,17 @@ def export_caption(tr: Translator, hand: HandRow, filename: str) -> str:
     )
 
 
-def replay_caption(tr: Translator, hand: HandRow, moments: int, outcome: str = "") -> str:
-    """The ``/replay N`` animation's caption (``moments``: the public moments it shows), then
-    ``outcome`` (HTML, :func:`~kwx_bot.words.ledger_text.hand_outcome`: how the hand ended, which the
-    last frame of a draw does not show) when given."""
+def replay_caption(tr: Translator, hand: HandRow, moments: int, outcome: str = "", *, langqi: bool = False) -> str:
+    """The ``/replay N`` animation's caption: how many public moments it shows (``moments``), what
+    they are — every discard, claim, kong and lay-down (亮倒, or 廊起 with ``langqi``: a 卡心五
+    hand), then the result picture —, then ``outcome`` (HTML,
+    :func:`~kwx_bot.words.ledger_text.hand_outcome`: how the hand ended, as ``/history`` says it)
+    when given."""
     head = tr.ngettext(
-        "<b>Hand {n}</b> replayed: {k} moment, every discard, claim and kong in order.",
-        "<b>Hand {n}</b> replayed: {k} moments, every discard, claim and kong in order.",
-        moments,
+        "<b>Hand {n}</b> replayed in {k} moment:", "<b>Hand {n}</b> replayed in {k} moments:", moments
     ).format(n=hand.hand_no, k=moments)
-    return head + ("\n" + outcome if outcome else "")
+    what = tr.gettext_for(langqi, "every discard, claim, kong and laying down in order, then the result.")
+    return head + " " + what + ("\n" + outcome if outcome else "")
 
 
 def review_summary(tr: Translator, differed: int, lost: float | None) -> str:

@@ -17,7 +17,10 @@ class RevealChoice:
 
     ``discard``: the 亮倒 discard; ``shown`` / ``hidden``: the kept tiles split by the player's choice
     (tile order); ``legal``: the engine offers exactly this 亮倒 now; ``fault``: why the reveal breaks
-    the rules (None when it does not); ``waits``: the waits it would publish (() when not legal).
+    the rules (None when it does not); ``waits``: the waits it would publish (() when not legal);
+    ``fewest``: the shown tiles of the engine's fewest reveal with this discard — every wait of the
+    whole hand kept, the fewest tiles shown (:func:`engine.game.fewest_reveal`) —, None when that is
+    the whole hand.
     """
 
     discard: Tile
@@ -26,6 +29,7 @@ class RevealChoice:
     legal: bool
     fault: RevealFault | None
     waits: tuple[Tile, ...]
+    fewest: tuple[Tile, ...] | None = None
 
     def action(self, seat: int) -> Action:
         """The 亮倒 action (the whole hand shown: no ``reveal``, as the engine lists it)."""

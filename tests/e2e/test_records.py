@@ -80,8 +80,9 @@ async def test_replay_sends_an_animation_of_the_hand_in_the_group(kwx):
         stored = [e.data for e in await service.store.hand_events(hand.hand_id)]
         discards = sum(1 for e in stored if e["type"] == "discarded")
         assert gif.n_frames >= discards  # a moment per discard at least (plus the deal)
-        assert f"{gif.n_frames} moments" in replay.caption
-        # and how it ended, as /history says it (the last frame of a draw shows no winner)
+        # a frame per moment, then the result picture; the caption names the lay-downs too
+        assert f"{gif.n_frames - 1} moments: every discard, claim, kong and laying down" in replay.caption
+        # and how it ended, as /history says it
         (history,) = await _command(kwx, users[0], group, "history", "1")
         outcome = history.text.splitlines()[2:4]  # after the title and the hand's number and time
         assert outcome and all(line in replay.caption for line in outcome), (outcome, replay.caption)

@@ -208,7 +208,8 @@ def test_a_whole_hand_by_tapping(browser, table_server, shots, lang, wh):
 
 def test_a_langqi_chosen_by_tapping_tiles(browser, table_server, shots):
     """卡心五: Lay down…, tap 9条 twice, then hide and show a tile of the 13 the page offers; Confirm
-    comes and goes with the engine's verdict, as the screen says."""
+    comes and goes with the engine's verdict, as the screen says; "Show the fewest" then shows only
+    the engine's fewest reveal, which is confirmed."""
     srv, base = table_server("zh_CN", kaxinwu=True)
     size(browser, PHONE)
     browser.get(page_url(base, "ann", "zh"))
@@ -232,10 +233,17 @@ def test_a_langqi_chosen_by_tapping_tiles(browser, table_server, shots):
     shot(browser, shots / "reveal-hidden-zh-390.png")
     tap(browser, ".hand.reveal .hand-tile[aria-pressed='false']", 0)
     wait(browser, "all shown again", confirm)
+    # the screen's one-tap "Show the fewest" (the engine's fewest reveal: 6条 8条, waiting on 7条)
+    keys = lambda text: [k for k in browser.find_elements(By.CSS_SELECTOR, ".actions .key") if k.text == text]  # noqa: E731
+    assert keys("最少亮出") and not keys("全部亮出")
+    browser.execute_script("arguments[0].click()", keys("最少亮出")[0])
+    wait(browser, "the fewest shown", lambda: count(browser, ".hand.reveal [aria-pressed='true']") == 2 and confirm())
+    assert keys("全部亮出") and not keys("最少亮出") and "7条" in browser.find_element(By.CSS_SELECTOR, ".status").text
+    shot(browser, shots / "reveal-fewest-zh-390.png")
     browser.execute_script("arguments[0].click()", confirm()[0])
     wait(browser, "the declaration", lambda: count(browser, ".seat.own .badge.laid"))
     assert seq(browser) > before
-    assert any(p["op"] == "l" for p in srv.table.presses)
+    assert any(p["op"] == "l" and p["shown"] is not None for p in srv.table.presses)
 
 
 def test_a_spectator_sees_the_public_table_live(browser, table_server, shots):

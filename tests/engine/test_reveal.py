@@ -14,6 +14,7 @@ from engine.game import (
     RevealFault,
     action_from_json,
     decide,
+    fewest_reveal,
     legal_actions,
     public_view,
     replay,
@@ -215,3 +216,21 @@ def test_own_view_gives_the_published_waits_after_a_partial_reveal() -> None:
     assert view_for(after, 0).waits == (Tile.S2,)
     whole, _ = step(state, Action(0, ActionKind.LIANGDAO, Tile.S9))
     assert view_for(whole, 0).waits == (Tile.S2, Tile.S6)
+
+
+def test_the_fewest_reveal_keeps_every_wait_of_the_whole_hand() -> None:
+    """The bot's one-tap "Show the fewest" (docs/rules.md §A9.2): of the engine's legal reveals with
+    a discard, the fewest shown tiles that publish every wait of the whole hand — 2266s (waits 2s 6s),
+    not 22s (2s only) —; the whole hand when no partial reveal keeps them; None without that discard."""
+    state = deal(["123p456p789p2266s9s", "", ""], rules=MINIMAL)
+    legal = legal_actions(state, 0)
+    best = fewest_reveal(legal, Tile.S9)
+    assert best is not None and best.reveal == tuple(parse_tiles("2266s")) and best.waits == (Tile.S2, Tile.S6)
+    assert best == next(a for a in legal if a.kind is ActionKind.LIANGDAO and a.reveal == best.reveal)
+    assert fewest_reveal(legal, Tile.P1) is None
+    one = deal(["123p456p789p22s68s9s", "", ""], rules=MINIMAL)
+    assert fewest_reveal(legal_actions(one, 0), Tile.S9) == Action(
+        0, ActionKind.LIANGDAO, Tile.S9, tuple(parse_tiles("68s"))
+    )
+    full = deal(["123p456p789p2266s9s", "", ""])  # liangdao_reveal = full: only the whole hand
+    assert fewest_reveal(legal_actions(full, 0), Tile.S9) == Action(0, ActionKind.LIANGDAO, Tile.S9)

@@ -83,6 +83,28 @@ def region(c: Canvas, box: tuple[int, int, int, int]) -> np.ndarray:
     return np.asarray(c.image.crop(box), dtype=np.int32)
 
 
+def ink_colour(c: Canvas, p: Placed) -> str:
+    """Whether the text of ``p`` is drawn red or green (the colours of points, docs/glossary.md),
+    or neither."""
+    ink = region(c, p.box).reshape(-1, 3)
+    red = int(((ink[:, 0] > 200) & (ink[:, 1] < 170)).sum())
+    green = int(((ink[:, 1] > 200) & (ink[:, 0] < 170)).sum())
+    return "red" if red > green else "green" if green > red else "neither"
+
+
+@pytest.mark.parametrize("lang", ["zh_CN", "en"])
+def test_a_results_gains_and_losses_are_coloured_for_the_readers_language(demo: Demo, lang: str) -> None:
+    # English readers took the Chinese convention (a loss green) for a gain: green = gain in English
+    c = result_canvas(demo.result, demo.names, W(lang))
+    totals = {p.seat: p for p in c.find("pay_total")}
+    signs = {s: ("gain" if p.text.startswith("+") else "loss" if p.text != "0" else "none") for s, p in totals.items()}
+    assert {"gain", "loss"} <= set(signs.values())
+    red_gains = lang == "zh_CN"
+    for seat, p in totals.items():
+        if signs[seat] != "none":
+            assert ink_colour(c, p) == ("red" if (signs[seat] == "gain") == red_gains else "green"), (seat, p.text)
+
+
 def assert_photo_limits(img: Image.Image) -> None:
     w, h = img.size
     assert img.mode == "RGB"
@@ -249,10 +271,10 @@ def test_table_shows_each_seats_running_match_total(demo: Demo, lang: str) -> No
         for other in c.placed:
             if other.seat == p.seat and other.role not in ("panel", "match_total", "name_box"):
                 assert not boxes_overlap(p.box, other.box), other
-    gain = region(c, c.find("match_total", seat=0)[0].box).reshape(-1, 3)
-    loss = region(c, c.find("match_total", seat=1)[0].box).reshape(-1, 3)
-    assert ((gain[:, 0] > 200) & (gain[:, 1] < 170)).any(), "gains are red"
-    assert ((loss[:, 1] > 200) & (loss[:, 0] < 170)).any(), "losses are green"
+    gain = ink_colour(c, c.find("match_total", seat=0)[0])
+    loss = ink_colour(c, c.find("match_total", seat=1)[0])
+    # a gain red and a loss green in Chinese, the other way round in English (points_colour)
+    assert (gain, loss) == (("red", "green") if lang == "zh_CN" else ("green", "red"))
     assert table_canvas(demo.table, demo.names, W(lang)).find("match_total") == []
     with pytest.raises(ValueError, match="2 match totals for 3 seats"):
         render_table(demo.table, demo.names, W(lang), totals=[1, -1])

@@ -14,7 +14,7 @@ from engine.game import legal_actions, replay, start, step, view_for
 from engine.game.events import Event
 from engine.game.record import public_moments
 from engine.rules import RuleSet
-from render.pictures import table_canvas
+from render.pictures import result_canvas, table_canvas
 from render.replay import MAX_FRAMES, pick_frames, render_replay, replay_canvases
 
 from .words import ZH_WORDS, W
@@ -51,8 +51,8 @@ def test_no_frame_before_the_end_shows_a_hidden_tile(seed: int) -> None:
     events = _ai_hand(seed, RuleSet.preset("kaxinwu") if seed == 4 else None)
     views = public_moments(events)
     canvases = replay_canvases(views, NAMES[:3], W("en"))
-    assert len(canvases) == len(views) <= MAX_FRAMES
-    for canvas, view in zip(canvases[:-1], views[:-1], strict=True):
+    assert len(canvases) == len(views) + 1 <= MAX_FRAMES  # then the result picture
+    for canvas, view in zip(canvases[:-2], views[:-1], strict=True):
         assert view.result is None
         assert _hidden_tiles_shown(canvas, view) == []
         # a seat that has not declared 亮倒 shows only a back and its public count
@@ -69,7 +69,7 @@ def test_frames_are_the_table_pictures_of_the_public_views() -> None:
     views = public_moments(events)
     data = render_replay(views, NAMES[:3], W("zh_CN"))
     gif = Image.open(io.BytesIO(data))
-    assert gif.format == "GIF" and gif.n_frames == len(views)
+    assert gif.format == "GIF" and gif.n_frames == len(views) + 1
     assert len(data) < 1_500_000, len(data)
     worst = 0
     for i in (0, len(views) // 2, len(views) - 1):
@@ -90,3 +90,38 @@ def test_pick_frames_keeps_the_first_and_the_last() -> None:
         pick_frames(3, 1)
     with pytest.raises(ValueError):
         replay_canvases([], NAMES[:3], words=ZH_WORDS)
+
+
+def _hands(events: list[Event]) -> tuple:
+    """Every seat's whole hand at the end (as the bot passes them: concealed tiles and melds)."""
+    state = replay(events)
+    out = []
+    for seat in range(len(state.seats)):
+        v = view_for(state, seat)
+        out.append((v.concealed + ((v.drawn,) if v.drawn is not None else ()), v.melds))
+    return tuple(out)
+
+
+@pytest.mark.parametrize(
+    ("seed", "rules", "title"),
+    [(36, RuleSet(), "Draw"), (1, RuleSet.preset("kaxinwu"), "Ready check"), (5, RuleSet(), "Win")],
+    ids=["draw", "chajiao", "win"],
+)
+def test_the_last_frame_is_the_result_picture(seed: int, rules: RuleSet, title: str) -> None:
+    # a replay that ended in a draw stopped on the table at "Wall: 0" without saying how it ended
+    events = _ai_hand(seed, rules)
+    views = public_moments(events)
+    names, game, hands = NAMES[: len(views[0].seats)], rules.ruleset.value, _hands(events)
+    expected = result_canvas(views[-1], names, W("en"), hands, game)
+    assert [p.text for p in expected.find("title")] == [title]
+    data = render_replay(views, names, W("en"), game=game, hands=hands)
+    gif = Image.open(io.BytesIO(data))
+    gif.seek(gif.n_frames - 1)
+    assert gif.info["duration"] == 5000  # shown longest, before the loop
+    frame = gif.convert("RGB")
+    diff = ImageChops.difference(frame.crop((0, 0, *expected.image.size)), expected.image)
+    assert max(high for _low, high in diff.getextrema()) < 80  # only the shared palette's rounding
+    gif.seek(gif.n_frames - 2)
+    end = table_canvas(views[-1], names, W("en"), game=game).image
+    diff = ImageChops.difference(gif.convert("RGB").crop((0, 0, *end.size)), end)
+    assert max(high for _low, high in diff.getextrema()) < 80

@@ -22,7 +22,7 @@ from render.stats import (
     stats_canvas,
 )
 
-from .test_pictures import assert_photo_limits
+from .test_pictures import assert_photo_limits, ink_colour
 from .words import LANGUAGES, W
 
 
@@ -181,3 +181,11 @@ def test_rounding_of_the_shown_numbers() -> None:
 def test_an_unknown_language_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="'fr'"):
         render_stats(SHEETS["one"], W("fr"))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_points_are_red_for_a_gain_in_chinese_and_green_in_english(lang: str) -> None:
+    c = stats_canvas(SHEETS["three"], W(lang))
+    ann, cat = c.find("value", 0)[0], c.find("value", 2)[0]
+    assert (ann.text, cat.text) == ("+120", "−60")
+    assert (ink_colour(c, ann), ink_colour(c, cat)) == (("red", "green") if lang == "zh_CN" else ("green", "red"))

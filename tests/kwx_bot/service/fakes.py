@@ -56,9 +56,16 @@ class TinyPictures:
     async def stats(self, sheet: Any, lang: str = "zh_CN") -> bytes:
         return _tiny_png()
 
-    async def replay(self, views: Sequence[Any], names: Sequence[str], lang: str = "zh_CN", game: str = "") -> bytes:
+    async def replay(
+        self,
+        views: Sequence[Any],
+        names: Sequence[str],
+        lang: str = "zh_CN",
+        game: str = "",
+        hands: Sequence[Any] | None = None,
+    ) -> bytes:
         buf = io.BytesIO()
-        frames = [Image.new("RGB", (96, 48), (20, 90 + i % 100, 40)) for i in range(len(views))]
+        frames = [Image.new("RGB", (96, 48), (20, 90 + i % 100, 40)) for i in range(len(views) + 1)]
         frames[0].save(buf, "GIF", save_all=True, append_images=frames[1:])
         return buf.getvalue()
 

@@ -90,6 +90,34 @@ def test_reveal_keyboard_toggles_carry_the_whole_choice_and_confirm_only_when_le
         assert any(t == "Show all" and d.shown == all_shown(kept) for t, d in keys) is not legal_choice
 
 
+def test_the_reveal_offers_the_engines_fewest_reveal_in_one_tap():
+    """卡心五's 廊起 started from the whole hand, and a learner had to find by trial which tiles may
+    stay hidden: "Show the fewest" carries the engine's fewest reveal (fewest_reveal: 68条, waiting
+    on 7条) as the whole choice; once chosen, Confirm and Show all, no Show the fewest."""
+    from engine.tiles import parse_tiles
+    from kwx_bot.service import game
+    from kwx_bot.service.reveal import all_shown, canonical
+
+    state = _kx_state()
+    kept = game.held_after(state, 0, Tile.S9)
+    fewest = canonical(kept, tuple(parse_tiles("68s")))
+    for lang, label, everything in (("en", "Show the fewest", "Show all"), ("zh_CN", "最少亮出", "全部亮出")):
+        tr = translator(lang)
+        whole = game.check_reveal(state, 0, Tile.S9, kept)
+        assert whole.fewest == tuple(parse_tiles("68s"))
+        keys = [(b.text, decode(b.callback_data)) for row in markup(
+            keyboards.reveal_keyboard(tr, 7, 3, whole, kept, langqi=True)).inline_keyboard for b in row]  # fmt: skip
+        assert [d for t, d in keys if t == label] == [decode_button(7, 3, Op.REVEAL, Tile.S9, fewest)]
+        assert not [t for t, _d in keys if t == everything]
+        chosen = game.check_reveal(state, 0, Tile.S9, tuple(parse_tiles("68s")))
+        assert chosen.legal and chosen.waits == (Tile.S7,)
+        keys = [(b.text, decode(b.callback_data)) for row in markup(
+            keyboards.reveal_keyboard(tr, 7, 3, chosen, kept, langqi=True)).inline_keyboard for b in row]  # fmt: skip
+        assert not [t for t, _d in keys if t == label]
+        assert [d.shown for t, d in keys if t == everything] == [all_shown(kept)]
+        assert [d for _t, d in keys if d.op is Op.LIANGDAO] == [decode_button(7, 3, Op.LIANGDAO, Tile.S9, fewest)]
+
+
 def decode_button(table: int, seq: int, op: Op, tile: Tile, shown: int):
     from kwx_bot.service.buttons import Button
 

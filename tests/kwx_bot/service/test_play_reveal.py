@@ -55,7 +55,8 @@ async def test_the_reveal_choice_from_pick_to_confirm(world: World) -> None:
     msg = await world.hand_message(ANN)
     await world.press(ANN, msg, msg.press(Op.LIANGDAO_PICK, Tile.S9))
     msg = await world.hand_message(ANN)
-    assert len(toggles(msg)) == 13 and "→ waiting on 7 Bam" in msg.text  # the whole hand, no Show all
+    # the whole hand: 13 toggles and Show the fewest, no Show all
+    assert len(toggles(msg)) == 13 + 1 and "→ waiting on 7 Bam" in msg.text
     confirm = msg.press(Op.LIANGDAO, Tile.S9)
     assert confirm.shown == (1 << 13) - 1
     # hide 1 Dot: the engine's reason, no Confirm
@@ -83,11 +84,13 @@ async def test_the_reveal_choice_from_pick_to_confirm(world: World) -> None:
     show_all = Button(first.table_id, seq, Op.REVEAL, Tile.S9, (1 << 13) - 1)
     await world.press(ANN, msg, show_all)
     msg = await world.hand_message(ANN)
-    assert len(toggles(msg)) == 13 and "→ waiting on 7 Bam" in msg.text
-    # show only 6 8 Bam: the hidden 1-9 Dot and 2 2 Bam complete, the wait is 7 Bam (§E#48)
+    assert len(toggles(msg)) == 13 + 1 and "→ waiting on 7 Bam" in msg.text
+    # show only 6 8 Bam: the hidden 1-9 Dot and 2 2 Bam complete, the wait is 7 Bam (§E#48) — what
+    # the one-tap Show the fewest (after the toggles) carries
     kept = parse_tiles("123456789p2268s")
     mask = sum(1 << i for i, t in enumerate(kept) if t in (Tile.S6, Tile.S8))
-    await world.press(ANN, msg, Button(first.table_id, seq, Op.REVEAL, Tile.S9, mask))
+    assert toggles(msg)[13] == Button(first.table_id, seq, Op.REVEAL, Tile.S9, mask)
+    await world.press(ANN, msg, toggles(msg)[13])
     msg = await world.hand_message(ANN)
     assert "Shown: 6 Bam 8 Bam" in msg.text and "→ waiting on 7 Bam" in msg.text
     reply = await world.press(ANN, msg, msg.press(Op.LIANGDAO, Tile.S9))

@@ -205,3 +205,22 @@ async def test_history_knows_who_declared(world) -> None:
     assert [s.declared for s in hands[ids["self"]].seats] == [True, False, False]
     assert [s.declared for s in hands[ids["draw"]].seats] == [False, True, False]
     assert [s.declared for s in hands[ids["ron"]].seats] == [False, False, False]
+
+
+async def test_the_best_win_of_score_knows_whose_lay_down_it_was(world) -> None:
+    # /score's "best ×4 Laid down" read as the winner's own 亮倒; the best win comes with its hand,
+    # read as /history reads it (the declaring discards), so the words can name Ann
+    store, _gid, _work, _tid, _other, _ids = world
+    async with store.transaction() as tx:
+        group = await tx.ensure_group(-300, "Lay-downs")
+        table = await tx.create_table(group, "standard", {"game": "kawuxing", "seats": 3}, ANN, bot_id=BOT)
+    hid = await _hand(store, group, table, 1, (ANN, None, BEN), ((-4, 0), (8, 0), (-4, 0)),
+                      winners=(_win(1, "self_draw", None),), declared=(0,), fans={1: "亮倒"})  # fmt: skip
+    report = await store.season_report(group)
+    best = {s.user_id: s for s in report.standings}[None]
+    assert best.best_multiplier == 4 and best.best_fans == ("亮倒",) and best.best_seat == 1
+    assert best.best_hand is not None and best.best_hand.hand_id == hid
+    assert [(s.seat, s.name, s.declared, s.won) for s in best.best_hand.seats] == [
+        (0, "Ann", True, False), (1, "", False, True), (2, "Ben B.", False, False),
+    ]  # fmt: skip
+    assert {s.user_id: s.best_hand for s in report.standings}[ANN] is None

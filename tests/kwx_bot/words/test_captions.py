@@ -104,6 +104,22 @@ def test_result_caption_names_whose_liangdao_and_labels_the_multipliers():
     assert "Laid down by Bob" in payer
 
 
+def test_a_draws_payments_are_not_called_a_win_in_chinese():
+    # a 荒庄 / 查叫 where nobody won read "（胡牌 +2，杠钱 0）": the payments' word covers both (牌钱)
+    from render.demo import demo_views
+    from render.pictures import result_canvas
+    from tests.render.words import W
+
+    demo = demo_views(7)
+    assert demo.draw.result is not None and demo.draw.result.outcome == "draw"
+    zh = result_caption(translator("zh_CN"), hand_no=4, result=demo.draw.result, names=["Ann", "Bob", "Cy"])
+    assert "（牌钱 " in zh and "（胡牌 " not in zh
+    picture = result_canvas(demo.draw, ["Ann", "Bob", "Cy"], W("zh_CN"))
+    assert [p.text for p in picture.find("pay_header")] == ["牌钱", "杠钱", "合计"]
+    win = result_caption(translator("zh_CN"), hand_no=4, result=demo.result.result, names=["Ann", "Bob", "Cy"])
+    assert "（牌钱 " in win  # the same word for a win's payments: one column, one word
+
+
 def test_since_last_turn_lists_claims_and_kongs_and_never_a_concealed_kong_tile():
     from engine.game import Discarded, Konged, Ponged
     from engine.tiles import MeldKind

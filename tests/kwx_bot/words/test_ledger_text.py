@@ -203,6 +203,21 @@ def test_history_names_whose_lay_down_doubled() -> None:
     assert "Ann亮倒" in zh
 
 
+def test_score_names_whose_lay_down_doubled_the_best_win() -> None:
+    # /score's "best ×2 Laid down" for the AI players read as if an AI had laid down: it was Ann
+    hand = _hand(5, [_seat(0, 1, "Ann", -2, declared=True),
+                     _seat(1, None, "", 4, won=True, multiplier=2, fans=("碰碰胡", "亮倒"), by="self_draw"),
+                     _seat(2, 2, "Ben", -2)])  # fmt: skip
+    ai = Standing(None, "", 4, 1, 1, 0, 2, ("碰碰胡", "亮倒"), best_hand=hand, best_seat=1)
+    own = Standing(1, "Ann", 8, 1, 1, 0, 2, ("亮倒",))  # no hand read: the 番 alone, as before
+    (page,) = format_standings([ai, own], EN, season=1)
+    lines = page.splitlines()
+    assert lines[-1].endswith("best ×2 All pongs Laid down by Ann") and lines[-2] == "2. <b>AI players</b> +4"
+    assert lines[2].endswith("best ×2 Laid down")
+    (mine,) = format_my_standings([GroupStanding(1, "G", 1, 1, 3, ai)], ZH)
+    assert "Ann亮倒" in mine
+
+
 def test_history_rob_and_time_zone_and_tables() -> None:
     rob = _hand(
         9,

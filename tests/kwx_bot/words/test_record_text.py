@@ -1,11 +1,11 @@
 """The words of /review's private messages: the one-line summary, the picture's caption and the kind
-word for a player the AI agrees with, in both languages."""
+word for a player the AI agrees with, in both languages; /replay's caption."""
 
 from __future__ import annotations
 
 from kwx_bot.store.rows import HandRow
 from kwx_bot.words.i18n import translator
-from kwx_bot.words.record_text import review_caption, review_clean, review_summary
+from kwx_bot.words.record_text import replay_caption, review_caption, review_clean, review_summary
 
 EN = translator("en")
 ZH = translator("zh_CN")
@@ -37,3 +37,15 @@ def test_a_player_the_ai_agrees_with_gets_a_kind_word() -> None:
 
     assert "nothing of yours to review" in review_clean(EN, HAND, "G", 0)  # every move was the bot's
     assert "托管" in review_clean(ZH, HAND, "G", 0)
+
+
+def test_the_replay_caption_names_the_lay_downs_and_the_result_frame() -> None:
+    # the caption said "every discard, claim and kong" though the frames show each lay-down too
+    text = replay_caption(EN, HAND, 20, "Ann wins by self-draw: Plain win ×1")
+    assert text.splitlines() == [
+        "<b>Hand 4</b> replayed in 20 moments: every discard, claim, kong and laying down in order, then the result.",
+        "Ann wins by self-draw: Plain win ×1",
+    ]
+    assert "杠和亮倒，最后是结算" in replay_caption(ZH, HAND, 20)
+    assert "杠和廊起，最后是结算" in replay_caption(ZH, HAND, 20, langqi=True)  # 卡心五's word
+    assert replay_caption(EN, HAND, 1, langqi=True).startswith("<b>Hand 4</b> replayed in 1 moment: every")
