@@ -187,7 +187,7 @@ class WebApp:
         table_id = int(request.match_info["table_id"])
         try:
             body = await request.json()
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: nested past the parser's depth
             return _error(400, "body")
         if not isinstance(body, dict) or set(body) != {"data"}:
             return _error(400, "body")

@@ -165,7 +165,14 @@ async def test_a_press_from_the_page_is_judged_as_the_chats(web: Web) -> None:
 
 @pytest.mark.parametrize(
     "body",
-    [b"not json", b"[]", b'{"data": 1}', b'{"data": {"type": "table"}}', b'{"other": {}}'],
+    [
+        b"not json",
+        b"[]",
+        b'{"data": 1}',
+        b'{"data": {"type": "table"}}',
+        b'{"other": {}}',
+        b'{"data": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",  # nested past the JSON parser's depth
+    ],
 )
 async def test_a_bad_press_body_is_a_400(web: Web, body: bytes) -> None:
     table_id = await deal(web.world)
