@@ -40,7 +40,7 @@ from ..views import Phase, SeatView
 from .hand import hand_counts, minus
 from .players import Level, choose_action
 from .rollout import easy_move
-from .sampling import WorldError, sample_world
+from .sampling import sample_world
 
 __all__ = ["MOVES", "candidates", "choose", "evaluate", "move_budget", "playout", "search"]
 
@@ -51,7 +51,6 @@ _DISCARD_CANDIDATES = 1
 _Z_OVERRIDE = 2.0
 _TILE_CHOICES = (ActionKind.DISCARD, ActionKind.LIANGDAO)
 _WORLD_COST = 8
-"""Sampling a world, counted in playout moves (about the same time as 8 moves)."""
 _MAX_WORLDS = 400
 MOVES = 1600
 """Playout moves (every seat's moves, in all the playouts) per decision of :func:`choose`: the
@@ -127,6 +126,28 @@ def _paired(a: _Stats, b: _Stats) -> tuple[float, float, int]:
     return mean, math.sqrt(var / n), n
 
 
+def _play_world(
+    view: SeatView, rules: RuleSet, rng: random.Random, active: Sequence[Action], base: int
+) -> dict[Action, tuple[float, int]] | None:
+    """One sampled world: (points over the rest of the hand, playout moves) of each active candidate
+    the world accepts; None when no world could be drawn or the engine refused the made-up state
+    (a ValueError such as a scoring error: a world that could not have happened) — the world is
+    then dropped for every candidate, so the candidates keep sharing their worlds."""
+    try:
+        world = sample_world(view, rules, rng)
+        out: dict[Action, tuple[float, int]] = {}
+        for a in active:
+            try:
+                after, _ = step(world, a)
+            except IllegalAction:
+                continue
+            points, n = playout(after, view.seat, rules)
+            out[a] = (float(points - base), n)
+    except ValueError:  # WorldError, ScoringError: drop this world
+        return None
+    return out
+
+
 def search(
     view: SeatView,
     candidates: Sequence[Action],
@@ -153,39 +174,32 @@ def search(
     base = view.public.seats[me].kong_money
     t0 = time.perf_counter()
     deadline = t0 + budget_ms / 1000.0 if budget_ms is not None else math.inf
-    worlds = 0
-    played = 0
-    used = 0
+    # sampling a world costs about 8 playout moves, plus one per turn of play it simulates for a
+    # hidden hand (engine.ai.sampling)
+    world_cost = _WORLD_COST + sum(len(p.discards) for p in view.public.seats if p.seat != me and not p.liangdao)
+    worlds = attempts = played = used = 0
     cut = _FIRST_CUT
-    while True:
+    while attempts < _MAX_WORLDS:
         if worlds >= min_worlds:
             if playouts is not None and played + len(active) > playouts:
                 break
             if moves is not None and used + used / worlds > moves:
                 break
-            if worlds >= _MAX_WORLDS:
-                break
             if budget_ms is not None:
                 now = time.perf_counter()
                 if now + (now - t0) / max(played, 1) * len(active) > deadline:
                     break
-        try:
-            world = sample_world(view, rules, rng)
-        except WorldError:
-            break
+        attempts += 1
+        used += world_cost
+        results = _play_world(view, rules, rng, active, base)
+        if results is None:
+            continue
         worlds += 1
-        used += _WORLD_COST
-        for a in stats:
-            stats[a].values.append(None)
-        for a in active:
-            try:
-                after, _ = step(world, a)
-            except IllegalAction:
-                continue
-            points, n = playout(after, me, rules)
-            stats[a].values[-1] = float(points - base)
-            played += 1
-            used += n + 1
+        for a, st in stats.items():
+            r = results.get(a)
+            st.values.append(r[0] if r is not None else None)
+        played += len(results)
+        used += sum(n + 1 for _, n in results.values())
         if worlds >= cut and len(active) > 2:
             active.sort(key=lambda a: -stats[a].mean())
             active = active[: max(2, (len(active) + 1) // 2)]
