@@ -13,6 +13,12 @@ and the other seats' hidden tiles — uniformly at random from the unseen tiles
 * a 补杠 being robbed (phase ROB): the declarer holds the kong's tile;
 * the wall: the remaining unseen tiles in a random order, ``wall_remaining`` of them.
 
+Uniformly dealt hands are much farther from ready than the hands of seats that have played a few
+turns (measured in normal self-play at 3 seats: after 3–5 discards a real hand is 0.96 shanten on
+average, a uniform one 2.24), so by default (``played_in``) each other hidden hand is then *played
+in*: one draw-and-keep pass per discard the seat has made (:func:`_played_in`), which brings it to
+the real figures (1.01 after 3–5 discards, 0.61 vs 0.52 after 6–8, 0.39 vs 0.32 after 9–11).
+
 What the view does not tell is set to the plain default: no passed wins (漏胡) or declined 碰 for
 the other seats, no 杠上杠 chain, no replacement draw, a claim window's options recomputed in the
 sampled world (seats that already answered are taken to have passed).  The function reads nothing
@@ -237,7 +243,8 @@ def sample_world(view: SeatView, rules: RuleSet, rng: random.Random, *, played_i
     """A full :class:`~engine.game.State` consistent with ``view`` (module docstring).
 
     ``view``: the seat's view in phase TURN, CLAIM or ROB; ``rules``: the table's rules (public);
-    ``rng``: the only source of chance.  Raises :class:`WorldError` when the view holds more hidden
+    ``rng``: the only source of chance; ``played_in``: play the other hidden hands in (module
+    docstring) rather than leave them uniform.  Raises :class:`WorldError` when the view holds more hidden
     tiles than the rules' tile set leaves unseen (a view of other rules).
     """
     pub = view.public

@@ -1,29 +1,32 @@
 """The ``strong`` AI: a search over sampled worlds with playouts under the game's real rules
 (docs/architecture.md §2 "AI").
 
-:func:`evaluate` ``(view, legal, rng, *, budget_ms=80.0, rules=None) -> dict[Action, float]`` —
-the expected points of 底金 (for the seat, over the rest of the hand, kong money included) of each
-legal action, estimated from the seat's view only:
+:func:`evaluate` ``(view, legal, rng, *, budget_ms=80.0, playouts=None, rules=None) ->
+dict[Action, float]`` — the expected points of 底金 (for the seat, over the rest of the hand, kong
+money included) of each legal action, estimated from the seat's view only:
 
 1. *Determinization* — worlds (full game states) are drawn at random among those consistent with the
-   view (:func:`engine.ai.sampling.sample_world`): the other seats' hidden tiles and the wall order.
+   view (:func:`engine.ai.sampling.sample_world`): the other seats' hidden tiles, played in to a
+   realistic readiness, and the wall order.
 2. *Playouts* — in each world every candidate action is applied with :func:`engine.game.step` and
-   the hand is played to its end by the ``easy`` policy for every seat
-   (:func:`engine.ai.players.choose_action`), so the real rules and scoring decide: 番, 亮倒
-   factors, 包胡, kong money, the wall, 卡心五's protection, 关死 and 查叫 (docs/rules.md §A, §B).
-   The value of a playout is the seat's points at the end of the hand minus the kong money it had
-   already collected.
-3. *Common random numbers* — every candidate is played out in the same worlds with the same playout
-   random state, so the differences between candidates are much less noisy than their values.
+   the hand is played to its end by the ``easy`` level's moves for every seat
+   (:func:`engine.ai.rollout.easy_move`), so the real rules and scoring decide: 番, 亮倒 factors,
+   包胡, kong money, the wall, 卡心五's protection, 关死 and 查叫 (docs/rules.md §A, §B).  The
+   searching seat never declares 亮倒 later in a playout; the others only where ``normal`` declares
+   most hands (:func:`_others_declare`).  The value of a playout is the seat's points at the end of
+   the hand minus the kong money it had already collected.
+3. *Common random numbers* — every candidate is played out in the same worlds (the playout policy
+   is deterministic), so the differences between candidates are much less noisy than their values.
 4. *Successive halving* — after 4, 8, 16, ... worlds the worse half of the candidates is dropped
-   (their estimate is kept); the search stops when the time budget is spent.
+   (their estimate is kept); the search stops when its budget is spent: wall time for
+   :func:`evaluate`, playout moves for :func:`choose`.
 
 :func:`choose` (the ``strong`` level of :func:`engine.ai.choose_action`) searches only the actions
-worth comparing — the ``normal`` level's choice, the few discards that keep the lowest shanten,
-their 亮倒 / 廊起 versions (showing the fewest tiles that publish the same waits as the whole hand),
-every kong, every claim answer — skips the search when the choice is forced, and keeps the
-``normal`` choice unless another candidate beats it by more than two standard errors of their
-paired difference.
+worth comparing (:func:`candidates`) — the ``normal`` level's choice, its 亮倒 / 廊起 twin (showing
+the fewest tiles that publish the same waits as the whole hand), every kong, every claim answer (胡
+/ 杠 / 碰 / 过: passing a win is weighed too) — skips the search when the choice is forced or a
+自摸, and keeps the ``normal`` choice unless another candidate beats it by more than two standard
+errors of their paired difference.
 """
 
 from __future__ import annotations
@@ -255,8 +258,10 @@ def move_budget(rules: RuleSet) -> int:
 
 def candidates(view: SeatView, legal: Sequence[Action], prior: Action, rules: RuleSet) -> list[Action]:
     """The actions :func:`choose` compares: ``prior`` first; every claim answer; on a turn every
-    kong and 自摸, the discards keeping the lowest shanten (at most a few, the prior's tile
-    included) and their 亮倒 versions (:func:`_best_reveal`)."""
+    kong and 自摸, the discards keeping the lowest shanten (``_DISCARD_CANDIDATES`` of them, the
+    prior's tile first; 1 = the prior's tile only: a first trial with three dealt into 18% of 60
+    hands, the playouts' sense of danger being cruder than ``normal``'s) and their 亮倒 versions
+    (:func:`_best_reveal`)."""
     out: list[Action] = [prior]
     if view.public.phase is not Phase.TURN:
         out += [a for a in legal if a != prior]
