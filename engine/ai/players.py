@@ -33,8 +33,10 @@ Levels (:class:`Level`):
     亮倒 (A9): compares the expected gain of ×2 (A9.6) and of opening discard wins to a 屁胡 with its
     costs — a frozen hand that cannot fold or improve, paying ×2 to the others' wins, the 荒庄
     penalty (A14.2) — from the live waits, the wait values, the cap and the tiles left in the wall.
+``strong``
+    A search over worlds sampled from the view, with playouts (:mod:`engine.ai.strong`).
 
-Every level takes 胡 whenever it is offered: a win is never worse than waiting for a bigger one in
+Every level but ``strong`` takes 胡 whenever it is offered: a win is never worse than waiting for a bigger one in
 this model (a 亮倒 seat's wins are automatic anyway, A9.4).
 """
 
