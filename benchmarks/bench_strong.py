@@ -69,7 +69,19 @@ def _job(args: tuple[str, int, str, int, int, str]) -> tuple[Simulation, list[fl
     wall: list[float] = []
     levels = (Level.STRONG,) + (Level(vs),) * (seats - 1)
     agents = [_timed_strong(rules, cpu, wall)] + [ai_agent(Level(vs), rules)] * (seats - 1)
-    sim = simulate(levels, hands, seed, rules, start_index=start_index, agents=agents)
+    t0 = time.perf_counter()
+
+    def progress(sim: Simulation) -> None:
+        if len(sim.blocks) % 10 == 0:
+            mean, ci = sim.mean_ci(0)
+            print(
+                f"  [{game} {seats} vs {vs}, from hand {start_index}] {sim.records} hands: strong {mean:+.3f} "
+                f"±{ci:.3f}, {time.perf_counter() - t0:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    sim = simulate(levels, hands, seed, rules, start_index=start_index, agents=agents, progress=progress)
     return sim, cpu, wall
 
 
@@ -154,6 +166,8 @@ def run_match(game: str, seats: int, vs: str, hands: int, jobs: int, seed: str) 
         f"errors {len(sim.errors)}  {elapsed:.0f} s  load {out['load']}",
         flush=True,
     )
+    for seed_text, seats_of, message in sim.errors[:5]:
+        print(f"  RULE ERROR deal {seed_text!r} seats {list(seats_of)}: {message}", flush=True)
     return out
 
 

@@ -38,8 +38,10 @@ Levels (:class:`Level`):
     Speed: the 有效牌 of every candidate discard comes from :func:`engine.analysis.lowering_draws`
     with one memo per decision (what the candidates share is computed once; nothing outlives the
     decision).
+``strong``
+    A search over worlds sampled from the view, with playouts (:mod:`engine.ai.strong`).
 
-Every level takes 胡 whenever it is offered: a win is never worse than waiting for a bigger one in
+Every level but ``strong`` takes 胡 whenever it is offered: a win is never worse than waiting for a bigger one in
 this model (a 亮倒 seat's wins are automatic anyway, A9.4).
 """
 

@@ -1,29 +1,32 @@
 """The ``strong`` AI: a search over sampled worlds with playouts under the game's real rules
 (docs/architecture.md §2 "AI").
 
-:func:`evaluate` ``(view, legal, rng, *, budget_ms=80.0, rules=None) -> dict[Action, float]`` —
-the expected points of 底金 (for the seat, over the rest of the hand, kong money included) of each
-legal action, estimated from the seat's view only:
+:func:`evaluate` ``(view, legal, rng, *, budget_ms=80.0, playouts=None, rules=None) ->
+dict[Action, float]`` — the expected points of 底金 (for the seat, over the rest of the hand, kong
+money included) of each legal action, estimated from the seat's view only:
 
 1. *Determinization* — worlds (full game states) are drawn at random among those consistent with the
-   view (:func:`engine.ai.sampling.sample_world`): the other seats' hidden tiles and the wall order.
+   view (:func:`engine.ai.sampling.sample_world`): the other seats' hidden tiles, played in to a
+   realistic readiness, and the wall order.
 2. *Playouts* — in each world every candidate action is applied with :func:`engine.game.step` and
-   the hand is played to its end by the ``easy`` policy for every seat
-   (:func:`engine.ai.players.choose_action`), so the real rules and scoring decide: 番, 亮倒
-   factors, 包胡, kong money, the wall, 卡心五's protection, 关死 and 查叫 (docs/rules.md §A, §B).
-   The value of a playout is the seat's points at the end of the hand minus the kong money it had
-   already collected.
-3. *Common random numbers* — every candidate is played out in the same worlds with the same playout
-   random state, so the differences between candidates are much less noisy than their values.
+   the hand is played to its end by the ``easy`` level's moves for every seat
+   (:func:`engine.ai.rollout.easy_move`), so the real rules and scoring decide: 番, 亮倒 factors,
+   包胡, kong money, the wall, 卡心五's protection, 关死 and 查叫 (docs/rules.md §A, §B).  The
+   searching seat never declares 亮倒 later in a playout; the others only in 卡心五 and at 2 seats
+   (:func:`_others_declare`).  The value of a playout is the seat's points at the end of
+   the hand minus the kong money it had already collected.
+3. *Common random numbers* — every candidate is played out in the same worlds (the playout policy
+   is deterministic), so the differences between candidates are much less noisy than their values.
 4. *Successive halving* — after 4, 8, 16, ... worlds the worse half of the candidates is dropped
-   (their estimate is kept); the search stops when the time budget is spent.
+   (their estimate is kept); the search stops when its budget is spent: wall time for
+   :func:`evaluate`, playout moves for :func:`choose`.
 
 :func:`choose` (the ``strong`` level of :func:`engine.ai.choose_action`) searches only the actions
-worth comparing — the ``normal`` level's choice, the few discards that keep the lowest shanten,
-their 亮倒 / 廊起 versions (showing the fewest tiles that publish the same waits as the whole hand),
-every kong, every claim answer — skips the search when the choice is forced, and keeps the
-``normal`` choice unless another candidate beats it by more than two standard errors of their
-paired difference.
+worth comparing (:func:`candidates`) — the ``normal`` level's choice, its 亮倒 / 廊起 twin (showing
+the fewest tiles that publish the same waits as the whole hand), every kong, every claim answer (胡
+/ 杠 / 碰 / 过: passing a win is weighed too) — skips the search when the choice is forced or a
+自摸, and keeps the ``normal`` choice unless another candidate beats it by more than two standard
+errors of their paired difference.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from ..views import Phase, SeatView
 from .hand import hand_counts, minus
 from .players import Level, choose_action
 from .rollout import easy_move
-from .sampling import WorldError, sample_world
+from .sampling import sample_world
 
 __all__ = ["MOVES", "candidates", "choose", "evaluate", "move_budget", "playout", "search"]
 
@@ -51,7 +54,6 @@ _DISCARD_CANDIDATES = 1
 _Z_OVERRIDE = 2.0
 _TILE_CHOICES = (ActionKind.DISCARD, ActionKind.LIANGDAO)
 _WORLD_COST = 8
-"""Sampling a world, counted in playout moves (about the same time as 8 moves)."""
 _MAX_WORLDS = 400
 MOVES = 1600
 """Playout moves (every seat's moves, in all the playouts) per decision of :func:`choose`: the
@@ -60,8 +62,9 @@ search's budget, sized for at most 100 ms at p95 on one core (README "AI levels"
 
 def _others_declare(rules: RuleSet) -> bool:
     """Whether the other seats declare 亮倒 in playouts: in 卡心五 (廊起 always pays, docs/rules.md
-    §B) and at 2 seats, where the ``normal`` level declares most hands; at 3 and 4 seats of 卡五星 it
-    declares in few or no hands, so the playouts do not either."""
+    §B) and at 2 seats, where the ``normal`` level declared most hands when this search was tuned
+    (it now declares in about 7% of 2-seat hands: a mismatch kept because the measured strength is
+    this rule's; see docs/architecture.md §2); at 3 and 4 seats of 卡五星 the playouts do not."""
     return rules.ruleset is Ruleset.KAXINWU or rules.players == 2
 
 
@@ -127,6 +130,28 @@ def _paired(a: _Stats, b: _Stats) -> tuple[float, float, int]:
     return mean, math.sqrt(var / n), n
 
 
+def _play_world(
+    view: SeatView, rules: RuleSet, rng: random.Random, active: Sequence[Action], base: int
+) -> dict[Action, tuple[float, int]] | None:
+    """One sampled world: (points over the rest of the hand, playout moves) of each active candidate
+    the world accepts; None when no world could be drawn or the engine refused the made-up state
+    (a ValueError such as a scoring error: a world that could not have happened) — the world is
+    then dropped for every candidate, so the candidates keep sharing their worlds."""
+    try:
+        world = sample_world(view, rules, rng)
+        out: dict[Action, tuple[float, int]] = {}
+        for a in active:
+            try:
+                after, _ = step(world, a)
+            except IllegalAction:
+                continue
+            points, n = playout(after, view.seat, rules)
+            out[a] = (float(points - base), n)
+    except ValueError:  # WorldError, ScoringError: drop this world
+        return None
+    return out
+
+
 def search(
     view: SeatView,
     candidates: Sequence[Action],
@@ -153,39 +178,32 @@ def search(
     base = view.public.seats[me].kong_money
     t0 = time.perf_counter()
     deadline = t0 + budget_ms / 1000.0 if budget_ms is not None else math.inf
-    worlds = 0
-    played = 0
-    used = 0
+    # sampling a world costs about 8 playout moves, plus one per turn of play it simulates for a
+    # hidden hand (engine.ai.sampling)
+    world_cost = _WORLD_COST + sum(len(p.discards) for p in view.public.seats if p.seat != me and not p.liangdao)
+    worlds = attempts = played = used = 0
     cut = _FIRST_CUT
-    while True:
+    while attempts < _MAX_WORLDS:
         if worlds >= min_worlds:
             if playouts is not None and played + len(active) > playouts:
                 break
             if moves is not None and used + used / worlds > moves:
                 break
-            if worlds >= _MAX_WORLDS:
-                break
             if budget_ms is not None:
                 now = time.perf_counter()
                 if now + (now - t0) / max(played, 1) * len(active) > deadline:
                     break
-        try:
-            world = sample_world(view, rules, rng)
-        except WorldError:
-            break
+        attempts += 1
+        used += world_cost
+        results = _play_world(view, rules, rng, active, base)
+        if results is None:
+            continue
         worlds += 1
-        used += _WORLD_COST
-        for a in stats:
-            stats[a].values.append(None)
-        for a in active:
-            try:
-                after, _ = step(world, a)
-            except IllegalAction:
-                continue
-            points, n = playout(after, me, rules)
-            stats[a].values[-1] = float(points - base)
-            played += 1
-            used += n + 1
+        for a, st in stats.items():
+            r = results.get(a)
+            st.values.append(r[0] if r is not None else None)
+        played += len(results)
+        used += sum(n + 1 for _, n in results.values())
         if worlds >= cut and len(active) > 2:
             active.sort(key=lambda a: -stats[a].mean())
             active = active[: max(2, (len(active) + 1) // 2)]
@@ -227,15 +245,21 @@ def _best_reveal(legal: Sequence[Action], tile: int) -> Action | None:
 
 
 def move_budget(rules: RuleSet) -> int:
-    """:data:`MOVES`, halved in 卡心五: every discard that completes some hand is scored there (a 屁胡
-    may win on a discard, docs/rules.md §B), which makes a move about twice as costly."""
-    return MOVES // 2 if rules.ruleset is Ruleset.KAXINWU else MOVES
+    """:data:`MOVES`, halved in 卡心五 — every discard that completes some hand is scored there (a
+    屁胡 may win on a discard, docs/rules.md §B), which makes a move about twice as costly — and
+    three quarters of it at 4 seats of 卡五星 (120 tiles, three hands to ask about every discard:
+    the full budget measured 109 ms at p95 there)."""
+    if rules.ruleset is Ruleset.KAXINWU:
+        return MOVES // 2
+    return MOVES * 3 // 4 if rules.players >= 4 else MOVES
 
 
 def candidates(view: SeatView, legal: Sequence[Action], prior: Action, rules: RuleSet) -> list[Action]:
     """The actions :func:`choose` compares: ``prior`` first; every claim answer; on a turn every
-    kong and 自摸, the discards keeping the lowest shanten (at most a few, the prior's tile
-    included) and their 亮倒 versions (:func:`_best_reveal`)."""
+    kong and 自摸, the discards keeping the lowest shanten (``_DISCARD_CANDIDATES`` of them, the
+    prior's tile first; 1 = the prior's tile only: a first trial with three dealt into 18% of 60
+    hands, the playouts' sense of danger being cruder than ``normal``'s) and their 亮倒 versions
+    (:func:`_best_reveal`)."""
     out: list[Action] = [prior]
     if view.public.phase is not Phase.TURN:
         out += [a for a in legal if a != prior]

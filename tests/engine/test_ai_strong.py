@@ -195,3 +195,26 @@ def test_playout_policy_is_the_easy_level(preset: str) -> None:
             checked += 1
             state, _ = step(state, want)
     assert checked > 100
+
+
+def test_a_face_down_kong_of_a_liangdao_seat_is_never_one_of_its_waits() -> None:
+    """A 廊起 seat never waits on a tile it holds four of (docs/rules.md §E#48), so the kind drawn for
+    its face-down 暗杠 is never one of its published waits (else the world's 查叫 would score a fifth
+    copy).  Seed ak-18 (卡心五, normal play): seat 0 has 廊起 and a 暗杠 from the 20th decision on."""
+    rules = RuleSet.from_json({"preset": "kaxinwu", "players": 4})
+    agent = ai_agent(Level.NORMAL, rules)
+    state = replay(start(rules, 0, seed="ak-18"))
+    for k in range(20):
+        seat = state.to_act()[0]
+        state, _ = step(state, agent(view_for(state, seat), legal_actions(state, seat), random.Random(k)))
+    ld = state.seats[0]
+    assert ld.liangdao and any(m.tile is not None and m.kind.name == "CONCEALED_KONG" for m in ld.melds)
+    seat = state.to_act()[0]
+    assert seat != 0
+    view = view_for(state, seat)
+    rng = random.Random(0)
+    for _ in range(200):
+        world = sample_world(view, rules, rng)
+        held = world.seats[0]
+        for w in held.waits:
+            assert held.hand[w] + held.meld_count(w) < 4

@@ -101,6 +101,8 @@ def test_strong_is_a_level_of_simulate() -> None:
     data = json.loads(text)
     assert [p["level"] for p in data["players"]] == ["strong", "normal", "easy"]
     assert data["rule_errors"] == [] and sum(p["total_points"] for p in data["players"]) == 0
+    _, again = run("--hands", "2", "--seed", "st", "--players", "strong,normal,easy", "--json", "--check")
+    assert json.loads(again)["players"] == data["players"]  # bounded by playout moves, not by time: replays
     status, text = run("--hands", "5", "--seed", "s", "--players", "normal,easy,expert")
     assert status == 2 and "use one of random, greedy, easy, normal, strong" in text
 
