@@ -2,7 +2,8 @@
 "Delivery").
 
 The live table is one picture message per hand (its first showing is the hand-start announcement),
-edited as the hand goes on — as a write that can wait: at most once per ``table_edit_seconds``,
+edited as the hand goes on — as a write that can wait: at most once per ``table_edit_seconds``
+(:data:`PAGE_EDIT_SECONDS` while every player at the table has it open on the Mini App's page),
 changes in between coalesced into one trailing edit; only while the group's budget keeps
 :data:`TABLE_RESERVE` writes of the minute free for announcements (Telegram allows about 20 group
 messages a minute); and, while the bot token is busy, only once the picture is
@@ -28,14 +29,21 @@ from .buttons import Keyboard
 from .delivery import Delivery, Shown, Target
 from .keyboards import open_table_row
 from .live import LiveTable
-from .ports import Outcome
+from .ports import NoPresence, Outcome, Presence
 from .screen import LobbyScreen, TableScreen, table_screen
 from .screens import group_facts
 from .tables import Tables
 
-__all__ = ["TABLE_RESERVE", "TABLE_STALE_SECONDS", "TOKEN_RECHECK_SECONDS", "GroupTable"]
+__all__ = ["PAGE_EDIT_SECONDS", "TABLE_RESERVE", "TABLE_STALE_SECONDS", "TOKEN_RECHECK_SECONDS", "GroupTable"]
 
 log = logging.getLogger("kwx.present")
+
+PAGE_EDIT_SECONDS = 30.0
+"""The live table's edit interval while every player at the table has it open on the Mini App's page:
+the group's picture is then the spectators' view only (the page's public view of the table is live
+for them), so it follows slowly and a table costs about 0.3 Telegram writes a turn
+(docs/architecture.md §4 "The Mini App"); announcements (the hand's start, a 亮倒, the result) are
+not held back."""
 
 TABLE_RESERVE = 6
 """Writes of every minute's group budget that live-table edits leave to announcements (a hand's
@@ -61,7 +69,7 @@ class GroupTable:
 
     def __init__(
         self, tables: Tables, delivery: Delivery, *, edit_seconds: float, clock: Callable[[], float],
-        retry: Callable[[LiveTable], None],
+        retry: Callable[[LiveTable], None], presence: Presence | None = None,
     ) -> None:  # fmt: skip
         self.tables = tables
         self.store = tables.store
@@ -70,6 +78,8 @@ class GroupTable:
         self.edit_seconds = edit_seconds
         self.clock = clock
         self.retry = retry
+        self.presence: Presence = presence or NoPresence()
+        """Who has a table open on the Mini App's page."""
         self.tasks: set[asyncio.Task[None]] = set()
         """Pending coalesced live-table edits."""
 
@@ -101,11 +111,19 @@ class GroupTable:
         """Edit the live table message soon, as a write that can wait (module docstring)."""
         if live.table_task is not None and not live.table_task.done():
             return
-        delay = max(0.0, live.table_last_edit + self.edit_seconds - self.clock())
+        delay = max(0.0, live.table_last_edit + self.interval(live) - self.clock())
         task = asyncio.get_running_loop().create_task(self._later(live, delay))
         live.table_task = task
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
+
+    def interval(self, live: LiveTable) -> float:
+        """Seconds between two edits of the live table: ``edit_seconds``, or :data:`PAGE_EDIT_SECONDS`
+        while every player at the table has it open on the Mini App's page."""
+        humans = live.humans()
+        if humans and all(s.user_id is not None and self.presence.present(live.table_id, s.user_id) for s in humans):
+            return max(self.edit_seconds, PAGE_EDIT_SECONDS)
+        return self.edit_seconds
 
     def detach(self, live: LiveTable) -> None:
         """A table was ended: drop its pending live-table edit."""

@@ -110,7 +110,12 @@ class Presenter:
         self.clock = clock
         self.delivery = Delivery(sender, pictures)
         self.group = GroupTable(
-            tables, self.delivery, edit_seconds=table_edit_seconds, clock=clock, retry=lambda live: self._retry(live, 0)
+            tables,
+            self.delivery,
+            edit_seconds=table_edit_seconds,
+            clock=clock,
+            retry=lambda live: self._retry(live, 0),
+            presence=self.presence,
         )
         self.announcer = Announcer(tables, self.delivery, self.group)
         self._reminder_tasks: set[asyncio.Task[None]] = set()

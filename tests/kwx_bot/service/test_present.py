@@ -217,3 +217,19 @@ async def test_no_reminder_while_the_player_has_the_table_open_on_the_page(world
     await perform(world, SCENARIO["actions"][0])  # Ann discards: Ben's turn, and he has no page open
     await asyncio.sleep(0.2)
     assert ("send_text", BEN.user_id) in world.chat.calls
+
+
+async def test_the_live_table_follows_slowly_while_every_player_has_the_page_open(world: World) -> None:
+    """The group's picture is then only the spectators' view: fewer Telegram writes a turn."""
+    table_id = await deal(world)
+    live = await world.table()
+    group = world.service.present.group
+    assert group.interval(live) == group.edit_seconds
+    humans = [s.user_id for s in live.humans() if s.user_id is not None]
+    for user in humans[:-1]:
+        world.service.presence.opened(table_id, user)
+    assert group.interval(live) == group.edit_seconds  # one player still plays in the chat
+    world.service.presence.opened(table_id, humans[-1])
+    assert group.interval(live) == max(group.edit_seconds, group_table.PAGE_EDIT_SECONDS)
+    world.service.presence.close()
+    assert group.interval(live) == group.edit_seconds
