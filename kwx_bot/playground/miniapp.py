@@ -9,8 +9,9 @@ Routes::
                                       static/telegram-stub.js in place of Telegram's script
     GET  /webapp/static/telegram-stub.js
     *    /webapp/{anything else}      passed on to http://127.0.0.1:<KWX_WEBAPP_PORT>/webapp/…,
-                                      streamed (the events stream stays open); 502 while the bot
-                                      is down (the page retries)
+                                      streamed (the events stream stays open, and is ended
+                                      upstream as soon as the page goes); 502 while the bot is
+                                      down (the page retries)
     GET  /api/webapp?user=U&table=N   {"url": "/webapp/?table=N#tgWebAppData=…"}: the address
                                       Telegram would open for U (his initData signed, his language)
 
@@ -20,6 +21,7 @@ The playground imports nothing of the bot: the page's files are read from the pa
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import json
@@ -28,7 +30,7 @@ import time
 import urllib.parse
 from pathlib import Path
 
-from aiohttp import ClientError, ClientSession, ClientTimeout, web
+from aiohttp import ClientError, ClientSession, ClientTimeout, StreamReader, web
 
 from fakebot import FakeUser
 
@@ -41,6 +43,8 @@ STUB_SCRIPT = '<script src="static/telegram-stub.js"></script>'
 THEME = {"bg_color": "#ffffff", "text_color": "#000000", "hint_color": "#707579", "link_color": "#3390ec",
          "button_color": "#3390ec", "button_text_color": "#ffffff", "secondary_bg_color": "#f4f4f5"}  # fmt: skip
 """Telegram's light theme colours, as a client sends them (``themeParams``)."""
+LOOK_SECONDS = 0.5
+"""How often a quiet answer being passed on looks whether its page is still connected."""
 _HOP = {"connection", "keep-alive", "transfer-encoding", "content-length", "host", "origin", "te", "upgrade",
         "content-encoding", "proxy-authorization", "proxy-authenticate", "trailer"}  # fmt: skip
 
@@ -119,10 +123,9 @@ class MiniApp:
                     k: v for k, v in upstream.headers.items() if k.lower() not in _HOP
                 })  # fmt: skip
                 await out.prepare(request)
-                async for chunk in upstream.content.iter_any():
-                    await out.write(chunk)
-                await out.write_eof()
-                return out
+                if await _pass_on(request, upstream.content, out):
+                    await out.write_eof()
+                return out  # leaving the block ends the upstream request: the bot sees the page go
         except (ClientError, ConnectionResetError, TimeoutError):
             if out is not None:  # the bot went away mid-stream: end it (the page reconnects)
                 return out
@@ -138,3 +141,29 @@ class MiniApp:
         if self._session is not None:
             await self._session.close()
             self._session = None
+
+
+async def _pass_on(request: web.Request, content: StreamReader, out: web.StreamResponse) -> bool:
+    """Copy ``content`` to ``out`` as it comes; True at its end, False as soon as the page went
+    away.  aiohttp does not cancel a handler whose client left, and a quiet events stream writes
+    nothing for seconds (pings every 15 s), so the client's connection is looked at every
+    :data:`LOOK_SECONDS`: the bot must see the page close at once, as without the playground
+    between them (its presence grace, then the hand message's catch-up, starts then)."""
+    read: asyncio.Future[bytes] | None = None
+    try:
+        while True:
+            transport = request.transport
+            if transport is None or transport.is_closing():
+                return False
+            if read is None:
+                read = asyncio.ensure_future(content.readany())
+            done, _pending = await asyncio.wait({read}, timeout=LOOK_SECONDS)
+            if not done:
+                continue
+            chunk, read = read.result(), None
+            if not chunk:
+                return True
+            await out.write(chunk)
+    finally:
+        if read is not None:
+            read.cancel()

@@ -104,7 +104,7 @@ def group_facts(live: LiveTable, totals: tuple[int, ...]) -> GroupFacts:
         live.table_id, live.row.seq, hand.hand_no, rules.ruleset, rules.players, game.group_view(state),
         display_names(live, translator(live.group_lang)), live.group_lang, totals,
         live.sitting_out.name if live.sitting_out is not None else None,
-        None if seed is None else game.commitment(seed),
+        None if seed is None else game.commitment(seed), live.title,
     )  # fmt: skip
 
 

@@ -8,6 +8,8 @@ asks for ``initData``.
   ``9s-dim`` …), long-cached;
 * ``GET /webapp/font.otf`` — the pictures' CJK font (:data:`render.text.FONT_PATH`), which the page
   names last in its fonts for Chinese (a browser fetches it only where no font of its own has hanzi);
+* ``GET /webapp/emoji.ttf`` — the pictures' emoji font (:data:`render.text.EMOJI_PATH`), the page's
+  font for 🔒 / 🔓 / 🤖 after the devices' own colour emoji fonts (a device without one still draws them);
 * ``GET /webapp/words/{lang}.json?game=kaxinwu`` — ``{"labels": …, "ui": …}``: the pictures' labels of
   ``lang`` for the game (:func:`kwx_bot.words.pictures.picture_words`) and the page's own words
   (:func:`kwx_bot.words.webapp_text.page_words`).
@@ -26,7 +28,7 @@ from typing import Any
 from aiohttp import web
 
 from render.faces import FACE_WIDTH, parse_face_name, tile_face_png
-from render.text import FONT_PATH
+from render.text import EMOJI_PATH, FONT_PATH
 
 from ..settings import LANGUAGES, normalize_language
 from ..words.i18n import translator
@@ -108,8 +110,12 @@ def add_static_routes(app: web.Application, *, stub: bool = False) -> None:
     async def font(_request: web.Request) -> web.FileResponse:
         return web.FileResponse(FONT_PATH, headers={"Cache-Control": _YEAR, "Content-Type": "font/otf"})
 
+    async def emoji(_request: web.Request) -> web.FileResponse:
+        return web.FileResponse(EMOJI_PATH, headers={"Cache-Control": _YEAR, "Content-Type": "font/ttf"})
+
     app.router.add_get("/webapp/", index)
     app.router.add_get("/webapp/font.otf", font)
+    app.router.add_get("/webapp/emoji.ttf", emoji)
     app.router.add_get("/webapp/static/{name}", static)
     app.router.add_get("/webapp/tiles/{face}.png", tile)
     app.router.add_get("/webapp/words/{lang}.json", words)

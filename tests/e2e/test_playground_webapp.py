@@ -20,6 +20,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
+from kwx_bot.edge.codec import decode
 from tests.e2e import test_webapp_browser as page
 from tests.e2e.test_playground_browser import _api, _panel, _start_a_table, _wait
 from tests.e2e.test_webapp_browser import count, play_one_step, seq, shot, situation, tap
@@ -56,6 +57,31 @@ def playground(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def _open_button(browser: WebDriver):
     found = _panel(browser, "private").find_elements(By.CSS_SELECTOR, ".kb button.webapp")
     return found[-1] if found else None
+
+
+def _must_act(browser: WebDriver) -> bool:
+    """The page waits for the player: a tile to tap or a key (the page's own time running)."""
+    return bool(count(browser, ".hand-tile:not([disabled])") or count(browser, ".actions .key"))
+
+
+def _one_move(browser: WebDriver) -> int:
+    """One move by tapping, once the page waits for it; the seq it was made at."""
+    for _ in range(200):
+        at = seq(browser)
+        if play_one_step(browser) not in ("wait", "over"):
+            return at
+    raise AssertionError("no move to make on the page")
+
+
+def _hand_message_seq(base: str, user: str) -> int | None:
+    """The seq the buttons of ``user``'s latest hand message carry (None: no hand message)."""
+    state = _api(base, f"api/state?user={user}")
+    private = next(c for c in state["chats"] if c["kind"] == "private")
+    for message in reversed(private["messages"]):
+        datas = [b["data"] for row in message["buttons"] or () for b in row if b.get("data")]
+        if message["photo"] and datas:
+            return max(decode(d).seq for d in datas)
+    return None
 
 
 @pytest.mark.slow  # the bot as its own process, and a browser
@@ -117,6 +143,11 @@ def test_a_newcomer_plays_a_hand_on_the_mini_app(playground: str, browser: WebDr
         assert tap(browser, ".result .key", 0) == "Next hand"
         _wait(browser, "the next hand on the page", lambda: not count(browser, ".result") and seq(browser) > over)
         _wait(browser, "the next hand's tiles", lambda: count(browser, ".hand-tile") >= 13)
+        # one move on the page, then Ann's next: her chat hand message is left behind meanwhile
+        moved = _one_move(browser)
+        _wait(browser, "Ann's next move", lambda: _must_act(browser) and seq(browser) > moved, 60)
+        now = seq(browser)
+        assert _hand_message_seq(playground, "Ann") != now
     finally:
         browser.switch_to.default_content()
     assert restarted and timed
@@ -125,5 +156,12 @@ def test_a_newcomer_plays_a_hand_on_the_mini_app(playground: str, browser: WebDr
     assert table, frame.get_attribute("src")
     url = _api(playground, f"api/webapp?user=Ben&table={table[1]}")["url"]
     browser.get(playground.rstrip("/") + url)
+    # Ann's page is gone: the playground ends its stream to the bot at once, so after the grace (10 s)
+    # her hand message catches up with where the page was (docs/webapp.md §7)
+    left = time.monotonic()
+    while _hand_message_seq(playground, "Ann") != now:
+        assert time.monotonic() - left < 15, "Ann's hand message did not catch up after her page closed"
+        time.sleep(0.2)
+    print(f"Ann's hand message caught up {time.monotonic() - left:.1f} s after her page closed")
     _wait(browser, "the spectator's table", lambda: count(browser, ".spectator-view .seat") == 3)
     assert not count(browser, ".hand-tile")

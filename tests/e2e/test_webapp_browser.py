@@ -9,6 +9,7 @@ One browser for the whole module (a new page per test).
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import time
@@ -24,6 +25,10 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 
+from engine.tiles import parse_tiles
+from kwx_bot.words.i18n import translator
+from kwx_bot.words.texts import tile_label
+from kwx_bot.words.webapp_text import page_words
 from tests.e2e.webapp_fixture import FixtureServer, FixtureTable, page_url
 
 CHROMIUM = "/usr/bin/chromium"
@@ -151,6 +156,24 @@ def play_one_step(driver: WebDriver) -> str:
     return did
 
 
+def check_hand_layout(driver: WebDriver, *, phone: bool) -> None:
+    """The player's own tiles (13 and the drawn one): tap targets at least 44 px wide and tall, apart
+    from each other; on a phone in two rows (one row would make them 28 px wide), on a desktop in one."""
+    rects = driver.execute_script(
+        "return [...document.querySelectorAll('.hand-tile')].map((e) => e.getBoundingClientRect().toJSON())"
+    )
+    assert len(rects) == 14
+    assert min(r["height"] for r in rects) >= 44 and min(r["width"] for r in rects) >= 44, rects
+    rows = sorted({round(r["y"]) for r in rects})
+    assert len(rows) == (2 if phone else 1), rows
+    for a, b in itertools.pairwise(rects):
+        if round(a["y"]) == round(b["y"]):
+            assert b["x"] - (a["x"] + a["width"]) >= (3 if phone else 0.9), (a, b)  # neighbours do not touch
+    drawn = rects[-1]
+    assert round(drawn["y"]) == rows[-1]  # the drawn tile last, kept apart
+    assert drawn["x"] - max(r["x"] + r["width"] for r in rects[:-1] if round(r["y"]) == rows[-1]) >= 8
+
+
 @pytest.fixture
 def table_server() -> Iterator[Callable[..., tuple[FixtureServer, str]]]:
     started: list[FixtureServer] = []
@@ -176,8 +199,18 @@ def test_a_whole_hand_by_tapping(browser, table_server, shots, lang, wh):
     browser.get(page_url(base, "ann", lang))
     wait(browser, "the hand", lambda: browser.find_elements(By.CSS_SELECTOR, ".hand-tile"))
     shot(browser, shots / f"turn-{lang}-{wh[0]}.png")
-    heights = [e.size["height"] for e in browser.find_elements(By.CSS_SELECTOR, ".hand-tile")]
-    assert min(heights) >= 44, heights
+    check_hand_layout(browser, phone=wh == PHONE)
+    words = page_words(translator("zh_CN" if lang == "zh" else "en"))
+    # whose turn: a label on the seat the table waits for (the dealer's own, first), in the server's words
+    assert [e.text for e in browser.find_elements(By.CSS_SELECTOR, ".seat.turn .badge.to-act")] == [words["your_turn"]]
+    assert count(browser, ".seat.own.turn") == 1
+    # the Main Button names the picked tile, without the key's drawn-tile mark
+    drawn = tap(browser, ".hand-tile.drawn:not([disabled])", 0)
+    label = browser.execute_script("return Telegram.WebApp.MainButton.text")
+    assert label == tile_label(parse_tiles(drawn)[0], translator("zh_CN" if lang == "zh" else "en")), label
+    shot(browser, shots / f"picked-{lang}-{wh[0]}.png")
+    tap(browser, ".tg-stub-back", 0)  # Telegram's Back Button drops the pick
+    wait(browser, "the pick dropped", lambda: not count(browser, ".hand-tile.selected"))
     assert ("Wall" in browser.find_element(By.CSS_SELECTOR, ".wall").text) is (lang == "en")
     assert ("剩余" in browser.find_element(By.CSS_SELECTOR, ".wall").text) is (lang == "zh")
     calls = browser.execute_script("return window.KWX_TELEGRAM_CALLS.map(c => c[0])")
@@ -193,6 +226,8 @@ def test_a_whole_hand_by_tapping(browser, table_server, shots, lang, wh):
             claims += 1
             if claims == 1:
                 shot(browser, shots / f"claim-{lang}-{wh[0]}.png")
+                # the seat asked is marked, not the discarder (his discard keeps its own gold outline)
+                assert count(browser, ".seat.turn") == count(browser, ".seat.own.turn") == 1
     else:
         pytest.fail(f"no result after {len(did)} taps: {did[-10:]}")
     result = browser.find_element(By.CSS_SELECTOR, ".result")
@@ -254,6 +289,9 @@ def test_a_spectator_sees_the_public_table_live(browser, table_server, shots):
     assert len(browser.find_elements(By.CSS_SELECTOR, ".seat")) == 3
     assert not browser.find_elements(By.CSS_SELECTOR, ".hand-tile, .actions .key")
     assert "watching" in browser.find_element(By.CSS_SELECTOR, ".watching").text
+    assert browser.find_element(By.CSS_SELECTOR, ".top .title").text == "Hand 1 · Fixture"  # as a seat's page
+    turn = [e.text for e in browser.find_elements(By.CSS_SELECTOR, ".seat.turn .badge.to-act")]
+    assert turn == ["Ben's turn"] or turn == ["Ann's turn"] or turn == ["Cat's turn"], turn
     # a move at the table shows without a reload
     before = seq(browser)
     tile = srv.call(lambda: srv.table.payload("ann")["screen"]["buttons"][0][0]["data"])
@@ -300,3 +338,24 @@ def test_a_page_without_telegrams_signature_says_so_in_the_users_language(browse
     text = browser.find_element(By.CSS_SELECTOR, ".failed").text
     assert text == "无法在这里打开这桌牌，请使用聊天中的按钮。"
     assert not srv.table.presses
+
+
+def test_the_lock_is_drawn_from_the_pictures_emoji_font_where_a_device_has_none(browser, table_server, shots):
+    """🔒 (a protected tile, the notes' legend) needs an emoji font: the page's font stack ends with the
+    pictures' own (/webapp/emoji.ttf), which loads for it."""
+    _srv, base = table_server("zh_CN")
+    size(browser, PHONE)
+    browser.get(page_url(base, "ann", "zh"))
+    wait(browser, "the hand", lambda: browser.find_elements(By.CSS_SELECTOR, ".hand-tile"))
+    loaded = browser.execute_script(
+        "return (await document.fonts.load('15px KwxEmoji', '\\u{1F512}')).map((f) => f.status)"
+    )
+    assert loaded == ["loaded"], loaded
+    browser.execute_script(
+        "const t = document.querySelector('.hand-tile'); const l = document.createElement('span');"
+        "l.className = 'lock'; l.textContent = '\\u{1F512}'; t.append(l);"
+        "document.querySelector('.status').append(' \\u{1F512} = …')"
+    )
+    family = browser.execute_script("return getComputedStyle(document.querySelector('.hand-tile .lock')).fontFamily")
+    assert "KwxEmoji" in family, family  # a button's own font would show a box
+    shot(browser, shots / "lock-zh-390.png")

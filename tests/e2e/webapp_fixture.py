@@ -99,7 +99,9 @@ class FixtureTable:
         tr = translator(self.lang)
         view = game.group_view(self.state)
         if spectator:
-            facts = GroupFacts(7, self.seq, self.hand_no, self.ruleset, 3, view, NAMES, self.lang, (0, 0, 0))
+            facts = GroupFacts(
+                7, self.seq, self.hand_no, self.ruleset, 3, view, NAMES, self.lang, (0, 0, 0), title="Fixture"
+            )
             out["screen"] = table_screen(tr, facts).to_json()
         else:
             out["screen"] = self.seat_screen(tr).to_json()

@@ -31,7 +31,8 @@ class GroupFacts:
     """The group's table now: the hand (``hand_no``, its game and its number of seats, ``players``),
     the group's ``view``, the players' names as pictures show them (``names``, in the group's
     ``lang``), the running match ``totals`` by seat, the raw name of the member sitting the hand out
-    (docs/rules.md §A2.1) and the deal's ``commitment`` (None for a prepared deal, which has no seed)."""
+    (docs/rules.md §A2.1), the deal's ``commitment`` (None for a prepared deal, which has no seed)
+    and the group's ``title`` (raw; "" for none)."""
 
     table_id: int
     seq: int
@@ -44,22 +45,26 @@ class GroupFacts:
     totals: tuple[int, ...]
     sitting_out: str | None = None
     commitment: str | None = None
+    title: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class TableScreen:
     """The group's live table message: its ``picture`` and ``caption`` (the hand-start message is the
-    same message, its caption saying that the hand starts)."""
+    same message, its caption saying that the hand starts), and the ``title`` line a page shows above
+    it (the hand's number and the group's title, as a hand message's title; not in the caption: the
+    group's message is in the group itself)."""
 
     table_id: int
     seq: int
     picture: TablePicture
     caption: str
+    title: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON: what a spectator's web client receives."""
         return {"kind": "table", "table": self.table_id, "seq": self.seq, "picture": self.picture.to_json(),
-                "caption": self.caption}  # fmt: skip
+                "caption": self.caption, "title": self.title}  # fmt: skip
 
 
 def table_screen(tr: Translator, facts: GroupFacts, *, started: bool = False) -> TableScreen:
@@ -71,7 +76,8 @@ def table_screen(tr: Translator, facts: GroupFacts, *, started: bool = False) ->
     )  # fmt: skip
     caption = add_line(caption, commitment_line(tr, facts.commitment, facts.hand_no))
     picture = TablePicture(facts.view, facts.names, facts.lang, facts.ruleset, facts.totals)
-    return TableScreen(facts.table_id, facts.seq, picture, caption)
+    title = words.hand_title(tr, hand_no=facts.hand_no, title=facts.title) if facts.title else ""
+    return TableScreen(facts.table_id, facts.seq, picture, caption, title)
 
 
 @dataclass(frozen=True, slots=True)

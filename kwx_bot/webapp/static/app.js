@@ -145,7 +145,7 @@
     const back = tg.BackButton;
     if (main) {
       if (key) {
-        main.setText(key.label);
+        main.setText(tileName(key.tile) || key.label); // the tile's name, without the key's ▶ / ⚠ marks
         main.show();
       } else main.hide();
     }
@@ -355,16 +355,26 @@
     return el("span", "meld", tiles);
   }
 
+  // the seats the table waits for, as the pictures mark them (render/blocks.py): the view's to_act,
+  // else the seat whose turn it is; none once the hand is over
+  function waitedOn(pub) {
+    if (pub.phase === "over") return [];
+    return pub.to_act.length ? pub.to_act : [pub.turn];
+  }
+
   function seatPanel(pub, seat, names, ownView, opts) {
     const lb = labels();
     const s = pub.seats[seat];
     const over = pub.phase === "over";
-    const turn = !over && (pub.to_act.includes(seat) || pub.turn === seat);
+    const turn = waitedOn(pub).includes(seat);
     const panel = el("section", "seat" + (turn ? " turn" : "") + (opts.own ? " own" : ""));
     panel.dataset.seat = seat;
+    const name = names[seat] || fill(lb.seat_fallback, { n: seat + 1 });
+    const mine = opts.own || (S.payload && S.payload.role === "seat" && S.payload.seat === seat);
     const head = el("div", "seat-head",
       pub.dealer === seat ? el("span", "badge dealer", lb.dealer) : null,
-      el("b", "name", names[seat] || fill(lb.seat_fallback, { n: seat + 1 })),
+      el("b", "name", name),
+      turn ? el("span", "badge to-act", mine ? ui("your_turn") : fill(ui("turn_of"), { name })) : null,
       s.on_auto ? el("span", "badge auto", lb.auto) : null,
       s.liangdao ? el("span", "badge laid", lb.liangdao) : null,
       s.kong_money ? el("span", "money", fill(lb.kong, { v: signed(s.kong_money) })) : null,
@@ -438,6 +448,21 @@
     };
     for (const t of view.concealed) row.append(tileButton(t, false));
     if (view.drawn) row.append(el("span", "gap"), tileButton(view.drawn, true));
+    return layoutHand(row, view.concealed.length + (view.drawn ? 1 : 0));
+  }
+
+  // The page's width for the hand: the window's, up to the page's own (style.css `main`: 760 px
+  // wide, 6 px padding each side).
+  const handWidth = () => Math.min(document.documentElement.clientWidth || window.innerWidth, 760) - 12;
+  const TAP_WIDTH = 44; // the narrowest tile a finger may tap (CSS px)
+
+  // One row while each of the n tiles gets at least TAP_WIDTH; else two rows (a phone), as even as
+  // can be (the drawn tile apart at the end of the second).
+  function layoutHand(row, n) {
+    if (n > 1 && (handWidth() - 10 - (n - 1) * 3) / n < TAP_WIDTH) {
+      row.classList.add("rows");
+      row.style.setProperty("--per-row", String(Math.ceil(n / 2)));
+    }
     return row;
   }
 
@@ -452,7 +477,7 @@
       b.addEventListener("click", () => send(key.data));
       row.append(b);
     }
-    return row;
+    return layoutHand(row, keys.toggles.length);
   }
 
   function countdown(node) {
@@ -515,7 +540,7 @@
     const pic = screen.picture;
     const pub = pic.view;
     const main = el("main", "table spectator-view");
-    main.append(topBar(pub, null));
+    main.append(topBar(pub, screen.title || null));
     main.append(el("p", "note watching", ui("watching")));
     const n = pub.seats.length;
     for (let s = 0; s < n; s++) main.append(seatPanel(pub, s, pic.names, null, { total: pic.totals ? pic.totals[s] : undefined }));
@@ -682,6 +707,18 @@
     }
     stream();
   }
+
+  // a new width (a phone turned) may change the hand's rows; a new height (Telegram's viewport
+  // expanded) changes nothing drawn
+  let resized = 0;
+  let width = handWidth();
+  window.addEventListener("resize", () => {
+    cancelAnimationFrame(resized);
+    resized = requestAnimationFrame(() => {
+      if (handWidth() !== width) render();
+      width = handWidth();
+    });
+  });
 
   window.kwxPage = { state: S, render }; // for the tests
   main();

@@ -3,15 +3,16 @@ for the chosen user, and refuses it under another token), the page with the stan
 
 from __future__ import annotations
 
+import asyncio
 import json
 import urllib.parse
 
 import pytest
-from aiohttp import web
+from aiohttp import ClientSession, web
 from aiohttp.test_utils import TestClient, TestServer
 
 from fakebot import FakeBotAPI
-from kwx_bot.playground.miniapp import MiniApp, sign_init_data
+from kwx_bot.playground.miniapp import MiniApp, free_port, sign_init_data
 from kwx_bot.webapp.auth import AuthError, check_init_data
 from kwx_bot.webapp.static_routes import STUB_SCRIPT, TELEGRAM_SCRIPT
 
@@ -54,3 +55,40 @@ async def test_the_page_loads_the_stand_in_and_the_url_carries_signed_initdata()
     fields = dict(urllib.parse.parse_qsl(fragment))
     assert check_init_data(fields["tgWebAppData"], TOKEN, max_age=60).start_param == "t7"
     assert json.loads(fields["tgWebAppThemeParams"])["bg_color"]
+
+
+async def test_a_page_that_leaves_ends_the_bots_stream_at_once():
+    """The playground passes a quiet events stream on; when the page goes, the bot's side ends within
+    a second (not at the next ping): the bot must see the page close to bring the hand message up to
+    date (its presence grace starts then).  The playground runs as ``kwx-bot playground`` runs it:
+    aiohttp does not cancel a handler whose client left (a test server would)."""
+    gone = asyncio.Event()
+
+    async def events(request: web.Request) -> web.StreamResponse:  # the bot's stream: one event, then quiet
+        out = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+        await out.prepare(request)
+        await out.write(b"event: screen\ndata: {}\n\n")
+        try:
+            while request.transport is not None and not request.transport.is_closing():
+                await asyncio.sleep(0.05)
+        finally:
+            gone.set()
+        return out
+
+    bot = web.Application()
+    bot.router.add_get("/webapp/api/table/1/events", events)
+    async with TestServer(bot) as upstream:
+        playground = web.Application()
+        MiniApp(TOKEN, upstream.port).add_routes(playground)
+        runner = web.AppRunner(playground)  # as the playground's server: no handler cancellation
+        await runner.setup()
+        port = free_port()
+        await web.TCPSite(runner, "127.0.0.1", port).start()
+        try:
+            async with ClientSession() as session:
+                response = await session.get(f"http://127.0.0.1:{port}/webapp/api/table/1/events")
+                assert (await response.content.readline()) == b"event: screen\n"
+                response.close()  # the page goes
+                await asyncio.wait_for(gone.wait(), 3)  # the bot's pings would come only after 15 s
+        finally:
+            await runner.cleanup()

@@ -246,6 +246,21 @@ async def test_the_stream_sends_each_change_and_the_hand_message_waits_for_the_p
     assert not web.world.service.presence.present(table_id, ANN.user_id)
 
 
+async def test_the_stream_sends_a_screen_only_when_it_changed(web: Web) -> None:
+    """A wake-up that changed nothing on the user's screen (another seat's menu, a write elsewhere at
+    the table) sends nothing: the next event is the next different screen."""
+    table_id = await deal(web.world)
+    changes = web.world.service.present.changes
+    async with web.client.get(f"/webapp/api/table/{table_id}/events", headers=web.headers(ANN)) as r:
+        _, first = await read_event(r.content)
+        for _ in range(5):
+            changes.changed(table_id)  # the table was touched; Ann's screen is the same
+            await asyncio.sleep(0.02)
+        _, body = await web.press(ANN, table_id, button(first, Op.DISCARD, "3p"))
+        _, second = await read_event(r.content)
+        assert second != first and second == body["screen"]
+
+
 async def test_a_stranger_gets_no_stream(web: Web) -> None:
     table_id = await deal(web.world)
     async with web.client.get(f"/webapp/api/table/{table_id}/events", headers=web.headers(EVE)) as r:

@@ -79,3 +79,18 @@ async def test_the_pictures_font_is_served_for_chinese_where_a_device_has_none()
         assert 'url("../font.otf")' in css and "unicode-range" in css
     finally:
         await client.close()
+
+
+async def test_the_pictures_emoji_font_is_served_for_the_lock_where_a_device_has_none():
+    """🔒 (a protected tile) is drawn from the pictures' emoji font on a device without an emoji font
+    of its own; a device's colour emoji font comes first."""
+    client = await _client(False)
+    try:
+        r = await client.get("/webapp/emoji.ttf")
+        assert r.status == 200 and (await r.read())[:4] == b"\x00\x01\x00\x00"  # a TrueType font
+        css = await (await client.get("/webapp/static/style.css")).text()
+        assert 'url("../emoji.ttf")' in css and "U+1F000-1FAFF" in css  # 🔒 is U+1F512
+        stack = css[css.index("font: 15px") :].split(";")[0]
+        assert stack.index("Noto Color Emoji") < stack.index("KwxEmoji")
+    finally:
+        await client.close()

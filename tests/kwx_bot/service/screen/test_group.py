@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from engine.game import Discarded, event_from_json, replay, spectator_view
@@ -32,6 +33,10 @@ def test_the_live_table_caption_and_picture_and_its_json() -> None:
     data = json.loads(json.dumps(screen.to_json()))
     assert data["caption"] == screen.caption and data["picture"]["key"] == screen.picture.key
     assert all(s["revealed"] == [] for s in data["picture"]["view"]["seats"])  # nobody declared yet
+    # a page shows the table's title line above it, as a seat's page does (not in the group's caption)
+    assert data["title"] == "" and "Club" not in screen.caption
+    titled = table_screen(translator("zh_CN"), replace(facts, title="Club"))
+    assert titled.to_json()["title"] == "第2局 · Club" and "Club" not in titled.caption
 
 
 def test_the_lobby_offers_its_buttons_only_while_open() -> None:
