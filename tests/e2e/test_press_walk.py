@@ -23,7 +23,7 @@ from .harness import Kwx
 
 PACKAGE = str(Path(kwx_bot.__file__).resolve().parent)
 MAX_FILES = 41
-MAX_FUNCTIONS = 218
+MAX_FUNCTIONS = 220
 """Today's walk (docs/architecture.md §4): a change that makes it longer says so there."""
 
 

@@ -19,6 +19,7 @@ import pytest
 
 from fakebot import MESSAGE_WRITE_METHODS, FakeUser
 from kwx_bot.edge.codec import decode
+from kwx_bot.service import group_table
 from kwx_bot.webapp.auth import sign_init_data
 
 from .harness import Kwx
@@ -177,7 +178,12 @@ def writes_to(kwx: Kwx, users: list[FakeUser], since: int) -> int:
     return sum(kwx.fake.count_calls(MESSAGE_WRITE_METHODS, chat=kwx.fake.private_chat(u), since=since) for u in users)
 
 
-async def test_a_whole_hand_on_the_page_costs_no_hand_message_writes(kwx: Kwx, page: Page) -> None:
+async def test_a_whole_hand_on_the_page_costs_no_hand_message_writes(
+    kwx: Kwx, page: Page, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the group's live table follows every PAGE_EDIT_SECONDS while all three have the page open: the
+    # test waits for the bot's pending work, so that wait is made short here
+    monkeypatch.setattr(group_table, "PAGE_EDIT_SECONDS", 0.5)
     async with kwx.running() as service:
         service.presence.grace = 0.3
         players, dan, _, group = await seat_three(kwx, "web-1")
