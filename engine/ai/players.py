@@ -64,7 +64,7 @@ from ..analysis import (
 )
 from ..game.actions import Action, ActionKind
 from ..rules import RuleSet, Ruleset
-from ..tiles import NUM_KINDS, NUM_SUITS, Suit, Tile
+from ..tiles import DRAGONS, NUM_KINDS, NUM_SUITS, Suit, Tile
 from ..views import PublicSeatView, SeatView
 from .hand import (
     danger_mask,
@@ -607,7 +607,7 @@ def _shape_factor(ctx: _Ctx, counts: list[int], tuning: Tuning) -> float:
             f *= tuning.kawuxing_factor
             break
     shown = ctx.meld_dragons
-    pairs = sum(1 for i in range(3) if counts[_HONOR0 + i] + shown[i] >= 2)
+    pairs = sum(1 for d in DRAGONS if counts[d] + shown[d - _HONOR0] >= 2)  # 白 發 中 (the three dragons)
     if pairs >= 2:
         f *= tuning.sanyuan_factor
     return f
