@@ -237,13 +237,6 @@ def evaluate(
 # ============================================================================ the strong level
 
 
-def _best_reveal(legal: Sequence[Action], tile: int) -> Action | None:
-    """The 亮倒 / 廊起 with ``tile`` that publishes the most waits, showing the fewest tiles among
-    those (the whole hand first when it is as good: ``legal`` lists it first):
-    :func:`engine.game.fewest_reveal`."""
-    return fewest_reveal(legal, tile)
-
-
 def move_budget(rules: RuleSet) -> int:
     """:data:`MOVES`, halved in 卡心五 — every discard that completes some hand is scored there (a
     屁胡 may win on a discard, docs/rules.md §B), which makes a move about twice as costly — and
@@ -259,7 +252,7 @@ def candidates(view: SeatView, legal: Sequence[Action], prior: Action, rules: Ru
     kong and 自摸, the discards keeping the lowest shanten (``_DISCARD_CANDIDATES`` of them, the
     prior's tile first; 1 = the prior's tile only: a first trial with three dealt into 18% of 60
     hands, the playouts' sense of danger being cruder than ``normal``'s) and their 亮倒 versions
-    (:func:`_best_reveal`)."""
+    (:func:`engine.game.fewest_reveal`)."""
     out: list[Action] = [prior]
     if view.public.phase is not Phase.TURN:
         out += [a for a in legal if a != prior]
@@ -284,7 +277,7 @@ def candidates(view: SeatView, legal: Sequence[Action], prior: Action, rules: Ru
                 tiles.append(int(a.tile or 0))
         for t in tiles:
             out += [a for a in discards if a.tile == t]
-            ld = _best_reveal(legal, t)
+            ld = fewest_reveal(legal, t)
             if ld is not None:
                 out.append(ld)
     return list(dict.fromkeys(out))
