@@ -140,6 +140,8 @@ def test_a_newcomer_plays_a_hand_on_the_mini_app(playground: str, browser: WebDr
         browser.save_screenshot(str(tmp_path / "playground-miniapp-over.png"))
         browser.switch_to.frame(frame)
         over = seq(browser)
+        # the keys come with the table between hands, a moment after the result itself may show
+        _wait(browser, "Next hand under the result", lambda: count(browser, ".result .key"))
         assert tap(browser, ".result .key", 0) == "Next hand"
         _wait(browser, "the next hand on the page", lambda: not count(browser, ".result") and seq(browser) > over)
         _wait(browser, "the next hand's tiles", lambda: count(browser, ".hand-tile") >= 13)
