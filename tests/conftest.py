@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
@@ -9,6 +10,13 @@ import pytest
 from tests.pgserver import PgServer, PgUnavailable, drop_database, fresh_database
 
 pytest_plugins = ["tests.fakebot.fixtures"]
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto`` starts two workers per core: the suite spends about half its time waiting (the
+    end-to-end tests wait on the fake Bot API, real timers and child processes), so a second worker
+    per core fills those waits — 2 cores: 239 s with two workers, 155 s with four."""
+    return 2 * (os.cpu_count() or 1)
 
 
 @pytest.fixture(scope="session")
