@@ -242,18 +242,19 @@ class Store(SqlStore):
                     await begin
                     await self._db.execute("ROLLBACK")
                 raise
+            db = SqliteDb(self._db, batch=True)  # writes held back to the next read or the commit
             try:
-                yield Tx(SqliteDb(self._db), time.time())
+                yield Tx(db, time.time())
             except BaseException:
+                db.drop()
                 await self._db.execute("ROLLBACK")
                 raise
-            await self._db.execute("COMMIT")
+            await db.commit()  # the writes held back and the COMMIT: one trip (rolled back there if one fails)
             if self.on_commit is not None:
                 self.on_commit(time.perf_counter() - started)
 
     async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
-        async with self._db.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+        return list(await self._db.execute_fetchall(sql, params))  # one trip to aiosqlite's thread, not three
 
 
 DatabaseError = (sqlite3.Error, asyncpg.PostgresError)

@@ -17,7 +17,7 @@ import contextlib
 import functools
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
 import aiosqlite
@@ -111,25 +111,107 @@ class Db:
         return contextlib.nullcontext()
 
 
-class SqliteDb(Db):
-    """An :class:`aiosqlite.Connection` (``conn``)."""
+Statement = tuple[str, Any, bool]
+"""A statement held back by a batching :class:`SqliteDb`: (sql, parameters, one row of them each)."""
 
-    def __init__(self, conn: aiosqlite.Connection, *, snapshots: bool = False) -> None:
+
+def _run_held(conn: sqlite3.Connection, held: list[Statement]) -> None:
+    """Run ``held`` in order on ``conn`` (in aiosqlite's thread); the first failure raises and the
+    statements after it do not run, as if each had been awaited in turn."""
+    for sql, params, many in held:
+        if many:
+            conn.executemany(sql, params)
+        else:
+            conn.execute(sql, params).close()
+
+
+def _held_then_fetch(conn: sqlite3.Connection, held: list[Statement], sql: str, params: Any) -> list[Any]:
+    _run_held(conn, held)
+    cursor = conn.execute(sql, params)
+    try:
+        return cursor.fetchall()
+    finally:
+        cursor.close()
+
+
+def _held_then_commit(conn: sqlite3.Connection, held: list[Statement]) -> None:
+    """The held statements and ``COMMIT``; if any fails, ``ROLLBACK`` (here, in the same trip: the
+    caller may be cancelled by then, and no transaction is left open on the shared connection)."""
+    try:
+        _run_held(conn, held)
+        conn.execute("COMMIT").close()
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK").close()
+        raise
+
+
+class SqliteDb(Db):
+    """An :class:`aiosqlite.Connection` (``conn``).  Every call is one trip to aiosqlite's thread
+    (a queue, a wake-up, the event loop woken back: about as much of the event loop as the
+    statement itself, and the thread must win the GIL back from a busy loop each time).
+
+    ``batch`` (a write transaction, :meth:`~kwx_bot.store.Store.transaction`): a statement whose
+    result nobody reads (``execute``, ``executemany``) is held back and run, in order, in the same
+    trip as the next read, the end of a :meth:`guarded` scope or the :meth:`commit` — so
+    a move's events, seq, deadline and seat changes are one trip, not one each
+    (docs/architecture.md §4 "Persistence and restart").  A held statement that fails raises from
+    that later call, inside the same transaction, which then rolls back as before."""
+
+    def __init__(self, conn: aiosqlite.Connection, *, snapshots: bool = False, batch: bool = False) -> None:
         self.conn = conn
         self._snapshots = snapshots
+        self._batch = batch
+        self._held: list[Statement] = []
+
+    async def _in_thread(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(sqlite3 connection, *args)`` in aiosqlite's thread, in order with its other calls
+        (aiosqlite's own queue: ``Connection._execute``, the call every one of its methods makes)."""
+        run: Callable[..., Awaitable[Any]] = self.conn._execute  # (untyped)
+        return await run(fn, self.conn._conn, *args)
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
-        """Run one statement."""
-        await self.conn.execute(sql, params)
+        """Run one statement (held back while batching: class docstring)."""
+        if self._batch:
+            self._held.append((sql, params, False))
+            return
+        await self._in_thread(_run_held, [(sql, params, False)])
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        """Run one statement once per parameter row."""
+        """Run one statement once per parameter row (held back while batching)."""
+        if self._batch:
+            self._held.append((sql, list(rows), True))
+            return
         await self.conn.executemany(sql, rows)
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
-        """Every result row."""
-        async with self.conn.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+        """Every result row (the statements held back run first, in the same trip)."""
+        held, self._held = self._held, []
+        return list(await self._in_thread(_held_then_fetch, held, sql, params))
+
+    async def flush(self) -> None:
+        """Run the statements held back, in one trip."""
+        if self._held:
+            held, self._held = self._held, []
+            await self._in_thread(_run_held, held)
+
+    async def commit(self) -> None:
+        """Run the statements held back and ``COMMIT``, in one trip; if one fails, the transaction
+        is rolled back in that trip and the error raised."""
+        held, self._held = self._held, []
+        await self._in_thread(_held_then_commit, held)
+
+    def drop(self) -> None:
+        """Forget the statements held back (the transaction rolls back)."""
+        self._held.clear()
+
+    @contextlib.asynccontextmanager
+    async def guarded(self) -> AsyncIterator[None]:
+        """SQLite undoes just a failed statement; while batching, the scope's statements run at its
+        end (and those before it at its start), so that a failure raises inside it."""
+        await self.flush()
+        yield
+        await self.flush()
 
     @contextlib.asynccontextmanager
     async def snapshot(self) -> AsyncIterator[None]:

@@ -59,7 +59,7 @@ from ..settings import Settings
 from .auth import AuthError, WebAppUser, check_init_data, from_header
 from .static_routes import add_static_routes
 
-__all__ = ["BURST", "MAX_BODY", "PING_SECONDS", "RATE", "WebApp", "start_webapp"]
+__all__ = ["BURST", "MAX_BODY", "PING_SECONDS", "RATE", "Looks", "WebApp", "start_webapp"]
 
 log = logging.getLogger("kwx.webapp")
 
@@ -86,9 +86,45 @@ def _error(status: int, error: str, **headers: str) -> web.Response:
 
 
 def _sse(screen: PageScreen) -> bytes:
-    """One ``event: screen`` message: ``id`` the seq, ``data`` the JSON on one line."""
-    data = json.dumps(screen.to_json(), ensure_ascii=False, separators=(",", ":"))
-    return f"id: {screen.seq}\nevent: screen\ndata: {data}\n\n".encode()
+    """One ``event: screen`` message: ``id`` the seq, ``data`` the JSON on one line (made once per
+    screen value, :meth:`~kwx_bot.service.pages.PageScreen.json_text`)."""
+    return f"id: {screen.seq}\nevent: screen\ndata: {screen.json_text()}\n\n".encode()
+
+
+class Looks:
+    """The quiet streams' looks at their connection: one timer wakes every waiting stream each
+    :data:`LOOK_SECONDS` (a stream waits at most that long for its look, as with a timer of its
+    own), instead of a timer — and a task, with ``asyncio.wait_for`` — per stream and look: with
+    hundreds of pages open those were a good part of the event loop's work (docs/architecture.md
+    §4 "The Mini App")."""
+
+    def __init__(self) -> None:
+        self._futures: set[asyncio.Future[None]] = set()
+        self._timer: asyncio.TimerHandle | None = None
+
+    def wake(self, future: asyncio.Future[None]) -> None:
+        """Resolve ``future`` at the next look (within :data:`LOOK_SECONDS`)."""
+        self._futures.add(future)
+        if self._timer is None:
+            self._timer = asyncio.get_running_loop().call_later(LOOK_SECONDS, self._look)
+
+    def forget(self, future: asyncio.Future[None]) -> None:
+        """Stop resolving ``future`` (woken otherwise, or cancelled)."""
+        self._futures.discard(future)
+
+    def _look(self) -> None:
+        self._timer = None
+        futures, self._futures = self._futures, set()
+        for future in futures:
+            if not future.done():
+                future.set_result(None)
+
+    def close(self) -> None:
+        """Shutdown: no more looks."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._futures.clear()
 
 
 class WebApp:
@@ -120,6 +156,7 @@ class WebApp:
         self.burst = burst
         self._limits: OrderedDict[int, AsyncLimiter] = OrderedDict()
         self.streams: set[asyncio.Task[Any]] = set()
+        self.looks = Looks()
 
     def app(self) -> web.Application:
         """The aiohttp application: the API behind the checks, the page's files beside it."""
@@ -207,7 +244,7 @@ class WebApp:
     async def events(self, request: web.Request) -> web.StreamResponse:
         """``GET /webapp/api/table/{id}/events``: the user's screen, live (module docstring)."""
         table_id, user_id = int(request.match_info["table_id"]), request[_USER].id
-        first = await self.pages.screen(table_id, user_id)
+        first = await self.pages.shared(table_id, user_id)  # (the stream's first screen, made once)
         if isinstance(first, PageRefusal):
             return self._refused(first)
         response = web.StreamResponse(
@@ -234,30 +271,37 @@ class WebApp:
         see the table (``event: gone``) or the page went away (looked at every :data:`LOOK_SECONDS`:
         aiohttp does not cancel a handler whose client left)."""
         changes = self.service.present.changes
-        last = b""
+        last, shown = b"", None
         while True:
             signal = changes.signal(table_id)  # taken before the read: no change is missed
-            screen = await self.pages.screen(table_id, user_id)
+            screen = await self.pages.shared(table_id, user_id)  # one per view and change (pages.py)
             if isinstance(screen, PageRefusal):
                 if screen is not PageRefusal.ASK_LATER:  # Telegram cannot say: keep what he sees
                     await response.write(f"event: gone\ndata: {json.dumps({'error': screen.value})}\n\n".encode())
                     return
-            else:
+            elif screen is not shown:  # the very value sent last time is the same screen
                 message = _sse(screen)
                 if message != last:
                     await response.write(message)
                     last = message
-            quiet = 0.0
+                shown = screen
+            loop = asyncio.get_running_loop()
+            pinged = loop.time()
             while not signal.is_set():
                 transport = request.transport
                 if transport is None or transport.is_closing():
                     return
-                if quiet >= PING_SECONDS:
+                if loop.time() - pinged >= PING_SECONDS:
                     await response.write(b": ping\n\n")
-                    quiet = 0.0
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(signal.wait(), LOOK_SECONDS)
-                quiet += LOOK_SECONDS
+                    pinged = loop.time()
+                woken: asyncio.Future[None] = loop.create_future()  # the change or the next look, whichever first
+                signal.wake(woken)
+                self.looks.wake(woken)
+                try:
+                    await woken
+                finally:
+                    signal.forget(woken)
+                    self.looks.forget(woken)
 
     @staticmethod
     def _refused(refusal: PageRefusal) -> web.Response:
@@ -272,6 +316,7 @@ class WebApp:
         for task in list(self.streams):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        self.looks.close()
 
 
 async def start_webapp(service: TableService, settings: Settings) -> tuple[WebApp, web.AppRunner]:

@@ -106,6 +106,45 @@ async def test_transaction_rolls_back_everything_on_error(store):
     assert await store.get_user(1, bot_id=BOT) is None
 
 
+@pytest.mark.parametrize("store", ["sqlite"], indirect=True)
+async def test_sqlite_holds_a_transactions_writes_back_to_one_trip_with_its_commit(store, monkeypatch):
+    """Writes nobody reads the result of go to aiosqlite's thread with the next read or the COMMIT,
+    in order (kwx_bot/store/db.py ``SqliteDb``): a move's writes are one trip, not one each."""
+    _, tid = await _group_with_table(store)
+    trips = []
+    execute = store._db._execute
+
+    async def counted(fn, *args, **kwargs):
+        trips.append(getattr(fn, "__name__", "?"))
+        return await execute(fn, *args, **kwargs)
+
+    async with store.transaction() as tx:
+        hid = await tx.start_hand(tid, 1, 0, {"seed": "x"})
+    monkeypatch.setattr(store._db, "_execute", counted)
+    async with store.transaction() as tx:
+        await tx.set_messages(tid, lobby_msg_id=11)
+        await tx.set_deadline(tid, 1234.5, 3, "turn")
+        assert len(trips) == 1  # BEGIN only: the two writes are held back
+        seq = await tx.append_events(tid, hid, 0, [("deal", {"a": 1}, None)])  # a read: the held writes go first
+        assert seq == 1 and len(trips) == 2
+        await tx.set_next_deal(tid, {"seed": "abc"})
+    assert trips[2:] == ["_held_then_commit"]  # its write and the COMMIT
+    t = await store.get_table(tid)
+    assert (t.lobby_msg_id, t.deadline_at, t.seq, t.next_deal) == (11, 1234.5, 1, {"seed": "abc"})
+
+
+@pytest.mark.parametrize("store", ["sqlite"], indirect=True)
+async def test_sqlite_a_held_write_that_fails_at_the_commit_rolls_the_whole_transaction_back(store):
+    with pytest.raises(sqlite3.IntegrityError):
+        async with store.transaction() as tx:
+            await tx.upsert_user(1, "Ann")
+            await tx._exec("INSERT INTO seats (table_id, seat, joined_at) VALUES (999999, 0, 0)")  # no such table
+    assert await store.get_user(1, bot_id=BOT) is None
+    async with store.transaction() as tx:  # no transaction was left open
+        await tx.upsert_user(2, "Ben")
+    assert (await store.get_user(2, bot_id=BOT)).first_name == "Ben"
+
+
 async def test_concurrent_transactions_do_not_interleave(store):
     # Task A writes then fails after yielding; task B commits meanwhile: A's write must not survive.
     started = asyncio.Event()
