@@ -276,8 +276,6 @@ class Play:
         else:
             live.deadline_from, live.deadline_credit = self.tables.clock(), 0.0
             self.timers.arm(live.table_id, deadline[0])
-        if not log.isEnabledFor(logging.INFO):  # no descriptions built for a log that drops them
-            return
         names = live.names()
         for e, actor in pairs:
             by = "" if actor is None else f" (from a press by user {actor})"  # who acted, not whose seat

@@ -134,6 +134,12 @@ def _held_then_fetch(conn: sqlite3.Connection, held: list[Statement], sql: str, 
         cursor.close()
 
 
+def _rollback_open(conn: sqlite3.Connection) -> None:
+    """``ROLLBACK`` if a transaction is open (its ``BEGIN`` may have failed: the file locked)."""
+    if conn.in_transaction:
+        conn.execute("ROLLBACK").close()
+
+
 def _held_then_commit(conn: sqlite3.Connection, held: list[Statement]) -> None:
     """The held statements and ``COMMIT``; if any fails, ``ROLLBACK`` (here, in the same trip: the
     caller may be cancelled by then, and no transaction is left open on the shared connection)."""
@@ -151,31 +157,34 @@ class SqliteDb(Db):
     (a queue, a wake-up, the event loop woken back: about as much of the event loop as the
     statement itself, and the thread must win the GIL back from a busy loop each time).
 
-    ``batch`` (a write transaction, :meth:`~kwx_bot.store.Store.transaction`): a statement whose
-    result nobody reads (``execute``, ``executemany``) is held back and run, in order, in the same
-    trip as the next read, the end of a :meth:`guarded` scope or the :meth:`commit` — so
-    a move's events, seq, deadline and seat changes are one trip, not one each
-    (docs/architecture.md §4 "Persistence and restart").  A held statement that fails raises from
-    that later call, inside the same transaction, which then rolls back as before."""
+    ``batch`` (a write transaction, :meth:`~kwx_bot.store.Store.transaction`): ``begin`` and every
+    statement whose result nobody reads (``execute``, ``executemany``) are held back and run, in
+    order, in the same trip as the next read, the end of a :meth:`guarded` scope or the
+    :meth:`commit` — so a transaction of writes only is one trip, and a move (its read of the seq,
+    then its events, seq, deadline and seat changes) two, not one per statement
+    (docs/architecture.md §4 "Persistence and restart", docs/telegram.md §5).  A held statement
+    that fails raises from that later call, inside the same transaction, which then rolls back
+    (:meth:`rollback`) as before."""
 
-    def __init__(self, conn: aiosqlite.Connection, *, snapshots: bool = False, batch: bool = False) -> None:
+    def __init__(
+        self, conn: aiosqlite.Connection, *, snapshots: bool = False, batch: bool = False, begin: str | None = None
+    ) -> None:
         self.conn = conn
         self._snapshots = snapshots
         self._batch = batch
-        self._held: list[Statement] = []
-
-    async def _in_thread(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """``fn(sqlite3 connection, *args)`` in aiosqlite's thread, in order with its other calls
-        (aiosqlite's own queue: ``Connection._execute``, the call every one of its methods makes)."""
-        run: Callable[..., Awaitable[Any]] = self.conn._execute  # (untyped)
-        return await run(fn, self.conn._conn, *args)
+        self._held: list[Statement] = [] if begin is None else [(begin, (), False)]
+        self._begun = begin is None
+        """The held ``begin`` went to the thread (a transaction may be open)."""
+        self._call: Callable[..., Awaitable[Any]] = conn._execute  # (untyped)
+        """``(fn, *args)``: ``fn(*args)`` in aiosqlite's thread, in order with its other calls (its
+        own queue: the call every aiosqlite method makes); ``fn`` gets the sqlite3 connection first."""
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
         """Run one statement (held back while batching: class docstring)."""
         if self._batch:
             self._held.append((sql, params, False))
             return
-        await self._in_thread(_run_held, [(sql, params, False)])
+        await self._call(_run_held, self.conn._conn, [(sql, params, False)])
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         """Run one statement once per parameter row (held back while batching)."""
@@ -186,24 +195,28 @@ class SqliteDb(Db):
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
         """Every result row (the statements held back run first, in the same trip)."""
-        held, self._held = self._held, []
-        return list(await self._in_thread(_held_then_fetch, held, sql, params))
+        held, self._held, self._begun = self._held, [], True
+        return list(await self._call(_held_then_fetch, self.conn._conn, held, sql, params))
 
     async def flush(self) -> None:
         """Run the statements held back, in one trip."""
         if self._held:
-            held, self._held = self._held, []
-            await self._in_thread(_run_held, held)
+            held, self._held, self._begun = self._held, [], True
+            await self._call(_run_held, self.conn._conn, held)
 
     async def commit(self) -> None:
-        """Run the statements held back and ``COMMIT``, in one trip; if one fails, the transaction
-        is rolled back in that trip and the error raised."""
-        held, self._held = self._held, []
-        await self._in_thread(_held_then_commit, held)
+        """Run the statements held back and ``COMMIT``, in one trip (none for a transaction that
+        made no statement); if one fails, the transaction is rolled back in that trip and the
+        error raised."""
+        if self._begun or len(self._held) > 1:
+            held, self._held, self._begun = self._held, [], True
+            await self._call(_held_then_commit, self.conn._conn, held)
 
-    def drop(self) -> None:
-        """Forget the statements held back (the transaction rolls back)."""
-        self._held.clear()
+    async def rollback(self) -> None:
+        """Forget the statements held back and roll back what went (if its ``begin`` did)."""
+        begun, self._held = self._begun, []
+        if begun:
+            await self._call(_rollback_open, self.conn._conn)
 
     @contextlib.asynccontextmanager
     async def guarded(self) -> AsyncIterator[None]:

@@ -108,8 +108,9 @@ async def test_transaction_rolls_back_everything_on_error(store):
 
 @pytest.mark.parametrize("store", ["sqlite"], indirect=True)
 async def test_sqlite_holds_a_transactions_writes_back_to_one_trip_with_its_commit(store, monkeypatch):
-    """Writes nobody reads the result of go to aiosqlite's thread with the next read or the COMMIT,
-    in order (kwx_bot/store/db.py ``SqliteDb``): a move's writes are one trip, not one each."""
+    """The BEGIN and the writes nobody reads the result of go to aiosqlite's thread with the next
+    read or the COMMIT, in order (kwx_bot/store/db.py ``SqliteDb``): a move is two trips, not one
+    per statement."""
     _, tid = await _group_with_table(store)
     trips = []
     execute = store._db._execute
@@ -124,11 +125,11 @@ async def test_sqlite_holds_a_transactions_writes_back_to_one_trip_with_its_comm
     async with store.transaction() as tx:
         await tx.set_messages(tid, lobby_msg_id=11)
         await tx.set_deadline(tid, 1234.5, 3, "turn")
-        assert len(trips) == 1  # BEGIN only: the two writes are held back
-        seq = await tx.append_events(tid, hid, 0, [("deal", {"a": 1}, None)])  # a read: the held writes go first
-        assert seq == 1 and len(trips) == 2
+        assert trips == []  # the BEGIN and the two writes are held back
+        seq = await tx.append_events(tid, hid, 0, [("deal", {"a": 1}, None)])  # a read: what is held goes first
+        assert seq == 1 and trips == ["_held_then_fetch"]
         await tx.set_next_deal(tid, {"seed": "abc"})
-    assert trips[2:] == ["_held_then_commit"]  # its write and the COMMIT
+    assert trips == ["_held_then_fetch", "_held_then_commit"]  # the rest and the COMMIT: two trips in all
     t = await store.get_table(tid)
     assert (t.lobby_msg_id, t.deadline_at, t.seq, t.next_deal) == (11, 1234.5, 1, {"seed": "abc"})
 
@@ -567,22 +568,31 @@ async def test_version_3_database_moves_to_4_keeping_its_rows_and_takes_a_fourth
 
 
 async def test_a_transaction_cancelled_while_it_begins_leaves_none_open(store):
-    """A task cancelled while its transaction is being begun (a reminder or a retry cancelled at
-    shutdown) leaves no transaction open behind it: the next one begins and commits."""
+    """A task cancelled inside its transaction (a reminder or a retry cancelled at shutdown) leaves
+    no transaction open behind it: the next one begins and commits.  Cancelled before its
+    statements went to the database, nothing of it is kept; cancelled while they run (on SQLite its
+    BEGIN, writes and COMMIT go in one trip, as a COMMIT under way always ran on), all of it is."""
 
-    async def write() -> None:
+    async def write(name: str, pause: float | None) -> None:
         async with store.transaction() as tx:
-            await tx.upsert_user(1, "A")
+            await tx.upsert_user(1, name)
+            if pause is not None:
+                await asyncio.sleep(pause)  # not yet sent (SQLite) or not committed (PostgreSQL)
 
-    for _ in range(5):
-        task = asyncio.get_running_loop().create_task(write())
-        await asyncio.sleep(0)  # the task now waits for its BEGIN
+    for name, pause in [("A", 10.0), ("A", None), ("C", 10.0), ("C", None), ("E", 10.0)]:
+        before = await store.get_user(1, bot_id=BOT)
+        task = asyncio.get_running_loop().create_task(write(name, pause))
+        await asyncio.sleep(0)  # the task now waits: on its pause, or on the database
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
         async with store.transaction() as tx:
             await tx.upsert_user(2, "B")
-    assert await store.get_user(1, bot_id=BOT) is None
+        after = await store.get_user(1, bot_id=BOT)
+        if pause is not None:
+            assert after == before  # nothing of it
+        else:
+            assert after is None or after.first_name == name  # all of it, or nothing
     assert (await store.get_user(2, bot_id=BOT)).first_name == "B"
 
 
