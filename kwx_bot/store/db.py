@@ -18,6 +18,7 @@ import functools
 import re
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import aiosqlite
@@ -102,6 +103,14 @@ class Db:
         rows = await self.fetch(sql, params)
         return rows[0][0] if rows else None
 
+    async def expect(self, sql: str, params: Sequence[Any], value: Any, error: Callable[[Any], Exception]) -> None:
+        """Raise ``error(found)`` unless :meth:`fetchval` finds ``value`` (a check the transaction
+        stands on: a batching :class:`SqliteDb` holds it back with its writes, and it raises from
+        the trip that runs it, the transaction then rolled back whole)."""
+        found = await self.fetchval(sql, params)
+        if found != value:
+            raise error(found)
+
     def guarded(self) -> contextlib.AbstractAsyncContextManager[None]:
         """A scope whose failed statement leaves the surrounding transaction usable."""
         return contextlib.nullcontext()
@@ -111,18 +120,34 @@ class Db:
         return contextlib.nullcontext()
 
 
-Statement = tuple[str, Any, bool]
-"""A statement held back by a batching :class:`SqliteDb`: (sql, parameters, one row of them each)."""
+Statement = tuple[str, Any, "bool | Check"]
+"""A statement held back by a batching :class:`SqliteDb`: (sql, parameters, how: False once, True
+once per row of parameters, a :class:`Check` of its first value)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """A held :meth:`Db.expect`: the value the statement must find, and the error if it does not."""
+
+    value: Any
+    error: Callable[[Any], Exception]
 
 
 def _run_held(conn: sqlite3.Connection, held: list[Statement]) -> None:
     """Run ``held`` in order on ``conn`` (in aiosqlite's thread); the first failure raises and the
     statements after it do not run, as if each had been awaited in turn."""
-    for sql, params, many in held:
-        if many:
+    for sql, params, how in held:
+        if how is True:
             conn.executemany(sql, params)
-        else:
+        elif how is False:
             conn.execute(sql, params).close()
+        else:
+            cursor = conn.execute(sql, params)
+            row = cursor.fetchone()
+            cursor.close()
+            found = row[0] if row else None
+            if found != how.value:
+                raise how.error(found)
 
 
 def _held_then_fetch(conn: sqlite3.Connection, held: list[Statement], sql: str, params: Any) -> list[Any]:
@@ -160,8 +185,9 @@ class SqliteDb(Db):
     ``batch`` (a write transaction, :meth:`~kwx_bot.store.Store.transaction`): ``begin`` and every
     statement whose result nobody reads (``execute``, ``executemany``) are held back and run, in
     order, in the same trip as the next read, the end of a :meth:`guarded` scope or the
-    :meth:`commit` — so a transaction of writes only is one trip, and a move (its read of the seq,
-    then its events, seq, deadline and seat changes) two, not one per statement
+    :meth:`commit` — so a transaction of writes only is one trip, and so is a move (the check of
+    the seq it was decided at, :meth:`expect`, then its events, seq, deadline and seat changes),
+    not one per statement
     (docs/architecture.md §4 "Persistence and restart", docs/telegram.md §5).  A held statement
     that fails raises from that later call, inside the same transaction, which then rolls back
     (:meth:`rollback`) as before."""
@@ -192,6 +218,13 @@ class SqliteDb(Db):
             self._held.append((sql, list(rows), True))
             return
         await self.conn.executemany(sql, rows)
+
+    async def expect(self, sql: str, params: Sequence[Any], value: Any, error: Callable[[Any], Exception]) -> None:
+        """See :meth:`Db.expect` (held back while batching)."""
+        if self._batch:
+            self._held.append((sql, params, Check(value, error)))
+            return
+        await super().expect(sql, params, value, error)
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
         """Every result row (the statements held back run first, in the same trip)."""

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import functools
 from typing import Any
 
 from ..buttons import Button, CodecError, ConfigButton, Key, Keyboard, Op, Press, VoidButton
@@ -28,10 +27,14 @@ _SCALARS = frozenset({str, int, float, bool, type(None)})
 """Types that are JSON as they are (exactly these: an enum or a tile is a subclass of one)."""
 
 
-@functools.cache
+_FIELD_NAMES: dict[type, tuple[str, ...] | None] = {}
+
+
 def _field_names(kind: type) -> tuple[str, ...] | None:
     """The fields of dataclass ``kind`` in order, None for a class that is none (once per class)."""
-    return tuple(f.name for f in dataclasses.fields(kind)) if dataclasses.is_dataclass(kind) else None
+    if kind not in _FIELD_NAMES:
+        _FIELD_NAMES[kind] = tuple(f.name for f in dataclasses.fields(kind)) if dataclasses.is_dataclass(kind) else None
+    return _FIELD_NAMES[kind]
 
 
 def plain(value: Any) -> Any:

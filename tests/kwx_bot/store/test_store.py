@@ -108,9 +108,9 @@ async def test_transaction_rolls_back_everything_on_error(store):
 
 @pytest.mark.parametrize("store", ["sqlite"], indirect=True)
 async def test_sqlite_holds_a_transactions_writes_back_to_one_trip_with_its_commit(store, monkeypatch):
-    """The BEGIN and the writes nobody reads the result of go to aiosqlite's thread with the next
-    read or the COMMIT, in order (kwx_bot/store/db.py ``SqliteDb``): a move is two trips, not one
-    per statement."""
+    """The BEGIN, the writes nobody reads the result of and the checks go to aiosqlite's thread with
+    the next read or the COMMIT, in order (kwx_bot/store/db.py ``SqliteDb``): a move is one trip,
+    not one per statement."""
     _, tid = await _group_with_table(store)
     trips = []
     execute = store._db._execute
@@ -125,9 +125,10 @@ async def test_sqlite_holds_a_transactions_writes_back_to_one_trip_with_its_comm
     async with store.transaction() as tx:
         await tx.set_messages(tid, lobby_msg_id=11)
         await tx.set_deadline(tid, 1234.5, 3, "turn")
-        assert trips == []  # the BEGIN and the two writes are held back
-        seq = await tx.append_events(tid, hid, 0, [("deal", {"a": 1}, None)])  # a read: what is held goes first
-        assert seq == 1 and trips == ["_held_then_fetch"]
+        seq = await tx.append_events(tid, hid, 0, [("deal", {"a": 1}, None)])  # its check of the seq too
+        assert seq == 1 and trips == []  # the BEGIN, the writes and the check are held back
+        assert await tx._scalar("SELECT seq FROM tables WHERE table_id = ?", (tid,)) == 1  # a read: after them
+        assert trips == ["_held_then_fetch"]
         await tx.set_next_deal(tid, {"seed": "abc"})
     assert trips == ["_held_then_fetch", "_held_then_commit"]  # the rest and the COMMIT: two trips in all
     t = await store.get_table(tid)
