@@ -702,7 +702,7 @@ def report(row: dict[str, float]) -> str:
         f"p95 {row['answer p95']:.0f} p99 {row['answer p99']:.0f} ms; press->own hand or screen p50 "
         f"{row['update p50']:.0f} p95 {row['update p95']:.0f} p99 {row['update p99']:.0f} ms "
         f"({row['presses']:.0f} presses, {row['refused']:.0f} refused, {row['no update']:.0f} without update; "
-        f"setup {row['setup']:.0f} s); bot CPU {row['bot cpu']:.2f} cores ({row['bot ms/turn']:.0f} ms/turn), "
+        f"setup {row['setup']:.0f} s); bot CPU {row['bot cpu']:.2f} cores ({row['bot ms/turn']:.1f} ms/turn), "
         f"fake+players {row['world cpu']:.2f} cores (the players' choices {row['decide cpu']:.2f}); "
         f"load average {os.getloadavg()[0]:.1f}\n"
         "      waits in the bot's pacer, p95 (histogram bucket): "

@@ -158,14 +158,16 @@ class Pages:
         live = await self._open(table_id, user_id)
         return live if isinstance(live, PageRefusal) else await self.now(live, user_id)
 
-    async def shared(self, table_id: int, user_id: int) -> PageScreen | PageRefusal:
+    async def shared(self, table_id: int, user_id: int, *, keep: bool = True) -> PageScreen | PageRefusal:
         """:meth:`screen` for a live stream: the user's right to see the table judged anew, the
         screen itself the one already made for his view — his seat, or the group's — since the
         table last changed (:attr:`.changes.Signal.screens`), made now if none was.  So the open
         pages of one view make and serialize their screen once per change, not once each
         (docs/architecture.md §4 "The Mini App").  A move is committed a moment before its change
         is told (the presenter tells it): what is made in between can show the table before it,
-        so a request that must see its own move (:meth:`press`) reads :meth:`screen`."""
+        so a request that must see its own move (:meth:`press`) reads :meth:`screen`.  ``keep``
+        False: a screen made here is not kept (the press's look before its move: kept, it would be
+        what a stream woken between the move and its change reads)."""
         live = await self._open(table_id, user_id)
         if isinstance(live, PageRefusal):
             return live
@@ -175,7 +177,7 @@ class Pages:
         made = signal.screens.get(view)
         if made is None:
             made = await self.now(live, user_id)
-            if not signal.is_set():  # else the table changed meanwhile: not the new one's
+            if keep and not signal.is_set():  # else the table changed meanwhile: not the new one's
                 signal.screens[view] = made
         return made
 
@@ -247,7 +249,7 @@ class Pages:
         """A press from the page by ``user`` (first: may he see the table at all), judged by the
         service as a chat button's press with no message, its follow-up run as the edge runs it
         (in the background); then his screen."""
-        before = await self.shared(table_id, user.user_id)  # what his open page shows, as a rule: made already
+        before = await self.shared(table_id, user.user_id, keep=False)  # his open page's, as a rule: made already
         if isinstance(before, PageRefusal):
             return before
         response = await self._press(user, None, None, press)

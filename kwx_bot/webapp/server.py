@@ -92,39 +92,45 @@ def _sse(screen: PageScreen) -> bytes:
 
 
 class Looks:
-    """The quiet streams' looks at their connection: one timer wakes every waiting stream each
-    :data:`LOOK_SECONDS` (a stream waits at most that long for its look, as with a timer of its
-    own), instead of a timer — and a task, with ``asyncio.wait_for`` — per stream and look: with
-    hundreds of pages open those were a good part of the event loop's work (docs/architecture.md
-    §4 "The Mini App")."""
+    """The quiet streams' looks at their connection (docs/architecture.md §4 "The Mini App"): one
+    timer, every :data:`LOOK_SECONDS`, looks at every waiting stream's connection and wakes only
+    the streams whose page went away or whose ping is due — instead of a timer and a task
+    (``asyncio.wait_for``) per stream and look, which with hundreds of pages open were a good part
+    of the event loop's work."""
 
     def __init__(self) -> None:
-        self._futures: set[asyncio.Future[None]] = set()
+        self._waiting: dict[asyncio.Future[None], tuple[web.Request, float]] = {}
+        """a stream's future -> (its request, when its ping is due: loop time)"""
         self._timer: asyncio.TimerHandle | None = None
 
-    def wake(self, future: asyncio.Future[None]) -> None:
-        """Resolve ``future`` at the next look (within :data:`LOOK_SECONDS`)."""
-        self._futures.add(future)
+    def wake(self, future: asyncio.Future[None], request: web.Request, ping_at: float) -> None:
+        """Resolve ``future`` at the first look (within :data:`LOOK_SECONDS`) that finds the
+        request's connection closing or the loop's time past ``ping_at``."""
+        self._waiting[future] = (request, ping_at)
         if self._timer is None:
             self._timer = asyncio.get_running_loop().call_later(LOOK_SECONDS, self._look)
 
     def forget(self, future: asyncio.Future[None]) -> None:
-        """Stop resolving ``future`` (woken otherwise, or cancelled)."""
-        self._futures.discard(future)
+        """Stop looking for ``future`` (woken otherwise, or cancelled)."""
+        self._waiting.pop(future, None)
 
     def _look(self) -> None:
-        self._timer = None
-        futures, self._futures = self._futures, set()
-        for future in futures:
-            if not future.done():
-                future.set_result(None)
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        for future, (request, ping_at) in list(self._waiting.items()):
+            transport = request.transport
+            if future.done() or transport is None or transport.is_closing() or now >= ping_at:
+                del self._waiting[future]
+                if not future.done():
+                    future.set_result(None)
+        self._timer = loop.call_later(LOOK_SECONDS, self._look) if self._waiting else None
 
     def close(self) -> None:
         """Shutdown: no more looks."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        self._futures.clear()
+        self._waiting.clear()
 
 
 class WebApp:
@@ -294,9 +300,9 @@ class WebApp:
                 if loop.time() - pinged >= PING_SECONDS:
                     await response.write(b": ping\n\n")
                     pinged = loop.time()
-                woken: asyncio.Future[None] = loop.create_future()  # the change or the next look, whichever first
+                woken: asyncio.Future[None] = loop.create_future()  # the change, the page gone or the ping due
                 signal.wake(woken)
-                self.looks.wake(woken)
+                self.looks.wake(woken, request, pinged + PING_SECONDS)
                 try:
                     await woken
                 finally:

@@ -398,22 +398,40 @@ async def test_a_finished_hand_is_replayed_face_up_for_members_of_its_group(web:
 
 async def test_every_quiet_stream_looks_on_one_timer(monkeypatch: pytest.MonkeyPatch) -> None:
     """The quiet streams' looks at their connection share one timer (kwx_bot/webapp/server.py
-    ``Looks``): a hundred waiting streams are woken together within the look's interval, and a
-    stream that was woken otherwise is not woken again."""
-    monkeypatch.setattr(server, "LOOK_SECONDS", 0.05)
+    ``Looks``): of a hundred waiting streams only those whose page went away, or whose ping is due,
+    are woken; a stream woken otherwise is not woken again."""
+    monkeypatch.setattr(server, "LOOK_SECONDS", 0.02)
     loop = asyncio.get_running_loop()
     looks = server.Looks()
     timers = []
     call_later = loop.call_later
     monkeypatch.setattr(loop, "call_later", lambda d, f, *a: timers.append(f) or call_later(d, f, *a))
-    futures = [loop.create_future() for _ in range(100)]
-    for future in futures:
-        looks.wake(future)
-    changed = futures.pop()
+
+    @dataclass
+    class Transport:
+        closing: bool = False
+
+        def is_closing(self) -> bool:
+            return self.closing
+
+    @dataclass
+    class Request:
+        transport: Transport | None
+
+    requests = [Request(Transport()) for _ in range(100)]
+    futures = [loop.create_future() for _ in requests]
+    for future, request in zip(futures, requests, strict=True):
+        looks.wake(future, request, loop.time() + 60)
+    assert timers == [looks._look]
+    changed = futures[0]
     changed.set_result(None)  # its table changed first
     looks.forget(changed)
-    assert timers == [looks._look] and not any(f.done() for f in futures)
-    await asyncio.wait_for(asyncio.gather(*futures), 1)
-    looks.wake(loop.create_future())  # the next round has a timer of its own
-    assert timers.count(looks._look) == 2
+    requests[1].transport.closing = True
+    requests[2].transport = None
+    ping = loop.create_future()
+    looks.wake(ping, Request(Transport()), loop.time())
+    await asyncio.wait_for(asyncio.gather(futures[1], futures[2], ping), 1)
+    await asyncio.sleep(0.05)
+    assert not any(f.done() for f in futures[3:])  # the other pages are there: not woken
+    assert 2 <= timers.count(looks._look) < 10  # a timer per look for all of them, not per stream
     looks.close()
