@@ -322,21 +322,20 @@ class TableService:
         answer, anything to send or edit in the chat, and the follow-up (:meth:`follow`) that the
         edge asks for once it has answered.  A failure is logged and answered with an apology."""
         await self.touch_user(user)
-        tr = self.user_tr(user)
         if isinstance(button, ConfigButton):
             return await self.admin.settings_press(user, chat_id, message_id, button)
         if isinstance(button, VoidButton):
             return await self.voids.press(user, chat_id, message_id, button)
         if button is None:
-            return Response(Reply(tr.gettext("This button is not one of mine (or it is too old).")))
+            return Response(Reply(self.user_tr(user).gettext("This button is not one of mine (or it is too old).")))
         live = await self.tables.get(button.table_id)
         if live is None:
             if await self.tables.foreign(button.table_id) is not None:  # docs/architecture.md §8
-                return Response(Reply(self.joins.other_bot(tr), alert=True))
-            return Response(Reply(tr.gettext("This table is closed.")))
+                return Response(Reply(self.joins.other_bot(self.user_tr(user)), alert=True))
+            return Response(Reply(self.user_tr(user).gettext("This table is closed.")))
         try:
             if button.op in LOBBY_OPS:
-                return await self.lobby.press(live, user.user_id, button, tr, message_id)
+                return await self.lobby.press(live, user.user_id, button, self.user_tr(user), message_id)
             if button.op in GAME_OPS:
                 reply, changed = await self.play.press(live, user.user_id, message_id, button)
                 return Response(reply, then=self._after_change(live, user.user_id, button) if changed else None)
