@@ -106,16 +106,13 @@ class Translator:
     """One language's catalog.  ``gettext(msgid)`` / ``ngettext(singular, plural, n)`` are the
     catalog's own (no layer in between: the bot asks them for every word it shows)."""
 
-    gettext: Callable[[str], str]
-    """The translation of a msgid (the msgid itself if untranslated)."""
-    ngettext: Callable[[str, str, int], str]
-    """``ngettext(singular, plural, n)``: the plural form for ``n``."""
-
     def __init__(self, lang: str, catalog: gettext.NullTranslations) -> None:
         self.lang = lang
         self._catalog = catalog
-        self.gettext = catalog.gettext
-        self.ngettext = catalog.ngettext
+        self.gettext: Callable[[str], str] = catalog.gettext
+        """The translation of a msgid (the msgid itself if untranslated)."""
+        self.ngettext: Callable[[str, str, int], str] = catalog.ngettext
+        """``ngettext(singular, plural, n)``: the plural form for ``n``."""
 
     def gettext_for(self, kaxinwu: bool, message: str) -> str:
         """The translation of ``message`` in the game's words: with ``kaxinwu`` its 卡心五 form (the
