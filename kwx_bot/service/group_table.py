@@ -156,9 +156,10 @@ class GroupTable:
 
     def opener(self, live: LiveTable) -> Keyboard:
         """The live table's "Open the table" link to the bot's Main Mini App (none without one)."""
-        settings = self.tables.settings
-        tr = translator(live.group_lang)
-        return open_table_row(tr, live.table_id, settings.webapp_url, private=False, bot=self.sender.username)
+        url = self.tables.settings.webapp_url
+        if url is None:
+            return ()
+        return open_table_row(translator(live.group_lang), live.table_id, url, private=False, bot=self.sender.username)
 
     async def _screen(self, live: LiveTable, *, started: bool = False) -> tuple[TableScreen, HandRow, Any] | None:
         """The live table's screen, with the hand and message it is for; None when a deal overtook

@@ -316,7 +316,8 @@ class Presenter:
         replace a message whose edit fails by a new one."""
         if seat.user_id is None or not seat.can_pm:
             return True
-        opener = open_table_row(translator(seat.lang), live.table_id, self.tables.settings.webapp_url, private=True)
+        url = self.tables.settings.webapp_url  # with a Mini App, its "Open the table" row
+        opener = () if url is None else open_table_row(translator(seat.lang), live.table_id, url, private=True)
         target = hand_target(hand_screen(live, seat), opener)
         await self._reminders(live, seat)
         user, msg_id, hand = seat.user_id, seat.hand_msg_id, live.hand
