@@ -227,7 +227,7 @@ class Pages:
         return PageAnswer(response.then is not None, text, bool(reply and reply.alert), after, keys)
 
     def left(self, table_id: int, user_id: int) -> None:
-        """The user closed the table's page, his grace over (:class:`~.presence.PagePresence`): his
+        """The user closed the table's page, his grace over (:class:`~.open_pages.OpenPages`): his
         hand message catches up, once, as any follow-up is run."""
         live = next((t for t in self.tables.cached() if t.table_id == table_id), None)
         seat = None if live is None else live.seat_of(user_id)

@@ -48,13 +48,12 @@ from ..words.texts import name
 from . import game
 from .announcements import Announcer
 from .buttons import Keyboard, StartKind, encode_start
-from .changes import TableChanges
 from .delivery import Delivery, Shown, Slack, Target, shown_digest
 from .group_table import GroupTable
 from .keyboards import open_table_row
 from .live import LiveSeat, LiveTable
 from .pictures import Pictures
-from .ports import Messenger, NoPresence, Outcome, Presence
+from .ports import Messenger, Outcome, Page
 from .screen import SeatScreen, Situation
 from .screens import display_names, hand_screen, lobby_of
 from .tables import Tables
@@ -93,13 +92,12 @@ class Presenter:
         retry_max_seconds: float = 60.0,
         retry_limit: int = 12,
         clock: Callable[[], float] = time.monotonic,
-        presence: Presence | None = None,
+        page: Page,
     ) -> None:
         self.tables = tables
-        self.presence: Presence = presence or NoPresence()
-        """Who has a table open on the Mini App's page: no hand-message writes for them."""
-        self.changes = TableChanges()
-        """Told at every sync: a table's screens may have changed (the page's live streams wait on it)."""
+        self.page = page
+        """The Mini App's page: told at every sync that a table's screens may have changed, it answers
+        who has the table open there (no hand-message writes for them)."""
         self.store = tables.store
         self.sender = sender
         self.pictures = pictures
@@ -115,7 +113,7 @@ class Presenter:
             edit_seconds=table_edit_seconds,
             clock=clock,
             retry=lambda live: self._retry(live, 0),
-            presence=self.presence,
+            page=page,
         )
         self.announcer = Announcer(tables, self.delivery, self.group)
         self._reminder_tasks: set[asyncio.Task[None]] = set()
@@ -162,7 +160,7 @@ class Presenter:
 
     def detach(self, live: LiveTable) -> None:
         """A table was ended: drop its pending live-table edit and presentation retry."""
-        self.changes.changed(live.table_id)
+        self.page.changed(live.table_id)
         self.group.detach(live)
         task = self._retry_tasks.pop(live.table_id, None)
         if task is not None and not task.done():
@@ -178,7 +176,7 @@ class Presenter:
     async def lobby(self, live: LiveTable, state: str = "open") -> None:
         """Send or edit the group's lobby message; a closed or expired table's other group buttons
         (Next hand / End the table, Resume in private chat) are removed too."""
-        self.changes.changed(live.table_id)
+        self.page.changed(live.table_id)
         if state in ("closed", "expired"):
             await self.announcer.clear_offers(live, closing=True)
         await self.group.lobby(live, lobby_of(live, state, self.chat_link()))
@@ -230,7 +228,7 @@ class Presenter:
         failed, retry later (``attempt``: how many retries in a row led here).  A closed table's
         messages stay as its closing left them (:meth:`ended`).  The hand message of a player who
         has the table open on the page is left alone unless he ``asked`` for it in the chat."""
-        self.changes.changed(live.table_id)
+        viewers = self.page.changed(live.table_id)
         if live.state is None or live.row.status == TableStatus.CLOSED:
             return
         ok = True
@@ -238,7 +236,7 @@ class Presenter:
         chosen = [s for s in live.humans() if seats is None or s.seat in seats]
         async with live.present_lock:  # the players' own messages first
             for seat in chosen:
-                if not asked and seat.user_id is not None and self.presence.present(live.table_id, seat.user_id):
+                if not asked and seat.user_id in viewers:
                     continue  # the page shows him this screen (module docstring)
                 step = self._sync_hand(live, seat, fresh=attempt >= 3)
                 ok = await self._guard(live, f"hand message of seat {seat.seat}", step, errors) and ok
@@ -318,7 +316,8 @@ class Presenter:
         replace a message whose edit fails by a new one."""
         if seat.user_id is None or not seat.can_pm:
             return True
-        opener = open_table_row(translator(seat.lang), live.table_id, self.tables.settings.webapp_url, private=True)
+        url = self.tables.settings.webapp_url  # with a Mini App, its "Open the table" row
+        opener = () if url is None else open_table_row(translator(seat.lang), live.table_id, url, private=True)
         target = hand_target(hand_screen(live, seat), opener)
         await self._reminders(live, seat)
         user, msg_id, hand = seat.user_id, seat.hand_msg_id, live.hand
@@ -394,7 +393,7 @@ class Presenter:
                 live.row.seq != seq or state is None or game.is_over(state) or seat.automatic
                 or live.row.status != TableStatus.PLAYING
                 or seat.seat not in game.to_act(state) or seat.reminder_msg_id is not None or seat.user_id is None
-                or self.presence.present(live.table_id, seat.user_id)  # the page shows him his turn
+                or seat.user_id in self.page.viewers(live.table_id)  # the page shows him his turn
             ):  # fmt: skip
                 return
             tr = translator(seat.lang)
@@ -429,7 +428,7 @@ class Presenter:
         the message says so instead of whose turn it was."""
         if seat.user_id is None:
             return
-        self.changes.changed(live.table_id)
+        self.page.changed(live.table_id)
         async with live.present_lock:
             await self._drop_reminder(live, seat)
             msg_id, shown = seat.hand_msg_id, seat.hand.shown

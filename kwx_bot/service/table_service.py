@@ -45,12 +45,12 @@ from .info import Info
 from .joins import Joins
 from .live import LiveTable
 from .lobby import LOBBY_OPS, Lobby
+from .open_pages import OpenPages
 from .outbox import Outbox
 from .pages import Pages
 from .pictures import Pictures
 from .play import GAME_OPS, Play
 from .ports import Messenger, Sent
-from .presence import PagePresence
 from .present import Presenter
 from .records import Records
 from .reviews import ProcessReviewer, Reviewer
@@ -101,11 +101,12 @@ class TableService:
         self.trouble = troubles.trouble
         """Something failed at a table: tell its group and the operator (:meth:`.troubles.Troubles.trouble`)."""
         self.tables = Tables(store, settings, clock)
-        self.presence = PagePresence(lambda table_id, user_id: self.pages.left(table_id, user_id))
-        """Who has a table open on the Mini App's page (its server reports it)."""
+        self.open_pages = OpenPages(lambda table_id, user_id: self.pages.left(table_id, user_id))
+        """Who has a table open on the Mini App's page (its server reports it) and the signal its
+        streams wait on: the presenter's :class:`~.ports.Page`."""
         self.present = Presenter(
             self.tables, self.sender, pictures, table_edit_seconds=settings.table_edit_seconds,
-            remind_seconds=settings.remind_seconds, presence=self.presence,
+            remind_seconds=settings.remind_seconds, page=self.open_pages,
         )  # fmt: skip
         self.timers: Timers = AsyncioTimers(self.on_timer, clock) if timers is None else timers(self.on_timer)
         self.thinker = Thinker(settings.render_processes)
@@ -151,7 +152,7 @@ class TableService:
 
     async def shutdown(self) -> None:
         """Stop background work (pending edits, timers) and remember what the messages show."""
-        self.presence.close()
+        self.open_pages.close()
         for task in list(self._bg):
             task.cancel()
         await asyncio.gather(*self._bg, return_exceptions=True)
@@ -321,21 +322,20 @@ class TableService:
         answer, anything to send or edit in the chat, and the follow-up (:meth:`follow`) that the
         edge asks for once it has answered.  A failure is logged and answered with an apology."""
         await self.touch_user(user)
-        tr = self.user_tr(user)
         if isinstance(button, ConfigButton):
             return await self.admin.settings_press(user, chat_id, message_id, button)
         if isinstance(button, VoidButton):
             return await self.voids.press(user, chat_id, message_id, button)
         if button is None:
-            return Response(Reply(tr.gettext("This button is not one of mine (or it is too old).")))
+            return Response(Reply(self.user_tr(user).gettext("This button is not one of mine (or it is too old).")))
         live = await self.tables.get(button.table_id)
         if live is None:
             if await self.tables.foreign(button.table_id) is not None:  # docs/architecture.md §8
-                return Response(Reply(self.joins.other_bot(tr), alert=True))
-            return Response(Reply(tr.gettext("This table is closed.")))
+                return Response(Reply(self.joins.other_bot(self.user_tr(user)), alert=True))
+            return Response(Reply(self.user_tr(user).gettext("This table is closed.")))
         try:
             if button.op in LOBBY_OPS:
-                return await self.lobby.press(live, user.user_id, button, tr, message_id)
+                return await self.lobby.press(live, user.user_id, button, self.user_tr(user), message_id)
             if button.op in GAME_OPS:
                 reply, changed = await self.play.press(live, user.user_id, message_id, button)
                 return Response(reply, then=self._after_change(live, user.user_id, button) if changed else None)

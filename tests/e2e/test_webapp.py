@@ -185,7 +185,7 @@ async def test_a_whole_hand_on_the_page_costs_no_hand_message_writes(
     # test waits for the bot's pending work, so that wait is made short here
     monkeypatch.setattr(group_table, "PAGE_EDIT_SECONDS", 0.5)
     async with kwx.running() as service:
-        service.presence.grace = 0.3
+        service.open_pages.grace = 0.3
         players, dan, _, group = await seat_three(kwx, "web-1")
         streams = [await page.open(u, 1) for u in players]
         spectator = await page.open(dan, 1)
@@ -311,7 +311,7 @@ async def test_the_page_and_the_chat_stay_in_step(kwx: Kwx, page: Page) -> None:
     hand message once the page closes; an old button — on her chat message left behind while the
     page was open, or on the page — is refused alike (the same seq)."""
     async with kwx.running() as service:
-        service.presence.grace = 0.2
+        service.open_pages.grace = 0.2
         players, _, _, _ = await seat_three(kwx, "web-5")
         await kwx.settle()
         screens = {u.id: (await page.get(u, 1))[1] for u in players}

@@ -210,10 +210,10 @@ async def test_no_reminder_while_the_player_has_the_table_open_on_the_page(world
     table_id = await deal(world)
     live = await world.table()
     to_act = [s.user_id for s in live.seats if s.seat == 0]
-    world.service.presence.opened(table_id, to_act[0])
+    world.service.open_pages.opened(table_id, to_act[0])
     await asyncio.sleep(0.2)
     assert ("send_text", to_act[0]) not in world.chat.calls
-    world.service.presence.close()
+    world.service.open_pages.close()
     await perform(world, SCENARIO["actions"][0])  # Ann discards: Ben's turn, and he has no page open
     await asyncio.sleep(0.2)
     assert ("send_text", BEN.user_id) in world.chat.calls
@@ -227,9 +227,9 @@ async def test_the_live_table_follows_slowly_while_every_player_has_the_page_ope
     assert group.interval(live) == group.edit_seconds
     humans = [s.user_id for s in live.humans() if s.user_id is not None]
     for user in humans[:-1]:
-        world.service.presence.opened(table_id, user)
+        world.service.open_pages.opened(table_id, user)
     assert group.interval(live) == group.edit_seconds  # one player still plays in the chat
-    world.service.presence.opened(table_id, humans[-1])
+    world.service.open_pages.opened(table_id, humans[-1])
     assert group.interval(live) == max(group.edit_seconds, group_table.PAGE_EDIT_SECONDS)
-    world.service.presence.close()
+    world.service.open_pages.close()
     assert group.interval(live) == group.edit_seconds
