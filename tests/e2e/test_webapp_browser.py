@@ -29,7 +29,7 @@ from engine.tiles import parse_tiles
 from kwx_bot.words.i18n import translator
 from kwx_bot.words.texts import tile_label
 from kwx_bot.words.webapp_text import page_words
-from tests.e2e.webapp_fixture import FixtureServer, FixtureTable, page_url
+from tests.e2e.webapp_fixture import FixtureServer, FixtureTable, page_url, pair_win_deal
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -239,6 +239,36 @@ def test_a_whole_hand_by_tapping(browser, table_server, shots, lang, wh):
     wait(browser, "the next hand", lambda: not browser.find_elements(By.CSS_SELECTOR, ".result")
          and browser.find_elements(By.CSS_SELECTOR, ".hand-tile"))  # fmt: skip
     assert srv.table.hand_no == 2
+
+
+WINNER_TILES = """
+return [...document.querySelectorAll('.result-hand.winner .result-tiles img')]
+  .map((i) => new URL(i.src).pathname.split('/').pop().replace('.png', ''))
+"""
+
+
+def test_a_discard_win_on_a_tile_the_winner_holds_shows_his_whole_hand(browser, table_server, shots):
+    """Ann holds 88筒 and wins on Ben's 8筒 (碰碰胡): the result draws her hand from the win itself, as the
+    result picture does (render/result.py) — the 13 tiles before the winning one, then the winning tile
+    gold — 14 tiles, not 13 with one 8筒 taken from the tiles she held; the replay's last moment the same."""
+    srv, base = table_server("en", dealt=pair_win_deal)
+    size(browser, PHONE)
+    browser.get(page_url(base, "ann", "en"))
+    wait(browser, "the claim", lambda: count(browser, ".key.claim"))
+    assert tap(browser, ".key.claim", 0) == "Win"
+    wait(browser, "the result", lambda: count(browser, ".result .result-hand.winner"))
+    win = srv.call(lambda: srv.table.payload("ann")["result"]["picture"]["view"]["result"]["winners"][0])
+    assert (win["seat"], win["win_tile"], win["by"]) == (0, "8p", "discard")
+    assert win["concealed"] == ["1p", "1p", "1p", "4p", "4p", "4p", "8p", "8p", "2s", "2s", "2s", "5s", "5s"]
+    drawn = [*win["concealed"], "8p-highlight"]
+    assert browser.execute_script(WINNER_TILES) == drawn
+    shot(browser, shots / "result-pair-win-en-390.png")
+    tap(browser, ".result .replay-link", 0)
+    wait(browser, "the replay", lambda: count(browser, ".replay-view"))
+    while not count(browser, ".replay-view .result"):
+        tap(browser, ".replay-next")
+    assert browser.execute_script(WINNER_TILES) == drawn
+    shot(browser, shots / "replay-pair-win-en-390.png")
 
 
 def test_a_langqi_chosen_by_tapping_tiles(browser, table_server, shots):

@@ -570,14 +570,14 @@
     panel.append(el("h2", null, res && res.outcome === "draw" ? lb.draw : lb.win));
     const winners = new Map(((res && res.winners) || []).map((w) => [w.seat, w]));
     pic.hands.forEach((hand, seat) => {
-      const [held, melds] = hand;
+      // a winner's hand is the win's own (its 13 tiles before the winning one, its melds), as the
+      // result picture draws it (render/result.py); the others' the tiles they held
       const w = winners.get(seat);
-      const concealed = held.slice();
-      if (w && concealed.includes(w.win_tile)) concealed.splice(concealed.lastIndexOf(w.win_tile), 1); // shown apart
+      const [held, melds] = w ? [w.concealed, w.melds] : hand;
       const delta = res ? res.deltas[seat] : 0;
       const row = el("div", "result-hand" + (w ? " winner" : ""),
         el("div", "result-head", el("b", null, pic.names[seat] || ""), el("span", "delta " + (delta > 0 ? "plus" : delta < 0 ? "minus" : ""), signed(delta))),
-        el("div", "result-tiles", concealed.map((t) => face(t, null, "small")),
+        el("div", "result-tiles", held.map((t) => face(t, null, "small")),
           w ? face(w.win_tile, "highlight", "small win") : null, melds.map((m) => meldTiles(m, "small"))));
       panel.append(row);
     });
