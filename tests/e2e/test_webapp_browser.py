@@ -358,6 +358,31 @@ def test_the_page_reconnects_across_a_server_restart(browser, table_server, shot
         again.stop()
 
 
+def test_a_press_while_the_bot_restarts_asks_politely_to_tap_again(browser, table_server, shots):
+    """A tap while the bot is down (the playground's proxy answers 502 with its error code, as during
+    a restart) toasts the page's own words in the player's language — never the proxy's error — and
+    makes no move; tapped again once the bot is back, the move is made, once."""
+    srv, base = table_server("zh_CN", seed="down")
+    size(browser, PHONE)
+    browser.get(page_url(base, "ann", "zh"))
+    wait(browser, "the hand", lambda: browser.find_elements(By.CSS_SELECTOR, ".hand-tile:not([disabled])"))
+    before = seq(browser)
+    srv.call(lambda: setattr(srv.table, "down", True))
+    tile = tap(browser, ".hand-tile:not([disabled])")
+    tap(browser, ".hand-tile.selected")
+    toast = wait(browser, "the toast", lambda: browser.find_element(By.ID, "toast").is_displayed())
+    assert toast
+    words = page_words(translator("zh_CN"))
+    assert browser.find_element(By.ID, "toast").text == words["press_again"] == "正在重新连接，请再点一次"
+    assert not srv.table.presses and seq(browser) == before
+    shot(browser, shots / "press-while-down-zh-390.png")
+    srv.call(lambda: setattr(srv.table, "down", False))
+    tap(browser, f".hand-tile[data-tile='{tile}']:not([disabled])")
+    tap(browser, ".hand-tile.selected")
+    wait(browser, "the discard", lambda: seq(browser) > before)
+    assert [p["seq"] for p in srv.table.presses] == [before]
+
+
 def test_a_page_without_telegrams_signature_says_so_in_the_users_language(browser, table_server):
     """Opened outside Telegram (no initData), the page says it cannot open the table, in the words
     the server gives (no Telegram language known: Chinese, the bot's default), and asks nothing more."""

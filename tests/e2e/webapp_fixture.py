@@ -21,6 +21,7 @@ from aiohttp import web
 from engine.game import Action, ActionKind, Event, replay, start
 from engine.rules import RuleSet, Ruleset
 from engine.tiles import parse_tiles
+from kwx_bot.playground.miniapp import BOT_DOWN
 from kwx_bot.service import game, reveal
 from kwx_bot.service.buttons import Button, Op
 from kwx_bot.service.play import menu_after
@@ -88,6 +89,8 @@ class FixtureTable:
         self.hand_no = 0
         self.presses: list[dict[str, Any]] = []
         self.changed = asyncio.Event()
+        self.down = False
+        """True: a press is answered as the playground's proxy answers while the bot restarts."""
         self.deal()
 
     def deal(self) -> None:
@@ -242,6 +245,8 @@ def fixture_app(table: FixtureTable) -> web.Application:
                 await resp.write(b": ping\n\n")
 
     async def press(request: web.Request) -> web.Response:
+        if table.down:  # the bot restarting behind the playground's proxy: its answer
+            return web.json_response(BOT_DOWN, status=502)
         user = _user(request)
         body = await request.json()
         ok, text = table.press(body["data"]) if user != "spectator" else (False, "no")

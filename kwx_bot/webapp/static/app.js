@@ -202,8 +202,11 @@
     try {
       const r = await api(`table/${S.tableId}/press`, { method: "POST", body: JSON.stringify({ data }) });
       const j = await r.json().catch(() => ({}));
+      // the bot's answer to the press, in the player's words; a press it did not answer (away for a
+      // restart: the playground's 502, its rate, a refusal) asks for the tap again, never in the
+      // error's code. Nothing is sent again by itself: a second tap is judged by its seq.
       if (j.text) toast(j.text);
-      else if (!r.ok && j.error) toast(j.error);
+      else if (!r.ok) toast(ui("press_again"));
       S.selected = null;
       // the answer's screen is the whole payload, as a GET gives it; keys the press put under the
       // result (End the table: its confirmation) stand in for the result's own until the next screen
@@ -212,7 +215,7 @@
         await show(j.screen);
       } else render();
     } catch (e) {
-      toast(ui("reconnecting"));
+      toast(ui("press_again")); // no answer at all (the network, the bot away)
     } finally {
       S.busy = false;
       document.body.classList.remove("busy");
