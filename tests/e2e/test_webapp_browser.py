@@ -204,6 +204,12 @@ def test_a_whole_hand_by_tapping(browser, table_server, shots, lang, wh):
     # whose turn: a label on the seat the table waits for (the dealer's own, first), in the server's words
     assert [e.text for e in browser.find_elements(By.CSS_SELECTOR, ".seat.turn .badge.to-act")] == [words["your_turn"]]
     assert count(browser, ".seat.own.turn") == 1
+    # where the others sit, in the hand picture's words (下家 seat 1, 上家 seat 2: play passes to seat + 1)
+    relative = browser.execute_script(
+        "return [...document.querySelectorAll('.others .seat')].map((e) => [Number(e.dataset.seat),"
+        " e.querySelector('.badge.relative')?.textContent])"
+    )
+    assert relative == ([[1, "下家"], [2, "上家"]] if lang == "zh" else [[1, "Next"], [2, "Previous"]]), relative
     # the Main Button names the picked tile, without the key's drawn-tile mark
     drawn = tap(browser, ".hand-tile.drawn:not([disabled])", 0)
     label = browser.execute_script("return Telegram.WebApp.MainButton.text")

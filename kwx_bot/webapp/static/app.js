@@ -376,6 +376,7 @@
     const mine = opts.own || (S.payload && S.payload.role === "seat" && S.payload.seat === seat);
     const head = el("div", "seat-head",
       pub.dealer === seat ? el("span", "badge dealer", lb.dealer) : null,
+      opts.relative ? el("span", "badge relative", lb[opts.relative]) : null, // 下家 / 对家 / 上家, as the picture
       el("b", "name", name),
       turn ? el("span", "badge to-act", mine ? ui("your_turn") : fill(ui("turn_of"), { name })) : null,
       s.on_auto ? el("span", "badge auto", lb.auto) : null,
@@ -515,7 +516,9 @@
     const main = el("main", "table seat-view");
     main.append(topBar(pub, screen.title));
     const others = el("div", "others");
-    for (const s of order.slice(0, -1)) others.append(seatPanel(pub, s, names, null, {}));
+    // where each sits from the player: the picture's word for it (picture.relative, render's rule)
+    const relative = screen.picture.relative || [];
+    for (const s of order.slice(0, -1)) others.append(seatPanel(pub, s, names, null, { relative: relative[s] }));
     main.append(others);
     const own = seatPanel(pub, view.seat, names, view, { own: true });
     main.append(own);
