@@ -136,7 +136,7 @@ def relative_label(view: SeatView, seat: int, lb: Labels) -> str:
     """Where ``seat`` sits from the player of ``view``, as players say it: the word of
     :func:`relative_word` in ``lb`` (下家 / 对家 / 上家; ``""`` for his own seat)."""
     word = relative_word(view, seat)
-    return str(getattr(lb, word)) if word else ''
+    return str(getattr(lb, word)) if word else ""
 
 
 def _others(view: SeatView) -> list[PublicSeatView]:

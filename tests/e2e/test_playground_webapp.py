@@ -172,14 +172,15 @@ def test_a_newcomer_plays_a_hand_on_the_mini_app(playground: str, browser: WebDr
 ON_TOP = """
 const [x, y] = arguments;
 const hit = document.elementFromPoint(x, y);
-return hit ? (hit.closest('#miniapp .head') ? 'head' : hit.closest('#miniapp iframe') ? 'frame' : hit.tagName + '.' + hit.className) : null;
+if (!hit) return null;
+if (hit.closest('#miniapp .head')) return 'head';
+return hit.closest('#miniapp iframe') ? 'frame' : hit.tagName + '.' + hit.className;
 """
+"""What is drawn on top at (x, y) of the playground: the Mini App's bar, its frame, or what else."""
 
 
 @pytest.mark.slow  # the bot as its own process, and a browser
-def test_open_the_table_at_phone_width_shows_the_mini_app(
-    playground: str, browser: WebDriver, tmp_path: Path
-) -> None:
+def test_open_the_table_at_phone_width_shows_the_mini_app(playground: str, browser: WebDriver, tmp_path: Path) -> None:
     """At 390 × 844 "Open the table" shows the Mini App in sight at once — in the chats' place below
     the playground's bar, as Telegram puts it over the chat — its own bar ("Ann ✕") and the page's top
     bar uncovered; ✕ brings the chats back (docs/webapp.md §7).  With the other test or alone: a table
@@ -207,7 +208,7 @@ def test_open_the_table_at_phone_width_shows_the_mini_app(
             top = browser.execute_script("return document.querySelector('.top').getBoundingClientRect().toJSON()")
         finally:
             browser.switch_to.default_content()
-        assert 0 <= top["top"] and top["bottom"] <= box["height"], top
+        assert top["top"] >= 0 and top["bottom"] <= box["height"], top
         at = browser.execute_script(ON_TOP, box["left"] + 30, box["top"] + (top["top"] + top["bottom"]) / 2)
         assert at == "frame", at  # the page's own top bar (the title, the wall) uncovered
         browser.save_screenshot(str(tmp_path / "playground-phone-miniapp.png"))

@@ -258,7 +258,8 @@ def fixture_app(table: FixtureTable) -> web.Application:
         if request.match_info["hand"] != str(table.hand_no) or not game.is_over(table.state):
             raise web.HTTPNotFound()
         moments = game.hand_open_moments([game.event_json(e) for e in table.events])
-        return web.json_response(HandReplay(7, table.hand_no, table.ruleset, table.lang, NAMES, tuple(moments)).to_json())
+        hand = HandReplay(7, table.hand_no, table.ruleset, table.lang, NAMES, tuple(moments))
+        return web.json_response(hand.to_json())
 
     app.router.add_get("/webapp/api/table/{table_id}", get_table)
     app.router.add_get("/webapp/api/replay/{table_id}/{hand}", get_replay)

@@ -63,6 +63,7 @@ def test_a_hand_pictures_json_says_where_each_seat_sits_in_the_pictures_words(pr
             labels = words_json(lang)["labels"]
             drawn = {p.seat: p.text for p in hand_canvas(view, picture_words(lang), names=names).find("relative_text")}
             assert {s: labels[w] for s, w in enumerate(relative) if w} == drawn
-    assert HandPicture(view_for(state, 0), names, "en", Ruleset.KAWUXING).to_json()["relative"][1:] == (
-        {2: ["across"], 3: ["next_seat", "previous"], 4: ["next_seat", "across", "previous"]}[rules.players]
+    assert (
+        HandPicture(view_for(state, 0), names, "en", Ruleset.KAWUXING).to_json()["relative"][1:]
+        == ({2: ["across"], 3: ["next_seat", "previous"], 4: ["next_seat", "across", "previous"]}[rules.players])
     )
