@@ -116,16 +116,27 @@ seats' panels flow (the last without the player's own name: only his 庄 disc be
 first that keeps the picture within :data:`render.phone.MAX_RATIO` is drawn (the last in any case)."""
 
 
-def relative_label(view: SeatView, seat: int, lb: Labels) -> str:
-    """Where ``seat`` sits from the player of ``view``, as players say it (docs/glossary.md): play
-    passes to ``seat + 1`` (docs/rules.md §A2.3), so the next seat is 下家 (he plays after the
-    player), the one before is 上家 (whose discards come to the player first) and, at four seats, the
-    one between them is 对家 (across); at two seats the only other seat is across."""
+def relative_word(view: SeatView, seat: int) -> str:
+    """Which of the pictures' words names where ``seat`` sits from the player of ``view`` (docs/glossary.md):
+    the :class:`~render.labels.Labels` field ``"next_seat"``, ``"across"`` or ``"previous"``, ``""``
+    for his own seat.  Play passes to ``seat + 1`` (docs/rules.md §A2.3), so the next seat is 下家 (he
+    plays after the player), the one before is 上家 (whose discards come to the player first) and,
+    at four seats, the one between them is 对家 (across); at two seats the only other seat is across.
+    The Mini App's page is given these per seat (docs/webapp.md §1) and draws them as the picture does."""
     n = len(view.public.seats)
     step = (seat - view.seat) % n
+    if step == 0:
+        return ""
     if n == 2 or 1 < step < n - 1:
-        return lb.across
-    return lb.next_seat if step == 1 else lb.previous
+        return "across"
+    return "next_seat" if step == 1 else "previous"
+
+
+def relative_label(view: SeatView, seat: int, lb: Labels) -> str:
+    """Where ``seat`` sits from the player of ``view``, as players say it: the word of
+    :func:`relative_word` in ``lb`` (下家 / 对家 / 上家; ``""`` for his own seat)."""
+    word = relative_word(view, seat)
+    return str(getattr(lb, word)) if word else ""
 
 
 def _others(view: SeatView) -> list[PublicSeatView]:
