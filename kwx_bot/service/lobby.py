@@ -40,12 +40,18 @@ from .tables import Tables
 from .timers import Timers
 from .values import CloseTable, DealHand, Edit, Reply, Response, ShowLobby
 
-__all__ = ["LANGUAGE_OPS", "LOBBY_OPS", "Lobby"]
+__all__ = ["LANGUAGE_OPS", "LOBBY_OPS", "OTHER_BOTS_TABLE", "Lobby"]
 
 log = logging.getLogger("kwx.table")
 
 BETWEEN_OPS = frozenset({Op.NEXT_HAND, Op.CLOSE, Op.CLOSE_CONFIRM, Op.CLOSE_CANCEL})
 LANGUAGE_OPS = {Op.LANG_ZH: "zh_CN", Op.LANG_EN: "en"}
+OTHER_BOTS_TABLE = N_(
+    "Another bot runs this group's table: play it there, or end it with /kill sent to that bot "
+    "(/kill@its_username). Nothing was changed here."
+)
+"""The answer of ``/new`` and ``/kill`` when another bot runs the group's open table (one open table
+per group, whichever bot runs it; only its own bot ends it: docs/architecture.md §8)."""
 """The lobby's language switch: op -> the group language it sets."""
 GAME_CHOICE_OPS = {Op.GAME_KAWUXING: Ruleset.KAWUXING, Op.GAME_KAXINWU: Ruleset.KAXINWU}
 """The lobby's choice of game: op -> :attr:`TableChoice.game`."""
@@ -122,9 +128,7 @@ class Lobby:
                 table_id = await tx.create_table(group_id, rules, options, user_id, bot_id=self.tables.bot_id)
         except Conflict as e:
             if e.what == "other_bot":  # one open table per group, whichever bot runs it
-                return tr.gettext(
-                    "Another bot already runs a table in this group. Finish it there first (or wait until it expires)."
-                )
+                return tr.gettext(OTHER_BOTS_TABLE)
             return self._already_open(tr)
         live = await self.tables.get(table_id)
         assert live is not None

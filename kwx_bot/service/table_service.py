@@ -139,12 +139,15 @@ class TableService:
     # -- lifecycle -------------------------------------------------------------------------------
 
     async def startup(self) -> list[LiveTable]:
-        """Reload every open table from its events, re-arm deadlines, refresh their messages."""
+        """Reload every open table from its events, re-arm deadlines, refresh their messages (a
+        lobby's only when the chats lost it, ``Settings.forget_messages``)."""
         tables = await self.tables.resume_all()
         for live in tables:
             await self.play.resume(live)
             if live.row.status == TableStatus.LOBBY:
                 self.timers.arm(live.table_id, live.row.updated_at + self.settings.lobby_idle_seconds)
+                if self.settings.forget_messages:
+                    self._spawn(self.present.lobby(live))
             else:
                 self._spawn(self._present(live))
         log.info("resumed %d open table(s)", len(tables))

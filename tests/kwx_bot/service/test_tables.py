@@ -27,7 +27,7 @@ async def test_another_bots_table_is_neither_loaded_nor_touched(world: World) ->
     assert (await world.service.tables.foreign(table_id)).bot_id == OTHER
     assert await world.service.tables.resume_all() == []
     response = await world.service.new(world.command(BEN, "new"))
-    assert "Another bot already runs a table in this group" in response.outs[0].text
+    assert "Another bot runs this group's table" in response.outs[0].text
     await world.start(BEN)
     reply = (await world.service.press(BEN, GROUP, 1, Button(table_id, 0, Op.JOIN))).reply
     assert reply is not None and "belongs to another bot" in reply.text and reply.alert
