@@ -246,9 +246,7 @@ class Playground:
             self._tmp = tempfile.TemporaryDirectory(prefix="kwx-playground-")
             db = Path(self._tmp.name) / "kwx.sqlite3"
         self.db = db
-        token, started, known = load_world(db)
-        self._forget = known
-        """The database may hold tables whose messages this new fake never had (the first start)."""
+        token, started, self._forget = load_world(db)  # _forget: the db may hold tables this new fake never saw
         self.fake = FakeBotAPI(token=token, bot_username=BOT_USERNAME, bot_first_name="kwx")
         self.users = {
             n: self.fake.create_user(n, username=n.lower(), language_code=LANGS[lang], started=n in started)
