@@ -26,7 +26,7 @@ from collections.abc import Callable
 from ..settings import normalize_language
 from ..store import Conflict, TableStatus
 from ..words.i18n import N_, Translator, translator
-from ..words.texts import game_name
+from ..words.texts import game_name, name, sentences
 from . import game
 from .buttons import Button, Op
 from .game import Ruleset
@@ -352,19 +352,24 @@ class Lobby:
                 edits = tuple(Edit(live.row.chat_id, msg_id, None, markup) for msg_id in targets)
                 return Response(Reply(_("Press “Yes, end the table” to confirm.") if op is Op.CLOSE else None), edits)
             if op is Op.CLOSE_CONFIRM:
-                return Response(Reply(_("The table is closed.")), then=CloseTable(live.table_id, live.row.seq))
+                return Response(Reply(_("The table is closed.")), then=CloseTable(live.table_id, live.row.seq, user_id))
             if seat is not None and (seat.on_auto or seat.timeouts):
                 async with self.store.transaction() as tx:  # whoever deals is back at the table
                     await tx.set_seat_auto(live.table_id, seat.seat, on_auto=False, timeouts=0)
                 seat.on_auto, seat.timeouts = False, 0
             return Response(Reply(_("Dealing…")), then=DealHand(live.table_id, user_id, live.row.seq, first=False))
 
-    async def close_between(self, live: LiveTable, seq: int) -> None:
-        """End the table its players confirmed ending (:meth:`_between`), if it is still between
-        hands at ``seq``."""
+    async def close_between(self, live: LiveTable, seq: int, user_id: int | None = None) -> None:
+        """End the table its player ``user_id`` confirmed ending (:meth:`_between`), if it is still
+        between hands at ``seq``; the group reads who ended it, as after ``/kill`` (one message)."""
         async with live.lock:
-            if live.row.status == TableStatus.BETWEEN and live.row.seq == seq:
-                await self.close(live, "closed")
+            if live.row.status != TableStatus.BETWEEN or live.row.seq != seq:
+                return
+            seat = next((s for s in live.members() if s.user_id is not None and s.user_id == user_id), None)
+            await self.close(live, "closed")
+        _ = translator(live.group_lang).gettext
+        who = _("{name} ended the table.").format(name=name(seat.name)) if seat else _("The table was ended.")
+        await self.present.notice(live, sentences(translator(live.group_lang), who, _("Send /new to play again.")))
 
     # -- closing and expiry ----------------------------------------------------------------------
 

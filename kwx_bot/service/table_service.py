@@ -385,7 +385,7 @@ class TableService:
             elif isinstance(then, DealHand):
                 await self.lobby.deal(live, then)
             else:
-                await self.lobby.close_between(live, then.seq)
+                await self.lobby.close_between(live, then.seq, then.user_id)
         except Exception as error:
             log.exception("table %s (chat %s): %r failed", live.table_id, live.row.chat_id, then)
             await self.trouble(live, error)
