@@ -93,10 +93,10 @@ def render_replay(
     hands: Sequence[HandTiles] | None = None,
 ) -> bytes:
     """The animated GIF (bytes) of ``views`` (see the module docstring; ``hands`` for the result
-    frame): 600 pixels wide, as tall as the tallest frame below :data:`BADGE_ROOM` pixels of felt, :data:`FIRST_FRAME_MS` on the deal,
-    :data:`FRAME_MS` per moment, :data:`LAST_FRAME_MS` on the last frame (the result), looping.  A
-    typical 3-seat hand (about 50 moments) is a few hundred KiB.  Raises ValueError as
-    :func:`replay_canvases` does."""
+    frame): 600 pixels wide, as tall as the tallest frame below :data:`BADGE_ROOM` pixels of felt,
+    :data:`FIRST_FRAME_MS` on the deal, :data:`FRAME_MS` per moment, :data:`LAST_FRAME_MS` on the
+    last frame (the result), looping.  A typical 3-seat hand (about 50 moments) is a few hundred
+    KiB.  Raises ValueError as :func:`replay_canvases` does."""
     canvases = replay_canvases(views, names, words, totals, game, hands)
     width = max(c.width for c in canvases)
     height = max(c.height for c in canvases) + BADGE_ROOM
