@@ -112,10 +112,7 @@ class Lobby:
                 await self._relocate_lobby(live)
                 return refusal
             if live is not None and live.row.status == TableStatus.BETWEEN:  # the result may have scrolled away
-                gtr = translator(live.group_lang)
-                markup = next_hand_keyboard(gtr, live.table_id, live.row.seq)
-                text = gtr.gettext("This table is between hands: deal the next one or end it.")
-                await self.present.offer_next_hand(live, text, markup)
+                await self.offer_between(live)
                 return None
             return self._already_open(tr)
         rules, options = self.tables.table_config(await self.tables.config(group_id), choice)
@@ -143,6 +140,13 @@ class Lobby:
         await self.present.lobby(live)
         self.joins.arm_lobby(live)
         return None
+
+    async def offer_between(self, live: LiveTable) -> None:
+        """A table between hands offers Next hand / End the table again in the group (``/new``; a
+        start whose chats lost the result's buttons, ``Settings.forget_messages``)."""
+        gtr = translator(live.group_lang)
+        text = gtr.gettext("This table is between hands: deal the next one or end it.")
+        await self.present.offer_next_hand(live, text, next_hand_keyboard(gtr, live.table_id, live.row.seq))
 
     @staticmethod
     def _already_open(tr: Translator) -> str:
