@@ -378,7 +378,14 @@ class Lobby:
     # -- closing and expiry ----------------------------------------------------------------------
 
     async def close(self, live: LiveTable, state: str, reason: str | None = None) -> None:
-        """Close a table (caller holds ``live.lock``); the lobby message says so."""
+        """Close a table (caller holds ``live.lock``); the lobby message says so.  Between hands, the
+        hand messages a player's open page kept at a turn first end as in the chat (the hand over, no
+        buttons): once closed, nothing brings them up to date (docs/architecture.md §4 "The Mini App")."""
+        if live.row.status == TableStatus.BETWEEN:
+            try:
+                await self.present.sync(live, asked=True)
+            except Exception:  # the table closes all the same
+                log.exception("table %s: the hand messages before closing", live.table_id)
         async with self.store.transaction() as tx:
             await tx.set_status(live.table_id, TableStatus.CLOSED, reason or state)
         self.timers.cancel(live.table_id)

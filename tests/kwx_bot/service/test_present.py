@@ -262,3 +262,22 @@ async def test_a_hand_played_on_the_page_ends_in_the_chat_once_the_player_leaves
     assert new.message_id != old.message_id  # the new hand's message
     writes = [c for c in world.chat.calls[calls:] if c[1] == ANN.user_id]
     assert len(writes) == 2, writes  # the old hand's end, the new hand's message
+
+
+async def test_a_table_ended_while_a_player_has_the_page_open_ends_his_hand_message_too(world: World) -> None:
+    """Once the table is closed nothing brings his message up to date when he leaves the page: the
+    closing does, as the chat would have shown it (the hand over, no buttons)."""
+    table_id = await deal(world)
+    for action in SCENARIO["actions"][:-2]:
+        await perform(world, action)
+    world.service.open_pages.opened(table_id, ANN.user_id)
+    old = await world.hand_message(ANN)
+    for action in SCENARIO["actions"][-2:]:
+        await perform(world, action)
+    assert world.chat.messages[(ANN.user_id, old.message_id)].presses == old.presses  # the page showed the end
+    result = world.chat.last(GROUP)
+    await world.press(BEN, result, result.press(Op.CLOSE))
+    await world.press(BEN, result, world.chat.messages[(GROUP, result.message_id)].press(Op.CLOSE_CONFIRM))
+    assert (await world.store.get_table(table_id)).status == "closed"
+    ended = world.chat.messages[(ANN.user_id, old.message_id)]
+    assert not ended.presses and "The hand is over" in ended.text, ended
