@@ -46,13 +46,13 @@ log = logging.getLogger("kwx.table")
 
 BETWEEN_OPS = frozenset({Op.NEXT_HAND, Op.CLOSE, Op.CLOSE_CONFIRM, Op.CLOSE_CANCEL})
 LANGUAGE_OPS = {Op.LANG_ZH: "zh_CN", Op.LANG_EN: "en"}
+"""The lobby's language switch: op -> the group language it sets."""
 OTHER_BOTS_TABLE = N_(
     "Another bot runs this group's table: play it there, or end it with /kill sent to that bot "
     "(/kill@its_username). Nothing was changed here."
 )
 """The answer of ``/new`` and ``/kill`` when another bot runs the group's open table (one open table
 per group, whichever bot runs it; only its own bot ends it: docs/architecture.md §8)."""
-"""The lobby's language switch: op -> the group language it sets."""
 GAME_CHOICE_OPS = {Op.GAME_KAWUXING: Ruleset.KAWUXING, Op.GAME_KAXINWU: Ruleset.KAXINWU}
 """The lobby's choice of game: op -> :attr:`TableChoice.game`."""
 SIZE_CHOICE_OPS = {Op.SEATS_2: 2, Op.SEATS_3: 3, Op.SEATS_4: 4}
