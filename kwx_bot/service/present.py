@@ -21,7 +21,7 @@ messages under its presentation lock (which a deal also takes to swap the hand),
 lobby, the announcements, the live table — under its group lock, which nothing else waits for.  A
 group message waiting on Telegram (its pace, a 429) therefore never holds up a player's hand
 message or a deal.  Only the previous hand's announcements still pending make a deal wait
-(:meth:`Presenter.finish_announcements`), so the group reads a result before the next hand.
+(:meth:`Presenter.before_deal`), so the group reads a result before the next hand.
 
 Presentation heals itself: a write that fails (flood control outlasting the sender's own retries, a
 network error) leaves the message's *shown* state as it was, so the next sync repeats exactly the
@@ -49,12 +49,13 @@ from . import game
 from .announcements import Announcer
 from .buttons import Keyboard, StartKind, encode_start
 from .delivery import Delivery, Shown, Slack, Target, shown_digest
+from .ended_hands import EndedHands
 from .group_table import GroupTable
 from .keyboards import open_table_row
 from .live import LiveSeat, LiveTable
 from .pictures import Pictures
 from .ports import Messenger, Outcome, Page
-from .screen import SeatScreen, Situation
+from .screen import Situation
 from .screens import display_names, hand_screen, lobby_of
 from .tables import Tables
 
@@ -66,11 +67,13 @@ CHAT_PAYLOAD = "hello"
 """The ``/start`` payload of the lobby's "Open a private chat with me" button (not a codec payload)."""
 
 
-def hand_target(screen: SeatScreen, extra: Keyboard = ()) -> Target:
-    """A seat's screen as its hand message's delivery target, with the chat's ``extra`` rows under
-    its buttons (the Mini App's "Open the table"): while the AI plays the seat, a picture
-    already shown stays; while the hand is on, buttons that only go away may wait for a busy token
-    (docs/architecture.md §4 "Delivery")."""
+def hand_target(live: LiveTable, seat: LiveSeat, webapp_url: str | None = None) -> Target:
+    """The seat's screen (:func:`.screens.hand_screen`) as its hand message's delivery target, with
+    the Mini App's "Open the table" row under its buttons when there is one (``webapp_url``): while
+    the AI plays the seat, a picture already shown stays; while the hand is on, buttons that only go
+    away may wait for a busy token (docs/architecture.md §4 "Delivery")."""
+    screen = hand_screen(live, seat)
+    extra = () if webapp_url is None else open_table_row(translator(seat.lang), live.table_id, webapp_url, private=True)
     slack = Slack.PICTURE if screen.picture_stays else Slack.NONE
     if screen.situation is not Situation.OVER:
         slack |= Slack.BUTTONS
@@ -116,6 +119,7 @@ class Presenter:
             page=page,
         )
         self.announcer = Announcer(tables, self.delivery, self.group)
+        self.ended_hands = EndedHands(self.delivery)
         self._reminder_tasks: set[asyncio.Task[None]] = set()
         self._retry_tasks: dict[int, asyncio.Task[None]] = {}
         self._retrying: dict[int, int] = {}
@@ -189,9 +193,16 @@ class Presenter:
         """Every announcement of the table's hand is in the group (or it has no hand)."""
         return self.announcer.announced(live)
 
-    async def finish_announcements(self, live: LiveTable) -> None:
-        """Before a deal: the last hand's announcements not yet made (:meth:`.Announcer.finish`)."""
+    async def before_deal(self, live: LiveTable) -> None:
+        """Before a deal (``live`` still holds the hand that ended): the last hand's announcements not
+        yet made (:meth:`.Announcer.finish`), and the hand messages of players who have the page
+        open, to end once they leave it (:mod:`.ended_hands`)."""
         await self.announcer.finish(live)
+        if live.state is not None and game.is_over(live.state):
+            viewers, url = self.page.viewers(live.table_id), self.tables.settings.webapp_url
+            for s in live.humans():
+                if s.user_id in viewers and s.user_id is not None and s.hand_msg_id is not None and s.can_pm:
+                    self.ended_hands.keep(live.table_id, s.user_id, s.hand_msg_id, s.hand, hand_target(live, s, url))
 
     async def notice(
         self, live: LiveTable, text: str, markup: Keyboard | None = None, *, resume_for: int | None = None
@@ -238,6 +249,9 @@ class Presenter:
             for seat in chosen:
                 if not asked and seat.user_id in viewers:
                     continue  # the page shows him this screen (module docstring)
+                if (live.table_id, seat.user_id) in self.ended_hands.waiting:  # hands he ended on the page
+                    step = self.ended_hands.deliver(live.table_id, seat.user_id or 0)
+                    ok = await self._guard(live, "ended hand messages", step, errors) and ok
                 step = self._sync_hand(live, seat, fresh=attempt >= 3)
                 ok = await self._guard(live, f"hand message of seat {seat.seat}", step, errors) and ok
         async with live.group_lock:  # then the group's (module docstring)
@@ -316,9 +330,7 @@ class Presenter:
         replace a message whose edit fails by a new one."""
         if seat.user_id is None or not seat.can_pm:
             return True
-        url = self.tables.settings.webapp_url  # with a Mini App, its "Open the table" row
-        opener = () if url is None else open_table_row(translator(seat.lang), live.table_id, url, private=True)
-        target = hand_target(hand_screen(live, seat), opener)
+        target = hand_target(live, seat, self.tables.settings.webapp_url)
         await self._reminders(live, seat)
         user, msg_id, hand = seat.user_id, seat.hand_msg_id, live.hand
         sent = await self.delivery.deliver(
@@ -431,6 +443,7 @@ class Presenter:
         self.page.changed(live.table_id)
         async with live.present_lock:
             await self._drop_reminder(live, seat)
+            await self.ended_hands.deliver(live.table_id, seat.user_id)
             msg_id, shown = seat.hand_msg_id, seat.hand.shown
             if msg_id is None:
                 return

@@ -139,14 +139,17 @@ class TableService:
     # -- lifecycle -------------------------------------------------------------------------------
 
     async def startup(self) -> list[LiveTable]:
-        """Reload every open table from its events, re-arm deadlines, refresh their messages."""
-        tables = await self.tables.resume_all()
+        """Reload every open table from its events, re-arm deadlines, refresh their messages (a
+        lobby's only when the chats lost it, ``Settings.forget_messages``)."""
+        tables, forget = await self.tables.resume_all(), self.settings.forget_messages
         for live in tables:
             await self.play.resume(live)
             if live.row.status == TableStatus.LOBBY:
                 self.timers.arm(live.table_id, live.row.updated_at + self.settings.lobby_idle_seconds)
-            else:
-                self._spawn(self._present(live))
+                if forget:
+                    self._spawn(self.present.lobby(live))
+            else:  # a table between hands whose result the chats lost offers the next hand again
+                self._spawn(self._present(live, offer=forget and live.row.status == TableStatus.BETWEEN))
         log.info("resumed %d open table(s)", len(tables))
         return tables
 
@@ -180,10 +183,12 @@ class TableService:
         self._bg.add(task)
         task.add_done_callback(self._bg.discard)
 
-    async def _present(self, live: LiveTable) -> None:
+    async def _present(self, live: LiveTable, *, offer: bool = False) -> None:
         try:
             await self.play.kick_auto(live)  # an AI seat's move a press left and a restart overtook
             await self.present.sync(live)
+            if offer:
+                await self.lobby.offer_between(live)
         except Exception as error:
             log.exception("table %s (chat %s): presentation failed", live.table_id, live.row.chat_id)
             await self.trouble(live, error)
@@ -382,7 +387,7 @@ class TableService:
             elif isinstance(then, DealHand):
                 await self.lobby.deal(live, then)
             else:
-                await self.lobby.close_between(live, then.seq)
+                await self.lobby.close_between(live, then.seq, then.user_id)
         except Exception as error:
             log.exception("table %s (chat %s): %r failed", live.table_id, live.row.chat_id, then)
             await self.trouble(live, error)
