@@ -31,7 +31,7 @@ from .model import (
 
 if TYPE_CHECKING:
     from .clock import FakeClock
-    from .core import ChatRef, _Signal
+    from .core import ChatRef, Signal
 
 
 class Actors:
@@ -44,7 +44,7 @@ class Actors:
         users: dict[int, FakeUser]
         chats: dict[int, FakeChat]
         callback_queries: dict[str, CallbackQueryRecord]
-        _signal: _Signal
+        _signal: Signal
 
         def chat(self, ref: ChatRef) -> FakeChat: ...
         def _push_update(self, kind: str, payload: dict[str, Any]) -> dict[str, Any]: ...

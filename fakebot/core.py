@@ -60,7 +60,7 @@ class WaitTimeout(AssertionError):
     """``wait_for`` gave up; the message explains what was awaited and what the bot last did."""
 
 
-class _Signal:
+class Signal:
     """Wakes every waiter when the world changes.
 
     A future-based broadcast rather than ``asyncio.Condition`` because the world also changes
@@ -150,7 +150,7 @@ class FakeBotAPI(ApiMethods, Actors):
         self.allowed_updates: frozenset[str] | None = None
         self.poll_count = 0
         self.closed = False
-        self._signal = _Signal()
+        self._signal = Signal()
         self._call_seq = 0
         self._next_update_id = 1
         self._delivered_up_to = 0

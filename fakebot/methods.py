@@ -54,7 +54,7 @@ from .webhook import WebhookDelivery
 
 if TYPE_CHECKING:
     from .clock import FakeClock
-    from .core import FakeBotAPI, _Signal
+    from .core import FakeBotAPI, Signal
     from .model import ApiCall
     from .params import Params
 
@@ -144,7 +144,7 @@ class ApiMethods:
         files: dict[str, StoredFile]
         files_by_path: dict[str, StoredFile]
         _current_call: ApiCall | None
-        _signal: _Signal
+        _signal: Signal
 
         def _lookup_chat(self, raw: Any) -> FakeChat | None: ...
         def _next(self, counter: str) -> int: ...

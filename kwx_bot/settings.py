@@ -54,6 +54,9 @@ KWX_WEBAPP_LISTEN          address the Mini App's server binds (default ``127.0.
 KWX_WEBAPP_PORT            port of the Mini App's server (default 8444)
 KWX_WEBAPP_MAX_AGE         how old Telegram's signed ``initData`` may be, in seconds (default 86400,
                            at least 60): older is refused with 401 and the page reopened
+KWX_FORGET_MESSAGES        ``1``: the chats lost the messages of the bot's last run (a Telegram made
+                           anew, as the playground's fake): send every open table's messages anew at
+                           start instead of trusting what the last clean stop stored (default ``0``)
 =========================  =========================================================================
 
 :func:`load_settings` raises :class:`SettingsError` with a one-line, human-readable message for a
@@ -146,6 +149,9 @@ class Settings:
     webapp_port: int = 8444
     webapp_max_age: float = 86400.0
     """Seconds a signed ``initData`` stays good (its ``auth_date`` age)."""
+    forget_messages: bool = False
+    """The chats lost the bot's messages since its last run (``KWX_FORGET_MESSAGES``): at start every
+    open table's messages are sent anew (docs/architecture.md §4 "Persistence and restart")."""
 
     @property
     def webhook_path(self) -> str:
@@ -206,6 +212,14 @@ def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
     if not 0 <= value <= 86400:
         raise SettingsError(f"{name} must be between 0 and 86400 seconds, got {raw!r}")
     return value
+
+
+def _flag(env: Mapping[str, str], name: str) -> bool:
+    """An on/off variable: ``1`` on, ``0`` or unset off."""
+    raw = env.get(name, "").strip()
+    if raw not in ("", "0", "1"):
+        raise SettingsError(f"{name} must be 0 or 1, got {raw!r}")
+    return raw == "1"
 
 
 AI_LEVELS = ("easy", "normal", "strong")
@@ -374,4 +388,5 @@ def load_settings(env: Mapping[str, str] | None = None) -> Settings:
         webapp_listen=_address(env, "KWX_WEBAPP_LISTEN"),
         webapp_port=_port(env, "KWX_WEBAPP_PORT", 8444) or 8444,
         webapp_max_age=max_age,
+        forget_messages=_flag(env, "KWX_FORGET_MESSAGES"),
     )

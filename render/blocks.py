@@ -75,18 +75,18 @@ def points_colour(points: int, lang: str, zero: RGB = MUTED) -> RGB:
     return RED_POINTS if (points > 0) == red_gains else GREEN_POINTS
 
 
-def _name(names: Sequence[str], seat: int, lb: Labels) -> str:
+def seat_name(names: Sequence[str], seat: int, lb: Labels) -> str:
     return clean_name(names[seat] if seat < len(names) else "", seat, lb.seat_fallback)
 
 
-def _fit_size(texts: Sequence[str], size: int, max_width: int, smallest: int = SMALL_TEXT) -> int:
+def fit_size(texts: Sequence[str], size: int, max_width: int, smallest: int = SMALL_TEXT) -> int:
     """The largest font size <= ``size`` (at least ``smallest``) at which every text fits ``max_width``."""
     while size > smallest and any(text_width(t, size) > max_width for t in texts):
         size -= 1
     return size
 
 
-def _active(view: PublicView) -> frozenset[int]:
+def active_seats(view: PublicView) -> frozenset[int]:
     """Seats the table waits for: ``to_act`` if any, else the seat whose turn it is; none once over."""
     if view.phase == "over" or view.result is not None:
         return frozenset()
@@ -124,11 +124,11 @@ def unseen_counts(view: PublicView, own: SeatView | None = None) -> list[int]:
 
 
 def badge_width(text: str, size: int = BADGE_SIZE) -> int:
-    """Width of a :func:`_badge` with ``text`` at ``size``."""
+    """Width of a :func:`draw_badge` with ``text`` at ``size``."""
     return text_width(text, size) + 2 * (size // 3)
 
 
-def _badge(
+def draw_badge(
     c: Canvas, x: int, cy: int, text: str, bg: RGB, fg: RGB, size: int, *, role: str, seat: int | None = None
 ) -> int:
     """A rounded label with ``text``, left edge at ``x``, vertically centred on ``cy``; returns its right edge."""
@@ -139,7 +139,7 @@ def _badge(
     return x + w
 
 
-def _panel(c: Canvas, box: tuple[int, int, int, int], active: bool, *, role: str, seat: int) -> None:
+def draw_panel(c: Canvas, box: tuple[int, int, int, int], active: bool, *, role: str, seat: int) -> None:
     """A seat's rounded panel: lighter with a gold edge while the table waits for the seat."""
     c.rect(
         box,
@@ -156,7 +156,7 @@ DEALER_R = 19
 """Radius of the 庄 disc: its letter is body text (:data:`TEXT_SIZE`)."""
 
 
-def _dealer_badge(c: Canvas, x: int, cy: int, r: int, seat: int, lb: Labels) -> int:
+def draw_dealer_badge(c: Canvas, x: int, cy: int, r: int, seat: int, lb: Labels) -> int:
     c.disc(x + r, cy, r, BADGE_RED, role="dealer", seat=seat)
     c.text(x + r, cy, lb.dealer, TEXT_SIZE, TEXT, anchor="mm", role="dealer_text", seat=seat)
     return x + 2 * r
@@ -166,12 +166,12 @@ def _meld_width(size: TileSize) -> int:
     return 3 * (size.width + TILE_GAP) - TILE_GAP
 
 
-def _flat_meld_width(meld: MeldView, size: TileSize) -> int:
+def flat_meld_width(meld: MeldView, size: TileSize) -> int:
     """Width of a meld drawn flat: a kong's four tiles side by side."""
     return meld.kind.size * (size.width + TILE_GAP) - TILE_GAP
 
 
-def _meld(
+def draw_meld(
     c: Canvas, x: int, y: int, meld: MeldView, size: TileSize, seat: int, *, role: str = "meld", flat: bool = False
 ) -> int:
     """Draw one meld with its bottom row's top-left at (x, y); returns the x after it.
@@ -188,7 +188,7 @@ def _meld(
         for i in range(n):
             shown = meld.tile if not concealed or (meld.tile is not None and i in (1, 2)) else None
             c.tile(x + i * step, y, shown, size, role=role, seat=seat)
-        return x + _flat_meld_width(meld, size)
+        return x + flat_meld_width(meld, size)
     for i in range(3):
         c.tile(x + i * step, y, None if concealed else meld.tile, size, role=role, seat=seat)
     if meld.kind.is_kong:
@@ -244,17 +244,17 @@ def text_item(
 def badge_item(
     c: Canvas, text: str, bg: RGB, fg: RGB, line: int, *, role: str, seat: int | None = None, gap: int = 8
 ) -> Item:
-    """A :func:`_badge` on a flow line."""
+    """A :func:`draw_badge` on a flow line."""
     return Item(
         badge_width(text),
-        lambda x, top: _badge(c, x, top + line // 2, text, bg, fg, BADGE_SIZE, role=role, seat=seat),
+        lambda x, top: draw_badge(c, x, top + line // 2, text, bg, fg, BADGE_SIZE, role=role, seat=seat),
         gap,
     )
 
 
 def dealer_item(c: Canvas, seat: int, lb: Labels, line: int, gap: int = 8) -> Item:
     """The 庄 disc on a flow line."""
-    return Item(2 * DEALER_R, lambda x, top: _dealer_badge(c, x, top + line // 2, DEALER_R, seat, lb), gap)
+    return Item(2 * DEALER_R, lambda x, top: draw_dealer_badge(c, x, top + line // 2, DEALER_R, seat, lb), gap)
 
 
 def marker_item(c: Canvas, seat: int, line: int) -> Item:
@@ -297,8 +297,8 @@ def meld_item(
 ) -> Item:
     """A meld drawn flat (a kong's four tiles side by side) on a flow line."""
     return Item(
-        _flat_meld_width(meld, size),
-        lambda x, top: _meld(c, x, top + (line - size.height) // 2, meld, size, seat, role=role, flat=True),
+        flat_meld_width(meld, size),
+        lambda x, top: draw_meld(c, x, top + (line - size.height) // 2, meld, size, seat, role=role, flat=True),
         gap,
     )
 
@@ -337,7 +337,7 @@ def waits_items(
     items = [
         Item(
             badge_width(lb.waits),
-            lambda x, top: _badge(
+            lambda x, top: draw_badge(
                 c, x, top + line // 2, lb.waits, GOLD, DARK, BADGE_SIZE, role=prefix + "waits_badge", seat=seat
             ),
             gap,

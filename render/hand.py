@@ -29,13 +29,13 @@ from .blocks import (
     TEXT_SIZE,
     TILE_GAP,
     WIDTH,
-    _active,
-    _fit_size,
-    _flat_meld_width,
-    _meld,
-    _name,
+    active_seats,
     badge_item,
     dealer_item,
+    draw_meld,
+    fit_size,
+    flat_meld_width,
+    seat_name,
     text_item,
     tile_item,
     unseen_counts,
@@ -45,7 +45,7 @@ from .canvas import Canvas
 from .flow import Item, draw_flow, flow, lines_of
 from .labels import ENGLISH, Labels, PictureWords
 from .phone import MAX_RATIO
-from .table import POND_GAP, SeatStyle, _discard_state, draw_seat_panel, seat_items, seat_panel_height
+from .table import POND_GAP, SeatStyle, discard_state, draw_seat_panel, seat_items, seat_panel_height
 from .text import text_width
 
 # -- the private hand ----------------------------------------------------------------------------------
@@ -60,7 +60,7 @@ def _hand_label_size(lb: Labels, size: TileSize = HAND) -> int:
     """Font size of the tile labels under hand tiles: :data:`TEXT_SIZE`, down to the smallest text
     (:data:`SMALL_TEXT`) if the language's longest label would not fit a tile's width less
     :data:`LABEL_MARGIN`; labels still too wide are set on two staggered lines (:func:`_label_lines`)."""
-    return _fit_size(lb.tiles, TEXT_SIZE, size.width - LABEL_MARGIN)
+    return fit_size(lb.tiles, TEXT_SIZE, size.width - LABEL_MARGIN)
 
 
 def _label_lines(labels: Sequence[str], size: TileSize, font_size: int) -> int:
@@ -116,16 +116,27 @@ seats' panels flow (the last without the player's own name: only his 庄 disc be
 first that keeps the picture within :data:`render.phone.MAX_RATIO` is drawn (the last in any case)."""
 
 
-def relative_label(view: SeatView, seat: int, lb: Labels) -> str:
-    """Where ``seat`` sits from the player of ``view``, as players say it (docs/glossary.md): play
-    passes to ``seat + 1`` (docs/rules.md §A2.3), so the next seat is 下家 (he plays after the
-    player), the one before is 上家 (whose discards come to the player first) and, at four seats, the
-    one between them is 对家 (across); at two seats the only other seat is across."""
+def relative_word(view: SeatView, seat: int) -> str:
+    """Which of the pictures' words names where ``seat`` sits from the player of ``view`` (docs/glossary.md):
+    the :class:`~render.labels.Labels` field ``"next_seat"``, ``"across"`` or ``"previous"``, ``""``
+    for his own seat.  Play passes to ``seat + 1`` (docs/rules.md §A2.3), so the next seat is 下家 (he
+    plays after the player), the one before is 上家 (whose discards come to the player first) and,
+    at four seats, the one between them is 对家 (across); at two seats the only other seat is across.
+    The Mini App's page is given these per seat (docs/webapp.md §1) and draws them as the picture does."""
     n = len(view.public.seats)
     step = (seat - view.seat) % n
+    if step == 0:
+        return ""
     if n == 2 or 1 < step < n - 1:
-        return lb.across
-    return lb.next_seat if step == 1 else lb.previous
+        return "across"
+    return "next_seat" if step == 1 else "previous"
+
+
+def relative_label(view: SeatView, seat: int, lb: Labels) -> str:
+    """Where ``seat`` sits from the player of ``view``, as players say it: the word of
+    :func:`relative_word` in ``lb`` (下家 / 对家 / 上家; ``""`` for his own seat)."""
+    word = relative_word(view, seat)
+    return str(getattr(lb, word)) if word else ""
 
 
 def _others(view: SeatView) -> list[PublicSeatView]:
@@ -147,7 +158,7 @@ def _own_pond_items(
     me = view.public.seats[view.seat]
     items = [dealer_item(c, view.seat, lb, style.line, gap=0)] if view.seat == view.public.dealer else []
     if style.own_name:
-        own = _name(names, view.seat, lb)
+        own = seat_name(names, view.seat, lb)
         gap = 8 if items else 0
         items.append(
             text_item(
@@ -164,7 +175,7 @@ def _own_pond_items(
             )
         )
     for i, d in enumerate(me.discards):
-        state, role = _discard_state(view.public, me, i)
+        state, role = discard_state(view.public, me, i)
         gap = GROUP_GAP if i == 0 and items else POND_GAP
         items.append(
             tile_item(
@@ -230,7 +241,7 @@ def table_height(view: SeatView, names: Sequence[str], style: SeatStyle, lb: Lab
     total = MARGIN
     for seat in _others(view):
         items = seat_items(
-            scratch, view.public, seat, _name(names, seat.seat, lb), lb, style, inner,
+            scratch, view.public, seat, seat_name(names, seat.seat, lb), lb, style, inner,
             relative=relative_label(view, seat.seat, lb),
         )  # fmt: skip
         total += seat_panel_height(items, inner, style) + SECTION_GAP
@@ -245,13 +256,13 @@ def draw_table(c: Canvas, view: SeatView, names: Sequence[str], lb: Labels, styl
     the next seat, :func:`render.table.seat_items`), then the player's own strip (his name, his
     pond and the notes that fit there, :meth:`Notes.placement`).  Only
     ``view.public`` is drawn for the other seats: never a tile they hold hidden.  Returns its bottom."""
-    active = _active(view.public)
+    active = active_seats(view.public)
     inner = WIDTH - 2 * MARGIN - 2 * PAD
     top = MARGIN
     for seat in _others(view):
         s = seat.seat
         items = seat_items(
-            c, view.public, seat, _name(names, s, lb), lb, style, inner, active=s in active,
+            c, view.public, seat, seat_name(names, s, lb), lb, style, inner, active=s in active,
             relative=relative_label(view, s, lb),
         )  # fmt: skip
         top = draw_seat_panel(c, items, MARGIN, WIDTH - MARGIN, top, style, s, s in active) + SECTION_GAP
@@ -272,7 +283,7 @@ Unit = tuple[MeldView | None, Tile | None, bool]
 
 def _unit_width(unit: Unit, size: TileSize) -> int:
     meld, _, _ = unit
-    return _flat_meld_width(meld, size) if meld is not None else size.width
+    return flat_meld_width(meld, size) if meld is not None else size.width
 
 
 def _gap(prev: Unit, unit: Unit) -> int:
@@ -395,7 +406,7 @@ def _draw_row(
             x += GROUP_GAP if prev[0] is not None or meld is not None or drawn else TILE_GAP
         prev = unit
         if meld is not None:
-            x = _meld(c, x, row_top, meld, size, seat, flat=True)
+            x = draw_meld(c, x, row_top, meld, size, seat, flat=True)
             continue
         assert t is not None
         y = label_y + (LABEL_LINE if two and n % 2 else 0)

@@ -27,7 +27,7 @@ from .blocks import (
     PANEL,
     TABLE,
     TEXT,
-    _badge,
+    draw_badge,
     unseen_counts,
 )
 from .hand import hand_canvas
@@ -49,7 +49,7 @@ __all__ = [
     "TABLE_WIDTH",
     "TEXT",
     "HandTiles",
-    "_badge",
+    "draw_badge",
     "hand_canvas",
     "liangdao_seats",
     "result_canvas",

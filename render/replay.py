@@ -34,7 +34,7 @@ from .canvas import Canvas
 from .labels import ENGLISH, PictureWords
 from .pictures import FELT, HandTiles, result_canvas, table_canvas
 
-__all__ = ["FRAME_MS", "LAST_FRAME_MS", "MAX_FRAMES", "pick_frames", "render_replay", "replay_canvases"]
+__all__ = ["BADGE_ROOM", "FRAME_MS", "LAST_FRAME_MS", "MAX_FRAMES", "pick_frames", "render_replay", "replay_canvases"]
 
 MAX_FRAMES = 100
 """At most this many frames (a 3-seat hand has about 40-60 moments)."""
@@ -44,6 +44,10 @@ LAST_FRAME_MS = 5000
 """How long the final moment (the result) is shown before the animation loops."""
 FIRST_FRAME_MS = 1500
 """How long the deal is shown."""
+BADGE_ROOM = 48
+"""Pixels of felt above every frame: Telegram's clients mark an animation "GIF" in its top-left
+corner, which would cover the table's wall count (a 600 px frame shows about 330 px wide on a phone,
+so the badge's ~20 px there cover about 45 px of the frame)."""
 TRANSPARENT = 127
 """The palette index of \"unchanged since the previous frame\" (the picture uses the 255 others)."""
 
@@ -89,17 +93,17 @@ def render_replay(
     hands: Sequence[HandTiles] | None = None,
 ) -> bytes:
     """The animated GIF (bytes) of ``views`` (see the module docstring; ``hands`` for the result
-    frame): 600 pixels wide, as tall as the tallest frame, :data:`FIRST_FRAME_MS` on the deal,
-    :data:`FRAME_MS` per moment, :data:`LAST_FRAME_MS` on the last frame (the result), looping.  A
-    typical 3-seat hand (about 50 moments) is a few hundred KiB.  Raises ValueError as
-    :func:`replay_canvases` does."""
+    frame): 600 pixels wide, as tall as the tallest frame below :data:`BADGE_ROOM` pixels of felt,
+    :data:`FIRST_FRAME_MS` on the deal, :data:`FRAME_MS` per moment, :data:`LAST_FRAME_MS` on the
+    last frame (the result), looping.  A typical 3-seat hand (about 50 moments) is a few hundred
+    KiB.  Raises ValueError as :func:`replay_canvases` does."""
     canvases = replay_canvases(views, names, words, totals, game, hands)
     width = max(c.width for c in canvases)
-    height = max(c.height for c in canvases)
+    height = max(c.height for c in canvases) + BADGE_ROOM
     frames = []
     for c in canvases:
         frame = Image.new("RGB", (width, height), FELT)
-        frame.paste(c.image, (0, 0))
+        frame.paste(c.image, (0, BADGE_ROOM))
         frames.append(frame)
     # one palette for every frame (taken from the last two, the end's table, which has the most
     # tiles face up, and the result), so that unchanged pixels keep their index; in every frame

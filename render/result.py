@@ -34,14 +34,14 @@ from .blocks import (
     TILE_GAP,
     TITLE_SIZE,
     WIDTH,
-    _badge,
-    _dealer_badge,
-    _name,
     backs_item,
     badge_item,
     badge_width,
+    draw_badge,
+    draw_dealer_badge,
     meld_item,
     points_colour,
+    seat_name,
     text_item,
     tile_item,
     waits_items,
@@ -105,7 +105,7 @@ def _flowed(
 
 def _payers_text(win: WinView, names: Sequence[str], lb: Labels) -> list[str]:
     return [
-        lb.pays.format(name=fit(_name(names, p, lb), CHIP_SIZE, 240), times=L.TIMES, m=m)
+        lb.pays.format(name=fit(seat_name(names, p, lb), CHIP_SIZE, 240), times=L.TIMES, m=m)
         for p, m in sorted(win.multiplier.items())
     ]
 
@@ -126,7 +126,7 @@ def _fan_texts(win: WinView, view: PublicView, names: Sequence[str], lb: Labels)
     out = []
     for f in win.fans:
         if f == "亮倒" and whose:
-            who = lb.list_sep.join(fit(_name(names, s, lb), CHIP_SIZE, 200) for s in whose)
+            who = lb.list_sep.join(fit(seat_name(names, s, lb), CHIP_SIZE, 200) for s in whose)
             out.append(lb.liangdao_of.format(name=who))
         else:
             out.append(lb.fan(f))
@@ -160,20 +160,22 @@ def _draw_winner(c: Canvas, top: int, win: WinView, view: PublicView, names: Seq
         template = lb.robbed if win.by == "rob_kong" else lb.from_
         blank = text_width(template.format(name=""), TEXT_SIZE) + 12
         half = (room - blank) // 2
-        full = template.format(name=_name(names, win.from_seat, lb))
-        fits = text_width(_name(names, s, lb), NAME_SIZE) + 12 + text_width(full, TEXT_SIZE) <= room
+        full = template.format(name=seat_name(names, win.from_seat, lb))
+        fits = text_width(seat_name(names, s, lb), NAME_SIZE) + 12 + text_width(full, TEXT_SIZE) <= room
         own_line = not fits and half < NAME_MIN
         who = (
             full
             if fits
             else template.format(
-                name=fit(_name(names, win.from_seat, lb), TEXT_SIZE, inner - blank if own_line else half)
+                name=fit(seat_name(names, win.from_seat, lb), TEXT_SIZE, inner - blank if own_line else half)
             )
         )
         if not own_line:
             room -= text_width(who, TEXT_SIZE) + 12
     head = [
-        text_item(c, _name(names, s, lb), NAME_SIZE, TEXT, LINE, role="winner_name", seat=s, raw=True, max_width=room)
+        text_item(
+            c, seat_name(names, s, lb), NAME_SIZE, TEXT, LINE, role="winner_name", seat=s, raw=True, max_width=room
+        )
     ]
     head.append(badge_item(c, by, GOLD, DARK, LINE, role="by", seat=s, gap=12))
     if who:
@@ -225,7 +227,7 @@ def _draw_liangdao_seat(
     head = [
         text_item(
             c,
-            _name(names, s, lb),
+            seat_name(names, s, lb),
             NAME_SIZE,
             TEXT,
             LINE,
@@ -343,7 +345,7 @@ def _draw_payments(
         cy = y + LINE // 2
         x = left
         if seat == view.dealer:
-            _dealer_badge(c, x, cy, DEALER_R, seat, lb)
+            draw_dealer_badge(c, x, cy, DEALER_R, seat, lb)
         x += 2 * DEALER_R + 8
         badge = badges.get(seat)
         # the name ends before the first column's widest number; the badge follows it when the name
@@ -353,10 +355,10 @@ def _draw_payments(
         if badge is not None and inline:
             room -= badge_width(badge) + 10
         box = c.text(
-            x, cy, _name(names, seat, lb), NAME_SIZE, TEXT, max_width=room, role="pay_name", seat=seat, raw=True
+            x, cy, seat_name(names, seat, lb), NAME_SIZE, TEXT, max_width=room, role="pay_name", seat=seat, raw=True
         )
         if badge is not None and inline:
-            _badge(c, max(box[2], x) + 10, cy, badge, BADGE_RED, TEXT, TEXT_SIZE, role="dealt_in", seat=seat)
+            draw_badge(c, max(box[2], x) + 10, cy, badge, BADGE_RED, TEXT, TEXT_SIZE, role="dealt_in", seat=seat)
         for i, (vals, xr) in enumerate(zip(values, col_right, strict=True)):
             v = vals[seat] if seat < len(vals) else 0
             colour = points_colour(v, lb.lang)
@@ -445,7 +447,7 @@ def _result(
     c = Canvas(WIDTH, TALL, FELT)
     c.text(MARGIN, MARGIN + 24, result_title(result, lb), TITLE_SIZE, GOLD, role="title")
     top = MARGIN + 50
-    for line in why_lines(result, _name(names, result.guansi, lb) if result.guansi is not None else "", lb):
+    for line in why_lines(result, seat_name(names, result.guansi, lb) if result.guansi is not None else "", lb):
         for part in wrap(line, TEXT_SIZE, inner):
             c.text(MARGIN, top + 17, part, TEXT_SIZE, TEXT, role="why")
             top += 35
@@ -457,7 +459,7 @@ def _result(
     pay_h = _draw_payments(scratch, 0, view, result, names, lb, hands, shown, name_min)
     c.rect((MARGIN, top, WIDTH - MARGIN, top + pay_h), PANEL, radius=10, role="payments")
     top = _draw_payments(c, top, view, result, names, lb, hands, shown, name_min)
-    text = f"{lb.next_dealer}{lb.colon}{_name(names, result.next_dealer, lb)}"
+    text = f"{lb.next_dealer}{lb.colon}{seat_name(names, result.next_dealer, lb)}"
     c.text(MARGIN, top + 24, text, TEXT_SIZE, MUTED, max_width=inner, role="next_dealer", raw=True)
     height = top + 46 + MARGIN
     c.image = c.image.crop((0, 0, WIDTH, height))
@@ -471,10 +473,10 @@ def _transfer_texts(result: HandResultView, names: Sequence[str], lb: Labels) ->
     out: list[str] = []
     payer = None
     for p, q, v in transfers(result):
-        payee = fit(_name(names, q, lb), CHIP_SIZE, 150)
+        payee = fit(seat_name(names, q, lb), CHIP_SIZE, 150)
         if p == payer:
             out[-1] += f"{sep}{payee} {v}"
         else:
-            out.append(lb.transfer.format(payer=fit(_name(names, p, lb), CHIP_SIZE, 150), payee=payee, n=v))
+            out.append(lb.transfer.format(payer=fit(seat_name(names, p, lb), CHIP_SIZE, 150), payee=payee, n=v))
             payer = p
     return out

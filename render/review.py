@@ -143,7 +143,7 @@ def _choice(
     return y + CHOICE_TILE.height
 
 
-def _panel(c: Canvas, n: int, item: ReviewItem, rl: ReviewLabels, decl: str, top: int) -> int:
+def draw_panel(c: Canvas, n: int, item: ReviewItem, rl: ReviewLabels, decl: str, top: int) -> int:
     """One decision's panel from ``top``; returns its bottom."""
     left, right = MARGIN, PICTURE_WIDTH - MARGIN
     inner_l, inner_r = left + PAD, right - PAD
@@ -178,12 +178,12 @@ def review_canvas(items: Sequence[ReviewItem], words: PictureWords = ENGLISH, ga
     tops, y = [], MARGIN
     for n, item in enumerate(shown, start=1):
         tops.append(y)
-        y = _panel(scratch, n, item, rl, decl, y) + MARGIN
+        y = draw_panel(scratch, n, item, rl, decl, y) + MARGIN
     c = Canvas(PICTURE_WIDTH, y, FELT)
     for n, (item, top) in enumerate(zip(shown, tops, strict=True), start=1):
         bottom = tops[n] - MARGIN if n < len(tops) else y - MARGIN
         c.rect((MARGIN, top, PICTURE_WIDTH - MARGIN, bottom), PANEL, radius=12, role="review_panel")
-        _panel(c, n, item, rl, decl, top)
+        draw_panel(c, n, item, rl, decl, top)
     return c
 
 

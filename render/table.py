@@ -29,16 +29,16 @@ from .blocks import (
     TEXT_SIZE,
     TILE_GAP,
     WIDTH,
-    _active,
-    _name,
-    _panel,
+    active_seats,
     backs_item,
     badge_item,
     badge_width,
     dealer_item,
+    draw_panel,
     marker_item,
     meld_item,
     points_colour,
+    seat_name,
     text_item,
     tile_item,
     unseen_counts,
@@ -91,7 +91,7 @@ def pond_height(rows: int, size: TileSize = TABLE) -> int:
     return rows * (size.height + POND_ROW_GAP) - POND_ROW_GAP
 
 
-def _discard_state(view: PublicView, seat: PublicSeatView, i: int) -> tuple[TileState, str]:
+def discard_state(view: PublicView, seat: PublicSeatView, i: int) -> tuple[TileState, str]:
     """How discard ``i`` of ``seat`` is drawn: claimed discards dimmed (docs/glossary.md), the
     discard now on the table (``view.last_discard``) highlighted gold, and once a hand is won on a
     discard the winning tile highlighted (role ``win_discard``)."""
@@ -110,9 +110,9 @@ def draw_pond(
     c: Canvas, view: PublicView, seat: PublicSeatView, x: int, top: int, inner: int, size: TileSize = TABLE
 ) -> None:
     """A seat's discards in order from (x, top) at ``size``, :func:`pond_rows` rows within ``inner``
-    pixels, drawn as :func:`_discard_state` says; the 亮倒 discard lies sideways."""
+    pixels, drawn as :func:`discard_state` says; the 亮倒 discard lies sideways."""
     for i, (d, (dx, row)) in enumerate(zip(seat.discards, _pond_layout(seat.discards, inner, size), strict=True)):
-        state, role = _discard_state(view, seat, i)
+        state, role = discard_state(view, seat, i)
         y = top + row * (size.height + POND_ROW_GAP)
         if d.liangdao:
             y += size.height - size.width
@@ -277,7 +277,7 @@ def seat_items(
     if seat.liangdao and seat.waits and win is None:
         items += waits_items(c, seat.waits, size, line, s, lb, prefix="seat_" if style.hand else "")
     for i, d in enumerate(seat.discards):
-        state, role = _discard_state(view, seat, i)
+        state, role = discard_state(view, seat, i)
         items.append(
             tile_item(
                 c,
@@ -310,7 +310,7 @@ def draw_seat_panel(
     each line of the pond, the items; returns the panel's bottom."""
     places = flow(items, x0 + PAD, x1 - PAD)
     bottom = top + 2 * PAD + lines_of(places) * style.line - ROW_GAP
-    _panel(c, (x0, top, x1, bottom), active, role="seat_panel" if style.hand else "panel", seat=seat)
+    draw_panel(c, (x0, top, x1, bottom), active, role="seat_panel" if style.hand else "panel", seat=seat)
     spans: dict[int, list[int]] = {}
     for item, p in zip(items, places, strict=True):
         if item.kind == "pond":
@@ -353,7 +353,7 @@ def table_canvas(
     if totals is not None and len(totals) != len(view.seats):
         raise ValueError(f"{len(totals)} match totals for {len(view.seats)} seats")
     seats, wins = _final_seats(view)
-    active = _active(view)
+    active = active_seats(view)
     inner = WIDTH - 2 * MARGIN - 2 * PAD
     scratch = Canvas(1, 1, FELT)
     for style in TABLE_STYLES:
@@ -363,7 +363,7 @@ def table_canvas(
                     scratch,
                     view,
                     s,
-                    _name(names, s.seat, lb),
+                    seat_name(names, s.seat, lb),
                     lb,
                     style,
                     inner,
@@ -390,7 +390,7 @@ def table_canvas(
             c,
             view,
             seat,
-            _name(names, s, lb),
+            seat_name(names, s, lb),
             lb,
             style,
             inner,
@@ -425,7 +425,7 @@ def reveal_canvas(
         head.append(
             text_item(
                 c,
-                _name(names, seat, lb),
+                seat_name(names, seat, lb),
                 NAME_SIZE,
                 TEXT,
                 60,

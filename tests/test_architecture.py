@@ -471,3 +471,33 @@ def test_the_size_checkers_see_a_big_function_and_a_long_class(tmp_path: Path) -
     assert _complexities(source, tmp_path) == {"big.py:f": 32}
     assert _long_classes(source, MAX_CLASS_LINES, tmp_path) == {"big.py:C": 401}
     assert _long_classes(source, 401, tmp_path) == {}
+
+
+PUBLIC_APIS = ("engine", "render", "kwx_bot", "fakebot")
+
+
+def _private_imports(path: Path, root: Path = ROOT) -> list[str]:
+    """``"dir/file.py: module._name"`` for each ``_private`` name imported from another module (a
+    module's own helpers stay inside it: docs/architecture.md §1)."""
+    rel = path.relative_to(root).as_posix()
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [
+        f"{rel}: {'.' * node.level}{node.module or ''}.{alias.name}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+        if alias.name.startswith("_") and not alias.name.startswith("__")
+    ]
+
+
+def test_no_module_imports_another_modules_private_names() -> None:
+    found = [
+        f for package in PUBLIC_APIS for path in sorted((ROOT / package).rglob("*.py")) for f in _private_imports(path)
+    ]
+    assert found == []
+
+
+def test_the_private_import_checker_sees_one(tmp_path: Path) -> None:
+    source = tmp_path / "m.py"
+    source.write_text("from .blocks import _badge, draw_meld\nfrom __future__ import annotations\n")
+    assert _private_imports(source, tmp_path) == ["m.py: .blocks._badge"]

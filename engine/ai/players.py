@@ -405,7 +405,7 @@ def _greedy_discard(ctx: _Ctx, discards: list[int], liangdao: set[int], rng: ran
     return rng.choice(ties), False
 
 
-def _uselessness(counts: Sequence[int], t: int) -> int:
+def uselessness(counts: Sequence[int], t: int) -> int:
     """Lower = discard first: isolated honours, then isolated terminals, then loose tiles."""
     c = counts[t]
     if t >= _HONOR0:
@@ -429,7 +429,7 @@ def _easy_discard(ctx: _Ctx, discards: list[int], liangdao: set[int]) -> tuple[i
         pool = discards
     target = ctx.view.shanten  # of the 14 - 3k tiles: the shanten after the best discard
     drawn = ctx.view.drawn
-    pool.sort(key=lambda t: 2 * _uselessness(counts, t) + (t != drawn))
+    pool.sort(key=lambda t: 2 * uselessness(counts, t) + (t != drawn))
     best_t, best_sh = pool[0], 99
     for t in pool:
         sh = shanten_keys(minus(keys, t), nm)

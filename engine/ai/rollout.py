@@ -25,7 +25,7 @@ from ..game.legal import kong_actions
 from ..game.state import Phase
 from ..tiles import NUM_KINDS, Tile
 from .hand import minus
-from .players import _uselessness
+from .players import uselessness
 
 __all__ = ["easy_move"]
 
@@ -95,7 +95,7 @@ def _turn(state: State, seat: int, declare: bool) -> Action | None:
     pool = [t for t in tiles if not danger >> t & 1] if danger else tiles
     if not pool:
         pool = tiles
-    pool.sort(key=lambda t: 2 * _uselessness(hand, t) + (t != drawn))
+    pool.sort(key=lambda t: 2 * uselessness(hand, t) + (t != drawn))
     best_t, best_sh = pool[0], 99
     for t in pool:
         sh = shanten_keys(minus(keys, t), nm)

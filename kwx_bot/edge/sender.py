@@ -166,6 +166,11 @@ class Calls:
         self._held: set[asyncio.Task[None]] = set()
         self.load = load or TokenLoad()
         """Writes asked for over all chats in the last seconds (the demand on the token)."""
+        self.group_wait = self.budget.wait
+        """``group_wait(chat_id, reserve)``: :meth:`GroupBudget.wait` over the writes this sender made
+        (the pace questions every delivery asks are the throttle's own methods, no layer in between)."""
+        self.token_busy = self.load.busy
+        """``token_busy()``: :meth:`TokenLoad.busy` over the writes this sender was asked for."""
         self.sleep: Sleep = sleep or asyncio.sleep
         self.throttled_seconds = 0.0
         self._stopping = asyncio.Event()
@@ -204,14 +209,6 @@ class Calls:
     def throttled(self, chats: Iterable[int], *, since: float) -> float:
         """Seconds of flood-control waits for ``chats`` since ``since`` (see :class:`ThrottleLog`)."""
         return self.throttle.blocked(chats, since=since)
-
-    def group_wait(self, chat_id: int, reserve: int) -> float:
-        """See :meth:`GroupBudget.wait` (the writes this sender made)."""
-        return self.budget.wait(chat_id, reserve)
-
-    def token_busy(self) -> bool:
-        """See :meth:`TokenLoad.busy` (the writes this sender was asked for)."""
-        return self.load.busy()
 
     async def _honour_holds(self, chat_id: int | None) -> None:
         """Wait while a 429 holds ``chat_id`` or the whole token (or until :meth:`stop`); the wait

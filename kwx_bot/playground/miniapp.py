@@ -10,8 +10,9 @@ Routes::
     GET  /webapp/static/telegram-stub.js
     *    /webapp/{anything else}      passed on to http://127.0.0.1:<KWX_WEBAPP_PORT>/webapp/…,
                                       streamed (the events stream stays open, and is ended
-                                      upstream as soon as the page goes); 502 while the bot is
-                                      down (the page retries)
+                                      upstream as soon as the page goes); 502 ``{"error":
+                                      "bot_down"}`` while the bot is down (the
+                                      page reconnects; a press, tapped again)
     GET  /api/webapp?user=U&table=N   {"url": "/webapp/?table=N#tgWebAppData=…"}: the address
                                       Telegram would open for U (his initData signed, his language)
 
@@ -34,7 +35,7 @@ from aiohttp import ClientError, ClientSession, ClientTimeout, StreamReader, web
 
 from fakebot import FakeUser
 
-__all__ = ["PAGE_DIR", "MiniApp", "free_port", "sign_init_data"]
+__all__ = ["BOT_DOWN", "PAGE_DIR", "MiniApp", "free_port", "sign_init_data"]
 
 PAGE_DIR = Path(__file__).resolve().parent.parent / "webapp" / "static"
 """The Mini App's files (kwx_bot/webapp/static), read as files."""
@@ -43,6 +44,9 @@ STUB_SCRIPT = '<script src="static/telegram-stub.js"></script>'
 THEME = {"bg_color": "#ffffff", "text_color": "#000000", "hint_color": "#707579", "link_color": "#3390ec",
          "button_color": "#3390ec", "button_text_color": "#ffffff", "secondary_bg_color": "#f4f4f5"}  # fmt: skip
 """Telegram's light theme colours, as a client sends them (``themeParams``)."""
+BOT_DOWN = {"error": "bot_down"}
+"""The 502 answer while the bot process is down (a restart): for the operator's eyes in the browser's
+tools; the page shows its own words for any failed press (docs/webapp.md §3), never this."""
 LOOK_SECONDS = 0.5
 """How often a quiet answer being passed on looks whether its page is still connected."""
 _HOP = {"connection", "keep-alive", "transfer-encoding", "content-length", "host", "origin", "te", "upgrade",
@@ -129,7 +133,7 @@ class MiniApp:
         except (ClientError, ConnectionResetError, TimeoutError):
             if out is not None:  # the bot went away mid-stream: end it (the page reconnects)
                 return out
-            return web.json_response({"error": "the bot is not running"}, status=502)
+            return web.json_response(BOT_DOWN, status=502)
 
     def api(self, user: FakeUser, table: str | None) -> web.Response:
         """``GET /api/webapp``'s answer for ``user`` (the table from the button: its id)."""

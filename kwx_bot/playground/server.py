@@ -115,9 +115,64 @@ def _once_on_message(message: FakeMessage, data: str) -> bool:
 
 
 def make_token() -> str:
-    """A fake bot token of BotFather's shape ``<digits>:<35 url-safe chars>``, new on every run (the
-    bot checks the shape; nothing but the fake ever sees it)."""
+    """A new fake bot token of BotFather's shape ``<digits>:<35 url-safe chars>`` (the bot checks the
+    shape; nothing but the fake ever sees it)."""
     return f"{secrets.randbelow(9 * 10**9) + 10**9}:{secrets.token_urlsafe(27)[:35]}"
+
+
+TOKEN_SHAPE = re.compile(r"[1-9][0-9]{9}:[A-Za-z0-9_-]{35}")
+"""What :func:`make_token` makes."""
+
+
+def world_file(db: Path) -> Path:
+    """``<db>.playground.json``: what the playground keeps of its fake Telegram beside the database
+    (:func:`load_world`)."""
+    return db.with_name(db.name + ".playground.json")
+
+
+def load_world(db: Path) -> tuple[str, frozenset[str], bool]:
+    """The fake Telegram of the database ``db``: its bot token, the preset users who had started
+    the bot, and whether the database had a world before (False: a new token was made and saved).
+
+    The token is kept (:func:`save_world`), so the bot keeps its id — a table belongs to the bot
+    that opened it (docs/architecture.md §8) — and a playground restarted on the same file resumes
+    its tables (README "Restarts"); the users who started the bot have, as in Telegram, still
+    started it.  The messages are not kept: the bot sends them anew (``KWX_FORGET_MESSAGES``).  The
+    token is a secret only against other users of this machine (it signs the Mini App's
+    ``initData`` and opens the fake's Bot API, both on 127.0.0.1): the file is its owner's alone.
+    A file that is missing or unreadable as such a world starts a new one.
+
+    Raises:
+        OSError: the file cannot be read or written (a read-only folder).
+    """
+    try:
+        data = json.loads(world_file(db).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        data = None
+    except ValueError:  # not JSON (or not UTF-8)
+        data = None
+    token = data.get("token") if isinstance(data, dict) else None
+    if isinstance(token, str) and TOKEN_SHAPE.fullmatch(token):
+        started = data.get("started") if isinstance(data, dict) else None
+        names = frozenset(n for n in started if isinstance(n, str)) if isinstance(started, list) else frozenset()
+        return token, names, True
+    token = make_token()
+    save_world(db, token, frozenset())
+    return token, frozenset(), False
+
+
+def save_world(db: Path, token: str, started: frozenset[str]) -> None:
+    """Write :func:`world_file` (readable by its owner only; replaced whole, never half written).
+
+    Raises:
+        OSError: it cannot be written.
+    """
+    path = world_file(db)
+    part = path.with_name(path.name + ".part")
+    fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        json.dump({"token": token, "started": sorted(started)}, f)
+    os.replace(part, path)
 
 
 def entities_html(text: str, entities: tuple[dict[str, Any], ...] | list[dict[str, Any]]) -> str:
@@ -186,16 +241,18 @@ class Playground:
             raise ValueError(f"lang must be one of {sorted(LANGS)}, got {lang!r}")
         self.lang = lang
         self.port = port
-        self.fake = FakeBotAPI(token=make_token(), bot_username=BOT_USERNAME, bot_first_name="kwx")
-        self.users = {
-            n: self.fake.create_user(n, username=n.lower(), language_code=LANGS[lang]) for n in (*USERS, *STRANGERS)
-        }
-        self.group = self.fake.create_group(GROUP_TITLE, members=[self.users[n] for n in USERS])
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
         if db is None:
             self._tmp = tempfile.TemporaryDirectory(prefix="kwx-playground-")
             db = Path(self._tmp.name) / "kwx.sqlite3"
         self.db = db
+        token, started, self._forget = load_world(db)  # _forget: the db may hold tables this new fake never saw
+        self.fake = FakeBotAPI(token=token, bot_username=BOT_USERNAME, bot_first_name="kwx")
+        self.users = {
+            n: self.fake.create_user(n, username=n.lower(), language_code=LANGS[lang], started=n in started)
+            for n in (*USERS, *STRANGERS)
+        }
+        self.group = self.fake.create_group(GROUP_TITLE, members=[self.users[n] for n in USERS])
         self.flood = False
         self.bot_state = "stopped"
         self.server = FakeBotServer(self.fake)
@@ -270,6 +327,7 @@ class Playground:
         )  # fmt: skip
         for key, value in PLAYGROUND_TIMERS.items():  # unless the environment sets them
             env.setdefault(key, value)
+        env["KWX_FORGET_MESSAGES"] = "1" if self._forget else "0"
         self.fake.reopen()
         starts = self.fake.count_calls("deleteWebhook")  # run_polling's first call, once post_init is done
         self.bot_state = "starting"
@@ -286,6 +344,7 @@ class Playground:
             await self._stderr_task
             raise RuntimeError(f"the bot exited with status {proc.returncode}:\n{''.join(self._stderr_tail)}")
         self.bot_state = "running"
+        self._forget = False  # the fake keeps what this bot sends from now on
 
     def bot_status(self) -> str:
         """``bot_state``, or ``"exited"`` when the bot process ended on its own (a crash, a
@@ -407,8 +466,15 @@ class Playground:
         found = _START_LINK.match(url or "")
         if found is None or found["bot"].lower() != BOT_USERNAME:
             return False
-        self.fake.start_bot(user, found["payload"])
+        self._starts(user, found["payload"])
         return True
+
+    def _starts(self, user: FakeUser, payload: str | None) -> None:
+        """``user`` presses Start (``/start [payload]``); the world file remembers it
+        (:func:`save_world`), as Telegram does across a restart."""
+        self.fake.start_bot(user, payload)
+        started = frozenset(n for n, u in self.users.items() if u.started)
+        save_world(self.db, self.fake.token, started)
 
     # ------------------------------------------------------------------ endpoints
 
@@ -500,7 +566,7 @@ class Playground:
         if not text:
             raise web.HTTPBadRequest(text="empty message")
         if chat.is_private and (text == "/start" or text.startswith("/start ")):
-            self.fake.start_bot(user, text.partition(" ")[2].strip() or None)
+            self._starts(user, text.partition(" ")[2].strip() or None)
         else:
             self.fake.user_sends(user, chat, text[:4096])
         return web.json_response({"ok": True})
@@ -533,7 +599,7 @@ class Playground:
         payload = body.get("payload")
         if user.blocked:
             self.fake.unblock_bot(user)
-        self.fake.start_bot(user, str(payload) if payload else None)
+        self._starts(user, str(payload) if payload else None)
         return web.json_response({"ok": True})
 
     async def _lang(self, request: web.Request) -> web.Response:
@@ -621,7 +687,11 @@ async def _serve(playground: Playground) -> None:
 def run_playground(*, port: int = 0, db: Path | None = None, lang: str = "en") -> int:
     """``kwx-bot playground``: serve until Ctrl-C / SIGTERM; prints the page's address, opens
     nothing. Returns the exit status (1 if the bot could not start)."""
-    playground = Playground(db=db, lang=lang, port=port)
+    try:
+        playground = Playground(db=db, lang=lang, port=port)
+    except OSError as e:  # the world file beside the database
+        print(f"kwx-bot playground: cannot keep {e.filename or 'the world file'} ({e.strerror or e})", file=sys.stderr)
+        return 1
     try:
         asyncio.run(_serve(playground))
     except RuntimeError as e:

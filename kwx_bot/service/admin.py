@@ -20,7 +20,7 @@ from ..words.texts import name, sentences
 from .buttons import ConfigButton
 from .group_settings import CLOSE, MAIN, ConfigError, GroupConfig, item_by_code, parse_change
 from .live import LiveSeat, LiveTable
-from .lobby import Lobby
+from .lobby import OTHER_BOTS_TABLE, Lobby
 from .play import Play
 from .ports import Messenger
 from .present import Presenter
@@ -208,9 +208,11 @@ class Admin:
         refusal = await self.refusal(cmd, "kill")
         if refusal is not None:
             return refusal
-        _gid, tr = await self.context(cmd)
+        gid, tr = await self.context(cmd)
         live = await self._open_table(cmd)
         if live is None:
+            if await self.store.open_table_bot(gid) not in (None, self.tables.bot_id):
+                return Response.of(Out(tr.gettext(OTHER_BOTS_TABLE), reply=True))
             return Response.of(Out(tr.gettext("No table is open in this group."), reply=True))
         async with live.lock:
             playing = live.row.status == TableStatus.PLAYING

@@ -29,9 +29,9 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from .buttons import Keyboard
-from .pictures import Pictures, draw
+from .pictures import Pictures
 from .ports import Messenger, Sent
-from .screen.pictures import CLAIM_MARK, Picture
+from .screen.pictures import CLAIM_MARK, HandPicture, Picture, RevealPicture, TablePicture
 
 __all__ = [
     "Delivered",
@@ -224,10 +224,18 @@ class Delivery:
         return sent
 
     async def _photo(self, picture: Picture, delivered: Delivered) -> bytes | str:
-        """The picture drawn, or the upload that shows exactly it sent again by its ``file_id``."""
+        """The upload that shows exactly ``picture`` sent again by its ``file_id``, or the render
+        request (:mod:`.screen.pictures`) drawn by the :class:`~.pictures.Pictures` of its kind."""
         if delivered.file is not None and delivered.file[0] == picture.exact:
             return delivered.file[1]
-        return await draw(self.pictures, picture)
+        pictures, p = self.pictures, picture
+        if isinstance(p, HandPicture):
+            return await pictures.hand(p.view, lang=p.lang, protected=p.protected, game=p.ruleset, names=p.names)
+        if isinstance(p, TablePicture):
+            return await pictures.table(p.view, p.names, lang=p.lang, totals=p.totals, game=p.ruleset)
+        if isinstance(p, RevealPicture):
+            return await pictures.reveal(p.view, p.seat, p.names, lang=p.lang, game=p.ruleset)
+        return await pictures.result(p.view, p.names, lang=p.lang, hands=p.hands, game=p.ruleset)
 
     async def _write(
         self, chat_id: int, message_id: int | None, write: Write, photo: bytes | str | None, *, notify: bool,

@@ -121,7 +121,7 @@ ITEMS: tuple[Item, ...] = (
         Choice("standard", N_("Standard")), Choice("shiyan", N_("Shiyan")), Choice("nocap", N_("No cap")),
     )),
     Item("c", "cap", N_("Cap (封顶)"), (
-        Choice("8_sl16", N_("×8; double / triple dragon seven pairs ×16")), Choice("8", "×8", literal=True),
+        Choice("8_sl16", N_("×8; double / triple dragon seven pairs ×16")), Choice("8", N_("×8 always")),
         Choice("16", "×16", literal=True), Choice("32", "×32", literal=True), Choice("none", N_("no cap")),
     )),
     Item("b", "base", N_("Base stake (底金)"), tuple(Choice(v, str(v), literal=True) for v in (1, 2, 5, 10))),

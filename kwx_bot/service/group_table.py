@@ -29,7 +29,7 @@ from .buttons import Keyboard
 from .delivery import Delivery, Shown, Target
 from .keyboards import open_table_row
 from .live import LiveTable
-from .ports import NoPresence, Outcome, Presence
+from .ports import Outcome, Page
 from .screen import LobbyScreen, TableScreen, table_screen
 from .screens import group_facts
 from .tables import Tables
@@ -69,7 +69,7 @@ class GroupTable:
 
     def __init__(
         self, tables: Tables, delivery: Delivery, *, edit_seconds: float, clock: Callable[[], float],
-        retry: Callable[[LiveTable], None], presence: Presence | None = None,
+        retry: Callable[[LiveTable], None], page: Page,
     ) -> None:  # fmt: skip
         self.tables = tables
         self.store = tables.store
@@ -78,8 +78,8 @@ class GroupTable:
         self.edit_seconds = edit_seconds
         self.clock = clock
         self.retry = retry
-        self.presence: Presence = presence or NoPresence()
-        """Who has a table open on the Mini App's page."""
+        self.page = page
+        """The Mini App's page: who has a table open there."""
         self.tasks: set[asyncio.Task[None]] = set()
         """Pending coalesced live-table edits."""
 
@@ -120,8 +120,8 @@ class GroupTable:
     def interval(self, live: LiveTable) -> float:
         """Seconds between two edits of the live table: ``edit_seconds``, or :data:`PAGE_EDIT_SECONDS`
         while every player at the table has it open on the Mini App's page."""
-        humans = live.humans()
-        if humans and all(s.user_id is not None and self.presence.present(live.table_id, s.user_id) for s in humans):
+        humans, viewers = live.humans(), self.page.viewers(live.table_id)
+        if humans and all(s.user_id in viewers for s in humans):
             return max(self.edit_seconds, PAGE_EDIT_SECONDS)
         return self.edit_seconds
 
@@ -156,9 +156,10 @@ class GroupTable:
 
     def opener(self, live: LiveTable) -> Keyboard:
         """The live table's "Open the table" link to the bot's Main Mini App (none without one)."""
-        settings = self.tables.settings
-        tr = translator(live.group_lang)
-        return open_table_row(tr, live.table_id, settings.webapp_url, private=False, bot=self.sender.username)
+        url = self.tables.settings.webapp_url
+        if url is None:
+            return ()
+        return open_table_row(translator(live.group_lang), live.table_id, url, private=False, bot=self.sender.username)
 
     async def _screen(self, live: LiveTable, *, started: bool = False) -> tuple[TableScreen, HandRow, Any] | None:
         """The live table's screen, with the hand and message it is for; None when a deal overtook

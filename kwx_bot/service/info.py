@@ -112,11 +112,7 @@ class Info:
         found = await find_hand(self.store, gid, hand_no, table_id)
         hand = found.hand
         if hand is None:
-            if hand_no is None:
-                return Response.of(Out(tr.gettext("No hand has been dealt in this group yet."), reply=True))
-            return Response.of(
-                Out(tr.gettext("There is no hand {n} in this group (see /history).").format(n=hand_no), reply=True)
-            )
+            return Response.of(Out(found.missing(tr, hand_no), reply=True))
         events = await self.store.hand_events(hand.hand_id)
         started = events[0].data if events else {}
         seed = started.get("seed")

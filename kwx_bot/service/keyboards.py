@@ -222,13 +222,12 @@ def turn_extras(
     return _rows(extra, 4)
 
 
-def open_table_row(tr: Translator, table_id: int, webapp_url: str | None, *, private: bool, bot: str = "") -> Keyboard:
-    """The "Open the table" row of a message (none without a Mini App, ``webapp_url`` None): in a
-    private chat a ``web_app`` key opening ``<webapp_url>?table=<id>``; in a group, where Telegram
-    allows no ``web_app`` key, a link to the bot's Main Mini App with the table as its start
-    parameter, ``https://t.me/<bot>?startapp=t<id>`` (docs/architecture.md §4 "The Mini App")."""
-    if webapp_url is None:
-        return ()
+def open_table_row(tr: Translator, table_id: int, webapp_url: str, *, private: bool, bot: str = "") -> Keyboard:
+    """The "Open the table" row of a message, with a Mini App at ``webapp_url`` (``KWX_WEBAPP_URL``;
+    without one a message has no such row, and its callers ask for none): in a private chat a
+    ``web_app`` key opening ``<webapp_url>?table=<id>``; in a group, where Telegram allows no
+    ``web_app`` key, a link to the bot's Main Mini App with the table as its start parameter,
+    ``https://t.me/<bot>?startapp=t<id>`` (docs/architecture.md §4 "The Mini App")."""
     text = tr.gettext("Open the table")
     if private:
         return keyboard([Key(text, web_app=f"{webapp_url}?table={table_id}")])

@@ -99,11 +99,11 @@ class LiveTable:
     totals: tuple[tuple[int, bool, int], tuple[int, ...]] | None = None
     """The seats' running match totals as last read from the ledger, keyed by (hand number, hand
     over, seats) (see :meth:`.group_table.GroupTable.totals`)."""
+    table_id: int = field(init=False)
+    """The table id (its row's, which never changes; kept here, as every step asks for it)."""
 
-    @property
-    def table_id(self) -> int:
-        """The table id."""
-        return self.row.table_id
+    def __post_init__(self) -> None:
+        self.table_id = self.row.table_id
 
     @property
     def table_shown(self) -> Shown | None:

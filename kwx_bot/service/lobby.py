@@ -26,7 +26,7 @@ from collections.abc import Callable
 from ..settings import normalize_language
 from ..store import Conflict, TableStatus
 from ..words.i18n import N_, Translator, translator
-from ..words.texts import game_name
+from ..words.texts import game_name, name, sentences
 from . import game
 from .buttons import Button, Op
 from .game import Ruleset
@@ -40,13 +40,19 @@ from .tables import Tables
 from .timers import Timers
 from .values import CloseTable, DealHand, Edit, Reply, Response, ShowLobby
 
-__all__ = ["LANGUAGE_OPS", "LOBBY_OPS", "Lobby"]
+__all__ = ["LANGUAGE_OPS", "LOBBY_OPS", "OTHER_BOTS_TABLE", "Lobby"]
 
 log = logging.getLogger("kwx.table")
 
 BETWEEN_OPS = frozenset({Op.NEXT_HAND, Op.CLOSE, Op.CLOSE_CONFIRM, Op.CLOSE_CANCEL})
 LANGUAGE_OPS = {Op.LANG_ZH: "zh_CN", Op.LANG_EN: "en"}
 """The lobby's language switch: op -> the group language it sets."""
+OTHER_BOTS_TABLE = N_(
+    "Another bot runs this group's table: play it there, or end it with /kill sent to that bot "
+    "(/kill@its_username). Nothing was changed here."
+)
+"""The answer of ``/new`` and ``/kill`` when another bot runs the group's open table (one open table
+per group, whichever bot runs it; only its own bot ends it: docs/architecture.md §8)."""
 GAME_CHOICE_OPS = {Op.GAME_KAWUXING: Ruleset.KAWUXING, Op.GAME_KAXINWU: Ruleset.KAXINWU}
 """The lobby's choice of game: op -> :attr:`TableChoice.game`."""
 SIZE_CHOICE_OPS = {Op.SEATS_2: 2, Op.SEATS_3: 3, Op.SEATS_4: 4}
@@ -106,10 +112,7 @@ class Lobby:
                 await self._relocate_lobby(live)
                 return refusal
             if live is not None and live.row.status == TableStatus.BETWEEN:  # the result may have scrolled away
-                gtr = translator(live.group_lang)
-                markup = next_hand_keyboard(gtr, live.table_id, live.row.seq)
-                text = gtr.gettext("This table is between hands: deal the next one or end it.")
-                await self.present.offer_next_hand(live, text, markup)
+                await self.offer_between(live)
                 return None
             return self._already_open(tr)
         rules, options = self.tables.table_config(await self.tables.config(group_id), choice)
@@ -122,9 +125,7 @@ class Lobby:
                 table_id = await tx.create_table(group_id, rules, options, user_id, bot_id=self.tables.bot_id)
         except Conflict as e:
             if e.what == "other_bot":  # one open table per group, whichever bot runs it
-                return tr.gettext(
-                    "Another bot already runs a table in this group. Finish it there first (or wait until it expires)."
-                )
+                return tr.gettext(OTHER_BOTS_TABLE)
             return self._already_open(tr)
         live = await self.tables.get(table_id)
         assert live is not None
@@ -139,6 +140,13 @@ class Lobby:
         await self.present.lobby(live)
         self.joins.arm_lobby(live)
         return None
+
+    async def offer_between(self, live: LiveTable) -> None:
+        """A table between hands offers Next hand / End the table again in the group (``/new``; a
+        start whose chats lost the result's buttons, ``Settings.forget_messages``)."""
+        gtr = translator(live.group_lang)
+        text = gtr.gettext("This table is between hands: deal the next one or end it.")
+        await self.present.offer_next_hand(live, text, next_hand_keyboard(gtr, live.table_id, live.row.seq))
 
     @staticmethod
     def _already_open(tr: Translator) -> str:
@@ -348,24 +356,36 @@ class Lobby:
                 edits = tuple(Edit(live.row.chat_id, msg_id, None, markup) for msg_id in targets)
                 return Response(Reply(_("Press “Yes, end the table” to confirm.") if op is Op.CLOSE else None), edits)
             if op is Op.CLOSE_CONFIRM:
-                return Response(Reply(_("The table is closed.")), then=CloseTable(live.table_id, live.row.seq))
+                return Response(Reply(_("The table is closed.")), then=CloseTable(live.table_id, live.row.seq, user_id))
             if seat is not None and (seat.on_auto or seat.timeouts):
                 async with self.store.transaction() as tx:  # whoever deals is back at the table
                     await tx.set_seat_auto(live.table_id, seat.seat, on_auto=False, timeouts=0)
                 seat.on_auto, seat.timeouts = False, 0
             return Response(Reply(_("Dealing…")), then=DealHand(live.table_id, user_id, live.row.seq, first=False))
 
-    async def close_between(self, live: LiveTable, seq: int) -> None:
-        """End the table its players confirmed ending (:meth:`_between`), if it is still between
-        hands at ``seq``."""
+    async def close_between(self, live: LiveTable, seq: int, user_id: int | None = None) -> None:
+        """End the table its player ``user_id`` confirmed ending (:meth:`_between`), if it is still
+        between hands at ``seq``; the group reads who ended it, as after ``/kill`` (one message)."""
         async with live.lock:
-            if live.row.status == TableStatus.BETWEEN and live.row.seq == seq:
-                await self.close(live, "closed")
+            if live.row.status != TableStatus.BETWEEN or live.row.seq != seq:
+                return
+            seat = next((s for s in live.members() if s.user_id is not None and s.user_id == user_id), None)
+            await self.close(live, "closed")
+        _ = translator(live.group_lang).gettext
+        who = _("{name} ended the table.").format(name=name(seat.name)) if seat else _("The table was ended.")
+        await self.present.notice(live, sentences(translator(live.group_lang), who, _("Send /new to play again.")))
 
     # -- closing and expiry ----------------------------------------------------------------------
 
     async def close(self, live: LiveTable, state: str, reason: str | None = None) -> None:
-        """Close a table (caller holds ``live.lock``); the lobby message says so."""
+        """Close a table (caller holds ``live.lock``); the lobby message says so.  Between hands, the
+        hand messages a player's open page kept at a turn first end as in the chat (the hand over, no
+        buttons): once closed, nothing brings them up to date (docs/architecture.md §4 "The Mini App")."""
+        if live.row.status == TableStatus.BETWEEN:
+            try:
+                await self.present.sync(live, asked=True)
+            except Exception:  # the table closes all the same
+                log.exception("table %s: the hand messages before closing", live.table_id)
         async with self.store.transaction() as tx:
             await tx.set_status(live.table_id, TableStatus.CLOSED, reason or state)
         self.timers.cancel(live.table_id)

@@ -26,6 +26,7 @@ from . import game
 from .buttons import Keyboard, Press
 from .live import LiveSeat, LiveTable
 from .membership import Membership
+from .open_pages import Signal
 from .present import Presenter
 from .records import HandReplay, Records, replay_param
 from .screen import LobbyScreen, ResultAnnouncement, SeatScreen, TableScreen, result_announcement, table_screen
@@ -145,7 +146,10 @@ class Pages:
         press: PressEntry,
         follow: Callable[[FollowUp], None],
         records: Records,
+        signals: Callable[[int], Signal],
     ) -> None:
+        self.signals = signals
+        """A table's change signal (:meth:`.open_pages.OpenPages.signal`), which keeps its screens."""
         self.records = records
         self.tables = tables
         self.present = present
@@ -161,7 +165,7 @@ class Pages:
     async def shared(self, table_id: int, user_id: int, *, keep: bool = True) -> PageScreen | PageRefusal:
         """:meth:`screen` for a live stream: the user's right to see the table judged anew, the
         screen itself the one already made for his view — his seat, or the group's — since the
-        table last changed (:attr:`.changes.Signal.screens`), made now if none was.  So the open
+        table last changed (:attr:`.open_pages.Signal.screens`), made now if none was.  So the open
         pages of one view make and serialize their screen once per change, not once each
         (docs/architecture.md §4 "The Mini App").  A move is committed a moment before its change
         is told (the presenter tells it): what is made in between can show the table before it,
@@ -171,7 +175,7 @@ class Pages:
         live = await self._open(table_id, user_id)
         if isinstance(live, PageRefusal):
             return live
-        signal = self.present.changes.signal(table_id)
+        signal = self.signals(table_id)
         seat = live.seat_of(user_id)
         view = None if seat is None else seat.seat
         made = signal.screens.get(view)
@@ -264,7 +268,7 @@ class Pages:
         return PageAnswer(response.then is not None, text, bool(reply and reply.alert), after, keys)
 
     def left(self, table_id: int, user_id: int) -> None:
-        """The user closed the table's page, his grace over (:class:`~.presence.PagePresence`): his
+        """The user closed the table's page, his grace over (:class:`~.open_pages.OpenPages`): his
         hand message catches up, once, as any follow-up is run."""
         live = next((t for t in self.tables.cached() if t.table_id == table_id), None)
         seat = None if live is None else live.seat_of(user_id)

@@ -7,7 +7,8 @@ busy tables, drawing in threads made the p99 press -> answer latency several tim
 a thread (``asyncio.to_thread``, docs/telegram.md §6).  A broken worker pool falls back to threads.
 
 What to draw is a render request of the screen model (:mod:`.screen.pictures`: its key decides
-whether a message needs a new picture); :func:`draw` draws one.  ``game`` is the hand's
+whether a message needs a new picture); delivery asks for it by its kind
+(:meth:`.delivery.Delivery.deliver`).  ``game`` is the hand's
 :class:`~engine.rules.Ruleset` (卡心五 labels the declaration 廊起).
 
 Encoding: ``palette`` by default (a 48-colour PNG, :func:`render.encode`), chosen by
@@ -37,14 +38,12 @@ from render.stats import StatsSheet
 
 from ..words.pictures import picture_words
 from .game import HandTiles, PublicView, Ruleset, SeatView, Tile
-from .screen.pictures import HandPicture, Picture, RevealPicture, TablePicture
 
 __all__ = [
     "HandTiles",
     "Pictures",
     "RenderPictures",
     "default_render_processes",
-    "draw",
     "warm_worker",
 ]
 
@@ -172,23 +171,6 @@ class Pictures(Protocol):
     async def stats(self, sheet: StatsSheet, lang: str = "zh_CN") -> bytes:
         """The ``/stats`` picture of ``sheet`` (a group's or a player's record)."""
         ...
-
-
-async def draw(pictures: Pictures, picture: Picture) -> bytes:
-    """Draw the render request ``picture`` (:mod:`.screen.pictures`) with ``pictures``."""
-    if isinstance(picture, HandPicture):
-        return await pictures.hand(
-            picture.view, lang=picture.lang, protected=picture.protected, game=picture.ruleset, names=picture.names
-        )
-    if isinstance(picture, TablePicture):
-        return await pictures.table(
-            picture.view, picture.names, lang=picture.lang, totals=picture.totals, game=picture.ruleset
-        )
-    if isinstance(picture, RevealPicture):
-        return await pictures.reveal(picture.view, picture.seat, picture.names, lang=picture.lang, game=picture.ruleset)
-    return await pictures.result(
-        picture.view, picture.names, lang=picture.lang, hands=picture.hands, game=picture.ruleset
-    )
 
 
 class RenderPictures:

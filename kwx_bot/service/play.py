@@ -74,7 +74,7 @@ class Play:
     async def deal(self, live: LiveTable, actor: int | None) -> None:
         """Deal the table's next hand (caller holds ``live.lock``; the table is lobby/between) under
         the group's current settings (rules, timers, language)."""
-        await self.present.finish_announcements(live)  # the last hand's result before this one
+        await self.present.before_deal(live)  # the last hand's result before this one
         await self.tables.adopt_settings(live)
         row = live.row
         rules = game.rules_from_json(row.rules)

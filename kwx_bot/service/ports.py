@@ -6,9 +6,10 @@ service reads the :class:`Outcome` (docs/telegram.md): a message that is ``GONE`
 ``FORBIDDEN`` chat marks the player unreachable.  Keyboards are :data:`~kwx_bot.service.buttons.Keyboard`
 values, never Telegram objects.
 
-:class:`Presence` is whether a player has the table open on the Mini App's page (the page's
-server reports it; :class:`~kwx_bot.service.presence.PagePresence` keeps it): delivery then spends
-no Telegram write on his hand message (docs/architecture.md §4 "The Mini App").
+:class:`Page` is the Mini App's page as the presenter sees it (the page's server reports to it;
+:class:`~kwx_bot.service.open_pages.OpenPages` is it): told at every presentation that a table's
+screens may have changed, it answers who has the table open — no Telegram write is spent on their
+hand messages (docs/architecture.md §4 "The Mini App").
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Protocol
 
 from .buttons import Keyboard
 
-__all__ = ["Messenger", "NoPresence", "Outcome", "Presence", "Sent"]
+__all__ = ["Messenger", "Outcome", "Page", "Sent"]
 
 
 class Outcome(enum.Enum):
@@ -165,18 +166,15 @@ class Messenger(Protocol):
         ...
 
 
-class Presence(Protocol):
-    """Who has a table open on the Mini App's page right now."""
+class Page(Protocol):
+    """The Mini App's page, as presentation sees it (:class:`~kwx_bot.service.open_pages.OpenPages`)."""
 
-    def present(self, table_id: int, user_id: int) -> bool:
-        """``user_id`` has table ``table_id`` open (a live events stream, or closed less than the
-        grace period ago)."""
+    def changed(self, table_id: int) -> frozenset[int]:
+        """The table's screens may have changed (its open pages look again); returns the ids of the
+        users who have the table open now (a live events stream, or closed less than the grace
+        period ago): the page shows them the change."""
         ...
 
-
-class NoPresence:
-    """Nobody has any table open (no Mini App)."""
-
-    def present(self, table_id: int, user_id: int) -> bool:
-        """Always False."""
-        return False
+    def viewers(self, table_id: int) -> frozenset[int]:
+        """The users who have the table open now, as :meth:`changed` answers, telling nothing."""
+        ...

@@ -21,7 +21,7 @@ messages under its presentation lock (which a deal also takes to swap the hand),
 lobby, the announcements, the live table — under its group lock, which nothing else waits for.  A
 group message waiting on Telegram (its pace, a 429) therefore never holds up a player's hand
 message or a deal.  Only the previous hand's announcements still pending make a deal wait
-(:meth:`Presenter.finish_announcements`), so the group reads a result before the next hand.
+(:meth:`Presenter.before_deal`), so the group reads a result before the next hand.
 
 Presentation heals itself: a write that fails (flood control outlasting the sender's own retries, a
 network error) leaves the message's *shown* state as it was, so the next sync repeats exactly the
@@ -48,14 +48,14 @@ from ..words.texts import name
 from . import game
 from .announcements import Announcer
 from .buttons import Keyboard, StartKind, encode_start
-from .changes import TableChanges
 from .delivery import Delivery, Shown, Slack, Target, shown_digest
+from .ended_hands import EndedHands
 from .group_table import GroupTable
 from .keyboards import open_table_row
 from .live import LiveSeat, LiveTable
 from .pictures import Pictures
-from .ports import Messenger, NoPresence, Outcome, Presence
-from .screen import SeatScreen, Situation
+from .ports import Messenger, Outcome, Page
+from .screen import Situation
 from .screens import display_names, hand_screen, lobby_of
 from .tables import Tables
 
@@ -67,11 +67,13 @@ CHAT_PAYLOAD = "hello"
 """The ``/start`` payload of the lobby's "Open a private chat with me" button (not a codec payload)."""
 
 
-def hand_target(screen: SeatScreen, extra: Keyboard = ()) -> Target:
-    """A seat's screen as its hand message's delivery target, with the chat's ``extra`` rows under
-    its buttons (the Mini App's "Open the table"): while the AI plays the seat, a picture
-    already shown stays; while the hand is on, buttons that only go away may wait for a busy token
-    (docs/architecture.md §4 "Delivery")."""
+def hand_target(live: LiveTable, seat: LiveSeat, webapp_url: str | None = None) -> Target:
+    """The seat's screen (:func:`.screens.hand_screen`) as its hand message's delivery target, with
+    the Mini App's "Open the table" row under its buttons when there is one (``webapp_url``): while
+    the AI plays the seat, a picture already shown stays; while the hand is on, buttons that only go
+    away may wait for a busy token (docs/architecture.md §4 "Delivery")."""
+    screen = hand_screen(live, seat)
+    extra = () if webapp_url is None else open_table_row(translator(seat.lang), live.table_id, webapp_url, private=True)
     slack = Slack.PICTURE if screen.picture_stays else Slack.NONE
     if screen.situation is not Situation.OVER:
         slack |= Slack.BUTTONS
@@ -93,13 +95,12 @@ class Presenter:
         retry_max_seconds: float = 60.0,
         retry_limit: int = 12,
         clock: Callable[[], float] = time.monotonic,
-        presence: Presence | None = None,
+        page: Page,
     ) -> None:
         self.tables = tables
-        self.presence: Presence = presence or NoPresence()
-        """Who has a table open on the Mini App's page: no hand-message writes for them."""
-        self.changes = TableChanges()
-        """Told at every sync: a table's screens may have changed (the page's live streams wait on it)."""
+        self.page = page
+        """The Mini App's page: told at every sync that a table's screens may have changed, it answers
+        who has the table open there (no hand-message writes for them)."""
         self.store = tables.store
         self.sender = sender
         self.pictures = pictures
@@ -115,9 +116,10 @@ class Presenter:
             edit_seconds=table_edit_seconds,
             clock=clock,
             retry=lambda live: self._retry(live, 0),
-            presence=self.presence,
+            page=page,
         )
         self.announcer = Announcer(tables, self.delivery, self.group)
+        self.ended_hands = EndedHands(self.delivery)
         self._reminder_tasks: set[asyncio.Task[None]] = set()
         self._retry_tasks: dict[int, asyncio.Task[None]] = {}
         self._retrying: dict[int, int] = {}
@@ -162,7 +164,7 @@ class Presenter:
 
     def detach(self, live: LiveTable) -> None:
         """A table was ended: drop its pending live-table edit and presentation retry."""
-        self.changes.changed(live.table_id)
+        self.page.changed(live.table_id)
         self.group.detach(live)
         task = self._retry_tasks.pop(live.table_id, None)
         if task is not None and not task.done():
@@ -178,7 +180,7 @@ class Presenter:
     async def lobby(self, live: LiveTable, state: str = "open") -> None:
         """Send or edit the group's lobby message; a closed or expired table's other group buttons
         (Next hand / End the table, Resume in private chat) are removed too."""
-        self.changes.changed(live.table_id)
+        self.page.changed(live.table_id)
         if state in ("closed", "expired"):
             await self.announcer.clear_offers(live, closing=True)
         await self.group.lobby(live, lobby_of(live, state, self.chat_link()))
@@ -191,9 +193,16 @@ class Presenter:
         """Every announcement of the table's hand is in the group (or it has no hand)."""
         return self.announcer.announced(live)
 
-    async def finish_announcements(self, live: LiveTable) -> None:
-        """Before a deal: the last hand's announcements not yet made (:meth:`.Announcer.finish`)."""
+    async def before_deal(self, live: LiveTable) -> None:
+        """Before a deal (``live`` still holds the hand that ended): the last hand's announcements not
+        yet made (:meth:`.Announcer.finish`), and the hand messages of players who have the page
+        open, to end once they leave it (:mod:`.ended_hands`)."""
         await self.announcer.finish(live)
+        if live.state is not None and game.is_over(live.state):
+            viewers, url = self.page.viewers(live.table_id), self.tables.settings.webapp_url
+            for s in live.humans():
+                if s.user_id in viewers and s.user_id is not None and s.hand_msg_id is not None and s.can_pm:
+                    self.ended_hands.keep(live.table_id, s.user_id, s.hand_msg_id, s.hand, hand_target(live, s, url))
 
     async def notice(
         self, live: LiveTable, text: str, markup: Keyboard | None = None, *, resume_for: int | None = None
@@ -230,7 +239,7 @@ class Presenter:
         failed, retry later (``attempt``: how many retries in a row led here).  A closed table's
         messages stay as its closing left them (:meth:`ended`).  The hand message of a player who
         has the table open on the page is left alone unless he ``asked`` for it in the chat."""
-        self.changes.changed(live.table_id)
+        viewers = self.page.changed(live.table_id)
         if live.state is None or live.row.status == TableStatus.CLOSED:
             return
         ok = True
@@ -238,8 +247,11 @@ class Presenter:
         chosen = [s for s in live.humans() if seats is None or s.seat in seats]
         async with live.present_lock:  # the players' own messages first
             for seat in chosen:
-                if not asked and seat.user_id is not None and self.presence.present(live.table_id, seat.user_id):
+                if not asked and seat.user_id in viewers:
                     continue  # the page shows him this screen (module docstring)
+                if (live.table_id, seat.user_id) in self.ended_hands.waiting:  # hands he ended on the page
+                    step = self.ended_hands.deliver(live.table_id, seat.user_id or 0)
+                    ok = await self._guard(live, "ended hand messages", step, errors) and ok
                 step = self._sync_hand(live, seat, fresh=attempt >= 3)
                 ok = await self._guard(live, f"hand message of seat {seat.seat}", step, errors) and ok
         async with live.group_lock:  # then the group's (module docstring)
@@ -318,8 +330,7 @@ class Presenter:
         replace a message whose edit fails by a new one."""
         if seat.user_id is None or not seat.can_pm:
             return True
-        opener = open_table_row(translator(seat.lang), live.table_id, self.tables.settings.webapp_url, private=True)
-        target = hand_target(hand_screen(live, seat), opener)
+        target = hand_target(live, seat, self.tables.settings.webapp_url)
         await self._reminders(live, seat)
         user, msg_id, hand = seat.user_id, seat.hand_msg_id, live.hand
         sent = await self.delivery.deliver(
@@ -394,7 +405,7 @@ class Presenter:
                 live.row.seq != seq or state is None or game.is_over(state) or seat.automatic
                 or live.row.status != TableStatus.PLAYING
                 or seat.seat not in game.to_act(state) or seat.reminder_msg_id is not None or seat.user_id is None
-                or self.presence.present(live.table_id, seat.user_id)  # the page shows him his turn
+                or seat.user_id in self.page.viewers(live.table_id)  # the page shows him his turn
             ):  # fmt: skip
                 return
             tr = translator(seat.lang)
@@ -429,9 +440,10 @@ class Presenter:
         the message says so instead of whose turn it was."""
         if seat.user_id is None:
             return
-        self.changes.changed(live.table_id)
+        self.page.changed(live.table_id)
         async with live.present_lock:
             await self._drop_reminder(live, seat)
+            await self.ended_hands.deliver(live.table_id, seat.user_id)
             msg_id, shown = seat.hand_msg_id, seat.hand.shown
             if msg_id is None:
                 return

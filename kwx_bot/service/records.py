@@ -98,11 +98,22 @@ class HandReplay:
 
 @dataclass(frozen=True, slots=True)
 class FoundHand:
-    """The answer of :func:`find_hand`: the hand (None: none matched) and whether the group has
-    several tables' hands with that number (the answer then names the table)."""
+    """The answer of :func:`find_hand`: the hand (None: none matched), whether the group has
+    several tables' hands with that number (the answer then names the table), and the table asked
+    for when the group has no such table (``no_table``)."""
 
     hand: HandRow | None
     several: bool
+    no_table: int | None = None
+
+    def missing(self, tr: Translator, hand_no: int | None) -> str:
+        """Why no hand was found, in ``tr``'s words: the table named is not the group's, no hand
+        ``hand_no`` was dealt (see /history), or none at all yet."""
+        if self.no_table is not None:
+            return tr.gettext("There is no table {t} in this group (see /history).").format(t=self.no_table)
+        if hand_no is None:
+            return tr.gettext("No hand has been dealt in this group yet.")
+        return tr.gettext("There is no hand {n} in this group (see /history).").format(n=hand_no)
 
 
 def hand_args(args: tuple[str, ...]) -> tuple[int | None, int | None] | None:
@@ -119,6 +130,10 @@ async def find_hand(store: TableStore, group_id: int | None, hand_no: int | None
     hands = [] if group_id is None else await store.hands_numbered(group_id, hand_no)
     several = len({h.table_id for h in hands}) > 1
     hands = [h for h in hands if table_id is None or h.table_id == table_id]
+    if not hands and table_id is not None and group_id is not None:
+        table = await store.get_table(table_id)
+        if table is None or table.group_id != group_id:
+            return FoundHand(None, several, no_table=table_id)
     return FoundHand(hands[0] if hands else None, several)
 
 
@@ -168,11 +183,7 @@ class Records:
         found = await find_hand(self.store, gid, hand_no, table_id)
         hand = found.hand
         if hand is None:
-            if hand_no is None:
-                text = tr.gettext("No hand has been dealt in this group yet.")
-            else:
-                text = tr.gettext("There is no hand {n} in this group (see /history).").format(n=hand_no)
-            return gid, tr, None, Response.of(Out(text, reply=True))
+            return gid, tr, None, Response.of(Out(found.missing(tr, hand_no), reply=True))
         if hand.status == "playing":
             text = tr.gettext(
                 "Hand {n} is still being played: its record would show hidden tiles. Ask again when it is over."

@@ -45,12 +45,12 @@ from .info import Info
 from .joins import Joins
 from .live import LiveTable
 from .lobby import LOBBY_OPS, Lobby
+from .open_pages import OpenPages
 from .outbox import Outbox
 from .pages import Pages
 from .pictures import Pictures
 from .play import GAME_OPS, Play
 from .ports import Messenger, Sent
-from .presence import PagePresence
 from .present import Presenter
 from .records import Records
 from .reviews import ProcessReviewer, Reviewer
@@ -101,11 +101,12 @@ class TableService:
         self.trouble = troubles.trouble
         """Something failed at a table: tell its group and the operator (:meth:`.troubles.Troubles.trouble`)."""
         self.tables = Tables(store, settings, clock)
-        self.presence = PagePresence(lambda table_id, user_id: self.pages.left(table_id, user_id))
-        """Who has a table open on the Mini App's page (its server reports it)."""
+        self.open_pages = OpenPages(lambda table_id, user_id: self.pages.left(table_id, user_id))
+        """Who has a table open on the Mini App's page (its server reports it) and the signal its
+        streams wait on: the presenter's :class:`~.ports.Page`."""
         self.present = Presenter(
             self.tables, self.sender, pictures, table_edit_seconds=settings.table_edit_seconds,
-            remind_seconds=settings.remind_seconds, presence=self.presence,
+            remind_seconds=settings.remind_seconds, page=self.open_pages,
         )  # fmt: skip
         self.timers: Timers = AsyncioTimers(self.on_timer, clock) if timers is None else timers(self.on_timer)
         self.thinker = Thinker(settings.render_processes)
@@ -122,7 +123,10 @@ class TableService:
             self.tables, self.reports, pictures, self.sender, self.reviewer, self._spawn, self.present.bot_username
         )
         self.stats = Stats(self.tables, pictures)
-        self.pages = Pages(self.tables, self.present, self.joins.members, self.press, self.follow_soon, self.records)
+        self.pages = Pages(
+            self.tables, self.present, self.joins.members, self.press, self.follow_soon, self.records,
+            self.open_pages.signal,
+        )  # fmt: skip
         """The tables as the Mini App's page shows them (the same screens; presses through :meth:`press`)."""
         self._users: dict[int, UserInfo] = {}
         self._bg: set[asyncio.Task[Any]] = set()
@@ -138,20 +142,23 @@ class TableService:
     # -- lifecycle -------------------------------------------------------------------------------
 
     async def startup(self) -> list[LiveTable]:
-        """Reload every open table from its events, re-arm deadlines, refresh their messages."""
-        tables = await self.tables.resume_all()
+        """Reload every open table from its events, re-arm deadlines, refresh their messages (a
+        lobby's only when the chats lost it, ``Settings.forget_messages``)."""
+        tables, forget = await self.tables.resume_all(), self.settings.forget_messages
         for live in tables:
             await self.play.resume(live)
             if live.row.status == TableStatus.LOBBY:
                 self.timers.arm(live.table_id, live.row.updated_at + self.settings.lobby_idle_seconds)
-            else:
-                self._spawn(self._present(live))
+                if forget:
+                    self._spawn(self.present.lobby(live))
+            else:  # a table between hands whose result the chats lost offers the next hand again
+                self._spawn(self._present(live, offer=forget and live.row.status == TableStatus.BETWEEN))
         log.info("resumed %d open table(s)", len(tables))
         return tables
 
     async def shutdown(self) -> None:
         """Stop background work (pending edits, timers) and remember what the messages show."""
-        self.presence.close()
+        self.open_pages.close()
         for task in list(self._bg):
             task.cancel()
         await asyncio.gather(*self._bg, return_exceptions=True)
@@ -179,10 +186,12 @@ class TableService:
         self._bg.add(task)
         task.add_done_callback(self._bg.discard)
 
-    async def _present(self, live: LiveTable) -> None:
+    async def _present(self, live: LiveTable, *, offer: bool = False) -> None:
         try:
             await self.play.kick_auto(live)  # an AI seat's move a press left and a restart overtook
             await self.present.sync(live)
+            if offer:
+                await self.lobby.offer_between(live)
         except Exception as error:
             log.exception("table %s (chat %s): presentation failed", live.table_id, live.row.chat_id)
             await self.trouble(live, error)
@@ -321,21 +330,20 @@ class TableService:
         answer, anything to send or edit in the chat, and the follow-up (:meth:`follow`) that the
         edge asks for once it has answered.  A failure is logged and answered with an apology."""
         await self.touch_user(user)
-        tr = self.user_tr(user)
         if isinstance(button, ConfigButton):
             return await self.admin.settings_press(user, chat_id, message_id, button)
         if isinstance(button, VoidButton):
             return await self.voids.press(user, chat_id, message_id, button)
         if button is None:
-            return Response(Reply(tr.gettext("This button is not one of mine (or it is too old).")))
+            return Response(Reply(self.user_tr(user).gettext("This button is not one of mine (or it is too old).")))
         live = await self.tables.get(button.table_id)
         if live is None:
             if await self.tables.foreign(button.table_id) is not None:  # docs/architecture.md §8
-                return Response(Reply(self.joins.other_bot(tr), alert=True))
-            return Response(Reply(tr.gettext("This table is closed.")))
+                return Response(Reply(self.joins.other_bot(self.user_tr(user)), alert=True))
+            return Response(Reply(self.user_tr(user).gettext("This table is closed.")))
         try:
             if button.op in LOBBY_OPS:
-                return await self.lobby.press(live, user.user_id, button, tr, message_id)
+                return await self.lobby.press(live, user.user_id, button, self.user_tr(user), message_id)
             if button.op in GAME_OPS:
                 reply, changed = await self.play.press(live, user.user_id, message_id, button)
                 return Response(reply, then=self._after_change(live, user.user_id, button) if changed else None)
@@ -382,7 +390,7 @@ class TableService:
             elif isinstance(then, DealHand):
                 await self.lobby.deal(live, then)
             else:
-                await self.lobby.close_between(live, then.seq)
+                await self.lobby.close_between(live, then.seq, then.user_id)
         except Exception as error:
             log.exception("table %s (chat %s): %r failed", live.table_id, live.row.chat_id, then)
             await self.trouble(live, error)

@@ -81,7 +81,9 @@ class Tables:
     async def resume_all(self) -> list[LiveTable]:
         """Adopt the tables made before ownership (:meth:`~kwx_bot.store.Tx.adopt`: only the first
         bot to start on an upgraded database finds any), then load every open table of this bot
-        (start-up); a table that cannot be rebuilt is logged and skipped."""
+        (start-up); a table that cannot be rebuilt is logged and skipped.  What each message showed
+        at the last clean stop is read once, and not at all with ``Settings.forget_messages`` (the
+        chats lost the messages: every one is then edited, found gone and sent anew)."""
         async with self.store.transaction() as tx:
             adopted = await tx.adopt(self.bot_id)
         if adopted:
@@ -98,6 +100,10 @@ class Tables:
                 if row.table_digest is not None or any(s.hand.digest for s in live.seats):
                     async with self.store.transaction() as tx:  # read once: a crash later must not reuse them
                         await tx.set_shown_digests(live.table_id, {s.seat: None for s in live.seats}, None)
+                if self.settings.forget_messages:
+                    live.table.digest = None
+                    for seat in live.seats:
+                        seat.hand.digest = None
                 out.append(live)
         return out
 

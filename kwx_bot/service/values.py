@@ -122,11 +122,12 @@ class DealHand:
 
 @dataclass(frozen=True, slots=True)
 class CloseTable:
-    """Follow-up: end table ``table_id`` between hands (its players confirmed it), if it is still
-    between hands at event ``seq``."""
+    """Follow-up: end table ``table_id`` between hands (its player ``user_id`` confirmed it), if it
+    is still between hands at event ``seq``."""
 
     table_id: int
     seq: int
+    user_id: int | None = None
 
 
 FollowUp = Present | ShowLobby | DealHand | CloseTable

@@ -53,10 +53,9 @@ from .rows import (
     TableRow,
     TableStatus,
     UserRow,
-    dumps,
     loads,
 )
-from .tx import Conflict, StaleSeq, StoreError, Tx
+from .tx import Conflict, StaleSeq, StoreError, Tx, dumps
 
 __all__ = [
     "SCHEMA_VERSION",

@@ -187,6 +187,12 @@ class SqlStore:
         )
         return table_row(rows[0]) if rows else None
 
+    async def open_table_bot(self, group_id: int) -> int | None:
+        """The bot that runs the group's non-closed table (its ``tables.bot_id``), or None when the
+        group has no open table (docs/architecture.md §8: one open table per group, whichever bot)."""
+        rows = await self._rows("SELECT bot_id FROM tables WHERE group_id = ? AND status != 'closed'", (group_id,))
+        return int(rows[0][0]) if rows else None
+
     async def open_tables(self, *, bot_id: int) -> list[TableRow]:
         """Every non-closed table of bot ``bot_id`` (what its restart must resume), oldest first."""
         rows = await self._rows(

@@ -67,6 +67,10 @@ class TableStore(Protocol):
         """The group's open table, if bot ``bot_id`` runs it."""
         ...
 
+    async def open_table_bot(self, group_id: int) -> int | None:
+        """The bot that runs the group's open table, or None when it has none."""
+        ...
+
     async def open_tables(self, *, bot_id: int) -> list[TableRow]:
         """Every open table of bot ``bot_id``."""
         ...

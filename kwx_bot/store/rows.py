@@ -178,13 +178,8 @@ class LedgerRow:
 
 
 def loads(text: str | None) -> Any:
-    """JSON text -> value (None stays None)."""
+    """JSON text -> value (None stays None); the writes' side is :func:`.tx.dumps`."""
     return None if text is None else json.loads(text)
-
-
-def dumps(value: Any) -> str:
-    """Compact, key-sorted JSON (stable text, so equal values store equal strings)."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
 # ------------------------------------------------------------------------------ ledger reports

@@ -5,7 +5,6 @@ shows), the part of :class:`~.tx.Tx` about one seat at a table; available only i
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from .db import INTEGRITY_ERRORS, Db
 from .errors import Conflict, StoreError
@@ -20,12 +19,10 @@ class TxBase:
     def __init__(self, db: Db, now: float) -> None:
         self._db = db
         self.now = now
-
-    async def _exec(self, sql: str, params: Sequence[Any] = ()) -> None:
-        await self._db.execute(sql, params)
-
-    async def _scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        return await self._db.fetchval(sql, params)
+        self._exec = db.execute
+        """Run one statement (:meth:`.db.Db.execute`: the database's own, no layer in between)."""
+        self._scalar = db.fetchval
+        """The first column of the first row, or None (:meth:`.db.Db.fetchval`)."""
 
 
 class SeatTx(TxBase):

@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .db import INTEGRITY_ERRORS
 from .errors import Conflict, StaleSeq, StoreError
-from .rows import LedgerRow, TableStatus, dumps
+from .rows import LedgerRow, TableStatus
 from .seat_tx import SeatTx
 
-__all__ = ["Conflict", "StaleSeq", "StoreError", "Tx"]
+__all__ = ["Conflict", "StaleSeq", "StoreError", "Tx", "dumps"]
 
 _UNSET: Any = object()
+
+
+def dumps(value: Any) -> str:
+    """Compact, key-sorted JSON (stable text, so equal values store equal strings); read back by
+    :func:`.rows.loads`."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
 class Tx(SeatTx):

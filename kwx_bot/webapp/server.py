@@ -16,7 +16,7 @@ Off unless ``KWX_WEBAPP_URL`` is set; listens on ``KWX_WEBAPP_LISTEN``:``KWX_WEB
     the current one first, then each time the user's screen changes; ``: ping`` every
     :data:`PING_SECONDS`; ``event: gone`` (``{"error"}``) and the end when the table is closed or
     he may no longer see it.  While a stream is open his hand message gets no Telegram writes
-    (:class:`~kwx_bot.service.presence.PagePresence`).
+    (:class:`~kwx_bot.service.open_pages.OpenPages`).
 ``POST /webapp/api/table/{id}/press``
     body ``{"data": <a button's "data" object from the screen, as received>}`` → 200 ``{"ok": bool
     (it changed something), "text": str|null (the chat's answer to the same press), "alert": bool,
@@ -257,8 +257,8 @@ class WebApp:
             headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no"}
         )
         await response.prepare(request)
-        presence = self.service.presence
-        presence.opened(table_id, user_id)
+        pages = self.service.open_pages
+        pages.opened(table_id, user_id)
         task = asyncio.current_task()
         if task is not None:
             self.streams.add(task)
@@ -267,7 +267,7 @@ class WebApp:
         except ConnectionResetError:  # the page went away
             pass
         finally:
-            presence.closed(table_id, user_id)
+            pages.closed(table_id, user_id)
             if task is not None:
                 self.streams.discard(task)
         return response
@@ -276,7 +276,7 @@ class WebApp:
         """Send the user's screen whenever it changes, a ping when quiet; end when he may no longer
         see the table (``event: gone``) or the page went away (looked at every :data:`LOOK_SECONDS`:
         aiohttp does not cancel a handler whose client left)."""
-        changes = self.service.present.changes
+        changes = self.service.open_pages
         last, shown = b"", None
         while True:
             signal = changes.signal(table_id)  # taken before the read: no change is missed

@@ -37,6 +37,7 @@ import gettext
 import io
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -102,19 +103,16 @@ def NG_(message: str) -> str:
 
 
 class Translator:
-    """One language's catalog.  ``gettext(msgid)`` / ``ngettext(singular, plural, n)``."""
+    """One language's catalog.  ``gettext(msgid)`` / ``ngettext(singular, plural, n)`` are the
+    catalog's own (no layer in between: the bot asks them for every word it shows)."""
 
     def __init__(self, lang: str, catalog: gettext.NullTranslations) -> None:
         self.lang = lang
         self._catalog = catalog
-
-    def gettext(self, message: str) -> str:
-        """The translation of ``message`` (the msgid itself if untranslated)."""
-        return self._catalog.gettext(message)
-
-    def ngettext(self, singular: str, plural: str, n: int) -> str:
-        """The plural form for ``n``."""
-        return self._catalog.ngettext(singular, plural, n)
+        self.gettext: Callable[[str], str] = catalog.gettext
+        """The translation of a msgid (the msgid itself if untranslated)."""
+        self.ngettext: Callable[[str, str, int], str] = catalog.ngettext
+        """``ngettext(singular, plural, n)``: the plural form for ``n``."""
 
     def gettext_for(self, kaxinwu: bool, message: str) -> str:
         """The translation of ``message`` in the game's words: with ``kaxinwu`` its 卡心五 form (the

@@ -13,15 +13,18 @@ __all__ = ["page_words"]
 
 def page_words(tr: Translator) -> dict[str, str]:
     """The page's words in ``tr``'s language, by key: ``loading``, ``reconnecting``, ``failed``
-    (the table could not be opened), ``tap_again`` (a selected tile is discarded by a second tap),
-    ``watching`` (a spectator's view), ``your_turn`` / ``turn_of`` (the label on the seat the table
-    waits for: the player's own, another's ``{name}``), ``seconds`` (time left, ``{n}`` seconds), and the replay's
-    ``replay`` (the key that opens it), ``step_back`` / ``step`` / ``play`` / ``pause`` (its
-    controls) and ``moment`` (``{n}`` of ``{total}``)."""
+    (the table could not be opened), ``press_again`` (a press the bot did not answer: it is away, a
+    restart, or refused it without a word of its own — nothing was done), ``tap_again`` (a selected
+    tile is discarded by a second tap), ``watching`` (a spectator's view), ``your_turn`` /
+    ``turn_of`` (the label on the seat the table waits for: the player's own, another's ``{name}``),
+    ``seconds`` (time left, ``{n}`` seconds), and the replay's ``replay`` (the key that opens it),
+    ``step_back`` / ``step`` / ``play`` / ``pause`` (its controls) and ``moment`` (``{n}`` of
+    ``{total}``)."""
     _ = tr.gettext
     return {
         "loading": _("Opening the table…"),
         "reconnecting": _("Reconnecting…"),
+        "press_again": _("Reconnecting — please tap again"),
         "failed": _("This table could not be opened here. Use the buttons in the chat."),
         "tap_again": _("Tap the tile again to discard it"),
         "watching": _("You are watching this table"),

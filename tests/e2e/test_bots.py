@@ -73,7 +73,10 @@ async def two_bots_over_one_ledger(a: Kwx, b: Kwx) -> None:
             assert OTHER_BOT in forged.answer.text and forged.answer.show_alert
             b.fake.user_command(ann_b, night_a_b, "new")
             await b.settle()
-            assert "Another bot already runs a table in this group" in b.fake.last_message(night_a_b).content
+            assert "Another bot runs this group's table" in b.fake.last_message(night_a_b).content
+            b.fake.user_command(ann_b, night_a_b, "kill")  # /kill agrees: the table is there, another bot's
+            await b.settle()
+            assert "Another bot runs this group's table" in b.fake.last_message(night_a_b).content
             assert (await sa.store.get_table(table_a), await sa.store.seats(table_a)) == before
             assert [s.user_id for s in before[1]] == [ann.id]
             assert (await sa.store.get_user(gus.id, bot_id=bot_a)).pending_table_id == table_a

@@ -14,7 +14,6 @@ import pytest
 from fakebot import MESSAGE_WRITE_METHODS
 from kwx_bot.edge import app, throttle
 from kwx_bot.service.present import hand_target
-from kwx_bot.service.screens import hand_screen
 
 from .scenarios import deal_scenario, engine_play, load, open_table, perform
 
@@ -57,7 +56,7 @@ async def test_a_whole_hand_with_429_on_a_fifth_of_the_calls_loses_nothing(
         # group's table show the final state, the result with its button is there, the ledger is right
         live = service.tables.cached()[0]
         for seat in live.humans():
-            desired = hand_target(hand_screen(live, seat)).shown
+            desired = hand_target(live, seat).shown
             assert seat.shown == desired
             assert kwx.fake.message(seat.user_id, seat.hand_msg_id).source_caption == desired.caption
         table = kwx.fake.message(group, live.row.table_msg_id)

@@ -51,9 +51,15 @@ async def test_ending_the_table_takes_two_presses_by_a_seated_player(kwx):
         await kwx.press(users[1], asked, "Back")
         assert kwx.fake.message(group, result.message_id).button_texts == ["Next hand", "End the table"]
         await kwx.press(users[2], kwx.fake.message(group, result.message_id), "End the table")
+        mark = kwx.fake.mark()
         await kwx.press(users[2], kwx.fake.message(group, result.message_id), "Yes, end the table")
+        await kwx.settle()
         assert (await service.store.get_table(table_id)).status == "closed"
         assert kwx.fake.message(group, result.message_id).buttons == []
+        # the group reads who ended it, as after /kill: one message
+        said = [m for m in kwx.fake.bot_messages(group) if m.message_id > result.message_id]
+        assert [m.text for m in said] == [f"{users[2].first_name} ended the table. Send /new to play again."]
+        assert kwx.fake.count_calls("sendMessage", since=mark) == 1
         assert kwx.fake.count_calls(ok=False) == 0
 
 

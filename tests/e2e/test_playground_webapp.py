@@ -167,3 +167,57 @@ def test_a_newcomer_plays_a_hand_on_the_mini_app(playground: str, browser: WebDr
     print(f"Ann's hand message caught up {time.monotonic() - left:.1f} s after her page closed")
     _wait(browser, "the spectator's table", lambda: count(browser, ".spectator-view .seat") == 3)
     assert not count(browser, ".hand-tile")
+
+
+ON_TOP = """
+const [x, y] = arguments;
+const hit = document.elementFromPoint(x, y);
+if (!hit) return null;
+if (hit.closest('#miniapp .head')) return 'head';
+return hit.closest('#miniapp iframe') ? 'frame' : hit.tagName + '.' + hit.className;
+"""
+"""What is drawn on top at (x, y) of the playground: the Mini App's bar, its frame, or what else."""
+
+
+@pytest.mark.slow  # the bot as its own process, and a browser
+def test_open_the_table_at_phone_width_shows_the_mini_app(playground: str, browser: WebDriver, tmp_path: Path) -> None:
+    """At 390 × 844 "Open the table" shows the Mini App in sight at once — in the chats' place below
+    the playground's bar, as Telegram puts it over the chat — its own bar ("Ann ✕") and the page's top
+    bar uncovered; ✕ brings the chats back (docs/webapp.md §7).  With the other test or alone: a table
+    is started when Ann has none open."""
+    page.size(browser, page.PHONE)
+    try:
+        browser.get(playground + "?user=Ann&lang=en")
+        _wait(browser, "both chats", lambda: len(browser.find_elements(By.CSS_SELECTOR, ".chat")) == 2)
+        time.sleep(1)  # the chats' messages drawn (an open table's hand message among them)
+        if _open_button(browser) is None:
+            _start_a_table(browser)
+        _wait(browser, "Open the table on the hand message", lambda: _open_button(browser)).click()
+        frame = _wait(browser, "the Mini App", lambda: browser.find_element(By.CSS_SELECTOR, "#miniapp iframe"))
+        head = browser.find_element(By.CSS_SELECTOR, "#miniapp .head")
+        box = browser.execute_script("return arguments[0].getBoundingClientRect().toJSON()", frame)
+        bar = browser.execute_script("return arguments[0].getBoundingClientRect().toJSON()", head)
+        assert box["top"] >= 0 and box["bottom"] <= page.PHONE[1] + 0.5, box  # the whole frame in sight
+        assert box["left"] >= 0 and box["right"] <= page.PHONE[0] + 0.5 and box["height"] >= 500, box
+        assert bar["top"] >= 0 and bar["bottom"] <= box["top"] + 0.5, bar
+        at = browser.execute_script(ON_TOP, bar["left"] + 20, (bar["top"] + bar["bottom"]) / 2)
+        assert at == "head", at  # "Ann ✕" not under the playground's bar
+        browser.switch_to.frame(frame)
+        try:
+            _wait(browser, "the table on the page", lambda: count(browser, ".top") and count(browser, ".seat"))
+            top = browser.execute_script("return document.querySelector('.top').getBoundingClientRect().toJSON()")
+        finally:
+            browser.switch_to.default_content()
+        assert top["top"] >= 0 and top["bottom"] <= box["height"], top
+        at = browser.execute_script(ON_TOP, box["left"] + 30, box["top"] + (top["top"] + top["bottom"]) / 2)
+        assert at == "frame", at  # the page's own top bar (the title, the wall) uncovered
+        browser.save_screenshot(str(tmp_path / "playground-phone-miniapp.png"))
+        browser.find_element(By.CSS_SELECTOR, "#miniapp .close").click()
+        _wait(browser, "the chats back", lambda: _panel(browser, "private").is_displayed())
+        button = _open_button(browser)
+        assert button is not None and button.is_displayed()
+        where = browser.execute_script("return arguments[0].getBoundingClientRect().toJSON()", button)
+        assert where["bottom"] > 0 and where["top"] < page.PHONE[1], where  # back where the tap was, in sight
+        browser.save_screenshot(str(tmp_path / "playground-phone-closed.png"))
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

@@ -73,6 +73,8 @@ async def test_replay_sends_an_animation_of_the_hand_in_the_group(kwx):
         mark = kwx.fake.mark()
         (replay,) = await _command(kwx, users[0], group, "replay", "1")
         assert kwx.fake.count_calls("sendAnimation", since=mark, ok=True) == 1
+        (missing,) = await _command(kwx, users[0], group, "replay", "2", "99")  # the table is what is missing
+        assert missing.document is None and missing.text == "There is no table 99 in this group (see /history)."
         assert replay.document is not None and replay.document.filename.endswith(".gif")
         gif = Image.open(io.BytesIO(replay.document.data))
         assert gif.format == "GIF" and gif.is_animated

@@ -84,6 +84,7 @@ async def test_verify_with_house_rules_and_refusals(kwx):
         started = (await service.store.hand_events((await service.store.current_hand(table_id)).hand_id))[0].data
         assert _engine_deal(command)["wall"] == started["wall"]
         assert "no hand 7" in (await _verify(kwx, users[0], group, "7")).lower()
+        assert "There is no table 99 in this group" in await _verify(kwx, users[0], group, "1", "99")  # not "no hand 1"
         assert "Use /verify N" in await _verify(kwx, users[0], group, "one")
 
 

@@ -185,12 +185,13 @@ async def test_a_whole_hand_on_the_page_costs_no_hand_message_writes(
     # test waits for the bot's pending work, so that wait is made short here
     monkeypatch.setattr(group_table, "PAGE_EDIT_SECONDS", 0.5)
     async with kwx.running() as service:
-        service.presence.grace = 0.3
+        service.open_pages.grace = 0.3
         players, dan, _, group = await seat_three(kwx, "web-1")
         streams = [await page.open(u, 1) for u in players]
         spectator = await page.open(dan, 1)
         for s in [*streams, spectator]:
             await page.check(await s.next())
+        first = {u.id: kwx.hand_message(u) for u in players}  # hand 1's messages, as the deal sent them
         mark = kwx.fake.mark()
         rng = random.Random(3)
         for _ in range(300):
@@ -236,12 +237,17 @@ async def test_a_whole_hand_on_the_page_costs_no_hand_message_writes(
         await page.check(dealt)
         for s in [*streams, spectator]:
             s.response.close()
-        await kwx.fake.wait_for(lambda: writes_to(kwx, players, mark) >= 3, 10, message="the catch-up")
+        await kwx.fake.wait_for(lambda: writes_to(kwx, players, mark) >= 6, 10, message="the catch-up")
         await kwx.settle()
-        assert writes_to(kwx, players, mark) == 3  # the page closed: one write per hand message
+        # the page closed: one write per hand message — hand 1's ends as played in the chat, hand 2's is sent
+        assert writes_to(kwx, players, mark) == 6
         for u in players:
             message = kwx.hand_message(u)
             assert message is not None and "Hand 2" in message.content  # up to date: the hand dealt meanwhile
+            old = first[u.id]
+            assert old is not None and old.message_id != message.message_id
+            ended = kwx.fake.message(kwx.fake.private_chat(u), old.message_id)
+            assert "The hand is over" in ended.content and not [b for b in ended.iter_buttons() if b.callback_data]
 
 
 async def test_who_may_see_the_table_and_with_what_signature(kwx: Kwx, page: Page) -> None:
@@ -311,7 +317,7 @@ async def test_the_page_and_the_chat_stay_in_step(kwx: Kwx, page: Page) -> None:
     hand message once the page closes; an old button — on her chat message left behind while the
     page was open, or on the page — is refused alike (the same seq)."""
     async with kwx.running() as service:
-        service.presence.grace = 0.2
+        service.open_pages.grace = 0.2
         players, _, _, _ = await seat_three(kwx, "web-5")
         await kwx.settle()
         screens = {u.id: (await page.get(u, 1))[1] for u in players}

@@ -29,7 +29,7 @@ from engine.tiles import parse_tiles
 from kwx_bot.words.i18n import translator
 from kwx_bot.words.texts import tile_label
 from kwx_bot.words.webapp_text import page_words
-from tests.e2e.webapp_fixture import FixtureServer, FixtureTable, page_url
+from tests.e2e.webapp_fixture import FixtureServer, FixtureTable, page_url, pair_win_deal
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -204,6 +204,12 @@ def test_a_whole_hand_by_tapping(browser, table_server, shots, lang, wh):
     # whose turn: a label on the seat the table waits for (the dealer's own, first), in the server's words
     assert [e.text for e in browser.find_elements(By.CSS_SELECTOR, ".seat.turn .badge.to-act")] == [words["your_turn"]]
     assert count(browser, ".seat.own.turn") == 1
+    # where the others sit, in the hand picture's words (下家 seat 1, 上家 seat 2: play passes to seat + 1)
+    relative = browser.execute_script(
+        "return [...document.querySelectorAll('.others .seat')].map((e) => [Number(e.dataset.seat),"
+        " e.querySelector('.badge.relative')?.textContent])"
+    )
+    assert relative == ([[1, "下家"], [2, "上家"]] if lang == "zh" else [[1, "Next"], [2, "Previous"]]), relative
     # the Main Button names the picked tile, without the key's drawn-tile mark
     drawn = tap(browser, ".hand-tile.drawn:not([disabled])", 0)
     label = browser.execute_script("return Telegram.WebApp.MainButton.text")
@@ -239,6 +245,36 @@ def test_a_whole_hand_by_tapping(browser, table_server, shots, lang, wh):
     wait(browser, "the next hand", lambda: not browser.find_elements(By.CSS_SELECTOR, ".result")
          and browser.find_elements(By.CSS_SELECTOR, ".hand-tile"))  # fmt: skip
     assert srv.table.hand_no == 2
+
+
+WINNER_TILES = """
+return [...document.querySelectorAll('.result-hand.winner .result-tiles img')]
+  .map((i) => new URL(i.src).pathname.split('/').pop().replace('.png', ''))
+"""
+
+
+def test_a_discard_win_on_a_tile_the_winner_holds_shows_his_whole_hand(browser, table_server, shots):
+    """Ann holds 88筒 and wins on Ben's 8筒 (碰碰胡): the result draws her hand from the win itself, as the
+    result picture does (render/result.py) — the 13 tiles before the winning one, then the winning tile
+    gold — 14 tiles, not 13 with one 8筒 taken from the tiles she held; the replay's last moment the same."""
+    srv, base = table_server("en", dealt=pair_win_deal)
+    size(browser, PHONE)
+    browser.get(page_url(base, "ann", "en"))
+    wait(browser, "the claim", lambda: count(browser, ".key.claim"))
+    assert tap(browser, ".key.claim", 0) == "Win"
+    wait(browser, "the result", lambda: count(browser, ".result .result-hand.winner"))
+    win = srv.call(lambda: srv.table.payload("ann")["result"]["picture"]["view"]["result"]["winners"][0])
+    assert (win["seat"], win["win_tile"], win["by"]) == (0, "8p", "discard")
+    assert win["concealed"] == ["1p", "1p", "1p", "4p", "4p", "4p", "8p", "8p", "2s", "2s", "2s", "5s", "5s"]
+    drawn = [*win["concealed"], "8p-highlight"]
+    assert browser.execute_script(WINNER_TILES) == drawn
+    shot(browser, shots / "result-pair-win-en-390.png")
+    tap(browser, ".result .replay-link", 0)
+    wait(browser, "the replay", lambda: count(browser, ".replay-view"))
+    while not count(browser, ".replay-view .result"):
+        tap(browser, ".replay-next")
+    assert browser.execute_script(WINNER_TILES) == drawn
+    shot(browser, shots / "replay-pair-win-en-390.png")
 
 
 def test_a_langqi_chosen_by_tapping_tiles(browser, table_server, shots):
@@ -326,6 +362,31 @@ def test_the_page_reconnects_across_a_server_restart(browser, table_server, shot
         assert len(table.presses) == n + 1 and table.presses[-1]["seq"] == moved
     finally:
         again.stop()
+
+
+def test_a_press_while_the_bot_restarts_asks_politely_to_tap_again(browser, table_server, shots):
+    """A tap while the bot is down (the playground's proxy answers 502 with its error code, as during
+    a restart) toasts the page's own words in the player's language — never the proxy's error — and
+    makes no move; tapped again once the bot is back, the move is made, once."""
+    srv, base = table_server("zh_CN", seed="down")
+    size(browser, PHONE)
+    browser.get(page_url(base, "ann", "zh"))
+    wait(browser, "the hand", lambda: browser.find_elements(By.CSS_SELECTOR, ".hand-tile:not([disabled])"))
+    before = seq(browser)
+    srv.call(lambda: setattr(srv.table, "down", True))
+    tile = tap(browser, ".hand-tile:not([disabled])")
+    tap(browser, ".hand-tile.selected")
+    toast = wait(browser, "the toast", lambda: browser.find_element(By.ID, "toast").is_displayed())
+    assert toast
+    words = page_words(translator("zh_CN"))
+    assert browser.find_element(By.ID, "toast").text == words["press_again"] == "正在重新连接，请再点一次"
+    assert not srv.table.presses and seq(browser) == before
+    shot(browser, shots / "press-while-down-zh-390.png")
+    srv.call(lambda: setattr(srv.table, "down", False))
+    tap(browser, f".hand-tile[data-tile='{tile}']:not([disabled])")
+    tap(browser, ".hand-tile.selected")
+    wait(browser, "the discard", lambda: seq(browser) > before)
+    assert [p["seq"] for p in srv.table.presses] == [before]
 
 
 def test_a_page_without_telegrams_signature_says_so_in_the_users_language(browser, table_server):

@@ -1,7 +1,8 @@
 """A tiny stand-in for the Mini App's server, for the page's tests: the page's static routes (with the
 stand-in Telegram script) and the API of the contract (docs/webapp.md) over ONE table played by the
 engine, whose screens are the service's own screen values (``SeatScreen`` / ``TableScreen`` /
-``ResultAnnouncement`` ``to_json()``).  The other seats play by the engine's AI at once.
+``ResultAnnouncement`` ``to_json()``), and its finished hand's replay (``HandReplay``, §9).  The
+other seats play by the engine's AI at once.
 
 It checks only that a request carries ``Authorization: tma …`` (the real server checks the
 signature); the user ``spectator`` gets the table's public view.
@@ -12,16 +13,19 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from collections.abc import Callable
 from typing import Any
 
 from aiohttp import web
 
-from engine.game import Action, ActionKind, replay, start
+from engine.game import Action, ActionKind, Event, replay, start
 from engine.rules import RuleSet, Ruleset
 from engine.tiles import parse_tiles
+from kwx_bot.playground.miniapp import BOT_DOWN
 from kwx_bot.service import game, reveal
 from kwx_bot.service.buttons import Button, Op
 from kwx_bot.service.play import menu_after
+from kwx_bot.service.records import HandReplay, replay_param
 from kwx_bot.service.screen import (
     GroupFacts,
     Menu,
@@ -43,7 +47,7 @@ _KIND = {Op.DISCARD: ActionKind.DISCARD, Op.LIANGDAO: ActionKind.LIANGDAO, Op.WI
          Op.ADDED_KONG: ActionKind.ADDED_KONG, Op.PASS: ActionKind.PASS}  # fmt: skip
 
 
-def kaxinwu_deal():
+def kaxinwu_deal() -> list[Event]:
     """卡心五 at 3 seats: seat 0 (dealer) can 廊起 with 9条 and choose the tiles it shows."""
     rules = RuleSet.from_json({"preset": "kaxinwu", "players": 3})
     hands = ["123p456p789p22s68s9s", "111p333p777s999s1s", "333s444s888p5s6s7s1s"]
@@ -52,23 +56,51 @@ def kaxinwu_deal():
         for t in parse_tiles(h):
             pool.remove(t)
     random.Random(1).shuffle(pool)
-    return replay(start(rules, 0, hands=[parse_tiles(h) for h in hands], wall=pool))
+    return start(rules, 0, hands=[parse_tiles(h) for h in hands], wall=pool)
+
+
+def pair_win_deal() -> list[Event]:
+    """卡五星 at 3 seats, seat 1 (an AI) the dealer: he discards 8筒 at once (his hand waits on 6z / 7z
+    without it), and seat 0 (the page's user, ``111p444p222s55s88p``) may win on it (碰碰胡): a
+    discard win on a tile the winner already holds (the win's 13 tiles keep both his 8筒)."""
+    hands = ["111p444p222s55s88p", "123s456s789s66z77z8p", "999p555z999s777s5s"]
+    pool = [*parse_tiles("123456789p" * 4), *parse_tiles("123456789s" * 4), *parse_tiles("567z" * 4)]
+    for h in hands:
+        for t in parse_tiles(h):
+            pool.remove(t)
+    random.Random(1).shuffle(pool)
+    return start(RuleSet(), 1, hands=[parse_tiles(h) for h in hands], wall=pool)
 
 
 class FixtureTable:
     """Table 7: seat 0 is the page's user (``lang``), seats 1 and 2 the AI."""
 
-    def __init__(self, lang: str = "en", *, kaxinwu: bool = False, seed: str = "web1") -> None:
-        self.lang, self.kaxinwu, self.seed = lang, kaxinwu, seed
+    def __init__(
+        self,
+        lang: str = "en",
+        *,
+        kaxinwu: bool = False,
+        seed: str = "web1",
+        dealt: Callable[[], list[Event]] | None = None,
+    ) -> None:
+        """``dealt``: the events of each hand's deal (default: 卡心五's :func:`kaxinwu_deal` with
+        ``kaxinwu``, else a 卡五星 deal of ``seed`` and the hand's number, seat 0 dealing)."""
+        self.lang, self.kaxinwu, self.seed, self.dealt = lang, kaxinwu, seed, dealt
         self.hand_no = 0
         self.presses: list[dict[str, Any]] = []
         self.changed = asyncio.Event()
+        self.down = False
+        """True: a press is answered as the playground's proxy answers while the bot restarts."""
         self.deal()
 
     def deal(self) -> None:
         self.hand_no += 1
         seed = f"{self.seed}{self.hand_no}"
-        self.state = kaxinwu_deal() if self.kaxinwu else replay(start(RuleSet(), 0, seed=seed))
+        if self.dealt is not None:
+            self.events = self.dealt()
+        else:
+            self.events = kaxinwu_deal() if self.kaxinwu else start(RuleSet(), 0, seed=seed)
+        self.state = replay(self.events)
         self.menu = Menu()
         self.closed = False
         self.others_play()
@@ -88,7 +120,12 @@ class FixtureTable:
                 return
             s = others[0]
             act = game.choose_action(game.view_for(self.state, s), game.legal(self.state, s), rng=random.Random(s))
-            self.state, _events = game.apply(self.state, act)
+            self.apply(act)
+
+    def apply(self, action: Action) -> None:
+        """Play ``action``, its events kept (the hand's replay is made of them)."""
+        self.state, events = game.apply(self.state, action)
+        self.events.extend(events)
 
     def payload(self, user: str) -> dict[str, Any]:
         spectator = user == "spectator"
@@ -110,6 +147,7 @@ class FixtureTable:
             facts2 = ResultFacts(7, self.seq, self.hand_no, self.ruleset, None, view, NAMES,
                                  game.all_hands(self.state), result.deltas, ())  # fmt: skip
             out["result"] = result_announcement(tr, facts2).to_json()
+            out["replay"] = replay_param(7, self.hand_no)
             if self.closed or spectator:
                 out["result"]["buttons"] = []
         return out
@@ -150,7 +188,7 @@ class FixtureTable:
             action = self.action(button)
             if action is None:
                 return False, "Not now."
-            self.state, _events = game.apply(self.state, action)
+            self.apply(action)
             self.menu = Menu()
             self.others_play()
         else:
@@ -207,13 +245,24 @@ def fixture_app(table: FixtureTable) -> web.Application:
                 await resp.write(b": ping\n\n")
 
     async def press(request: web.Request) -> web.Response:
+        if table.down:  # the bot restarting behind the playground's proxy: its answer
+            return web.json_response(BOT_DOWN, status=502)
         user = _user(request)
         body = await request.json()
         ok, text = table.press(body["data"]) if user != "spectator" else (False, "no")
         # the answer's screen: the whole payload, as the bot's server answers
         return web.json_response({"ok": ok, "text": text, "screen": table.payload(user)})
 
+    async def get_replay(request: web.Request) -> web.Response:
+        _user(request)
+        if request.match_info["hand"] != str(table.hand_no) or not game.is_over(table.state):
+            raise web.HTTPNotFound()
+        moments = game.hand_open_moments([game.event_json(e) for e in table.events])
+        hand = HandReplay(7, table.hand_no, table.ruleset, table.lang, NAMES, tuple(moments))
+        return web.json_response(hand.to_json())
+
     app.router.add_get("/webapp/api/table/{table_id}", get_table)
+    app.router.add_get("/webapp/api/replay/{table_id}/{hand}", get_replay)
     app.router.add_get("/webapp/api/table/{table_id}/events", events)
     app.router.add_post("/webapp/api/table/{table_id}/press", press)
     return app

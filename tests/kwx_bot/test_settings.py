@@ -198,3 +198,10 @@ def test_database_url_selects_postgresql_and_a_bad_one_is_one_line_without_it():
     with pytest.raises(SettingsError) as err:
         load_settings({**base, "KWX_DATABASE_URL": "mysql://kwx:pw@db/kwx"})
     assert "postgresql://" in str(err.value) and "pw" not in str(err.value)
+
+
+def test_the_bot_trusts_what_its_messages_showed_unless_told_the_chats_lost_them():
+    assert load_settings({"TELEGRAM_BOT_TOKEN": TOKEN}).forget_messages is False
+    assert load_settings({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_FORGET_MESSAGES": "1"}).forget_messages is True
+    with pytest.raises(SettingsError, match="KWX_FORGET_MESSAGES must be 0 or 1"):
+        load_settings({"TELEGRAM_BOT_TOKEN": TOKEN, "KWX_FORGET_MESSAGES": "yes"})

@@ -40,7 +40,7 @@ from render.pictures import (
     TABLE_MARGIN,
     TEXT,
     HandTiles,
-    _badge,
+    draw_badge,
     hand_canvas,
     result_canvas,
     reveal_canvas,
@@ -452,7 +452,7 @@ def badge_alone(text: str, bg: tuple[int, int, int], fg: tuple[int, int, int], s
     """A badge drawn by itself on the winner panel's colour, as the pictures draw one."""
     h = round(size * 1.35)
     c = Canvas(text_width(text, size) + 2 * (size // 3), h, PANEL)
-    _badge(c, 0, h // 2, text, bg, fg, size, role="alone")
+    draw_badge(c, 0, h // 2, text, bg, fg, size, role="alone")
     return np.asarray(c.image, dtype=np.int32)
 
 
@@ -489,7 +489,7 @@ def test_result_badges_say_how_the_winner_won_and_who_dealt_in(
     got = badge_pixels(c, "dealt_in", 1)
     h = round(BADGE_SIZE * 1.35)
     alone = Canvas(text_width(dealt_in, BADGE_SIZE) + 2 * (BADGE_SIZE // 3), h, PANEL)
-    _badge(alone, 0, h // 2, dealt_in, BADGE_RED, TEXT, BADGE_SIZE, role="alone")
+    draw_badge(alone, 0, h // 2, dealt_in, BADGE_RED, TEXT, BADGE_SIZE, role="alone")
     assert (got == np.asarray(alone.image, dtype=np.int32)).all()
 
 

@@ -14,8 +14,8 @@ from engine.game import legal_actions, replay, start, step, view_for
 from engine.game.events import Event
 from engine.game.record import public_moments
 from engine.rules import RuleSet
-from render.pictures import result_canvas, table_canvas
-from render.replay import MAX_FRAMES, pick_frames, render_replay, replay_canvases
+from render.pictures import FELT, result_canvas, table_canvas
+from render.replay import BADGE_ROOM, MAX_FRAMES, pick_frames, render_replay, replay_canvases
 
 from .words import ZH_WORDS, W
 
@@ -76,8 +76,12 @@ def test_frames_are_the_table_pictures_of_the_public_views() -> None:
         gif.seek(i)
         frame = gif.convert("RGB")
         expected = table_canvas(views[i], NAMES[:3], W("zh_CN")).image
-        assert frame.width == expected.width and frame.height >= expected.height
-        diff = ImageChops.difference(frame.crop((0, 0, *expected.size)), expected)
+        assert frame.width == expected.width and frame.height >= expected.height + BADGE_ROOM
+        # above the table, bare felt: the room of the client's "GIF" badge, which covered the wall count
+        assert frame.crop((0, 0, frame.width, BADGE_ROOM)).getcolors() == [(frame.width * BADGE_ROOM, FELT)]
+        diff = ImageChops.difference(
+            frame.crop((0, BADGE_ROOM, expected.width, BADGE_ROOM + expected.height)), expected
+        )
         worst = max(worst, max(high for _low, high in diff.getextrema()))
     assert worst < 80  # only the shared palette's rounding
 
@@ -119,9 +123,10 @@ def test_the_last_frame_is_the_result_picture(seed: int, rules: RuleSet, title: 
     gif.seek(gif.n_frames - 1)
     assert gif.info["duration"] == 5000  # shown longest, before the loop
     frame = gif.convert("RGB")
-    diff = ImageChops.difference(frame.crop((0, 0, *expected.image.size)), expected.image)
+    w, h = expected.image.size
+    diff = ImageChops.difference(frame.crop((0, BADGE_ROOM, w, BADGE_ROOM + h)), expected.image)
     assert max(high for _low, high in diff.getextrema()) < 80  # only the shared palette's rounding
     gif.seek(gif.n_frames - 2)
     end = table_canvas(views[-1], names, W("en"), game=game).image
-    diff = ImageChops.difference(gif.convert("RGB").crop((0, 0, *end.size)), end)
+    diff = ImageChops.difference(gif.convert("RGB").crop((0, BADGE_ROOM, end.width, BADGE_ROOM + end.height)), end)
     assert max(high for _low, high in diff.getextrema()) < 80

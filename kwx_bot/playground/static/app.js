@@ -54,8 +54,8 @@ function startLink(url) {
 }
 
 // The Mini App: a web_app button (the private hand message) or a t.me/<bot>?startapp=t<N> link (the
-// group's table message) opens the page for the chosen user beside the chats, phone-sized, with
-// initData the playground signs as Telegram does.
+// group's table message) opens the page for the chosen user beside the chats, phone-sized (on a phone
+// in the chats' place, style.css), with initData the playground signs as Telegram does.
 function miniAppTable(button) {
   if (button.web_app) {
     const t = new URL(button.web_app, location.href).searchParams.get("table");
@@ -74,7 +74,9 @@ async function openMiniApp(table) {
     panel = document.createElement("aside");
     panel.id = "miniapp";
     panel.innerHTML = '<div class="head"><b>kwx</b><button type="button" class="close">✕</button></div><iframe title="kwx"></iframe>';
-    $(".close", panel).addEventListener("click", () => { panel.remove(); });
+    const chats = $("#chats");
+    const back = chats.scrollTop; // a phone shows the panel in the chats' place: ✕ returns to where they were
+    $(".close", panel).addEventListener("click", () => { panel.remove(); chats.scrollTop = back; });
     $("#chats").append(panel);
   }
   $("b", panel).textContent = me;

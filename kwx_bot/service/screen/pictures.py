@@ -23,6 +23,8 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from render.hand import relative_word
+
 from ..game import HandTiles, PublicView, Ruleset, SeatView, Tile
 from .json import plain
 
@@ -113,9 +115,14 @@ class HandPicture:
         return f"{self.key}|{hand_table_key(self.view.public, self.names)}"
 
     def to_json(self) -> dict[str, Any]:
-        """Plain JSON (tiles in the engine's notation, docs/rules.md §0.3)."""
+        """Plain JSON (tiles in the engine's notation, docs/rules.md §0.3); ``relative``: per seat,
+        the pictures' word for where it sits from the player, as the picture labels it
+        (:func:`render.hand.relative_word`: ``"next_seat"`` / ``"across"`` / ``"previous"``, ``""``
+        for his own), a field of the labels the page is given (docs/webapp.md §1)."""
+        relative = [relative_word(self.view, s) for s in range(len(self.view.public.seats))]
         return {"kind": "hand", "key": self.key, "lang": self.lang, "ruleset": str(self.ruleset),
-                "names": list(self.names), "view": plain(self.view), "protected": plain(self.protected)}  # fmt: skip
+                "names": list(self.names), "view": plain(self.view), "protected": plain(self.protected),
+                "relative": relative}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

@@ -202,8 +202,11 @@
     try {
       const r = await api(`table/${S.tableId}/press`, { method: "POST", body: JSON.stringify({ data }) });
       const j = await r.json().catch(() => ({}));
+      // the bot's answer to the press, in the player's words; a press it did not answer (away for a
+      // restart: the playground's 502, its rate, a refusal) asks for the tap again, never in the
+      // error's code. Nothing is sent again by itself: a second tap is judged by its seq.
       if (j.text) toast(j.text);
-      else if (!r.ok && j.error) toast(j.error);
+      else if (!r.ok) toast(ui("press_again"));
       S.selected = null;
       // the answer's screen is the whole payload, as a GET gives it; keys the press put under the
       // result (End the table: its confirmation) stand in for the result's own until the next screen
@@ -212,7 +215,7 @@
         await show(j.screen);
       } else render();
     } catch (e) {
-      toast(ui("reconnecting"));
+      toast(ui("press_again")); // no answer at all (the network, the bot away)
     } finally {
       S.busy = false;
       document.body.classList.remove("busy");
@@ -373,6 +376,7 @@
     const mine = opts.own || (S.payload && S.payload.role === "seat" && S.payload.seat === seat);
     const head = el("div", "seat-head",
       pub.dealer === seat ? el("span", "badge dealer", lb.dealer) : null,
+      opts.relative ? el("span", "badge relative", lb[opts.relative]) : null, // 下家 / 对家 / 上家, as the picture
       el("b", "name", name),
       turn ? el("span", "badge to-act", mine ? ui("your_turn") : fill(ui("turn_of"), { name })) : null,
       s.on_auto ? el("span", "badge auto", lb.auto) : null,
@@ -512,7 +516,9 @@
     const main = el("main", "table seat-view");
     main.append(topBar(pub, screen.title));
     const others = el("div", "others");
-    for (const s of order.slice(0, -1)) others.append(seatPanel(pub, s, names, null, {}));
+    // where each sits from the player: the picture's word for it (picture.relative, render's rule)
+    const relative = screen.picture.relative || [];
+    for (const s of order.slice(0, -1)) others.append(seatPanel(pub, s, names, null, { relative: relative[s] }));
     main.append(others);
     const own = seatPanel(pub, view.seat, names, view, { own: true });
     main.append(own);
@@ -570,14 +576,14 @@
     panel.append(el("h2", null, res && res.outcome === "draw" ? lb.draw : lb.win));
     const winners = new Map(((res && res.winners) || []).map((w) => [w.seat, w]));
     pic.hands.forEach((hand, seat) => {
-      const [held, melds] = hand;
+      // a winner's hand is the win's own (its 13 tiles before the winning one, its melds), as the
+      // result picture draws it (render/result.py); the others' the tiles they held
       const w = winners.get(seat);
-      const concealed = held.slice();
-      if (w && concealed.includes(w.win_tile)) concealed.splice(concealed.lastIndexOf(w.win_tile), 1); // shown apart
+      const [held, melds] = w ? [w.concealed, w.melds] : hand;
       const delta = res ? res.deltas[seat] : 0;
       const row = el("div", "result-hand" + (w ? " winner" : ""),
         el("div", "result-head", el("b", null, pic.names[seat] || ""), el("span", "delta " + (delta > 0 ? "plus" : delta < 0 ? "minus" : ""), signed(delta))),
-        el("div", "result-tiles", concealed.map((t) => face(t, null, "small")),
+        el("div", "result-tiles", held.map((t) => face(t, null, "small")),
           w ? face(w.win_tile, "highlight", "small win") : null, melds.map((m) => meldTiles(m, "small"))));
       panel.append(row);
     });

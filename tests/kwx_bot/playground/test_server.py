@@ -15,7 +15,7 @@ from PIL import Image
 
 from kwx_bot.edge.codec import b36
 from kwx_bot.playground import Playground
-from kwx_bot.playground.server import STRANGERS, USERS, entities_html, make_token
+from kwx_bot.playground.server import STRANGERS, USERS, entities_html, load_world, make_token, world_file
 from kwx_bot.settings import load_settings
 
 
@@ -23,6 +23,16 @@ def test_the_fake_token_has_botfathers_shape_and_is_new_each_run() -> None:
     token = make_token()
     settings = load_settings({"TELEGRAM_BOT_TOKEN": token})
     assert settings.token == token and make_token() != token
+
+
+def test_the_world_file_keeps_the_token_per_database_for_its_owner_alone(tmp_path) -> None:
+    token, started, known = load_world(tmp_path / "a.sqlite3")
+    assert load_settings({"TELEGRAM_BOT_TOKEN": token}).token == token and not started and not known
+    assert world_file(tmp_path / "a.sqlite3").stat().st_mode & 0o777 == 0o600
+    assert load_world(tmp_path / "a.sqlite3") == (token, frozenset(), True)  # the same bot, run after run
+    assert load_world(tmp_path / "b.sqlite3")[0] != token  # another database, another bot
+    world_file(tmp_path / "c.sqlite3").write_text("not a world")
+    assert load_world(tmp_path / "c.sqlite3")[2] is False
 
 
 def test_entities_become_escaped_html_counting_utf16_units() -> None:
@@ -285,3 +295,42 @@ async def test_only_the_page_itself_may_use_the_endpoints(playground: Playground
         status, page_html = await _raw(s, "GET", base, headers={"Sec-Fetch-Site": "none"})
         assert status == 200 and "app.js" in page_html
     assert len(fake.messages(playground.group, from_bot=False)) == 2
+
+
+async def test_a_playground_restarted_on_its_database_resumes_the_hand(tmp_path) -> None:
+    # README "Restarts": the same bot (its token kept beside the database) resumes the table; the new
+    # fake Telegram has none of the old messages, so the bot sends the hand and the table anew (the
+    # same port: what the messages show is the same as at the clean stop, yet they are gone)
+    db, first = tmp_path / "kwx.sqlite3", Playground(db=tmp_path / "kwx.sqlite3", lang="en", port=0)
+    await first.start()
+    try:
+        fake, group, base = first.fake, first.group, first.url
+        ann = first.users["Ann"]
+        async with aiohttp.ClientSession() as s:
+            assert (await _post(s, base + "api/start", {"user": "Ann"}))[0] == 200
+            assert (await _post(s, base + "api/send", {"user": "Ann", "chat": group.id, "text": "/new"}))[0] == 200
+            await fake.wait_for(lambda: any(m.buttons for m in fake.bot_messages(group)), 20)
+            lobby = next(m for m in fake.bot_messages(group) if m.buttons)
+            await fake.wait_for(lambda: "Ann" in (lobby.text or ""), 20)
+            for text, then in (("Add AI", "AI 2"), ("Add AI", "AI 3"), ("Start", None)):
+                data = next(b.callback_data for row in lobby.buttons for b in row if b.text == text)
+                press = {"user": "Ann", "chat": group.id, "message": lobby.message_id, "data": data}
+                assert (await _post(s, base + "api/press", press))[0] == 200
+                if then is not None:
+                    await fake.wait_for(lambda then=then: then in (lobby.text or ""), 20)
+        await fake.wait_for(lambda: any(m.photo and m.buttons for m in fake.bot_messages(ann)), 30)
+        before = next(m for m in fake.bot_messages(ann) if m.photo)
+    finally:
+        await first.close()
+    again = Playground(db=db, lang="en", port=first.port)
+    await again.start()
+    try:
+        fake, ann = again.fake, again.users["Ann"]
+        assert fake.token == first.fake.token and ann.started  # the same bot; Ann had started it
+        await fake.wait_for(lambda: any(m.photo and m.buttons for m in fake.bot_messages(ann)), 30)
+        await fake.wait_for(lambda: any(m.photo for m in fake.bot_messages(again.group)), 30)
+        hand = next(m for m in fake.bot_messages(ann) if m.photo)
+        assert hand.caption == before.caption and hand.buttons == before.buttons  # the same turn, resumed
+        assert not fake.bot_messages(again.group)[0].text  # no "cannot message Ann": she was not put on auto
+    finally:
+        await again.close()

@@ -192,7 +192,7 @@ def test_bad_new_arguments_are_answered_with_the_usage(args) -> None:
         (
             ["cap", "7"],
             "“cap 7” was refused: it is not a choice for Cap (封顶). "
-            "The choices: ×8; double / triple dragon seven pairs ×16 · ×8 · ×16 · ×32 · no cap.",
+            "The choices: ×8; double / triple dragon seven pairs ×16 · ×8 always · ×16 · ×32 · no cap.",
             "不封顶",
         ),
         (["louhu", "maybe"], "a bigger hand may win · strict · same tile only (过手胡)", "“louhu maybe”"),

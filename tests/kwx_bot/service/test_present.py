@@ -112,7 +112,7 @@ async def test_a_hand_message_is_edited_for_its_own_tiles_and_claim_windows_only
 async def test_a_result_not_yet_in_the_group_is_announced_before_the_next_deal(world: World, monkeypatch) -> None:
     """The result's announcement failed (flood control outlasting the sender's retries) and the
     players deal on from a between-hands offer (``/new``): the deal announces the result first, so
-    the group reads it before the next hand starts (Presenter.finish_announcements)."""
+    the group reads it before the next hand starts (Presenter.before_deal)."""
     world.service.present.retry_seconds = 3600.0  # no presentation retry within the test
     await world.start(ANN, BEN, CAT)
     await world.service.new(world.command(ANN, "new"))
@@ -210,10 +210,10 @@ async def test_no_reminder_while_the_player_has_the_table_open_on_the_page(world
     table_id = await deal(world)
     live = await world.table()
     to_act = [s.user_id for s in live.seats if s.seat == 0]
-    world.service.presence.opened(table_id, to_act[0])
+    world.service.open_pages.opened(table_id, to_act[0])
     await asyncio.sleep(0.2)
     assert ("send_text", to_act[0]) not in world.chat.calls
-    world.service.presence.close()
+    world.service.open_pages.close()
     await perform(world, SCENARIO["actions"][0])  # Ann discards: Ben's turn, and he has no page open
     await asyncio.sleep(0.2)
     assert ("send_text", BEN.user_id) in world.chat.calls
@@ -227,9 +227,57 @@ async def test_the_live_table_follows_slowly_while_every_player_has_the_page_ope
     assert group.interval(live) == group.edit_seconds
     humans = [s.user_id for s in live.humans() if s.user_id is not None]
     for user in humans[:-1]:
-        world.service.presence.opened(table_id, user)
+        world.service.open_pages.opened(table_id, user)
     assert group.interval(live) == group.edit_seconds  # one player still plays in the chat
-    world.service.presence.opened(table_id, humans[-1])
+    world.service.open_pages.opened(table_id, humans[-1])
     assert group.interval(live) == max(group.edit_seconds, group_table.PAGE_EDIT_SECONDS)
-    world.service.presence.close()
+    world.service.open_pages.close()
     assert group.interval(live) == group.edit_seconds
+
+
+async def test_a_hand_played_on_the_page_ends_in_the_chat_once_the_player_leaves_it(world: World) -> None:
+    """While Ann has the page open her hand message is not written; the hands that ended meanwhile
+    end in the chat as played there — the hand over, no buttons —, with one write each, once she
+    leaves the page (docs/architecture.md §4 "The Mini App")."""
+    world.service.open_pages.grace = 0.05
+    table_id = await deal(world)
+    for action in SCENARIO["actions"][:-2]:
+        await perform(world, action)
+    world.service.open_pages.opened(table_id, ANN.user_id)  # from here on, Ann plays on the page
+    old = await world.hand_message(ANN)
+    assert old.presses  # her win is offered
+    calls = len(world.chat.calls)
+    for action in SCENARIO["actions"][-2:]:
+        await perform(world, action)  # Ann and Cat win: the hand is over
+    result = world.chat.last(GROUP)
+    assert (await world.press(BEN, result, result.press(Op.NEXT_HAND))).text == "Dealing…"  # a random deal
+    assert ANN.user_id not in {chat for _, chat in world.chat.calls[calls:]}  # no write for her meanwhile
+    assert world.chat.messages[(ANN.user_id, old.message_id)].presses == old.presses
+    world.service.open_pages.closed(table_id, ANN.user_id)
+    await asyncio.sleep(0.2)
+    await world.service.idle()
+    ended = world.chat.messages[(ANN.user_id, old.message_id)]
+    assert not ended.presses and "The hand is over" in ended.text, ended
+    new = await world.hand_message(ANN)
+    assert new.message_id != old.message_id  # the new hand's message
+    writes = [c for c in world.chat.calls[calls:] if c[1] == ANN.user_id]
+    assert len(writes) == 2, writes  # the old hand's end, the new hand's message
+
+
+async def test_a_table_ended_while_a_player_has_the_page_open_ends_his_hand_message_too(world: World) -> None:
+    """Once the table is closed nothing brings his message up to date when he leaves the page: the
+    closing does, as the chat would have shown it (the hand over, no buttons)."""
+    table_id = await deal(world)
+    for action in SCENARIO["actions"][:-2]:
+        await perform(world, action)
+    world.service.open_pages.opened(table_id, ANN.user_id)
+    old = await world.hand_message(ANN)
+    for action in SCENARIO["actions"][-2:]:
+        await perform(world, action)
+    assert world.chat.messages[(ANN.user_id, old.message_id)].presses == old.presses  # the page showed the end
+    result = world.chat.last(GROUP)
+    await world.press(BEN, result, result.press(Op.CLOSE))
+    await world.press(BEN, result, world.chat.messages[(GROUP, result.message_id)].press(Op.CLOSE_CONFIRM))
+    assert (await world.store.get_table(table_id)).status == "closed"
+    ended = world.chat.messages[(ANN.user_id, old.message_id)]
+    assert not ended.presses and "The hand is over" in ended.text, ended

@@ -60,3 +60,5 @@ def test_every_settings_row_fits_a_phone(tr):
             assert width <= 48, [b.text for b in row]  # even alone: a 390 px phone's whole width
     cap = menu_keyboard(c, tr, 12, item_by_code("c")).inline_keyboard
     assert cap[0][0].text.startswith("✓") and len(cap[1]) == 3  # short choices three a row
+    # the flat ×8 does not read like the ×8 with its ×16 exception beside it
+    assert cap[1][0].text == {"en": "×8 always", "zh_CN": "一律 ×8"}[tr.lang] and "16" in cap[0][0].text

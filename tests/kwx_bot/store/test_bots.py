@@ -48,6 +48,7 @@ async def test_each_bot_reads_only_its_own_open_tables(store):
     assert (await store.get_table(ta)).bot_id == A and (await store.get_table(tb)).bot_id == B
     assert (await store.open_table_of_group(g1, bot_id=A)).table_id == ta
     assert await store.open_table_of_group(g1, bot_id=B) is None
+    assert (await store.open_table_bot(g1), await store.open_table_bot(g2)) == (A, B)  # whose it is, for any bot
     assert (await store.open_seat_of_user(1, bot_id=A)).table_id == ta
     assert await store.open_seat_of_user(1, bot_id=B) is None
     assert await store.open_table_count() == 2

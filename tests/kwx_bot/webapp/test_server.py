@@ -222,7 +222,7 @@ async def read_event(stream: Any) -> tuple[str, dict[str, Any]]:
 async def test_the_stream_sends_each_change_and_the_hand_message_waits_for_the_page(web: Web) -> None:
     """With the page open, a hand played through it costs no hand-message write for that seat;
     when it closes, after the grace, the message is brought up to date once."""
-    web.world.service.presence.grace = 0.2
+    web.world.service.open_pages.grace = 0.2
     table_id = await deal(web.world)
     chat = web.world.chat
     async with web.client.get(f"/webapp/api/table/{table_id}/events", headers=web.headers(ANN)) as r:
@@ -239,21 +239,21 @@ async def test_the_stream_sends_each_change_and_the_hand_message_waits_for_the_p
         _, third = await read_event(r.content)
         assert third["seq"] > second["seq"] and web_leaks(third, await web.events()) == []
         assert [c for c in chat.calls[mark:] if c[1] == ANN.user_id] == []  # nothing for Ann's message
-        assert web.world.service.presence.present(table_id, ANN.user_id)
+        assert ANN.user_id in web.world.service.open_pages.viewers(table_id)
     for _ in range(100):  # the stream closed; after the grace, one write brings the message up to date
         await asyncio.sleep(0.02)
         await web.world.service.idle()
         if [c for c in chat.calls[mark:] if c[1] == ANN.user_id]:
             break
     assert [m for m, c in chat.calls[mark:] if c == ANN.user_id] == ["edit_media"]
-    assert not web.world.service.presence.present(table_id, ANN.user_id)
+    assert ANN.user_id not in web.world.service.open_pages.viewers(table_id)
 
 
 async def test_the_stream_sends_a_screen_only_when_it_changed(web: Web) -> None:
     """A wake-up that changed nothing on the user's screen (another seat's menu, a write elsewhere at
     the table) sends nothing: the next event is the next different screen."""
     table_id = await deal(web.world)
-    changes = web.world.service.present.changes
+    changes = web.world.service.open_pages
     async with web.client.get(f"/webapp/api/table/{table_id}/events", headers=web.headers(ANN)) as r:
         _, first = await read_event(r.content)
         for _ in range(5):
@@ -287,10 +287,10 @@ async def test_open_pages_of_one_view_make_and_serialize_the_screen_once_per_cha
 
     monkeypatch.setattr(Pages, "now", counted_now)
     monkeypatch.setattr(PageScreen, "to_json", counted_to_json)
-    changes = web.world.service.present.changes
+    changes = web.world.service.open_pages
     told: list[int] = []
     changed = changes.changed
-    monkeypatch.setattr(changes, "changed", lambda t: (told.append(t), changed(t)))
+    monkeypatch.setattr(changes, "changed", lambda t: told.append(t) or changed(t))
     async with contextlib.AsyncExitStack() as stack:
         streams = [
             await stack.enter_async_context(web.client.get(f"/webapp/api/table/{table_id}/events",

@@ -6,8 +6,11 @@ from __future__ import annotations
 import pytest
 
 from engine.game import ActionKind, legal_actions, public_view, replay, start, step, view_for
-from engine.rules import RuleSet
-from kwx_bot.service.screen.pictures import claim_key, hand_key, hand_table_key, table_key
+from engine.rules import RuleSet, Ruleset
+from kwx_bot.service.screen.pictures import HandPicture, claim_key, hand_key, hand_table_key, table_key
+from kwx_bot.webapp.static_routes import words_json
+from kwx_bot.words.pictures import picture_words
+from render.hand import hand_canvas
 
 
 @pytest.fixture(scope="module")
@@ -42,3 +45,25 @@ def test_photo_keys_include_the_language(state):
     view = view_for(state, 0)
     assert hand_key(view) == hand_key(view, "zh_CN") != hand_key(view, "en")
     assert table_key(public_view(state), ["A"], "en") != table_key(public_view(state), ["A"], "zh_CN")
+
+
+@pytest.mark.parametrize("preset", ["two_seats", None, "four_seats"], ids=["two", "three", "four"])
+def test_a_hand_pictures_json_says_where_each_seat_sits_in_the_pictures_words(preset: str | None) -> None:
+    """Per seat, the word the hand picture draws beside its name (下家 / 对家 / 上家, docs/rules.md
+    §A2.3), as the field of the labels the page is given (``/webapp/words``): the page draws exactly
+    the picture's words, from the picture's own rule."""
+    rules = RuleSet.preset(preset) if preset else RuleSet()
+    names = ("Ann", "Ben", "Cat", "Dan")[: rules.players]
+    state = replay(start(rules, 1, seed="relative"))
+    for seat in range(rules.players):
+        view = view_for(state, seat)
+        relative = HandPicture(view, names, "zh_CN", Ruleset.KAWUXING).to_json()["relative"]
+        assert len(relative) == rules.players and relative[seat] == ""
+        for lang in ("zh_CN", "en"):
+            labels = words_json(lang)["labels"]
+            drawn = {p.seat: p.text for p in hand_canvas(view, picture_words(lang), names=names).find("relative_text")}
+            assert {s: labels[w] for s, w in enumerate(relative) if w} == drawn
+    assert (
+        HandPicture(view_for(state, 0), names, "en", Ruleset.KAWUXING).to_json()["relative"][1:]
+        == ({2: ["across"], 3: ["next_seat", "previous"], 4: ["next_seat", "across", "previous"]}[rules.players])
+    )
