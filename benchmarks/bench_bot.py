@@ -36,6 +36,12 @@ per turn left are the group's.
 
     python benchmarks/bench_bot.py [--tables 10,20,40] [--seconds 60] [--warmup 20] [--think 3]
         [--players realistic|random] [--slow 0.1] [--table-edit-seconds 3] [--web-share 1.0]
+        [--bot-cpus 0 --client-cpus 1]
+
+``--bot-cpus`` / ``--client-cpus`` pin the bot's process (with its render worker) and this one (the
+fake Telegram and every simulated player) to separate CPUs (``os.sched_setaffinity``), a stand-in
+for players and Telegram on other machines: unpinned, the load generator competes with the bot for
+the same cores, and the bot's latency then measures the harness as much as the bot.
 """
 
 from __future__ import annotations
@@ -298,11 +304,29 @@ async def open_table(fake: FakeBotAPI, users: list[FakeUser], group: FakeChat) -
     await fake.wait_for(lambda: all(hand_message(fake, u) is not None for u in users), 180, interval=0.2)
 
 
+def parse_cpus(text: str | None) -> set[int] | None:
+    """``--bot-cpus`` / ``--client-cpus``: ``"0"``, ``"0,1"`` or ``"0-3"`` -> CPU numbers; None or
+    ``""`` -> None (not pinned).  Raises ``ValueError`` for anything else."""
+    if not text:
+        return None
+    cpus: set[int] = set()
+    for part in text.split(","):
+        low, _, high = part.partition("-")
+        cpus.update(range(int(low), int(high or low) + 1))
+    return cpus
+
+
+BOT_CPUS: set[int] | None = None
+"""The CPUs the bot's process (and its render worker, which inherits them) may run on; None: any."""
+
+
 async def start_bot(
     fake: FakeBotAPI, server: FakeBotServer, db: Path, log: Path, metrics_port: int, webapp_port: int | None = None
 ) -> asyncio.subprocess.Process:
     """``python -m kwx_bot run`` against the fake with the production settings and its Prometheus
-    endpoint on ``metrics_port`` (and its Mini App server on ``webapp_port``); returns once it polls."""
+    endpoint on ``metrics_port`` (and its Mini App server on ``webapp_port``), pinned to
+    :data:`BOT_CPUS` when set (``os.sched_setaffinity`` before it starts: its render worker inherits
+    it); returns once it polls."""
     env = dict(os.environ)
     if webapp_port is not None:
         env.update(KWX_WEBAPP_URL=f"https://{WEB_HOST}/webapp/", KWX_WEBAPP_PORT=str(webapp_port))
@@ -310,8 +334,16 @@ async def start_bot(
                NO_PROXY="127.0.0.1,localhost", no_proxy="127.0.0.1,localhost", KWX_METRICS_PORT=str(metrics_port),
                **PRODUCTION)  # fmt: skip
     with log.open("wb") as err:
+        cpus = BOT_CPUS
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "kwx_bot", "run", env=env, stdout=asyncio.subprocess.DEVNULL, stderr=err
+            sys.executable,
+            "-m",
+            "kwx_bot",
+            "run",
+            env=env,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=err,
+            preexec_fn=None if cpus is None else lambda: os.sched_setaffinity(0, cpus),
         )
     await fake.wait_for(lambda: fake.count_calls("deleteWebhook") > 0 or proc.returncode is not None, 60)
     if proc.returncode is not None:
@@ -670,7 +702,7 @@ def report(row: dict[str, float]) -> str:
         f"p95 {row['answer p95']:.0f} p99 {row['answer p99']:.0f} ms; press->own hand or screen p50 "
         f"{row['update p50']:.0f} p95 {row['update p95']:.0f} p99 {row['update p99']:.0f} ms "
         f"({row['presses']:.0f} presses, {row['refused']:.0f} refused, {row['no update']:.0f} without update; "
-        f"setup {row['setup']:.0f} s); bot CPU {row['bot cpu']:.2f} cores ({row['bot ms/turn']:.0f} ms/turn), "
+        f"setup {row['setup']:.0f} s); bot CPU {row['bot cpu']:.2f} cores ({row['bot ms/turn']:.1f} ms/turn), "
         f"fake+players {row['world cpu']:.2f} cores (the players' choices {row['decide cpu']:.2f}); "
         f"load average {os.getloadavg()[0]:.1f}\n"
         "      waits in the bot's pacer, p95 (histogram bucket): "
@@ -698,7 +730,9 @@ async def main(
 ) -> None:
     """Run each load in turn and print its line."""
     print(f"{model} players, think {think} s per decision ({slow:.0%} take 10-20 s), warmup {warmup:.0f} s, "
-          f"measured {seconds:.0f} s per load, {web_share:.0%} of the players on the page", flush=True)  # fmt: skip
+          f"measured {seconds:.0f} s per load, {web_share:.0%} of the players on the page; "
+          f"the bot on CPUs {sorted(BOT_CPUS) if BOT_CPUS else 'any'}, the fake Telegram and the players on "
+          f"CPUs {sorted(os.sched_getaffinity(0))}", flush=True)  # fmt: skip
     for tables in loads:
         print(report(await run(tables, seconds, warmup, think, seed, model, slow, web_share)), flush=True)
 
@@ -718,7 +752,15 @@ if __name__ == "__main__":
                         help="what players press: the AI's choice, or any game button at random")  # fmt: skip
     parser.add_argument("--web-share", type=float, default=0.0,
                         help="share of the players on the Mini App's page (0..1; the rest in the chat)")  # fmt: skip
+    parser.add_argument("--bot-cpus", default="",
+                        help="pin the bot (with its render worker) to these CPUs, e.g. 0 (default: any)")  # fmt: skip
+    parser.add_argument("--client-cpus", default="",
+                        help="pin this process (the fake Telegram and the players) to these CPUs, e.g. 1")  # fmt: skip
     args = parser.parse_args()
+    BOT_CPUS = parse_cpus(args.bot_cpus)
+    client_cpus = parse_cpus(args.client_cpus)
+    if client_cpus is not None:
+        os.sched_setaffinity(0, client_cpus)  # before any thread: asyncio.to_thread's workers inherit it
     PRODUCTION["KWX_TABLE_EDIT_SECONDS"] = str(args.table_edit_seconds)
     loads = [int(t) for t in args.tables.split(",")]
     asyncio.run(main(loads, args.seconds, args.warmup, args.think, args.seed, args.players, args.slow, args.web_share))

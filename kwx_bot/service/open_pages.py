@@ -16,6 +16,12 @@ table's :meth:`OpenPages.signal` *before* it reads the screen, then awaits it: a
 the read and the wait is not missed.  Waking says only "look again"; the stream recomputes its
 screen and sends it if it differs.
 
+A :class:`Signal` also keeps what was computed from the table while it was the current one
+(:attr:`Signal.screens`, the page's screens per view): every open page of the same view (a
+spectator's, a second device's) reads the one value made since the last change instead of making
+its own (docs/architecture.md §4 "The Mini App").  Set, it is no longer the table's, and what it
+kept goes with it.
+
 In memory only: a restart forgets every stream (the pages reconnect within seconds and count again;
 meanwhile the hand message is brought up to date as after any start).
 """
@@ -23,16 +29,50 @@ meanwhile the hand message is brought up to date as after any start).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
+from typing import Any
 
-__all__ = ["GRACE_SECONDS", "OpenPages"]
+__all__ = ["GRACE_SECONDS", "OpenPages", "Signal"]
 
 GRACE_SECONDS = 10.0
 """A user stays a viewer of a table this long after his last stream for it closed."""
 
 
+class Signal(asyncio.Event):
+    """The event set at a table's next change, with what was computed from the table meanwhile."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.screens: dict[Hashable, Any] = {}
+        """view -> a value computed from the table after this signal was taken (valid while it is
+        not set: the module docstring)"""
+        self._futures: set[asyncio.Future[None]] = set()
+
+    def wake(self, future: asyncio.Future[None]) -> None:
+        """Resolve ``future`` when the signal is set (at once if it is): a waiter that also waits
+        for something else (a timer) awaits one future, with no task of its own; it calls
+        :meth:`forget` once woken."""
+        if self.is_set():
+            if not future.done():
+                future.set_result(None)
+        else:
+            self._futures.add(future)
+
+    def forget(self, future: asyncio.Future[None]) -> None:
+        """Stop resolving ``future`` (its waiter was woken otherwise, or gave up)."""
+        self._futures.discard(future)
+
+    def set(self) -> None:
+        """Wake every waiter, those of :meth:`wait` and of :meth:`wake` alike."""
+        super().set()
+        futures, self._futures = self._futures, set()
+        for future in futures:
+            if not future.done():
+                future.set_result(None)
+
+
 class OpenPages:
-    """Open page streams per (table, user), the viewers per table and one :class:`asyncio.Event` per
+    """Open page streams per (table, user), the viewers per table and one :class:`Signal` per
     watched table (module docstring).  ``on_left``: called once a user's last stream for a table has
     stayed closed for ``grace`` seconds."""
 
@@ -45,7 +85,7 @@ class OpenPages:
         """(table id, user id) -> the call that ends his grace"""
         self._viewers: dict[int, frozenset[int]] = {}
         """table id -> users with a stream open or in their grace (no entry: none)"""
-        self._events: dict[int, asyncio.Event] = {}
+        self._events: dict[int, Signal] = {}
         """table id -> the event set at its next change (only while a stream waits)"""
 
     # -- the presenter's questions (:class:`~.ports.Page`) --------------------------------------
@@ -54,6 +94,7 @@ class OpenPages:
         """The table's screens may have changed: wake every stream waiting on it; returns its viewers."""
         event = self._events.pop(table_id, None)
         if event is not None:
+            event.screens.clear()
             event.set()
         return self._viewers.get(table_id, frozenset())
 
@@ -63,11 +104,11 @@ class OpenPages:
 
     # -- what the page's server reports ---------------------------------------------------------
 
-    def signal(self, table_id: int) -> asyncio.Event:
+    def signal(self, table_id: int) -> Signal:
         """The event set at the table's next change."""
         event = self._events.get(table_id)
         if event is None:
-            event = self._events[table_id] = asyncio.Event()
+            event = self._events[table_id] = Signal()
         return event
 
     def opened(self, table_id: int, user_id: int) -> None:

@@ -16,8 +16,9 @@ are judged exactly as in the chat.  Nothing here decides a rule or a word.
 from __future__ import annotations
 
 import enum
+import json
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..words.i18n import translator
@@ -25,6 +26,7 @@ from . import game
 from .buttons import Keyboard, Press
 from .live import LiveSeat, LiveTable
 from .membership import Membership
+from .open_pages import Signal
 from .present import Presenter
 from .records import HandReplay, Records, replay_param
 from .screen import LobbyScreen, ResultAnnouncement, SeatScreen, TableScreen, result_announcement, table_screen
@@ -77,6 +79,8 @@ class PageScreen:
     replay: str | None = None
     """With the result: the hand's replay, as the Mini App's start parameter
     (:func:`~.records.replay_param`, ``GET /webapp/api/replay/{table}/{hand}``)."""
+    _text: list[str] = field(default_factory=list, init=False, repr=False, compare=False)
+    """:meth:`json_text`, once made."""
 
     def to_json(self) -> dict[str, Any]:
         """``{"table", "seq", "role", "seat", "lang", "screen"}``, and ``"result"``,
@@ -94,6 +98,13 @@ class PageScreen:
             out["deadline_ms"] = self.deadline_ms
             out["bank_ms"] = self.bank_ms
         return out
+
+    def json_text(self) -> str:
+        """:meth:`to_json` as compact JSON text (UTF-8 as is), made once per value: every open page
+        of the view sends the same text (:meth:`Pages.shared`)."""
+        if not self._text:
+            self._text.append(json.dumps(self.to_json(), ensure_ascii=False, separators=(",", ":")))
+        return self._text[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +146,10 @@ class Pages:
         press: PressEntry,
         follow: Callable[[FollowUp], None],
         records: Records,
+        signals: Callable[[int], Signal],
     ) -> None:
+        self.signals = signals
+        """A table's change signal (:meth:`.open_pages.OpenPages.signal`), which keeps its screens."""
         self.records = records
         self.tables = tables
         self.present = present
@@ -145,17 +159,44 @@ class Pages:
 
     async def screen(self, table_id: int, user_id: int) -> PageScreen | PageRefusal:
         """What ``user_id`` sees of the table now (module docstring), or why nothing."""
+        live = await self._open(table_id, user_id)
+        return live if isinstance(live, PageRefusal) else await self.now(live, user_id)
+
+    async def shared(self, table_id: int, user_id: int, *, keep: bool = True) -> PageScreen | PageRefusal:
+        """:meth:`screen` for a live stream: the user's right to see the table judged anew, the
+        screen itself the one already made for his view — his seat, or the group's — since the
+        table last changed (:attr:`.open_pages.Signal.screens`), made now if none was.  So the open
+        pages of one view make and serialize their screen once per change, not once each
+        (docs/architecture.md §4 "The Mini App").  A move is committed a moment before its change
+        is told (the presenter tells it): what is made in between can show the table before it,
+        so a request that must see its own move (:meth:`press`) reads :meth:`screen`.  ``keep``
+        False: a screen made here is not kept (the press's look before its move: kept, it would be
+        what a stream woken between the move and its change reads)."""
+        live = await self._open(table_id, user_id)
+        if isinstance(live, PageRefusal):
+            return live
+        signal = self.signals(table_id)
+        seat = live.seat_of(user_id)
+        view = None if seat is None else seat.seat
+        made = signal.screens.get(view)
+        if made is None:
+            made = await self.now(live, user_id)
+            if keep and not signal.is_set():  # else the table changed meanwhile: not the new one's
+                signal.screens[view] = made
+        return made
+
+    async def _open(self, table_id: int, user_id: int) -> LiveTable | PageRefusal:
+        """The open table, if the user may see it (seated, or a member of its group)."""
         live = await self.tables.get(table_id)
         if live is None:
             return PageRefusal.NO_TABLE
-        seat = live.seat_of(user_id)
-        if seat is None:
+        if live.seat_of(user_id) is None:
             member = await self.members.check(live.row.chat_id, user_id)
             if member is None:
                 return PageRefusal.ASK_LATER
             if not member:
                 return PageRefusal.NOT_MEMBER
-        return await self.now(live, user_id)
+        return live
 
     async def now(self, live: LiveTable, user_id: int) -> PageScreen:
         """The user's screen of ``live`` now (his right to see it already judged)."""
@@ -212,7 +253,7 @@ class Pages:
         """A press from the page by ``user`` (first: may he see the table at all), judged by the
         service as a chat button's press with no message, its follow-up run as the edge runs it
         (in the background); then his screen."""
-        before = await self.screen(table_id, user.user_id)
+        before = await self.shared(table_id, user.user_id, keep=False)  # his open page's, as a rule: made already
         if isinstance(before, PageRefusal):
             return before
         response = await self._press(user, None, None, press)

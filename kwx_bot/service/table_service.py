@@ -123,7 +123,10 @@ class TableService:
             self.tables, self.reports, pictures, self.sender, self.reviewer, self._spawn, self.present.bot_username
         )
         self.stats = Stats(self.tables, pictures)
-        self.pages = Pages(self.tables, self.present, self.joins.members, self.press, self.follow_soon, self.records)
+        self.pages = Pages(
+            self.tables, self.present, self.joins.members, self.press, self.follow_soon, self.records,
+            self.open_pages.signal,
+        )  # fmt: skip
         """The tables as the Mini App's page shows them (the same screens; presses through :meth:`press`)."""
         self._users: dict[int, UserInfo] = {}
         self._bg: set[asyncio.Task[Any]] = set()

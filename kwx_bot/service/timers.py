@@ -13,6 +13,7 @@ Kinds: ``lobby`` (idle lobby expires), ``idle`` (no next hand for a long time: t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dtm
 import logging
 import time
@@ -39,12 +40,18 @@ class Timers(Protocol):
 
 
 class JobQueueTimers:
-    """Timers on PTB's JobQueue (production); ``fire`` errors go to the application's error handlers."""
+    """Timers on PTB's JobQueue (production); ``fire`` errors go to the application's error handlers.
+
+    Each table's pending job is kept here (``jobs``), so arming and cancelling cost the same with
+    one table or a thousand (the JobQueue's own lookup by name walks every scheduled job:
+    docs/architecture.md §7)."""
 
     def __init__(self, job_queue: Any, fire: Fire, clock: Callable[[], float] = time.time) -> None:
         self.job_queue = job_queue
         self.fire = fire
         self.clock = clock
+        self.jobs: dict[int, Any] = {}
+        """table id -> its pending :class:`telegram.ext.Job`"""
 
     @staticmethod
     def _name(table_id: int) -> str:
@@ -54,17 +61,22 @@ class JobQueueTimers:
         """See :class:`Timers`."""
         self.cancel(table_id)
         delay = max(0.0, at - self.clock())
-        self.job_queue.run_once(
+        self.jobs[table_id] = self.job_queue.run_once(
             self._callback, when=dtm.timedelta(seconds=delay), data=table_id, name=self._name(table_id)
         )
 
     def cancel(self, table_id: int) -> None:
         """See :class:`Timers`."""
-        for job in self.job_queue.get_jobs_by_name(self._name(table_id)):
-            job.schedule_removal()
+        job = self.jobs.pop(table_id, None)
+        if job is not None and not job.removed:
+            with contextlib.suppress(KeyError):  # it ran meanwhile: APScheduler's JobLookupError
+                job.schedule_removal()
 
     async def _callback(self, context: Any) -> None:
-        await self.fire(int(context.job.data))
+        table_id = int(context.job.data)
+        if self.jobs.get(table_id) is context.job:  # it ran: no longer pending
+            del self.jobs[table_id]
+        await self.fire(table_id)
 
 
 class AsyncioTimers:

@@ -228,31 +228,25 @@ class Store(SqlStore):
     async def transaction(self) -> AsyncIterator[Tx]:
         """One write transaction (``BEGIN IMMEDIATE``), committed on exit, rolled back on error.
 
-        A caller cancelled while the transaction begins (a background task stopped at shutdown)
-        leaves none open: the ``BEGIN`` runs on in aiosqlite's thread whatever the caller does, so
-        it is awaited to its end and rolled back before the cancellation goes on."""
+        Its statements go to aiosqlite's thread together (``SqliteDb`` ``batch``): the ``BEGIN``
+        and the writes with the first read, the rest with the ``COMMIT``.  A caller cancelled
+        meanwhile leaves no transaction open: a trip under way runs on in the thread whatever the
+        caller does, and the ``ROLLBACK`` queued after it (if its ``BEGIN`` went at all) ends it;
+        a failure in the trip of the ``COMMIT`` rolls back there."""
         async with self._lock:
             started = time.perf_counter()
-            begin = asyncio.ensure_future(self._db.execute("BEGIN IMMEDIATE"))
+            db = SqliteDb(self._db, batch=True, begin="BEGIN IMMEDIATE")
             try:
-                await asyncio.shield(begin)
-            except asyncio.CancelledError:
-                with contextlib.suppress(Exception):
-                    await begin
-                    await self._db.execute("ROLLBACK")
-                raise
-            try:
-                yield Tx(SqliteDb(self._db), time.time())
+                yield Tx(db, time.time())
             except BaseException:
-                await self._db.execute("ROLLBACK")
+                await db.rollback()
                 raise
-            await self._db.execute("COMMIT")
+            await db.commit()
             if self.on_commit is not None:
                 self.on_commit(time.perf_counter() - started)
 
     async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
-        async with self._db.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+        return list(await self._db.execute_fetchall(sql, params))  # one trip to aiosqlite's thread, not three
 
 
 DatabaseError = (sqlite3.Error, asyncpg.PostgresError)

@@ -262,11 +262,14 @@ class Tx(SeatTx):
     ) -> int:
         """Append ``(kind, data, actor)`` events after ``expected_seq``; returns the new table seq.
 
-        Raises :class:`StaleSeq` if the table's seq moved on (the caller's decision is outdated).
+        Raises :class:`StaleSeq` if the table's seq moved on (the caller's decision is outdated) —
+        on SQLite from the trip that runs the check with the transaction's writes (the next read,
+        or the end of the ``async with``), the transaction then rolled back whole.
         """
-        seq = await self._scalar("SELECT seq FROM tables WHERE table_id = ?", (table_id,))
-        if seq != expected_seq:
-            raise StaleSeq(f"table {table_id} is at seq {seq}, not {expected_seq}")
+        await self._db.expect(
+            "SELECT seq FROM tables WHERE table_id = ?", (table_id,), expected_seq,
+            lambda seq: StaleSeq(f"table {table_id} is at seq {seq}, not {expected_seq}"),
+        )  # fmt: skip
         rows = [
             (table_id, expected_seq + i + 1, hand_id, kind, dumps(data), actor, self.now)
             for i, (kind, data, actor) in enumerate(events)

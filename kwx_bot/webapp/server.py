@@ -59,7 +59,7 @@ from ..settings import Settings
 from .auth import AuthError, WebAppUser, check_init_data, from_header
 from .static_routes import add_static_routes
 
-__all__ = ["BURST", "MAX_BODY", "PING_SECONDS", "RATE", "WebApp", "start_webapp"]
+__all__ = ["BURST", "MAX_BODY", "PING_SECONDS", "RATE", "Looks", "WebApp", "start_webapp"]
 
 log = logging.getLogger("kwx.webapp")
 
@@ -86,9 +86,51 @@ def _error(status: int, error: str, **headers: str) -> web.Response:
 
 
 def _sse(screen: PageScreen) -> bytes:
-    """One ``event: screen`` message: ``id`` the seq, ``data`` the JSON on one line."""
-    data = json.dumps(screen.to_json(), ensure_ascii=False, separators=(",", ":"))
-    return f"id: {screen.seq}\nevent: screen\ndata: {data}\n\n".encode()
+    """One ``event: screen`` message: ``id`` the seq, ``data`` the JSON on one line (made once per
+    screen value, :meth:`~kwx_bot.service.pages.PageScreen.json_text`)."""
+    return f"id: {screen.seq}\nevent: screen\ndata: {screen.json_text()}\n\n".encode()
+
+
+class Looks:
+    """The quiet streams' looks at their connection (docs/architecture.md §4 "The Mini App"): one
+    timer, every :data:`LOOK_SECONDS`, looks at every waiting stream's connection and wakes only
+    the streams whose page went away or whose ping is due — instead of a timer and a task
+    (``asyncio.wait_for``) per stream and look, which with hundreds of pages open were a good part
+    of the event loop's work."""
+
+    def __init__(self) -> None:
+        self._waiting: dict[asyncio.Future[None], tuple[web.Request, float]] = {}
+        """a stream's future -> (its request, when its ping is due: loop time)"""
+        self._timer: asyncio.TimerHandle | None = None
+
+    def wake(self, future: asyncio.Future[None], request: web.Request, ping_at: float) -> None:
+        """Resolve ``future`` at the first look (within :data:`LOOK_SECONDS`) that finds the
+        request's connection closing or the loop's time past ``ping_at``."""
+        self._waiting[future] = (request, ping_at)
+        if self._timer is None:
+            self._timer = asyncio.get_running_loop().call_later(LOOK_SECONDS, self._look)
+
+    def forget(self, future: asyncio.Future[None]) -> None:
+        """Stop looking for ``future`` (woken otherwise, or cancelled)."""
+        self._waiting.pop(future, None)
+
+    def _look(self) -> None:
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        for future, (request, ping_at) in list(self._waiting.items()):
+            transport = request.transport
+            if future.done() or transport is None or transport.is_closing() or now >= ping_at:
+                del self._waiting[future]
+                if not future.done():
+                    future.set_result(None)
+        self._timer = loop.call_later(LOOK_SECONDS, self._look) if self._waiting else None
+
+    def close(self) -> None:
+        """Shutdown: no more looks."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._waiting.clear()
 
 
 class WebApp:
@@ -120,6 +162,7 @@ class WebApp:
         self.burst = burst
         self._limits: OrderedDict[int, AsyncLimiter] = OrderedDict()
         self.streams: set[asyncio.Task[Any]] = set()
+        self.looks = Looks()
 
     def app(self) -> web.Application:
         """The aiohttp application: the API behind the checks, the page's files beside it."""
@@ -207,7 +250,7 @@ class WebApp:
     async def events(self, request: web.Request) -> web.StreamResponse:
         """``GET /webapp/api/table/{id}/events``: the user's screen, live (module docstring)."""
         table_id, user_id = int(request.match_info["table_id"]), request[_USER].id
-        first = await self.pages.screen(table_id, user_id)
+        first = await self.pages.shared(table_id, user_id)  # (the stream's first screen, made once)
         if isinstance(first, PageRefusal):
             return self._refused(first)
         response = web.StreamResponse(
@@ -234,30 +277,37 @@ class WebApp:
         see the table (``event: gone``) or the page went away (looked at every :data:`LOOK_SECONDS`:
         aiohttp does not cancel a handler whose client left)."""
         changes = self.service.open_pages
-        last = b""
+        last, shown = b"", None
         while True:
             signal = changes.signal(table_id)  # taken before the read: no change is missed
-            screen = await self.pages.screen(table_id, user_id)
+            screen = await self.pages.shared(table_id, user_id)  # one per view and change (pages.py)
             if isinstance(screen, PageRefusal):
                 if screen is not PageRefusal.ASK_LATER:  # Telegram cannot say: keep what he sees
                     await response.write(f"event: gone\ndata: {json.dumps({'error': screen.value})}\n\n".encode())
                     return
-            else:
+            elif screen is not shown:  # the very value sent last time is the same screen
                 message = _sse(screen)
                 if message != last:
                     await response.write(message)
                     last = message
-            quiet = 0.0
+                shown = screen
+            loop = asyncio.get_running_loop()
+            pinged = loop.time()
             while not signal.is_set():
                 transport = request.transport
                 if transport is None or transport.is_closing():
                     return
-                if quiet >= PING_SECONDS:
+                if loop.time() - pinged >= PING_SECONDS:
                     await response.write(b": ping\n\n")
-                    quiet = 0.0
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(signal.wait(), LOOK_SECONDS)
-                quiet += LOOK_SECONDS
+                    pinged = loop.time()
+                woken: asyncio.Future[None] = loop.create_future()  # the change, the page gone or the ping due
+                signal.wake(woken)
+                self.looks.wake(woken, request, pinged + PING_SECONDS)
+                try:
+                    await woken
+                finally:
+                    signal.forget(woken)
+                    self.looks.forget(woken)
 
     @staticmethod
     def _refused(refusal: PageRefusal) -> web.Response:
@@ -272,6 +322,7 @@ class WebApp:
         for task in list(self.streams):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        self.looks.close()
 
 
 async def start_webapp(service: TableService, settings: Settings) -> tuple[WebApp, web.AppRunner]:

@@ -27,3 +27,19 @@ def test_render_phone_measures_every_language_of_the_catalogs(monkeypatch: pytes
     assert main(["render-phone", "--seats", "2"]) == 0
     assert render_cli.main(["phone", "--seats", "3"]) == 0
     assert asked == [([2], ["zh_CN", "en"]), ([3], ["en"])]
+
+
+def test_the_heap_is_settled_before_the_bot_serves() -> None:
+    """``kwx-bot run`` freezes what start-up made and collects the young generation less often
+    (kwx_bot/__main__.py ``settle_heap``): full collections walk less, less often."""
+    import gc
+
+    from kwx_bot.__main__ import GC_YOUNG, settle_heap
+
+    before = gc.get_threshold()
+    try:
+        settle_heap()
+        assert gc.get_freeze_count() > 1000 and gc.get_threshold() == (GC_YOUNG, *before[1:])
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)

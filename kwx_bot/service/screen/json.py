@@ -23,16 +23,37 @@ from ..game import NotationError, Tile, parse_tile
 __all__ = ["keyboard_json", "plain", "press_from_json", "press_json"]
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+"""Types that are JSON as they are (exactly these: an enum or a tile is a subclass of one)."""
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...] | None] = {}
+
+
+def _field_names(kind: type) -> tuple[str, ...] | None:
+    """The fields of dataclass ``kind`` in order, None for a class that is none (once per class)."""
+    if kind not in _FIELD_NAMES:
+        _FIELD_NAMES[kind] = tuple(f.name for f in dataclasses.fields(kind)) if dataclasses.is_dataclass(kind) else None
+    return _FIELD_NAMES[kind]
+
+
 def plain(value: Any) -> Any:
     """``value`` (engine views and values: frozen dataclasses, tuples, enums, tiles, dicts) as JSON
     types: a dataclass becomes an object of its fields, a tile its notation, an enum its value, a
-    dict's keys strings."""
+    dict's keys strings.  (Every screen sent to the Mini App's pages goes through here: the plain
+    numbers, strings and tuples that most of it is are told by their exact type first.)"""
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is tuple or kind is list:
+        return [plain(v) for v in value]
     if isinstance(value, Tile):
         return str(value)
     if isinstance(value, enum.Enum):
         return value.value
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    names = _field_names(kind)
+    if names is not None:
+        return {name: plain(getattr(value, name)) for name in names}
     if isinstance(value, (list, tuple)):
         return [plain(v) for v in value]
     if isinstance(value, dict):

@@ -49,3 +49,23 @@ async def test_a_change_wakes_the_waiters_taken_before_it_and_names_the_viewers(
     assert pages.changed(3) == frozenset()  # nobody waits: nothing kept
     assert not pages.signal(3).is_set()
     pages.close()
+
+
+async def test_a_signal_wakes_futures_and_forgets_what_was_made_under_it() -> None:
+    """A stream's look waits on one future woken by the change or its timer (``wake`` / ``forget``);
+    the screens kept under a signal go at the change (kwx_bot/service/open_pages.py)."""
+    loop = asyncio.get_running_loop()
+    changes = OpenPages(lambda t, u: None)
+    signal = changes.signal(1)
+    signal.screens["view"] = "made"
+    woken, gone = loop.create_future(), loop.create_future()
+    signal.wake(woken)
+    signal.wake(gone)
+    signal.forget(gone)  # its waiter was woken by its timer meanwhile
+    assert not woken.done()
+    changes.changed(1)
+    assert woken.done() and not gone.done() and signal.screens == {}
+    late = loop.create_future()
+    signal.wake(late)  # set already: at once
+    assert late.done()
+    assert changes.signal(1) is not signal and changes.signal(1).screens == {}

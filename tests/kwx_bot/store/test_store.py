@@ -106,6 +106,47 @@ async def test_transaction_rolls_back_everything_on_error(store):
     assert await store.get_user(1, bot_id=BOT) is None
 
 
+@pytest.mark.parametrize("store", ["sqlite"], indirect=True)
+async def test_sqlite_holds_a_transactions_writes_back_to_one_trip_with_its_commit(store, monkeypatch):
+    """The BEGIN, the writes nobody reads the result of and the checks go to aiosqlite's thread with
+    the next read or the COMMIT, in order (kwx_bot/store/db.py ``SqliteDb``): a move is one trip,
+    not one per statement."""
+    _, tid = await _group_with_table(store)
+    trips = []
+    execute = store._db._execute
+
+    async def counted(fn, *args, **kwargs):
+        trips.append(getattr(fn, "__name__", "?"))
+        return await execute(fn, *args, **kwargs)
+
+    async with store.transaction() as tx:
+        hid = await tx.start_hand(tid, 1, 0, {"seed": "x"})
+    monkeypatch.setattr(store._db, "_execute", counted)
+    async with store.transaction() as tx:
+        await tx.set_messages(tid, lobby_msg_id=11)
+        await tx.set_deadline(tid, 1234.5, 3, "turn")
+        seq = await tx.append_events(tid, hid, 0, [("deal", {"a": 1}, None)])  # its check of the seq too
+        assert seq == 1 and trips == []  # the BEGIN, the writes and the check are held back
+        assert await tx._scalar("SELECT seq FROM tables WHERE table_id = ?", (tid,)) == 1  # a read: after them
+        assert trips == ["_held_then_fetch"]
+        await tx.set_next_deal(tid, {"seed": "abc"})
+    assert trips == ["_held_then_fetch", "_held_then_commit"]  # the rest and the COMMIT: two trips in all
+    t = await store.get_table(tid)
+    assert (t.lobby_msg_id, t.deadline_at, t.seq, t.next_deal) == (11, 1234.5, 1, {"seed": "abc"})
+
+
+@pytest.mark.parametrize("store", ["sqlite"], indirect=True)
+async def test_sqlite_a_held_write_that_fails_at_the_commit_rolls_the_whole_transaction_back(store):
+    with pytest.raises(sqlite3.IntegrityError):
+        async with store.transaction() as tx:
+            await tx.upsert_user(1, "Ann")
+            await tx._exec("INSERT INTO seats (table_id, seat, joined_at) VALUES (999999, 0, 0)")  # no such table
+    assert await store.get_user(1, bot_id=BOT) is None
+    async with store.transaction() as tx:  # no transaction was left open
+        await tx.upsert_user(2, "Ben")
+    assert (await store.get_user(2, bot_id=BOT)).first_name == "Ben"
+
+
 async def test_concurrent_transactions_do_not_interleave(store):
     # Task A writes then fails after yielding; task B commits meanwhile: A's write must not survive.
     started = asyncio.Event()
@@ -528,22 +569,31 @@ async def test_version_3_database_moves_to_4_keeping_its_rows_and_takes_a_fourth
 
 
 async def test_a_transaction_cancelled_while_it_begins_leaves_none_open(store):
-    """A task cancelled while its transaction is being begun (a reminder or a retry cancelled at
-    shutdown) leaves no transaction open behind it: the next one begins and commits."""
+    """A task cancelled inside its transaction (a reminder or a retry cancelled at shutdown) leaves
+    no transaction open behind it: the next one begins and commits.  Cancelled before its
+    statements went to the database, nothing of it is kept; cancelled while they run (on SQLite its
+    BEGIN, writes and COMMIT go in one trip, as a COMMIT under way always ran on), all of it is."""
 
-    async def write() -> None:
+    async def write(name: str, pause: float | None) -> None:
         async with store.transaction() as tx:
-            await tx.upsert_user(1, "A")
+            await tx.upsert_user(1, name)
+            if pause is not None:
+                await asyncio.sleep(pause)  # not yet sent (SQLite) or not committed (PostgreSQL)
 
-    for _ in range(5):
-        task = asyncio.get_running_loop().create_task(write())
-        await asyncio.sleep(0)  # the task now waits for its BEGIN
+    for name, pause in [("A", 10.0), ("A", None), ("C", 10.0), ("C", None), ("E", 10.0)]:
+        before = await store.get_user(1, bot_id=BOT)
+        task = asyncio.get_running_loop().create_task(write(name, pause))
+        await asyncio.sleep(0)  # the task now waits: on its pause, or on the database
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
         async with store.transaction() as tx:
             await tx.upsert_user(2, "B")
-    assert await store.get_user(1, bot_id=BOT) is None
+        after = await store.get_user(1, bot_id=BOT)
+        if pause is not None:
+            assert after == before  # nothing of it
+        else:
+            assert after is None or after.first_name == name  # all of it, or nothing
     assert (await store.get_user(2, bot_id=BOT)).first_name == "B"
 
 

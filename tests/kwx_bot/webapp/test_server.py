@@ -4,6 +4,7 @@ see what, presses judged as the chat's, the live stream, presence, and the reque
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from collections.abc import AsyncIterator
@@ -16,6 +17,8 @@ from aiohttp.test_utils import TestClient, TestServer
 from kwx_bot.service import UserInfo
 from kwx_bot.service.buttons import Op
 from kwx_bot.service.game import hand_moments
+from kwx_bot.service.pages import Pages, PageScreen
+from kwx_bot.webapp import server
 from kwx_bot.webapp.auth import sign_init_data
 from kwx_bot.webapp.server import WebApp
 from tests.e2e.leaks import web_leaks
@@ -261,6 +264,51 @@ async def test_the_stream_sends_a_screen_only_when_it_changed(web: Web) -> None:
         assert second != first and second == body["screen"]
 
 
+async def test_open_pages_of_one_view_make_and_serialize_the_screen_once_per_change(
+    web: Web, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Four spectators' streams of one table (and the seated player's one) after a move: the
+    spectators' screen is made and turned into JSON once per change of the table, not once per
+    stream, and every stream sends the same screen (docs/architecture.md §4 "The Mini App")."""
+    table_id = await deal(web.world)
+    pages = web.world.service.pages
+    made: list[int | None] = []
+    serialized: list[str] = []
+    now, to_json = Pages.now, PageScreen.to_json
+
+    async def counted_now(self: Pages, live: Any, user_id: int) -> PageScreen:
+        screen = await now(self, live, user_id)
+        made.append(screen.seat)
+        return screen
+
+    def counted_to_json(self: PageScreen) -> dict[str, Any]:
+        serialized.append(self.role.value)
+        return to_json(self)
+
+    monkeypatch.setattr(Pages, "now", counted_now)
+    monkeypatch.setattr(PageScreen, "to_json", counted_to_json)
+    changes = web.world.service.open_pages
+    told: list[int] = []
+    changed = changes.changed
+    monkeypatch.setattr(changes, "changed", lambda t: told.append(t) or changed(t))
+    async with contextlib.AsyncExitStack() as stack:
+        streams = [
+            await stack.enter_async_context(web.client.get(f"/webapp/api/table/{table_id}/events",
+                                                           headers=web.headers(DAN)))
+            for _ in range(4)
+        ]  # fmt: skip
+        firsts = [(await read_event(r.content))[1] for r in streams]
+        assert all(f == firsts[0] for f in firsts) and firsts[0]["role"] == "spectator"
+        assert made.count(None) == 1 and serialized.count("spectator") == 1  # one for the four
+        made.clear(), serialized.clear(), told.clear()
+        await perform(web.world, SCENARIO["actions"][0])  # Ann discards in the chat
+        nexts = [(await read_event(r.content))[1] for r in streams]
+        await asyncio.sleep(0.05)  # every stream has looked at every change by now
+        assert all(n == nexts[0] for n in nexts) and nexts[0]["seq"] > firsts[0]["seq"]
+        assert 1 <= made.count(None) <= len(told) and serialized.count("spectator") == made.count(None)
+    assert pages is web.world.service.pages
+
+
 async def test_a_stranger_gets_no_stream(web: Web) -> None:
     table_id = await deal(web.world)
     async with web.client.get(f"/webapp/api/table/{table_id}/events", headers=web.headers(EVE)) as r:
@@ -346,3 +394,44 @@ async def test_a_finished_hand_is_replayed_face_up_for_members_of_its_group(web:
     assert out.animation is not None and out.markup is not None
     (key,) = out.markup[0]
     assert key.text == "Step through the hand" and key.url is not None and key.url.endswith(f"?startapp=r{table_id}_1")
+
+
+async def test_every_quiet_stream_looks_on_one_timer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The quiet streams' looks at their connection share one timer (kwx_bot/webapp/server.py
+    ``Looks``): of a hundred waiting streams only those whose page went away, or whose ping is due,
+    are woken; a stream woken otherwise is not woken again."""
+    monkeypatch.setattr(server, "LOOK_SECONDS", 0.02)
+    loop = asyncio.get_running_loop()
+    looks = server.Looks()
+    timers = []
+    call_later = loop.call_later
+    monkeypatch.setattr(loop, "call_later", lambda d, f, *a: timers.append(f) or call_later(d, f, *a))
+
+    @dataclass
+    class Transport:
+        closing: bool = False
+
+        def is_closing(self) -> bool:
+            return self.closing
+
+    @dataclass
+    class Request:
+        transport: Transport | None
+
+    requests = [Request(Transport()) for _ in range(100)]
+    futures = [loop.create_future() for _ in requests]
+    for future, request in zip(futures, requests, strict=True):
+        looks.wake(future, request, loop.time() + 60)
+    assert timers == [looks._look]
+    changed = futures[0]
+    changed.set_result(None)  # its table changed first
+    looks.forget(changed)
+    requests[1].transport.closing = True
+    requests[2].transport = None
+    ping = loop.create_future()
+    looks.wake(ping, Request(Transport()), loop.time())
+    await asyncio.wait_for(asyncio.gather(futures[1], futures[2], ping), 1)
+    await asyncio.sleep(0.05)
+    assert not any(f.done() for f in futures[3:])  # the other pages are there: not woken
+    assert 2 <= timers.count(looks._look) < 10  # a timer per look for all of them, not per stream
+    looks.close()

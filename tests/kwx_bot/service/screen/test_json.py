@@ -4,6 +4,7 @@ exactly as the chat's callback data is."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -61,3 +62,42 @@ def test_a_press_reads_back_from_its_json(press: Button | ConfigButton | VoidBut
 def test_anything_else_is_refused_as_not_ours(data: object) -> None:
     with pytest.raises(CodecError):
         press_from_json(data)
+
+
+def test_plain_turns_values_into_json_types_by_kind_not_by_base_type() -> None:
+    """``plain`` (every screen sent to the page): a dataclass becomes its fields in order, a tile
+    its notation and an enum its value — though both are ints or strings underneath — tuples and
+    lists lists, a dict's keys strings; plain numbers, strings, booleans and None stay."""
+    import dataclasses
+    import enum
+
+    from kwx_bot.service.game import Tile
+    from kwx_bot.service.screen.json import plain
+
+    class Colour(enum.Enum):
+        RED = "red"
+
+    class Rank(enum.IntEnum):
+        HIGH = 3
+
+    @dataclasses.dataclass(frozen=True)
+    class Inner:
+        tile: Tile
+        rank: Rank
+
+    @dataclasses.dataclass(frozen=True)
+    class Outer:
+        inner: Inner
+        seq: tuple[Any, ...]
+        by: dict[int, Colour]
+        flag: bool
+        ratio: float
+        none: None
+
+    value = Outer(Inner(Tile(0), Rank.HIGH), (1, "x", [Tile(9)]), {2: Colour.RED}, True, 0.5, None)
+    assert plain(value) == {
+        "inner": {"tile": str(Tile(0)), "rank": 3}, "seq": [1, "x", [str(Tile(9))]], "by": {"2": "red"},
+        "flag": True, "ratio": 0.5, "none": None,
+    }  # fmt: skip
+    assert type(plain(value)["inner"]["rank"]) is int and plain(Outer) is Outer  # a class stays as it is
+    json.dumps(plain(value))
