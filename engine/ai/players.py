@@ -79,7 +79,7 @@ from .hand import (
     unseen_counts,
 )
 
-__all__ = ["Level", "Tuning", "choose_action", "normal_discard_order"]
+__all__ = ["Level", "Tuning", "choose_action"]
 
 _HONOR0 = 27
 _STANDARD_RULES = RuleSet()
@@ -272,18 +272,6 @@ def choose_action(
         if a.kind is want and a.tile == tile:
             return a
     raise AssertionError(f"chosen discard {tile} is not legal")  # pragma: no cover
-
-
-def normal_discard_order(view: SeatView, tiles: Sequence[int], rules: RuleSet | None = None) -> list[int]:
-    """The tiles of ``tiles`` (kinds the seat may discard now, on its turn, not 亮倒) in the order of
-    the ``normal`` level's discard score, best first (:class:`Tuning`'s formula with the default
-    knobs; the drawn tile first among equals), then those a 亮倒 player waits on (docs/rules.md
-    §A9.7) in their given order.  The ``normal`` level discards the first one when a safe tile
-    exists.  Pure: a function of the view, the tiles and the (public) rules."""
-    ctx = _Ctx(view, rules or _STANDARD_RULES)
-    safe = [t for t in dict.fromkeys(tiles) if not ctx.danger >> t & 1]
-    ranked = [t for _, _, t in _normal_scores(ctx, safe, _DEFAULT_TUNING)[0]] if safe else []
-    return ranked + [t for t in dict.fromkeys(tiles) if t not in ranked]
 
 
 # ============================================================================ own turn: kongs
@@ -542,22 +530,10 @@ def _tenpai_value(ctx: _Ctx, after: Keys, counts: list[int], tuning: Tuning) -> 
 
 
 def _normal_discard(ctx: _Ctx, discards: list[int], liangdao: set[int], tuning: Tuning) -> tuple[int, bool]:
-    safe = [t for t in discards if not ctx.danger >> t & 1]
+    keys, nm, counts, danger = ctx.keys, ctx.nm, ctx.counts, ctx.danger
+    safe = [t for t in discards if not danger >> t & 1]
     if not safe:
         return _least_feeding(ctx, discards), False
-    scored, tenpai_info = _normal_scores(ctx, safe, tuning)
-    tile = scored[0][2]
-    if tile in liangdao and tile in tenpai_info:
-        return tile, _declare(ctx, tenpai_info[tile], tuning)
-    return tile, False
-
-
-def _normal_scores(
-    ctx: _Ctx, safe: list[int], tuning: Tuning
-) -> tuple[list[tuple[float, int, int]], dict[int, tuple[float, int, float]]]:
-    """(the ``normal`` score of each of ``safe`` as (score, 0 for the drawn tile else 1, tile), best
-    first; the ready discards' :func:`_tenpai_value`) — the formula in :class:`Tuning`."""
-    keys, nm, counts = ctx.keys, ctx.nm, ctx.counts
     unseen = ctx.unseen
     shs = shanten_after_discards(keys, nm, safe, ctx.memo)
     best = min(shs.values())
@@ -605,7 +581,10 @@ def _normal_scores(
             o = flush_route + 0.01 * o  # among off-suit tiles, the one the fastest route needs least
         scored.append((o - w_def * threats[t], 0 if t == drawn else 1, t))
     scored.sort(key=lambda x: (-x[0], x[1], x[2]))
-    return scored, tenpai_info
+    tile = scored[0][2]
+    if tile in liangdao and tile in tenpai_info:
+        return tile, _declare(ctx, tenpai_info[tile], tuning)
+    return tile, False
 
 
 def _value_factor(ctx: _Ctx, after: Keys, counts: list[int], sh: int, tuning: Tuning) -> float:

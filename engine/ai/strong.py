@@ -44,7 +44,7 @@ from ..game import Action, ActionKind, IllegalAction, State, fewest_reveal, lega
 from ..rules import RuleSet, Ruleset
 from ..views import Phase, SeatView
 from .hand import hand_counts, minus
-from .players import Level, choose_action, normal_discard_order
+from .players import Level, choose_action
 from .rollout import easy_move
 from .sampling import sample_world
 
@@ -73,8 +73,6 @@ class Plan:
     * ``declare``: whether a plain discard of ``normal`` may be replaced by a 亮倒 / 廊起 (the
       playouts' opponents play the ``easy`` level, slower to win than the real ones, so they make a
       frozen hand look cheap: the search's own 亮倒 over a ``normal`` discard lost points in 卡五星).
-    * ``ranked``: the other discards are the next in ``normal``'s order of preference
-      (:func:`engine.ai.players.normal_discard_order`), else those keeping the lowest shanten.
     * ``langqi``: take a 廊起 whenever one is legal (卡心五, docs/rules.md §B: a 廊起 hand collects
       at 查叫 even on dead waits, and nobody may feed it), choosing among the ready discards as
       ``normal`` would.
@@ -84,7 +82,6 @@ class Plan:
     z: float = 2.0
     declare: bool = True
     langqi: bool = False
-    ranked: bool = False
 
 
 def plan_for(rules: RuleSet) -> Plan:
@@ -312,22 +309,16 @@ def candidates(
 
 def _discard_tiles(view: SeatView, discards: Sequence[Action], prior: Action, rules: RuleSet, plan: Plan) -> list[int]:
     """The discard tiles :func:`candidates` compares: the prior's tile, then (up to
-    ``plan.discards`` in all) the next in ``normal``'s order (``plan.ranked``,
-    :func:`engine.ai.players.normal_discard_order`) or those keeping the lowest shanten, the drawn
-    tile first."""
+    ``plan.discards`` in all) the others keeping the lowest shanten, the drawn tile first."""
     tiles = [int(prior.tile)] if prior.tile is not None and prior.kind in _TILE_CHOICES else []
     if plan.discards <= len(tiles):
         return tiles
     kinds = list(dict.fromkeys(int(a.tile or 0) for a in discards))
-    if plan.ranked and not view.public.seats[view.seat].liangdao:
-        order = normal_discard_order(view, kinds, rules)
-    else:
-        keys = keys_of(hand_counts(view))
-        nm = len(view.melds)
-        sh = {t: shanten_keys(minus(keys, t), nm) for t in kinds}
-        best = min(sh.values())
-        order = sorted((t for t in kinds if sh[t] == best), key=lambda t: t != view.drawn)
-    for t in order:
+    keys = keys_of(hand_counts(view))
+    nm = len(view.melds)
+    sh = {t: shanten_keys(minus(keys, t), nm) for t in kinds}
+    best = min(sh.values())
+    for t in sorted((t for t in kinds if sh[t] == best), key=lambda t: t != view.drawn):
         if len(tiles) >= plan.discards:
             break
         if t not in tiles:

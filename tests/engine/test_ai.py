@@ -651,27 +651,3 @@ def test_memoised_analysis_gives_the_same_decisions(preset: str, monkeypatch: py
             compared += 1
             state, _ = step(state, choose_action(view, legal, rng.choice(levels), rng, rules=rules))
     assert compared > 40
-
-
-@pytest.mark.parametrize("preset", ["standard", "kaxinwu"])
-def test_normal_discard_order_puts_normals_discard_first(preset: str) -> None:
-    """``normal_discard_order`` lists every discardable kind once, and its first tile is the one the
-    normal level discards (plain or with 亮倒) whenever it discards and a safe tile exists."""
-    rules = RuleSet.preset(preset)
-    checked = 0
-    for h in range(6):
-        state = replay(start(rules, h % rules.players, seed=f"order-{preset}-{h}"))
-        while not state.over:
-            seat = state.to_act()[0]
-            view, legal = view_for(state, seat), legal_actions(state, seat)
-            a = choose_action(view, legal, Level.NORMAL, rules=rules)
-            tiles = [int(x.tile) for x in legal if x.kind is ActionKind.DISCARD and x.tile is not None]
-            if tiles and not state.seats[seat].liangdao and a.kind in (ActionKind.DISCARD, ActionKind.LIANGDAO):
-                order = ai_players.normal_discard_order(view, tiles, rules)
-                assert sorted(order) == sorted(set(tiles))
-                waits = {w for p in view.public.seats if p.seat != seat and p.liangdao for w in p.waits}
-                if any(t not in waits for t in tiles):
-                    assert order[0] == a.tile
-                checked += 1
-            state, _ = step(state, a)
-    assert checked > 30
