@@ -85,14 +85,13 @@ class Plan:
 
 
 def plan_for(rules: RuleSet) -> Plan:
-    """The :class:`Plan` of a table: at 3 seats of 卡五星, three discard tiles compared, one
-    standard error to leave ``normal``'s choice and no 亮倒 over a plain discard; at 4 seats of
-    卡心五, a 廊起 whenever legal; elsewhere the ``normal`` tile and two standard errors (README
-    "AI levels" has the matches that chose these)."""
-    if rules.ruleset is Ruleset.KAXINWU:
-        return Plan(langqi=rules.players >= 4)
-    if rules.players == 3:
-        return Plan(discards=3, z=1.0, declare=False)
+    """The :class:`Plan` of a table: at 4 seats of 卡心五, a 廊起 whenever legal; elsewhere (and
+    for the rest of that table's decisions) the ``normal`` tile, its 亮倒 / 廊起 twin and two
+    standard errors.  Three discard tiles with one standard error and no 亮倒 over a plain discard
+    were measured at 3 seats of 卡五星 and not kept: no better, and a search at most decisions
+    (README "AI levels")."""
+    if rules.ruleset is Ruleset.KAXINWU and rules.players >= 4:
+        return Plan(langqi=True)
     return Plan()
 
 

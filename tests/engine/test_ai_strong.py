@@ -221,20 +221,19 @@ def test_a_face_down_kong_of_a_liangdao_seat_is_never_one_of_its_waits() -> None
 
 
 def test_the_plan_per_table() -> None:
-    """Three discard tiles, one standard error and no 亮倒 over a plain discard at 3 seats of 卡五星;
-    a 廊起 whenever legal at 4 seats of 卡心五; the first plan (the normal tile, two standard errors,
-    亮倒 weighed) elsewhere."""
-    three = strong_ai.plan_for(RuleSet.preset("standard"))
-    assert (three.discards, three.z, three.declare, three.langqi) == (3, 1.0, False, False)
-    assert strong_ai.plan_for(RuleSet.preset("kaxinwu")).langqi
+    """A 廊起 whenever legal at 4 seats of 卡心五; the first plan (the normal tile and its 亮倒
+    twin, two standard errors) at every other table."""
     assert strong_ai.plan_for(RuleSet.preset("kaxinwu")) == strong_ai.Plan(langqi=True)
+    first = strong_ai.Plan()
+    assert (first.discards, first.z, first.declare, first.langqi) == (1, 2.0, True, False)
     for rules in (
+        RuleSet.preset("standard"),
         RuleSet.preset("two_seats"),
         RuleSet.preset("four_seats"),
         RuleSet.from_json({"preset": "kaxinwu", "players": 3}),
         RuleSet.from_json({"preset": "kaxinwu", "players": 2}),
     ):
-        assert strong_ai.plan_for(rules) == strong_ai.Plan()
+        assert strong_ai.plan_for(rules) == first
 
 
 def _ready_decisions(rules: RuleSet, seeds: int) -> list[tuple[SeatView, list[Action], Action]]:
