@@ -85,13 +85,15 @@ class Plan:
 
 
 def plan_for(rules: RuleSet) -> Plan:
-    """The :class:`Plan` of a table: at 4 seats of 卡心五, a 廊起 whenever legal; elsewhere (and
-    for the rest of that table's decisions) the ``normal`` tile, its 亮倒 / 廊起 twin and two
-    standard errors.  Three discard tiles with one standard error and no 亮倒 over a plain discard
-    were measured at 3 seats of 卡五星 and not kept: no better, and a search at most decisions
-    (README "AI levels")."""
+    """The :class:`Plan` of a table: in 卡五星, at every table, no 亮倒 over a plain discard of
+    ``normal`` (its own 亮倒 is still weighed against the plain discard); at 4 seats of 卡心五, a
+    廊起 whenever legal; the ``normal`` tile and two standard errors everywhere.  Three discard
+    tiles with one standard error were measured at 3 seats of 卡五星 and not kept: no better, and a
+    search at most decisions (README "AI levels")."""
     if rules.ruleset is Ruleset.KAXINWU and rules.players >= 4:
         return Plan(langqi=True)
+    if rules.ruleset is Ruleset.KAWUXING:
+        return Plan(declare=False)
     return Plan()
 
 

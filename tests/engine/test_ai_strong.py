@@ -221,19 +221,16 @@ def test_a_face_down_kong_of_a_liangdao_seat_is_never_one_of_its_waits() -> None
 
 
 def test_the_plan_per_table() -> None:
-    """A 廊起 whenever legal at 4 seats of 卡心五; the first plan (the normal tile and its 亮倒
-    twin, two standard errors) at every other table."""
+    """卡五星, every table: no 亮倒 over a plain discard; 卡心五: a 廊起 whenever legal at 4 seats,
+    the first plan (亮倒 / 廊起 twins weighed) at 2 and 3; the normal tile and two standard errors
+    everywhere."""
+    for preset in ("standard", "two_seats", "four_seats"):
+        assert strong_ai.plan_for(RuleSet.preset(preset)) == strong_ai.Plan(declare=False)
     assert strong_ai.plan_for(RuleSet.preset("kaxinwu")) == strong_ai.Plan(langqi=True)
     first = strong_ai.Plan()
     assert (first.discards, first.z, first.declare, first.langqi) == (1, 2.0, True, False)
-    for rules in (
-        RuleSet.preset("standard"),
-        RuleSet.preset("two_seats"),
-        RuleSet.preset("four_seats"),
-        RuleSet.from_json({"preset": "kaxinwu", "players": 3}),
-        RuleSet.from_json({"preset": "kaxinwu", "players": 2}),
-    ):
-        assert strong_ai.plan_for(rules) == first
+    for players in (2, 3):
+        assert strong_ai.plan_for(RuleSet.from_json({"preset": "kaxinwu", "players": players})) == first
 
 
 def _ready_decisions(rules: RuleSet, seeds: int) -> list[tuple[SeatView, list[Action], Action]]:
