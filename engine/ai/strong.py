@@ -22,11 +22,13 @@ money included) of each legal action, estimated from the seat's view only:
    :func:`evaluate`, playout moves for :func:`choose`.
 
 :func:`choose` (the ``strong`` level of :func:`engine.ai.choose_action`) searches only the actions
-worth comparing (:func:`candidates`) — the ``normal`` level's choice, its 亮倒 / 廊起 twin (showing
-the fewest tiles that publish the same waits as the whole hand), every kong, every claim answer (胡
-/ 杠 / 碰 / 过: passing a win is weighed too) — skips the search when the choice is forced or a
-自摸, and keeps the ``normal`` choice unless another candidate beats it by more than two standard
-errors of their paired difference.
+worth comparing (:func:`candidates`) — the ``normal`` level's choice, every kong, every claim answer
+(胡 / 杠 / 碰 / 过: passing a win is weighed too) and, as the table's :class:`Plan` says
+(:func:`plan_for`), other discards keeping the lowest shanten and the 亮倒 / 廊起 twins (showing the
+fewest tiles that publish the same waits as the whole hand) — skips the search when the choice is
+forced or a 自摸, and keeps the ``normal`` choice unless another candidate beats it by more than
+the plan's number of standard errors of their paired difference.  At 4 seats of 卡心五 the plan's
+prior is ``normal`` taking a 廊起 whenever one is legal.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from ..analysis import keys_of, shanten_keys
 from ..game import Action, ActionKind, IllegalAction, State, fewest_reveal, legal_actions, step, view_for
@@ -45,19 +48,53 @@ from .players import Level, choose_action
 from .rollout import easy_move
 from .sampling import sample_world
 
-__all__ = ["MOVES", "candidates", "choose", "evaluate", "move_budget", "playout", "search"]
+__all__ = ["MOVES", "Plan", "candidates", "choose", "evaluate", "move_budget", "plan_for", "playout", "search"]
 
 _STANDARD_RULES = RuleSet()
 _MAX_PLAYOUT_ACTIONS = 600
 _FIRST_CUT = 4
-_DISCARD_CANDIDATES = 1
-_Z_OVERRIDE = 2.0
 _TILE_CHOICES = (ActionKind.DISCARD, ActionKind.LIANGDAO)
 _WORLD_COST = 8
 _MAX_WORLDS = 400
 MOVES = 1600
 """Playout moves (every seat's moves, in all the playouts) per decision of :func:`choose`: the
 search's budget, sized for at most 100 ms at p95 on one core (README "AI levels")."""
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What :func:`choose` searches at a table, and when it leaves the ``normal`` choice
+    (docs/architecture.md §2 "AI"; the values per table are :func:`plan_for`'s).
+
+    * ``discards``: how many discard tiles are compared (the ``normal`` choice's first, then the
+      others keeping the lowest shanten); 1 = the ``normal`` tile only.
+    * ``z``: a candidate replaces the ``normal`` choice when it is better by more than ``z``
+      standard errors of their paired difference.
+    * ``declare``: whether a plain discard of ``normal`` may be replaced by a 亮倒 / 廊起 (the
+      playouts' opponents play the ``easy`` level, slower to win than the real ones, so they make a
+      frozen hand look cheap: the search's own 亮倒 over a ``normal`` discard lost points in 卡五星).
+    * ``langqi``: take a 廊起 whenever one is legal (卡心五, docs/rules.md §B: a 廊起 hand collects
+      at 查叫 even on dead waits, and nobody may feed it), choosing among the ready discards as
+      ``normal`` would.
+    """
+
+    discards: int = 1
+    z: float = 2.0
+    declare: bool = True
+    langqi: bool = False
+
+
+def plan_for(rules: RuleSet) -> Plan:
+    """The :class:`Plan` of a table: in 卡五星, at every table, no 亮倒 over a plain discard of
+    ``normal`` (its own 亮倒 is still weighed against the plain discard); at 4 seats of 卡心五, a
+    廊起 whenever legal; the ``normal`` tile and two standard errors everywhere.  Three discard
+    tiles with one standard error were measured at 3 seats of 卡五星 and not kept: no better, and a
+    search at most decisions (README "AI levels")."""
+    if rules.ruleset is Ruleset.KAXINWU and rules.players >= 4:
+        return Plan(langqi=True)
+    if rules.ruleset is Ruleset.KAWUXING:
+        return Plan(declare=False)
+    return Plan()
 
 
 def _others_declare(rules: RuleSet) -> bool:
@@ -247,12 +284,14 @@ def move_budget(rules: RuleSet) -> int:
     return MOVES * 3 // 4 if rules.players >= 4 else MOVES
 
 
-def candidates(view: SeatView, legal: Sequence[Action], prior: Action, rules: RuleSet) -> list[Action]:
+def candidates(
+    view: SeatView, legal: Sequence[Action], prior: Action, rules: RuleSet, plan: Plan | None = None
+) -> list[Action]:
     """The actions :func:`choose` compares: ``prior`` first; every claim answer; on a turn every
-    kong and 自摸, the discards keeping the lowest shanten (``_DISCARD_CANDIDATES`` of them, the
-    prior's tile first; 1 = the prior's tile only: a first trial with three dealt into 18% of 60
-    hands, the playouts' sense of danger being cruder than ``normal``'s) and their 亮倒 versions
-    (:func:`engine.game.fewest_reveal`)."""
+    kong and 自摸, the discards keeping the lowest shanten (``plan.discards`` of them, the prior's
+    tile first; ``plan`` default :func:`plan_for` ``(rules)``) and, when ``prior`` is a 亮倒 or
+    ``plan.declare``, their 亮倒 versions (:func:`engine.game.fewest_reveal`)."""
+    plan = plan or plan_for(rules)
     out: list[Action] = [prior]
     if view.public.phase is not Phase.TURN:
         out += [a for a in legal if a != prior]
@@ -260,27 +299,32 @@ def candidates(view: SeatView, legal: Sequence[Action], prior: Action, rules: Ru
     discards = [a for a in legal if a.kind is ActionKind.DISCARD]
     out += [a for a in legal if a.kind in (ActionKind.WIN, ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG)]
     if discards:
-        counts = hand_counts(view)
-        keys = keys_of(counts)
-        nm = len(view.melds)
-        ranked = sorted(discards, key=lambda a: (shanten_keys(minus(keys, int(a.tile or 0)), nm), a.tile != view.drawn))
-        best = shanten_keys(minus(keys, int(ranked[0].tile or 0)), nm)
-        tiles = (
-            [int(prior.tile)]
-            if prior.tile is not None and prior.kind in (ActionKind.DISCARD, ActionKind.LIANGDAO)
-            else []
-        )
-        for a in ranked:
-            if len(tiles) >= _DISCARD_CANDIDATES:
-                break
-            if shanten_keys(minus(keys, int(a.tile or 0)), nm) == best and int(a.tile or 0) not in tiles:
-                tiles.append(int(a.tile or 0))
-        for t in tiles:
+        declare = plan.declare or prior.kind is ActionKind.LIANGDAO
+        for t in _discard_tiles(view, discards, prior, rules, plan):
             out += [a for a in discards if a.tile == t]
-            ld = fewest_reveal(legal, t)
+            ld = fewest_reveal(legal, t) if declare else None
             if ld is not None:
                 out.append(ld)
     return list(dict.fromkeys(out))
+
+
+def _discard_tiles(view: SeatView, discards: Sequence[Action], prior: Action, rules: RuleSet, plan: Plan) -> list[int]:
+    """The discard tiles :func:`candidates` compares: the prior's tile, then (up to
+    ``plan.discards`` in all) the others keeping the lowest shanten, the drawn tile first."""
+    tiles = [int(prior.tile)] if prior.tile is not None and prior.kind in _TILE_CHOICES else []
+    if plan.discards <= len(tiles):
+        return tiles
+    kinds = list(dict.fromkeys(int(a.tile or 0) for a in discards))
+    keys = keys_of(hand_counts(view))
+    nm = len(view.melds)
+    sh = {t: shanten_keys(minus(keys, t), nm) for t in kinds}
+    best = min(sh.values())
+    for t in sorted((t for t in kinds if sh[t] == best), key=lambda t: t != view.drawn):
+        if len(tiles) >= plan.discards:
+            break
+        if t not in tiles:
+            tiles.append(t)
+    return tiles
 
 
 def choose(
@@ -299,12 +343,11 @@ def choose(
     rules = rules or _STANDARD_RULES
     if len(legal) == 1:
         return legal[0]
-    prior = choose_action(view, legal, Level.NORMAL, rules=rules)
-    if len(legal) == 1:
-        return legal[0]
+    plan = plan_for(rules)
+    prior = _prior(view, legal, rules, plan)
     if prior.kind is ActionKind.WIN and view.public.phase is Phase.TURN:
         return prior  # a 自摸 is never worth more later
-    cands = candidates(view, legal, prior, rules)
+    cands = candidates(view, legal, prior, rules, plan)
     if len(cands) == 1:
         return prior
     if moves is None:
@@ -314,6 +357,19 @@ def choose(
     if best == prior:
         return prior
     diff, se, n = _paired(stats[best], stats[prior])
-    if n >= 2 and diff > _Z_OVERRIDE * se:
+    if n >= 2 and diff > plan.z * se:
         return best
     return prior
+
+
+def _prior(view: SeatView, legal: Sequence[Action], rules: RuleSet, plan: Plan) -> Action:
+    """The ``normal`` level's choice; with ``plan.langqi``, a plain discard becomes the 廊起 that
+    ``normal`` picks among the ready discards when a 廊起 is legal (docs/rules.md §B)."""
+    prior = choose_action(view, legal, Level.NORMAL, rules=rules)
+    if not plan.langqi or prior.kind is not ActionKind.DISCARD:
+        return prior
+    ready = {a.tile for a in legal if a.kind is ActionKind.LIANGDAO}
+    if not ready:
+        return prior
+    sub = [a for a in legal if a.tile in ready and a.kind in _TILE_CHOICES]
+    return choose_action(view, sub, Level.NORMAL, rules=rules)

@@ -218,3 +218,67 @@ def test_a_face_down_kong_of_a_liangdao_seat_is_never_one_of_its_waits() -> None
         held = world.seats[0]
         for w in held.waits:
             assert held.hand[w] + held.meld_count(w) < 4
+
+
+def test_the_plan_per_table() -> None:
+    """卡五星, every table: no 亮倒 over a plain discard; 卡心五: a 廊起 whenever legal at 4 seats,
+    the first plan (亮倒 / 廊起 twins weighed) at 2 and 3; the normal tile and two standard errors
+    everywhere."""
+    for preset in ("standard", "two_seats", "four_seats"):
+        assert strong_ai.plan_for(RuleSet.preset(preset)) == strong_ai.Plan(declare=False)
+    assert strong_ai.plan_for(RuleSet.preset("kaxinwu")) == strong_ai.Plan(langqi=True)
+    first = strong_ai.Plan()
+    assert (first.discards, first.z, first.declare, first.langqi) == (1, 2.0, True, False)
+    for players in (2, 3):
+        assert strong_ai.plan_for(RuleSet.from_json({"preset": "kaxinwu", "players": players})) == first
+
+
+def _ready_decisions(rules: RuleSet, seeds: int) -> list[tuple[SeatView, list[Action], Action]]:
+    """(view, legal, normal's choice) of the turns of normal hands where a 亮倒 / 廊起 is legal."""
+    agent = ai_agent(Level.NORMAL, rules)
+    out = []
+    for h in range(seeds):
+        state = replay(start(rules, h % rules.players, seed=f"ready-{h}"))
+        while not state.over:
+            seat = state.to_act()[0]
+            view, legal = view_for(state, seat), legal_actions(state, seat)
+            a = agent(view, legal, random.Random(h))
+            if any(x.kind is ActionKind.LIANGDAO for x in legal) and not state.seats[seat].liangdao:
+                out.append((view, legal, a))
+            state, _ = step(state, a)
+    return out
+
+
+def test_candidates_leave_out_the_liangdao_of_a_plain_discard_when_the_plan_says_so() -> None:
+    """With ``declare`` off, a plain discard of normal is compared with other discards only; a 亮倒
+    of normal is still compared with its plain discard; with ``declare`` on, the 亮倒 twin is in."""
+    rules = RuleSet()
+    off, on = strong_ai.Plan(discards=3, declare=False), strong_ai.Plan(discards=3, declare=True)
+    plain = declared = 0
+    for view, legal, prior in _ready_decisions(rules, 30):
+        without = strong_ai.candidates(view, legal, prior, rules, off)
+        with_twins = strong_ai.candidates(view, legal, prior, rules, on)
+        assert without[0] == prior and set(without) <= set(with_twins) <= set(legal)
+        if prior.kind is ActionKind.DISCARD:
+            assert all(a.kind is not ActionKind.LIANGDAO for a in without)
+            plain += any(a.kind is ActionKind.LIANGDAO for a in with_twins)
+        elif prior.kind is ActionKind.LIANGDAO:
+            assert any(a.kind is ActionKind.DISCARD and a.tile == prior.tile for a in without)
+            declared += 1
+    assert plain >= 1 and declared >= 1
+
+
+def test_at_four_seats_of_kaxinwu_strong_takes_a_langqi_whenever_one_is_legal() -> None:
+    """卡心五, 4 seats: where a 廊起 is legal the strong level's prior is a 廊起 — normal's own when
+    it declares, else the one normal picks among the ready discards."""
+    rules = RuleSet.preset("kaxinwu")
+    plan = strong_ai.plan_for(rules)
+    missed = 0
+    for view, legal, normal in _ready_decisions(rules, 12):
+        prior = strong_ai._prior(view, legal, rules, plan)
+        assert prior.kind is ActionKind.LIANGDAO and prior in legal
+        if normal.kind is ActionKind.DISCARD:
+            missed += 1
+        else:
+            assert prior == normal
+    assert missed >= 1
