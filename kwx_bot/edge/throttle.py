@@ -185,6 +185,13 @@ class SlidingWindow:
         self._flying[token] = now
         return token
 
+    def started(self, token: int, now: float) -> None:
+        """The write :meth:`take` let go at an earlier time starts only at ``now``: a busy event
+        loop resumed its caller late, so Telegram may receive it late too.  Its grace (and so its
+        place in the window while unanswered) counts from ``now``, never from before it was let go."""
+        if token in self._flying:
+            self._flying[token] = max(self._flying[token], now)
+
     def settle(self, token: int, now: float, *, counted: bool = True) -> None:
         """The write :meth:`take` let go was answered at ``now``; ``counted``: Telegram took it."""
         sent = self._flying.pop(token, now)
@@ -609,6 +616,8 @@ class PacingRateLimiter(BaseRateLimiter[Priority]):
         priority = rate_limit_args or WRITE_PRIORITY.get() or (Priority.OWN if chat_id > 0 else Priority.ANNOUNCE)
         asked = self.clock()
         queued = await self._turn(chat_id, priority)
+        if self.token is not None and queued.token is not None:  # a late resumption delays the call
+            self.token.started(queued.token, self.clock())
         if self.on_wait is not None:
             self.on_wait(priority, self.clock() - asked)
         counted = True

@@ -311,6 +311,38 @@ def test_a_slow_answer_holds_its_slot_only_for_the_grace():
     assert window.used(5.0) == 0  # counted as answered at 0.25
 
 
+def test_a_write_started_late_counts_its_grace_from_its_start():
+    window = SlidingWindow(limit=1, period=1.0, grace=0.25)
+    late = window.take(0.0)
+    window.started(late, 0.4)  # the loop resumed the caller 0.4 s after it was let go
+    assert window.free_at(0.5) == pytest.approx(1.65)  # in flight: counted until 1 s after 0.4 + its grace
+    window.started(late, 0.1)  # never earlier than it was last known to start
+    window.settle(late, 3.0)
+    assert window.free_at(1.6) == pytest.approx(1.65)  # answered late: counted as answered at 0.65
+    window.started(late, 9.0)  # an answered write is left alone
+    assert window.free_at(1.7) == 1.7
+
+
+async def test_the_pacer_restamps_a_write_when_its_caller_resumes():
+    """A write is let go by the pacer's loop and started when its caller resumes (later, on a busy
+    loop): the pacer tells the token's window that start, before the call is made."""
+    clock = VirtualTime()
+    limiter = PacingRateLimiter(clock=clock, sleep=clock.sleep)
+    starts: list[tuple[int, float]] = []
+    window = limiter.token
+    assert window is not None
+    window.started = lambda token, now: starts.append((token, now))  # type: ignore[method-assign]
+    made: list[int] = []
+
+    async def call(*_: object) -> bool:
+        made.append(len(starts))  # the start was told before the call
+        return True
+
+    assert await limiter.process_request(call, (), {}, "sendMessage", {"chat_id": 5}, None) is True
+    assert made == [1] and starts == [(0, clock())]
+    await limiter.shutdown()
+
+
 async def test_a_chats_queued_writes_wait_while_a_429_holds_it():
     clock = VirtualTime()
     holds = Holds()
