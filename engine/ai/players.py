@@ -422,13 +422,17 @@ def uselessness(counts: Sequence[int], t: int) -> int:
 _EDGE = (0, 1, 2, 2, 2, 2, 2, 1, 0)
 
 
-def _easy_discard(ctx: _Ctx, discards: list[int], liangdao: set[int]) -> tuple[int, bool]:
-    keys, nm, counts, danger = ctx.keys, ctx.nm, ctx.counts, ctx.danger
+def quick_discard(
+    keys: Keys, nm: int, counts: Sequence[int], discards: list[int], danger: int, drawn: int | None, target: int
+) -> tuple[int, int]:
+    """The easy level's discard search, which the strong level's playouts share (docs/architecture.md
+    §2): of ``discards`` (tile indices, non-empty; those outside the ``danger`` bit mask only, unless
+    none is), tried in order of :func:`uselessness` (the ``drawn`` tile after its equals), the first
+    whose discard leaves the lowest shanten of ``keys`` with ``nm`` melds, stopping at the first that
+    reaches ``target``.  Returns the tile index and that shanten."""
     pool = [t for t in discards if not danger >> t & 1] if danger else discards
     if not pool:
         pool = discards
-    target = ctx.view.shanten  # of the 14 - 3k tiles: the shanten after the best discard
-    drawn = ctx.view.drawn
     pool.sort(key=lambda t: 2 * uselessness(counts, t) + (t != drawn))
     best_t, best_sh = pool[0], 99
     for t in pool:
@@ -437,6 +441,13 @@ def _easy_discard(ctx: _Ctx, discards: list[int], liangdao: set[int]) -> tuple[i
             best_t, best_sh = t, sh
             if sh <= target:
                 break
+    return best_t, best_sh
+
+
+def _easy_discard(ctx: _Ctx, discards: list[int], liangdao: set[int]) -> tuple[int, bool]:
+    keys, nm = ctx.keys, ctx.nm
+    # the target: the shanten of the 14 - 3k tiles, i.e. after the best discard
+    best_t, best_sh = quick_discard(keys, nm, ctx.counts, discards, ctx.danger, ctx.view.drawn, ctx.view.shanten)
     if best_sh == 0 and best_t in liangdao:
         mask = waits_mask(minus(keys, best_t), nm)
         unseen = ctx.unseen

@@ -25,7 +25,7 @@ from ..game.legal import kong_actions
 from ..game.state import Phase
 from ..tiles import NUM_KINDS, Tile
 from .hand import minus
-from .players import uselessness
+from .players import quick_discard
 
 __all__ = ["easy_move"]
 
@@ -92,17 +92,7 @@ def _turn(state: State, seat: int, declare: bool) -> Action | None:
     protected = protected_mask(state, seat)
     hand = own.hand
     tiles = [t for t in range(NUM_KINDS) if hand[t] and not protected >> t & 1]
-    pool = [t for t in tiles if not danger >> t & 1] if danger else tiles
-    if not pool:
-        pool = tiles
-    pool.sort(key=lambda t: 2 * uselessness(hand, t) + (t != drawn))
-    best_t, best_sh = pool[0], 99
-    for t in pool:
-        sh = shanten_keys(minus(keys, t), nm)
-        if sh < best_sh:
-            best_t, best_sh = t, sh
-            if sh <= now:
-                break
+    best_t, best_sh = quick_discard(keys, nm, hand, tiles, danger, drawn, now)
     tile = _TILES[best_t]
     if (
         declare
