@@ -256,6 +256,10 @@ class GroupBudget:
         """A write to the group ``chat_id`` is let go now; its token (see :meth:`SlidingWindow.take`)."""
         return self._of(chat_id).take(self.clock())
 
+    def started(self, chat_id: int, token: int) -> None:
+        """The write :meth:`take` let go starts only now (see :meth:`SlidingWindow.started`)."""
+        self._of(chat_id).started(token, self.clock())
+
     def settle(self, chat_id: int, token: int, *, counted: bool = True) -> None:
         """The write :meth:`take` let go was answered now (see :meth:`SlidingWindow.settle`)."""
         self._of(chat_id).settle(token, self.clock(), counted=counted)
@@ -589,6 +593,14 @@ class PacingRateLimiter(BaseRateLimiter[Priority]):
             raise
         return queued
 
+    def _started(self, queued: _Queued) -> None:
+        """The write ``queued`` starts now, when its caller resumed (a busy loop resumes it later
+        than the pacer let it go): its windows count its grace from now."""
+        if self.token is not None and queued.token is not None:
+            self.token.started(queued.token, self.clock())
+        if queued.group is not None:
+            self.budget.started(queued.chat_id, queued.group)
+
     def _settle(self, queued: _Queued, *, counted: bool) -> None:
         """The write ``queued`` was answered (``counted``: Telegram took it) or not made."""
         if self.token is not None and queued.token is not None:
@@ -616,8 +628,7 @@ class PacingRateLimiter(BaseRateLimiter[Priority]):
         priority = rate_limit_args or WRITE_PRIORITY.get() or (Priority.OWN if chat_id > 0 else Priority.ANNOUNCE)
         asked = self.clock()
         queued = await self._turn(chat_id, priority)
-        if self.token is not None and queued.token is not None:  # a late resumption delays the call
-            self.token.started(queued.token, self.clock())
+        self._started(queued)
         if self.on_wait is not None:
             self.on_wait(priority, self.clock() - asked)
         counted = True

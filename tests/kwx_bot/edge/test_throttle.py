@@ -340,6 +340,10 @@ async def test_the_pacer_restamps_a_write_when_its_caller_resumes():
 
     assert await limiter.process_request(call, (), {}, "sendMessage", {"chat_id": 5}, None) is True
     assert made == [1] and starts == [(0, clock())]
+    group_starts: list[tuple[int, int]] = []
+    limiter.budget.started = lambda chat, token: group_starts.append((chat, token))  # type: ignore[method-assign]
+    assert await limiter.process_request(call, (), {}, "sendMessage", {"chat_id": -7}, None) is True
+    assert made == [1, 2] and group_starts == [(-7, 0)]  # a group's window is told too
     await limiter.shutdown()
 
 
