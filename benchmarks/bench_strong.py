@@ -16,6 +16,11 @@ time of each strong decision — searched or not — as p50 / p95 / max, in CPU 
 process (``time.process_time``: one core, not inflated by other jobs on the machine) and in wall
 time, with the load average before and after.  ``table``: every match, one line each.
 
+``--prior`` plays the strong seat without its search: the prior of its table's plan alone
+(:func:`engine.ai.strong.prior_choice`: ``normal`` with the plan's tuning, 暗杠 and 廊起 rules).
+``--defence W`` and ``--ankong on|off`` replace those of the plan (:func:`engine.ai.strong.plan_for`),
+with or without ``--prior``: how the plans' values were chosen (README "AI levels").
+
 ``--jobs J`` splits the deals over J worker processes (default 1; the machine has 2 cores).  The same
 arguments replay the same hands (the strong search is bounded by playouts, not by time).
 """
@@ -23,6 +28,7 @@ arguments replay the same hands (the strong search is bounded by playouts, not b
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import multiprocessing
 import os
@@ -34,7 +40,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.ai import Level, choose_action
+from engine.ai import Level, choose_action, strong
 from engine.ai.selfplay import Agent, Simulation, ai_agent, seatings, simulate
 from engine.game import Action
 from engine.rules import RuleSet
@@ -51,10 +57,30 @@ def rules_for(game: str, seats: int) -> RuleSet:
     return RuleSet.preset({2: "two_seats", 3: "standard", 4: "four_seats"}[seats])
 
 
-def _timed_strong(rules: RuleSet, cpu: list[float], wall: list[float]) -> Agent:
+def plan_of(rules: RuleSet, defence: float | None, ankong: str | None) -> strong.Plan:
+    """The table's plan with ``defence`` (the prior's :attr:`Tuning.defence`) and ``ankong``
+    ("on" / "off") replaced where given."""
+    plan = strong.plan_for(rules)
+    if defence is not None:
+        plan = dataclasses.replace(plan, tuning=dataclasses.replace(plan.tuning, defence=defence))
+    if ankong is not None:
+        plan = dataclasses.replace(plan, ankong=ankong == "on")
+    return plan
+
+
+def _timed_strong(rules: RuleSet, cpu: list[float], wall: list[float], variant: Variant) -> Agent:
+    prior_only, defence, ankong = variant
+    plan = plan_of(rules, defence, ankong)
+    default = plan == strong.plan_for(rules)
+
     def agent(view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
         c0, w0 = time.process_time(), time.perf_counter()
-        a = choose_action(view, legal, Level.STRONG, rng, rules=rules)
+        if prior_only:
+            a = strong.prior_choice(view, legal, rules, plan)
+        elif default:
+            a = choose_action(view, legal, Level.STRONG, rng, rules=rules)
+        else:
+            a = strong.choose(view, legal, rng, rules=rules, plan=plan)
         cpu.append(time.process_time() - c0)
         wall.append(time.perf_counter() - w0)
         return a
@@ -62,13 +88,17 @@ def _timed_strong(rules: RuleSet, cpu: list[float], wall: list[float]) -> Agent:
     return agent
 
 
-def _job(args: tuple[str, int, str, int, int, str]) -> tuple[Simulation, list[float], list[float]]:
-    game, seats, vs, start_index, hands, seed = args
+Variant = tuple[bool, float | None, str | None]
+"""(the prior alone, the defence, the 暗杠 rule: None keeps the plan's)."""
+
+
+def _job(args: tuple[str, int, str, int, int, str, Variant]) -> tuple[Simulation, list[float], list[float]]:
+    game, seats, vs, start_index, hands, seed, variant = args
     rules = rules_for(game, seats)
     cpu: list[float] = []
     wall: list[float] = []
     levels = (Level.STRONG,) + (Level(vs),) * (seats - 1)
-    agents = [_timed_strong(rules, cpu, wall)] + [ai_agent(Level(vs), rules)] * (seats - 1)
+    agents = [_timed_strong(rules, cpu, wall, variant)] + [ai_agent(Level(vs), rules)] * (seats - 1)
     t0 = time.perf_counter()
 
     def progress(sim: Simulation) -> None:
@@ -109,8 +139,17 @@ def _pct(xs: Sequence[float], q: float) -> float:
     return s[min(len(s) - 1, int(q * len(s)))] * 1000.0
 
 
-def run_match(game: str, seats: int, vs: str, hands: int, jobs: int, seed: str) -> dict[str, object]:
-    """Play one match; its figures as a dict (also printed)."""
+def _describe(variant: Variant) -> str:
+    prior_only, defence, ankong = variant
+    parts = (["prior only"] if prior_only else []) + ([f"defence {defence:g}"] if defence is not None else [])
+    parts += [f"ankong {ankong}"] if ankong is not None else []
+    return f" ({', '.join(parts)})" if parts else ""
+
+
+def run_match(
+    game: str, seats: int, vs: str, hands: int, jobs: int, seed: str, variant: Variant = (False, None, None)
+) -> dict[str, object]:
+    """Play one match; its figures as a dict (also printed).  ``variant``: :data:`Variant`."""
     block = len(seatings(seats))
     blocks = max(1, math.ceil(hands / block))
     per = math.ceil(blocks / jobs)
@@ -118,7 +157,7 @@ def run_match(game: str, seats: int, vs: str, hands: int, jobs: int, seed: str) 
     for j in range(jobs):
         b0, b1 = j * per, min(blocks, (j + 1) * per)
         if b1 > b0:
-            tasks.append((game, seats, vs, b0 * block, (b1 - b0) * block, seed))
+            tasks.append((game, seats, vs, b0 * block, (b1 - b0) * block, seed, variant))
     load0 = os.getloadavg()
     t0 = time.perf_counter()
     if len(tasks) == 1:
@@ -158,7 +197,7 @@ def run_match(game: str, seats: int, vs: str, hands: int, jobs: int, seed: str) 
         "load": f"{load0[0]:.2f} -> {load1[0]:.2f}",
     }
     print(
-        f"{game:<8} {seats} seats  strong vs {vs:<6} x{seats - 1}: {n:>5} hands  "
+        f"{game:<8} {seats} seats  strong{_describe(variant)} vs {vs:<6} x{seats - 1}: {n:>5} hands  "
         f"strong {mean:+.3f} ±{ci:.3f}  strong-{vs} {diff:+.3f} ±{dci:.3f}  "
         f"win {out['win%']:.1f}% 点炮 {out['dealt_in%']:.1f}% 亮倒 {out['liangdao%']:.1f}%  "
         f"decision ms cpu p50 {out['cpu_p50_ms']:.1f} p95 {out['cpu_p95_ms']:.1f} max {out['cpu_max_ms']:.1f} "
@@ -180,9 +219,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--hands", type=int, default=600)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--seed", default="strong")
+    ap.add_argument("--prior", action="store_true", help="the plan's prior alone, without the search")
+    ap.add_argument("--defence", type=float, default=None, help="the prior's danger weight (Tuning.defence)")
+    ap.add_argument("--ankong", choices=("on", "off"), default=None, help="a 暗杠 whenever legal")
     a = ap.parse_args(argv)
     if a.cmd == "match":
-        r = run_match(a.game, a.seats, a.vs, a.hands, a.jobs, a.seed)
+        r = run_match(a.game, a.seats, a.vs, a.hands, a.jobs, a.seed, (a.prior, a.defence, a.ankong))
         return 1 if r["errors"] else 0
     errors = 0
     for game in GAMES:

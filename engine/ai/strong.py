@@ -22,13 +22,14 @@ money included) of each legal action, estimated from the seat's view only:
    :func:`evaluate`, playout moves for :func:`choose`.
 
 :func:`choose` (the ``strong`` level of :func:`engine.ai.choose_action`) searches only the actions
-worth comparing (:func:`candidates`) — the ``normal`` level's choice, every kong, every claim answer
+worth comparing (:func:`candidates`) — its prior, every kong, every claim answer
 (胡 / 杠 / 碰 / 过: passing a win is weighed too) and, as the table's :class:`Plan` says
 (:func:`plan_for`), other discards keeping the lowest shanten and the 亮倒 / 廊起 twins (showing the
 fewest tiles that publish the same waits as the whole hand) — skips the search when the choice is
-forced or a 自摸, and keeps the ``normal`` choice unless another candidate beats it by more than
-the plan's number of standard errors of their paired difference.  At 4 seats of 卡心五 the plan's
-prior is ``normal`` taking a 廊起 whenever one is legal.
+forced or a 自摸, and keeps its prior (:func:`prior_choice`: the ``normal`` choice under the plan)
+unless another candidate beats it by more than the plan's number of standard errors of their
+paired difference.  At 4 seats of 卡心五 the plan's prior is ``normal`` taking a 廊起 whenever one
+is legal; at 3 and 4 seats of 卡五星 it is ``normal`` defending less, with a 暗杠 whenever legal.
 """
 
 from __future__ import annotations
@@ -44,13 +45,25 @@ from ..game import Action, ActionKind, IllegalAction, State, fewest_reveal, lega
 from ..rules import RuleSet, Ruleset
 from ..views import Phase, SeatView
 from .hand import hand_counts, minus
-from .players import Level, choose_action
+from .players import Level, Tuning, choose_action
 from .rollout import easy_move
 from .sampling import sample_world
 
-__all__ = ["MOVES", "Plan", "candidates", "choose", "evaluate", "move_budget", "plan_for", "playout", "search"]
+__all__ = [
+    "MOVES",
+    "Plan",
+    "candidates",
+    "choose",
+    "evaluate",
+    "move_budget",
+    "plan_for",
+    "playout",
+    "prior_choice",
+    "search",
+]
 
 _STANDARD_RULES = RuleSet()
+_NORMAL_TUNING = Tuning()
 _MAX_PLAYOUT_ACTIONS = 600
 _FIRST_CUT = 4
 _TILE_CHOICES = (ActionKind.DISCARD, ActionKind.LIANGDAO)
@@ -76,24 +89,41 @@ class Plan:
     * ``langqi``: take a 廊起 whenever one is legal (卡心五, docs/rules.md §B: a 廊起 hand collects
       at 查叫 even on dead waits, and nobody may feed it), choosing among the ready discards as
       ``normal`` would.
+    * ``ankong``: declare a 暗杠 whenever one is legal (its money, 2 from every other seat, is paid
+      at once and kept even when the hand is drawn, docs/rules.md §A13), even where it raises the
+      shanten — which ``normal`` never does.
+    * ``tuning``: the knobs of the ``normal`` choice that is the prior (:class:`Tuning`): the
+      prior defends less than ``normal`` where self-play measured that it pays.
     """
 
     discards: int = 1
     z: float = 2.0
     declare: bool = True
     langqi: bool = False
+    ankong: bool = False
+    tuning: Tuning = _NORMAL_TUNING
+
+
+_DEFENCE_BY_SEATS = {3: 0.3, 4: 0.15}
+"""The prior's danger weight (:attr:`Tuning.defence`, 1.0 in ``normal``) at 3 and 4 seats of
+卡五星: ``normal`` folds more than pays there (README "AI levels": self-play of ``normal`` with
+each weight against ``normal``)."""
 
 
 def plan_for(rules: RuleSet) -> Plan:
     """The :class:`Plan` of a table: in 卡五星, at every table, no 亮倒 over a plain discard of
-    ``normal`` (its own 亮倒 is still weighed against the plain discard); at 4 seats of 卡心五, a
-    廊起 whenever legal; the ``normal`` tile and two standard errors everywhere.  Three discard
-    tiles with one standard error were measured at 3 seats of 卡五星 and not kept: no better, and a
-    search at most decisions (README "AI levels")."""
+    ``normal`` (its own 亮倒 is still weighed against the plain discard); at 3 and 4 seats of
+    卡五星 also a 暗杠 whenever legal and less defence (:data:`_DEFENCE_BY_SEATS`); at 4 seats of
+    卡心五, a 廊起 whenever legal; the ``normal`` tile and two standard errors everywhere.  Three
+    discard tiles with one standard error were measured at 3 seats of 卡五星 and not kept: no
+    better, and a search at most decisions (README "AI levels")."""
     if rules.ruleset is Ruleset.KAXINWU and rules.players >= 4:
         return Plan(langqi=True)
     if rules.ruleset is Ruleset.KAWUXING:
-        return Plan(declare=False)
+        defence = _DEFENCE_BY_SEATS.get(rules.players)
+        if defence is None:
+            return Plan(declare=False)
+        return Plan(declare=False, ankong=True, tuning=Tuning(defence=defence))
     return Plan()
 
 
@@ -335,16 +365,17 @@ def choose(
     rules: RuleSet | None = None,
     playouts: int | None = None,
     moves: int | None = None,
+    plan: Plan | None = None,
 ) -> Action:
     """The ``strong`` choice among ``legal`` (module docstring); ``rng`` draws the worlds.  The
     search is bounded by playout ``moves`` (default :func:`move_budget`; and ``playouts``, when
     given), not by time, so the choice is a function of the view, the legal actions, the rules and
-    ``rng``'s state only — the same on any machine."""
+    ``rng``'s state only — the same on any machine.  ``plan``: default :func:`plan_for` ``(rules)``."""
     rules = rules or _STANDARD_RULES
     if len(legal) == 1:
         return legal[0]
-    plan = plan_for(rules)
-    prior = _prior(view, legal, rules, plan)
+    plan = plan or plan_for(rules)
+    prior = prior_choice(view, legal, rules, plan)
     if prior.kind is ActionKind.WIN and view.public.phase is Phase.TURN:
         return prior  # a 自摸 is never worth more later
     cands = candidates(view, legal, prior, rules, plan)
@@ -362,14 +393,20 @@ def choose(
     return prior
 
 
-def _prior(view: SeatView, legal: Sequence[Action], rules: RuleSet, plan: Plan) -> Action:
-    """The ``normal`` level's choice; with ``plan.langqi``, a plain discard becomes the 廊起 that
+def prior_choice(view: SeatView, legal: Sequence[Action], rules: RuleSet, plan: Plan) -> Action:
+    """The choice :func:`choose` starts from and keeps unless its search finds better (one of
+    ``legal``, non-empty): the ``normal`` level's choice with ``plan.tuning``; with ``plan.ankong``, a 暗杠 instead of
+    a discard whenever one is legal; with ``plan.langqi``, a plain discard becomes the 廊起 that
     ``normal`` picks among the ready discards when a 廊起 is legal (docs/rules.md §B)."""
-    prior = choose_action(view, legal, Level.NORMAL, rules=rules)
+    prior = choose_action(view, legal, Level.NORMAL, rules=rules, tuning=plan.tuning)
+    if plan.ankong and prior.kind in _TILE_CHOICES:
+        for a in legal:
+            if a.kind is ActionKind.CONCEALED_KONG:
+                return a
     if not plan.langqi or prior.kind is not ActionKind.DISCARD:
         return prior
     ready = {a.tile for a in legal if a.kind is ActionKind.LIANGDAO}
     if not ready:
         return prior
     sub = [a for a in legal if a.tile in ready and a.kind in _TILE_CHOICES]
-    return choose_action(view, sub, Level.NORMAL, rules=rules)
+    return choose_action(view, sub, Level.NORMAL, rules=rules, tuning=plan.tuning)

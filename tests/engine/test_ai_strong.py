@@ -10,6 +10,7 @@ import pytest
 
 from engine.ai import Level, choose_action
 from engine.ai import strong as strong_ai
+from engine.ai.players import Tuning
 from engine.ai.rollout import easy_move
 from engine.ai.sampling import sample_world
 from engine.ai.selfplay import ai_agent, play_hand
@@ -221,16 +222,47 @@ def test_a_face_down_kong_of_a_liangdao_seat_is_never_one_of_its_waits() -> None
 
 
 def test_the_plan_per_table() -> None:
-    """卡五星, every table: no 亮倒 over a plain discard; 卡心五: a 廊起 whenever legal at 4 seats,
-    the first plan (亮倒 / 廊起 twins weighed) at 2 and 3; the normal tile and two standard errors
-    everywhere."""
-    for preset in ("standard", "two_seats", "four_seats"):
-        assert strong_ai.plan_for(RuleSet.preset(preset)) == strong_ai.Plan(declare=False)
+    """卡五星, every table: no 亮倒 over a plain discard, and at 3 and 4 seats a 暗杠 whenever legal
+    and less defence (0.3, 0.15); 卡心五: a 廊起 whenever legal at 4 seats, the first plan (亮倒 /
+    廊起 twins weighed) at 2 and 3; the normal tile and two standard errors everywhere."""
+    assert strong_ai.plan_for(RuleSet.preset("two_seats")) == strong_ai.Plan(declare=False)
+    for preset, defence in (("standard", 0.3), ("four_seats", 0.15)):
+        plan = strong_ai.plan_for(RuleSet.preset(preset))
+        assert plan == strong_ai.Plan(declare=False, ankong=True, tuning=Tuning(defence=defence))
     assert strong_ai.plan_for(RuleSet.preset("kaxinwu")) == strong_ai.Plan(langqi=True)
     first = strong_ai.Plan()
-    assert (first.discards, first.z, first.declare, first.langqi) == (1, 2.0, True, False)
+    assert (first.discards, first.z, first.declare, first.langqi, first.ankong) == (1, 2.0, True, False, False)
+    assert first.tuning == Tuning()
     for players in (2, 3):
         assert strong_ai.plan_for(RuleSet.from_json({"preset": "kaxinwu", "players": players})) == first
+
+
+def test_the_prior_declares_a_concealed_kong_whenever_the_plan_says_so() -> None:
+    """With ``ankong`` the prior is a legal 暗杠 wherever one is offered on a turn — also where
+    ``normal`` (which never raises its shanten for a kong) discards instead, unless it may win (a
+    自摸 first); without it, normal's choice with the plan's tuning."""
+    rules = RuleSet()
+    on, off = strong_ai.plan_for(rules), strong_ai.Plan(declare=False, tuning=Tuning(defence=0.3))
+    agent = ai_agent(Level.NORMAL, rules)
+    offered = overruled = 0
+    for h in range(60):
+        state = replay(start(rules, h % 3, seed=f"ankong-{h}"))
+        while not state.over:
+            seat = state.to_act()[0]
+            view, legal = view_for(state, seat), legal_actions(state, seat)
+            kongs = [a for a in legal if a.kind is ActionKind.CONCEALED_KONG]
+            if kongs and not state.seats[seat].liangdao:
+                prior = strong_ai.prior_choice(view, legal, rules, on)
+                normal = choose_action(view, legal, Level.NORMAL, rules=rules, tuning=off.tuning)
+                assert strong_ai.prior_choice(view, legal, rules, off) == normal
+                if any(a.kind is ActionKind.WIN for a in legal):  # a 自摸 comes first
+                    assert prior.kind is ActionKind.WIN
+                else:
+                    offered += 1
+                    assert prior in kongs
+                    overruled += normal.kind is not ActionKind.CONCEALED_KONG
+            state, _ = step(state, agent(view, legal, random.Random(h)))
+    assert offered >= 1 and overruled >= 1
 
 
 def _ready_decisions(rules: RuleSet, seeds: int) -> list[tuple[SeatView, list[Action], Action]]:
@@ -275,7 +307,7 @@ def test_at_four_seats_of_kaxinwu_strong_takes_a_langqi_whenever_one_is_legal() 
     plan = strong_ai.plan_for(rules)
     missed = 0
     for view, legal, normal in _ready_decisions(rules, 12):
-        prior = strong_ai._prior(view, legal, rules, plan)
+        prior = strong_ai.prior_choice(view, legal, rules, plan)
         assert prior.kind is ActionKind.LIANGDAO and prior in legal
         if normal.kind is ActionKind.DISCARD:
             missed += 1
