@@ -145,6 +145,7 @@ class Labels:
     guansi_why: str
     guansi_pays: str
     transfer: str
+    transfer_more: str
     shown: str
     protected: str
     danger: str
@@ -159,7 +160,8 @@ class Labels:
         "total", "win", "draw", "baohu", "pays", "seat_fallback", "by_label", "from_", "robbed",
         "next_dealer", "dealt_in", "kong_robbed", "liangdao_of", "multiplier_label", "match_total",
         "colon", "list_sep", "chajiao", "chajiao_why", "chajiao_seat", "guansi", "guansi_why",
-        "guansi_pays", "transfer", "shown", "protected", "danger", "next_seat", "across", "previous",
+        "guansi_pays", "transfer", "transfer_more", "shown", "protected", "danger", "next_seat", "across",
+        "previous",
     )  # fmt: skip
     """The fields a catalog translates (every field but ``lang``, ``tiles`` and ``fans``)."""
 
@@ -352,7 +354,8 @@ _EN_LABELS = Labels(
     guansi="Shut in",  # result header of a 关死 (docs/rules.md §B) and the badge of its seat
     guansi_why="{name} is shut in: every tile in hand is a tile that a player who laid down waits on",
     guansi_pays="pays each player who laid down their top multiplier and 2 to each other player; kong money void",
-    transfer="{payer} pays {payee} {n}",  # one payment of a 查叫 / 关死
+    transfer="{payer} pays {payee}: {n}",  # one payment of a 查叫 / 关死
+    transfer_more="{payee}: {n}",  # the same payer's next payment, after list_sep
     shown="Shown",  # hand legend: a tile shown at a partial 亮倒 / 廊起
     protected="Protected",  # hand legend: a tile that may not be discarded (docs/rules.md §A9.8, §B)
     danger="Pays for all if discarded",  # hand legend (卡五星): discarding it is 包胡 (§A9.7)

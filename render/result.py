@@ -468,14 +468,15 @@ def _result(
 
 
 def _transfer_texts(result: HandResultView, names: Sequence[str], lb: Labels) -> list[str]:
-    """One chip per payer of a 关死 or 查叫 (:func:`render.endings.transfers`): ``X pays Y 4, Z 4``."""
+    """One chip per payer of a 关死 or 查叫 (:func:`render.endings.transfers`): ``X pays Y: 4, Z: 4``
+    (the colon keeps an amount apart from a name ending in a digit, ``电脑2``)."""
     sep = lb.list_sep
     out: list[str] = []
     payer = None
     for p, q, v in transfers(result):
         payee = fit(seat_name(names, q, lb), CHIP_SIZE, 150)
         if p == payer:
-            out[-1] += f"{sep}{payee} {v}"
+            out[-1] += sep + lb.transfer_more.format(payee=payee, n=v)
         else:
             out.append(lb.transfer.format(payer=fit(seat_name(names, p, lb), CHIP_SIZE, 150), payee=payee, n=v))
             payer = p

@@ -318,7 +318,7 @@ def table_caption(
     ]
     auto = [name(names[s.seat]) for s in view.seats if s.on_auto]
     if auto:
-        lines.append(_("Auto-play: {names}").format(names=", ".join(auto)))
+        lines.append(_("Auto-play: {names}").format(names=_(", ").join(auto)))
     if sitting_out is not None:
         lines.append(_("Sitting out this hand: {name}").format(name=name(sitting_out)))
     if table:
@@ -362,13 +362,13 @@ def _win_line(tr: Translator, w: WinView, names: Sequence[str], liangdao: Collec
             name=name(names[w.seat]), other=name(names[w.from_seat or 0]), tile=tile
         )
     lines = ["<b>" + how + "</b>"]
-    whose = ", ".join(name(names[p], 16) for p in _liangdao_of(w, liangdao))
+    whose = _(", ").join(name(names[p], 16) for p in _liangdao_of(w, liangdao))
     fans = " · ".join(
         _("Laid down by {names}").format(names=whose) if f is Fan.LIANGDAO and whose else fan_label(f, tr)
         for f in w.fans
     )
     lines.append(_("Patterns: {fans}").format(fans=fans))
-    mult = ", ".join(_("{name} ×{m}").format(name=name(names[p], 12), m=m) for p, m in sorted(w.multiplier.items()))
+    mult = _(", ").join(_("{name} ×{m}").format(name=name(names[p], 12), m=m) for p, m in sorted(w.multiplier.items()))
     if mult:  # its own line: 番 names may carry brackets, and brackets do not nest
         lines.append(_("Multiplier per payer: {list}").format(list=mult))
     if w.baohu:
@@ -406,7 +406,7 @@ def result_caption(
     else:
         lines = [_("<b>Hand {n}: draw</b> (no winner)").format(n=hand_no)]
         if result.chajiao:
-            payers = ", ".join(name(names[s], 16) for s in result.chajiao)
+            payers = _(", ").join(name(names[s], 16) for s in result.chajiao)
             lines.append(
                 _("Ready check: {names} did not lay down and pay each player who did their highest multiplier.")
                 .format(names=payers)

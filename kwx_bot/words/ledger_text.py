@@ -260,7 +260,7 @@ def _declarers(hand: HandRecord, w: SeatResult) -> list[SeatResult]:
 def _fan_texts(hand: HandRecord, w: SeatResult, tr: Translator) -> list[str]:
     """The 番 of winner ``w``, each in the reader's words; the 亮倒 番 names whose 亮倒 it stands
     for (:func:`_declarers`: "Laid down by Ann")."""
-    whose = ", ".join(_seat_name(s, tr) for s in _declarers(hand, w))
+    whose = tr.gettext(", ").join(_seat_name(s, tr) for s in _declarers(hand, w))
     return [
         tr.gettext("Laid down by {names}").format(names=whose) if f == Fan.LIANGDAO.zh and whose else fan_label(f, tr)
         for f in w.fans

@@ -98,7 +98,7 @@ def test_result_caption_names_whose_liangdao_and_labels_the_multipliers():
     assert "Multiplier per payer: Ann ×8, Bob ×8" in en
     assert _depth(en) <= 1, en
     zh = result_caption(translator("zh_CN"), hand_no=4, result=result, names=names, liangdao=[2])
-    assert "Cy亮倒" in zh and "各家倍数：Ann ×8, Bob ×8" in zh
+    assert "Cy亮倒" in zh and "各家倍数：Ann ×8、Bob ×8" in zh
     # a payer's 亮倒 (the winner's own is not declared): the chip names the payer
     payer = result_caption(translator("en"), hand_no=4, result=result, names=names, liangdao=[1])
     assert "Laid down by Bob" in payer
