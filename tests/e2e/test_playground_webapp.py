@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
@@ -141,7 +142,7 @@ def test_a_newcomer_plays_a_hand_on_the_mini_app(playground: str, browser: WebDr
         browser.switch_to.frame(frame)
         over = seq(browser)
         # the keys come with the table between hands, a moment after the result itself may show
-        _wait(browser, "Next hand under the result", lambda: count(browser, ".result .key"))
+        _wait_for_the_keys(browser)
         assert tap(browser, ".result .key", 0) == "Next hand"
         _wait(browser, "the next hand on the page", lambda: not count(browser, ".result") and seq(browser) > over)
         _wait(browser, "the next hand's tiles", lambda: count(browser, ".hand-tile") >= 13)
@@ -167,6 +168,28 @@ def test_a_newcomer_plays_a_hand_on_the_mini_app(playground: str, browser: WebDr
     print(f"Ann's hand message caught up {time.monotonic() - left:.1f} s after her page closed")
     _wait(browser, "the spectator's table", lambda: count(browser, ".spectator-view .seat") == 3)
     assert not count(browser, ".hand-tile")
+
+
+def _wait_for_the_keys(browser: WebDriver) -> None:
+    """Wait for Next hand under the result; if it does not come, fail saying what the page showed
+    and whether a reload of the page brings the keys (the server has them: the page missed an
+    update) or not (the server's screen lacks them)."""
+    try:
+        _wait(browser, "Next hand under the result", lambda: count(browser, ".result .key"))
+        return
+    except TimeoutException:
+        shown = browser.execute_script(
+            "const a = document.getElementById('app'); const r = document.querySelector('.result');"
+            "return JSON.stringify({data: a ? {...a.dataset} : null,"
+            " rows: r ? r.querySelectorAll('.key-row').length : -1, caption: r ? r.innerText.slice(0, 200) : null});"
+        )
+    browser.execute_script("location.reload()")  # the Mini App's frame only (the test is inside it)
+    try:
+        _wait(browser, "Next hand after a reload", lambda: count(browser, ".result .key"), 20)
+        after = "the keys came after a reload (the page missed an update)"
+    except TimeoutException:
+        after = "no keys after a reload either (the screen lacks them)"
+    pytest.fail(f"no Next hand under the result within 30 s; the page showed {shown}; {after}")
 
 
 ON_TOP = """
