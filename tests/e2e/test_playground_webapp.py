@@ -180,8 +180,11 @@ def _wait_for_the_keys(browser: WebDriver) -> None:
     except TimeoutException:
         shown = browser.execute_script(
             "const a = document.getElementById('app'); const r = document.querySelector('.result');"
+            "const S = window.kwxPage.state; const p = S.payload || {};"
             "return JSON.stringify({data: a ? {...a.dataset} : null,"
-            " rows: r ? r.querySelectorAll('.key-row').length : -1, caption: r ? r.innerText.slice(0, 200) : null});"
+            " rows: r ? r.querySelectorAll('.key-row').length : -1, caption: r ? r.innerText.slice(0, 200) : null,"
+            " payload: {seq: p.seq, role: p.role, buttons: p.result ? (p.result.buttons || []).length : null},"
+            " replay: Boolean(S.replay)});"
         )
     browser.execute_script("location.reload()")  # the Mini App's frame only (the test is inside it)
     try:
