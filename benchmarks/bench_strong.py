@@ -40,7 +40,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.ai import Level, choose_action, strong
+from engine.ai import Level, strong
 from engine.ai.selfplay import Agent, Simulation, ai_agent, seatings, simulate
 from engine.game import Action
 from engine.rules import RuleSet
@@ -71,15 +71,12 @@ def plan_of(rules: RuleSet, defence: float | None, ankong: str | None) -> strong
 def _timed_strong(rules: RuleSet, cpu: list[float], wall: list[float], variant: Variant) -> Agent:
     prior_only, defence, ankong = variant
     plan = plan_of(rules, defence, ankong)
-    default = plan == strong.plan_for(rules)
 
     def agent(view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
         c0, w0 = time.process_time(), time.perf_counter()
         if prior_only:
             a = strong.prior_choice(view, legal, rules, plan)
-        elif default:
-            a = choose_action(view, legal, Level.STRONG, rng, rules=rules)
-        else:
+        else:  # the strong level itself with the table's plan (choose_action's path), or the variant's
             a = strong.choose(view, legal, rng, rules=rules, plan=plan)
         cpu.append(time.process_time() - c0)
         wall.append(time.perf_counter() - w0)

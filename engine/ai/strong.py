@@ -40,11 +40,11 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..analysis import keys_of, shanten_keys
+from ..analysis import keys_of, shanten_after_discards
 from ..game import Action, ActionKind, IllegalAction, State, fewest_reveal, legal_actions, step, view_for
 from ..rules import RuleSet, Ruleset
 from ..views import Phase, SeatView
-from .hand import hand_counts, minus
+from .hand import hand_counts
 from .players import Level, Tuning, choose_action
 from .rollout import easy_move
 from .sampling import sample_world
@@ -76,14 +76,15 @@ search's budget, sized for at most 100 ms at p95 on one core (README "AI levels"
 
 @dataclass(frozen=True, slots=True)
 class Plan:
-    """What :func:`choose` searches at a table, and when it leaves the ``normal`` choice
-    (docs/architecture.md §2 "AI"; the values per table are :func:`plan_for`'s).
+    """What :func:`choose` starts from (its prior, :func:`prior_choice`), what it searches at a
+    table, and when it leaves the prior (docs/architecture.md §2 "AI"; the values per table are
+    :func:`plan_for`'s).
 
-    * ``discards``: how many discard tiles are compared (the ``normal`` choice's first, then the
-      others keeping the lowest shanten); 1 = the ``normal`` tile only.
-    * ``z``: a candidate replaces the ``normal`` choice when it is better by more than ``z``
-      standard errors of their paired difference.
-    * ``declare``: whether a plain discard of ``normal`` may be replaced by a 亮倒 / 廊起 (the
+    * ``discards``: how many discard tiles are compared (the prior's first, then the others
+      keeping the lowest shanten); 1 = the prior's tile only.
+    * ``z``: a candidate replaces the prior when it is better by more than ``z`` standard errors
+      of their paired difference.
+    * ``declare``: whether a plain discard of the prior may be replaced by a 亮倒 / 廊起 (the
       playouts' opponents play the ``easy`` level, slower to win than the real ones, so they make a
       frozen hand look cheap: the search's own 亮倒 over a ``normal`` discard lost points in 卡五星).
     * ``langqi``: take a 廊起 whenever one is legal (卡心五, docs/rules.md §B: a 廊起 hand collects
@@ -345,9 +346,7 @@ def _discard_tiles(view: SeatView, discards: Sequence[Action], prior: Action, ru
     if plan.discards <= len(tiles):
         return tiles
     kinds = list(dict.fromkeys(int(a.tile or 0) for a in discards))
-    keys = keys_of(hand_counts(view))
-    nm = len(view.melds)
-    sh = {t: shanten_keys(minus(keys, t), nm) for t in kinds}
+    sh = shanten_after_discards(keys_of(hand_counts(view)), len(view.melds), kinds)
     best = min(sh.values())
     for t in sorted((t for t in kinds if sh[t] == best), key=lambda t: t != view.drawn):
         if len(tiles) >= plan.discards:
