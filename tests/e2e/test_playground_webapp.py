@@ -24,7 +24,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from kwx_bot.edge.codec import decode
 from tests.e2e import test_webapp_browser as page
 from tests.e2e.test_playground_browser import _api, _panel, _start_a_table, _wait
-from tests.e2e.test_webapp_browser import count, play_one_step, seq, shot, situation, tap
+from tests.e2e.test_webapp_browser import MOVE_KEY, count, play_one_step, seq, shot, situation, tap
 
 browser = page.browser
 """One headless Chromium for the module (the page tests' fixture)."""
@@ -143,6 +143,7 @@ def test_a_newcomer_plays_a_hand_on_the_mini_app(playground: str, browser: WebDr
         over = seq(browser)
         # the keys come with the table between hands, a moment after the result itself may show
         _wait_for_the_keys(browser)
+        assert not count(browser, MOVE_KEY)  # the result's keys are never taken for a move's
         assert tap(browser, ".result .key", 0) == "Next hand"
         _wait(browser, "the next hand on the page", lambda: not count(browser, ".result") and seq(browser) > over)
         _wait(browser, "the next hand's tiles", lambda: count(browser, ".hand-tile") >= 13)

@@ -128,6 +128,9 @@ def count(driver: WebDriver, css: str) -> int:
 
 
 SHOWN = "return window.kwxPage.state.shown || ''"
+# a key of the move on screen, never one of a result's (Next hand, the replay link): a result that
+# comes between play_one_step's look and its tap must not be tapped through
+MOVE_KEY = ".actions .key:not(.result .key)"
 
 
 def play_one_step(driver: WebDriver) -> str:
@@ -139,9 +142,12 @@ def play_one_step(driver: WebDriver) -> str:
         return "over"
     before = driver.execute_script(SHOWN)
     tiles = count(driver, ".hand-tile:not([disabled])")
-    keys = count(driver, ".actions .key")
+    keys = count(driver, MOVE_KEY)
     if keys and (situation(driver) in ("claim", "rob") or not tiles):
-        did = tap(driver, ".actions .key", 0)
+        found = driver.execute_script(TAP_JS, MOVE_KEY, 0)
+        if found is None:  # a new screen came meanwhile (the result): nothing of the move to tap
+            return "wait"
+        did = str(found)
     elif tiles:
         did = tap(driver, ".hand-tile:not([disabled])")
         if not count(driver, ".hand-tile.selected"):  # a new screen came meanwhile: that pick is void
