@@ -18,8 +18,16 @@ time, with the load average before and after.  ``table``: every match, one line 
 
 ``--prior`` plays the strong seat without its search: the prior of its table's plan alone
 (:func:`engine.ai.strong.prior_choice`: ``normal`` with the plan's tuning, 暗杠 and 廊起 rules).
-``--defence W`` and ``--ankong on|off`` replace those of the plan (:func:`engine.ai.strong.plan_for`),
+``--defence W``, ``--ankong on|off`` and ``--lookahead N`` (the prior's 自摸 look-ahead at 1-shanten,
+:attr:`engine.ai.players.Tuning.lookahead`; 0: off) replace those of the plan (:func:`engine.ai.strong.plan_for`),
 with or without ``--prior``: how the plans' values were chosen (README "AI levels").
+
+``--sees wall|hands|both`` (with ``--prior``) is an instrument, not a level: the prior is let see what
+no seat may — the live wall's tiles (its ``unseen`` counts become the wall's, so 有效牌 and waits are
+counted exactly) and / or the other seats' concealed hands (its danger mask becomes every tile that
+another hand would win on if it were discarded now: 番 >= 2, or any wait where a 屁胡 may win on a
+discard).  The strong level never does this (it sees its seat's view only, as a test checks); the
+figure bounds what better inference of the hidden tiles could give the prior (README "AI levels").
 
 ``--jobs J`` splits the deals over J worker processes (default 1; the machine has 2 cores).  The same
 arguments replay the same hands (the strong search is bounded by playouts, not by time).
@@ -35,14 +43,17 @@ import os
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.ai import Level, strong
+from engine.ai import Level, players, selfplay, strong
+from engine.ai.hand import pattern_value, plus
 from engine.ai.selfplay import Agent, Simulation, ai_agent, seatings, simulate
-from engine.game import Action
+from engine.analysis import waits_mask
+from engine.game import Action, State
 from engine.rules import RuleSet
 from engine.views import SeatView
 
@@ -57,25 +68,92 @@ def rules_for(game: str, seats: int) -> RuleSet:
     return RuleSet.preset({2: "two_seats", 3: "standard", 4: "four_seats"}[seats])
 
 
-def plan_of(rules: RuleSet, defence: float | None, ankong: str | None) -> strong.Plan:
-    """The table's plan with ``defence`` (the prior's :attr:`Tuning.defence`) and ``ankong``
-    ("on" / "off") replaced where given."""
+def plan_of(rules: RuleSet, variant: Variant) -> strong.Plan:
+    """The table's plan with the prior's :attr:`Tuning.defence` and ``lookahead`` and the 暗杠 rule
+    ("on" / "off") replaced where ``variant`` gives them."""
     plan = strong.plan_for(rules)
-    if defence is not None:
-        plan = dataclasses.replace(plan, tuning=dataclasses.replace(plan.tuning, defence=defence))
-    if ankong is not None:
-        plan = dataclasses.replace(plan, ankong=ankong == "on")
+    if variant.defence is not None:
+        plan = dataclasses.replace(plan, tuning=dataclasses.replace(plan.tuning, defence=variant.defence))
+    if variant.lookahead is not None:
+        plan = dataclasses.replace(plan, tuning=dataclasses.replace(plan.tuning, lookahead=variant.lookahead))
+    if variant.ankong is not None:
+        plan = dataclasses.replace(plan, ankong=variant.ankong == "on")
     return plan
 
 
+SIGHTS = ("wall", "hands", "both")
+_SIGHT_WORDS = {"wall": "THE WALL", "hands": "THE OTHERS' HANDS", "both": "THE WALL AND THE OTHERS' HANDS"}
+_TRUTH: list[State] = []  # the state of the hand the last view was made from (an instrument seat's sight)
+
+
+def _remembering_view_for(state: State, seat: int) -> SeatView:
+    _TRUTH[:] = [state]
+    return _VIEW_FOR(state, seat)
+
+
+_VIEW_FOR = selfplay.view_for
+
+
+def _wall_counts(view: SeatView, kinds: object = None) -> list[int]:
+    """The live wall's tiles, 30 counts (in place of the tiles the seat cannot see)."""
+    state = _TRUTH[0]
+    out = [0] * 30
+    for t in state.wall[state.front : state.back]:
+        out[int(t)] += 1
+    return out
+
+
+def _true_danger(view: SeatView) -> int:
+    """Bit mask of the tiles another seat would win on if the viewing seat discarded them now: a 亮倒
+    seat's published waits, and each other hand's waits worth a win on a discard (番 >= 2, or any
+    with ``pihu_ron``)."""
+    state = _TRUTH[0]
+    rules = state.rules
+    mask = 0
+    for i, seat in enumerate(state.seats):
+        if i == view.seat:
+            continue
+        if seat.liangdao:
+            for t in seat.waits:
+                mask |= 1 << int(t)
+            continue
+        waits = waits_mask(seat.keys, len(seat.melds))
+        counts = list(seat.hand)
+        for w in range(30):
+            if waits >> w & 1:
+                counts[w] += 1
+                value = pattern_value(counts, plus(seat.keys, w), seat.melds, w, rules)  # type: ignore[arg-type]
+                counts[w] -= 1
+                if value >= 2 or (value and rules.pihu_ron):
+                    mask |= 1 << w
+    return mask
+
+
+def _seeing(sees: str | None, choose: Callable[[], Action]) -> Action:
+    """``choose()`` with the prior's sight widened as ``sees`` says (module docstring), then restored."""
+    if sees is None:
+        return choose()
+    saved = players.unseen_counts, players.danger_mask
+    if sees in ("wall", "both"):
+        players.unseen_counts = _wall_counts
+    if sees in ("hands", "both"):
+        players.danger_mask = _true_danger
+    try:
+        return choose()
+    finally:
+        players.unseen_counts, players.danger_mask = saved
+
+
 def _timed_strong(rules: RuleSet, cpu: list[float], wall: list[float], variant: Variant) -> Agent:
-    prior_only, defence, ankong = variant
-    plan = plan_of(rules, defence, ankong)
+    prior_only, sees = variant.prior, variant.sees
+    plan = plan_of(rules, variant)
+    if sees is not None:
+        selfplay.view_for = _remembering_view_for  # type: ignore[assignment]  # this process only
 
     def agent(view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
         c0, w0 = time.process_time(), time.perf_counter()
         if prior_only:
-            a = strong.prior_choice(view, legal, rules, plan)
+            a = _seeing(sees, lambda: strong.prior_choice(view, legal, rules, plan))
         else:  # the strong level itself with the table's plan (choose_action's path), or the variant's
             a = strong.choose(view, legal, rng, rules=rules, plan=plan)
         cpu.append(time.process_time() - c0)
@@ -85,8 +163,14 @@ def _timed_strong(rules: RuleSet, cpu: list[float], wall: list[float], variant: 
     return agent
 
 
-Variant = tuple[bool, float | None, str | None]
-"""(the prior alone, the defence, the 暗杠 rule: None keeps the plan's)."""
+class Variant(NamedTuple):
+    """How the strong seat of a match differs from the strong level (None: as its table's plan)."""
+
+    prior: bool = False  # the prior alone, without the search
+    defence: float | None = None  # the prior's danger weight
+    ankong: str | None = None  # "on" / "off": a 暗杠 whenever legal
+    sees: str | None = None  # what the prior sees beyond its view: one of SIGHTS (an instrument)
+    lookahead: int | None = None  # futures of the 自摸 look-ahead at 1-shanten (0: off)
 
 
 def _job(args: tuple[str, int, str, int, int, str, Variant]) -> tuple[Simulation, list[float], list[float]]:
@@ -136,15 +220,20 @@ def _pct(xs: Sequence[float], q: float) -> float:
     return s[min(len(s) - 1, int(q * len(s)))] * 1000.0
 
 
+_PLAIN = Variant()
+
+
 def _describe(variant: Variant) -> str:
-    prior_only, defence, ankong = variant
-    parts = (["prior only"] if prior_only else []) + ([f"defence {defence:g}"] if defence is not None else [])
-    parts += [f"ankong {ankong}"] if ankong is not None else []
+    parts = ["prior only"] if variant.prior else []
+    parts += [f"defence {variant.defence:g}"] if variant.defence is not None else []
+    parts += [f"ankong {variant.ankong}"] if variant.ankong is not None else []
+    parts += [f"lookahead {variant.lookahead}"] if variant.lookahead is not None else []
+    parts += [f"SEEING {_SIGHT_WORDS[variant.sees]}"] if variant.sees is not None else []
     return f" ({', '.join(parts)})" if parts else ""
 
 
 def run_match(
-    game: str, seats: int, vs: str, hands: int, jobs: int, seed: str, variant: Variant = (False, None, None)
+    game: str, seats: int, vs: str, hands: int, jobs: int, seed: str, variant: Variant = _PLAIN
 ) -> dict[str, object]:
     """Play one match; its figures as a dict (also printed).  ``variant``: :data:`Variant`."""
     block = len(seatings(seats))
@@ -194,7 +283,7 @@ def run_match(
         "load": f"{load0[0]:.2f} -> {load1[0]:.2f}",
     }
     print(
-        f"{game:<8} {seats} seats  strong{_describe(variant)} vs {vs:<6} x{seats - 1}: {n:>5} hands  "
+        f"{game:<8} {seats} seats  strong{_describe(variant)} vs {vs:<6} x{seats - 1}: {n:>5} hands (seed {seed})  "
         f"strong {mean:+.3f} ±{ci:.3f}  strong-{vs} {diff:+.3f} ±{dci:.3f}  "
         f"win {out['win%']:.1f}% 点炮 {out['dealt_in%']:.1f}% 亮倒 {out['liangdao%']:.1f}%  "
         f"decision ms cpu p50 {out['cpu_p50_ms']:.1f} p95 {out['cpu_p95_ms']:.1f} max {out['cpu_max_ms']:.1f} "
@@ -219,9 +308,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--prior", action="store_true", help="the plan's prior alone, without the search")
     ap.add_argument("--defence", type=float, default=None, help="the prior's danger weight (Tuning.defence)")
     ap.add_argument("--ankong", choices=("on", "off"), default=None, help="a 暗杠 whenever legal")
+    ap.add_argument("--lookahead", type=int, default=None, help="futures of the prior's 1-shanten look-ahead (0: off)")
+    ap.add_argument("--sees", choices=SIGHTS, default=None, help="an instrument: the prior sees hidden tiles")
     a = ap.parse_args(argv)
+    if a.sees is not None and not a.prior:
+        ap.error("--sees widens the prior's sight: use it with --prior")
     if a.cmd == "match":
-        r = run_match(a.game, a.seats, a.vs, a.hands, a.jobs, a.seed, (a.prior, a.defence, a.ankong))
+        variant = Variant(a.prior, a.defence, a.ankong, a.sees, a.lookahead)
+        r = run_match(a.game, a.seats, a.vs, a.hands, a.jobs, a.seed, variant)
         return 1 if r["errors"] else 0
     errors = 0
     for game in GAMES:
