@@ -18,8 +18,7 @@ time, with the load average before and after.  ``table``: every match, one line 
 
 ``--prior`` plays the strong seat without its search: the prior of its table's plan alone
 (:func:`engine.ai.strong.prior_choice`: ``normal`` with the plan's tuning, 暗杠 and 廊起 rules).
-``--defence W``, ``--ankong on|off`` and ``--lookahead N`` (the prior's 自摸 look-ahead at 1-shanten,
-:attr:`engine.ai.players.Tuning.lookahead`; 0: off) replace those of the plan (:func:`engine.ai.strong.plan_for`),
+``--defence W`` and ``--ankong on|off`` replace those of the plan (:func:`engine.ai.strong.plan_for`),
 with or without ``--prior``: how the plans' values were chosen (README "AI levels").
 
 ``--sees wall|hands|both`` (with ``--prior``) is an instrument, not a level: the prior is let see what
@@ -69,13 +68,11 @@ def rules_for(game: str, seats: int) -> RuleSet:
 
 
 def plan_of(rules: RuleSet, variant: Variant) -> strong.Plan:
-    """The table's plan with the prior's :attr:`Tuning.defence` and ``lookahead`` and the 暗杠 rule
-    ("on" / "off") replaced where ``variant`` gives them."""
+    """The table's plan with the prior's :attr:`Tuning.defence` and the 暗杠 rule ("on" / "off")
+    replaced where ``variant`` gives them."""
     plan = strong.plan_for(rules)
     if variant.defence is not None:
         plan = dataclasses.replace(plan, tuning=dataclasses.replace(plan.tuning, defence=variant.defence))
-    if variant.lookahead is not None:
-        plan = dataclasses.replace(plan, tuning=dataclasses.replace(plan.tuning, lookahead=variant.lookahead))
     if variant.ankong is not None:
         plan = dataclasses.replace(plan, ankong=variant.ankong == "on")
     return plan
@@ -86,12 +83,12 @@ _SIGHT_WORDS = {"wall": "THE WALL", "hands": "THE OTHERS' HANDS", "both": "THE W
 _TRUTH: list[State] = []  # the state of the hand the last view was made from (an instrument seat's sight)
 
 
+_VIEW_FOR: Callable[[State, int], SeatView] = getattr(selfplay, "view_for")  # noqa: B009  # patched below
+
+
 def _remembering_view_for(state: State, seat: int) -> SeatView:
     _TRUTH[:] = [state]
     return _VIEW_FOR(state, seat)
-
-
-_VIEW_FOR = selfplay.view_for
 
 
 def _wall_counts(view: SeatView, kinds: object = None) -> list[int]:
@@ -122,7 +119,7 @@ def _true_danger(view: SeatView) -> int:
         for w in range(30):
             if waits >> w & 1:
                 counts[w] += 1
-                value = pattern_value(counts, plus(seat.keys, w), seat.melds, w, rules)  # type: ignore[arg-type]
+                value = pattern_value(counts, plus(seat.keys, w), seat.melds, w, rules)  # type: ignore[arg-type]  # Meld reads as MeldView
                 counts[w] -= 1
                 if value >= 2 or (value and rules.pihu_ron):
                     mask |= 1 << w
@@ -133,22 +130,24 @@ def _seeing(sees: str | None, choose: Callable[[], Action]) -> Action:
     """``choose()`` with the prior's sight widened as ``sees`` says (module docstring), then restored."""
     if sees is None:
         return choose()
-    saved = players.unseen_counts, players.danger_mask
+    # the names the normal level reads its unseen counts and danger mask through, swapped for now
+    saved = {name: getattr(players, name) for name in ("unseen_counts", "danger_mask")}
     if sees in ("wall", "both"):
-        players.unseen_counts = _wall_counts
+        setattr(players, "unseen_counts", _wall_counts)  # noqa: B010
     if sees in ("hands", "both"):
-        players.danger_mask = _true_danger
+        setattr(players, "danger_mask", _true_danger)  # noqa: B010
     try:
         return choose()
     finally:
-        players.unseen_counts, players.danger_mask = saved
+        for name, value in saved.items():
+            setattr(players, name, value)
 
 
 def _timed_strong(rules: RuleSet, cpu: list[float], wall: list[float], variant: Variant) -> Agent:
     prior_only, sees = variant.prior, variant.sees
     plan = plan_of(rules, variant)
     if sees is not None:
-        selfplay.view_for = _remembering_view_for  # type: ignore[assignment]  # this process only
+        setattr(selfplay, "view_for", _remembering_view_for)  # noqa: B010  # this process only
 
     def agent(view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
         c0, w0 = time.process_time(), time.perf_counter()
@@ -170,7 +169,6 @@ class Variant(NamedTuple):
     defence: float | None = None  # the prior's danger weight
     ankong: str | None = None  # "on" / "off": a 暗杠 whenever legal
     sees: str | None = None  # what the prior sees beyond its view: one of SIGHTS (an instrument)
-    lookahead: int | None = None  # futures of the 自摸 look-ahead at 1-shanten (0: off)
 
 
 def _job(args: tuple[str, int, str, int, int, str, Variant]) -> tuple[Simulation, list[float], list[float]]:
@@ -227,7 +225,6 @@ def _describe(variant: Variant) -> str:
     parts = ["prior only"] if variant.prior else []
     parts += [f"defence {variant.defence:g}"] if variant.defence is not None else []
     parts += [f"ankong {variant.ankong}"] if variant.ankong is not None else []
-    parts += [f"lookahead {variant.lookahead}"] if variant.lookahead is not None else []
     parts += [f"SEEING {_SIGHT_WORDS[variant.sees]}"] if variant.sees is not None else []
     return f" ({', '.join(parts)})" if parts else ""
 
@@ -308,13 +305,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--prior", action="store_true", help="the plan's prior alone, without the search")
     ap.add_argument("--defence", type=float, default=None, help="the prior's danger weight (Tuning.defence)")
     ap.add_argument("--ankong", choices=("on", "off"), default=None, help="a 暗杠 whenever legal")
-    ap.add_argument("--lookahead", type=int, default=None, help="futures of the prior's 1-shanten look-ahead (0: off)")
     ap.add_argument("--sees", choices=SIGHTS, default=None, help="an instrument: the prior sees hidden tiles")
     a = ap.parse_args(argv)
     if a.sees is not None and not a.prior:
         ap.error("--sees widens the prior's sight: use it with --prior")
     if a.cmd == "match":
-        variant = Variant(a.prior, a.defence, a.ankong, a.sees, a.lookahead)
+        variant = Variant(a.prior, a.defence, a.ankong, a.sees)
         r = run_match(a.game, a.seats, a.vs, a.hands, a.jobs, a.seed, variant)
         return 1 if r["errors"] else 0
     errors = 0

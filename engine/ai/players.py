@@ -78,7 +78,6 @@ from .hand import (
     ukeire_total,
     unseen_counts,
 )
-from .lookahead import discard_values
 
 __all__ = ["Level", "Tuning", "choose_action"]
 
@@ -137,12 +136,6 @@ class Tuning:
       (12: 亮倒 in 7% of the seat-hands instead of 76%, and better than never declaring);
       at 4 seats three payers of the ×2 outweigh more of the cost than the formula credits (0.5:
       16% instead of never; 0.3, 32%, gained less).
-    * ``lookahead``: when the best discard leaves the hand one step from ready (1-shanten), score the
-      discards that do by the 自摸 look-ahead instead (:mod:`engine.ai.lookahead`: their expected
-      points over the seat's next draws, from this many random sequences of draws; 0: off, the
-      ``normal`` level).  Their offense is then log2(``LOOKAHEAD_FLOOR`` + expected points), the
-      other discards' far below, and the danger term is as above.  The ``strong`` level's prior
-      turns it on where self-play measured it to pay (:func:`engine.ai.strong.plan_for`).
     """
 
     shanten_cost: float = 3.0
@@ -159,13 +152,9 @@ class Tuning:
     liangdao_other_win: float = 4.0
     liangdao_margin: float = 0.0
     liangdao_seat_cost: tuple[float, float, float] = (12.0, 1.0, 0.5)
-    lookahead: int = 0
 
 
 _DEFAULT_TUNING = Tuning()
-LOOKAHEAD_FLOOR = 0.05
-"""Points added to the look-ahead's expected points before their log2 (:class:`Tuning`
-``lookahead``): a discard that wins in no future still ranks by its danger."""
 
 
 class _Ctx:
@@ -565,8 +554,6 @@ def _normal_discard(ctx: _Ctx, discards: list[int], liangdao: set[int], tuning: 
     dealt_wall = 4 * len(_kinds(ctx.rules)) - 13 * len(ctx.view.public.seats) - 1  # 44 at the standard table
     drawn_share = max(0.0, 1.0 - wall / dealt_wall)
     w_def = tuning.defence * (1 + best) * (tuning.defence_early + drawn_share)
-    if tuning.lookahead and best == 1:
-        return _lookahead_discard(ctx, safe, shs, [w_def * threats[t] for t in range(NUM_KINDS)], tuning), False
     suit = _dominant_suit(ctx)
     flush_route = _flush_route(ctx, suit, near, tuning) if suit >= 0 else None
     log2 = math.log2
@@ -609,34 +596,6 @@ def _normal_discard(ctx: _Ctx, discards: list[int], liangdao: set[int], tuning: 
     if tile in liangdao and tile in tenpai_info:
         return tile, _declare(ctx, tenpai_info[tile], tuning)
     return tile, False
-
-
-def _lookahead_discard(ctx: _Ctx, safe: list[int], shs: dict[int, int], risk: list[float], tuning: Tuning) -> int:
-    """The discard of a hand whose best discard leaves it 1-shanten, by the 自摸 look-ahead
-    (:class:`Tuning` ``lookahead``): the most of log2(floor + expected points) - ``risk`` (the
-    danger term of each tile), the drawn tile first among equals.  The futures' random numbers
-    come from the hand and the wall, so the choice is a function of the view."""
-    view = ctx.view
-    seats = view.public.seats
-    wall = view.public.wall_remaining
-    hands: dict[int, tuple[Keys, list[int], int]] = {}
-    for t in safe:
-        if shs[t] == 1:
-            counts = list(ctx.counts)
-            counts[t] -= 1
-            hands[t] = (minus(ctx.keys, t), counts, 1)
-    rng = random.Random(hash((ctx.keys, ctx.nm, wall)))
-    ron_any = any(s.liangdao for s in seats if s.seat != view.seat)
-    draws = max(1, (wall + len(seats) - 1) // len(seats))
-    values = discard_values(
-        hands, view.melds, ctx.rules, ctx.unseen, draws, len(seats) - 1, ron_any, rng, tuning.lookahead
-    )
-    floor = math.log2(LOOKAHEAD_FLOOR)
-    scored = [
-        ((math.log2(LOOKAHEAD_FLOOR + values[t]) if t in values else floor - 3.0) - risk[t], t != view.drawn, t)
-        for t in safe
-    ]
-    return min(scored, key=lambda x: (-x[0], x[1], x[2]))[2]
 
 
 def _value_factor(ctx: _Ctx, after: Keys, counts: list[int], sh: int, tuning: Tuning) -> float:

@@ -29,9 +29,7 @@ fewest tiles that publish the same waits as the whole hand) — skips the search
 forced or a 自摸, and keeps its prior (:func:`prior_choice`: the ``normal`` choice under the plan)
 unless another candidate beats it by more than the plan's number of standard errors of their
 paired difference.  At 4 seats of 卡心五 the plan's prior is ``normal`` taking a 廊起 whenever one
-is legal; at 3 and 4 seats of 卡五星 it is ``normal`` defending less, with a 暗杠 whenever legal,
-and at 3 seats it ranks the discards of a hand one step from ready by the 自摸 look-ahead
-(:mod:`engine.ai.lookahead`).
+is legal; at 3 and 4 seats of 卡五星 it is ``normal`` defending less, with a 暗杠 whenever legal.
 """
 
 from __future__ import annotations
@@ -96,8 +94,7 @@ class Plan:
       at once and kept even when the hand is drawn, docs/rules.md §A13), even where it raises the
       shanten — which ``normal`` never does.
     * ``tuning``: the knobs of the ``normal`` choice that is the prior (:class:`Tuning`): the
-      prior defends less than ``normal`` where self-play measured that it pays, and may look
-      ahead over its own draws at 1-shanten (``lookahead``, :mod:`engine.ai.lookahead`).
+      prior defends less than ``normal`` where self-play measured that it pays.
     """
 
     discards: int = 1
@@ -108,32 +105,26 @@ class Plan:
     tuning: Tuning = _NORMAL_TUNING
 
 
-LOOKAHEAD_FUTURES = 48
-"""Futures of the prior's 自摸 look-ahead at 1-shanten (:attr:`Tuning.lookahead`) at 3 seats of
-卡五星; 96 measured no better (README "AI levels")."""
-
-_PRIOR_TUNING = {3: Tuning(defence=0.3, lookahead=LOOKAHEAD_FUTURES), 4: Tuning(defence=0.15)}
-"""The prior's knobs at 3 and 4 seats of 卡五星: a danger weight (:attr:`Tuning.defence`, 1.0 in
-``normal``) of 0.3 and 0.15 — ``normal`` folds more than pays there —, and at 3 seats the 自摸
-look-ahead for a hand one step from ready (:mod:`engine.ai.lookahead`; at 4 seats it measured
-worse).  README "AI levels": self-play of the prior with each value against ``normal``."""
+_DEFENCE_BY_SEATS = {3: 0.3, 4: 0.15}
+"""The prior's danger weight (:attr:`Tuning.defence`, 1.0 in ``normal``) at 3 and 4 seats of
+卡五星: ``normal`` folds more than pays there (README "AI levels": self-play of ``normal`` with
+each weight against ``normal``)."""
 
 
 def plan_for(rules: RuleSet) -> Plan:
     """The :class:`Plan` of a table: in 卡五星, at every table, no 亮倒 over a plain discard of
     ``normal`` (its own 亮倒 is still weighed against the plain discard); at 3 and 4 seats of
-    卡五星 also a 暗杠 whenever legal and the knobs of :data:`_PRIOR_TUNING` (less defence; at 3
-    seats the 自摸 look-ahead); at 4 seats of 卡心五, a 廊起 whenever legal; the ``normal`` tile
-    and two standard errors everywhere.  Three discard tiles with one standard error were measured
-    at 3 seats of 卡五星 and not kept: no better, and a search at most decisions (README "AI
-    levels")."""
+    卡五星 also a 暗杠 whenever legal and less defence (:data:`_DEFENCE_BY_SEATS`); at 4 seats of
+    卡心五, a 廊起 whenever legal; the ``normal`` tile and two standard errors everywhere.  Three
+    discard tiles with one standard error were measured at 3 seats of 卡五星 and not kept: no
+    better, and a search at most decisions (README "AI levels")."""
     if rules.ruleset is Ruleset.KAXINWU and rules.players >= 4:
         return Plan(langqi=True)
     if rules.ruleset is Ruleset.KAWUXING:
-        tuning = _PRIOR_TUNING.get(rules.players)
-        if tuning is None:
+        defence = _DEFENCE_BY_SEATS.get(rules.players)
+        if defence is None:
             return Plan(declare=False)
-        return Plan(declare=False, ankong=True, tuning=tuning)
+        return Plan(declare=False, ankong=True, tuning=Tuning(defence=defence))
     return Plan()
 
 

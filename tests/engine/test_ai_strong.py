@@ -223,13 +223,12 @@ def test_a_face_down_kong_of_a_liangdao_seat_is_never_one_of_its_waits() -> None
 
 def test_the_plan_per_table() -> None:
     """卡五星, every table: no 亮倒 over a plain discard, and at 3 and 4 seats a 暗杠 whenever legal
-    and less defence (0.3, 0.15), at 3 seats the 自摸 look-ahead of 48 futures; 卡心五: a 廊起
-    whenever legal at 4 seats, the first plan (亮倒 / 廊起 twins weighed) at 2 and 3; the normal
-    tile and two standard errors everywhere."""
+    and less defence (0.3, 0.15); 卡心五: a 廊起 whenever legal at 4 seats, the first plan (亮倒 /
+    廊起 twins weighed) at 2 and 3; the normal tile and two standard errors everywhere."""
     assert strong_ai.plan_for(RuleSet.preset("two_seats")) == strong_ai.Plan(declare=False)
-    for preset, tuning in (("standard", Tuning(defence=0.3, lookahead=48)), ("four_seats", Tuning(defence=0.15))):
+    for preset, defence in (("standard", 0.3), ("four_seats", 0.15)):
         plan = strong_ai.plan_for(RuleSet.preset(preset))
-        assert plan == strong_ai.Plan(declare=False, ankong=True, tuning=tuning)
+        assert plan == strong_ai.Plan(declare=False, ankong=True, tuning=Tuning(defence=defence))
     assert strong_ai.plan_for(RuleSet.preset("kaxinwu")) == strong_ai.Plan(langqi=True)
     first = strong_ai.Plan()
     assert (first.discards, first.z, first.declare, first.langqi, first.ankong) == (1, 2.0, True, False, False)
