@@ -54,6 +54,7 @@ from engine.ai.selfplay import Agent, Simulation, ai_agent, seatings, simulate
 from engine.analysis import waits_mask
 from engine.game import Action, State
 from engine.rules import RuleSet
+from engine.tiles import NUM_KINDS
 from engine.views import SeatView
 
 GAMES = ("kawuxing", "kaxinwu")
@@ -94,7 +95,7 @@ def _remembering_view_for(state: State, seat: int) -> SeatView:
 def _wall_counts(view: SeatView, kinds: object = None) -> list[int]:
     """The live wall's tiles, 30 counts (in place of the tiles the seat cannot see)."""
     state = _TRUTH[0]
-    out = [0] * 30
+    out = [0] * NUM_KINDS
     for t in state.wall[state.front : state.back]:
         out[int(t)] += 1
     return out
@@ -116,7 +117,7 @@ def _true_danger(view: SeatView) -> int:
             continue
         waits = waits_mask(seat.keys, len(seat.melds))
         counts = list(seat.hand)
-        for w in range(30):
+        for w in range(NUM_KINDS):
             if waits >> w & 1:
                 counts[w] += 1
                 value = pattern_value(counts, plus(seat.keys, w), seat.melds, w, rules)  # type: ignore[arg-type]  # Meld reads as MeldView
