@@ -18,8 +18,8 @@ def page_words(tr: Translator) -> dict[str, str]:
     tile is discarded by a second tap), ``watching`` (a spectator's view), ``your_turn`` /
     ``turn_of`` (the label on the seat the table waits for: the player's own, another's ``{name}``),
     ``seconds`` (time left, ``{n}`` seconds), and the replay's ``replay`` (the key that opens it),
-    ``step_back`` / ``step`` / ``play`` / ``pause`` (its controls) and ``moment`` (``{n}`` of
-    ``{total}``)."""
+    ``step_back`` / ``step`` / ``play`` / ``pause`` (its controls), ``moment`` (``{n}`` of
+    ``{total}``) and ``to_table`` (back to the live table it was opened from)."""
     _ = tr.gettext
     return {
         "loading": _("Opening the table…"),
@@ -37,4 +37,5 @@ def page_words(tr: Translator) -> dict[str, str]:
         "play": _("Play"),
         "pause": _("Pause"),
         "moment": _("Move {n} of {total}"),
+        "to_table": _("Back to the table"),
     }

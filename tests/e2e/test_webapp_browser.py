@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 import shutil
 import time
 from collections.abc import Callable, Iterator
@@ -262,7 +263,9 @@ return [...document.querySelectorAll('.result-hand.winner .result-tiles img')]
 def test_a_discard_win_on_a_tile_the_winner_holds_shows_his_whole_hand(browser, table_server, shots):
     """Ann holds 88筒 and wins on Ben's 8筒 (碰碰胡): the result draws her hand from the win itself, as the
     result picture does (render/result.py) — the 13 tiles before the winning one, then the winning tile
-    gold — 14 tiles, not 13 with one 8筒 taken from the tiles she held; the replay's last moment the same."""
+    gold — 14 tiles, not 13 with one 8筒 taken from the tiles she held; the replay's last moment the same,
+    and its "Back to the table" key returns to the live result, Next hand under it.  Opened on its own
+    (the group's link: no live table), the replay has no such key."""
     srv, base = table_server("en", dealt=pair_win_deal)
     size(browser, PHONE)
     browser.get(page_url(base, "ann", "en"))
@@ -281,6 +284,13 @@ def test_a_discard_win_on_a_tile_the_winner_holds_shows_his_whole_hand(browser, 
         tap(browser, ".replay-next")
     assert browser.execute_script(WINNER_TILES) == drawn
     shot(browser, shots / "replay-pair-win-en-390.png")
+    assert tap(browser, ".replay-view .replay-table", 0) == "Back to the table"
+    wait(browser, "the live table again", lambda: count(browser, ".result .key") and not count(browser, ".replay-view"))
+    assert browser.find_element(By.CSS_SELECTOR, ".result .key").text == "Next hand"
+    alone = browser.find_element(By.CSS_SELECTOR, ".result .replay-link").get_attribute("href") or ""
+    browser.get(re.sub(r"&table=\d+", "", alone))
+    wait(browser, "the replay on its own", lambda: count(browser, ".replay-view .replay-next"))
+    assert not count(browser, ".replay-table")
 
 
 def test_a_langqi_chosen_by_tapping_tiles(browser, table_server, shots):

@@ -135,6 +135,10 @@
     if (key) send(key.data);
   };
   const onBack = () => {
+    if (S.replay) {
+      if (S.tableId) location.href = tableHref(); // the replay opened from a live table: back to it
+      return;
+    }
     S.selected = null;
     render();
   };
@@ -162,6 +166,11 @@
     const sp = tg && tg.initDataUnsafe && tg.initDataUnsafe.start_param;
     if (sp && /^t\d+$/.test(sp)) return sp.slice(1);
     return null;
+  }
+
+  // the live table this page was opened on, with the same signature (the replay's way back)
+  function tableHref() {
+    return `?table=${encodeURIComponent(S.tableId)}${location.hash}`;
   }
 
   // a finished hand's replay: ?replay=r<table>_<hand> or the start parameter r<table>_<hand>
@@ -593,7 +602,9 @@
     const replay = S.payload && S.payload.replay;
     if (replay && !S.replay) {
       const a = el("a", "key replay-link", ui("replay"));
-      a.href = `?replay=${encodeURIComponent(replay)}${location.hash}`; // the same page, the same signature
+      // the same page, the same signature; the live table kept for the way back
+      const table = S.tableId ? `&table=${encodeURIComponent(S.tableId)}` : "";
+      a.href = `?replay=${encodeURIComponent(replay)}${table}${location.hash}`;
       buttons.append(el("div", "key-row", a));
     }
     panel.append(buttons);
@@ -632,8 +643,15 @@
     next.type = "button";
     next.disabled = R.at === R.frames.length - 1;
     next.addEventListener("click", step(1));
-    main.append(el("div", "actions", el("div", "key-row", back, play, next),
-      el("p", "hint replay-at", fill(ui("moment"), { n: R.at + 1, total: R.frames.length }))));
+    const actions = el("div", "actions", el("div", "key-row", back, play, next),
+      el("p", "hint replay-at", fill(ui("moment"), { n: R.at + 1, total: R.frames.length })));
+    if (S.tableId) {
+      // opened from a live table's result: the way back to it (Next hand waits there)
+      const to = el("a", "key replay-table", ui("to_table"));
+      to.href = tableHref();
+      actions.append(el("div", "key-row", to));
+    }
+    main.append(actions);
     if (pub.result) {
       const picture = { view: pub, names: R.names, hands: frame.hands };
       main.append(resultPanel({ picture, caption: "", buttons: [] }));
@@ -641,6 +659,7 @@
       pub.seats.forEach((_, s) => main.append(seatPanel(pub, s, R.names, null, { hand: frame.hands[s] })));
     }
     syncTelegramButtons(null);
+    if (tg && tg.BackButton && S.tableId) tg.BackButton.show(); // Telegram's own back: to the table
     return main;
   }
 
