@@ -15,6 +15,11 @@ Routes::
                                       page reconnects; a press, tapped again)
     GET  /api/webapp?user=U&table=N   {"url": "/webapp/?table=N#tgWebAppData=…"}: the address
                                       Telegram would open for U (his initData signed, his language)
+    GET  /api/webapp?user=U&replay=rT_H
+                                      {"url": "/webapp/#tgWebAppData=…"}: the address of the bot's
+                                      Main Mini App opened from a ``t.me/<bot>?startapp=rT_H`` link
+                                      (a finished hand's replay, docs/webapp.md §9): the start
+                                      parameter signed in the initData, as Telegram passes it
 
 The playground imports nothing of the bot: the page's files are read from the package's
 ``webapp/static`` folder, and the bot is reached over HTTP only.
@@ -26,6 +31,7 @@ import asyncio
 import hashlib
 import hmac
 import json
+import re
 import socket
 import time
 import urllib.parse
@@ -38,6 +44,7 @@ from fakebot import FakeUser
 __all__ = ["BOT_DOWN", "PAGE_DIR", "MiniApp", "free_port", "sign_init_data"]
 
 PAGE_DIR = Path(__file__).resolve().parent.parent / "webapp" / "static"
+_REPLAY = re.compile(r"r\d{1,18}_\d{1,9}")
 """The Mini App's files (kwx_bot/webapp/static), read as files."""
 TELEGRAM_SCRIPT = '<script src="https://telegram.org/js/telegram-web-app.js"></script>'
 STUB_SCRIPT = '<script src="static/telegram-stub.js"></script>'
@@ -99,12 +106,19 @@ class MiniApp:
 
     def url_for(self, user: FakeUser, table: int) -> str:
         """The page's address as Telegram opens it for ``user`` from a button of table ``table``."""
-        data = sign_init_data(self.token, user, start_param=f"t{table}")
-        fragment = urllib.parse.urlencode(
+        return f"/webapp/?table={table}#{self._fragment(user, f't{table}')}"
+
+    def replay_url_for(self, user: FakeUser, replay: str) -> str:
+        """The page's address as Telegram opens it for ``user`` from a ``startapp=<replay>`` link
+        (``replay``: ``r<table>_<hand>``): no query, the start parameter in the signed initData."""
+        return f"/webapp/#{self._fragment(user, replay)}"
+
+    def _fragment(self, user: FakeUser, start_param: str) -> str:
+        data = sign_init_data(self.token, user, start_param=start_param)
+        return urllib.parse.urlencode(
             {"tgWebAppData": data, "tgWebAppVersion": "8.0", "tgWebAppThemeParams": json.dumps(THEME)},
             quote_via=urllib.parse.quote,
         )
-        return f"/webapp/?table={table}#{fragment}"
 
     async def page(self, _request: web.Request) -> web.Response:
         html = (PAGE_DIR / "index.html").read_text(encoding="utf-8").replace(TELEGRAM_SCRIPT, STUB_SCRIPT)
@@ -135,8 +149,13 @@ class MiniApp:
                 return out
             return web.json_response(BOT_DOWN, status=502)
 
-    def api(self, user: FakeUser, table: str | None) -> web.Response:
-        """``GET /api/webapp``'s answer for ``user`` (the table from the button: its id)."""
+    def api(self, user: FakeUser, table: str | None, replay: str | None = None) -> web.Response:
+        """``GET /api/webapp``'s answer for ``user``: the table from the button (its id), or the
+        replay from the link (``r<table>_<hand>``).  400 for anything else."""
+        if replay is not None:
+            if not _REPLAY.fullmatch(replay):
+                raise web.HTTPBadRequest(text="replay must be r<table>_<hand>")
+            return web.json_response({"url": self.replay_url_for(user, replay)})
         if table is None or not table.isdigit() or len(table) > 18:
             raise web.HTTPBadRequest(text="table must be a table id")
         return web.json_response({"url": self.url_for(user, int(table))})

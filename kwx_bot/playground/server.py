@@ -26,7 +26,8 @@ Endpoints (all on 127.0.0.1)::
     POST /api/flood   {"on": true|false}             429 on a share of the bot's writes (operator)
     POST /api/restart {}                             stop the bot (SIGTERM) and start it again
     GET  /api/webapp?user=U&table=N  {"url"}: the Mini App page for U at table N (:mod:`.miniapp`,
-                                     which also serves /webapp/ and passes its API on to the bot)
+                                     which also serves /webapp/ and passes its API on to the bot);
+                                     ``&replay=rT_H`` in place of ``table``: a hand's replay
 
 A chat is ``{"id", "kind": "group"|"private", "title", "started", "messages": [...]}``; a message is
 ``{"id", "from", "bot", "mine", "html", "photo", "document", "animation", "buttons": [[{"text",
@@ -508,7 +509,8 @@ class Playground:
         return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
 
     async def _webapp(self, request: web.Request) -> web.Response:
-        return self.miniapp.api(self._user(request.query.get("user")), request.query.get("table"))
+        query = request.query
+        return self.miniapp.api(self._user(query.get("user")), query.get("table"), query.get("replay"))
 
     async def _font(self, request: web.Request) -> web.StreamResponse:
         """One of :data:`FONTS`, read from the pictures' font folder (found without importing

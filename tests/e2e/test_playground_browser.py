@@ -255,6 +255,25 @@ def test_export_and_replay_show_a_download_and_the_gif(playground: str, browser:
     assert "Hand 1 replayed" in gif.find_element(By.XPATH, "./ancestor::div[@class='bubble']").text
     browser.execute_script("arguments[0].scrollIntoView()", files[0])
     browser.save_screenshot(str(tmp_path / "playground-files.png"))
+    # the GIF's "Step through the hand" (a t.me/<bot>?startapp=r<table>_1 link) opens the replay beside
+    # the chats, as Telegram opens the bot's Main Mini App — on its own: no live table to go back to
+    message = gif.find_element(By.XPATH, "./ancestor::div[contains(@class, 'msg')]")
+    step = message.find_element(By.CSS_SELECTOR, ".kb button.webapp")
+    assert step.text.startswith("Step through the hand")
+    step.click()
+    frame = _wait(
+        browser, "the replay beside the chats", lambda: browser.find_element(By.CSS_SELECTOR, "#miniapp iframe")
+    )
+    browser.switch_to.frame(frame)
+    try:
+        _wait(
+            browser,
+            "the replay's first moment",
+            lambda: browser.find_elements(By.CSS_SELECTOR, ".replay-view .replay-next"),
+        )
+        assert not browser.find_elements(By.CSS_SELECTOR, ".replay-table")
+    finally:
+        browser.switch_to.default_content()
 
 
 @pytest.mark.slow  # the bot as its own process, and a browser

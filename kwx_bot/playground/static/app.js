@@ -53,20 +53,21 @@ function startLink(url) {
   return m ? m[1] : null;
 }
 
-// The Mini App: a web_app button (the private hand message) or a t.me/<bot>?startapp=t<N> link (the
-// group's table message) opens the page for the chosen user beside the chats, phone-sized (on a phone
-// in the chats' place, style.css), with initData the playground signs as Telegram does.
-function miniAppTable(button) {
+// The Mini App: a web_app button (the private hand message), a t.me/<bot>?startapp=t<N> link (the
+// group's table message) or a t.me/<bot>?startapp=r<N>_<H> link (a hand's replay, /replay N) opens the
+// page for the chosen user beside the chats, phone-sized (on a phone in the chats' place, style.css),
+// with initData the playground signs as Telegram does.  Returns the /api/webapp query, or null.
+function miniAppQuery(button) {
   if (button.web_app) {
     const t = new URL(button.web_app, location.href).searchParams.get("table");
-    return t && /^\d+$/.test(t) ? t : null;
+    return t && /^\d+$/.test(t) ? `table=${t}` : null;
   }
-  const m = /^https?:\/\/t\.me\/[A-Za-z0-9_]+\?startapp=t(\d+)$/.exec(button.url || "");
-  return m ? m[1] : null;
+  const m = /^https?:\/\/t\.me\/[A-Za-z0-9_]+\?startapp=(?:t(\d+)|(r\d+_\d+))$/.exec(button.url || "");
+  return m ? (m[1] ? `table=${m[1]}` : `replay=${m[2]}`) : null;
 }
 
-async function openMiniApp(table) {
-  const r = await fetch(`/api/webapp?user=${encodeURIComponent(me)}&table=${table}`, { cache: "no-store" });
+async function openMiniApp(query) {
+  const r = await fetch(`/api/webapp?user=${encodeURIComponent(me)}&${query}`, { cache: "no-store" });
   if (!r.ok) return toast(r.statusText, true);
   const { url } = await r.json();
   let panel = $("#miniapp");
@@ -84,8 +85,8 @@ async function openMiniApp(table) {
 }
 
 async function press(chat, msg, button, el) {
-  const table = miniAppTable(button);
-  if (table) return openMiniApp(table);
+  const query = miniAppQuery(button);
+  if (query) return openMiniApp(query);
   if (button.url) {
     const payload = startLink(button.url);
     if (payload) { await post("/api/start", { payload }); toast(L().openedPrivate); refresh(); }
@@ -142,7 +143,7 @@ function drawMessage(chat, msg) {
         const el = document.createElement("button");
         el.type = "button";
         el.textContent = b.text;
-        if (b.web_app || miniAppTable(b)) el.classList.add("webapp");
+        if (b.web_app || miniAppQuery(b)) el.classList.add("webapp");
         else if (b.url) el.classList.add("url");
         else el.dataset.cb = b.data;
         el.addEventListener("click", () => press(chat, msg, b, el));

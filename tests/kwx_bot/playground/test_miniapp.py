@@ -57,6 +57,22 @@ async def test_the_page_loads_the_stand_in_and_the_url_carries_signed_initdata()
     assert json.loads(fields["tgWebAppThemeParams"])["bg_color"]
 
 
+def test_a_replay_link_opens_the_page_with_its_start_parameter_signed():
+    """A ``startapp=r7_2`` link (``/replay 2`` in the group): the Main Mini App's address, no query,
+    the start parameter in the signed initData, as Telegram opens it (the page reads it there)."""
+    mini = MiniApp(TOKEN, 1)
+    answer = mini.api(_user(), None, "r7_2")
+    path, _sep, fragment = json.loads(answer.text or "")["url"].partition("#")
+    assert path == "/webapp/"
+    fields = dict(urllib.parse.parse_qsl(fragment))
+    assert check_init_data(fields["tgWebAppData"], TOKEN, max_age=60).start_param == "r7_2"
+    for bad in ("r7", "t7", "r7_2x", "r_2", "7_2"):
+        with pytest.raises(web.HTTPBadRequest):
+            mini.api(_user(), None, bad)
+    with pytest.raises(web.HTTPBadRequest):
+        mini.api(_user(), "seven")
+
+
 async def test_a_page_that_leaves_ends_the_bots_stream_at_once():
     """The playground passes a quiet events stream on; when the page goes, the bot's side ends within
     a second (not at the next ping): the bot must see the page close to bring the hand message up to
