@@ -383,7 +383,8 @@ def test_the_page_reconnects_across_a_server_restart(browser, table_server, shot
 def test_a_press_while_the_bot_restarts_asks_politely_to_tap_again(browser, table_server, shots):
     """A tap while the bot is down (the playground's proxy answers 502 with its error code, as during
     a restart) toasts the page's own words in the player's language — never the proxy's error — and
-    makes no move; tapped again once the bot is back, the move is made, once."""
+    makes no move (the toast lets taps through to the tiles it covers); tapped again once the bot is
+    back, the move is made, once."""
     srv, base = table_server("zh_CN", seed="down")
     size(browser, PHONE)
     browser.get(page_url(base, "ann", "zh"))
@@ -396,6 +397,13 @@ def test_a_press_while_the_bot_restarts_asks_politely_to_tap_again(browser, tabl
     assert toast
     words = page_words(translator("zh_CN"))
     assert browser.find_element(By.ID, "toast").text == words["press_again"] == "正在重新连接，请再点一次"
+    box = browser.execute_script("return document.getElementById('toast').getBoundingClientRect().toJSON()")
+    under = browser.execute_script(
+        "const e = document.elementFromPoint(arguments[0], arguments[1]); return e ? e.id : null",
+        box["left"] + box["width"] / 2,
+        box["top"] + box["height"] / 2,
+    )
+    assert under != "toast"  # the toast only informs: a tap on it reaches what it covers (a tile)
     assert not srv.table.presses and seq(browser) == before
     shot(browser, shots / "press-while-down-zh-390.png")
     srv.call(lambda: setattr(srv.table, "down", False))
