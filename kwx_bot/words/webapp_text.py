@@ -13,7 +13,8 @@ __all__ = ["page_words"]
 
 def page_words(tr: Translator) -> dict[str, str]:
     """The page's words in ``tr``'s language, by key: ``loading``, ``reconnecting``, ``failed``
-    (the table could not be opened), ``press_again`` (a press the bot did not answer: it is away, a
+    (the table could not be opened), ``closed`` (the table is no longer open: ended, or an old
+    button's), ``press_again`` (a press the bot did not answer: it is away, a
     restart, or refused it without a word of its own — nothing was done), ``tap_again`` (a selected
     tile is discarded by a second tap), ``watching`` (a spectator's view), ``your_turn`` /
     ``turn_of`` (the label on the seat the table waits for: the player's own, another's ``{name}``),
@@ -26,6 +27,7 @@ def page_words(tr: Translator) -> dict[str, str]:
         "reconnecting": _("Reconnecting…"),
         "press_again": _("Reconnecting — please tap again"),
         "failed": _("This table could not be opened here. Use the buttons in the chat."),
+        "closed": _("This table is no longer open. /new in the group starts another; /score shows the standings."),
         "tap_again": _("Tap the tile again to discard it"),
         "watching": _("You are watching this table"),
         "your_turn": _("Your turn"),

@@ -230,6 +230,8 @@ def fixture_app(table: FixtureTable) -> web.Application:
     add_static_routes(app, stub=True)
 
     async def get_table(request: web.Request) -> web.Response:
+        if request.match_info["table_id"] != "7":  # the one table; any other is not open
+            raise web.HTTPNotFound()
         return web.json_response(table.payload(_user(request)))
 
     async def events(request: web.Request) -> web.StreamResponse:

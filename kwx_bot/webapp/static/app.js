@@ -314,7 +314,9 @@
 
   function failed(status) {
     const main = document.getElementById("app");
-    main.replaceChildren(el("p", "note failed", ui("failed") || String(status)));
+    // 404 (no such open table) and 410 (the stream's "gone": the table was closed) — the table is over
+    const words = status === 404 || status === 410 ? ui("closed") : ui("failed");
+    main.replaceChildren(el("p", "note failed", words || String(status)));
     document.body.dataset.failed = String(status);
   }
 
