@@ -8,7 +8,8 @@ answers 400 with ``{"error", "unknown_user", "users"}``, which the page explains
 
 Endpoints (all on 127.0.0.1)::
 
-    GET  /                          the page (static/index.html); ?user=Ben&lang=zh_CN
+    GET  /                          the page (static/index.html); ?user=Ben&lang=zh_CN (zh, zh-CN …
+                                    too), ?table=N opens that table's Mini App beside the chats
     GET  /fonts/cjk.otf, /fonts/emoji.ttf     the pictures' fonts, the page's fallback (:data:`FONTS`)
     GET  /api/state?user=U          {"me", "users", "strangers", "lang", "bot", "flood", "group",
                                      "chats": [chat...]}

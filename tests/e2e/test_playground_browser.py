@@ -315,3 +315,35 @@ def test_an_unknown_user_is_explained_and_the_stranger_is_refused(
     with sqlite3.connect(tmp_path / "kwx.sqlite3") as db:
         assert db.execute("SELECT count(*) FROM seats WHERE user_id IS NOT NULL").fetchone()[0] == 0
     browser.save_screenshot(str(tmp_path / "playground-stranger.png"))
+
+
+@pytest.mark.slow  # the bot as its own process, and a browser
+def test_the_language_as_a_user_types_it_and_a_table_named_in_the_address(playground: str, browser: WebDriver) -> None:
+    """``?lang=zh`` (or zh-CN, zh-Hans) is Chinese, as ``zh_CN`` is — not a "Bad Request" again and
+    again; ``?table=N`` opens that table's Mini App beside the chats (one not open: the page says so)."""
+    try:
+        for typed in ("zh", "zh-Hans"):
+            browser.get(playground + f"?user=Dan&lang={typed}")
+            _wait(browser, "Dan's chats", lambda: len(browser.find_elements(By.CSS_SELECTOR, ".chat")) >= 1)
+            _wait(
+                browser,
+                "the Chinese bar",
+                lambda: browser.find_element(By.CSS_SELECTOR, "[data-l=language]").text == "语言",
+            )
+            assert browser.find_element(By.ID, "lang").get_attribute("value") == "zh_CN"
+            time.sleep(1.5)  # a refused language would toast by now, on every refresh
+            assert not browser.find_element(By.ID, "toast").is_displayed()
+        # a table in the address opens its Mini App beside the chats: here one that is not open, which
+        # the bot's page says (an old "Open the table" button's case)
+        browser.get(playground + "?user=Dan&lang=en&table=999")
+        frame = _wait(browser, "the Mini App", lambda: browser.find_element(By.CSS_SELECTOR, "#miniapp iframe"))
+        assert "table=999" in (frame.get_attribute("src") or "")
+        browser.switch_to.frame(frame)
+        try:
+            _wait(browser, "the notice", lambda: browser.execute_script("return document.body.dataset.failed"))
+            assert browser.execute_script("return document.body.dataset.failed") == "404"
+            assert "This table is no longer open" in browser.find_element(By.CSS_SELECTOR, ".failed").text
+        finally:
+            browser.switch_to.default_content()
+    finally:
+        browser.get(playground + "?user=Dan&lang=en")

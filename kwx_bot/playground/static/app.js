@@ -22,7 +22,13 @@ const LABELS = {
 };
 const params = new URLSearchParams(location.search);
 let me = params.get("user") || "Ann";
-let lang = params.get("lang") || null;
+// ?lang=: en or zh_CN, also as a user would type it (zh, zh-CN, zh-Hans, en-US); anything else is
+// the playground's own language
+function pageLang(raw) {
+  const l = (raw || "").toLowerCase();
+  return l.startsWith("zh") ? "zh_CN" : l.startsWith("en") ? "en" : null;
+}
+let lang = pageLang(params.get("lang"));
 let state = null;
 const panels = new Map();
 
@@ -347,7 +353,6 @@ async function refresh() {
   }
 }
 
-if (params.get("table") && /^\d+$/.test(params.get("table"))) openMiniApp(params.get("table"));
 $("#user").addEventListener("change", (ev) => {
   const q = new URLSearchParams(location.search);
   q.set("user", ev.target.value);
@@ -371,8 +376,10 @@ $("#restart").addEventListener("click", async () => {
 Promise.race([
   document.fonts.load('600 15px "Kwx CJK"', "卡五星").catch(() => null),
   new Promise((resolve) => setTimeout(resolve, 3000)),
-]).then(() => {
+]).then(async () => {
   $(".brand").textContent = "卡五星 kwx";
-  refresh();
+  await refresh();
+  // a table named in the address (?table=N) opens once the user's language is settled: the page speaks it
+  if (params.get("table") && /^\d+$/.test(params.get("table"))) openMiniApp(`table=${params.get("table")}`);
   setInterval(refresh, 700);
 });
