@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from ..store import Tx
 from ..words.i18n import translator
-from ..words.texts import name, tile_label
+from ..words.texts import name, sentences, tile_label
 from . import game
 from .game import ActionKind, Event, Phase, State, Tile
 from .live import LiveSeat, LiveTable
@@ -192,7 +192,7 @@ class Deadlines:
                 "If time runs out again while you are away, the AI will play your seat until you press "
                 "“I'm back: let me play”."
             )
-        text += " " + more
+        text = sentences(tr, text, more)
         await self.play.present.sender.send_text(seat.user_id, text, reply_to=seat.hand_msg_id)
 
 

@@ -31,7 +31,7 @@ import secrets
 from ..store import Conflict, TableStatus
 from ..words.i18n import Translator, translator
 from ..words.rules_text import option_sentence
-from ..words.texts import name
+from ..words.texts import name, sentences
 from .buttons import StartKind, StartPayload
 from .game import Ruleset
 from .live import LiveTable
@@ -172,7 +172,7 @@ class Joins:
             more = tr.gettext(
                 "You are four at a three-seat table, so one of you sits out each hand and watches it in the group."
             )
-            text += " " + more + " " + option_sentence("four_players", live.rules, tr)
+            text = sentences(tr, text, more, option_sentence("four_players", live.rules, tr))
         return text
 
     async def confirm_privately(self, live: LiveTable, user_id: int) -> bool:

@@ -44,7 +44,7 @@ from typing import Any
 
 from ..store import TableStatus
 from ..words.i18n import translator
-from ..words.texts import name
+from ..words.texts import name, sentences
 from . import game
 from .announcements import Announcer
 from .buttons import Keyboard, StartKind, encode_start
@@ -413,7 +413,7 @@ class Presenter:
             due = self.tables.due_at(live, seat)
             if due is not None:  # how long the seat may still think, its time bank included
                 left = max(0, round(due - self.tables.clock()))
-                text += " " + tr.gettext("{n} s left (your time bank included).").format(n=left)
+                text = sentences(tr, text, tr.gettext("{n} s left (your time bank included).").format(n=left))
             sent = await self.sender.send_text(seat.user_id, text, reply_to=seat.hand_msg_id)
             if sent.ok and sent.message_id is not None:
                 await self._keep_reminder(live, seat, sent.message_id, seq)

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from ..store.rows import HandRow
 from .i18n import Translator
-from .texts import esc
+from .texts import esc, sentences
 
 __all__ = [
     "export_caption",
@@ -66,7 +66,7 @@ def replay_caption(tr: Translator, hand: HandRow, moments: int, outcome: str = "
         "<b>Hand {n}</b> replayed in {k} moment:", "<b>Hand {n}</b> replayed in {k} moments:", moments
     ).format(n=hand.hand_no, k=moments)
     what = tr.gettext_for(langqi, "every discard, claim, kong and laying down in order, then the result.")
-    return head + " " + what + ("\n" + outcome if outcome else "")
+    return sentences(tr, head, what) + ("\n" + outcome if outcome else "")
 
 
 def review_summary(tr: Translator, differed: int, lost: float | None) -> str:

@@ -47,5 +47,6 @@ def test_the_replay_caption_names_the_lay_downs_and_the_result_frame() -> None:
         "Ann wins by self-draw: Plain win ×1",
     ]
     assert "杠和亮倒，最后是结算" in replay_caption(ZH, HAND, 20)
+    assert "个画面：按" in replay_caption(ZH, HAND, 20)  # no space after a Chinese colon
     assert "杠和廊起，最后是结算" in replay_caption(ZH, HAND, 20, langqi=True)  # 卡心五's word
     assert replay_caption(EN, HAND, 1, langqi=True).startswith("<b>Hand 4</b> replayed in 1 moment: every")
