@@ -222,6 +222,12 @@ def test_a_whole_hand_by_tapping(browser, table_server, shots, lang, wh):
     label = browser.execute_script("return Telegram.WebApp.MainButton.text")
     assert label == tile_label(parse_tiles(drawn)[0], translator("zh_CN" if lang == "zh" else "en")), label
     shot(browser, shots / f"picked-{lang}-{wh[0]}.png")
+    # the stand-in's Back Button sits in the Main Button's bar (Telegram's are outside the page), not over the hand
+    back, main = browser.execute_script(
+        "return ['.tg-stub-back', '.tg-stub-main']"
+        ".map((c) => document.querySelector(c).getBoundingClientRect().toJSON())"
+    )
+    assert back["top"] >= main["top"] - 8 and back["right"] <= main["left"], (back, main)
     tap(browser, ".tg-stub-back", 0)  # Telegram's Back Button drops the pick
     wait(browser, "the pick dropped", lambda: not count(browser, ".hand-tile.selected"))
     assert ("Wall" in browser.find_element(By.CSS_SELECTOR, ".wall").text) is (lang == "en")

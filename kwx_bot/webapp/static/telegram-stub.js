@@ -27,6 +27,14 @@
   const record = (name, ...args) => calls.push([name, ...args]);
   const handlers = {};
 
+  // Telegram draws its Main Button below the Mini App and its Back Button in its own header, over
+  // nothing of the page: the stand-in keeps both in one bar at the bottom (Back at its left), never
+  // floating over the hand
+  const shown = {};
+  function layout() {
+    document.documentElement.classList.toggle("tg-stub-with-back", Boolean(shown.back));
+  }
+
   function bottomButton(kind) {
     const node = document.createElement("button");
     node.type = "button";
@@ -39,8 +47,15 @@
       text: "",
       isVisible: false,
       setText(t) { api.text = t; node.textContent = kind === "back" ? "\u2190" : t; return api; },
-      show() { attach(); api.isVisible = true; node.hidden = false; record(kind + ".show"); return api; },
-      hide() { api.isVisible = false; node.hidden = true; return api; },
+      show() {
+        attach();
+        api.isVisible = shown[kind] = true;
+        node.hidden = false;
+        layout();
+        record(kind + ".show");
+        return api;
+      },
+      hide() { api.isVisible = shown[kind] = false; node.hidden = true; layout(); return api; },
       onClick(f) { clicks.push(f); return api; },
       offClick(f) { const i = clicks.indexOf(f); if (i >= 0) clicks.splice(i, 1); return api; },
     };
