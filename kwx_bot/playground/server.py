@@ -4,7 +4,8 @@ Every endpoint takes the viewing user (``user=<name>``, one of :data:`USERS` or 
 any case: ``ann`` is Ann) and answers only about chats that user's Telegram client shows
 (``FakeBotAPI.can_see``: their own private chat and the group, of which a stranger is no member);
 asking for another user's private chat answers 403, so the page can never show it.  An unknown user
-answers 400 with ``{"error", "unknown_user", "users"}``, which the page explains.
+answers 400 with ``{"error", "unknown_user", "users", "lang"}``, which the page explains (in the
+playground's language unless the address asks another).
 
 Endpoints (all on 127.0.0.1)::
 
@@ -392,7 +393,7 @@ class Playground:
     def _user(self, name: Any) -> FakeUser:
         user = self._preset(name)
         if user is None:
-            raise _unknown_user(name)
+            raise _unknown_user(name, self.lang)
         return user
 
     def _preset(self, name: Any) -> FakeUser | None:
@@ -662,14 +663,15 @@ def _id(value: Any, what: str) -> int:
     raise web.HTTPBadRequest(text=f"{what} must be a whole number")
 
 
-def _unknown_user(name: Any) -> web.HTTPBadRequest:
+def _unknown_user(name: Any, lang: str) -> web.HTTPBadRequest:
     """400 for a ``user`` that is no preset user, with what the page needs to explain it: the name
-    asked for and the users there are."""
+    asked for, the users there are and the playground's language (the page's, unless it asks another)."""
     users = [*USERS, *STRANGERS]
     body = {
         "error": f"unknown user {str(name)!r}; one of {', '.join(users)}",
         "unknown_user": str(name),
         "users": users,
+        "lang": lang,
     }
     return web.HTTPBadRequest(text=json.dumps(body), content_type="application/json")
 

@@ -294,7 +294,7 @@ function fillUsers(users, strangers) {
 
 // ?user= names nobody: say so on the page (the API says why) and offer the preset users.
 function showUnknownUser(error) {
-  if (lang === null) lang = "en";
+  if (lang === null) lang = LABELS[error.lang] ? error.lang : "en";
   const l = L();
   document.documentElement.lang = lang === "zh_CN" ? "zh-CN" : "en";
   for (const el of document.querySelectorAll("[data-l]")) el.textContent = l[el.dataset.l];

@@ -95,6 +95,7 @@ async def test_an_unknown_user_is_explained_and_a_preset_name_matches_in_any_cas
     async with aiohttp.ClientSession() as s:
         status, body = await _get(s, base + "api/state?user=Mallory")
         assert status == 400 and body["unknown_user"] == "Mallory" and body["users"] == [*USERS, *STRANGERS]
+        assert body["lang"] == "en"  # the playground's language: the page explains in it
         assert "unknown user 'Mallory'" in body["error"]
         for asked in ("ann", "ANN", "aNn"):
             status, state = await _get(s, base + f"api/state?user={asked}")
