@@ -25,11 +25,12 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..store import HandRecord, HandRow, TableStore
+from ..words.captions import moment_lines
 from ..words.i18n import Translator, translator
 from ..words.ledger_text import hand_outcome
 from ..words.record_text import (
@@ -51,7 +52,7 @@ from .screen.json import plain
 from .tables import Tables
 from .values import Command, Out, Response
 
-__all__ = ["FoundHand", "HandReplay", "Records", "find_hand", "hand_args", "replay_param"]
+__all__ = ["FoundHand", "HandReplay", "Records", "find_hand", "hand_args", "replay_lines", "replay_param"]
 
 _MAX_ID = 36**10 - 1
 
@@ -84,16 +85,35 @@ class HandReplay:
     lang: str
     names: tuple[str, ...]
     moments: tuple[game.OpenMoment, ...]
+    said: tuple[tuple[str, ...], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """``{"kind": "replay", "table", "hand", "ruleset", "lang": "en"|"zh", "names", "frames":
-        [{"view": <public view>, "hands": [[tiles, melds], …]}, …]}`` (screen/json.py ``plain``);
-        the last frame's view carries the result."""
+        [{"view": <public view>, "hands": [[tiles, melds], …], "said": [line, …]}, …]}``
+        (screen/json.py ``plain``); the last frame's view carries the result; ``said`` is what the
+        moment added to the table, in the group's language (:func:`replay_lines`; empty when not
+        given)."""
+        said = self.said or ((),) * len(self.moments)
         return {
             "kind": "replay", "table": self.table_id, "hand": self.hand_no, "ruleset": self.ruleset.value,
             "lang": "zh" if self.lang.startswith("zh") else "en", "names": list(self.names),
-            "frames": [{"view": plain(view), "hands": plain(hands)} for view, hands in self.moments],
+            "frames": [
+                {"view": plain(view), "hands": plain(hands), "said": list(lines)}
+                for (view, hands), lines in zip(self.moments, said, strict=True)
+            ],
         }  # fmt: skip
+
+
+def replay_lines(
+    tr: Translator, moments: Sequence[game.OpenMoment], names: Sequence[str], ruleset: game.Ruleset
+) -> tuple[tuple[str, ...], ...]:
+    """What each moment of a replay added to the table, in ``tr``'s language
+    (:func:`kwx_bot.words.captions.moment_lines`; 卡心五 says 廊起)."""
+    langqi = ruleset is game.Ruleset.KAXINWU
+    views = [view for view, _hands in moments]
+    return tuple(
+        tuple(moment_lines(tr, views[i - 1] if i else None, view, names, langqi=langqi)) for i, view in enumerate(views)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,4 +345,5 @@ class Records:
         events, names, _record = await self._hand_data(table.group_id, hand, tr)
         ruleset = game.rules_from_json(events[0].get("rules")).ruleset
         moments = tuple(game.hand_open_moments(events))
-        return HandReplay(table_id, hand_no, ruleset, tr.lang, tuple(names), moments)
+        said = replay_lines(tr, moments, names, ruleset)
+        return HandReplay(table_id, hand_no, ruleset, tr.lang, tuple(names), moments, said)

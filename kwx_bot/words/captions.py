@@ -34,6 +34,7 @@ __all__ = [
     "hand_title",
     "liangdao_menu_lines",
     "lobby_text",
+    "moment_lines",
     "over_line",
     "protected_legend",
     "result_caption",
@@ -156,6 +157,45 @@ def since_last_turn(
         lines.append(
             _("Last discard: {tile} by {name}.").format(tile=tile_label(last.tile, tr), name=name(names[last.seat]))
         )
+    return lines
+
+
+def moment_lines(
+    tr: Translator, before: PublicView | None, after: PublicView, names: Sequence[str], *, langqi: bool = False
+) -> list[str]:
+    """What one moment of a replay added to the table (docs/webapp.md §9), in the live captions'
+    words (:func:`since_last_turn`): each seat's new 碰 / kong (a 暗杠 without its tile: it was
+    face down then) and its new discard, the discard's 亮倒 first.  ``before``: the previous
+    moment's public view (None: ``after`` is the deal, which adds nothing to say); the last moment,
+    the result, is said by the result itself.  ``langqi``: 卡心五's 廊起 for 亮倒 (docs/rules.md §B)."""
+    _ = tr.gettext
+    if before is None or after.result is not None:
+        return []
+    lines: list[str] = []
+    for seat, (old, new) in enumerate(zip(before.seats, after.seats, strict=True)):
+        who = name(names[seat])
+        for i, meld in enumerate(new.melds):
+            was = old.melds[i] if i < len(old.melds) else None
+            if was == meld:
+                continue
+            tile = meld.tile
+            if meld.kind is MeldKind.CONCEALED_KONG or tile is None:
+                lines.append(_("{name} declared a concealed kong.").format(name=who))
+            elif meld.kind is MeldKind.ADDED_KONG and was is not None:
+                lines.append(_("{name} added a kong of {tile}.").format(name=who, tile=tile_label(tile, tr)))
+            else:
+                text = (
+                    _("{name} ponged {tile} from {other}.")
+                    if meld.kind is MeldKind.PONG
+                    else _("{name} konged {tile} from {other}.")
+                )
+                other = name(names[meld.source if meld.source is not None else seat])
+                lines.append(text.format(name=who, tile=tile_label(tile, tr), other=other))
+        if len(new.discards) > len(old.discards):
+            last = new.discards[-1]
+            if last.liangdao:
+                lines.append(tr.gettext_for(langqi, "{name} laid down.").format(name=who))
+            lines.append(_("Last discard: {tile} by {name}.").format(tile=tile_label(last.tile, tr), name=who))
     return lines
 
 

@@ -269,7 +269,8 @@ return [...document.querySelectorAll('.result-hand.winner .result-tiles img')]
 def test_a_discard_win_on_a_tile_the_winner_holds_shows_his_whole_hand(browser, table_server, shots):
     """Ann holds 88筒 and wins on Ben's 8筒 (碰碰胡): the result draws her hand from the win itself, as the
     result picture does (render/result.py) — the 13 tiles before the winning one, then the winning tile
-    gold — 14 tiles, not 13 with one 8筒 taken from the tiles she held; the replay's last moment the same,
+    gold — 14 tiles, not 13 with one 8筒 taken from the tiles she held; the replay's last moment the same
+    (each moment before it says what it added: "Last discard: … by …"),
     and its "Back to the table" key returns to the live result, Next hand under it.  Opened on its own
     (the group's link: no live table), the replay has no such key."""
     srv, base = table_server("en", dealt=pair_win_deal)
@@ -286,6 +287,11 @@ def test_a_discard_win_on_a_tile_the_winner_holds_shows_his_whole_hand(browser, 
     shot(browser, shots / "result-pair-win-en-390.png")
     tap(browser, ".result .replay-link", 0)
     wait(browser, "the replay", lambda: count(browser, ".replay-view"))
+    assert not count(browser, ".replay-view .said")  # the deal: nothing to say yet
+    tap(browser, ".replay-next")
+    said = wait(browser, "the first move said", lambda: browser.find_elements(By.CSS_SELECTOR, ".replay-view .said"))
+    assert said[0].text.startswith("Last discard: "), said[0].text  # in the live table's words
+    shot(browser, shots / "replay-moment-en-390.png")
     while not count(browser, ".replay-view .result"):
         tap(browser, ".replay-next")
     assert browser.execute_script(WINNER_TILES) == drawn

@@ -25,7 +25,7 @@ from kwx_bot.playground.miniapp import BOT_DOWN
 from kwx_bot.service import game, reveal
 from kwx_bot.service.buttons import Button, Op
 from kwx_bot.service.play import menu_after
-from kwx_bot.service.records import HandReplay, replay_param
+from kwx_bot.service.records import HandReplay, replay_lines, replay_param
 from kwx_bot.service.screen import (
     GroupFacts,
     Menu,
@@ -260,7 +260,8 @@ def fixture_app(table: FixtureTable) -> web.Application:
         if request.match_info["hand"] != str(table.hand_no) or not game.is_over(table.state):
             raise web.HTTPNotFound()
         moments = game.hand_open_moments([game.event_json(e) for e in table.events])
-        hand = HandReplay(7, table.hand_no, table.ruleset, table.lang, NAMES, tuple(moments))
+        said = replay_lines(translator(table.lang), moments, NAMES, table.ruleset)
+        hand = HandReplay(7, table.hand_no, table.ruleset, table.lang, NAMES, tuple(moments), said)
         return web.json_response(hand.to_json())
 
     app.router.add_get("/webapp/api/table/{table_id}", get_table)

@@ -646,7 +646,8 @@
     next.disabled = R.at === R.frames.length - 1;
     next.addEventListener("click", step(1));
     const actions = el("div", "actions", el("div", "key-row", back, play, next),
-      el("p", "hint replay-at", fill(ui("moment"), { n: R.at + 1, total: R.frames.length })));
+      el("p", "hint replay-at", fill(ui("moment"), { n: R.at + 1, total: R.frames.length })),
+      lines(frame.said || [], "said")); // what this moment added to the table, in the server's words
     if (S.tableId) {
       // opened from a live table's result: the way back to it (Next hand waits there)
       const to = el("a", "key replay-table", ui("to_table"));

@@ -383,6 +383,9 @@ async def test_a_finished_hand_is_replayed_face_up_for_members_of_its_group(web:
     assert len(frames) == len(hand_moments(events))  # the animation's moments, one by one
     assert [len(hand[0]) for hand in frames[0]["hands"]] == [14, 13, 13]  # the deal, face up
     assert frames[-1]["view"]["result"]["outcome"] == "win" and all(f["view"]["result"] is None for f in frames[:-1])
+    # what each moment added, in the group's words: nothing for the deal and the result, a line for the rest
+    assert frames[0]["said"] == frames[-1]["said"] == [] and all(f["said"] for f in frames[1:-1])
+    assert frames[1]["said"][-1].startswith("Last discard: ")  # the dealer's first discard
     assert await web.get(EVE, path) == (403, {"error": "not_member"})
     assert (await web.get(ANN, f"/webapp/api/replay/{table_id}/2"))[0] == 404
     assert (await web.get(ANN, f"/webapp/api/replay/{table_id + 9}/1"))[0] == 404

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
 
 import pytest
@@ -13,13 +14,14 @@ from engine.rules import RuleSet
 from engine.tiles import Tile
 from kwx_bot.words.captions import (
     lobby_text,
+    moment_lines,
     result_caption,
     since_last_turn,
     table_caption,
     turn_line,
 )
 from kwx_bot.words.i18n import translator
-from kwx_bot.words.texts import clean, esc
+from kwx_bot.words.texts import clean, esc, tile_label
 
 HOSTILE = ["<b>&", "*_[`", "</i><script>", "A" * 80, "😀🀄 ‮RTL"]
 
@@ -164,3 +166,42 @@ def test_guansi_and_chajiao_results_have_their_own_words():
     assert "Ready check" not in result_caption(tr, hand_no=5, result=plain, names=names)
     zh = result_caption(translator("zh_CN"), hand_no=3, result=guansi, names=names)
     assert "关死" in zh and "作废" in zh
+
+
+def _played_moments(seed: str) -> list:
+    """The replay moments of a hand the normal AI plays (every seat), face up at its end."""
+    from engine.ai import Level
+    from engine.ai.selfplay import ai_agent, play_hand
+    from engine.game.record import open_moments
+
+    rules = RuleSet()
+    events = play_hand(rules, [ai_agent(Level.NORMAL, rules)] * 3, seed, random.Random(1))[1]
+    return open_moments(events)
+
+
+def test_each_replay_moment_says_what_it_added_to_the_table():
+    """The deal and the result add no line; every other moment at least one, in the live captions'
+    words: the discard as "Last discard: … by …", a 碰 as "… ponged … from …" naming the discarder."""
+    tr = translator("en")
+    names = ["Ann", "Ben", "Cat"]
+    pongs = 0
+    for seed in ("m1", "m2", "m3", "m4", "m5", "m6"):
+        moments = _played_moments(seed)
+        views = [view for view, _hands in moments]
+        assert moment_lines(tr, None, views[0], names) == []
+        assert moment_lines(tr, views[-2], views[-1], names) == []  # the result says it
+        for before, after in itertools.pairwise(views[:-1]):
+            said = moment_lines(tr, before, after, names)
+            assert said, (before, after)
+            for seat, (old, new) in enumerate(zip(before.seats, after.seats, strict=True)):
+                if len(new.discards) > len(old.discards):
+                    tile = tile_label(new.discards[-1].tile, tr)
+                    assert f"Last discard: {tile} by {names[seat]}." in said
+                if len(new.melds) > len(old.melds) and new.melds[-1].kind.value == "pong":
+                    meld = new.melds[-1]
+                    line = f"{names[seat]} ponged {tile_label(meld.tile, tr)} from {names[meld.source]}."
+                    assert line in said, said
+                    pongs += 1
+    assert pongs  # the hands played had a 碰 to say
+    zh = moment_lines(translator("zh_CN"), views[0], views[1], names)
+    assert zh and all("Last discard" not in line for line in zh)  # in the reader's language
