@@ -44,8 +44,9 @@ from fakebot import FakeUser
 __all__ = ["BOT_DOWN", "PAGE_DIR", "MiniApp", "free_port", "sign_init_data"]
 
 PAGE_DIR = Path(__file__).resolve().parent.parent / "webapp" / "static"
-_REPLAY = re.compile(r"r\d{1,18}_\d{1,9}")
 """The Mini App's files (kwx_bot/webapp/static), read as files."""
+_REPLAY = re.compile(r"r\d{1,18}_\d{1,9}")
+"""A replay's start parameter: ``r<table>_<hand>`` (docs/webapp.md §9)."""
 TELEGRAM_SCRIPT = '<script src="https://telegram.org/js/telegram-web-app.js"></script>'
 STUB_SCRIPT = '<script src="static/telegram-stub.js"></script>'
 THEME = {"bg_color": "#ffffff", "text_color": "#000000", "hint_color": "#707579", "link_color": "#3390ec",

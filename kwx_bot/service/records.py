@@ -76,8 +76,8 @@ def replay_param(table_id: int, hand_no: int) -> str:
 @dataclass(frozen=True, slots=True)
 class HandReplay:
     """A finished hand moment by moment with every hand face up, for the Mini App's replay: the
-    moments of ``/replay``'s animation (:func:`.game.hand_open_moments`), the seats' ``names`` and the
-    group's ``lang``."""
+    moments of ``/replay``'s animation (:func:`.game.hand_open_moments`), the seats' ``names``, the
+    group's ``lang`` and what each moment added to the table in it (``said``, :func:`replay_lines`)."""
 
     table_id: int
     hand_no: int
