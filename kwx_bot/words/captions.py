@@ -136,28 +136,34 @@ def since_last_turn(
             if e.liangdao and e.seat != seat:
                 lines.append(tr.gettext_for(langqi, "{name} laid down.").format(name=name(names[e.seat])))
         elif isinstance(e, Ponged) and e.seat != seat:
-            lines.append(
-                _("{name} ponged {tile} from {other}.").format(
-                    name=name(names[e.seat]), tile=tile_label(e.tile, tr), other=name(names[e.from_seat])
-                )
-            )
+            lines.append(_meld_line(tr, names, e.seat, MeldKind.PONG, e.tile, e.from_seat))
         elif isinstance(e, Konged) and e.seat != seat:
-            who = name(names[e.seat])
-            if e.kind is MeldKind.CONCEALED_KONG:
-                lines.append(_("{name} declared a concealed kong.").format(name=who))
-            elif e.kind is MeldKind.ADDED_KONG:
-                lines.append(_("{name} added a kong of {tile}.").format(name=who, tile=tile_label(e.tile, tr)))
-            else:
-                lines.append(
-                    _("{name} konged {tile} from {other}.").format(
-                        name=who, tile=tile_label(e.tile, tr), other=name(names[e.from_seat or 0])
-                    )
-                )
+            tile = None if e.kind is MeldKind.CONCEALED_KONG else e.tile
+            lines.append(_meld_line(tr, names, e.seat, e.kind, tile, e.from_seat))
     if last is not None and last_discard:
-        lines.append(
-            _("Last discard: {tile} by {name}.").format(tile=tile_label(last.tile, tr), name=name(names[last.seat]))
-        )
+        lines.append(_last_discard_line(tr, names, last.seat, last.tile))
     return lines
+
+
+def _meld_line(
+    tr: Translator, names: Sequence[str], seat: int, kind: MeldKind, tile: Tile | None, source: int | None
+) -> str:
+    """``seat``'s new 碰 or kong of ``tile`` (None: a 暗杠, told without its tile), claimed from
+    ``source`` (a 碰 or a 直杠: the discarder)."""
+    _ = tr.gettext
+    who = name(names[seat])
+    if kind is MeldKind.CONCEALED_KONG or tile is None:
+        return _("{name} declared a concealed kong.").format(name=who)
+    if kind is MeldKind.ADDED_KONG:
+        return _("{name} added a kong of {tile}.").format(name=who, tile=tile_label(tile, tr))
+    text = _("{name} ponged {tile} from {other}.") if kind is MeldKind.PONG else _("{name} konged {tile} from {other}.")
+    other = name(names[source if source is not None else seat])
+    return text.format(name=who, tile=tile_label(tile, tr), other=other)
+
+
+def _last_discard_line(tr: Translator, names: Sequence[str], seat: int, tile: Tile) -> str:
+    """``Last discard: {tile} by {name}.``"""
+    return tr.gettext("Last discard: {tile} by {name}.").format(tile=tile_label(tile, tr), name=name(names[seat]))
 
 
 def moment_lines(
@@ -168,34 +174,19 @@ def moment_lines(
     face down then) and its new discard, the discard's 亮倒 first.  ``before``: the previous
     moment's public view (None: ``after`` is the deal, which adds nothing to say); the last moment,
     the result, is said by the result itself.  ``langqi``: 卡心五's 廊起 for 亮倒 (docs/rules.md §B)."""
-    _ = tr.gettext
     if before is None or after.result is not None:
         return []
     lines: list[str] = []
     for seat, (old, new) in enumerate(zip(before.seats, after.seats, strict=True)):
-        who = name(names[seat])
         for i, meld in enumerate(new.melds):
             was = old.melds[i] if i < len(old.melds) else None
-            if was == meld:
-                continue
-            tile = meld.tile
-            if meld.kind is MeldKind.CONCEALED_KONG or tile is None:
-                lines.append(_("{name} declared a concealed kong.").format(name=who))
-            elif meld.kind is MeldKind.ADDED_KONG and was is not None:
-                lines.append(_("{name} added a kong of {tile}.").format(name=who, tile=tile_label(tile, tr)))
-            else:
-                text = (
-                    _("{name} ponged {tile} from {other}.")
-                    if meld.kind is MeldKind.PONG
-                    else _("{name} konged {tile} from {other}.")
-                )
-                other = name(names[meld.source if meld.source is not None else seat])
-                lines.append(text.format(name=who, tile=tile_label(tile, tr), other=other))
+            if was != meld:  # a new meld, or a 碰 grown to a 补杠 in its place
+                lines.append(_meld_line(tr, names, seat, meld.kind, meld.tile, meld.source))
         if len(new.discards) > len(old.discards):
             last = new.discards[-1]
             if last.liangdao:
-                lines.append(tr.gettext_for(langqi, "{name} laid down.").format(name=who))
-            lines.append(_("Last discard: {tile} by {name}.").format(tile=tile_label(last.tile, tr), name=who))
+                lines.append(tr.gettext_for(langqi, "{name} laid down.").format(name=name(names[seat])))
+            lines.append(_last_discard_line(tr, names, seat, last.tile))
     return lines
 
 
@@ -337,7 +328,7 @@ def _status(tr: Translator, view: PublicView, names: Sequence[str]) -> str:
         who, tile = view.last_discard
         if view.phase is Phase.ROB:
             return _("{name} added a kong of {tile}.").format(name=name(names[who]), tile=tile_label(tile, tr))
-        return _("Last discard: {tile} by {name}.").format(tile=tile_label(tile, tr), name=name(names[who]))
+        return _last_discard_line(tr, names, who, tile)
     return _("{name} to play.").format(name=name(names[view.turn]))
 
 
