@@ -85,21 +85,19 @@ class HandReplay:
     lang: str
     names: tuple[str, ...]
     moments: tuple[game.OpenMoment, ...]
-    said: tuple[tuple[str, ...], ...] = ()
+    said: tuple[tuple[str, ...], ...]
 
     def to_json(self) -> dict[str, Any]:
         """``{"kind": "replay", "table", "hand", "ruleset", "lang": "en"|"zh", "names", "frames":
         [{"view": <public view>, "hands": [[tiles, melds], …], "said": [line, …]}, …]}``
         (screen/json.py ``plain``); the last frame's view carries the result; ``said`` is what the
-        moment added to the table, in the group's language (:func:`replay_lines`; empty when not
-        given)."""
-        said = self.said or ((),) * len(self.moments)
+        moment added to the table, in the group's language (:func:`replay_lines`)."""
         return {
             "kind": "replay", "table": self.table_id, "hand": self.hand_no, "ruleset": self.ruleset.value,
             "lang": "zh" if self.lang.startswith("zh") else "en", "names": list(self.names),
             "frames": [
                 {"view": plain(view), "hands": plain(hands), "said": list(lines)}
-                for (view, hands), lines in zip(self.moments, said, strict=True)
+                for (view, hands), lines in zip(self.moments, self.said, strict=True)
             ],
         }  # fmt: skip
 

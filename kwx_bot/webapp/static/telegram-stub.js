@@ -30,9 +30,9 @@
   // Telegram draws its Main Button below the Mini App and its Back Button in its own header, over
   // nothing of the page: the stand-in keeps both in one bar at the bottom (Back at its left), never
   // floating over the hand
-  const shown = {};
+  const buttons = {};
   function layout() {
-    document.documentElement.classList.toggle("tg-stub-with-back", Boolean(shown.back));
+    document.documentElement.classList.toggle("tg-stub-with-back", Boolean(buttons.back && buttons.back.isVisible));
   }
 
   function bottomButton(kind) {
@@ -47,19 +47,13 @@
       text: "",
       isVisible: false,
       setText(t) { api.text = t; node.textContent = kind === "back" ? "\u2190" : t; return api; },
-      show() {
-        attach();
-        api.isVisible = shown[kind] = true;
-        node.hidden = false;
-        layout();
-        record(kind + ".show");
-        return api;
-      },
-      hide() { api.isVisible = shown[kind] = false; node.hidden = true; layout(); return api; },
+      show() { attach(); api.isVisible = true; node.hidden = false; layout(); record(kind + ".show"); return api; },
+      hide() { api.isVisible = false; node.hidden = true; layout(); return api; },
       onClick(f) { clicks.push(f); return api; },
       offClick(f) { const i = clicks.indexOf(f); if (i >= 0) clicks.splice(i, 1); return api; },
     };
     if (kind === "back") api.setText("");
+    buttons[kind] = api;
     return api;
   }
 
