@@ -437,7 +437,7 @@ def test_a_page_without_telegrams_signature_says_so_in_the_users_language(browse
     assert not srv.table.presses
 
 
-def test_a_table_no_longer_open_says_so_and_where_to_go(browser, table_server):
+def test_a_table_no_longer_open_says_so_and_where_to_go(browser, table_server, shots):
     """An old "Open the table" (the table ended, or closed with End the table): the page says the
     table is no longer open and what the group offers — not that it "could not be opened here"."""
     _srv, base = table_server("zh_CN")
@@ -448,6 +448,7 @@ def test_a_table_no_longer_open_says_so_and_where_to_go(browser, table_server):
     assert browser.find_element(By.CSS_SELECTOR, ".failed").text == words["closed"] != words["failed"]
     assert "/new" in words["closed"] and "/score" in words["closed"]
     assert browser.execute_script("return document.body.dataset.failed") == "404"
+    shot(browser, shots / "closed-zh-390.png")
 
 
 def test_the_lock_is_drawn_from_the_pictures_emoji_font_where_a_device_has_none(browser, table_server, shots):
