@@ -141,7 +141,9 @@ def since_last_turn(
             tile = None if e.kind is MeldKind.CONCEALED_KONG else e.tile
             lines.append(_meld_line(tr, names, e.seat, e.kind, tile, e.from_seat))
     if last is not None and last_discard:
-        lines.append(_last_discard_line(tr, names, last.seat, last.tile))
+        lines.append(
+            _("Last discard: {tile} by {name}.").format(tile=tile_label(last.tile, tr), name=name(names[last.seat]))
+        )
     return lines
 
 
@@ -159,11 +161,6 @@ def _meld_line(
     text = _("{name} ponged {tile} from {other}.") if kind is MeldKind.PONG else _("{name} konged {tile} from {other}.")
     other = name(names[source if source is not None else seat])
     return text.format(name=who, tile=tile_label(tile, tr), other=other)
-
-
-def _last_discard_line(tr: Translator, names: Sequence[str], seat: int, tile: Tile) -> str:
-    """``Last discard: {tile} by {name}.``"""
-    return tr.gettext("Last discard: {tile} by {name}.").format(tile=tile_label(tile, tr), name=name(names[seat]))
 
 
 def moment_lines(
@@ -186,7 +183,8 @@ def moment_lines(
             last = new.discards[-1]
             if last.liangdao:
                 lines.append(tr.gettext_for(langqi, "{name} laid down.").format(name=name(names[seat])))
-            lines.append(_last_discard_line(tr, names, seat, last.tile))
+            text = tr.gettext("Last discard: {tile} by {name}.")
+            lines.append(text.format(tile=tile_label(last.tile, tr), name=name(names[seat])))
     return lines
 
 
@@ -328,7 +326,7 @@ def _status(tr: Translator, view: PublicView, names: Sequence[str]) -> str:
         who, tile = view.last_discard
         if view.phase is Phase.ROB:
             return _("{name} added a kong of {tile}.").format(name=name(names[who]), tile=tile_label(tile, tr))
-        return _last_discard_line(tr, names, who, tile)
+        return _("Last discard: {tile} by {name}.").format(tile=tile_label(tile, tr), name=name(names[who]))
     return _("{name} to play.").format(name=name(names[view.turn]))
 
 
